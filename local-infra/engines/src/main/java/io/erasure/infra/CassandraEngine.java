@@ -1,0 +1,197 @@
+package io.erasure.infra;
+
+import io.erasure.infra.process.ChildJvm;
+import io.erasure.infra.process.Folders;
+import io.erasure.infra.process.FreePorts;
+import io.erasure.infra.process.JavaRuntimes;
+import io.erasure.infra.process.RuntimeClasspath;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A single Cassandra 5.0 node in a child Java 17 JVM launched from {@code cassandra-all}
+ * ({@code runtime-cassandra}), with local JMX for nodetool-style operations and metrics.
+ *
+ * <p>{@code storage_compatibility_mode: NONE} so that SSTables written by CQLSSTableWriter (bulk
+ * restores, bulk tombstones) are imported rather than silently ignored.
+ */
+public final class CassandraEngine implements Engine {
+
+    public static final String LOCAL_DATACENTER = "datacenter1";
+
+    /** The module flags of Cassandra 5.0's {@code jvm17-server.options}. */
+    private static final List<String> JAVA17_MODULE_FLAGS = List.of(
+            "-Djdk.attach.allowAttachSelf=true",
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-exports", "java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED",
+            "--add-exports", "java.rmi/sun.rmi.registry=ALL-UNNAMED",
+            "--add-exports", "java.rmi/sun.rmi.server=ALL-UNNAMED",
+            "--add-exports", "java.sql/java.sql=ALL-UNNAMED",
+            "--add-exports", "java.base/java.lang.ref=ALL-UNNAMED",
+            "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang.module=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.loader=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.reflect=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.math=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.module=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.util.jar=ALL-UNNAMED",
+            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.base/java.io=ALL-UNNAMED",
+            "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+            "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens", "java.base/java.util=ALL-UNNAMED",
+            "--add-opens", "java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            "--add-opens", "java.base/java.math=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens", "java.base/java.net=ALL-UNNAMED");
+
+    /** Start-up shortcuts for a throw-away single node; never for data that must survive a crash. */
+    private static final List<String> FAST_TEST_FLAGS = List.of(
+            "-XX:TieredStopAtLevel=1",
+            "-Dcassandra.skip_wait_for_gossip_to_settle=0",
+            "-Dcassandra.ring_delay_ms=0",
+            "-Dcassandra.superuser_setup_delay_ms=0",
+            "-Dcassandra.unsafesystem=true");
+
+    private final int nativePort;
+    private final int storagePort;
+    private final int jmxPort;
+    private final EngineFolder folder;
+    private ChildJvm jvm;
+
+    public CassandraEngine(int nativePort, int storagePort, int jmxPort, EngineFolder folder) {
+        this.nativePort = nativePort;
+        this.storagePort = storagePort;
+        this.jmxPort = jmxPort;
+        this.folder = folder;
+        Path dir = folder.path();
+        Path yaml = dir.resolve("conf/cassandra.yaml");
+        Path logback = dir.resolve("conf/logback.xml");
+        Folders.write(yaml, yaml(dir));
+        Folders.write(logback, LOGBACK);
+
+        List<String> jvmArgs = new ArrayList<>(List.of(
+                "-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-Xss512k",
+                "-Djava.net.preferIPv4Stack=true",
+                "-Dcassandra.config=" + yaml.toUri(),
+                "-Dcassandra.storagedir=" + dir.resolve("data"),
+                "-Dcassandra-foreground=yes",
+                "-Dcassandra.jmx.local.port=" + jmxPort,
+                "-Dlogback.configurationFile=" + logback));
+        jvmArgs.addAll(JAVA17_MODULE_FLAGS);
+        if (folder.temporary()) {
+            jvmArgs.addAll(FAST_TEST_FLAGS);
+        }
+        this.jvm = ChildJvm.start("cassandra", RuntimeClasspath.of("runtime-cassandra"), JavaRuntimes.java17(), jvmArgs,
+                "org.apache.cassandra.service.CassandraDaemon", List.of(), dir, dir.resolve("logs/cassandra.log"));
+        try {
+            jvm.awaitPort(nativePort, Duration.ofSeconds(180));
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    static CassandraEngine startForTests() {
+        return new CassandraEngine(FreePorts.next(), FreePorts.next(), FreePorts.next(), EngineFolder.temporary("cassandra"));
+    }
+
+    @Override
+    public String name() {
+        return "cassandra";
+    }
+
+    public String host() {
+        return "127.0.0.1";
+    }
+
+    public int port() {
+        return nativePort;
+    }
+
+    public int jmxPort() {
+        return jmxPort;
+    }
+
+    public String localDatacenter() {
+        return LOCAL_DATACENTER;
+    }
+
+    /** {@code host:port}, as {@code spring.cassandra.contact-points} takes it. */
+    public String contactPoint() {
+        return host() + ":" + nativePort;
+    }
+
+    public long pid() {
+        return jvm.pid();
+    }
+
+    @Override
+    public Map<String, String> springProperties() {
+        return Map.of(
+                "spring.cassandra.contact-points", contactPoint(),
+                "spring.cassandra.local-datacenter", LOCAL_DATACENTER);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (jvm != null) {
+            jvm.close();
+            jvm = null;
+            folder.release();
+        }
+    }
+
+    private String yaml(Path dir) {
+        return """
+                cluster_name: erasure-local
+                num_tokens: 1
+                partitioner: org.apache.cassandra.dht.Murmur3Partitioner
+                listen_address: 127.0.0.1
+                rpc_address: 127.0.0.1
+                storage_port: %d
+                native_transport_port: %d
+                start_native_transport: true
+                seed_provider:
+                  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+                    parameters:
+                      - seeds: "127.0.0.1:%d"
+                endpoint_snitch: SimpleSnitch
+                data_file_directories:
+                  - %s
+                commitlog_directory: %s
+                saved_caches_directory: %s
+                hints_directory: %s
+                cdc_raw_directory: %s
+                commitlog_sync: periodic
+                commitlog_sync_period: 10000ms
+                memtable_heap_space: 64MiB
+                memtable_offheap_space: 64MiB
+                concurrent_compactors: 1
+                auto_snapshot: false
+                hinted_handoff_enabled: false
+                storage_compatibility_mode: NONE
+                authenticator: AllowAllAuthenticator
+                authorizer: AllowAllAuthorizer
+                """.formatted(storagePort, nativePort, storagePort,
+                dir.resolve("data/data"), dir.resolve("data/commitlog"), dir.resolve("data/saved_caches"),
+                dir.resolve("data/hints"), dir.resolve("data/cdc_raw"));
+    }
+
+    private static final String LOGBACK = """
+            <configuration>
+              <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+                <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{20} - %msg%n</pattern></encoder>
+              </appender>
+              <root level="INFO"><appender-ref ref="OUT"/></root>
+            </configuration>
+            """;
+}
