@@ -1,0 +1,222 @@
+package io.erasure.store.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
+import io.erasure.store.spi.DeleteBatch;
+import io.erasure.store.spi.DeleteOutcome;
+import io.erasure.store.spi.DeletePlan;
+import io.erasure.store.spi.LiveRow;
+import io.erasure.store.spi.LiveState;
+import io.erasure.store.spi.RestoreOutcome;
+import io.erasure.store.spi.StoreAdapter;
+import io.erasure.store.spi.StoreException;
+import io.erasure.store.tck.ContractTable.FixtureRow;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * The contract every store adapter passes against its real engine. A subclass supplies only the
+ * adapter and a {@link ContractTable}; every test works on a fresh table.
+ *
+ * <p>Times: rows are written at {@link #BEFORE} (older than the cut-off) unless a test writes newer data
+ * at {@link #AFTER}; deletes use {@link #CUTOFF}.
+ */
+public abstract class StoreAdapterContractTest {
+
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    protected static final long BASE = CutoffTimestamp.toMicros(Instant.now()) - 3_600_000_000L;
+    protected static final long BEFORE = BASE;
+    protected static final CutoffTimestamp CUTOFF = new CutoffTimestamp(BASE + 1_000_000);
+    protected static final long AFTER = CUTOFF.micros() + 1_000;
+
+    protected DatasetSpec spec;
+
+    /** The adapter under test, shared by the tests of the class. */
+    protected abstract StoreAdapter adapter();
+
+    protected abstract ContractTable table();
+
+    @BeforeEach
+    void freshTable(TestInfo test) {
+        String name = ("c" + TABLES.incrementAndGet() + "_" + test.getTestMethod().orElseThrow().getName())
+                .toLowerCase().replaceAll("[^a-z0-9_]", "_");
+        spec = table().create(name.substring(0, Math.min(40, name.length())));
+        adapter().checkDataset(spec);
+    }
+
+    @Test
+    void deleteRemovesExactlyTheGivenKeys() {
+        writeRows(1, 10, BEFORE);
+
+        DeleteOutcome outcome = delete(keys(2, 4, 6));
+
+        assertThat(outcome.deleted()).isEqualTo(3);
+        assertThat(presentIds(1, 10)).containsExactly(1L, 3L, 5L, 7L, 8L, 9L, 10L);
+    }
+
+    @Test
+    void aRowWrittenAfterTheCutoffSurvives() {
+        writeRows(1, 2, BEFORE);
+        table().write(spec, 2, "newer", 20, AFTER, null);
+
+        DeleteOutcome outcome = delete(keys(1, 2));
+
+        assertThat(outcome.deleted()).isEqualTo(1);
+        assertThat(outcome.skippedNewer()).isEqualTo(1);
+        assertThat(table().read(spec, 1)).isEmpty();
+        assertThat(table().read(spec, 2)).map(FixtureRow::payload).contains("newer");
+    }
+
+    @Test
+    void aWriteLandingBetweenPlanAndExecuteSurvives() {
+        writeRows(1, 2, BEFORE);
+        DeletePlan plan = adapter().planDelete(batch(keys(1, 2)));
+
+        table().write(spec, 2, "raced", 99, AFTER, null);
+        adapter().executeDelete(plan);
+
+        assertThat(table().read(spec, 1)).isEmpty();
+        assertThat(table().read(spec, 2)).map(FixtureRow::payload).contains("raced");
+    }
+
+    @Test
+    void rerunningABatchChangesNothingMore() {
+        writeRows(1, 3, BEFORE);
+        DeleteOutcome first = delete(keys(1, 2));
+
+        DeleteOutcome again = delete(keys(1, 2));
+
+        assertThat(first.deleted()).isEqualTo(2);
+        assertThat(again.deleted()).isZero();
+        assertThat(again.absent()).isEqualTo(2);
+        assertThat(presentIds(1, 3)).containsExactly(3L);
+        assertThat(table().read(spec, 3)).map(FixtureRow::payload).contains("row-3");
+    }
+
+    @Test
+    void readDeleteRestoreGivesBackIdenticalRows() {
+        table().write(spec, 1, "with ttl", 11, BEFORE, 3600);
+        table().write(spec, 2, "no ttl", 22, BEFORE, null);
+        FixtureRow before1 = table().read(spec, 1).orElseThrow();
+        List<DeletionRecord> records = recordsOf(adapter().readRows(spec, keys(1, 2)));
+        assertThat(records).hasSize(2);
+
+        delete(keys(1, 2));
+        assertThat(presentIds(1, 2)).isEmpty();
+        RestoreOutcome restored = adapter().restore(spec, records);
+
+        assertThat(restored.count(RestoreOutcome.Status.RESTORED)).isEqualTo(2);
+        FixtureRow row1 = table().read(spec, 1).orElseThrow();
+        FixtureRow row2 = table().read(spec, 2).orElseThrow();
+        assertThat(row1.payload()).isEqualTo("with ttl");
+        assertThat(row1.score()).isEqualTo(11);
+        assertThat(row2.payload()).isEqualTo("no ttl");
+        assertThat(row2.score()).isEqualTo(22);
+        if (adapter().capabilities().rowTimestamps()) {
+            assertThat(row1.writeTimeMicros()).isEqualTo(CUTOFF.restoreWriteTimeMicros());
+            assertThat(row2.writeTimeMicros()).isEqualTo(CUTOFF.restoreWriteTimeMicros());
+        } else {
+            assertThat(row1.writeTimeMicros()).isEqualTo(before1.writeTimeMicros());
+        }
+        if (adapter().capabilities().cellTtl()) {
+            assertThat(row1.ttlSeconds()).isNotNull().isPositive().isLessThanOrEqualTo(before1.ttlSeconds());
+            assertThat(row2.ttlSeconds()).isNull();
+        }
+    }
+
+    @Test
+    void aRestoreNeverOverwritesARowWrittenAfterTheDelete() {
+        writeRows(1, 2, BEFORE);
+        List<DeletionRecord> records = recordsOf(adapter().readRows(spec, keys(1, 2)));
+        delete(keys(1, 2));
+        table().write(spec, 2, "written after the delete", 77, AFTER, null);
+
+        RestoreOutcome restored = adapter().restore(spec, records);
+
+        assertThat(restored.records()).extracting(RestoreOutcome.RecordOutcome::status)
+                .containsExactly(RestoreOutcome.Status.RESTORED, RestoreOutcome.Status.NEWER_DATA_KEPT);
+        assertThat(table().read(spec, 1)).map(FixtureRow::payload).contains("row-1");
+        FixtureRow kept = table().read(spec, 2).orElseThrow();
+        assertThat(kept.payload()).isEqualTo("written after the delete");
+        assertThat(kept.score()).isEqualTo(77);
+    }
+
+    @Test
+    void aDryRunPlanExecutesNothing() {
+        writeRows(1, 3, BEFORE);
+
+        DeletePlan plan = adapter().planDelete(batch(keys(1, 2, 3)));
+
+        assertThat(plan.statements()).isNotEmpty();
+        assertThat(plan.statements()).allSatisfy(s -> assertThat(s.describe()).contains(spec.table()));
+        assertThat(plan.decisions()).hasSize(3);
+        assertThat(presentIds(1, 3)).containsExactly(1L, 2L, 3L);
+    }
+
+    @Test
+    void liveStateReportsPresenceAndLastWrite() {
+        table().write(spec, 1, "old", 1, BEFORE, null);
+        table().write(spec, 2, "new", 2, AFTER, null);
+
+        List<LiveState> states = adapter().checkLiveState(spec, keys(1, 2, 3));
+
+        assertThat(states).extracting(LiveState::present).containsExactly(true, true, false);
+        assertThat(states.get(0).writtenAfter(CUTOFF)).isFalse();
+        assertThat(states.get(1).writtenAfter(CUTOFF)).isTrue();
+        assertThat(states.get(0).lastWriteMicros()).isEqualTo(BEFORE);
+    }
+
+    @Test
+    void aDatasetOnAMissingTableIsRefusedWithItsName() {
+        DatasetSpec missing = table().missing("no_such_table");
+
+        assertThatThrownBy(() -> adapter().checkDataset(missing))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("no_such_table");
+    }
+
+    // --- helpers for subclasses' own store-specific tests ---
+
+    protected DeleteOutcome delete(List<Map<String, Object>> keys) {
+        return adapter().executeDelete(adapter().planDelete(batch(keys)));
+    }
+
+    protected DeleteBatch batch(List<Map<String, Object>> keys) {
+        return new DeleteBatch(spec, "batch-" + TABLES.get(), CUTOFF, keys);
+    }
+
+    protected static List<Map<String, Object>> keys(long... ids) {
+        return LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+    }
+
+    protected void writeRows(long fromId, long toId, long writeTimeMicros) {
+        for (long id = fromId; id <= toId; id++) {
+            table().write(spec, id, "row-" + id, (int) id * 10, writeTimeMicros, null);
+        }
+    }
+
+    protected List<Long> presentIds(long fromId, long toId) {
+        return LongStream.rangeClosed(fromId, toId).filter(id -> table().read(spec, id).isPresent()).boxed().toList();
+    }
+
+    /** Deletion records as the deletion service writes them, from rows read before the delete. */
+    protected List<DeletionRecord> recordsOf(List<LiveRow> rows) {
+        DeletionTask task = DeletionTask.forRun(RunId.of("run-contract"), spec, rows.stream().map(LiveRow::key).toList(), CUTOFF);
+        return rows.stream()
+                .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now()))
+                .toList();
+    }
+}

@@ -1,0 +1,52 @@
+package io.erasure.store.spi;
+
+import io.erasure.model.dataset.StoreKind;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/** The store adapter providers on the classpath, found through {@link ServiceLoader} and keyed by type. */
+public final class StoreAdapters {
+
+    private final Map<String, StoreAdapterProvider> providers;
+
+    private StoreAdapters(Map<String, StoreAdapterProvider> providers) {
+        this.providers = Map.copyOf(providers);
+    }
+
+    public static StoreAdapters load() {
+        return load(StoreAdapters.class.getClassLoader());
+    }
+
+    public static StoreAdapters load(ClassLoader loader) {
+        Map<String, StoreAdapterProvider> found = new TreeMap<>();
+        for (StoreAdapterProvider provider : ServiceLoader.load(StoreAdapterProvider.class, loader)) {
+            StoreAdapterProvider previous = found.put(provider.type(), provider);
+            if (previous != null) {
+                throw new IllegalStateException("two store adapters claim type " + provider.type() + ": "
+                        + previous.getClass().getName() + " and " + provider.getClass().getName());
+            }
+        }
+        return new StoreAdapters(found);
+    }
+
+    /** The provider for {@code kind}; fails with the known types and how to add one. */
+    public StoreAdapterProvider provider(StoreKind kind) {
+        StoreAdapterProvider provider = providers.get(kind.name());
+        if (provider == null) {
+            throw new StoreException.Fatal("no store adapter for type " + kind.name() + " on the classpath; available: "
+                    + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet()))
+                    + ". Add the adapter module (stores/store-" + kind.name().toLowerCase().replace('_', '-')
+                    + ") to this service's dependencies.");
+        }
+        return provider;
+    }
+
+    public StoreAdapter open(StoreConnection connection) {
+        return provider(connection.kind()).open(connection);
+    }
+
+    public java.util.Set<String> types() {
+        return providers.keySet();
+    }
+}

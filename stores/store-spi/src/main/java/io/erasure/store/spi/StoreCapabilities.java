@@ -1,0 +1,21 @@
+package io.erasure.store.spi;
+
+/**
+ * What an adapter can do, declared rather than discovered from exceptions.
+ *
+ * @param partitionDelete can replace the row deletes of a whole partition by one partition delete
+ * @param rowTimestamps   reads per-column write timestamps (µs); otherwise a conditional column stands in
+ * @param cellTtl         reads and restores per-column TTLs
+ * @param restore         can restore rows from deletion records
+ * @param bulkRestore     has a bulk restore path (e.g. generated SSTables)
+ * @param maxBatch        the most keys one call may carry
+ */
+public record StoreCapabilities(boolean partitionDelete, boolean rowTimestamps, boolean cellTtl, boolean restore,
+                                boolean bulkRestore, int maxBatch) {
+
+    public StoreCapabilities {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("maxBatch must be >= 1, got " + maxBatch);
+        }
+    }
+}
