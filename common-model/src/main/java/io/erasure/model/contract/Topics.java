@@ -1,0 +1,81 @@
+package io.erasure.model.contract;
+
+import io.erasure.model.check.Names;
+import io.erasure.model.check.Require;
+import io.erasure.model.event.ControlSignal;
+import io.erasure.model.key.CanonicalKey;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
+
+import java.util.List;
+import java.util.Map;
+
+/** The Kafka topics between services and how each is keyed; the names here are the contract. */
+public final class Topics {
+
+    /** control-plane → audit, validation; key: run id. */
+    public static final String RUN_COMMANDS = "erasure.run.commands";
+    /** audit, validation, deletion → control-plane; key: run id (forward-deletion batches: request id). */
+    public static final String RUN_EVENTS = "erasure.run.events";
+    /** audit → audit consumer group, one unit per backup part; key: run id. */
+    public static final String AUDIT_UNITS = "erasure.audit.units";
+    /** validation and forward deletion → deletion; key: dataset + partition key. */
+    public static final String DELETION_TASKS = "erasure.deletion.tasks";
+    /** deletion → deletion-log, written before each delete; key: dataset + primary key. */
+    public static final String DELETION_LOG = "erasure.deletion.log";
+    /** control-plane → deletion, validation; compacted; key: {@code global} or a dataset. */
+    public static final String CONTROL = "erasure.control";
+    /** upstream systems / REST → control-plane; key: identifier. */
+    public static final String FORWARD_REQUESTS = "erasure.forward.requests";
+
+    public static final List<String> ALL =
+            List.of(RUN_COMMANDS, RUN_EVENTS, AUDIT_UNITS, DELETION_TASKS, DELETION_LOG, CONTROL, FORWARD_REQUESTS);
+
+    /** Key of {@link #CONTROL} messages for platform-wide signals. */
+    public static final String CONTROL_GLOBAL_KEY = Names.RESERVED_GLOBAL;
+
+    private Topics() {
+    }
+
+    /** Key for {@link #RUN_COMMANDS}, {@link #RUN_EVENTS} and {@link #AUDIT_UNITS}. */
+    public static String runKey(RunId runId) {
+        return Require.nonNull("runId", runId).value();
+    }
+
+    /**
+     * Key for {@link #DELETION_TASKS}: {@code dataset|{"col":value,...}}, so all tasks touching one
+     * partition land on one deletion shard, in order.
+     */
+    public static String taskKey(String dataset, Map<String, ?> partitionKey) {
+        return Names.datasetName("dataset", dataset) + "|" + CanonicalKey.render(partitionKey);
+    }
+
+    /** A task's key: the partition of its first key (validation groups a task's keys by partition where it can). */
+    public static String taskKey(DeletionTask task) {
+        return taskKey(task.dataset(), task.spec().keyColumns().partitionKeyOf(task.keys().get(0)));
+    }
+
+    /** Key for {@link #DELETION_LOG}: {@code dataset|{"col":value,...}} over the full primary key. */
+    public static String logKey(String dataset, Map<String, ?> primaryKey) {
+        return Names.datasetName("dataset", dataset) + "|" + CanonicalKey.render(primaryKey);
+    }
+
+    public static String logKey(DeletionRecord record) {
+        return logKey(record.dataset(), record.primaryKey());
+    }
+
+    /** Key for {@link #CONTROL}: the dataset, or {@code global} when {@code dataset} is null. */
+    public static String controlKey(String dataset) {
+        return dataset == null ? CONTROL_GLOBAL_KEY : Names.datasetName("dataset", dataset);
+    }
+
+    public static String controlKey(ControlSignal signal) {
+        return signal.scope();
+    }
+
+    /** Key for {@link #FORWARD_REQUESTS}: {@code aggregateType|aggregateId}, so requests for one identifier stay in order. */
+    public static String forwardRequestKey(String aggregateType, String aggregateId) {
+        return Names.datasetName("aggregateType", aggregateType) + "|" + Require.nonBlank("aggregateId", aggregateId);
+    }
+}

@@ -1,0 +1,172 @@
+package io.erasure.model.dataset;
+
+import io.erasure.model.check.Names;
+import io.erasure.model.check.Require;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A registered dataset: where its rows live, how a row is keyed, which column holds the identifier
+ * that makes a row deletable, where its backups and copies are, and the guardrails of its runs.
+ * A run freezes the spec it started with, so this is an immutable value.
+ *
+ * <p>{@code namespace} is the Cassandra keyspace or PostgreSQL schema. That {@code identifierColumn}
+ * and {@code conditionalColumn} exist in the live table is checked at registration by the control
+ * plane through the store adapter; here they are checked to be safe identifiers.
+ */
+public record DatasetSpec(
+        String name,
+        StoreKind storeKind,
+        String connectionRef,
+        String namespace,
+        String table,
+        KeyColumns keyColumns,
+        String identifierColumn,
+        String identifierSource,
+        ConditionalColumn conditionalColumn,
+        BackupLocation backup,
+        List<DatasetCopy> copies,
+        DeletionLimits limits,
+        int priority,
+        String schedule,
+        String ownerTeam) {
+
+    /** Nightly at 02:00 (Spring cron: second minute hour day-of-month month day-of-week). */
+    public static final String DEFAULT_SCHEDULE = "0 0 2 * * *";
+    public static final int DEFAULT_PRIORITY = 5;
+    /** Priorities run from 0 (lowest) to 9 (most urgent). */
+    public static final int MAX_PRIORITY = 9;
+
+    private static final Pattern CRON_FIELD = Pattern.compile("[0-9A-Za-z*/,?#LW-]+");
+    private static final Set<String> CRON_MACROS =
+            Set.of("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly");
+
+    public DatasetSpec {
+        Names.datasetName("name", name);
+        Require.nonNull("storeKind (one of " + StoreKind.known() + ")", storeKind);
+        Names.connectionRef("connectionRef", connectionRef);
+        Names.identifier("namespace", namespace);
+        Names.identifier("table", table);
+        Require.nonNull("keyColumns", keyColumns);
+        Names.identifier("identifierColumn", identifierColumn);
+        Names.datasetName("identifierSource", identifierSource);
+        if (conditionalColumn == null) {
+            throw new IllegalArgumentException("conditionalColumn is required: name the updated_at (TIMESTAMP) or version"
+                    + " (VERSION) column that deletes are conditioned on, or set it explicitly to none");
+        }
+        if (storeKind == StoreKind.POSTGRES && conditionalColumn instanceof ConditionalColumn.None) {
+            throw new IllegalArgumentException("conditionalColumn must name an updated_at (TIMESTAMP) or version (VERSION)"
+                    + " column for a POSTGRES dataset: without one a row updated after the cut-off could be deleted");
+        }
+        Require.nonNull("backup (S3 prefix and format)", backup);
+        copies = copies == null ? List.of() : Require.listOf("copies", copies);
+        requireUniqueCopyNames(copies);
+        Require.nonNull("limits", limits);
+        Require.inRange("priority", priority, 0, MAX_PRIORITY);
+        schedule = schedule == null ? DEFAULT_SCHEDULE : requireCron(schedule.trim());
+        Require.nonBlank("ownerTeam", ownerTeam);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().name(name).storeKind(storeKind).connectionRef(connectionRef).namespace(namespace)
+                .table(table).keyColumns(keyColumns).identifierColumn(identifierColumn)
+                .identifierSource(identifierSource).conditionalColumn(conditionalColumn).backup(backup)
+                .copies(copies).limits(limits).priority(priority).schedule(schedule).ownerTeam(ownerTeam);
+    }
+
+    /** True if the identifier is (part of) the partition key: a partition delete may then apply. */
+    public boolean identifierInPartitionKey() {
+        return keyColumns.isPartitionColumn(identifierColumn);
+    }
+
+    /** True if the identifier is part of the primary key, so forward deletion can address its rows directly. */
+    public boolean identifierInPrimaryKey() {
+        return keyColumns.isPrimaryKeyColumn(identifierColumn);
+    }
+
+    /** {@code "namespace"."table"} for CQL and SQL text. */
+    public String quotedTable() {
+        return Names.quotedQualified(namespace, table);
+    }
+
+    public Optional<DatasetCopy> copy(String copyName) {
+        return copies.stream().filter(c -> c.name().equals(copyName)).findFirst();
+    }
+
+    private static void requireUniqueCopyNames(List<DatasetCopy> copies) {
+        Set<String> names = new HashSet<>();
+        for (DatasetCopy copy : copies) {
+            if (!names.add(copy.name())) {
+                throw new IllegalArgumentException("copies has two copies named '" + copy.name() + "'; copy names must be unique");
+            }
+        }
+    }
+
+    private static String requireCron(String schedule) {
+        if (CRON_MACROS.contains(schedule)) {
+            return schedule;
+        }
+        String[] fields = schedule.split("\\s+");
+        boolean valid = fields.length == 6;
+        for (String field : fields) {
+            valid &= CRON_FIELD.matcher(field).matches();
+        }
+        if (!valid) {
+            throw new IllegalArgumentException("schedule must be a 6-field cron expression 'second minute hour"
+                    + " day-of-month month day-of-week' such as '" + DEFAULT_SCHEDULE + "', or a macro such as @daily; got "
+                    + Require.echo(schedule));
+        }
+        return schedule;
+    }
+
+    /** Fluent construction with the defaults: no copies, priority {@value #DEFAULT_PRIORITY}, nightly schedule. */
+    public static final class Builder {
+        private String name;
+        private StoreKind storeKind;
+        private String connectionRef;
+        private String namespace;
+        private String table;
+        private KeyColumns keyColumns;
+        private String identifierColumn;
+        private String identifierSource;
+        private ConditionalColumn conditionalColumn;
+        private BackupLocation backup;
+        private List<DatasetCopy> copies = List.of();
+        private DeletionLimits limits;
+        private int priority = DEFAULT_PRIORITY;
+        private String schedule = DEFAULT_SCHEDULE;
+        private String ownerTeam;
+
+        private Builder() {
+        }
+
+        public Builder name(String name) { this.name = name; return this; }
+        public Builder storeKind(StoreKind storeKind) { this.storeKind = storeKind; return this; }
+        public Builder connectionRef(String connectionRef) { this.connectionRef = connectionRef; return this; }
+        public Builder namespace(String namespace) { this.namespace = namespace; return this; }
+        public Builder table(String table) { this.table = table; return this; }
+        public Builder keyColumns(KeyColumns keyColumns) { this.keyColumns = keyColumns; return this; }
+        public Builder identifierColumn(String identifierColumn) { this.identifierColumn = identifierColumn; return this; }
+        public Builder identifierSource(String identifierSource) { this.identifierSource = identifierSource; return this; }
+        public Builder conditionalColumn(ConditionalColumn conditionalColumn) { this.conditionalColumn = conditionalColumn; return this; }
+        public Builder backup(BackupLocation backup) { this.backup = backup; return this; }
+        public Builder copies(List<DatasetCopy> copies) { this.copies = copies; return this; }
+        public Builder limits(DeletionLimits limits) { this.limits = limits; return this; }
+        public Builder priority(int priority) { this.priority = priority; return this; }
+        public Builder schedule(String schedule) { this.schedule = schedule; return this; }
+        public Builder ownerTeam(String ownerTeam) { this.ownerTeam = ownerTeam; return this; }
+
+        public DatasetSpec build() {
+            return new DatasetSpec(name, storeKind, connectionRef, namespace, table, keyColumns, identifierColumn,
+                    identifierSource, conditionalColumn, backup, copies, limits, priority, schedule, ownerTeam);
+        }
+    }
+}

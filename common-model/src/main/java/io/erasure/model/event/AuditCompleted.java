@@ -1,0 +1,21 @@
+package io.erasure.model.event;
+
+import io.erasure.model.check.Names;
+import io.erasure.model.check.Require;
+import io.erasure.model.cutoff.CutoffTimestamp;
+
+/** Event: the audit joined the backups; candidates are under {@code candidatesPrefix}. */
+public record AuditCompleted(String dataset, String snapshot, CutoffTimestamp cutoff, long rowsScanned,
+                             long candidateCount, String candidatesPrefix) implements EventPayload, RunScoped {
+
+    public AuditCompleted {
+        Names.datasetName("dataset", dataset);
+        Require.nonBlank("snapshot", snapshot);
+        Require.nonNull("cutoff", cutoff);
+        Require.nonNegative("rowsScanned", rowsScanned);
+        Require.nonNegative("candidateCount", candidateCount);
+        Require.that(candidateCount <= rowsScanned,
+                "candidateCount (" + candidateCount + ") cannot exceed rowsScanned (" + rowsScanned + ")");
+        Require.nonBlank("candidatesPrefix", candidatesPrefix);
+    }
+}

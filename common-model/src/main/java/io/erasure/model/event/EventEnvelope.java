@@ -1,0 +1,85 @@
+package io.erasure.model.event;
+
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.erasure.model.check.Names;
+import io.erasure.model.check.Require;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * Every message on every topic. {@code eventType} names the payload's class and is what JSON
+ * readers use to pick the payload type; {@code originChainId} is shared by all events caused by
+ * one original event; {@code runId} is null outside runs (forward deletion, control signals).
+ *
+ * <p>Consumers de-duplicate on {@code eventId}. A producer that may re-send the same logical event
+ * (after a crash) gives it a deterministic id with {@link #withEventId} and
+ * {@link io.erasure.model.key.DeterministicId#nameBasedUuid}.
+ */
+public record EventEnvelope(
+        UUID eventId,
+        String eventType,
+        int schemaVersion,
+        Instant occurredAt,
+        UUID originChainId,
+        String runId,
+        @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.EXTERNAL_PROPERTY, property = "eventType",
+                visible = true)
+        EventPayload payload) {
+
+    public static final int CURRENT_SCHEMA_VERSION = 1;
+
+    public EventEnvelope {
+        Require.nonNull("eventId", eventId);
+        Require.nonNull("payload", payload);
+        Require.nonBlank("eventType", eventType);
+        String payloadType = EventPayload.typeName(payload.getClass());
+        if (!eventType.equals(payloadType)) {
+            throw new IllegalArgumentException("eventType '" + eventType + "' does not match the payload type '"
+                    + payloadType + "'; build envelopes with EventEnvelope.of(...)");
+        }
+        if (schemaVersion < 1) {
+            throw new IllegalArgumentException("schemaVersion must be >= 1, got " + schemaVersion);
+        }
+        Require.nonNull("occurredAt", occurredAt);
+        Require.nonNull("originChainId", originChainId);
+        if (runId != null) {
+            Names.opaqueId("runId", runId);
+        } else if (payload instanceof RunScoped) {
+            throw new IllegalArgumentException("runId is required for " + eventType + ": it only happens within a run");
+        }
+    }
+
+    /** A new event with a fresh id, stamped now by {@code clock}, in the chain {@code originChainId}. */
+    public static EventEnvelope of(EventPayload payload, String runId, UUID originChainId, Clock clock) {
+        Require.nonNull("payload", payload);
+        return new EventEnvelope(UUID.randomUUID(), EventPayload.typeName(payload.getClass()), CURRENT_SCHEMA_VERSION,
+                clock.instant(), originChainId, runId, payload);
+    }
+
+    /** A new event that starts its own chain (its origin chain id is its own event id). */
+    public static EventEnvelope startChain(EventPayload payload, String runId, Clock clock) {
+        UUID id = UUID.randomUUID();
+        return of(payload, runId, id, clock).withEventId(id);
+    }
+
+    /** A new event caused by {@code cause}: same run, same chain. */
+    public static EventEnvelope causedBy(EventEnvelope cause, EventPayload payload, Clock clock) {
+        return of(payload, cause.runId(), cause.originChainId(), clock);
+    }
+
+    /** This event with a given id, for producers that derive ids from the effect's scope. */
+    public EventEnvelope withEventId(UUID id) {
+        return new EventEnvelope(id, eventType, schemaVersion, occurredAt, originChainId, runId, payload);
+    }
+
+    /** The payload as {@code type}; fails naming both types if it is another event. */
+    public <P extends EventPayload> P payloadAs(Class<P> type) {
+        if (!type.isInstance(payload)) {
+            throw new IllegalStateException("event " + eventId + " carries " + eventType + ", not "
+                    + EventPayload.typeName(type));
+        }
+        return type.cast(payload);
+    }
+}

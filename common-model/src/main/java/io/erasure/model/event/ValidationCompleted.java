@@ -1,0 +1,35 @@
+package io.erasure.model.event;
+
+import io.erasure.model.check.Names;
+import io.erasure.model.check.Require;
+
+import java.util.Map;
+
+/**
+ * Event: the final set is written under {@code finalSetPrefix}. Every candidate is either in the
+ * final set or dropped for one reason ({@code droppedByReason}, e.g. {@code newer_than_cutoff},
+ * {@code already_absent}), and the constructor checks that the counts add up.
+ * {@code exceedsLimit} sends the run to approval.
+ */
+public record ValidationCompleted(String dataset, long candidateCount, long finalCount, Map<String, Long> droppedByReason,
+                                  String finalSetPrefix, int taskCount, boolean exceedsLimit)
+        implements EventPayload, RunScoped {
+
+    public ValidationCompleted {
+        Names.datasetName("dataset", dataset);
+        Require.nonNegative("candidateCount", candidateCount);
+        Require.nonNegative("finalCount", finalCount);
+        droppedByReason = droppedByReason == null ? Map.of() : Require.mapOf("droppedByReason", droppedByReason);
+        long dropped = 0;
+        for (Map.Entry<String, Long> entry : droppedByReason.entrySet()) {
+            dropped += Require.nonNegative("droppedByReason." + entry.getKey(), entry.getValue());
+        }
+        if (finalCount + dropped != candidateCount) {
+            throw new IllegalArgumentException("finalCount (" + finalCount + ") + droppedByReason (" + dropped
+                    + ") must equal candidateCount (" + candidateCount + "): every candidate is kept or dropped once");
+        }
+        Require.nonBlank("finalSetPrefix", finalSetPrefix);
+        Require.nonNegative("taskCount", taskCount);
+        Require.that(finalCount == 0 || taskCount > 0, "taskCount must be > 0 when the final set is not empty");
+    }
+}

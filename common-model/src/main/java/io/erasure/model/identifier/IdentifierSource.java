@@ -1,0 +1,49 @@
+package io.erasure.model.identifier;
+
+import io.erasure.model.check.Names;
+import io.erasure.model.check.Require;
+import io.erasure.model.dataset.BackupLocation;
+import io.erasure.model.dataset.StoreKind;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The table that says which identifiers (customers, accounts...) may be deleted, and since when.
+ * An identifier becomes deletable once {@code deletableSinceColumn} is set and the grace period
+ * has passed; datasets name their source by {@link #name()}. Audits read its backups, never the
+ * live table.
+ */
+public record IdentifierSource(
+        String name,
+        StoreKind storeKind,
+        String connectionRef,
+        String namespace,
+        String table,
+        String identifierColumn,
+        String deletableSinceColumn,
+        BackupLocation backup,
+        Duration gracePeriod) {
+
+    public IdentifierSource {
+        Names.datasetName("identifierSource.name", name);
+        Require.nonNull("identifierSource.storeKind (one of " + StoreKind.known() + ")", storeKind);
+        Names.connectionRef("identifierSource.connectionRef", connectionRef);
+        Names.identifier("identifierSource.namespace", namespace);
+        Names.identifier("identifierSource.table", table);
+        Names.identifier("identifierSource.identifierColumn", identifierColumn);
+        Names.identifier("identifierSource.deletableSinceColumn", deletableSinceColumn);
+        Require.nonNull("identifierSource.backup", backup);
+        if (gracePeriod == null) {
+            gracePeriod = Duration.ZERO;
+        }
+        if (gracePeriod.isNegative()) {
+            throw new IllegalArgumentException("identifierSource.gracePeriod must be >= 0 (e.g. PT72H), got " + gracePeriod);
+        }
+    }
+
+    /** True if an identifier marked deletable at {@code deletableSince} may be deleted at {@code now}. */
+    public boolean deletableAt(Instant deletableSince, Instant now) {
+        return deletableSince != null && !deletableSince.plus(gracePeriod).isAfter(now);
+    }
+}

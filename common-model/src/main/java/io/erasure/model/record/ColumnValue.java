@@ -1,0 +1,24 @@
+package io.erasure.model.record;
+
+import io.erasure.model.check.Names;
+
+/**
+ * One column of a deleted row as it was read just before the delete.
+ *
+ * @param value           the value in its JSON form (blobs as base64 strings); null for a null cell
+ * @param writeTimeMicros the cell's write timestamp, or null where the store has none (key columns, relational stores)
+ * @param ttlSeconds      the cell's remaining TTL, or null if it has none; a restore writes it back with this TTL
+ */
+public record ColumnValue(String name, Object value, Long writeTimeMicros, Integer ttlSeconds) {
+
+    public ColumnValue {
+        Names.identifier("column.name", name);
+        if (ttlSeconds != null && ttlSeconds < 0) {
+            throw new IllegalArgumentException("column '" + name + "' ttlSeconds must be >= 0 or null, got " + ttlSeconds);
+        }
+    }
+
+    public static ColumnValue of(String name, Object value) {
+        return new ColumnValue(name, value, null, null);
+    }
+}

@@ -1,0 +1,114 @@
+package io.erasure.model.task;
+
+import io.erasure.model.check.Names;
+import io.erasure.model.check.Require;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.key.CanonicalKey;
+import io.erasure.model.key.DeterministicId;
+import io.erasure.model.run.RunId;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A batch of keys of one dataset to delete, with the cut-off and the frozen spec it must be
+ * deleted under. Exactly one of {@code runId} (backlog deletion) and {@code requestId} (forward
+ * deletion) is set.
+ *
+ * <p>The task id is derived from the origin, the dataset and the <em>set</em> of keys
+ * ({@link #taskIdFor}), so publishing the same batch twice yields the same task and the deletion
+ * service applies it once.
+ */
+public record DeletionTask(
+        String taskId,
+        RunId runId,
+        String requestId,
+        String dataset,
+        DatasetSpec spec,
+        List<Map<String, Object>> keys,
+        CutoffTimestamp cutoff,
+        int priority) {
+
+    /** Keys per task: small enough for one Kafka message, large enough to batch well. */
+    public static final int MAX_KEYS = 1_000;
+
+    public DeletionTask {
+        Names.opaqueId("task.taskId", taskId);
+        if ((runId == null) == (requestId == null)) {
+            throw new IllegalArgumentException("task must have exactly one of runId (backlog deletion) and requestId"
+                    + " (forward deletion), got runId=" + runId + ", requestId=" + requestId);
+        }
+        if (requestId != null) {
+            Names.opaqueId("task.requestId", requestId);
+        }
+        Require.nonNull("task.spec", spec);
+        Require.nonNull("task.dataset", dataset);
+        if (!dataset.equals(spec.name())) {
+            throw new IllegalArgumentException("task.dataset '" + dataset + "' must equal the frozen spec's name '"
+                    + spec.name() + "'");
+        }
+        keys = copyKeys(spec, keys);
+        Require.nonNull("task.cutoff", cutoff);
+        Require.inRange("task.priority", priority, 0, DatasetSpec.MAX_PRIORITY);
+    }
+
+    /** A backlog-deletion task of a run, at the spec's priority. */
+    public static DeletionTask forRun(RunId runId, DatasetSpec spec, List<Map<String, Object>> keys, CutoffTimestamp cutoff) {
+        Require.nonNull("task.runId", runId);
+        return new DeletionTask(taskIdFor(runId.value(), spec.name(), keys), runId, null, spec.name(), spec, keys, cutoff,
+                spec.priority());
+    }
+
+    /** A forward-deletion task: the cut-off is the request's TOMBSTONED time. */
+    public static DeletionTask forward(String requestId, DatasetSpec spec, List<Map<String, Object>> keys,
+                                       CutoffTimestamp cutoff, int priority) {
+        Names.opaqueId("task.requestId", requestId);
+        return new DeletionTask(taskIdFor(requestId, spec.name(), keys), null, requestId, spec.name(), spec, keys, cutoff,
+                priority);
+    }
+
+    /**
+     * {@code task-} + 40 hex characters of SHA-256 over (origin id, dataset, the sorted canonical
+     * keys): independent of key order and of how numbers were typed.
+     */
+    public static String taskIdFor(String runOrRequestId, String dataset, List<? extends Map<String, ?>> keys) {
+        Require.nonNull("keys", keys);
+        List<String> parts = new ArrayList<>(keys.size() + 3);
+        parts.add("deletion-task-v1");
+        parts.add(Require.nonNull("runOrRequestId", runOrRequestId));
+        parts.add(Require.nonNull("dataset", dataset));
+        keys.stream().map(CanonicalKey::render).sorted().forEach(parts::add);
+        return "task-" + DeterministicId.sha256Hex(parts.toArray(String[]::new)).substring(0, 40);
+    }
+
+    /** The run id or the request id, whichever this task belongs to. */
+    public String originId() {
+        return runId != null ? runId.value() : requestId;
+    }
+
+    public boolean forward() {
+        return requestId != null;
+    }
+
+    /** The id of the {@code index}-th batch the deletion service cuts this task into. */
+    public String batchId(int index) {
+        return taskId + "-b" + Require.inRange("batch index", index, 0, MAX_KEYS);
+    }
+
+    private static List<Map<String, Object>> copyKeys(DatasetSpec spec, List<Map<String, Object>> keys) {
+        List<Map<String, Object>> copy = Require.nonEmptyListOf("task.keys", keys);
+        if (copy.size() > MAX_KEYS) {
+            throw new IllegalArgumentException("task.keys has " + copy.size() + " keys; split it into tasks of at most "
+                    + MAX_KEYS);
+        }
+        List<Map<String, Object>> checked = new ArrayList<>(copy.size());
+        for (int i = 0; i < copy.size(); i++) {
+            String field = "task.keys[" + i + "]";
+            spec.keyColumns().requireFullKey(field, copy.get(i));
+            checked.add(CanonicalKey.copyOf(field, copy.get(i)));
+        }
+        return List.copyOf(checked);
+    }
+}

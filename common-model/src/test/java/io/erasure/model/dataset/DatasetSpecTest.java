@@ -1,0 +1,177 @@
+package io.erasure.model.dataset;
+
+import io.erasure.model.Fixtures;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.erasure.model.Fixtures.JSON;
+import static io.erasure.model.Fixtures.key;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DatasetSpecTest {
+
+    @Test
+    void buildsWithDefaults() {
+        DatasetSpec spec = Fixtures.orders();
+        assertThat(spec.schedule()).isEqualTo("0 0 2 * * *");
+        assertThat(spec.priority()).isEqualTo(DatasetSpec.DEFAULT_PRIORITY);
+        assertThat(spec.quotedTable()).isEqualTo("\"shop\".\"orders\"");
+        assertThat(spec.copy("orders-cache")).isPresent();
+        assertThat(spec.copy("nope")).isEmpty();
+        assertThat(Fixtures.postgresAccounts().copies(null).schedule(null).build())
+                .satisfies(s -> assertThat(s.copies()).isEmpty())
+                .satisfies(s -> assertThat(s.schedule()).isEqualTo(DatasetSpec.DEFAULT_SCHEDULE));
+    }
+
+    @Test
+    void tellsWhetherTheIdentifierIsInTheKey() {
+        DatasetSpec orders = Fixtures.orders();
+        assertThat(orders.identifierInPartitionKey()).isTrue();
+        assertThat(orders.identifierInPrimaryKey()).isTrue();
+
+        DatasetSpec byOrder = Fixtures.cassandraOrders()
+                .keyColumns(KeyColumns.of(List.of("order_id"), List.of("customer_id"))).build();
+        assertThat(byOrder.identifierInPartitionKey()).isFalse();
+        assertThat(byOrder.identifierInPrimaryKey()).isTrue();
+
+        DatasetSpec accounts = Fixtures.postgresAccounts().build();
+        assertThat(accounts.identifierInPartitionKey()).isFalse();
+        assertThat(accounts.identifierInPrimaryKey()).isFalse();
+    }
+
+    @Test
+    void rejectsAnInjectedTableName() {
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().table("users; DROP TABLE x").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("table must be a lower-case identifier")
+                .hasMessageContaining("'users; DROP TABLE x'");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().namespace("Shop").build())
+                .hasMessageStartingWith("namespace must be a lower-case identifier");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().identifierColumn("customer id").build())
+                .hasMessageStartingWith("identifierColumn must be a lower-case identifier");
+    }
+
+    @Test
+    void conditionalColumnMustBeExplicit() {
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().conditionalColumn(null).build())
+                .hasMessageStartingWith("conditionalColumn is required")
+                .hasMessageContaining("explicitly to none");
+        assertThatThrownBy(() -> Fixtures.postgresAccounts().conditionalColumn(ConditionalColumn.none()).build())
+                .hasMessageStartingWith("conditionalColumn must name an updated_at (TIMESTAMP) or version (VERSION) column")
+                .hasMessageContaining("POSTGRES");
+        assertThat(Fixtures.postgresAccounts().conditionalColumn(ConditionalColumn.version("version")).build()
+                .conditionalColumn()).isEqualTo(new ConditionalColumn.Named("version", ConditionalColumn.Kind.VERSION));
+    }
+
+    @Test
+    void keyColumnsNeedAPartitionKeyAndNoRepeats() {
+        assertThatThrownBy(() -> KeyColumns.of(List.of(), List.of("order_id")))
+                .hasMessageStartingWith("keyColumns.partition must name at least one partition key column");
+        assertThatThrownBy(() -> KeyColumns.of(List.of("a"), List.of("a")))
+                .hasMessageStartingWith("keyColumns.clustering[0] repeats column 'a'");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().keyColumns(null).build())
+                .hasMessage("keyColumns is required but was null");
+    }
+
+    @Test
+    void fullKeysMustNameExactlyThePrimaryKey() {
+        KeyColumns keys = KeyColumns.of(List.of("customer_id"), List.of("order_id"));
+        keys.requireFullKey("key", key("customer_id", 1, "order_id", 2));
+        assertThatThrownBy(() -> keys.requireFullKey("keys[0]", key("customer_id", 1)))
+                .hasMessage("keys[0] must have exactly the primary key columns [customer_id, order_id], got [customer_id]");
+        assertThat(keys.partitionKeyOf(key("order_id", 2, "customer_id", 1))).isEqualTo(Map.of("customer_id", 1));
+    }
+
+    @Test
+    void validatesGuardrailsAndSchedule() {
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().limits(null).build()).hasMessageStartingWith("limits is required");
+        assertThatThrownBy(() -> new DeletionLimits(null, null)).hasMessageStartingWith("limits must set maxFraction");
+        assertThatThrownBy(() -> DeletionLimits.fraction(1.5)).hasMessageStartingWith("limits.maxFraction must be between 0 and 1");
+        assertThatThrownBy(() -> DeletionLimits.rows(-1)).hasMessageStartingWith("limits.maxRows must be >= 0");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().priority(10).build())
+                .hasMessage("priority must be between 0 and 9, got 10");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().schedule("0 2 * * *").build())
+                .hasMessageStartingWith("schedule must be a 6-field cron expression");
+        assertThat(Fixtures.cassandraOrders().schedule("@daily").build().schedule()).isEqualTo("@daily");
+        assertThat(Fixtures.cassandraOrders().schedule("0 30 3 * * MON-FRI").build().schedule()).isEqualTo("0 30 3 * * MON-FRI");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().ownerTeam(" ").build()).hasMessageStartingWith("ownerTeam is required");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().connectionRef("cassandra://u:p@h").build())
+                .hasMessageStartingWith("connectionRef must be the name of a connection");
+    }
+
+    @Test
+    void limitsAreExceededByEitherBound() {
+        DeletionLimits both = new DeletionLimits(0.1, 50L);
+        assertThat(both.exceededBy(10, 1_000)).isFalse();
+        assertThat(both.exceededBy(101, 1_000)).isTrue();
+        assertThat(both.exceededBy(51, 100_000)).isTrue();
+        assertThat(both.exceededBy(0, 0)).isFalse();
+        assertThat(DeletionLimits.fraction(0.5).exceededBy(1, 0)).as("unknown total is never under a fraction").isTrue();
+        assertThat(DeletionLimits.rows(10).exceededBy(10, 10)).isFalse();
+    }
+
+    @Test
+    void backupPrefixStaysUnderBackups() {
+        assertThat(new BackupLocation("backups/orders", BackupFormat.CSV).prefix()).isEqualTo("backups/orders/");
+        assertThatThrownBy(() -> new BackupLocation("runs/x/", BackupFormat.CSV)).hasMessageStartingWith("backup.prefix must be");
+        assertThatThrownBy(() -> new BackupLocation("backups/../runs/", BackupFormat.CSV)).hasMessageStartingWith("backup.prefix must be");
+        assertThatThrownBy(() -> new BackupLocation("backups/orders/", null)).hasMessageContaining("backup.format");
+    }
+
+    @Test
+    void copiesUseTheAddressingOfTheirStore() {
+        CopyTarget.TableMapping table = new CopyTarget.TableMapping("shop", "t", Map.of("customer_id", "cid"));
+        assertThatThrownBy(() -> new DatasetCopy("cache", StoreKind.REDIS, "redis-main", table))
+                .hasMessageContaining("give copy.target as a key template");
+        assertThatThrownBy(() -> new DatasetCopy("idx", StoreKind.CASSANDRA, "c", new CopyTarget.KeyTemplate("x:{a}")))
+                .hasMessageContaining("give copy.target as a table mapping");
+        assertThatThrownBy(() -> new CopyTarget.KeyTemplate("profile:all"))
+                .hasMessageStartingWith("copy.keyTemplate must contain at least one {column} placeholder");
+        assertThatThrownBy(() -> new CopyTarget.KeyTemplate("profile:{Customer Id}"))
+                .hasMessageStartingWith("copy.keyTemplate placeholder must be a lower-case identifier");
+        assertThatThrownBy(() -> new CopyTarget.KeyTemplate("profile:{customer_id"))
+                .hasMessageStartingWith("copy.keyTemplate has an unbalanced");
+        DatasetCopy dup = Fixtures.orders().copies().get(0);
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().copies(List.of(dup, dup)).build())
+                .hasMessageContaining("two copies named 'orders-cache'");
+    }
+
+    @Test
+    void keyTemplatesRenderFromTheRow() {
+        CopyTarget.KeyTemplate template = new CopyTarget.KeyTemplate("order:{customer_id}:{order_id}");
+        assertThat(template.placeholders()).containsExactly("customer_id", "order_id");
+        assertThat(template.render(key("customer_id", 7, "order_id", "o-1", "total", 3))).isEqualTo("order:7:o-1");
+        assertThatThrownBy(() -> template.render(key("customer_id", 7)))
+                .hasMessageContaining("needs column 'order_id'");
+    }
+
+    @Test
+    void roundTripsThroughJson() {
+        DatasetSpec spec = Fixtures.cassandraOrders().priority(8).build();
+        String json = JSON.writeValueAsString(spec);
+        assertThat(JSON.readValue(json, DatasetSpec.class)).isEqualTo(spec);
+
+        JsonNode tree = JSON.readTree(json);
+        assertThat(tree.get("storeKind").asString()).isEqualTo("CASSANDRA");
+        assertThat(tree.get("conditionalColumn").get("type").asString()).isEqualTo("none");
+        assertThat(tree.get("copies").get(0).get("target").get("type").asString()).isEqualTo("keyTemplate");
+        assertThat(tree.get("copies").get(1).get("target").get("type").asString()).isEqualTo("table");
+
+        DatasetSpec accounts = Fixtures.postgresAccounts().build();
+        assertThat(JSON.readValue(JSON.writeValueAsString(accounts), DatasetSpec.class)).isEqualTo(accounts);
+    }
+
+    @Test
+    void jsonValidationNamesTheField() {
+        String json = JSON.writeValueAsString(Fixtures.orders()).replace("\"table\":\"orders\"", "\"table\":\"orders; DROP\"");
+        assertThatThrownBy(() -> JSON.readValue(json, DatasetSpec.class))
+                .hasMessageContaining("table must be a lower-case identifier");
+        String unknownKind = JSON.writeValueAsString(Fixtures.orders()).replace("\"CASSANDRA\"", "\"mongodb\"");
+        assertThatThrownBy(() -> JSON.readValue(unknownKind, DatasetSpec.class))
+                .hasMessageContaining("use one of CASSANDRA, POSTGRES");
+    }
+}

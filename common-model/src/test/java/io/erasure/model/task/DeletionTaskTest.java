@@ -1,0 +1,99 @@
+package io.erasure.model.task;
+
+import io.erasure.model.Fixtures;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.run.RunId;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static io.erasure.model.Fixtures.CUTOFF;
+import static io.erasure.model.Fixtures.JSON;
+import static io.erasure.model.Fixtures.key;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DeletionTaskTest {
+
+    private static final RunId RUN = RunId.of("run-1");
+    private final DatasetSpec orders = Fixtures.orders();
+
+    @Test
+    void taskIdDependsOnTheKeySetNotItsOrderOrNumberTypes() {
+        List<Map<String, Object>> keys = List.of(key("customer_id", 1, "order_id", 10), key("customer_id", 1, "order_id", 11));
+        List<Map<String, Object>> reordered = List.of(key("order_id", 11L, "customer_id", 1L), key("order_id", 10, "customer_id", 1));
+
+        String id = DeletionTask.taskIdFor("run-1", "orders", keys);
+        assertThat(id).matches("task-[0-9a-f]{40}");
+        assertThat(DeletionTask.taskIdFor("run-1", "orders", reordered)).isEqualTo(id);
+        assertThat(DeletionTask.forRun(RUN, orders, keys, CUTOFF).taskId()).isEqualTo(id);
+
+        assertThat(DeletionTask.taskIdFor("run-2", "orders", keys)).isNotEqualTo(id);
+        assertThat(DeletionTask.taskIdFor("run-1", "orders", List.of(keys.get(0)))).isNotEqualTo(id);
+        assertThat(DeletionTask.taskIdFor("run-1", "orders", List.of(keys.get(0), key("customer_id", 1, "order_id", 12))))
+                .isNotEqualTo(id);
+    }
+
+    @Test
+    void keysMustBeFullPrimaryKeysOfTheSpec() {
+        assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, List.of(key("customer_id", 1)), CUTOFF))
+                .hasMessage("task.keys[0] must have exactly the primary key columns [customer_id, order_id], got [customer_id]");
+        assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, List.of(), CUTOFF))
+                .hasMessage("task.keys must contain at least one element");
+    }
+
+    @Test
+    void keysAreLimitedPerTask() {
+        List<Map<String, Object>> tooMany = new ArrayList<>();
+        for (int i = 0; i <= DeletionTask.MAX_KEYS; i++) {
+            tooMany.add(key("customer_id", 1, "order_id", i));
+        }
+        assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, tooMany, CUTOFF))
+                .hasMessageContaining("split it into tasks of at most 1000");
+        assertThat(DeletionTask.forRun(RUN, orders, tooMany.subList(0, DeletionTask.MAX_KEYS), CUTOFF).keys())
+                .hasSize(DeletionTask.MAX_KEYS);
+    }
+
+    @Test
+    void belongsToExactlyOneRunOrRequest() {
+        List<Map<String, Object>> keys = List.of(key("customer_id", 1, "order_id", 10));
+        assertThatThrownBy(() -> new DeletionTask("task-x", RUN, "req-1", "orders", orders, keys, CUTOFF, 5))
+                .hasMessageStartingWith("task must have exactly one of runId");
+        assertThatThrownBy(() -> new DeletionTask("task-x", null, null, "orders", orders, keys, CUTOFF, 5))
+                .hasMessageStartingWith("task must have exactly one of runId");
+
+        DeletionTask forward = DeletionTask.forward("req-1", orders, keys, CUTOFF, 9);
+        assertThat(forward.forward()).isTrue();
+        assertThat(forward.originId()).isEqualTo("req-1");
+        assertThat(forward.priority()).isEqualTo(9);
+        DeletionTask backlog = DeletionTask.forRun(RUN, orders, keys, CUTOFF);
+        assertThat(backlog.forward()).isFalse();
+        assertThat(backlog.priority()).isEqualTo(orders.priority());
+        assertThat(backlog.batchId(0)).isEqualTo(backlog.taskId() + "-b0");
+    }
+
+    @Test
+    void datasetMustMatchTheFrozenSpec() {
+        List<Map<String, Object>> keys = List.of(key("customer_id", 1, "order_id", 10));
+        assertThatThrownBy(() -> new DeletionTask("task-x", RUN, null, "accounts", orders, keys, CUTOFF, 5))
+                .hasMessageContaining("task.dataset 'accounts' must equal the frozen spec's name 'orders'");
+    }
+
+    @Test
+    void isKeyedByDatasetAndPartition() {
+        DeletionTask task = DeletionTask.forRun(RUN, orders, List.of(key("order_id", 10, "customer_id", 1)), CUTOFF);
+        assertThat(Topics.taskKey(task)).isEqualTo("orders|{\"customer_id\":1}");
+    }
+
+    @Test
+    void roundTripsThroughJson() {
+        DeletionTask task = DeletionTask.forRun(RUN, orders,
+                List.of(key("customer_id", 1, "order_id", "a"), key("customer_id", 2, "order_id", "b")), CUTOFF);
+        DeletionTask back = JSON.readValue(JSON.writeValueAsString(task), DeletionTask.class);
+        assertThat(back).isEqualTo(task);
+        assertThat(DeletionTask.taskIdFor(back.originId(), back.dataset(), back.keys())).isEqualTo(task.taskId());
+    }
+}
