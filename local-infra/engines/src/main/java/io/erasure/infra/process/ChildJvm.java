@@ -47,11 +47,20 @@ public final class ChildJvm implements AutoCloseable {
      */
     public static ChildJvm start(String name, RuntimeClasspath runtime, Path java, List<String> jvmArgs,
                                  String mainClass, List<String> args, Path workDir, Path logFile) {
+        return start(name, runtime.asPath(), java, jvmArgs, mainClass, args, workDir, logFile);
+    }
+
+    /**
+     * Starts {@code mainClass} in a new JVM on an explicit classpath, which must contain the
+     * process-guard jar ({@link #guardJar()}).
+     */
+    public static ChildJvm start(String name, String classpath, Path java, List<String> jvmArgs,
+                                 String mainClass, List<String> args, Path workDir, Path logFile) {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
         command.addAll(jvmArgs);
         command.add("-cp");
-        command.add(runtime.asPath());
+        command.add(classpath);
         command.add(GUARD);
         command.add(mainClass);
         command.addAll(args);
@@ -69,6 +78,14 @@ public final class ChildJvm implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name + " with " + java + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The jar (or classes folder) of the OrphanGuard, to put on explicit child classpaths. */
+    public static Path guardJar() {
+        return RuntimeClasspath.of("runtime-host").entries().stream()
+                .filter(p -> p.getFileName().toString().startsWith("process-guard"))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("process-guard is missing from the runtime-host classpath"));
     }
 
     /** Waits until the child accepts TCP connections on {@code port}; fails fast if it died. */
