@@ -17,6 +17,10 @@ import java.util.regex.Pattern;
  * <p>{@code namespace} is the Cassandra keyspace or PostgreSQL schema. That {@code identifierColumn}
  * and {@code conditionalColumn} exist in the live table is checked at registration by the control
  * plane through the store adapter; here they are checked to be safe identifiers.
+ *
+ * <p>{@code conditionalColumn} is never null. For a relational dataset an explicit
+ * {@link ConditionalColumn#none()} is allowed: it is the owner's written-down choice that deletes are
+ * unconditional, so a row updated after the cut-off can be deleted (the adapter documents the risk).
  */
 public record DatasetSpec(
         String name,
@@ -57,10 +61,6 @@ public record DatasetSpec(
         if (conditionalColumn == null) {
             throw new IllegalArgumentException("conditionalColumn is required: name the updated_at (TIMESTAMP) or version"
                     + " (VERSION) column that deletes are conditioned on, or set it explicitly to none");
-        }
-        if (storeKind == StoreKind.POSTGRES && conditionalColumn instanceof ConditionalColumn.None) {
-            throw new IllegalArgumentException("conditionalColumn must name an updated_at (TIMESTAMP) or version (VERSION)"
-                    + " column for a POSTGRES dataset: without one a row updated after the cut-off could be deleted");
         }
         Require.nonNull("backup (S3 prefix and format)", backup);
         copies = copies == null ? List.of() : Require.listOf("copies", copies);

@@ -1,0 +1,66 @@
+package io.erasure.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.json.JsonCompareMode;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import io.erasure.infra.LocalEngines;
+
+/** The service starts against real PostgreSQL, Kafka, Cassandra and reports each of them healthy. */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class RecoveryApplicationIT {
+
+    @DynamicPropertySource
+    static void engines(DynamicPropertyRegistry registry) {
+        LocalEngines.postgres().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.cassandra().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Test
+    void healthIsUpWithEveryEngine() {
+        RestTestClient.bindToServer().baseUrl("http://localhost:" + port).build()
+                .get().uri("/actuator/health")
+                .exchange()
+                .expectAll(
+                        // the body first: on failure it shows which component is down and why
+                        response -> response.expectBody().json("""
+                                {"status": "UP", "components": {"db": {"status": "UP"}, "kafka": {"status": "UP"}, "cassandra": {"status": "UP"}}}
+                                """, JsonCompareMode.LENIENT),
+                        response -> response.expectStatus().isOk());
+    }
+
+    @Test
+    void flywayMigratedTheServiceSchema() {
+        assertThat(jdbc.queryForList("SELECT version FROM recovery.flyway_schema_history"
+                + " WHERE version IS NOT NULL AND success ORDER BY installed_rank", String.class))
+                .startsWith("1");
+    }
+
+    @Test
+    void recoveryRequestsRecordWhoAskedForWhat() {
+        UUID id = UUID.randomUUID();
+        jdbc.update("INSERT INTO recovery.recovery_requests (id, requested_by, reason, scope_kind, scope) VALUES (?, ?, ?, ?, ?::jsonb)",
+                id, "bob", "wrong dataset", "RUN", "{\"runId\": \"run-1\"}");
+
+        assertThat(jdbc.queryForMap("SELECT requested_by, status, scope ->> 'runId' AS run FROM recovery.recovery_requests WHERE id = ?", id))
+                .containsEntry("requested_by", "bob").containsEntry("status", "PENDING").containsEntry("run", "run-1");
+    }
+}

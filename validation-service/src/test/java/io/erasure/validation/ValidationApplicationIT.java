@@ -1,0 +1,67 @@
+package io.erasure.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.json.JsonCompareMode;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import io.erasure.infra.LocalEngines;
+
+/** The service starts against real PostgreSQL, Kafka, S3 and reports each of them healthy. */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class ValidationApplicationIT {
+
+    @DynamicPropertySource
+    static void engines(DynamicPropertyRegistry registry) {
+        LocalEngines.postgres().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Test
+    void healthIsUpWithEveryEngine() {
+        RestTestClient.bindToServer().baseUrl("http://localhost:" + port).build()
+                .get().uri("/actuator/health")
+                .exchange()
+                .expectAll(
+                        // the body first: on failure it shows which component is down and why
+                        response -> response.expectBody().json("""
+                                {"status": "UP", "components": {"db": {"status": "UP"}, "kafka": {"status": "UP"}, "s3": {"status": "UP"}}}
+                                """, JsonCompareMode.LENIENT),
+                        response -> response.expectStatus().isOk());
+    }
+
+    @Test
+    void flywayMigratedTheServiceSchema() {
+        assertThat(jdbc.queryForList("SELECT version FROM validation.flyway_schema_history"
+                + " WHERE version IS NOT NULL AND success ORDER BY installed_rank", String.class))
+                .startsWith("1");
+    }
+
+    @Test
+    void processedJobsKeepsOneRowPerJobAndScope() {
+        String insert = "INSERT INTO validation.processed_jobs (job_id, scope_hash, run_id) VALUES (?, ?, ?)"
+                + " ON CONFLICT (job_id, scope_hash) DO UPDATE SET deliveries = processed_jobs.deliveries + 1";
+        jdbc.update(insert, "job-1", "scope-a", "run-1");
+        jdbc.update(insert, "job-1", "scope-a", "run-1");
+        jdbc.update(insert, "job-1", "scope-b", "run-1");
+
+        assertThat(jdbc.queryForList("SELECT scope_hash || ':' || deliveries FROM validation.processed_jobs"
+                + " WHERE job_id = 'job-1' ORDER BY scope_hash", String.class))
+                .containsExactly("scope-a:2", "scope-b:1");
+    }
+}
