@@ -1,0 +1,59 @@
+package io.erasure.controlplane.api;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.security.authorization.AuthorizationDeniedException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Turns refusals into RFC 9457 problem details. A request body that fails a record's validation
+ * (thrown from its compact constructor while Jackson builds it) becomes a 400 with that message,
+ * which names the field and the fix.
+ */
+@RestControllerAdvice
+public class ApiErrors {
+
+    @ExceptionHandler(ApiProblem.class)
+    ProblemDetail problem(ApiProblem problem) {
+        return ProblemDetail.forStatusAndDetail(problem.status(), problem.getMessage());
+    }
+
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    ProblemDetail unreadable(HttpMessageNotReadableException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, invalidBodyMessage(e));
+    }
+
+    @ExceptionHandler(IllegalArgumentException.class)
+    ProblemDetail invalid(IllegalArgumentException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+    }
+
+    @ExceptionHandler(AuthorizationDeniedException.class)
+    ProblemDetail denied(AuthorizationDeniedException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, "your roles do not allow this: " + e.getMessage());
+    }
+
+    /** The deepest IllegalArgumentException says what is wrong; otherwise Jackson's own message. */
+    static String invalidBodyMessage(Throwable e) {
+        Throwable cause = e;
+        String best = null;
+        while (cause != null) {
+            if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
+                best = cause.getMessage();
+            }
+            cause = cause.getCause() == cause ? null : cause.getCause();
+        }
+        if (best != null) {
+            return best;
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? String.valueOf(e.getMessage()) : root.getMessage();
+        // Jackson appends the source location; the first line is what the caller needs
+        return "request body is invalid: " + message.lines().findFirst().orElse(message);
+    }
+}

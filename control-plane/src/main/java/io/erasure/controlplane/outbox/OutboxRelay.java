@@ -1,0 +1,70 @@
+package io.erasure.controlplane.outbox;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Sends outbox rows to Kafka in id order and marks them sent. Rows are locked while being sent, so
+ * replicas never send one twice at the same time; a crash after the send and before the mark sends
+ * it again, which consumers absorb (events carry deterministic ids where a repeat matters).
+ */
+@Component
+public class OutboxRelay {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+
+    private final JdbcTemplate jdbc;
+    private final KafkaTemplate<String, String> kafka;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+
+    public OutboxRelay(JdbcTemplate jdbc, KafkaTemplate<String, String> kafka, TransactionTemplate transactions,
+                       Clock clock) {
+        this.jdbc = jdbc;
+        this.kafka = kafka;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    @Scheduled(fixedDelayString = "${erasure.control-plane.outbox-interval:1s}")
+    public void relayQuietly() {
+        try {
+            relay();
+        } catch (RuntimeException e) {
+            log.warn("outbox relay failed, will retry: {}", e.toString());
+        }
+    }
+
+    /** Sends what is unsent; returns how many were sent. */
+    public synchronized int relay() {
+        Integer sent = transactions.execute(status -> {
+            List<Row> rows = jdbc.query("""
+                            SELECT id, topic, message_key, payload FROM outbox WHERE sent_at IS NULL
+                            ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED""",
+                    (rs, i) -> new Row(rs.getLong("id"), rs.getString("topic"), rs.getString("message_key"),
+                            rs.getString("payload")));
+            for (Row row : rows) {
+                try {
+                    kafka.send(row.topic(), row.key(), row.payload()).get(30, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not send outbox row " + row.id() + " to " + row.topic(), e);
+                }
+                jdbc.update("UPDATE outbox SET sent_at = ? WHERE id = ?", Timestamp.from(clock.instant()), row.id());
+            }
+            return rows.size();
+        });
+        return sent == null ? 0 : sent;
+    }
+
+    private record Row(long id, String topic, String key, String payload) {
+    }
+}

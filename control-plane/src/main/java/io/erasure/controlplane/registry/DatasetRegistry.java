@@ -1,0 +1,178 @@
+package io.erasure.controlplane.registry;
+
+import io.erasure.controlplane.access.Caller;
+import io.erasure.controlplane.actions.ActionsLog;
+import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.StoreKind;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The registry of datasets. Only an OWNER of a dataset's team changes it; every change is a new
+ * revision, kept for the history, and a line in the actions log. Specs are validated when they are
+ * built (see DatasetSpec), so nothing invalid reaches this class.
+ */
+@Service
+public class DatasetRegistry {
+
+    private final JdbcTemplate jdbc;
+    private final JsonMapper json;
+    private final Clock clock;
+    private final ActionsLog actions;
+    private final IdentifierSourceRegistry sources;
+
+    public DatasetRegistry(JdbcTemplate jdbc, JsonMapper json, Clock clock, ActionsLog actions,
+                           IdentifierSourceRegistry sources) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.clock = clock;
+        this.actions = actions;
+        this.sources = sources;
+    }
+
+    @Transactional
+    public DatasetView register(DatasetSpec spec, Caller caller) {
+        requireOwner(caller, spec.ownerTeam(), "register a dataset for team '" + spec.ownerTeam() + "'");
+        requireSource(spec);
+        Instant now = clock.instant();
+        Instant nextRun = Schedules.nextAfter(spec.schedule(), now);
+        try {
+            jdbc.update("""
+                            INSERT INTO datasets (name, owner_team, store_kind, spec, enabled, revision, registered_by,
+                                                  registered_at, updated_by, updated_at, next_run_at)
+                            VALUES (?, ?, ?, ?::jsonb, true, 1, ?, ?, ?, ?, ?)""",
+                    spec.name(), spec.ownerTeam(), spec.storeKind().name(), json.writeValueAsString(spec), caller.name(),
+                    Timestamp.from(now), caller.name(), Timestamp.from(now), Timestamp.from(nextRun));
+        } catch (DuplicateKeyException e) {
+            throw ApiProblem.conflict("a dataset named '" + spec.name() + "' is already registered; choose another name"
+                    + " or update it with PUT /api/datasets/" + spec.name());
+        }
+        addRevision(spec.name(), 1, "REGISTERED", spec, true, caller, now);
+        actions.record(caller.name(), "dataset.registered", subject(spec.name()), Map.of("revision", 1));
+        return get(spec.name()).orElseThrow();
+    }
+
+    @Transactional
+    public DatasetView update(String name, DatasetSpec spec, Caller caller) {
+        if (!name.equals(spec.name())) {
+            throw ApiProblem.badRequest("name in the body ('" + spec.name() + "') must equal the dataset in the path ('"
+                    + name + "'); a dataset cannot be renamed, register a new one instead");
+        }
+        DatasetView current = lockForChange(name, caller);
+        requireOwner(caller, spec.ownerTeam(), "move dataset '" + name + "' to team '" + spec.ownerTeam() + "'");
+        requireSource(spec);
+        Instant now = clock.instant();
+        int revision = current.revision() + 1;
+        jdbc.update("""
+                        UPDATE datasets SET owner_team = ?, store_kind = ?, spec = ?::jsonb, revision = ?, updated_by = ?,
+                                            updated_at = ?, next_run_at = ?
+                        WHERE name = ?""",
+                spec.ownerTeam(), spec.storeKind().name(), json.writeValueAsString(spec), revision, caller.name(),
+                Timestamp.from(now), Timestamp.from(Schedules.nextAfter(spec.schedule(), now)), name);
+        addRevision(name, revision, "UPDATED", spec, current.enabled(), caller, now);
+        actions.record(caller.name(), "dataset.updated", subject(name), Map.of("revision", revision));
+        return get(name).orElseThrow();
+    }
+
+    @Transactional
+    public DatasetView setEnabled(String name, boolean enabled, Caller caller) {
+        DatasetView current = lockForChange(name, caller);
+        if (current.enabled() == enabled) {
+            return current;
+        }
+        Instant now = clock.instant();
+        int revision = current.revision() + 1;
+        jdbc.update("UPDATE datasets SET enabled = ?, revision = ?, updated_by = ?, updated_at = ? WHERE name = ?",
+                enabled, revision, caller.name(), Timestamp.from(now), name);
+        addRevision(name, revision, enabled ? "ENABLED" : "DISABLED", current.spec(), enabled, caller, now);
+        actions.record(caller.name(), enabled ? "dataset.enabled" : "dataset.disabled", subject(name),
+                Map.of("revision", revision));
+        return get(name).orElseThrow();
+    }
+
+    public Optional<DatasetView> get(String name) {
+        return jdbc.query("SELECT * FROM datasets WHERE name = ?", this::view, name).stream().findFirst();
+    }
+
+    public DatasetView require(String name) {
+        return get(name).orElseThrow(() -> ApiProblem.notFound("dataset '" + name + "'"));
+    }
+
+    /** Datasets matching all given filters; {@code text} matches name, table, namespace or team. */
+    public List<DatasetView> search(String text, String team, StoreKind kind, Boolean enabled) {
+        String pattern = text == null || text.isBlank() ? null : "%" + text.trim().toLowerCase() + "%";
+        return jdbc.query("""
+                        SELECT * FROM datasets
+                        WHERE (?::text IS NULL OR name LIKE ? OR spec ->> 'table' LIKE ? OR spec ->> 'namespace' LIKE ?
+                               OR owner_team LIKE ?)
+                          AND (?::text IS NULL OR owner_team = ?)
+                          AND (?::text IS NULL OR store_kind = ?)
+                          AND (?::boolean IS NULL OR enabled = ?)
+                        ORDER BY name""",
+                this::view, pattern, pattern, pattern, pattern, pattern, team, team,
+                kind == null ? null : kind.name(), kind == null ? null : kind.name(), enabled, enabled);
+    }
+
+    public List<DatasetRevision> history(String name) {
+        require(name);
+        return jdbc.query("SELECT * FROM dataset_revisions WHERE dataset = ? ORDER BY revision",
+                (rs, i) -> new DatasetRevision(rs.getInt("revision"), rs.getString("change"),
+                        json.readValue(rs.getString("spec"), DatasetSpec.class), rs.getBoolean("enabled"),
+                        rs.getString("changed_by"), rs.getTimestamp("changed_at").toInstant()),
+                name);
+    }
+
+    private DatasetView lockForChange(String name, Caller caller) {
+        DatasetView current = jdbc.query("SELECT * FROM datasets WHERE name = ? FOR UPDATE", this::view, name).stream()
+                .findFirst().orElseThrow(() -> ApiProblem.notFound("dataset '" + name + "'"));
+        requireOwner(caller, current.spec().ownerTeam(), "change dataset '" + name + "' of team '"
+                + current.spec().ownerTeam() + "'");
+        return current;
+    }
+
+    private void requireSource(DatasetSpec spec) {
+        if (sources.get(spec.identifierSource()).isEmpty()) {
+            throw ApiProblem.badRequest("identifierSource '" + spec.identifierSource() + "' is not registered; register it"
+                    + " first with POST /api/identifier-sources");
+        }
+    }
+
+    static void requireOwner(Caller caller, String team, String what) {
+        if (!caller.ownsTeam(team)) {
+            throw ApiProblem.forbidden("only an OWNER of team '" + team + "' may " + what + "; you are '" + caller.name()
+                    + "' with roles " + caller.roles() + (caller.team() == null ? "" : " in team '" + caller.team() + "'"));
+        }
+    }
+
+    private void addRevision(String name, int revision, String change, DatasetSpec spec, boolean enabled, Caller caller,
+                             Instant at) {
+        jdbc.update("""
+                        INSERT INTO dataset_revisions (dataset, revision, change, spec, enabled, changed_by, changed_at)
+                        VALUES (?, ?, ?, ?::jsonb, ?, ?, ?)""",
+                name, revision, change, json.writeValueAsString(spec), enabled, caller.name(), Timestamp.from(at));
+    }
+
+    private DatasetView view(ResultSet rs, int row) throws SQLException {
+        Timestamp next = rs.getTimestamp("next_run_at");
+        return new DatasetView(json.readValue(rs.getString("spec"), DatasetSpec.class), rs.getBoolean("enabled"),
+                rs.getInt("revision"), rs.getString("registered_by"), rs.getTimestamp("registered_at").toInstant(),
+                rs.getString("updated_by"), rs.getTimestamp("updated_at").toInstant(),
+                next == null ? null : next.toInstant());
+    }
+
+    static String subject(String dataset) {
+        return "dataset:" + dataset;
+    }
+}

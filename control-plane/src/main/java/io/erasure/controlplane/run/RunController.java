@@ -1,0 +1,87 @@
+package io.erasure.controlplane.run;
+
+import io.erasure.controlplane.access.CallerResolver;
+import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.model.run.RunState;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Runs: trigger (also as dry-run), follow, approve or reject, cancel, and the receipt. */
+@RestController
+public class RunController {
+
+    private final RunService runs;
+    private final RunStore store;
+    private final CallerResolver callers;
+
+    public RunController(RunService runs, RunStore store, CallerResolver callers) {
+        this.runs = runs;
+        this.store = store;
+        this.callers = callers;
+    }
+
+    @PostMapping("/api/datasets/{dataset}/runs")
+    @ResponseStatus(HttpStatus.CREATED)
+    public RunRecord trigger(@PathVariable String dataset, @RequestBody(required = false) Trigger trigger) {
+        return runs.trigger(dataset, trigger != null && trigger.dryRun(), callers.current());
+    }
+
+    @GetMapping("/api/runs")
+    public List<RunRecord> list(@RequestParam(required = false) String dataset,
+                                @RequestParam(required = false) String state,
+                                @RequestParam(defaultValue = "50") int limit) {
+        return store.list(dataset, state == null ? null : parseState(state), limit);
+    }
+
+    @GetMapping("/api/runs/{id}")
+    public RunRecord get(@PathVariable String id) {
+        return runs.require(id);
+    }
+
+    @GetMapping("/api/runs/{id}/receipt")
+    public Map<String, Object> receipt(@PathVariable String id) {
+        RunRecord run = runs.require(id);
+        if (run.receipt() == null) {
+            throw ApiProblem.notFound("a receipt for run " + id + " (it is " + run.state() + "; receipts are issued when"
+                    + " a run completes)");
+        }
+        return run.receipt();
+    }
+
+    @PostMapping("/api/runs/{id}/approve")
+    public RunRecord approve(@PathVariable String id) {
+        return runs.approve(id, callers.current());
+    }
+
+    @PostMapping("/api/runs/{id}/reject")
+    public RunRecord reject(@PathVariable String id, @RequestBody(required = false) Decision decision) {
+        return runs.reject(id, callers.current(), decision == null ? null : decision.reason());
+    }
+
+    @PostMapping("/api/runs/{id}/cancel")
+    public RunRecord cancel(@PathVariable String id, @RequestBody(required = false) Decision decision) {
+        return runs.cancel(id, callers.current(), decision == null ? null : decision.reason());
+    }
+
+    private static RunState parseState(String state) {
+        try {
+            return RunState.valueOf(state.trim().toUpperCase());
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.badRequest("state '" + state + "' is unknown; use one of " + List.of(RunState.values()));
+        }
+    }
+
+    public record Trigger(boolean dryRun) {
+    }
+
+    public record Decision(String reason) {
+    }
+}

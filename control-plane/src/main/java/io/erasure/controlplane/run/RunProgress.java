@@ -1,0 +1,201 @@
+package io.erasure.controlplane.run;
+
+import io.erasure.model.event.AuditCompleted;
+import io.erasure.model.event.AuditFailed;
+import io.erasure.model.event.BatchCompleted;
+import io.erasure.model.event.BatchFailed;
+import io.erasure.model.event.DeletionAuthorized;
+import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.event.TasksPublished;
+import io.erasure.model.event.ValidationCompleted;
+import io.erasure.model.event.ValidationFailed;
+import io.erasure.model.event.ValidationRequested;
+import io.erasure.model.run.RunState;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Moves runs by the services' events on {@code erasure.run.events}. Each event is applied once
+ * (redeliveries are counted in {@code processed_events}); an event that arrives for a state the run
+ * has already left is stale and ignored, and batch results are counted per batch id whatever their
+ * order, so duplicated and reordered events are harmless.
+ */
+@Service
+public class RunProgress {
+
+    private static final Logger log = LoggerFactory.getLogger(RunProgress.class);
+
+    private final RunStore runs;
+    private final RunCommands commands;
+    private final RunReceipts receipts;
+    private final JdbcTemplate jdbc;
+    private final Clock clock;
+
+    public RunProgress(RunStore runs, RunCommands commands, RunReceipts receipts, JdbcTemplate jdbc, Clock clock) {
+        this.runs = runs;
+        this.commands = commands;
+        this.receipts = receipts;
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
+
+    @Transactional
+    public void apply(EventEnvelope event) {
+        if (event.runId() == null) {
+            return; // forward-deletion batches belong to requests, not runs
+        }
+        if (!firstDelivery(event)) {
+            log.debug("event {} ({}) already applied; counted the redelivery", event.eventId(), event.eventType());
+            return;
+        }
+        RunRecord run = runs.lock(event.runId()).orElse(null);
+        if (run == null) {
+            log.warn("{} for unknown run {} ignored", event.eventType(), event.runId());
+            return;
+        }
+        var payload = event.payload();
+        if (payload instanceof AuditCompleted audit) {
+            auditCompleted(run, audit);
+        } else if (payload instanceof AuditFailed failed) {
+            fail(run, "audit failed: " + failed.reason());
+        } else if (payload instanceof ValidationCompleted validation) {
+            validationCompleted(run, validation);
+        } else if (payload instanceof ValidationFailed failed) {
+            fail(run, "validation failed: " + failed.reason());
+        } else if (payload instanceof TasksPublished published) {
+            tasksPublished(run, published);
+        } else if (payload instanceof BatchCompleted batch) {
+            batchCompleted(run, batch);
+        } else if (payload instanceof BatchFailed failed) {
+            batchFailed(run, failed);
+        } else {
+            log.debug("{} is not a run event; ignored", event.eventType());
+        }
+    }
+
+    private void auditCompleted(RunRecord run, AuditCompleted audit) {
+        if (run.state() != RunState.AUDITING) {
+            return;
+        }
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("snapshot", audit.snapshot());
+        counts.put("rowsScanned", audit.rowsScanned());
+        counts.put("candidates", audit.candidateCount());
+        runs.recordAudit(run.id(), audit.cutoff().micros(), audit.rowsScanned(), audit.candidateCount(), counts);
+        if (runs.move(run, RunState.VALIDATING)) {
+            commands.send(run.id(), new ValidationRequested(run.spec(), audit.cutoff(), audit.candidateCount(),
+                    audit.rowsScanned(), run.dryRun()));
+        }
+    }
+
+    private void validationCompleted(RunRecord run, ValidationCompleted validation) {
+        if (run.state() != RunState.VALIDATING) {
+            return;
+        }
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("candidates", validation.candidateCount());
+        counts.put("final", validation.finalCount());
+        counts.put("droppedByReason", validation.droppedByReason());
+        counts.put("finalSetPrefix", validation.finalSetPrefix());
+        counts.put("exceedsLimit", validation.exceedsLimit());
+        runs.recordValidation(run.id(), validation.finalCount(), validation.taskCount(), counts);
+        if (run.dryRun()) {
+            runs.move(run, RunState.DRY_RUN_COMPLETED);
+            receipts.issue(reload(run));
+            return;
+        }
+        String holdReason = holdReason(run, validation);
+        if (holdReason != null) {
+            runs.move(run, RunState.AWAITING_APPROVAL);
+            runs.recordDecision(run.id(), holdReason, null);
+            return;
+        }
+        runs.move(run, RunState.AUTHORIZED);
+        runs.recordDecision(run.id(), null, "control-plane");
+        if (validation.finalCount() == 0) {
+            finishIfAllBatchesDone(reload(run));
+        } else {
+            commands.send(run.id(), new DeletionAuthorized(run.dataset(), DeletionAuthorized.Basis.UNDER_LIMIT,
+                    "control-plane"));
+        }
+    }
+
+    /** Why a run must wait for an OPERATOR, or null if it may go on. */
+    private String holdReason(RunRecord run, ValidationCompleted validation) {
+        if (validation.exceedsLimit()) {
+            return "the final set of " + validation.finalCount() + " rows exceeds the dataset's limit " + run.spec().limits();
+        }
+        if (validation.finalCount() > 0 && !runs.hasCompletedRun(run.dataset())) {
+            return "first run of dataset '" + run.dataset() + "'";
+        }
+        return null;
+    }
+
+    private void tasksPublished(RunRecord run, TasksPublished published) {
+        runs.recordCounts(run.id(), "tasks", Map.of("taskCount", published.taskCount(), "keys", published.keyCount()));
+        if (run.state() == RunState.AUTHORIZED) {
+            runs.move(run, RunState.DELETING);
+        }
+        finishIfAllBatchesDone(reload(run));
+    }
+
+    private void batchCompleted(RunRecord run, BatchCompleted batch) {
+        runs.addBatch(run.id(), batch.batchId(), batch.taskId(), batch.counts().deleted(), batch.counts().skippedNewer(),
+                batch.counts().alreadyAbsent(), batch.counts().failed(), batch.readBack().name(), batch.stillPresent());
+        finishIfAllBatchesDone(reload(run));
+    }
+
+    private void batchFailed(RunRecord run, BatchFailed failed) {
+        if (!failed.retryable()) {
+            fail(run, "batch " + failed.batchId() + " failed: " + failed.reason());
+        }
+    }
+
+    /** Once every validated task has reported, the run is verified and its receipt issued. */
+    private void finishIfAllBatchesDone(RunRecord run) {
+        if (run.taskCount() == null || run.batchesCompleted() < run.taskCount()) {
+            return;
+        }
+        if (run.state() == RunState.AUTHORIZED) {
+            runs.move(run, RunState.DELETING);
+            run = reload(run);
+        }
+        if (run.state() != RunState.DELETING) {
+            return;
+        }
+        runs.move(run, RunState.VERIFYING);
+        run = reload(run);
+        receipts.issue(run);
+        runs.move(run, RunState.COMPLETED);
+    }
+
+    private void fail(RunRecord run, String reason) {
+        if (runs.move(run, RunState.FAILED)) {
+            runs.recordFailure(run.id(), reason);
+        }
+    }
+
+    private RunRecord reload(RunRecord run) {
+        return runs.find(run.id()).orElseThrow();
+    }
+
+    /** Records the event; false if it was applied before (the redelivery is counted). */
+    private boolean firstDelivery(EventEnvelope event) {
+        int inserted = jdbc.update("""
+                        INSERT INTO processed_events (event_id, event_type, run_id, received_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (event_id) DO NOTHING""",
+                event.eventId(), event.eventType(), event.runId(), Timestamp.from(clock.instant()));
+        if (inserted == 0) {
+            jdbc.update("UPDATE processed_events SET deliveries = deliveries + 1 WHERE event_id = ?", event.eventId());
+            return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,166 @@
+package io.erasure.controlplane.run;
+
+import io.erasure.controlplane.access.Caller;
+import io.erasure.controlplane.access.Role;
+import io.erasure.controlplane.actions.ActionsLog;
+import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.controlplane.control.KillSwitches;
+import io.erasure.controlplane.registry.DatasetRegistry;
+import io.erasure.controlplane.registry.DatasetView;
+import io.erasure.controlplane.registry.IdentifierSourceRegistry;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.event.AuditRequested;
+import io.erasure.model.event.DeletionAuthorized;
+import io.erasure.model.event.RunCancelled;
+import io.erasure.model.run.RunId;
+import io.erasure.model.run.RunState;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Starts runs and carries out the decisions people make about them: approve, reject, cancel.
+ * A run freezes the dataset spec it starts with; the approver is never the person who triggered the
+ * run or registered the dataset (DESIGN invariant 5).
+ */
+@Service
+public class RunService {
+
+    /** The actor recorded for runs started by a dataset's cron. */
+    public static final String SCHEDULER = "scheduler";
+
+    private final RunStore runs;
+    private final DatasetRegistry datasets;
+    private final IdentifierSourceRegistry sources;
+    private final RunCommands commands;
+    private final KillSwitches killSwitches;
+    private final ActionsLog actions;
+
+    public RunService(RunStore runs, DatasetRegistry datasets, IdentifierSourceRegistry sources, RunCommands commands,
+                      KillSwitches killSwitches, ActionsLog actions) {
+        this.runs = runs;
+        this.datasets = datasets;
+        this.sources = sources;
+        this.commands = commands;
+        this.killSwitches = killSwitches;
+        this.actions = actions;
+    }
+
+    /** A run triggered through the API by an OPERATOR or an OWNER of the dataset's team. */
+    @Transactional
+    public RunRecord trigger(String dataset, boolean dryRun, Caller caller) {
+        DatasetView view = datasets.require(dataset);
+        if (!caller.has(Role.OPERATOR) && !caller.ownsTeam(view.spec().ownerTeam())) {
+            throw ApiProblem.forbidden("only an OPERATOR or an OWNER of team '" + view.spec().ownerTeam()
+                    + "' may start a run of '" + dataset + "'");
+        }
+        return start(view, dryRun, caller.name());
+    }
+
+    /**
+     * A run started by the dataset's schedule, or empty if the previous run is still going (runs of
+     * one dataset never overlap) or the dataset was disabled meanwhile.
+     */
+    @Transactional
+    public Optional<RunRecord> startScheduled(String dataset) {
+        DatasetView view = datasets.require(dataset);
+        Optional<RunRecord> active = runs.activeRun(dataset);
+        if (active.isPresent() || !view.enabled()) {
+            actions.record(SCHEDULER, "run.skipped", "dataset:" + dataset, Map.of("reason", active
+                    .map(run -> "run " + run.id() + " is still " + run.state()).orElse("dataset is disabled")));
+            return Optional.empty();
+        }
+        return Optional.of(start(view, false, SCHEDULER));
+    }
+
+    private RunRecord start(DatasetView view, boolean dryRun, String actor) {
+        DatasetSpec spec = view.spec();
+        if (!view.enabled()) {
+            throw ApiProblem.conflict("dataset '" + spec.name() + "' is disabled; enable it before starting a run");
+        }
+        String id = RunId.random().value();
+        if (!runs.insert(id, spec, dryRun, actor)) {
+            RunRecord active = runs.activeRun(spec.name()).orElse(null);
+            throw ApiProblem.conflict("a run of '" + spec.name() + "' is already active"
+                    + (active == null ? "" : ": " + active.id() + " in " + active.state())
+                    + "; runs of one dataset never overlap");
+        }
+        commands.send(id, new AuditRequested(spec, sources.require(spec.identifierSource()), dryRun));
+        runs.move(runs.lock(id).orElseThrow(), RunState.AUDITING);
+        actions.record(actor, dryRun ? "run.started.dry-run" : "run.started", subject(id),
+                Map.of("dataset", spec.name(), "revision", view.revision()));
+        return runs.find(id).orElseThrow();
+    }
+
+    @Transactional
+    public RunRecord approve(String runId, Caller caller) {
+        RunRecord run = awaitingDecision(runId, caller);
+        DatasetView dataset = datasets.require(run.dataset());
+        if (caller.name().equals(run.triggeredBy()) || caller.name().equals(dataset.registeredBy())) {
+            throw ApiProblem.forbidden("'" + caller.name() + "' triggered this run or registered dataset '" + run.dataset()
+                    + "', so another OPERATOR must approve it");
+        }
+        if (!runs.move(run, RunState.AUTHORIZED)) {
+            throw ApiProblem.conflict("run " + runId + " changed state meanwhile; reload it");
+        }
+        runs.recordDecision(runId, null, caller.name());
+        commands.send(runId, new DeletionAuthorized(run.dataset(), DeletionAuthorized.Basis.APPROVED, caller.name()));
+        actions.record(caller.name(), "run.approved", subject(runId), Map.of("dataset", run.dataset()));
+        return runs.find(runId).orElseThrow();
+    }
+
+    @Transactional
+    public RunRecord reject(String runId, Caller caller, String reason) {
+        RunRecord run = awaitingDecision(runId, caller);
+        String why = reasonOrDefault(reason, "rejected by " + caller.name());
+        runs.move(run, RunState.CANCELLED);
+        runs.recordDecision(runId, null, caller.name());
+        runs.recordFailure(runId, why);
+        commands.send(runId, new RunCancelled(run.dataset(), caller.name(), why));
+        actions.record(caller.name(), "run.rejected", subject(runId), Map.of("dataset", run.dataset(), "reason", why));
+        return runs.find(runId).orElseThrow();
+    }
+
+    @Transactional
+    public RunRecord cancel(String runId, Caller caller, String reason) {
+        RunRecord run = runs.lock(runId).orElseThrow(() -> ApiProblem.notFound("run " + runId));
+        if (!caller.has(Role.OPERATOR) && !caller.ownsTeam(run.spec().ownerTeam())) {
+            throw ApiProblem.forbidden("only an OPERATOR or an OWNER of team '" + run.spec().ownerTeam()
+                    + "' may cancel this run");
+        }
+        if (!run.state().canTransitionTo(RunState.CANCELLED)) {
+            throw ApiProblem.conflict("run " + runId + " is " + run.state() + " and can no longer be cancelled");
+        }
+        String why = reasonOrDefault(reason, "cancelled by " + caller.name());
+        runs.move(run, RunState.CANCELLED);
+        runs.recordFailure(runId, why);
+        commands.send(runId, new RunCancelled(run.dataset(), caller.name(), why));
+        killSwitches.announceCancellation(run.dataset(), RunId.of(runId), caller.name(), why);
+        actions.record(caller.name(), "run.cancelled", subject(runId), Map.of("dataset", run.dataset(), "reason", why));
+        return runs.find(runId).orElseThrow();
+    }
+
+    public RunRecord require(String runId) {
+        return runs.find(runId).orElseThrow(() -> ApiProblem.notFound("run " + runId));
+    }
+
+    private RunRecord awaitingDecision(String runId, Caller caller) {
+        if (!caller.has(Role.OPERATOR)) {
+            throw ApiProblem.forbidden("only an OPERATOR may approve or reject a run");
+        }
+        RunRecord run = runs.lock(runId).orElseThrow(() -> ApiProblem.notFound("run " + runId));
+        if (run.state() != RunState.AWAITING_APPROVAL) {
+            throw ApiProblem.conflict("run " + runId + " is " + run.state() + ", not AWAITING_APPROVAL");
+        }
+        return run;
+    }
+
+    private static String reasonOrDefault(String reason, String fallback) {
+        return reason == null || reason.isBlank() ? fallback : reason.trim();
+    }
+
+    static String subject(String runId) {
+        return "run:" + runId;
+    }
+}

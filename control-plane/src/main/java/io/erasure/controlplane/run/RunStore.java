@@ -1,0 +1,166 @@
+package io.erasure.controlplane.run;
+
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.run.RunState;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Runs in PostgreSQL. State moves are compare-and-set on the current state, so a stale move is a no-op. */
+@Repository
+public class RunStore {
+
+    private static final String SELECT = """
+            SELECT r.*, (SELECT count(*) FROM run_batches b WHERE b.run_id = r.id) AS batches_completed
+            FROM runs r""";
+
+    private final JdbcTemplate jdbc;
+    private final JsonMapper json;
+    private final Clock clock;
+
+    public RunStore(JdbcTemplate jdbc, JsonMapper json, Clock clock) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /**
+     * Inserts a PENDING run; returns false (and changes nothing) if the dataset already has an active
+     * run: the partial unique index lets one dataset have only one.
+     */
+    public boolean insert(String id, DatasetSpec spec, boolean dryRun, String triggeredBy) {
+        Instant now = clock.instant();
+        return jdbc.update("""
+                        INSERT INTO runs (id, dataset, spec, state, version, dry_run, triggered_by, steps, created_at, updated_at)
+                        VALUES (?, ?, ?::jsonb, 'PENDING', 1, ?, ?, ?::jsonb, ?, ?)
+                        ON CONFLICT (dataset) WHERE state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED', 'DRY_RUN_COMPLETED')
+                        DO NOTHING""",
+                id, spec.name(), json.writeValueAsString(spec), dryRun, triggeredBy,
+                json.writeValueAsString(Map.of(RunState.PENDING.name(), now.toString())), Timestamp.from(now),
+                Timestamp.from(now)) == 1;
+    }
+
+    public Optional<RunRecord> find(String id) {
+        return jdbc.query(SELECT + " WHERE r.id = ?", this::record, id).stream().findFirst();
+    }
+
+    /** The run, locked for the rest of the transaction, so events of one run apply one at a time. */
+    public Optional<RunRecord> lock(String id) {
+        jdbc.query("SELECT id FROM runs WHERE id = ? FOR UPDATE", (rs, i) -> rs.getString(1), id);
+        return find(id);
+    }
+
+    public List<RunRecord> list(String dataset, RunState state, int limit) {
+        return jdbc.query(SELECT + """
+                         WHERE (?::text IS NULL OR r.dataset = ?) AND (?::text IS NULL OR r.state = ?)
+                        ORDER BY r.created_at DESC LIMIT ?""",
+                this::record, dataset, dataset, state == null ? null : state.name(), state == null ? null : state.name(),
+                Math.max(1, Math.min(limit, 500)));
+    }
+
+    public Optional<RunRecord> activeRun(String dataset) {
+        return jdbc.query(SELECT + " WHERE r.dataset = ? AND r.state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED',"
+                + " 'DRY_RUN_COMPLETED')", this::record, dataset).stream().findFirst();
+    }
+
+    public boolean hasCompletedRun(String dataset) {
+        Integer n = jdbc.queryForObject("SELECT count(*) FROM runs WHERE dataset = ? AND state = 'COMPLETED'",
+                Integer.class, dataset);
+        return n != null && n > 0;
+    }
+
+    /**
+     * Moves {@code run} from its current state to {@code target} if the state machine allows it and
+     * nobody moved it meanwhile; records when the state was entered.
+     */
+    public boolean move(RunRecord run, RunState target) {
+        if (!run.state().canTransitionTo(target)) {
+            return false;
+        }
+        Instant now = clock.instant();
+        return jdbc.update("""
+                        UPDATE runs SET state = ?, version = version + 1, updated_at = ?,
+                                        steps = steps || jsonb_build_object(?::text, ?::text)
+                        WHERE id = ? AND state = ? AND version = ?""",
+                target.name(), Timestamp.from(now), target.name(), now.toString(), run.id(), run.state().name(),
+                run.version()) == 1;
+    }
+
+    public void recordAudit(String id, long cutoffMicros, long totalRows, long candidateCount, Map<String, Object> counts) {
+        jdbc.update("""
+                        UPDATE runs SET cutoff_micros = ?, total_rows = ?, candidate_count = ?,
+                                        counts = counts || jsonb_build_object('audit', ?::jsonb) WHERE id = ?""",
+                cutoffMicros, totalRows, candidateCount, json.writeValueAsString(counts), id);
+    }
+
+    public void recordValidation(String id, long finalCount, int taskCount, Map<String, Object> counts) {
+        jdbc.update("""
+                        UPDATE runs SET final_count = ?, task_count = ?,
+                                        counts = counts || jsonb_build_object('validation', ?::jsonb) WHERE id = ?""",
+                finalCount, taskCount, json.writeValueAsString(counts), id);
+    }
+
+    public void recordCounts(String id, String step, Map<String, Object> counts) {
+        jdbc.update("UPDATE runs SET counts = counts || jsonb_build_object(?::text, ?::jsonb) WHERE id = ?",
+                step, json.writeValueAsString(counts), id);
+    }
+
+    public void recordDecision(String id, String approvalReason, String decidedBy) {
+        jdbc.update("UPDATE runs SET approval_reason = coalesce(?, approval_reason), decided_by = coalesce(?, decided_by)"
+                + " WHERE id = ?", approvalReason, decidedBy, id);
+    }
+
+    public void recordFailure(String id, String reason) {
+        jdbc.update("UPDATE runs SET failure_reason = ? WHERE id = ?", reason, id);
+    }
+
+    public void recordReceipt(String id, Map<String, Object> receipt) {
+        jdbc.update("UPDATE runs SET receipt = ?::jsonb WHERE id = ?", json.writeValueAsString(receipt), id);
+    }
+
+    /** Counts a batch result once; returns false if this batch was already counted. */
+    public boolean addBatch(String runId, String batchId, String taskId, long deleted, long skippedNewer,
+                            long alreadyAbsent, long failed, String readBack, long stillPresent) {
+        return jdbc.update("""
+                        INSERT INTO run_batches (run_id, batch_id, task_id, deleted, skipped_newer, already_absent, failed,
+                                                 read_back, still_present, received_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, batch_id) DO NOTHING""",
+                runId, batchId, taskId, deleted, skippedNewer, alreadyAbsent, failed, readBack, stillPresent,
+                Timestamp.from(clock.instant())) == 1;
+    }
+
+    /** Sums of the batch results of a run, for the receipt. */
+    public Map<String, Object> batchTotals(String runId) {
+        return jdbc.queryForMap("""
+                SELECT count(*) AS batches, coalesce(sum(deleted), 0) AS deleted,
+                       coalesce(sum(skipped_newer), 0) AS skipped_newer, coalesce(sum(already_absent), 0) AS already_absent,
+                       coalesce(sum(failed), 0) AS failed, coalesce(sum(still_present), 0) AS still_present,
+                       count(*) FILTER (WHERE read_back = 'CLEAN') AS read_back_clean,
+                       count(*) FILTER (WHERE read_back = 'ROWS_REMAINING') AS read_back_rows_remaining,
+                       count(*) FILTER (WHERE read_back = 'NOT_SUPPORTED') AS read_back_not_supported
+                FROM run_batches WHERE run_id = ?""", runId);
+    }
+
+    @SuppressWarnings("unchecked")
+    private RunRecord record(ResultSet rs, int row) throws SQLException {
+        String receipt = rs.getString("receipt");
+        return new RunRecord(rs.getString("id"), rs.getString("dataset"),
+                json.readValue(rs.getString("spec"), DatasetSpec.class), RunState.valueOf(rs.getString("state")),
+                rs.getInt("version"), rs.getBoolean("dry_run"), rs.getString("triggered_by"),
+                (Long) rs.getObject("cutoff_micros"), (Long) rs.getObject("total_rows"),
+                (Long) rs.getObject("candidate_count"), (Long) rs.getObject("final_count"),
+                (Integer) rs.getObject("task_count"), rs.getLong("batches_completed"),
+                json.readValue(rs.getString("counts"), Map.class), json.readValue(rs.getString("steps"), Map.class),
+                rs.getString("approval_reason"), rs.getString("decided_by"), rs.getString("failure_reason"),
+                receipt == null ? null : json.readValue(receipt, Map.class),
+                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
+    }
+}

@@ -1,0 +1,104 @@
+package io.erasure.controlplane;
+
+import io.erasure.infra.LocalEngines;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.DeletionLimits;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.identifier.IdentifierSource;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.client.RestTestClient;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One Spring context for every control-plane IT (real PostgreSQL, Kafka and S3); the cron scheduler
+ * is parked so tests drive it themselves.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "erasure.control-plane.scheduler-initial-delay=1h",
+        "erasure.control-plane.outbox-interval=200ms"})
+public abstract class ControlPlaneTestSupport {
+
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    @DynamicPropertySource
+    static void engines(DynamicPropertyRegistry registry) {
+        LocalEngines.postgres().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+    }
+
+    @LocalServerPort
+    protected int port;
+
+    @Autowired
+    protected JsonMapper json;
+
+    @Autowired
+    protected JdbcTemplate jdbc;
+
+    /** A client authenticated as a user of application.yml (the password equals the name). */
+    protected RestTestClient as(String user) {
+        return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeaders(h -> h.setBasicAuth(user, user))
+                .build();
+    }
+
+    protected static String unique(String prefix) {
+        return prefix + "-" + NAMES.incrementAndGet() + "-" + System.nanoTime() % 100_000;
+    }
+
+    protected static IdentifierSource source(String name) {
+        return new IdentifierSource(name, StoreKind.POSTGRES, "pg-main", "public", "customers", "customer_id", "deleted_at",
+                S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP), Duration.ofDays(3));
+    }
+
+    protected static DatasetSpec.Builder dataset(String name, String source) {
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cassandra-main")
+                .namespace("shop")
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("customer_id"))
+                .identifierColumn("customer_id")
+                .identifierSource(source)
+                .conditionalColumn(ConditionalColumn.none())
+                .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.05))
+                .ownerTeam("demo-team");
+    }
+
+    /** Registers a fresh identifier source and a dataset of team demo-team (as "owner"); returns the spec. */
+    protected DatasetSpec registerDataset() {
+        String source = unique("src");
+        as("operator").post().uri("/api/identifier-sources").contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(source(source))).exchange().expectStatus().isCreated();
+        DatasetSpec spec = dataset(unique("ds"), source).build();
+        as("owner").post().uri("/api/datasets").contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(spec)).exchange().expectStatus().isCreated();
+        return spec;
+    }
+
+    @SuppressWarnings("unchecked")
+    protected Map<String, Object> asMap(Object value) {
+        return json.readValue(json.writeValueAsString(value), Map.class);
+    }
+
+    protected List<Map<String, Object>> actionsOf(String subject) {
+        return jdbc.queryForList("SELECT actor, action FROM actions_log WHERE subject = ? ORDER BY id", subject);
+    }
+}

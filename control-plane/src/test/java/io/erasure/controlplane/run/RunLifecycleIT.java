@@ -1,0 +1,181 @@
+package io.erasure.controlplane.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.erasure.controlplane.ControlPlaneTestSupport;
+import io.erasure.controlplane.TopicReader;
+import io.erasure.infra.LocalEngines;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.event.AuditCompleted;
+import io.erasure.model.event.AuditRequested;
+import io.erasure.model.event.BatchCompleted;
+import io.erasure.model.event.BatchCounts;
+import io.erasure.model.event.DeletionAuthorized;
+import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.event.EventPayload;
+import io.erasure.model.event.ReadBackResult;
+import io.erasure.model.event.RunCancelled;
+import io.erasure.model.event.TasksPublished;
+import io.erasure.model.event.ValidationCompleted;
+import io.erasure.model.event.ValidationRequested;
+import io.erasure.model.run.RunId;
+import io.erasure.model.run.RunState;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import org.springframework.kafka.core.KafkaTemplate;
+
+class RunLifecycleIT extends ControlPlaneTestSupport {
+
+    private static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(java.time.Instant.parse("2026-11-29T00:00:00Z"));
+
+    @Autowired
+    KafkaTemplate<String, String> kafka;
+
+    @Autowired
+    RunStore runs;
+
+    @Autowired
+    software.amazon.awssdk.services.s3.S3Client s3;
+
+    @Test
+    void aFirstRunWaitsForAnotherOperatorThenCompletesOnceEveryBatchIsCountedWhateverTheOrder() throws Exception {
+        DatasetSpec spec = registerDataset();
+        String runId = trigger(spec, false, "operator");
+        assertThat(commands(runId, AuditRequested.class, 1)).hasSize(1);
+
+        EventEnvelope audit = event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, 12,
+                S3Layout.candidatesPrefix(RunId.of(runId))));
+        send(audit);
+        send(audit); // redelivered
+        awaitState(runId, RunState.VALIDATING);
+        send(event(runId, new ValidationCompleted(spec.name(), 12, 10, Map.of("reactivated", 1L, "modifiedSinceBackup", 1L),
+                S3Layout.finalPrefix(RunId.of(runId)), 2, false)));
+        RunRecord held = awaitState(runId, RunState.AWAITING_APPROVAL);
+        assertThat(held.approvalReason()).contains("first run");
+        assertThat(commands(runId, ValidationRequested.class, 1)).hasSize(1);
+
+        as("operator").post().uri("/api/runs/" + runId + "/approve").exchange().expectStatus().isForbidden();
+        as("owner").post().uri("/api/runs/" + runId + "/approve").exchange().expectStatus().isForbidden();
+        as("operator2").post().uri("/api/runs/" + runId + "/approve").exchange().expectStatus().isOk();
+        assertThat(commands(runId, DeletionAuthorized.class, 1)).singleElement()
+                .satisfies(e -> assertThat(((DeletionAuthorized) e.payload()).authorizedBy()).isEqualTo("operator2"));
+
+        // a batch result arrives before TasksPublished, and twice
+        send(event(runId, batch(spec, "batch-1", 6)));
+        send(event(runId, batch(spec, "batch-1", 6)));
+        send(event(runId, new TasksPublished(spec.name(), 2, 10)));
+        awaitState(runId, RunState.DELETING);
+        send(event(runId, batch(spec, "batch-2", 4)));
+
+        RunRecord done = awaitState(runId, RunState.COMPLETED);
+        Map<?, ?> deletion = (Map<?, ?>) done.receipt().get("deletion");
+        assertThat(((Number) deletion.get("deleted")).longValue()).isEqualTo(10);
+        assertThat(((Number) deletion.get("batches")).longValue()).isEqualTo(2);
+        assertThat(((Number) deletion.get("read_back_clean")).longValue()).isEqualTo(2);
+        assertThat(done.decidedBy()).isEqualTo("operator2");
+        String stored = s3Receipt(runId);
+        assertThat(stored).contains(runId).contains("\"deleted\":10");
+
+        // a stale event after completion changes nothing
+        send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, 99,
+                S3Layout.candidatesPrefix(RunId.of(runId)))));
+        TimeUnit.MILLISECONDS.sleep(500);
+        assertThat(runs.find(runId).orElseThrow().state()).isEqualTo(RunState.COMPLETED);
+        assertThat(runs.find(runId).orElseThrow().candidateCount()).isEqualTo(12);
+        assertThat(actionsOf("run:" + runId)).extracting(a -> a.get("action")).containsExactly("run.started", "run.approved");
+    }
+
+    @Test
+    void aDryRunStopsAfterValidationAndIsNeverAuthorized() {
+        DatasetSpec spec = registerDataset();
+        String runId = trigger(spec, true, "owner");
+
+        send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 50, 5,
+                S3Layout.candidatesPrefix(RunId.of(runId)))));
+        awaitState(runId, RunState.VALIDATING);
+        send(event(runId, new ValidationCompleted(spec.name(), 5, 5, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1,
+                false)));
+
+        RunRecord done = awaitState(runId, RunState.DRY_RUN_COMPLETED);
+        assertThat(done.receipt()).containsEntry("dryRun", true);
+        assertThat(commands(runId, ValidationRequested.class, 1)).singleElement()
+                .satisfies(e -> assertThat(((ValidationRequested) e.payload()).dryRun()).isTrue());
+        assertThat(commands(runId, DeletionAuthorized.class, 0)).isEmpty();
+    }
+
+    @Test
+    void aRunOverItsLimitWaitsAndARejectionCancelsIt() {
+        DatasetSpec spec = registerDataset();
+        String runId = trigger(spec, false, "owner");
+        as("owner").post().uri("/api/datasets/" + spec.name() + "/runs").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"dryRun\": false}").exchange().expectStatus().isEqualTo(409);
+
+        send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 100, 90,
+                S3Layout.candidatesPrefix(RunId.of(runId)))));
+        awaitState(runId, RunState.VALIDATING);
+        send(event(runId, new ValidationCompleted(spec.name(), 90, 90, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1,
+                true)));
+        RunRecord held = awaitState(runId, RunState.AWAITING_APPROVAL);
+        assertThat(held.approvalReason()).contains("exceeds the dataset's limit");
+
+        as("operator").post().uri("/api/runs/" + runId + "/reject").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"reason\": \"90% of the table is not plausible\"}").exchange().expectStatus().isOk();
+
+        RunRecord rejected = runs.find(runId).orElseThrow();
+        assertThat(rejected.state()).isEqualTo(RunState.CANCELLED);
+        assertThat(rejected.failureReason()).isEqualTo("90% of the table is not plausible");
+        assertThat(commands(runId, RunCancelled.class, 1)).hasSize(1);
+        assertThat(commands(runId, DeletionAuthorized.class, 0)).isEmpty();
+    }
+
+    private String trigger(DatasetSpec spec, boolean dryRun, String user) {
+        Map<?, ?> run = as(user).post().uri("/api/datasets/" + spec.name() + "/runs").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"dryRun\": " + dryRun + "}").exchange().expectStatus().isCreated()
+                .returnResult(Map.class).getResponseBody();
+        assertThat(run.get("state")).isEqualTo("AUDITING");
+        return (String) run.get("id");
+    }
+
+    private BatchCompleted batch(DatasetSpec spec, String batchId, long deleted) {
+        return new BatchCompleted(spec.name(), "task-" + batchId, batchId, null, new BatchCounts(deleted, 0, 0, 0),
+                ReadBackResult.CLEAN, 0);
+    }
+
+    private EventEnvelope event(String runId, EventPayload payload) {
+        return EventEnvelope.of(payload, runId, UUID.randomUUID(), Clock.systemUTC());
+    }
+
+    private void send(EventEnvelope event) {
+        try {
+            kafka.send(Topics.RUN_EVENTS, event.runId(), json.writeValueAsString(event)).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<EventEnvelope> commands(String runId, Class<? extends EventPayload> type, int atLeast) {
+        return new TopicReader(json).read(Topics.RUN_COMMANDS,
+                e -> runId.equals(e.runId()) && type.isInstance(e.payload()), atLeast);
+    }
+
+    private RunRecord awaitState(String runId, RunState state) {
+        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> runs.find(runId).orElseThrow(), run -> run.state() == state);
+    }
+
+    private String s3Receipt(String runId) {
+        return s3.getObjectAsBytes(r -> r.bucket(LocalEngines.s3().bucket()).key(S3Layout.receiptKey(RunId.of(runId))))
+                .asUtf8String();
+    }
+}
