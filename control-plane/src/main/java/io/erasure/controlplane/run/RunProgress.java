@@ -120,6 +120,9 @@ public class RunProgress {
         runs.move(run, RunState.AUTHORIZED);
         runs.recordDecision(run.id(), null, "control-plane");
         if (validation.finalCount() == 0) {
+            // nothing to delete: no tasks will come
+            RunRecord authorized = reload(run);
+            runs.move(authorized, RunState.DELETING);
             finishIfAllBatchesDone(reload(run));
         } else {
             commands.send(run.id(), new DeletionAuthorized(run.dataset(), DeletionAuthorized.Basis.UNDER_LIMIT,
@@ -138,11 +141,16 @@ public class RunProgress {
         return null;
     }
 
+    /**
+     * The tasks actually published are what the run waits for: validation may have re-validated a
+     * final set older than 24 h, so this count replaces the one validation first reported.
+     */
     private void tasksPublished(RunRecord run, TasksPublished published) {
-        runs.recordCounts(run.id(), "tasks", Map.of("taskCount", published.taskCount(), "keys", published.keyCount()));
-        if (run.state() == RunState.AUTHORIZED) {
-            runs.move(run, RunState.DELETING);
+        if (run.state() != RunState.AUTHORIZED) {
+            return;
         }
+        runs.recordTasks(run.id(), published.taskCount(), published.keyCount());
+        runs.move(run, RunState.DELETING);
         finishIfAllBatchesDone(reload(run));
     }
 
@@ -158,16 +166,12 @@ public class RunProgress {
         }
     }
 
-    /** Once every validated task has reported, the run is verified and its receipt issued. */
+    /**
+     * Once every published task has reported (results that arrived before TasksPublished are already
+     * counted), the run is verified and its receipt issued.
+     */
     private void finishIfAllBatchesDone(RunRecord run) {
-        if (run.taskCount() == null || run.batchesCompleted() < run.taskCount()) {
-            return;
-        }
-        if (run.state() == RunState.AUTHORIZED) {
-            runs.move(run, RunState.DELETING);
-            run = reload(run);
-        }
-        if (run.state() != RunState.DELETING) {
+        if (run.state() != RunState.DELETING || run.taskCount() == null || run.batchesCompleted() < run.taskCount()) {
             return;
         }
         runs.move(run, RunState.VERIFYING);

@@ -108,9 +108,12 @@ public class RunStore {
                 finalCount, taskCount, json.writeValueAsString(counts), id);
     }
 
-    public void recordCounts(String id, String step, Map<String, Object> counts) {
-        jdbc.update("UPDATE runs SET counts = counts || jsonb_build_object(?::text, ?::jsonb) WHERE id = ?",
-                step, json.writeValueAsString(counts), id);
+    public void recordTasks(String id, int taskCount, long keyCount) {
+        jdbc.update("""
+                        UPDATE runs SET task_count = ?,
+                                        counts = counts || jsonb_build_object('tasks', jsonb_build_object('taskCount', ?::int,
+                                                                                                           'keys', ?::bigint))
+                        WHERE id = ?""", taskCount, taskCount, keyCount, id);
     }
 
     public void recordDecision(String id, String approvalReason, String decidedBy) {
