@@ -10,7 +10,8 @@ import io.erasure.model.check.Require;
  * {@code updated_at} or {@code version} is at or before it), or an explicit statement that there
  * is none. Always explicit: a dataset spec never leaves this null, so "no concurrent-write guard"
  * is a decision someone wrote down, not an omission. Cassandra datasets use {@link #none()}: their
- * deletes are conditioned by {@code USING TIMESTAMP} instead.
+ * deletes are conditioned by {@code USING TIMESTAMP} instead. A relational dataset may say {@link #none()}
+ * too, explicitly: its deletes are then unconditional, and a row updated after the cut-off can be deleted.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({

@@ -1,0 +1,85 @@
+package io.erasure.store.postgres.plan;
+
+import io.erasure.store.postgres.json.JsonValues;
+import io.erasure.store.postgres.schema.CutoffGuard;
+import io.erasure.store.postgres.sql.DatasetSql;
+import io.erasure.store.spi.DeleteBatch;
+import io.erasure.store.spi.DeletePlan;
+import io.erasure.store.spi.DeletePlan.Action;
+import io.erasure.store.spi.DeletePlan.KeyDecision;
+import io.erasure.store.spi.PlannedStatement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Plans a delete with one read-only query and no change: per key ABSENT, SKIP_WRITTEN_AFTER_CUTOFF (the row,
+ * a row of its subtree or a child row was written after the cut-off) or DELETE_ROW; then the keys to delete cut
+ * into statements of {@code batchSize} keys, each executed as its own transaction.
+ *
+ * <p>Only DELETE_ROW keys reach a statement, so a row that appears after the plan is never deleted by it. For a
+ * VERSION guard each key carries the version read here and the delete requires it unchanged; a row whose
+ * version is NULL is skipped (nothing proves it unchanged).
+ */
+public final class DeletePlanner {
+
+    private final int batchSize;
+
+    public DeletePlanner(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    public DeletePlan plan(Connection connection, DatasetSql sql, DeleteBatch batch) throws SQLException {
+        CutoffGuard guard = sql.shape().guard();
+        OffsetDateTime cutoff = OffsetDateTime.ofInstant(batch.cutoff().toInstant(), ZoneOffset.UTC);
+        List<KeyDecision> decisions = new ArrayList<>(batch.keys().size());
+        List<Map<String, Object>> toDelete = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(sql.planQuery())) {
+            statement.setString(1, JsonValues.documents(sql.shape().table(), batch.keys()));
+            if (sql.shape().usesCutoff()) {
+                statement.setObject(2, cutoff);
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    Map<String, Object> key = batch.keys().get(rs.getInt("ord") - 1);
+                    Action action;
+                    if (!rs.getBoolean("present")) {
+                        action = Action.ABSENT;
+                    } else if (rs.getBoolean("blocked")) {
+                        action = Action.SKIP_WRITTEN_AFTER_CUTOFF;
+                    } else if (guard.kind() == CutoffGuard.Kind.VERSION) {
+                        Object version = rs.getObject("current_version");
+                        action = version == null ? Action.SKIP_WRITTEN_AFTER_CUTOFF : Action.DELETE_ROW;
+                        if (version != null) {
+                            Map<String, Object> withVersion = new LinkedHashMap<>(key);
+                            withVersion.put(guard.column(), version);
+                            toDelete.add(withVersion);
+                        }
+                    } else {
+                        action = Action.DELETE_ROW;
+                        toDelete.add(key);
+                    }
+                    decisions.add(new KeyDecision(key, action));
+                }
+            }
+        }
+        List<PlannedStatement> statements = new ArrayList<>();
+        for (int from = 0; from < toDelete.size(); from += batchSize) {
+            List<Map<String, Object>> chunk = toDelete.subList(from, Math.min(toDelete.size(), from + batchSize));
+            List<Object> values = new ArrayList<>(2);
+            values.add(JsonValues.documents(sql.shape().table(), chunk));
+            if (sql.shape().usesCutoff()) {
+                values.add(cutoff);
+            }
+            statements.add(new PlannedStatement(sql.deleteStatement(), values));
+        }
+        return new DeletePlan(batch, statements, decisions);
+    }
+}

@@ -1,0 +1,297 @@
+package io.erasure.store.postgres.sql;
+
+import io.erasure.model.check.Names;
+import io.erasure.store.postgres.schema.CutoffGuard;
+import io.erasure.store.postgres.schema.DatasetShape;
+import io.erasure.store.postgres.schema.TableSchema;
+import io.erasure.store.postgres.tree.TreeShape;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The SQL text of one dataset's statements, built once from its checked {@link DatasetShape}; executing is
+ * elsewhere, so a dry-run shows exactly these texts. Every identifier goes through {@link Names#quoted}; every
+ * value is bound: the keys as one JSON array ({@code CAST(? AS jsonb)}, turned into typed columns by
+ * {@code jsonb_populate_record(NULL::table, ...)}), the cut-off as one {@code timestamptz}.
+ *
+ * <p>All statements share the same common table expressions:
+ * <ul>
+ *   <li>{@code keys(ord, key columns[, planned_version])}: the requested keys, numbered;</li>
+ *   <li>{@code roots}: the rows of those keys;</li>
+ *   <li>{@code nodes(ord, is_root, key columns, ...)}: the roots and, for a tree, every row of their subtrees;</li>
+ *   <li>{@code dep_<i>}: the rows of child table i that belong to a node;</li>
+ *   <li>{@code blocked(ord)}: keys that must not be deleted because a node or a child was written after the
+ *       cut-off (or its materialized path is malformed): the whole subtree of such a key is kept.</li>
+ * </ul>
+ */
+public final class DatasetSql {
+
+    private final DatasetShape shape;
+    private final String table;
+    private final List<String> key;
+
+    private final String liveState;
+    private final String read;
+    private final String plan;
+    private final String delete;
+
+    public DatasetSql(DatasetShape shape) {
+        this.shape = shape;
+        this.table = shape.spec().quotedTable();
+        this.key = shape.table().primaryKey();
+        this.liveState = buildLiveState();
+        this.read = buildRead();
+        this.plan = buildPlan();
+        this.delete = buildDelete();
+    }
+
+    public DatasetShape shape() {
+        return shape;
+    }
+
+    /** {@code (ord, present, write_micros)} per key; binds the keys. */
+    public String liveStateQuery() {
+        return liveState;
+    }
+
+    /** {@code (ord, is_root, source, doc, write_micros)} per row a delete of the keys removes; binds the keys. */
+    public String readQuery() {
+        return read;
+    }
+
+    /** {@code (ord, present, blocked[, current_version])} per key; binds the keys[, the cut-off]. */
+    public String planQuery() {
+        return plan;
+    }
+
+    /**
+     * Deletes the keys' rows (and their subtrees and child rows) at the cut-off; returns
+     * {@code (ord, deleted, present, dependents)} per key. Binds the keys (with their planned versions for a
+     * VERSION guard)[, the cut-off].
+     */
+    public String deleteStatement() {
+        return delete;
+    }
+
+    /** Inserts one row document unless its key exists; binds the document. */
+    public static String restoreStatement(TableSchema target) {
+        String quoted = Names.quotedQualified(target.namespace(), target.table());
+        List<String> columns = target.writableColumns().stream().map(c -> c.name()).toList();
+        boolean overriding = target.writableColumns().stream().anyMatch(c -> c.identityAlways());
+        return "INSERT INTO " + quoted + " (" + list(columns) + ")" + (overriding ? " OVERRIDING SYSTEM VALUE" : "")
+                + " SELECT " + list("r", columns) + " FROM jsonb_populate_record(NULL::" + quoted + ", CAST(? AS jsonb)) AS r"
+                + " ON CONFLICT (" + list(target.primaryKey()) + ") DO NOTHING";
+    }
+
+    /** The row now stored under a document's key, as {@code to_jsonb}; binds the document. */
+    public static String currentRowQuery(TableSchema target) {
+        String quoted = Names.quotedQualified(target.namespace(), target.table());
+        return "SELECT to_jsonb(t)::text FROM " + quoted + " AS t JOIN jsonb_populate_record(NULL::" + quoted
+                + ", CAST(? AS jsonb)) AS r ON " + match("t", "r", target.primaryKey());
+    }
+
+    // --- building ---
+
+    private enum Purpose { READ, PLAN, DELETE }
+
+    private String buildLiveState() {
+        return "WITH " + keys(false) + "\nSELECT k.ord, (" + qualified("t", key.get(0)) + " IS NOT NULL) AS present, "
+                + writeMicros("t", shape.guard()) + " AS write_micros\nFROM keys AS k LEFT JOIN " + table + " AS t ON "
+                + match("t", "k", key) + "\nORDER BY k.ord";
+    }
+
+    private String buildRead() {
+        StringBuilder sql = new StringBuilder(with(Purpose.READ));
+        sql.append("\nSELECT n.ord, n.is_root, -1 AS source, to_jsonb(t)::text AS doc, ")
+                .append(writeMicros("t", shape.guard())).append(" AS write_micros\nFROM nodes AS n JOIN ").append(table)
+                .append(" AS t ON ").append(match("t", "n", key));
+        for (int i = 0; i < shape.children().size(); i++) {
+            DatasetShape.Child child = shape.children().get(i);
+            sql.append("\nUNION ALL\nSELECT d.ord, false, ").append(i).append(", to_jsonb(c)::text, ")
+                    .append(writeMicros("c", child.guard())).append("\nFROM dep_").append(i).append(" AS d JOIN ")
+                    .append(child.declared().quotedTable()).append(" AS c ON ")
+                    .append(match("c", "d", child.table().primaryKey()));
+        }
+        return sql.append("\nORDER BY 1, 3, 2 DESC").toString();
+    }
+
+    private String buildPlan() {
+        // joins on aggregated CTEs rather than a subquery per key: linear in the number of keys
+        String version = shape.guard().kind() == CutoffGuard.Kind.VERSION ? ", r.current_version" : "";
+        return with(Purpose.PLAN) + "\nSELECT k.ord, (r.ord IS NOT NULL) AS present, (b.ord IS NOT NULL) AS blocked" + version
+                + "\nFROM keys AS k\nLEFT JOIN (SELECT DISTINCT ON (ord) * FROM roots) AS r ON r.ord = k.ord"
+                + "\nLEFT JOIN (SELECT DISTINCT ord FROM blocked) AS b ON b.ord = k.ord\nORDER BY k.ord";
+    }
+
+    private String buildDelete() {
+        StringBuilder sql = new StringBuilder(with(Purpose.DELETE));
+        sql.append(",\ndoomed AS (SELECT n.* FROM nodes AS n WHERE NOT EXISTS (SELECT 1 FROM blocked AS b WHERE b.ord = n.ord))");
+        StringBuilder dependents = new StringBuilder("coalesce(g.dependents, 0)");
+        StringBuilder joins = new StringBuilder();
+        // children first in the text; all sub-statements run in one statement, foreign keys are checked at its end
+        for (int i = 0; i < shape.children().size(); i++) {
+            DatasetShape.Child child = shape.children().get(i);
+            List<String> childColumns = new ArrayList<>(child.declared().references().keySet());
+            List<String> parentColumns = new ArrayList<>(child.declared().references().values());
+            sql.append(",\ndel_").append(i).append(" AS (DELETE FROM ").append(child.declared().quotedTable())
+                    .append(" AS c USING doomed AS d WHERE ").append(match("c", childColumns, "d", parentColumns))
+                    .append(guardCondition("c", child.guard())).append(" RETURNING d.ord)");
+            dependents.append(" + coalesce(x").append(i).append(".n, 0)");
+            joins.append("\nLEFT JOIN (SELECT ord, count(*) AS n FROM del_").append(i).append(" GROUP BY ord) AS x").append(i)
+                    .append(" ON x").append(i).append(".ord = k.ord");
+        }
+        sql.append(",\ngone AS (DELETE FROM ").append(table).append(" AS t USING doomed AS d WHERE ").append(match("t", "d", key))
+                .append(guardCondition("t", shape.guard())).append(" RETURNING d.ord, d.is_root)");
+        // joins on aggregated CTEs rather than a subquery per key: linear in the number of keys
+        sql.append("\nSELECT k.ord, coalesce(g.deleted, false) AS deleted, (r.ord IS NOT NULL) AS present, ")
+                .append(dependents).append(" AS dependents\nFROM keys AS k")
+                .append("\nLEFT JOIN (SELECT ord, bool_or(is_root) AS deleted, count(*) FILTER (WHERE NOT is_root) AS dependents")
+                .append(" FROM gone GROUP BY ord) AS g ON g.ord = k.ord")
+                .append("\nLEFT JOIN (SELECT DISTINCT ord FROM roots) AS r ON r.ord = k.ord")
+                .append(joins).append("\nORDER BY k.ord");
+        return sql.toString();
+    }
+
+    private String with(Purpose purpose) {
+        boolean recursive = shape.tree().map(t -> t.mode() == TreeShape.Mode.RECURSIVE).orElse(false);
+        List<String> ctes = new ArrayList<>();
+        ctes.add(keys(purpose == Purpose.DELETE && shape.guard().kind() == CutoffGuard.Kind.VERSION));
+        if (purpose != Purpose.READ && shape.usesCutoff()) {
+            ctes.add("cutoff AS (SELECT CAST(? AS timestamptz) AS at)");
+        }
+        ctes.add(roots(purpose));
+        ctes.add(nodes());
+        for (int i = 0; i < shape.children().size(); i++) {
+            ctes.add(dependents(i));
+        }
+        if (purpose != Purpose.READ) {
+            ctes.add(blocked());
+        }
+        return (recursive ? "WITH RECURSIVE " : "WITH ") + String.join(",\n", ctes);
+    }
+
+    private String keys(boolean withPlannedVersion) {
+        String version = withPlannedVersion ? ", " + qualified("r", shape.guard().column()) + " AS planned_version" : "";
+        return "keys AS (SELECT e.ord, " + list("r", key) + version
+                + " FROM jsonb_array_elements(CAST(? AS jsonb)) WITH ORDINALITY AS e(doc, ord)"
+                + " CROSS JOIN LATERAL jsonb_populate_record(NULL::" + table + ", e.doc) AS r)";
+    }
+
+    private String roots(Purpose purpose) {
+        StringBuilder columns = new StringBuilder("k.ord, " + list("t", key));
+        CutoffGuard guard = shape.guard();
+        if (guard.kind() == CutoffGuard.Kind.UPDATED_AT) {
+            columns.append(", ").append(qualified("t", guard.column())).append(" AS cond");
+        } else if (guard.kind() == CutoffGuard.Kind.VERSION) {
+            columns.append(", ").append(qualified("t", guard.column())).append(" AS current_version");
+            if (purpose == Purpose.DELETE) {
+                columns.append(", k.planned_version");
+            }
+        }
+        shape.tree().flatMap(TreeShape::pathColumn)
+                .ifPresent(path -> columns.append(", ").append(qualified("t", path)).append(" AS node_path"));
+        return "roots AS (SELECT " + columns + " FROM keys AS k JOIN " + table + " AS t ON " + match("t", "k", key) + ")";
+    }
+
+    private String nodes() {
+        if (shape.tree().isEmpty()) {
+            return "nodes AS (SELECT r.*, true AS is_root FROM roots AS r)";
+        }
+        TreeShape tree = shape.tree().get();
+        boolean guarded = shape.guard().kind() == CutoffGuard.Kind.UPDATED_AT;
+        if (tree.mode() == TreeShape.Mode.RECURSIVE) {
+            String id = Names.quoted(key.get(0));
+            // UNION (not UNION ALL) drops rows already found, so a cycle in the data ends the recursion
+            return "nodes AS (SELECT r.ord, true AS is_root, r." + id + (guarded ? ", r.cond" : "") + " FROM roots AS r"
+                    + "\n  UNION\n  SELECT n.ord, false, c." + id + (guarded ? ", " + qualified("c", shape.guard().column()) : "")
+                    + " FROM nodes AS n JOIN " + table + " AS c ON " + qualified("c", tree.parentColumn().orElseThrow())
+                    + " = n." + id + ")";
+        }
+        return "nodes AS (SELECT r.ord, " + match("c", "r", key) + " AS is_root, " + list("c", key)
+                + (guarded ? ", " + qualified("c", shape.guard().column()) + " AS cond" : "")
+                + " FROM roots AS r JOIN " + table + " AS c ON starts_with(" + qualified("c", tree.pathColumn().orElseThrow())
+                + ", r.node_path) WHERE " + validPath("r.node_path") + ")";
+    }
+
+    private String dependents(int i) {
+        DatasetShape.Child child = shape.children().get(i);
+        List<String> childColumns = new ArrayList<>(child.declared().references().keySet());
+        List<String> parentColumns = new ArrayList<>(child.declared().references().values());
+        String cond = child.guard().kind() == CutoffGuard.Kind.UPDATED_AT
+                ? ", " + qualified("c", child.guard().column()) + " AS cond" : "";
+        return "dep_" + i + " AS (SELECT n.ord, " + list("c", child.table().primaryKey()) + cond + " FROM nodes AS n JOIN "
+                + child.declared().quotedTable() + " AS c ON " + match("c", childColumns, "n", parentColumns) + ")";
+    }
+
+    private String blocked() {
+        List<String> parts = new ArrayList<>();
+        if (shape.guard().kind() == CutoffGuard.Kind.UPDATED_AT) {
+            parts.add("SELECT ord FROM nodes WHERE " + writtenAfter("cond", shape.guard()));
+        }
+        for (int i = 0; i < shape.children().size(); i++) {
+            CutoffGuard guard = shape.children().get(i).guard();
+            if (guard.kind() == CutoffGuard.Kind.UPDATED_AT) {
+                parts.add("SELECT ord FROM dep_" + i + " WHERE " + writtenAfter("cond", guard));
+            }
+        }
+        if (shape.tree().map(t -> t.mode() == TreeShape.Mode.MATERIALIZED_PATH).orElse(false)) {
+            parts.add("SELECT ord FROM roots WHERE NOT coalesce(" + validPath("node_path") + ", false)");
+        }
+        if (parts.isEmpty()) {
+            parts.add("SELECT ord FROM keys WHERE false");
+        }
+        return "blocked AS (" + String.join(" UNION ", parts) + ")";
+    }
+
+    // --- fragments ---
+
+    private static String validPath(String expression) {
+        return "(" + expression + " LIKE '/%/' AND length(" + expression + ") >= 3)";
+    }
+
+    private static String cutoffFor(CutoffGuard guard) {
+        // a timestamp without time zone holds UTC
+        return guard.withTimeZone() ? "(SELECT at FROM cutoff)" : "((SELECT at FROM cutoff) AT TIME ZONE 'UTC')";
+    }
+
+    private static String writtenAfter(String expression, CutoffGuard guard) {
+        return "(" + expression + " IS NULL OR " + expression + " > " + cutoffFor(guard) + ")";
+    }
+
+    private static String guardCondition(String alias, CutoffGuard guard) {
+        return switch (guard.kind()) {
+            case UPDATED_AT -> " AND " + qualified(alias, guard.column()) + " <= " + cutoffFor(guard);
+            case VERSION -> " AND " + qualified(alias, guard.column()) + " = d.planned_version";
+            case NONE -> "";
+        };
+    }
+
+    private static String writeMicros(String alias, CutoffGuard guard) {
+        if (guard.kind() != CutoffGuard.Kind.UPDATED_AT) {
+            return "NULL::bigint";
+        }
+        String column = qualified(alias, guard.column());
+        return "CASE WHEN isfinite(" + column + ") THEN floor(extract(epoch FROM " + column + ") * 1000000)::bigint END";
+    }
+
+    private static String match(String left, String right, List<String> columns) {
+        return match(left, columns, right, columns);
+    }
+
+    private static String match(String left, List<String> leftColumns, String right, List<String> rightColumns) {
+        return "(" + list(left, leftColumns) + ") = (" + list(right, rightColumns) + ")";
+    }
+
+    private static String qualified(String alias, String column) {
+        return alias + "." + Names.quoted(column);
+    }
+
+    private static String list(List<String> columns) {
+        return columns.stream().map(Names::quoted).collect(Collectors.joining(", "));
+    }
+
+    private static String list(String alias, List<String> columns) {
+        return columns.stream().map(c -> qualified(alias, c)).collect(Collectors.joining(", "));
+    }
+}

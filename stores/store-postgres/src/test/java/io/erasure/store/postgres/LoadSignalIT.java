@@ -1,0 +1,66 @@
+package io.erasure.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.erasure.store.postgres.tree.Hierarchies;
+import io.erasure.store.spi.LoadSignal;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The load signal from the database's own statistics: connections, lock waits and round-trip latency. */
+class LoadSignalIT {
+
+    private static final Instant MEASURED = Instant.parse("2026-01-01T00:00:00Z");
+
+    @Test
+    void aSessionWaitingOnALockShowsAsLoad() throws Exception {
+        TestDatabase.execute("CREATE SCHEMA IF NOT EXISTS load");
+        TestDatabase.execute("CREATE TABLE IF NOT EXISTS load.hot (id bigint PRIMARY KEY, n int)");
+        TestDatabase.execute("INSERT INTO load.hot VALUES (1, 0) ON CONFLICT DO NOTHING");
+        PostgresSettings settings = PostgresSettings.from(TestDatabase.connection(Map.of("lock-wait-limit", "1",
+                "latency-limit-ms", "10000")));
+
+        try (PostgresAdapter adapter = new PostgresAdapter(PostgresAdapterProvider.pool("pg-load", settings), settings,
+                Hierarchies.none(), Clock.fixed(MEASURED, ZoneOffset.UTC))) {
+            LoadSignal idle = adapter.loadSignal();
+            assertThat(idle.measuredAt()).isEqualTo(MEASURED);
+            assertThat(idle.parts()).containsOnlyKeys("connections", "lock_waits", "latency");
+            assertThat(idle.parts().get("lock_waits")).isZero();
+            assertThat(idle.parts().get("connections")).isStrictlyBetween(0.0, 1.0);
+
+            try (Connection holder = TestDatabase.jdbc(); Connection waiter = TestDatabase.jdbc()) {
+                holder.setAutoCommit(false);
+                holder.createStatement().execute("UPDATE load.hot SET n = n + 1 WHERE id = 1");
+                CompletableFuture<Void> blocked = CompletableFuture.runAsync(() -> {
+                    try {
+                        waiter.createStatement().execute("SET statement_timeout = 10000; UPDATE load.hot SET n = n + 1 WHERE id = 1");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                LoadSignal busy = awaitLockWait(adapter);
+                holder.rollback();
+                blocked.get(10, TimeUnit.SECONDS);
+
+                assertThat(busy.parts().get("lock_waits")).isEqualTo(1.0);
+                assertThat(busy.utilization()).isEqualTo(1.0);
+            }
+        }
+    }
+
+    private static LoadSignal awaitLockWait(PostgresAdapter adapter) throws InterruptedException {
+        LoadSignal signal = adapter.loadSignal();
+        // the waiter needs a moment to reach the lock; bounded wait, no fixed sleep in the assertion
+        for (int i = 0; i < 100 && signal.parts().get("lock_waits") == 0; i++) {
+            Thread.sleep(50);
+            signal = adapter.loadSignal();
+        }
+        return signal;
+    }
+}
