@@ -30,7 +30,7 @@ class EventEnvelopeTest {
     private static List<EventPayload> samples() {
         return List.of(
                 new AuditRequested(Fixtures.orders(), Fixtures.customers(), false),
-                new ValidationRequested(Fixtures.orders(), CUTOFF, 120, 10_000, true),
+                new ValidationRequested(Fixtures.orders(), Fixtures.customers(), CUTOFF, 120, 10_000, true),
                 new DeletionAuthorized("orders", DeletionAuthorized.Basis.APPROVED, "bob"),
                 new RunCancelled("orders", "alice", "wrong identifier source"),
                 new AuditCompleted("orders", "20240131T020000Z", CUTOFF, 10_000, 120, "runs/run-1/candidates/"),

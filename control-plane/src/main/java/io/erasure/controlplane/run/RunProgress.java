@@ -90,7 +90,8 @@ public class RunProgress {
         counts.put("candidates", audit.candidateCount());
         runs.recordAudit(run.id(), audit.cutoff().micros(), audit.rowsScanned(), audit.candidateCount(), counts);
         if (runs.move(run, RunState.VALIDATING)) {
-            commands.send(run.id(), new ValidationRequested(run.spec(), audit.cutoff(), audit.candidateCount(),
+            commands.send(run.id(), new ValidationRequested(run.spec(), runs.identifierSource(run.id()), audit.cutoff(),
+                    audit.candidateCount(),
                     audit.rowsScanned(), run.dryRun()));
         }
     }

@@ -12,6 +12,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.AuditRequested;
 import io.erasure.model.event.DeletionAuthorized;
 import io.erasure.model.event.RunCancelled;
+import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunId;
 import io.erasure.model.run.RunState;
 import java.util.Map;
@@ -80,13 +81,14 @@ public class RunService {
             throw ApiProblem.conflict("dataset '" + spec.name() + "' is disabled; enable it before starting a run");
         }
         String id = RunId.random().value();
-        if (!runs.insert(id, spec, dryRun, actor)) {
+        IdentifierSource source = sources.require(spec.identifierSource());
+        if (!runs.insert(id, spec, source, dryRun, actor)) {
             RunRecord active = runs.activeRun(spec.name()).orElse(null);
             throw ApiProblem.conflict("a run of '" + spec.name() + "' is already active"
                     + (active == null ? "" : ": " + active.id() + " in " + active.state())
                     + "; runs of one dataset never overlap");
         }
-        commands.send(id, new AuditRequested(spec, sources.require(spec.identifierSource()), dryRun));
+        commands.send(id, new AuditRequested(spec, source, dryRun));
         runs.move(runs.lock(id).orElseThrow(), RunState.AUDITING);
         actions.record(actor, dryRun ? "run.started.dry-run" : "run.started", subject(id),
                 Map.of("dataset", spec.name(), "revision", view.revision()));

@@ -1,6 +1,7 @@
 package io.erasure.controlplane.run;
 
 import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunState;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -36,16 +37,23 @@ public class RunStore {
      * Inserts a PENDING run; returns false (and changes nothing) if the dataset already has an active
      * run: the partial unique index lets one dataset have only one.
      */
-    public boolean insert(String id, DatasetSpec spec, boolean dryRun, String triggeredBy) {
+    public boolean insert(String id, DatasetSpec spec, IdentifierSource source, boolean dryRun, String triggeredBy) {
         Instant now = clock.instant();
         return jdbc.update("""
-                        INSERT INTO runs (id, dataset, spec, state, version, dry_run, triggered_by, steps, created_at, updated_at)
-                        VALUES (?, ?, ?::jsonb, 'PENDING', 1, ?, ?, ?::jsonb, ?, ?)
+                        INSERT INTO runs (id, dataset, spec, identifier_source, state, version, dry_run, triggered_by, steps,
+                                          created_at, updated_at)
+                        VALUES (?, ?, ?::jsonb, ?::jsonb, 'PENDING', 1, ?, ?, ?::jsonb, ?, ?)
                         ON CONFLICT (dataset) WHERE state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED', 'DRY_RUN_COMPLETED')
                         DO NOTHING""",
-                id, spec.name(), json.writeValueAsString(spec), dryRun, triggeredBy,
+                id, spec.name(), json.writeValueAsString(spec), json.writeValueAsString(source), dryRun, triggeredBy,
                 json.writeValueAsString(Map.of(RunState.PENDING.name(), now.toString())), Timestamp.from(now),
                 Timestamp.from(now)) == 1;
+    }
+
+    /** The identifier source the run froze when it started. */
+    public IdentifierSource identifierSource(String id) {
+        return jdbc.queryForObject("SELECT identifier_source::text FROM runs WHERE id = ?",
+                (rs, i) -> json.readValue(rs.getString(1), IdentifierSource.class), id);
     }
 
     public Optional<RunRecord> find(String id) {

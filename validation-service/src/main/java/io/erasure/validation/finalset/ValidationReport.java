@@ -1,0 +1,22 @@
+package io.erasure.validation.finalset;
+
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.identifier.IdentifierSource;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code runs/<runId>/report.json}: what validation found and decided, with the frozen spec and
+ * identifier source the tasks are later built from; for a dry-run, the exact statements that would run.
+ */
+public record ValidationReport(String runId, DatasetSpec spec, IdentifierSource identifierSource, Instant validatedAt,
+                               long cutoffMicros, long candidateCount, long finalCount,
+                               Map<String, Long> droppedByReason, int taskCount, long keyCount, boolean exceedsLimit,
+                               boolean dryRun, long plannedStatementCount, List<String> plannedStatements) {
+
+    public ValidationReport {
+        droppedByReason = Map.copyOf(droppedByReason);
+        plannedStatements = plannedStatements == null ? List.of() : List.copyOf(plannedStatements);
+    }
+}
