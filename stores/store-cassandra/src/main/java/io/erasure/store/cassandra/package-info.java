@@ -1,0 +1,19 @@
+/**
+ * The Cassandra store adapter ({@code type() = "CASSANDRA"}).
+ *
+ * <ul>
+ *   <li>{@code schema}: checks a dataset spec against the live table and caches its {@code TableShape}, which
+ *       also writes every statement's text (quoted identifiers, bind markers only).</li>
+ *   <li>{@code json}: keys and values in the platform's JSON form, encoded by Cassandra itself through
+ *       {@code toJson} / {@code fromJson} / {@code INSERT JSON}.</li>
+ *   <li>{@code read}: point reads of full rows (write time and TTL per column) and of live state.</li>
+ *   <li>{@code plan}: the delete planner (row or partition deletes, at the cut-off) and its executor (unlogged
+ *       single-partition batches of at most {@code max-row-tombstones-per-partition} row deletes).</li>
+ *   <li>{@code restore}: restores at cut-off + 1 µs with the remaining TTLs, never over live data.</li>
+ *   <li>{@code load}: the load signal from the nodes' virtual tables and JMX.</li>
+ * </ul>
+ *
+ * <p>Refused at {@code checkDataset}: counter tables, tables with static columns (partition-level data that
+ * neither a row delete nor a deletion record covers), custom types, and a named conditional column.
+ */
+package io.erasure.store.cassandra;

@@ -1,0 +1,179 @@
+package io.erasure.store.cassandra.restore;
+
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import io.erasure.model.record.ColumnValue;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.store.cassandra.CassandraErrors;
+import io.erasure.store.cassandra.CqlRunner;
+import io.erasure.store.cassandra.json.CqlJson;
+import io.erasure.store.cassandra.read.LiveReads;
+import io.erasure.store.cassandra.schema.TableShape;
+import io.erasure.store.spi.LiveState;
+import io.erasure.store.spi.RestoreOutcome;
+import io.erasure.store.spi.RestoreOutcome.RecordOutcome;
+import io.erasure.store.spi.RestoreOutcome.Status;
+import io.erasure.store.spi.StoreException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Puts deleted rows back from their deletion records, never over newer data.
+ *
+ * <ol>
+ *   <li>A key that has any live data now (written after the delete, or restored before) is left alone:
+ *       {@link Status#NEWER_DATA_KEPT}; rows are never merged.</li>
+ *   <li>Each column gets its remaining TTL: the TTL it had when read, minus the whole seconds (rounded up)
+ *       since {@code deletedAt}; a column whose TTL ran out is skipped, and a record whose every column ran
+ *       out is {@link Status#EXPIRED}.</li>
+ *   <li>The row is written at {@link io.erasure.model.cutoff.CutoffTimestamp#restoreWriteTimeMicros()}
+ *       (cut-off + 1 µs) with {@code INSERT ... JSON ? DEFAULT UNSET}, one insert per distinct TTL, in one
+ *       unlogged single-partition batch: a write newer than that still wins cell by cell, and a row that had
+ *       only key columns comes back as its key.</li>
+ * </ol>
+ */
+public final class Restorer {
+
+    private final CqlRunner cql;
+    private final LiveReads reads;
+    private final Clock clock;
+
+    public Restorer(CqlRunner cql, LiveReads reads, Clock clock) {
+        this.cql = cql;
+        this.reads = reads;
+        this.clock = clock;
+    }
+
+    public RestoreOutcome restore(TableShape shape, List<DeletionRecord> records) {
+        for (DeletionRecord record : records) {
+            if (!record.dataset().equals(shape.spec().name())) {
+                throw new IllegalArgumentException("record " + record.recordId() + " belongs to dataset '" + record.dataset()
+                        + "', not '" + shape.spec().name() + "'; restore each dataset's records with its own spec");
+            }
+            shape.spec().keyColumns().requireFullKey("record " + record.recordId() + " primaryKey", record.primaryKey());
+        }
+        RecordOutcome[] outcomes = new RecordOutcome[records.size()];
+        List<Integer> inStore = new ArrayList<>();
+        for (int i = 0; i < records.size(); i++) {
+            DeletionRecord record = records.get(i);
+            if (record.retainedRef() != null) {
+                outcomes[i] = outcome(record, Status.FAILED, "the row's columns are in S3 at " + record.retainedRef()
+                        + "; the recovery service fetches them and restores the full record");
+            } else {
+                inStore.add(i);
+            }
+        }
+
+        List<LiveState> states = reads.states(shape, inStore.stream().map(i -> records.get(i).primaryKey()).toList());
+        Instant now = clock.instant();
+        List<Integer> toWrite = new ArrayList<>();
+        List<Statement<?>> writes = new ArrayList<>();
+        for (int n = 0; n < inStore.size(); n++) {
+            int i = inStore.get(n);
+            DeletionRecord record = records.get(i);
+            LiveState state = states.get(n);
+            if (state.present()) {
+                outcomes[i] = outcome(record, Status.NEWER_DATA_KEPT, keptDetail(record, state));
+                continue;
+            }
+            try {
+                Statement<?> write = write(shape, record, now);
+                if (write == null) {
+                    outcomes[i] = outcome(record, Status.EXPIRED, "every column's TTL ran out since the delete at "
+                            + record.deletedAt());
+                } else {
+                    toWrite.add(i);
+                    writes.add(write);
+                }
+            } catch (IllegalArgumentException e) {
+                outcomes[i] = outcome(record, Status.FAILED, e.getMessage());
+            }
+        }
+
+        List<Throwable> failures = cql.executeEach(writes);
+        for (int n = 0; n < toWrite.size(); n++) {
+            int i = toWrite.get(n);
+            Throwable failure = failures.get(n);
+            if (failure == null) {
+                outcomes[i] = outcome(records.get(i), Status.RESTORED, null);
+                continue;
+            }
+            StoreException error = CassandraErrors.translate("restoring into " + shape.spec().quotedTable(), failure);
+            if (error instanceof StoreException.Retriable) {
+                throw error; // retrying the whole call is safe: what was restored now reports "already restored"
+            }
+            outcomes[i] = outcome(records.get(i), Status.FAILED, error.getMessage());
+        }
+        return new RestoreOutcome(List.of(outcomes));
+    }
+
+    /** The write restoring {@code record}, or null if every column it had expired meanwhile. */
+    private Statement<?> write(TableShape shape, DeletionRecord record, Instant now) {
+        long writeTime = record.cutoff().restoreWriteTimeMicros();
+        long elapsed = secondsRoundedUp(Duration.between(record.deletedAt(), now));
+        Map<Integer, Map<String, Object>> byTtl = new TreeMap<>();
+        boolean hadValues = false;
+        for (ColumnValue column : record.columns()) {
+            if (shape.keyTypes().containsKey(column.name()) || column.value() == null) {
+                continue;
+            }
+            if (!shape.regular().containsKey(column.name())) {
+                throw new IllegalArgumentException("column '" + column.name() + "' of the record is no longer in "
+                        + shape.spec().quotedTable() + "; add it back or restore the row by hand");
+            }
+            hadValues = true;
+            int ttl = 0;
+            if (column.ttlSeconds() != null) {
+                long remaining = column.ttlSeconds() - elapsed;
+                if (remaining <= 0) {
+                    continue;
+                }
+                ttl = (int) remaining;
+            }
+            byTtl.computeIfAbsent(ttl, t -> new LinkedHashMap<>(record.primaryKey())).put(column.name(), column.value());
+        }
+        if (hadValues && byTtl.isEmpty()) {
+            return null;
+        }
+        if (byTtl.isEmpty()) {
+            return cql.bind(shape.restoreKeyOnlyCql(), List.of(json(shape, record.primaryKey()), writeTime));
+        }
+        List<BatchableStatement<?>> inserts = new ArrayList<>();
+        byTtl.forEach((ttl, row) -> inserts.add(cql.prepare(shape.restoreCql()).bind(json(shape, row), writeTime, ttl)));
+        return inserts.size() == 1
+                ? cql.configure((com.datastax.oss.driver.api.core.cql.BoundStatement) inserts.get(0))
+                : cql.configure(BatchStatement.newInstance(DefaultBatchType.UNLOGGED, inserts));
+    }
+
+    private static String json(TableShape shape, Map<String, Object> row) {
+        return CqlJson.toCassandraJsonObject(row, shape.allTypes());
+    }
+
+    private static String keptDetail(DeletionRecord record, LiveState state) {
+        if (state.lastWriteMicros() != null && state.lastWriteMicros() == record.cutoff().restoreWriteTimeMicros()) {
+            return "already restored";
+        }
+        return state.lastWriteMicros() == null
+                ? "the key has live data again (a row with only key columns); nothing was written"
+                : "newer data written at " + state.lastWriteMicros() + " µs is kept; nothing was written";
+    }
+
+    private static long secondsRoundedUp(Duration elapsed) {
+        if (elapsed.isNegative()) {
+            return 0;
+        }
+        return elapsed.getSeconds() + (elapsed.getNano() > 0 ? 1 : 0);
+    }
+
+    private static RecordOutcome outcome(DeletionRecord record, Status status, String detail) {
+        return new RecordOutcome(record.recordId(), record.primaryKey(), status, detail);
+    }
+}

@@ -1,0 +1,146 @@
+package io.erasure.store.cassandra.schema;
+
+import com.datastax.oss.driver.api.core.type.DataType;
+import io.erasure.model.check.Names;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.store.cassandra.json.CqlJson;
+import io.erasure.store.cassandra.json.NonFiniteFloats;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A dataset's table as checked against the live schema, and the CQL text of every statement the
+ * adapter runs on it. Identifiers come from a validated {@link DatasetSpec} and the table's own
+ * metadata, and are always quoted ({@link Names#quoted}); values are always bind markers.
+ *
+ * @param regular the regular (non-key, non-static) columns and their types, in the table's order
+ */
+public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<String, DataType> regular) {
+
+    public TableShape {
+        keyTypes = Collections.unmodifiableMap(new LinkedHashMap<>(keyTypes));
+        regular = Collections.unmodifiableMap(new LinkedHashMap<>(regular));
+    }
+
+    public List<String> partitionKey() {
+        return spec.keyColumns().partition();
+    }
+
+    public List<String> primaryKey() {
+        return spec.keyColumns().primaryKey();
+    }
+
+    public boolean clustered() {
+        return !spec.keyColumns().clustering().isEmpty();
+    }
+
+    /** Every column's type, key columns first. */
+    public Map<String, DataType> allTypes() {
+        Map<String, DataType> all = new LinkedHashMap<>(keyTypes);
+        all.putAll(regular);
+        return all;
+    }
+
+    /** Floats and doubles are read natively: {@code toJson} turns NaN and the infinities into null. */
+    public boolean readNatively(String column) {
+        return NonFiniteFloats.isFloatingPoint(regular.get(column));
+    }
+
+    /** Columns with floats or doubles inside are read both ways, to put non-finite values back into the JSON. */
+    public boolean readBothWays(String column) {
+        return NonFiniteFloats.nestsFloatingPoint(regular.get(column));
+    }
+
+    // --- statement text ---
+
+    /**
+     * A full row by primary key: per key column {@code toJson}; per regular column {@code toJson} (or the
+     * native value for a float or double), the native value too where floats are nested
+     * ({@link #readBothWays}), then {@code MAXWRITETIME} and {@code TTL}.
+     */
+    public String rowReadCql() {
+        List<String> selectors = new ArrayList<>();
+        for (String key : primaryKey()) {
+            selectors.add("toJson(" + Names.quoted(key) + ")");
+        }
+        for (String column : regular.keySet()) {
+            String quoted = Names.quoted(column);
+            selectors.add(readNatively(column) ? quoted : "toJson(" + quoted + ")");
+            if (readBothWays(column)) {
+                selectors.add(quoted);
+            }
+            selectors.add("MAXWRITETIME(" + quoted + ")");
+            selectors.add("TTL(" + quoted + ")");
+        }
+        return "SELECT " + String.join(", ", selectors) + " FROM " + spec.quotedTable() + " WHERE " + where(primaryKey());
+    }
+
+    /**
+     * Is the row there, its primary key as stored ({@code toJson} per key column), and its newest cell's write
+     * time ({@code MAXWRITETIME} per regular column).
+     */
+    public String liveStateCql() {
+        List<String> selectors = new ArrayList<>();
+        for (String key : primaryKey()) {
+            selectors.add("toJson(" + Names.quoted(key) + ")");
+        }
+        for (String column : regular.keySet()) {
+            selectors.add("MAXWRITETIME(" + Names.quoted(column) + ")");
+        }
+        return "SELECT " + String.join(", ", selectors) + " FROM " + spec.quotedTable() + " WHERE " + where(primaryKey());
+    }
+
+    /**
+     * The stored clustering keys ({@code toJson} per clustering column) of up to {@code ?} rows of one partition,
+     * to see whether it holds anything besides a batch's rows.
+     */
+    public String partitionProbeCql() {
+        String clustering = spec.keyColumns().clustering().stream().map(c -> "toJson(" + Names.quoted(c) + ")")
+                .collect(Collectors.joining(", "));
+        return "SELECT " + clustering + " FROM " + spec.quotedTable() + " WHERE " + where(partitionKey()) + " LIMIT ?";
+    }
+
+    /** One row delete at the cut-off: values {@code [cutoffMicros, key JSON...]}. */
+    public String rowDeleteCql() {
+        return "DELETE FROM " + spec.quotedTable() + " USING TIMESTAMP ? WHERE " + where(primaryKey());
+    }
+
+    /** One partition delete at the cut-off: values {@code [cutoffMicros, partition key JSON...]}. */
+    public String partitionDeleteCql() {
+        return "DELETE FROM " + spec.quotedTable() + " USING TIMESTAMP ? WHERE " + where(partitionKey());
+    }
+
+    /** Restores columns sharing one TTL: values {@code [row JSON, writeTimeMicros, ttlSeconds (0 = none)]}. */
+    public String restoreCql() {
+        return "INSERT INTO " + spec.quotedTable() + " JSON ? DEFAULT UNSET USING TIMESTAMP ? AND TTL ?";
+    }
+
+    /** Restores a row that had only key columns; no TTL given, so the table's default TTL applies as it did. */
+    public String restoreKeyOnlyCql() {
+        return "INSERT INTO " + spec.quotedTable() + " JSON ? DEFAULT UNSET USING TIMESTAMP ?";
+    }
+
+    // --- values ---
+
+    /** The Cassandra JSON of each of {@code columns} of {@code key}, in order: the values for {@code fromJson(?)}. */
+    public List<Object> keyValues(List<String> columns, Map<String, Object> key) {
+        List<Object> values = new ArrayList<>(columns.size());
+        for (String column : columns) {
+            values.add(CqlJson.toCassandraJson("key." + column, keyTypes.get(column), key.get(column)));
+        }
+        return values;
+    }
+
+    public String describe() {
+        return spec.quotedTable() + " (" + allTypes().entrySet().stream()
+                .map(e -> e.getKey() + " " + e.getValue().asCql(true, true)).collect(Collectors.joining(", ")) + ")";
+    }
+
+    private static String where(List<String> columns) {
+        return columns.stream().map(c -> Names.quoted(c) + " = fromJson(?)").collect(Collectors.joining(" AND "));
+    }
+}
