@@ -3,34 +3,12 @@ package io.erasure.deletion;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.erasure.infra.LocalEngines;
 
 /** The service starts against real PostgreSQL, Kafka, S3 and reports each of them healthy. */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class DeletionApplicationIT {
-
-    @DynamicPropertySource
-    static void engines(DynamicPropertyRegistry registry) {
-        LocalEngines.postgres().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-        LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-        LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcTemplate jdbc;
+class DeletionApplicationIT extends DeletionTestSupport {
 
     @Test
     void healthIsUpWithEveryEngine() {

@@ -1,0 +1,149 @@
+package io.erasure.deletion;
+
+import io.erasure.deletion.control.ControlState;
+import io.erasure.deletion.execution.BatchEvents;
+import io.erasure.deletion.execution.BatchExecutor;
+import io.erasure.deletion.execution.DeletionMetrics;
+import io.erasure.deletion.execution.ProcessedBatches;
+import io.erasure.deletion.execution.StepListener;
+import io.erasure.deletion.execution.StoreCalls;
+import io.erasure.deletion.log.LogIngestionLag;
+import io.erasure.deletion.log.WriteAheadDeletionLog;
+import io.erasure.deletion.shard.TaskListener;
+import io.erasure.deletion.throttle.AdaptiveThrottle;
+import io.erasure.deletion.throttle.ShardOwnership;
+import io.erasure.model.contract.Topics;
+import io.erasure.support.stores.StoreAdapterPool;
+import io.erasure.store.spi.StoreException;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.util.backoff.ExponentialBackOff;
+import software.amazon.awssdk.services.s3.S3Client;
+import tools.jackson.databind.json.JsonMapper;
+
+@Configuration
+@EnableScheduling
+@EnableConfigurationProperties(DeletionProperties.class)
+class DeletionConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    NewTopic deletionTasksTopic(@Value("${erasure.topics.task-partitions:8}") int partitions,
+                                @Value("${erasure.topics.replicas:1}") int replicas) {
+        return TopicBuilder.name(Topics.DELETION_TASKS).partitions(partitions).replicas(replicas).build();
+    }
+
+    /** The log topic keeps records 7 days (DESIGN invariant 8); in production replicas 3, min.insync 2. */
+    @Bean
+    NewTopic deletionLogTopic(@Value("${erasure.topics.log-partitions:8}") int partitions,
+                              @Value("${erasure.topics.replicas:1}") int replicas) {
+        return TopicBuilder.name(Topics.DELETION_LOG).partitions(partitions).replicas(replicas)
+                .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(Duration.ofDays(7).toMillis()))
+                .config(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false")
+                .config(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(Math.min(2, replicas)))
+                .build();
+    }
+
+    @Bean
+    ShardOwnership shardOwnership(@Value("${erasure.topics.task-partitions:8}") int partitions,
+                                  ConcurrentKafkaListenerContainerFactory<?, ?> factory) {
+        ShardOwnership ownership = new ShardOwnership();
+        ownership.totalPartitions(partitions);
+        factory.getContainerProperties().setConsumerRebalanceListener(ownership);
+        return ownership;
+    }
+
+    @Bean
+    AdaptiveThrottle adaptiveThrottle(DeletionProperties properties, ShardOwnership ownership, MeterRegistry meters) {
+        return new AdaptiveThrottle(properties, ownership, meters);
+    }
+
+    @Bean
+    ThrottleLoop throttleLoop(AdaptiveThrottle throttle, StoreAdapterPool stores) {
+        return new ThrottleLoop(throttle, stores);
+    }
+
+    @Bean(destroyMethod = "close")
+    Admin kafkaAdminClient(KafkaAdmin kafkaAdmin) {
+        return Admin.create(kafkaAdmin.getConfigurationProperties());
+    }
+
+    @Bean
+    LogIngestionLag logIngestionLag(Admin admin, DeletionProperties properties,
+                                    @Value("${erasure.deletion.log-ingest-group:deletion-log-service}") String group) {
+        return new LogIngestionLag(admin, group, properties.logLagThreshold(), Duration.ofSeconds(2));
+    }
+
+    @Bean
+    WriteAheadDeletionLog writeAheadDeletionLog(KafkaTemplate<String, String> kafka, S3Client s3, JsonMapper json,
+                                                @Value("${erasure.s3.bucket}") String bucket, DeletionProperties properties) {
+        return new WriteAheadDeletionLog(kafka, s3, bucket, json, properties.maxRecordBytes());
+    }
+
+    @Bean
+    BatchExecutor batchExecutor(StoreAdapterPool stores, WriteAheadDeletionLog deletionLog, LogIngestionLag lag,
+                                AdaptiveThrottle throttle, ControlState control, JdbcTemplate jdbc,
+                                KafkaTemplate<String, String> kafka, JsonMapper json, MeterRegistry meters,
+                                ObjectProvider<StepListener> steps, DeletionProperties properties, Clock clock) {
+        return new BatchExecutor(stores, deletionLog, lag, throttle, control, new ProcessedBatches(jdbc),
+                new BatchEvents(kafka, json, clock),
+                new StoreCalls(properties.retryAttempts(), Duration.ofMillis(200), Duration.ofSeconds(20), meters),
+                new DeletionMetrics(meters), steps.getIfAvailable(() -> StepListener.NONE), properties.killSwitchPoll(),
+                clock);
+    }
+
+    @Bean
+    TaskListener taskListener(BatchExecutor executor, JsonMapper json) {
+        return new TaskListener(executor, json);
+    }
+
+    /**
+     * A store still failing after the executor's retries: the poll is redelivered after a backoff
+     * (1 s doubling to 1 min, without end), so the shard resumes once the store is back.
+     */
+    @Bean
+    DefaultErrorHandler kafkaErrorHandler() {
+        ExponentialBackOff backOff = new ExponentialBackOff(1_000, 2.0);
+        backOff.setMaxInterval(60_000);
+        DefaultErrorHandler handler = new DefaultErrorHandler(backOff);
+        handler.addRetryableExceptions(StoreException.Retriable.class);
+        return handler;
+    }
+
+    /** Reads each store's load signal and moves its deletion rate, every control interval. */
+    static final class ThrottleLoop {
+        private final AdaptiveThrottle throttle;
+        private final StoreAdapterPool stores;
+
+        ThrottleLoop(AdaptiveThrottle throttle, StoreAdapterPool stores) {
+            this.throttle = throttle;
+            this.stores = stores;
+        }
+
+        @Scheduled(fixedDelayString = "${erasure.deletion.control-interval:1s}")
+        void adjust() {
+            throttle.adjust(store -> stores.adapter(store).loadSignal());
+        }
+    }
+}

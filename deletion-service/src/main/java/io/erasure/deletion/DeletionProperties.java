@@ -1,0 +1,47 @@
+package io.erasure.deletion;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * @param headroom          share of a store's capacity kept free for live traffic (default 0.3: aim at 70 % utilization)
+ * @param maxRowsPerSecond  static cap of deletes per second per store, for the whole fleet (split by partition share)
+ * @param minRowsPerSecond  the throttle never goes below this (so a run always progresses)
+ * @param increaseStep      rows/s added per control interval while under the target (additive increase)
+ * @param decreaseFactor    the rate is multiplied by this when over the target (multiplicative decrease)
+ * @param controlInterval   how often the throttle reads each store's load signal
+ * @param latencyTarget     a batch slower than this counts as overload, like a high utilization
+ * @param logLagThreshold   deletion pauses while the deletion log's ingestion lags by more records than this
+ * @param maxRecordBytes    records larger than this (JSON) keep their columns in S3 under retained/
+ * @param retryAttempts     attempts of a store call on retriable errors (exponential backoff with jitter)
+ * @param killSwitchPoll    how often a paused shard re-checks the kill switches
+ */
+@ConfigurationProperties("erasure.deletion")
+public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Integer minRowsPerSecond,
+                                 Integer increaseStep, Double decreaseFactor, Duration controlInterval,
+                                 Duration latencyTarget, Long logLagThreshold, Integer maxRecordBytes,
+                                 Integer retryAttempts, Duration killSwitchPoll) {
+
+    public DeletionProperties {
+        headroom = headroom == null ? 0.3 : headroom;
+        maxRowsPerSecond = maxRowsPerSecond == null ? 5_000 : maxRowsPerSecond;
+        minRowsPerSecond = minRowsPerSecond == null ? 10 : minRowsPerSecond;
+        increaseStep = increaseStep == null ? 100 : increaseStep;
+        decreaseFactor = decreaseFactor == null ? 0.7 : decreaseFactor;
+        controlInterval = controlInterval == null ? Duration.ofSeconds(1) : controlInterval;
+        latencyTarget = latencyTarget == null ? Duration.ofMillis(500) : latencyTarget;
+        logLagThreshold = logLagThreshold == null ? 100_000L : logLagThreshold;
+        maxRecordBytes = maxRecordBytes == null ? 900_000 : maxRecordBytes;
+        retryAttempts = retryAttempts == null ? 6 : retryAttempts;
+        killSwitchPoll = killSwitchPoll == null ? Duration.ofMillis(500) : killSwitchPoll;
+        if (headroom < 0 || headroom >= 1) {
+            throw new IllegalArgumentException("erasure.deletion.headroom must be in [0, 1), got " + headroom);
+        }
+        if (decreaseFactor <= 0 || decreaseFactor >= 1) {
+            throw new IllegalArgumentException("erasure.deletion.decrease-factor must be in (0, 1), got " + decreaseFactor);
+        }
+        if (minRowsPerSecond < 1 || maxRowsPerSecond < minRowsPerSecond) {
+            throw new IllegalArgumentException("erasure.deletion: need 1 <= min-rows-per-second <= max-rows-per-second");
+        }
+    }
+}

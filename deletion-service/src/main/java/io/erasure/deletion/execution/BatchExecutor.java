@@ -1,0 +1,206 @@
+package io.erasure.deletion.execution;
+
+import io.erasure.deletion.control.ControlState;
+import io.erasure.deletion.log.LogIngestionLag;
+import io.erasure.deletion.log.WriteAheadDeletionLog;
+import io.erasure.deletion.throttle.AdaptiveThrottle;
+import io.erasure.model.dataset.DatasetCopy;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.event.BatchCompleted;
+import io.erasure.model.event.BatchCounts;
+import io.erasure.model.event.BatchFailed;
+import io.erasure.model.event.ReadBackResult;
+import io.erasure.model.key.CanonicalKey;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.task.DeletionTask;
+import io.erasure.store.spi.DeleteBatch;
+import io.erasure.store.spi.DeleteOutcome;
+import io.erasure.store.spi.DeletePlan;
+import io.erasure.store.spi.LiveRow;
+import io.erasure.store.spi.LiveState;
+import io.erasure.store.spi.StoreAdapter;
+import io.erasure.store.spi.StoreException;
+import io.erasure.support.stores.StoreAdapterPool;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Executes deletion tasks, batch by batch, in the only order that keeps every invariant:
+ * <ol>
+ *   <li>plan (per key: delete, skip as newer than the cut-off, absent) — before reading, so a row
+ *       updated between read and delete can never be deleted unlogged;</li>
+ *   <li>read the rows the plan deletes (full rows with write times and TTLs);</li>
+ *   <li>append one deletion record per row to the log and wait for every acknowledgement (write-ahead);</li>
+ *   <li>delete, conditioned on the task's cut-off, throttled;</li>
+ *   <li>read back, and report the batch.</li>
+ * </ol>
+ * A crash between any two steps loses nothing: before the acknowledgement nothing was deleted, after
+ * it every row has its record; the redelivered batch re-plans and finds what is already gone absent.
+ * Kill switches are checked before each batch and again right before its delete.
+ */
+public class BatchExecutor {
+
+    private static final Logger log = LoggerFactory.getLogger(BatchExecutor.class);
+
+    private final StoreAdapterPool stores;
+    private final WriteAheadDeletionLog deletionLog;
+    private final LogIngestionLag logLag;
+    private final AdaptiveThrottle throttle;
+    private final ControlState control;
+    private final ProcessedBatches processed;
+    private final BatchEvents events;
+    private final StoreCalls calls;
+    private final DeletionMetrics metrics;
+    private final StepListener steps;
+    private final Duration pausePoll;
+    private final Clock clock;
+
+    public BatchExecutor(StoreAdapterPool stores, WriteAheadDeletionLog deletionLog, LogIngestionLag logLag,
+                         AdaptiveThrottle throttle, ControlState control, ProcessedBatches processed, BatchEvents events,
+                         StoreCalls calls, DeletionMetrics metrics, StepListener steps, Duration pausePoll, Clock clock) {
+        this.stores = stores;
+        this.deletionLog = deletionLog;
+        this.logLag = logLag;
+        this.throttle = throttle;
+        this.control = control;
+        this.processed = processed;
+        this.events = events;
+        this.calls = calls;
+        this.metrics = metrics;
+        this.steps = steps;
+        this.pausePoll = pausePoll;
+        this.clock = clock;
+    }
+
+    /**
+     * Executes a task. Store trouble that outlasts the retries is thrown as {@link StoreException.Retriable}
+     * (the task is redelivered later); anything that retrying cannot fix is reported as BatchFailed.
+     */
+    public void execute(DeletionTask task) {
+        if (control.cancelled(task.dataset(), task.runId())) {
+            log.info("task {} belongs to cancelled run {}: skipped", task.taskId(), task.runId());
+            return;
+        }
+        StoreAdapter adapter;
+        try {
+            refuseCopiesWithoutAdapters(task.spec());
+            adapter = calls.call(task.spec().connectionRef(), () -> stores.checkedAdapter(task.spec()));
+        } catch (StoreException.Fatal | IllegalArgumentException refused) {
+            fail(task, task.batchId(0), refused);
+            return;
+        }
+        int batchSize = adapter.capabilities().maxBatch();
+        List<Map<String, Object>> keys = task.keys();
+        for (int from = 0, index = 0; from < keys.size(); from += batchSize, index++) {
+            List<Map<String, Object>> batchKeys = keys.subList(from, Math.min(keys.size(), from + batchSize));
+            String batchId = task.batchId(index);
+            try {
+                executeBatch(task, adapter, batchId, batchKeys);
+            } catch (StoreException.Fatal | IllegalArgumentException refused) {
+                fail(task, batchId, refused);
+                return;
+            }
+        }
+    }
+
+    private void executeBatch(DeletionTask task, StoreAdapter adapter, String batchId, List<Map<String, Object>> keys) {
+        DatasetSpec spec = task.spec();
+        String store = spec.connectionRef();
+        String keySet = keys.stream().map(CanonicalKey::render).sorted().collect(Collectors.joining("\n"));
+        Optional<ProcessedBatches.Done> done = processed.redelivered(batchId, task.dataset(), keySet);
+        if (done.isPresent()) {
+            report(task, batchId, done.get().counts(), done.get().stillPresent());
+            return;
+        }
+        awaitGo(task.dataset());
+
+        DeletePlan plan = calls.call(store, () -> adapter.planDelete(new DeleteBatch(spec, batchId, task.cutoff(), keys)));
+        steps.after(Step.PLANNED, batchId);
+        List<Map<String, Object>> toDelete = plan.decisions().stream()
+                .filter(d -> d.action() == DeletePlan.Action.DELETE_ROW || d.action() == DeletePlan.Action.DELETE_PARTITION)
+                .map(DeletePlan.KeyDecision::key).toList();
+        List<LiveRow> rows = toDelete.isEmpty() ? List.of() : calls.call(store, () -> adapter.readRows(spec, toDelete));
+        steps.after(Step.READ, batchId);
+
+        Instant deletedAt = clock.instant();
+        List<DeletionRecord> records = rows.stream()
+                .map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt)).toList();
+        deletionLog.append(records);
+        steps.after(Step.LOGGED, batchId);
+
+        DeleteOutcome outcome = new DeleteOutcome(0, (int) plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF),
+                (int) plan.count(DeletePlan.Action.ABSENT), 0, 0);
+        if (!toDelete.isEmpty()) {
+            awaitGo(task.dataset());
+            throttle.acquire(store, toDelete.size());
+            long started = System.nanoTime();
+            outcome = calls.call(store, () -> adapter.executeDelete(plan));
+            throttle.observe(store, Duration.ofNanos(System.nanoTime() - started));
+        }
+        steps.after(Step.DELETED, batchId);
+
+        long stillPresent = 0;
+        if (!toDelete.isEmpty()) {
+            List<LiveState> after = calls.call(store, () -> adapter.checkLiveState(spec, toDelete));
+            // a row still there but written after the cut-off is a concurrent write that rightly won
+            stillPresent = after.stream().filter(s -> s.present() && !s.writtenAfter(task.cutoff())).count();
+        }
+        steps.after(Step.VERIFIED, batchId);
+
+        BatchCounts counts = new BatchCounts(outcome.deleted(), outcome.skippedNewer(), outcome.absent(), 0);
+        report(task, batchId, counts, stillPresent);
+        steps.after(Step.REPORTED, batchId);
+        processed.done(batchId, task.dataset(), keySet, task.runId() == null ? null : task.runId().value(), task.taskId(),
+                counts, stillPresent, records.size());
+        metrics.batchDone(task.dataset(), store, counts, outcome.tombstones(), records.size());
+    }
+
+    private void report(DeletionTask task, String batchId, BatchCounts counts, long stillPresent) {
+        events.send(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(), counts,
+                stillPresent > 0 ? ReadBackResult.ROWS_REMAINING : ReadBackResult.CLEAN, stillPresent));
+    }
+
+    private void fail(DeletionTask task, String batchId, RuntimeException refused) {
+        log.error("task {} of {} refused: {}", task.taskId(), task.dataset(), refused.getMessage());
+        metrics.batchFailed(task.dataset(), task.keys().size());
+        events.send(task, batchId, new BatchFailed(task.dataset(), task.taskId(), batchId, task.requestId(),
+                String.valueOf(refused.getMessage()), false));
+    }
+
+    /** Waits while a kill switch is on or the deletion log's ingestion lags too far behind. */
+    private void awaitGo(String dataset) {
+        boolean announced = false;
+        while (control.stopped(dataset) || logLag.tooFarBehind()) {
+            if (!announced) {
+                log.warn("deletion of {} paused: {}", dataset, control.stopped(dataset) ? "kill switch on"
+                        : "deletion log ingestion lags by " + logLag.lag() + " records");
+                announced = true;
+            }
+            try {
+                Thread.sleep(pausePoll.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException.Retriable("interrupted while paused", e);
+            }
+        }
+    }
+
+    /**
+     * Copies are deleted through their own adapters after the source; until this deployment has them,
+     * a dataset with copies is refused before anything is deleted rather than leaving copies behind.
+     */
+    private void refuseCopiesWithoutAdapters(DatasetSpec spec) {
+        for (DatasetCopy copy : spec.copies()) {
+            throw new StoreException.Fatal("dataset '" + spec.name() + "' registers copy '" + copy.name() + "' ("
+                    + copy.storeKind() + "), and this deployment cannot delete copies yet; nothing was deleted. Remove"
+                    + " the copy from the registration or deploy a version with copy fan-out.");
+        }
+    }
+}

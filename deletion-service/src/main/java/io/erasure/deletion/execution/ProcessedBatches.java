@@ -1,0 +1,57 @@
+package io.erasure.deletion.execution;
+
+import io.erasure.model.event.BatchCounts;
+import io.erasure.model.key.DeterministicId;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Batches already executed, keyed by batch id and the scope of their effect (dataset + key set): a
+ * redelivered task re-reports the recorded result and changes nothing (DESIGN invariant 4).
+ */
+public class ProcessedBatches {
+
+    private final JdbcTemplate jdbc;
+
+    public ProcessedBatches(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public record Done(BatchCounts counts, long stillPresent, long recordsLogged) {
+    }
+
+    /** The recorded result if this batch was done before (and counts this delivery). */
+    public Optional<Done> redelivered(String batchId, String dataset, String keySet) {
+        String scope = scope(dataset, keySet);
+        int seen = jdbc.update("UPDATE processed_batches SET deliveries = deliveries + 1 WHERE batch_id = ? AND scope_hash = ?",
+                batchId, scope);
+        if (seen == 0) {
+            return Optional.empty();
+        }
+        return jdbc.query("""
+                        SELECT rows_deleted, rows_skipped, already_absent, still_present, records_logged
+                        FROM processed_batches WHERE batch_id = ? AND scope_hash = ?""",
+                (rs, i) -> new Done(new BatchCounts(rs.getLong(1), rs.getLong(2), rs.getLong(3), 0), rs.getLong(4),
+                        rs.getLong(5)),
+                batchId, scope).stream().findFirst();
+    }
+
+    public void done(String batchId, String dataset, String keySet, String runId, String taskId, BatchCounts counts,
+                     long stillPresent, long recordsLogged) {
+        jdbc.update("""
+                        INSERT INTO processed_batches (batch_id, scope_hash, run_id, dataset, task_id, rows_deleted,
+                                                       rows_skipped, already_absent, still_present, records_logged)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, scope_hash) DO NOTHING""",
+                batchId, scope(dataset, keySet), runId, dataset, taskId, counts.deleted(), counts.skippedNewer(),
+                counts.alreadyAbsent(), stillPresent, recordsLogged);
+    }
+
+    public int deliveries(String batchId) {
+        return jdbc.query("SELECT deliveries FROM processed_batches WHERE batch_id = ?", (rs, i) -> rs.getInt(1), batchId)
+                .stream().findFirst().orElse(0);
+    }
+
+    private static String scope(String dataset, String keySet) {
+        return DeterministicId.sha256Hex(dataset, keySet);
+    }
+}

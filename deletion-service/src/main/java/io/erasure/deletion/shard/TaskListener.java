@@ -1,0 +1,57 @@
+package io.erasure.deletion.shard;
+
+import io.erasure.deletion.execution.BatchExecutor;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.task.DeletionTask;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.annotation.KafkaListener;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The deletion shards: the partitions of {@code erasure.deletion.tasks}, shared by the replicas of the
+ * consumer group, each served by its own listener thread, so a shard stuck on a failing store does not
+ * hold back the others. Within what a poll brings, forward (event-driven) deletions go first, then by
+ * priority. Offsets are committed after the poll's tasks are done; a crash redelivers them, which the
+ * executor absorbs (processed batches, re-planning).
+ */
+public class TaskListener {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskListener.class);
+
+    static final Comparator<DeletionTask> FORWARD_FIRST = Comparator
+            .comparing((DeletionTask task) -> !task.forward())
+            .thenComparing(Comparator.comparingInt(DeletionTask::priority).reversed());
+
+    private final BatchExecutor executor;
+    private final JsonMapper json;
+
+    public TaskListener(BatchExecutor executor, JsonMapper json) {
+        this.executor = executor;
+        this.json = json;
+    }
+
+    @KafkaListener(id = "deletion-shards", topics = Topics.DELETION_TASKS, groupId = "${erasure.deletion.group:deletion-service}",
+            batch = "true", concurrency = "${erasure.deletion.shards-per-replica:2}")
+    public void onTasks(List<ConsumerRecord<String, String>> records) {
+        List<DeletionTask> tasks = new ArrayList<>();
+        for (ConsumerRecord<String, String> record : records) {
+            try {
+                tasks.add(json.readValue(record.value(), DeletionTask.class));
+            } catch (JacksonException | IllegalArgumentException e) {
+                // a task that cannot be read can never be executed safely: skip it loudly
+                log.error("unreadable deletion task at {}-{}@{} skipped: {}", record.topic(), record.partition(),
+                        record.offset(), e.getMessage());
+            }
+        }
+        tasks.sort(FORWARD_FIRST);
+        for (DeletionTask task : tasks) {
+            executor.execute(task);
+        }
+    }
+}

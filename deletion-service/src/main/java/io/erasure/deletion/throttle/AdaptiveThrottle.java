@@ -1,0 +1,94 @@
+package io.erasure.deletion.throttle;
+
+import io.erasure.deletion.DeletionProperties;
+import io.erasure.store.spi.LoadSignal;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * One deletion rate limit per target store (connection), adjusted by {@link AimdController} from the
+ * store's own utilization signal (the same for every replica, since it is the store's) and the latency
+ * deletion observes; the static cap is this replica's share of the fleet's cap.
+ */
+public class AdaptiveThrottle {
+
+    private final DeletionProperties properties;
+    private final AimdController aimd;
+    private final ShardOwnership ownership;
+    private final MeterRegistry meters;
+    private final Map<String, Store> stores = new ConcurrentHashMap<>();
+
+    public AdaptiveThrottle(DeletionProperties properties, ShardOwnership ownership, MeterRegistry meters) {
+        this.properties = properties;
+        this.aimd = new AimdController(properties.headroom(), properties.increaseStep(), properties.decreaseFactor(),
+                properties.minRowsPerSecond());
+        this.ownership = ownership;
+        this.meters = meters;
+    }
+
+    /** Blocks until {@code rows} deletes may go to the store. */
+    public void acquire(String store, int rows) {
+        RateLimiter.waitForPermission(state(store).limiter, rows);
+    }
+
+    /** Records how long a batch of the store took, for the next adjustment. */
+    public void observe(String store, Duration batchLatency) {
+        state(store).lastLatency = batchLatency;
+    }
+
+    /** One control step for every store in use: reads its load signal and moves its limit. */
+    public void adjust(Function<String, LoadSignal> loadOf) {
+        stores.forEach((name, store) -> {
+            LoadSignal signal = loadOf.apply(name);
+            store.utilization = signal.utilization();
+            double latencyRatio = (double) store.lastLatency.toNanos() / properties.latencyTarget().toNanos();
+            int next = aimd.next(store.limit, cap(), signal.utilization(), latencyRatio);
+            if (next != store.limit) {
+                store.limit = next;
+                store.limiter.changeLimitForPeriod(next);
+            }
+        });
+    }
+
+    public int limit(String store) {
+        return state(store).limit;
+    }
+
+    private int cap() {
+        return Math.max(properties.minRowsPerSecond(), (int) Math.floor(properties.maxRowsPerSecond() * ownership.share()));
+    }
+
+    private Store state(String name) {
+        return stores.computeIfAbsent(name, key -> {
+            int start = Math.max(properties.minRowsPerSecond(), cap() / 10);
+            Store store = new Store(start, RateLimiter.of("delete-" + key, RateLimiterConfig.custom()
+                    .limitForPeriod(start)
+                    .limitRefreshPeriod(Duration.ofSeconds(1))
+                    .timeoutDuration(Duration.ofMinutes(10))
+                    .build()));
+            Gauge.builder("erasure.deletion.rate.limit", store, s -> s.limit).tag("store", key)
+                    .description("current deletion rate limit (rows/s)").register(meters);
+            Gauge.builder("erasure.deletion.store.utilization", store, s -> s.utilization).tag("store", key)
+                    .description("the store's utilization signal").register(meters);
+            return store;
+        });
+    }
+
+    private static final class Store {
+        volatile int limit;
+        volatile double utilization;
+        volatile Duration lastLatency = Duration.ZERO;
+        final RateLimiter limiter;
+
+        Store(int limit, RateLimiter limiter) {
+            this.limit = limit;
+            this.limiter = limiter;
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package io.erasure.deletion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.erasure.deletion.execution.Step;
+import io.erasure.infra.LocalEngines;
+import io.erasure.infra.kafka.TopicRecords;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.CopyTarget;
+import io.erasure.model.dataset.DatasetCopy;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.DeletionLimits;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.event.BatchCompleted;
+import io.erasure.model.event.BatchFailed;
+import io.erasure.model.event.ControlSignal;
+import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.event.ReadBackResult;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.kafka.core.KafkaTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Rows 1..10 of a live PostgreSQL table written long before the cut-off, except row 3, written after
+ * it. Tasks ask to delete 1..6.
+ */
+class DeletionPipelineIT extends DeletionTestSupport {
+
+    private static final Instant NOW = Instant.now();
+    private static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(NOW.minus(Duration.ofHours(1)));
+
+    @Autowired
+    KafkaTemplate<String, String> kafka;
+
+    @Autowired
+    JsonMapper json;
+
+    private String schema;
+    private DatasetSpec spec;
+
+    @BeforeEach
+    void liveTable() {
+        schema = "d" + Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000);
+        jdbc.execute("CREATE SCHEMA " + schema);
+        jdbc.execute("CREATE TABLE " + schema + ".profiles (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
+        for (long id = 1; id <= 10; id++) {
+            Instant written = id == 3 ? CUTOFF.toInstant().plusSeconds(30) : NOW.minus(Duration.ofDays(10));
+            jdbc.update("INSERT INTO " + schema + ".profiles VALUES (?, ?, ?)", id, "name-" + id, Timestamp.from(written));
+        }
+        spec = DatasetSpec.builder().name(schema + "-profiles").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
+                .namespace(schema).table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
+                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+                .backup(S3Layout.defaultBackupLocation(schema + "-profiles", BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.5)).ownerTeam("demo-team").build();
+    }
+
+    @Test
+    void rowsAreLoggedThenDeletedAndARowWrittenAfterTheCutoffSurvives() {
+        DeletionTask task = task(spec, 1, 2, 3, 4, 5, 6);
+
+        publish(task);
+
+        BatchCompleted batch = completed(task, 1).get(0);
+        assertThat(batch.counts().deleted()).isEqualTo(5);
+        assertThat(batch.counts().skippedNewer()).isEqualTo(1);
+        assertThat(batch.readBack()).isEqualTo(ReadBackResult.CLEAN);
+        assertThat(ids()).containsExactly(3L, 7L, 8L, 9L, 10L);
+        List<DeletionRecord> logged = records(task, 5);
+        assertThat(logged).extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
+                .containsExactlyInAnyOrder(1L, 2L, 4L, 5L, 6L);
+        assertThat(logged).allSatisfy(r -> {
+            assertThat(r.cutoff()).isEqualTo(CUTOFF);
+            assertThat(r.columns()).anySatisfy(c -> assertThat(c.name()).isEqualTo("name"));
+        });
+        assertThat(logged.get(0).columns()).filteredOn(c -> c.name().equals("name"))
+                .singleElement().satisfies(c -> assertThat((String) c.value()).startsWith("name-"));
+    }
+
+    @Test
+    void aRedeliveredTaskHasNoSecondEffect() {
+        DeletionTask task = task(spec, 1, 2);
+        publish(task);
+        completed(task, 1);
+        // the key is legitimately written again after the deletion
+        jdbc.update("INSERT INTO " + schema + ".profiles VALUES (1, 'back', now())");
+
+        publish(task);
+
+        sleepMillis(2_000);
+        assertThat(ids()).contains(1L).doesNotContain(2L);
+        assertThat(records(task, 2)).hasSize(2);
+        assertThat(completed(task, 1)).extracting(BatchCompleted::batchId).containsOnly(task.batchId(0));
+        assertThat(jdbc.queryForObject("SELECT deliveries FROM deletion.processed_batches WHERE batch_id = ?",
+                Integer.class, task.batchId(0))).isEqualTo(2);
+    }
+
+    @Test
+    void aCrashBetweenTheLogAndTheDeleteLosesNothing() {
+        DeletionTask task = task(spec, 1, 2, 4);
+        crashes.arm(Step.LOGGED, task.batchId(0));
+
+        publish(task);
+
+        completed(task, 1);
+        assertThat(ids()).doesNotContain(1L, 2L, 4L);
+        assertThat(records(task, 3).stream().map(DeletionRecord::recordId).distinct()).hasSize(3);
+    }
+
+    @Test
+    void aCrashAfterTheDeleteLeavesEveryDeletedRowInTheLog() {
+        DeletionTask task = task(spec, 5, 6);
+        crashes.arm(Step.DELETED, task.batchId(0));
+
+        publish(task);
+
+        completed(task, 1);
+        assertThat(ids()).doesNotContain(5L, 6L);
+        assertThat(records(task, 2)).extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
+                .contains(5L, 6L);
+    }
+
+    @Test
+    void theKillSwitchStopsDeletionUntilItIsReleased() {
+        control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
+        sleepMillis(1_000);
+        DeletionTask task = task(spec, 7, 8);
+
+        publish(task);
+
+        sleepMillis(3_000);
+        assertThat(ids()).contains(7L, 8L);
+        assertThat(completed(task, 0)).isEmpty();
+        assertThat(records(task, 0)).isEmpty();
+
+        control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
+        completed(task, 1);
+        assertThat(ids()).doesNotContain(7L, 8L);
+    }
+
+    @Test
+    void aDatasetWithCopiesIsRefusedBeforeAnythingIsDeleted() {
+        DatasetSpec withCache = spec.toBuilder().copies(List.of(new DatasetCopy("profile-cache", StoreKind.REDIS,
+                "redis-main", new CopyTarget.KeyTemplate("profile:{id}")))).build();
+        DeletionTask task = task(withCache, 9, 10);
+
+        publish(task);
+
+        List<BatchFailed> failed = events(task, BatchFailed.class, 1);
+        assertThat(failed).singleElement().satisfies(f -> {
+            assertThat(f.reason()).contains("profile-cache").contains("nothing was deleted");
+            assertThat(f.retryable()).isFalse();
+        });
+        assertThat(ids()).contains(9L, 10L);
+        assertThat(records(task, 0)).isEmpty();
+    }
+
+    private DeletionTask task(DatasetSpec dataset, long... ids) {
+        List<Map<String, Object>> keys = LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+        return DeletionTask.forRun(RunId.random(), dataset, keys, CUTOFF);
+    }
+
+    private void publish(DeletionTask task) {
+        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task));
+    }
+
+    private void control(ControlSignal signal) {
+        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(signal, null,
+                Clock.systemUTC())));
+    }
+
+    private void send(String topic, String key, String value) {
+        try {
+            kafka.send(topic, key, value).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<Long> ids() {
+        return jdbc.queryForList("SELECT id FROM " + schema + ".profiles ORDER BY id", Long.class);
+    }
+
+    private List<BatchCompleted> completed(DeletionTask task, int atLeast) {
+        return events(task, BatchCompleted.class, atLeast);
+    }
+
+    private <P> List<P> events(DeletionTask task, Class<P> type, int atLeast) {
+        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+                        value -> json.readValue(value, EventEnvelope.class),
+                        e -> task.runId().value().equals(e.runId()) && type.isInstance(e.payload()), atLeast,
+                        Duration.ofSeconds(atLeast == 0 ? 3 : 60))
+                .stream().map(e -> type.cast(e.payload())).toList();
+    }
+
+    private List<DeletionRecord> records(DeletionTask task, int atLeast) {
+        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
+                value -> json.readValue(value, DeletionRecord.class),
+                r -> task.runId().equals(r.runId()), atLeast, Duration.ofSeconds(atLeast == 0 ? 3 : 30));
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.erasure.deletion;
+
+import io.erasure.deletion.execution.Step;
+import io.erasure.deletion.execution.StepListener;
+import io.erasure.infra.LocalEngines;
+import io.erasure.infra.PostgresEngine;
+import java.util.concurrent.atomic.AtomicReference;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * One context for every deletion IT: real PostgreSQL (also the target store {@code pg-main}), Kafka
+ * and S3, and a step listener tests can arm to crash a batch at a chosen step.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "erasure.deletion.kill-switch-poll=100ms",
+        "erasure.deletion.retry-attempts=2"})
+@Import(DeletionTestSupport.Crashes.class)
+public abstract class DeletionTestSupport {
+
+    @DynamicPropertySource
+    static void engines(DynamicPropertyRegistry registry) {
+        PostgresEngine postgres = LocalEngines.postgres();
+        postgres.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        registry.add("erasure.connections.pg-main.kind", () -> "POSTGRES");
+        registry.add("erasure.connections.pg-main.settings.url", postgres::jdbcUrl);
+        registry.add("erasure.connections.pg-main.settings.username", postgres::username);
+        registry.add("erasure.connections.pg-main.settings.password", postgres::password);
+    }
+
+    @LocalServerPort
+    protected int port;
+
+    @Autowired
+    protected JdbcTemplate jdbc;
+
+    @Autowired
+    protected Crashes crashes;
+
+    /** Makes the next batch with the armed id throw after the armed step, once, as a crash would. */
+    @TestConfiguration
+    public static class Crashes implements StepListener {
+        private final AtomicReference<String> armed = new AtomicReference<>();
+
+        public void arm(Step step, String batchId) {
+            armed.set(step + "@" + batchId);
+        }
+
+        @Override
+        public void after(Step step, String batchId) {
+            if (armed.compareAndSet(step + "@" + batchId, null)) {
+                throw new SimulatedCrash("crash after " + step + " of " + batchId);
+            }
+        }
+    }
+
+    public static final class SimulatedCrash extends RuntimeException {
+        SimulatedCrash(String message) {
+            super(message);
+        }
+    }
+}
