@@ -15,8 +15,14 @@ import java.util.function.Function;
  * One deletion rate limit per target store (connection), adjusted by {@link AimdController} from the
  * store's own utilization signal (the same for every replica, since it is the store's) and the latency
  * deletion observes; the static cap is this replica's share of the fleet's cap.
+ *
+ * <p>Latency counts as overload when a batch is slower than the configured target, or slower than
+ * {@value #LATENCY_TOLERANCE}× the fastest batch seen recently: the store's own signal does not see
+ * queueing outside the node (a shared host, the network), but its clients do.
  */
 public class AdaptiveThrottle {
+
+    static final double LATENCY_TOLERANCE = 1.5;
 
     private final DeletionProperties properties;
     private final AimdController aimd;
@@ -39,7 +45,12 @@ public class AdaptiveThrottle {
 
     /** Records how long a batch of the store took, for the next adjustment. */
     public void observe(String store, Duration batchLatency) {
-        state(store).lastLatency = batchLatency;
+        Store state = state(store);
+        state.lastLatency = batchLatency;
+        long nanos = batchLatency.toNanos();
+        // the fastest recent batch, slowly forgotten (1 % per batch) so a changed workload is relearnt
+        state.bestLatencyNanos = state.bestLatencyNanos == 0 ? nanos
+                : Math.min(nanos, state.bestLatencyNanos + state.bestLatencyNanos / 100);
     }
 
     /** One control step for every store in use: reads its load signal and moves its limit. */
@@ -47,7 +58,9 @@ public class AdaptiveThrottle {
         stores.forEach((name, store) -> {
             LoadSignal signal = loadOf.apply(name);
             store.utilization = signal.utilization();
-            double latencyRatio = (double) store.lastLatency.toNanos() / properties.latencyTarget().toNanos();
+            double latencyRatio = Math.max(
+                    (double) store.lastLatency.toNanos() / properties.latencyTarget().toNanos(),
+                    store.bestLatencyNanos == 0 ? 0 : store.lastLatency.toNanos() / (LATENCY_TOLERANCE * store.bestLatencyNanos));
             int next = aimd.next(store.limit, cap(), signal.utilization(), latencyRatio);
             if (next != store.limit) {
                 store.limit = next;
@@ -84,6 +97,7 @@ public class AdaptiveThrottle {
         volatile int limit;
         volatile double utilization;
         volatile Duration lastLatency = Duration.ZERO;
+        volatile long bestLatencyNanos;
         final RateLimiter limiter;
 
         Store(int limit, RateLimiter limiter) {

@@ -1,0 +1,38 @@
+package io.erasure.deletion.throttle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class AimdControllerTest {
+
+    private final AimdController aimd = new AimdController(0.3, 100, 0.5, 10);
+
+    @Test
+    void underTheTargetTheRateGrowsByTheStepUpToTheCap() {
+        assertThat(aimd.next(1_000, 5_000, 0.5, 0.2)).isEqualTo(1_100);
+        assertThat(aimd.next(4_950, 5_000, 0.5, 0.2)).isEqualTo(5_000);
+    }
+
+    @Test
+    void overTheHeadroomTargetTheRateIsCutByTheFactor() {
+        assertThat(aimd.target()).isEqualTo(0.7);
+        assertThat(aimd.next(1_000, 5_000, 0.71, 0.2)).isEqualTo(500);
+        assertThat(aimd.next(1_000, 5_000, 0.70, 0.2)).as("exactly at the target is not over it").isEqualTo(1_100);
+    }
+
+    @Test
+    void slowBatchesCountAsOverloadEvenWhenTheSignalLooksIdle() {
+        assertThat(aimd.next(1_000, 5_000, 0.1, 1.5)).isEqualTo(500);
+    }
+
+    @Test
+    void theRateNeverFallsBelowTheFloorSoARunAlwaysProgresses() {
+        assertThat(aimd.next(12, 5_000, 1.0, 3)).isEqualTo(10);
+    }
+
+    @Test
+    void aSmallerShareOfTheCapPullsTheRateDown() {
+        assertThat(aimd.next(3_000, 1_250, 0.2, 0.1)).isEqualTo(1_250);
+    }
+}
