@@ -4,30 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
-import io.erasure.infra.LocalEngines;
 
 /** The service starts against real Kafka, Cassandra and reports each of them healthy. */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class DeletionLogApplicationIT {
-
-    @DynamicPropertySource
-    static void engines(DynamicPropertyRegistry registry) {
-        LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-        LocalEngines.cassandra().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-    }
-
-    @LocalServerPort
-    int port;
+class DeletionLogApplicationIT extends DeletionLogTestSupport {
 
     @Autowired
     CqlSession session;
@@ -53,5 +37,16 @@ class DeletionLogApplicationIT {
         assertThat(keyspace.getMap("replication", String.class, String.class))
                 .containsEntry("class", "org.apache.cassandra.locator.SimpleStrategy")
                 .containsEntry("replication_factor", "1");
+        assertThat(session.execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'deletion_log'")
+                .all().stream().map(row -> row.getString("table_name")))
+                .contains("records_by_key", "records_by_time", "records_by_run", "dataset_keys", "purges");
+    }
+
+    @Test
+    void theApiNeedsACallerButHealthDoesNot() {
+        RestTestClient anonymous = RestTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+
+        anonymous.get().uri("/api/ingestion/lag").exchange().expectStatus().isUnauthorized();
+        anonymous.get().uri("/actuator/health").exchange().expectStatus().isOk();
     }
 }

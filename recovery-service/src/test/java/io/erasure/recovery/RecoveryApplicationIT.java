@@ -5,34 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.erasure.infra.LocalEngines;
 
 /** The service starts against real PostgreSQL, Kafka, Cassandra and reports each of them healthy. */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class RecoveryApplicationIT {
-
-    @DynamicPropertySource
-    static void engines(DynamicPropertyRegistry registry) {
-        LocalEngines.postgres().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-        LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-        LocalEngines.cassandra().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcTemplate jdbc;
+class RecoveryApplicationIT extends RecoveryTestSupport {
 
     @Test
     void healthIsUpWithEveryEngine() {
@@ -51,7 +29,7 @@ class RecoveryApplicationIT {
     void flywayMigratedTheServiceSchema() {
         assertThat(jdbc.queryForList("SELECT version FROM recovery.flyway_schema_history"
                 + " WHERE version IS NOT NULL AND success ORDER BY installed_rank", String.class))
-                .startsWith("1");
+                .startsWith("1", "2");
     }
 
     @Test
@@ -62,5 +40,13 @@ class RecoveryApplicationIT {
 
         assertThat(jdbc.queryForMap("SELECT requested_by, status, scope ->> 'runId' AS run FROM recovery.recovery_requests WHERE id = ?", id))
                 .containsEntry("requested_by", "bob").containsEntry("status", "PENDING").containsEntry("run", "run-1");
+    }
+
+    @Test
+    void onlyTheRecoveryRoleMayUseTheApi() {
+        as("viewer").get().uri("/api/recoveries").exchange().expectStatus().isForbidden();
+        RestTestClient.bindToServer().baseUrl("http://localhost:" + port).build()
+                .get().uri("/api/recoveries").exchange().expectStatus().isUnauthorized();
+        as("recovery").get().uri("/api/recoveries").exchange().expectStatus().isOk();
     }
 }

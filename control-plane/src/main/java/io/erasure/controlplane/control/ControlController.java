@@ -1,6 +1,6 @@
 package io.erasure.controlplane.control;
 
-import io.erasure.controlplane.access.CallerResolver;
+import io.erasure.support.access.CallerResolver;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;

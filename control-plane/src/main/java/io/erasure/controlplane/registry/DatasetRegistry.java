@@ -1,6 +1,6 @@
 package io.erasure.controlplane.registry;
 
-import io.erasure.controlplane.access.Caller;
+import io.erasure.support.access.Caller;
 import io.erasure.controlplane.actions.ActionsLog;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.model.dataset.DatasetSpec;

@@ -1,6 +1,6 @@
 package io.erasure.controlplane.registry;
 
-import io.erasure.controlplane.access.CallerResolver;
+import io.erasure.support.access.CallerResolver;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.identifier.IdentifierSource;

@@ -1,6 +1,6 @@
 package io.erasure.controlplane.run;
 
-import io.erasure.controlplane.access.CallerResolver;
+import io.erasure.support.access.CallerResolver;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.model.run.RunState;
 import java.util.List;

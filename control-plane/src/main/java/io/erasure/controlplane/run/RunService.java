@@ -1,7 +1,7 @@
 package io.erasure.controlplane.run;
 
-import io.erasure.controlplane.access.Caller;
-import io.erasure.controlplane.access.Role;
+import io.erasure.support.access.Caller;
+import io.erasure.support.access.Role;
 import io.erasure.controlplane.actions.ActionsLog;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.control.KillSwitches;

@@ -8,9 +8,10 @@ import org.springframework.beans.factory.InitializingBean;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.erasure.deletionlog.client.LogSchema;
 
 /**
- * Creates the {@code deletion_log} keyspace at startup when it is missing.
+ * Creates the {@code deletion_log} keyspace and its tables ({@link LogSchema}) at startup when they are missing.
  *
  * <p>An existing keyspace is never altered: changing the replication of the log that holds every
  * deleted row is an operator's decision (followed by a repair), not a side effect of a deploy.
@@ -25,10 +26,12 @@ public class DeletionLogKeyspace implements InitializingBean {
 
     private final CqlSession session;
     private final KeyspaceReplication replication;
+    private final Duration ttl;
 
-    public DeletionLogKeyspace(CqlSession session, KeyspaceReplication replication) {
+    public DeletionLogKeyspace(CqlSession session, KeyspaceReplication replication, Duration ttl) {
         this.session = session;
         this.replication = replication;
+        this.ttl = ttl;
     }
 
     static String createStatement(KeyspaceReplication replication) {
@@ -41,5 +44,6 @@ public class DeletionLogKeyspace implements InitializingBean {
         String cql = createStatement(replication);
         session.execute(SimpleStatement.newInstance(cql).setTimeout(DDL_TIMEOUT));
         log.info("Keyspace {} is present (created if missing with {})", NAME, replication.toCql());
+        LogSchema.create(session, ttl);
     }
 }

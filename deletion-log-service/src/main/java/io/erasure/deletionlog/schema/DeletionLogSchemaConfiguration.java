@@ -1,5 +1,7 @@
 package io.erasure.deletionlog.schema;
 
+import java.time.Duration;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -11,7 +13,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
 class DeletionLogSchemaConfiguration {
 
     @Bean
-    DeletionLogKeyspace deletionLogKeyspace(CqlSession session, KeyspaceReplication replication) {
-        return new DeletionLogKeyspace(session, replication);
+    DeletionLogKeyspace deletionLogKeyspace(CqlSession session, KeyspaceReplication replication,
+                                            @Value("${erasure.deletion-log.ttl:30d}") Duration ttl) {
+        return new DeletionLogKeyspace(session, replication, ttl);
     }
 }

@@ -1,0 +1,49 @@
+package io.erasure.deletionlog;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.schema.DeletionLogKeyspace;
+import io.erasure.support.access.AccessRules;
+import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.util.backoff.ExponentialBackOff;
+import tools.jackson.databind.json.JsonMapper;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(DeletionLogProperties.class)
+class DeletionLogConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** Needs the keyspace and tables to exist: it prepares its statements at once. */
+    @Bean
+    DeletionLog deletionLog(CqlSession session, DeletionLogKeyspace schema, DeletionLogProperties properties, JsonMapper json,
+                            Clock clock) {
+        return DeletionLog.open(session, properties.masterKey(), properties.ttl(), json, clock);
+    }
+
+    /**
+     * A batch that cannot be stored (Cassandra down) is retried with backoff for as long as it takes:
+     * skipping it would lose the only copy of deleted rows once the topic's retention runs out.
+     */
+    @Bean
+    DefaultErrorHandler kafkaErrorHandler() {
+        ExponentialBackOff backOff = new ExponentialBackOff(500, 2.0);
+        backOff.setMaxInterval(30_000);
+        backOff.setMaxElapsedTime(Long.MAX_VALUE);
+        return new DefaultErrorHandler(backOff);
+    }
+
+    /** Purging the log is an operator's act; reading it needs any role (full rows: RECOVERY, checked per request). */
+    @Bean
+    AccessRules deletionLogAccess() {
+        return requests -> requests.requestMatchers(HttpMethod.POST, "/api/log/**").hasRole("OPERATOR");
+    }
+}

@@ -1,0 +1,66 @@
+package io.erasure.deletionlog.ingest;
+
+import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.client.LogWriter;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.record.DeletionRecord;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Stores every deletion record of {@code erasure.deletion.log} in the Cassandra log, a poll's batch at
+ * a time; offsets are committed only after the whole batch is stored (a failure redelivers it, and the
+ * writes are idempotent). Only committed (read_committed) records are seen.
+ */
+@Component
+public class DeletionLogListener {
+
+    public static final String GROUP = "deletion-log-service";
+
+    private static final Logger log = LoggerFactory.getLogger(DeletionLogListener.class);
+
+    private final LogWriter writer;
+    private final JsonMapper json;
+    private final Counter stored;
+    private final Counter skipped;
+    private final Counter unreadable;
+
+    public DeletionLogListener(DeletionLog deletionLog, JsonMapper json, MeterRegistry meters) {
+        this.writer = deletionLog.writer();
+        this.json = json;
+        this.stored = meters.counter("erasure.deletion_log.records", "outcome", "stored");
+        this.skipped = meters.counter("erasure.deletion_log.records", "outcome", "skipped");
+        this.unreadable = meters.counter("erasure.deletion_log.records", "outcome", "unreadable");
+    }
+
+    @KafkaListener(topics = Topics.DELETION_LOG, groupId = GROUP, batch = "true")
+    public void onRecords(List<ConsumerRecord<String, String>> messages) {
+        List<DeletionRecord> records = new ArrayList<>(messages.size());
+        for (ConsumerRecord<String, String> message : messages) {
+            try {
+                records.add(json.readValue(message.value(), DeletionRecord.class));
+            } catch (JacksonException | IllegalArgumentException e) {
+                // it can never be stored; the deletion service validates what it publishes, so this is a bug to look at
+                unreadable.increment();
+                log.error("unreadable deletion record at {}-{}@{} skipped: {}", message.topic(), message.partition(),
+                        message.offset(), e.getMessage());
+            }
+        }
+        LogWriter.Written written = writer.write(records);
+        stored.increment(written.written());
+        skipped.increment(written.skippedPurged() + written.skippedExpired());
+        if (written.skippedPurged() + written.skippedExpired() > 0) {
+            log.info("{} records not stored: {} of purged keys or datasets, {} older than the retention",
+                    written.skippedPurged() + written.skippedExpired(), written.skippedPurged(), written.skippedExpired());
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.erasure.recovery;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.erasure.deletionlog.client.DatasetKeys;
+import io.erasure.deletionlog.client.LogReader;
+import io.erasure.deletionlog.client.PayloadCipher;
+import io.erasure.recovery.restore.RecoveryRunner;
+import io.erasure.recovery.restore.RecoveryStore;
+import io.erasure.recovery.restore.RestoreThrottle;
+import io.erasure.support.access.AccessRules;
+import io.erasure.support.stores.StoreAdapterPool;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.function.SingletonSupplier;
+import tools.jackson.databind.json.JsonMapper;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(RecoveryProperties.class)
+class RecoveryConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** Every recovery endpoint is for the RECOVERY role: reading full rows and writing them back. */
+    @Bean
+    AccessRules recoveryAccess() {
+        return requests -> requests.requestMatchers("/api/**").hasRole("RECOVERY");
+    }
+
+    @Bean
+    RestoreThrottle restoreThrottle(RecoveryProperties properties) {
+        return new RestoreThrottle(properties.rowsPerSecond());
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    ExecutorService recoveryWorkers(RecoveryProperties properties) {
+        return Executors.newFixedThreadPool(properties.workers(), runnable -> {
+            Thread thread = new Thread(runnable, "recovery-worker");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * The log's tables belong to deletion-log-service and may not exist yet when this service starts:
+     * the reader (which prepares its statements) is opened on first use.
+     */
+    @Bean
+    RecoveryRunner recoveryRunner(CqlSession session, JsonMapper json, Clock clock, StoreAdapterPool adapters, RecoveryStore store,
+                                  RestoreThrottle throttle, RecoveryProperties properties,
+                                  @Value("${erasure.deletion-log.master-key:}") String masterKey) {
+        SingletonSupplier<LogReader> reader = SingletonSupplier.of(() ->
+                new LogReader(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json));
+        return new RecoveryRunner(reader, adapters, store, throttle, clock, properties.batchSize());
+    }
+}

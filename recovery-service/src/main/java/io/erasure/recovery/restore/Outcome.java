@@ -1,0 +1,19 @@
+package io.erasure.recovery.restore;
+
+/** What a recovery did (or, in a dry-run, would do) with one deletion record. */
+public enum Outcome {
+    /** Dry-run: no live row, the record can be restored. */
+    RESTORABLE,
+    /** Dry-run: a live row exists (written after the delete); a restore would keep it. */
+    CONFLICT,
+    RESTORED,
+    /** Data written after the delete (or an earlier restore) was there and was kept. */
+    NEWER_DATA_KEPT,
+    /** Every column's TTL ran out since the delete: nothing to restore. */
+    EXPIRED,
+    FAILED,
+    /** The record was purged from the log ("purge now"): its payload cannot be read. */
+    PURGED,
+    /** A requested key has no record in the log: never deleted, or its record outlived the log's retention. */
+    NOT_IN_LOG
+}

@@ -1,0 +1,162 @@
+package io.erasure.recovery.restore;
+
+import io.erasure.deletionlog.client.KeyHash;
+import io.erasure.deletionlog.client.LogReader;
+import io.erasure.deletionlog.client.LoggedRecord;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.record.ColumnValue;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.recovery.RecoveryScope;
+import io.erasure.store.spi.LiveState;
+import io.erasure.store.spi.RestoreOutcome;
+import io.erasure.store.spi.StoreAdapter;
+import io.erasure.store.spi.StoreException;
+import io.erasure.support.stores.StoreAdapterPool;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one recovery request: reads its records from the log, then either reports what a restore would
+ * do (dry-run: restorable, conflict with a live row, expired, purged; nothing is written) or restores
+ * through the dataset's store adapter in throttled batches. The adapter never overwrites newer data:
+ * Cassandra writes at the delete's cut-off + 1 µs with the remaining TTLs, relational stores insert
+ * only where the key is absent. Outcomes and progress are stored after every batch.
+ */
+public class RecoveryRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(RecoveryRunner.class);
+    private static final int RETRIES = 5;
+
+    private final Supplier<LogReader> reader;
+    private final StoreAdapterPool adapters;
+    private final RecoveryStore store;
+    private final RestoreThrottle throttle;
+    private final Clock clock;
+    private final int batchSize;
+
+    public RecoveryRunner(Supplier<LogReader> reader, StoreAdapterPool adapters, RecoveryStore store, RestoreThrottle throttle,
+                          Clock clock, int batchSize) {
+        this.reader = reader;
+        this.adapters = adapters;
+        this.store = store;
+        this.throttle = throttle;
+        this.clock = clock;
+        this.batchSize = Math.max(1, Math.min(batchSize, throttle.maxBatch()));
+    }
+
+    public void run(UUID id, boolean dryRun) {
+        try {
+            RecoveryScope scope = store.scope(id);
+            DatasetSpec spec = store.spec(id);
+            ScopeReader.Found found = new ScopeReader(reader.get()).read(scope);
+            store.started(id, found.records().size() + found.missingKeys().size(), clock.instant());
+
+            List<RecoveryItem> settled = new ArrayList<>();
+            for (Map<String, Object> key : found.missingKeys()) {
+                settled.add(new RecoveryItem("key:" + KeyHash.of(spec.name(), key), key, Outcome.NOT_IN_LOG,
+                        "no deletion record in the log: never deleted, or older than the log's retention", null, null));
+            }
+            List<LoggedRecord> restorable = new ArrayList<>();
+            for (LoggedRecord record : found.records()) {
+                if (record.purged()) {
+                    settled.add(item(record, Outcome.PURGED, "purged from the log; its contents cannot be read"));
+                } else if (!record.dataset().equals(spec.name())) {
+                    settled.add(item(record, Outcome.FAILED, "record of dataset '" + record.dataset() + "', but the request's"
+                            + " spec is '" + spec.name() + "'; recover that dataset with its own spec"));
+                } else if (record.retainedRef() != null) {
+                    settled.add(item(record, Outcome.FAILED, "the row's columns are in S3 at " + record.retainedRef()
+                            + "; restoring retained rows is not supported yet"));
+                } else {
+                    restorable.add(record);
+                }
+            }
+            store.recorded(id, settled);
+
+            StoreAdapter adapter = restorable.isEmpty() ? null : adapters.checkedAdapter(spec);
+            for (int from = 0; from < restorable.size(); from += batchSize) {
+                List<LoggedRecord> batch = restorable.subList(from, Math.min(restorable.size(), from + batchSize));
+                store.recorded(id, dryRun ? assess(adapter, spec, batch) : restore(adapter, spec, batch));
+            }
+            store.completed(id, clock.instant());
+        } catch (RuntimeException e) {
+            log.error("recovery {} failed", id, e);
+            store.failed(id, String.valueOf(e.getMessage()), clock.instant());
+        }
+    }
+
+    private List<RecoveryItem> assess(StoreAdapter adapter, DatasetSpec spec, List<LoggedRecord> batch) {
+        Instant now = clock.instant();
+        List<LiveState> live = retrying(() -> adapter.checkLiveState(spec, batch.stream().map(LoggedRecord::primaryKey).toList()));
+        List<RecoveryItem> items = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            LoggedRecord record = batch.get(i);
+            if (expired(record, spec, now)) {
+                items.add(item(record, Outcome.EXPIRED, "every column's TTL ran out since the delete at " + record.deletedAt()));
+            } else if (live.get(i).present()) {
+                items.add(item(record, Outcome.CONFLICT, "a live row exists (written after the delete); a restore keeps it"));
+            } else {
+                items.add(item(record, Outcome.RESTORABLE, null));
+            }
+        }
+        return items;
+    }
+
+    private List<RecoveryItem> restore(StoreAdapter adapter, DatasetSpec spec, List<LoggedRecord> batch) {
+        List<DeletionRecord> records = batch.stream().map(LoggedRecord::toDeletionRecord).toList();
+        throttle.acquire(spec.connectionRef(), records.size());
+        // safe to repeat: what an earlier attempt restored now reports "already restored"
+        RestoreOutcome outcome = retrying(() -> adapter.restore(spec, records));
+        List<RecoveryItem> items = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            RestoreOutcome.RecordOutcome result = outcome.records().get(i);
+            items.add(item(batch.get(i), Outcome.valueOf(result.status().name()), result.detail()));
+        }
+        return items;
+    }
+
+    /** Mirrors the Cassandra adapter: a row whose every non-key value had a TTL that has run out since the delete. */
+    static boolean expired(LoggedRecord record, DatasetSpec spec, Instant now) {
+        long elapsed = Math.max(0, Duration.between(record.deletedAt(), now).toSeconds());
+        boolean anyValue = false;
+        for (ColumnValue column : record.columns()) {
+            if (spec.keyColumns().isPrimaryKeyColumn(column.name()) || column.value() == null) {
+                continue;
+            }
+            anyValue = true;
+            if (column.ttlSeconds() == null || column.ttlSeconds() - elapsed > 0) {
+                return false;
+            }
+        }
+        return anyValue;
+    }
+
+    private static <T> T retrying(Supplier<T> call) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.get();
+            } catch (StoreException.Retriable e) {
+                if (attempt >= RETRIES) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(Math.min(10_000L, 200L << attempt));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static RecoveryItem item(LoggedRecord record, Outcome outcome, String detail) {
+        return new RecoveryItem(record.recordId(), record.primaryKey(), outcome, detail, record.deletedAt(), record.originId());
+    }
+}

@@ -1,0 +1,119 @@
+package io.erasure.recovery;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.client.LogSchema;
+import io.erasure.infra.CassandraEngine;
+import io.erasure.infra.LocalEngines;
+import io.erasure.infra.PostgresEngine;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.client.RestTestClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One Spring context for every recovery IT, on real PostgreSQL, Kafka and Cassandra, with store
+ * connections {@code cassandra-test} and {@code pg-test} to the same engines, and the deletion log's
+ * tables (normally created by deletion-log-service).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "erasure.recovery.rows-per-second=50")
+public abstract class RecoveryTestSupport {
+
+    public static final String CASSANDRA = "cassandra-test";
+    public static final String POSTGRES = "pg-test";
+    private static final AtomicInteger NAMES = new AtomicInteger();
+    private static volatile boolean logTables;
+
+    @DynamicPropertySource
+    static void engines(DynamicPropertyRegistry registry) {
+        PostgresEngine postgres = LocalEngines.postgres();
+        CassandraEngine cassandra = LocalEngines.cassandra();
+        postgres.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        cassandra.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        registry.add("erasure.connections[" + CASSANDRA + "].kind", () -> "CASSANDRA");
+        registry.add("erasure.connections[" + CASSANDRA + "].settings[contact-points]", cassandra::contactPoint);
+        registry.add("erasure.connections[" + CASSANDRA + "].settings[local-datacenter]", cassandra::localDatacenter);
+        registry.add("erasure.connections[" + POSTGRES + "].kind", () -> "POSTGRES");
+        registry.add("erasure.connections[" + POSTGRES + "].settings[url]", postgres::jdbcUrl);
+        registry.add("erasure.connections[" + POSTGRES + "].settings[username]", postgres::username);
+        registry.add("erasure.connections[" + POSTGRES + "].settings[password]", postgres::password);
+    }
+
+    @LocalServerPort
+    protected int port;
+    @Autowired
+    protected JsonMapper json;
+    @Autowired
+    protected JdbcTemplate jdbc;
+    @Autowired
+    protected CqlSession session;
+    @Value("${erasure.deletion-log.master-key}")
+    private String masterKey;
+
+    /** The log as deletion-log-service writes it (same tables, same master key). */
+    protected DeletionLog log;
+
+    @BeforeEach
+    void deletionLogTables() {
+        if (!logTables) {
+            session.execute("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
+                    + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            LogSchema.create(session, Duration.ofDays(30));
+            logTables = true;
+        }
+        log = DeletionLog.open(session, masterKey, Duration.ofDays(30), json, Clock.systemUTC());
+    }
+
+    protected RestTestClient as(String user) {
+        return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeaders(h -> h.setBasicAuth(user, user))
+                .build();
+    }
+
+    protected static String unique(String prefix) {
+        return prefix + "_" + NAMES.incrementAndGet() + "_" + System.nanoTime() % 100_000;
+    }
+
+    /** Creates a recovery as the RECOVERY user and waits until it has finished; returns the finished request. */
+    protected JsonNode recover(String body) {
+        String created = as("recovery").post().uri("/api/recoveries").contentType(MediaType.APPLICATION_JSON).body(body)
+                .exchange().expectStatus().isAccepted().expectBody(String.class).returnResult().getResponseBody();
+        UUID id = UUID.fromString(json.readTree(created).get("id").asString());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            JsonNode request = get("/api/recoveries/" + id);
+            String status = request.get("status").asString();
+            if (status.equals("COMPLETED") || status.equals("FAILED")) {
+                return request;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("recovery " + id + " did not finish within 60 s: " + request);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    protected JsonNode get(String uri) {
+        return json.readTree(as("recovery").get().uri(uri).exchange().expectStatus().isOk().expectBody(String.class)
+                .returnResult().getResponseBody());
+    }
+}

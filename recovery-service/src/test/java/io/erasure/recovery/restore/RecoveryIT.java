@@ -1,0 +1,246 @@
+package io.erasure.recovery.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.BackupLocation;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.DeletionLimits;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
+import io.erasure.recovery.RecoveryTestSupport;
+import io.erasure.store.spi.DeleteBatch;
+import io.erasure.store.spi.LiveRow;
+import io.erasure.store.spi.StoreAdapter;
+import io.erasure.support.stores.StoreAdapterPool;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Rows are read through the adapters, logged as deletion records (as deletion-log-service stores them),
+ * deleted at the cut-off, then recovered through the API: dry-runs change nothing and report conflicts;
+ * restores bring rows back identical and never overwrite a row written after the delete.
+ */
+class RecoveryIT extends RecoveryTestSupport {
+
+    private static final long WRITTEN = CutoffTimestamp.toMicros(Instant.now()) - 3_600_000_000L;
+    private static final CutoffTimestamp CUTOFF = new CutoffTimestamp(WRITTEN + 1_000_000);
+
+    @Autowired
+    StoreAdapterPool adapters;
+
+    @Test
+    void byKeysADryRunChangesNothingThenTheRestoreBringsRowsBackExactlyAndKeepsNewerOnes() {
+        DatasetSpec spec = cassandraTable();
+        writeCassandra(spec, 1, "alice", "a@example.com", 3600);
+        writeCassandra(spec, 2, "bob", "b@example.com", null);
+        writeCassandra(spec, 3, "carol", "c@example.com", null);
+        RunId run = RunId.of(unique("run"));
+        logAndDelete(spec, run, List.of(1L, 2L, 3L), Instant.now());
+        // written by the application after the delete: must survive any recovery
+        session.execute("INSERT INTO " + spec.quotedTable() + " (id, name, email) VALUES (3, 'carol-new', 'c2@example.com')");
+
+        String body = byKeys(spec, "[{\"id\":1},{\"id\":2},{\"id\":3},{\"id\":99}]");
+        JsonNode dryRun = recover(body.replace("\"dryRun\":false", "\"dryRun\":true"));
+
+        assertThat(dryRun.get("status").asString()).isEqualTo("COMPLETED");
+        assertThat(outcomes(dryRun)).containsEntry(1L, "RESTORABLE").containsEntry(2L, "RESTORABLE")
+                .containsEntry(3L, "CONFLICT").containsEntry(99L, "NOT_IN_LOG");
+        assertThat(dryRun.get("requestedBy").asString()).isEqualTo("recovery");
+        assertThat(cassandraRow(spec, 1)).as("a dry-run writes nothing").isNull();
+        assertThat(cassandraRow(spec, 2)).isNull();
+
+        JsonNode restore = recover(body);
+
+        assertThat(outcomes(restore)).containsEntry(1L, "RESTORED").containsEntry(2L, "RESTORED")
+                .containsEntry(3L, "NEWER_DATA_KEPT").containsEntry(99L, "NOT_IN_LOG");
+        assertThat(restore.get("restored").asLong()).isEqualTo(2);
+        assertThat(restore.get("conflicts").asLong()).isEqualTo(1);
+        assertThat(restore.get("recordsDone").asLong()).isEqualTo(restore.get("recordsTotal").asLong()).isEqualTo(4);
+        Row alice = cassandraRow(spec, 1);
+        assertThat(alice.getString("name")).isEqualTo("alice");
+        assertThat(alice.getString("email")).isEqualTo("a@example.com");
+        assertThat(alice.getLong("wt")).as("restored at the cut-off + 1 µs").isEqualTo(CUTOFF.restoreWriteTimeMicros());
+        assertThat(alice.getInt("ttl")).as("the remaining TTL").isBetween(3500, 3600);
+        Row bob = cassandraRow(spec, 2);
+        assertThat(bob.getString("name")).isEqualTo("bob");
+        assertThat(bob.isNull("ttl")).as("no TTL before, none after").isTrue();
+        assertThat(cassandraRow(spec, 3).getString("name")).as("the newer row is kept").isEqualTo("carol-new");
+    }
+
+    @Test
+    void aRecordWhoseTtlRanOutIsReportedExpiredAndNotWritten() {
+        DatasetSpec spec = cassandraTable();
+        writeCassandra(spec, 1, "short-lived", "s@example.com", 60);
+        RunId run = RunId.of(unique("run"));
+        // deleted two minutes ago with a minute left: by now it would have expired on its own
+        logAndDelete(spec, run, List.of(1L), Instant.now().minus(2, ChronoUnit.MINUTES));
+
+        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":" + json.writeValueAsString(spec)
+                + ",\"dryRun\":%s,\"reason\":\"test\"}";
+        JsonNode dryRun = recover(body.formatted("true"));
+        JsonNode restore = recover(body.formatted("false"));
+
+        assertThat(outcomes(dryRun)).containsExactly(Map.entry(1L, "EXPIRED"));
+        assertThat(outcomes(restore)).containsExactly(Map.entry(1L, "EXPIRED"));
+        assertThat(restore.get("expired").asLong()).isEqualTo(1);
+        assertThat(cassandraRow(spec, 1)).isNull();
+    }
+
+    @Test
+    void byTimeWindowOnlyTheWindowsDeletionsComeBack() {
+        DatasetSpec spec = cassandraTable();
+        for (long id = 1; id <= 3; id++) {
+            writeCassandra(spec, id, "name-" + id, id + "@example.com", null);
+        }
+        Instant windowStart = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(30, ChronoUnit.MINUTES);
+        logAndDelete(spec, RunId.of(unique("run")), List.of(1L, 2L), windowStart.plusSeconds(60));
+        logAndDelete(spec, RunId.of(unique("run")), List.of(3L), windowStart.plus(20, ChronoUnit.MINUTES));
+
+        JsonNode restore = recover("{\"scope\":{\"type\":\"timeWindow\",\"dataset\":\"" + spec.name() + "\",\"from\":\""
+                + windowStart + "\",\"to\":\"" + windowStart.plus(10, ChronoUnit.MINUTES) + "\"},\"spec\":"
+                + json.writeValueAsString(spec) + ",\"dryRun\":false,\"reason\":\"test\"}");
+
+        assertThat(outcomes(restore)).containsOnly(Map.entry(1L, "RESTORED"), Map.entry(2L, "RESTORED"));
+        assertThat(cassandraRow(spec, 1).getString("name")).isEqualTo("name-1");
+        assertThat(cassandraRow(spec, 2).getString("name")).isEqualTo("name-2");
+        assertThat(cassandraRow(spec, 3)).as("deleted outside the window").isNull();
+    }
+
+    @Test
+    void byRunPostgresRowsComeBackIdenticalAndAReinsertedRowIsNotOverwritten() {
+        String table = unique("accounts");
+        jdbc.execute("CREATE SCHEMA IF NOT EXISTS recovery_it");
+        jdbc.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, balance numeric(12,2),"
+                + " tags text[], updated_at timestamptz NOT NULL)");
+        DatasetSpec spec = spec(StoreKind.POSTGRES, POSTGRES, "recovery_it", table, ConditionalColumn.timestamp("updated_at"));
+        OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
+        for (long id = 1; id <= 3; id++) {
+            jdbc.update("INSERT INTO recovery_it." + table + " (id, name, balance, tags, updated_at) VALUES (?, ?, ?::numeric,"
+                    + " ?::text[], ?)", id, "owner-" + id, id + "0.25", "{a,b" + id + "}", updated);
+        }
+        List<Map<String, Object>> before = jdbc.queryForList("SELECT id, name, balance, tags::text AS tags, updated_at FROM"
+                + " recovery_it." + table + " ORDER BY id");
+        RunId run = RunId.of(unique("run"));
+        logAndDelete(spec, run, List.of(1L, 2L, 3L), Instant.now());
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table, Long.class)).isZero();
+        jdbc.update("INSERT INTO recovery_it." + table + " (id, name, balance, tags, updated_at) VALUES (2, 'new-owner', 1,"
+                + " '{}', now())");
+
+        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":" + json.writeValueAsString(spec)
+                + ",\"dryRun\":%s,\"reason\":\"deleted by mistake\"}";
+        JsonNode dryRun = recover(body.formatted("true"));
+        assertThat(outcomes(dryRun)).containsOnly(Map.entry(1L, "RESTORABLE"), Map.entry(2L, "CONFLICT"), Map.entry(3L, "RESTORABLE"));
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table, Long.class)).isEqualTo(1);
+
+        JsonNode restore = recover(body.formatted("false"));
+
+        assertThat(outcomes(restore)).containsOnly(Map.entry(1L, "RESTORED"), Map.entry(2L, "NEWER_DATA_KEPT"),
+                Map.entry(3L, "RESTORED"));
+        List<Map<String, Object>> after = jdbc.queryForList("SELECT id, name, balance, tags::text AS tags, updated_at FROM"
+                + " recovery_it." + table + " WHERE id <> 2 ORDER BY id");
+        assertThat(after).containsExactly(before.get(0), before.get(2));
+        assertThat(jdbc.queryForObject("SELECT name FROM recovery_it." + table + " WHERE id = 2", String.class))
+                .isEqualTo("new-owner");
+        assertThat(StreamSupport.stream(get("/api/recoveries?limit=500").spliterator(), false)
+                .map(r -> r.get("id").asString())).contains(restore.get("id").asString(), dryRun.get("id").asString());
+    }
+
+    @Test
+    void aSpecForAnotherDatasetIsRefusedWithTheReason() {
+        DatasetSpec spec = cassandraTable();
+        String body = "{\"scope\":{\"type\":\"keys\",\"dataset\":\"some-other-dataset\",\"keys\":[{\"id\":1}]},\"spec\":"
+                + json.writeValueAsString(spec) + ",\"dryRun\":true,\"reason\":\"test\"}";
+
+        String problem = as("recovery").post().uri("/api/recoveries").contentType(MediaType.APPLICATION_JSON).body(body)
+                .exchange().expectStatus().isBadRequest().expectBody(String.class).returnResult().getResponseBody();
+
+        assertThat(problem).contains("spec.name").contains("some-other-dataset");
+    }
+
+    // --- fixtures
+
+    private DatasetSpec cassandraTable() {
+        String table = unique("profiles");
+        session.execute("CREATE KEYSPACE IF NOT EXISTS recovery_it WITH replication = {'class': 'SimpleStrategy',"
+                + " 'replication_factor': 1}");
+        session.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, email text)");
+        return spec(StoreKind.CASSANDRA, CASSANDRA, "recovery_it", table, ConditionalColumn.none());
+    }
+
+    private static DatasetSpec spec(StoreKind kind, String connection, String namespace, String table,
+                                    ConditionalColumn conditional) {
+        return DatasetSpec.builder()
+                .name(table.replace('_', '-'))
+                .storeKind(kind)
+                .connectionRef(connection)
+                .namespace(namespace)
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(conditional)
+                .backup(new BackupLocation("backups/recovery-it/", BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("erasure-tests")
+                .build();
+    }
+
+    private void writeCassandra(DatasetSpec spec, long id, String name, String email, Integer ttl) {
+        session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name, email) VALUES (?, ?, ?)"
+                + " USING TIMESTAMP ? AND TTL ?").bind(id, name, email, WRITTEN, ttl == null ? 0 : ttl));
+    }
+
+    private Row cassandraRow(DatasetSpec spec, long id) {
+        return session.execute(session.prepare("SELECT name, email, WRITETIME(name) AS wt, TTL(email) AS ttl FROM "
+                + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
+    }
+
+    /** What the deletion service does: read the live rows, log them, then delete at the cut-off. */
+    private void logAndDelete(DatasetSpec spec, RunId run, List<Long> ids, Instant deletedAt) {
+        StoreAdapter adapter = adapters.checkedAdapter(spec);
+        List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
+        List<LiveRow> rows = adapter.readRows(spec, keys);
+        assertThat(rows).hasSize(ids.size());
+        DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
+        List<DeletionRecord> records = rows.stream()
+                .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), deletedAt))
+                // through JSON, as the records travel on the topic
+                .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
+                .toList();
+        log.writer().write(records);
+        log.writer().write(records); // a re-delivery is stored once
+        adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "batch-1", CUTOFF, keys)));
+        assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
+    }
+
+    private String byKeys(DatasetSpec spec, String keys) {
+        return "{\"scope\":{\"type\":\"keys\",\"dataset\":\"" + spec.name() + "\",\"keys\":" + keys + "},\"spec\":"
+                + json.writeValueAsString(spec) + ",\"dryRun\":false,\"reason\":\"restore by mistake\"}";
+    }
+
+    /** The outcome per id of a finished recovery. */
+    private Map<Long, String> outcomes(JsonNode request) {
+        Map<Long, String> byId = new HashMap<>();
+        for (JsonNode item : get("/api/recoveries/" + request.get("id").asString() + "/outcomes")) {
+            byId.put(item.get("primaryKey").get("id").asLong(), item.get("outcome").asString());
+        }
+        return byId;
+    }
+}

@@ -1,0 +1,17 @@
+package io.erasure.support.access;
+
+/** What a caller may do. */
+public enum Role {
+    /** Registers and changes its own team's datasets, triggers their runs. */
+    OWNER,
+    /** Runs, approvals, kill switches. */
+    OPERATOR,
+    /** Recovery requests. */
+    RECOVERY,
+    /** Read-only: registry, runs, dashboard. */
+    VIEWER;
+
+    public String authority() {
+        return "ROLE_" + name();
+    }
+}
