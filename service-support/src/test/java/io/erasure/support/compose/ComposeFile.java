@@ -60,7 +60,10 @@ record ComposeFile(Map<String, Service> services) {
         Map<String, Object> document;
         try (Reader reader = Files.newBufferedReader(file)) {
             // SafeConstructor: plain maps and lists, with anchors and '<<' merge keys resolved
-            document = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
+            LoaderOptions options = new LoaderOptions();
+            // the file shares its environment blocks through anchors; more than SnakeYAML's default 50
+            options.setMaxAliasesForCollections(500);
+            document = new Yaml(new SafeConstructor(options)).load(reader);
         }
         Map<String, Service> services = new LinkedHashMap<>();
         map(document.get("services")).forEach((name, definition) -> services.put(name, service(name, map(definition))));
