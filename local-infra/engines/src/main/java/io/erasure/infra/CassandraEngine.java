@@ -22,8 +22,8 @@ public final class CassandraEngine implements Engine {
 
     public static final String LOCAL_DATACENTER = "datacenter1";
 
-    /** The module flags of Cassandra 5.0's {@code jvm17-server.options}. */
-    private static final List<String> JAVA17_MODULE_FLAGS = List.of(
+    /** The module flags of Cassandra 5.0's {@code jvm17-server.options} (also needed by its offline tools). */
+    public static final List<String> JAVA17_MODULE_FLAGS = List.of(
             "-Djdk.attach.allowAttachSelf=true",
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
             "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",

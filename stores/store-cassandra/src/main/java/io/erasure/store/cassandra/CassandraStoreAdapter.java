@@ -104,6 +104,22 @@ public final class CassandraStoreAdapter implements StoreAdapter {
         return load.measure();
     }
 
+    /** The checked shape of {@code spec}'s table: key and regular column types (for the bulk restore path). */
+    public TableShape tableShape(DatasetSpec spec) {
+        return shape(spec, List.of());
+    }
+
+    /**
+     * The driver's metadata of {@code spec}'s table as the cluster describes it now (the bulk restore path
+     * builds its SSTable schema from it).
+     */
+    public com.datastax.oss.driver.api.core.metadata.schema.TableMetadata tableMetadata(DatasetSpec spec) {
+        shape(spec, List.of());
+        return cql.session().getMetadata().getKeyspace(com.datastax.oss.driver.api.core.CqlIdentifier.fromInternal(spec.namespace()))
+                .flatMap(keyspace -> keyspace.getTable(com.datastax.oss.driver.api.core.CqlIdentifier.fromInternal(spec.table())))
+                .orElseThrow(() -> new StoreException.Fatal("table " + spec.quotedTable() + " is gone; recreate it first"));
+    }
+
     /** The consistency level every read, delete and restore of this adapter uses. */
     public com.datastax.oss.driver.api.core.ConsistencyLevel consistency() {
         return cql.consistency();

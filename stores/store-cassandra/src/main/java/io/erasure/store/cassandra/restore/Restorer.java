@@ -4,12 +4,11 @@ import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Statement;
-import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.store.cassandra.CassandraErrors;
 import io.erasure.store.cassandra.CqlRunner;
-import io.erasure.store.cassandra.json.CqlJson;
 import io.erasure.store.cassandra.read.LiveReads;
+import io.erasure.store.cassandra.restore.RestoreWrites.RowWrite;
 import io.erasure.store.cassandra.schema.TableShape;
 import io.erasure.store.spi.LiveState;
 import io.erasure.store.spi.RestoreOutcome;
@@ -17,16 +16,14 @@ import io.erasure.store.spi.RestoreOutcome.RecordOutcome;
 import io.erasure.store.spi.RestoreOutcome.Status;
 import io.erasure.store.spi.StoreException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Puts deleted rows back from their deletion records, never over newer data.
+ *
+ * <p>What each record writes is {@link RestoreWrites} (shared with the bulk SSTable path).
  *
  * <ol>
  *   <li>A key that has any live data now (written after the delete, or restored before) is left alone:
@@ -117,60 +114,30 @@ public final class Restorer {
 
     /** The write restoring {@code record}, or null if every column it had expired meanwhile. */
     private Statement<?> write(TableShape shape, DeletionRecord record, Instant now) {
-        long writeTime = record.cutoff().restoreWriteTimeMicros();
-        long elapsed = secondsRoundedUp(Duration.between(record.deletedAt(), now));
-        Map<Integer, Map<String, Object>> byTtl = new TreeMap<>();
-        boolean hadValues = false;
-        for (ColumnValue column : record.columns()) {
-            if (shape.keyTypes().containsKey(column.name()) || column.value() == null) {
-                continue;
-            }
-            if (!shape.regular().containsKey(column.name())) {
-                throw new IllegalArgumentException("column '" + column.name() + "' of the record is no longer in "
-                        + shape.spec().quotedTable() + "; add it back or restore the row by hand");
-            }
-            hadValues = true;
-            int ttl = 0;
-            if (column.ttlSeconds() != null) {
-                long remaining = column.ttlSeconds() - elapsed;
-                if (remaining <= 0) {
-                    continue;
-                }
-                ttl = (int) remaining;
-            }
-            byTtl.computeIfAbsent(ttl, t -> new LinkedHashMap<>(record.primaryKey())).put(column.name(), column.value());
-        }
-        if (hadValues && byTtl.isEmpty()) {
+        List<RowWrite> rows = RestoreWrites.of(shape, record, now);
+        if (rows.isEmpty()) {
             return null;
         }
-        if (byTtl.isEmpty()) {
-            return cql.bind(shape.restoreKeyOnlyCql(), List.of(json(shape, record.primaryKey()), writeTime));
+        if (rows.size() == 1 && rows.get(0).ttlSeconds() == null) {
+            return cql.bind(shape.restoreKeyOnlyCql(), List.of(rows.get(0).json(), rows.get(0).writeTimeMicros()));
         }
         List<BatchableStatement<?>> inserts = new ArrayList<>();
-        byTtl.forEach((ttl, row) -> inserts.add(cql.prepare(shape.restoreCql()).bind(json(shape, row), writeTime, ttl)));
+        for (RowWrite row : rows) {
+            inserts.add(cql.prepare(shape.restoreCql()).bind(row.json(), row.writeTimeMicros(), row.ttlSeconds()));
+        }
         return inserts.size() == 1
                 ? cql.configure((com.datastax.oss.driver.api.core.cql.BoundStatement) inserts.get(0))
                 : cql.configure(BatchStatement.newInstance(DefaultBatchType.UNLOGGED, inserts));
     }
 
-    private static String json(TableShape shape, Map<String, Object> row) {
-        return CqlJson.toCassandraJsonObject(row, shape.allTypes());
-    }
-
-    private static String keptDetail(DeletionRecord record, LiveState state) {
+    /** Why a record was not written over a live key (shared with the bulk path). */
+    public static String keptDetail(DeletionRecord record, LiveState state) {
         if (state.lastWriteMicros() != null && state.lastWriteMicros() == record.cutoff().restoreWriteTimeMicros()) {
             return "already restored";
         }
         return state.lastWriteMicros() == null
                 ? "the key has live data again (a row with only key columns); nothing was written"
                 : "newer data written at " + state.lastWriteMicros() + " µs is kept; nothing was written";
-    }
-
-    private static long secondsRoundedUp(Duration elapsed) {
-        if (elapsed.isNegative()) {
-            return 0;
-        }
-        return elapsed.getSeconds() + (elapsed.getNano() > 0 ? 1 : 0);
     }
 
     private static RecordOutcome outcome(DeletionRecord record, Status status, String detail) {

@@ -1,0 +1,42 @@
+package io.erasure.store.cassandra.bulk;
+
+import io.erasure.infra.CassandraEngine;
+import io.erasure.infra.process.ChildJvm;
+import io.erasure.infra.process.JavaRuntimes;
+import io.erasure.infra.process.RuntimeClasspath;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs {@code io.erasure.infra.cassandra.bulk.SSTableWriterMain} in a child JVM (Java 17, the
+ * runtime-cassandra classpath): cassandra-all is loaded there and nowhere else. The child dies with this
+ * JVM (it runs under the OrphanGuard) and its output goes to {@code writer.log} beside the SSTables.
+ */
+final class SSTableWriterProcess {
+
+    static final String MAIN_CLASS = "io.erasure.infra.cassandra.bulk.SSTableWriterMain";
+
+    private final Duration timeout;
+    private final String heap;
+
+    SSTableWriterProcess(Duration timeout, String heap) {
+        this.timeout = timeout;
+        this.heap = heap;
+    }
+
+    /** Writes the rows of {@code rowsFile} as SSTables of {@code schemaFile}'s table into {@code outputDir}. */
+    void write(Path schemaFile, Path rowsFile, Path outputDir, Path logFile) {
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        jvmArgs.addAll(CassandraEngine.JAVA17_MODULE_FLAGS);
+        ChildJvm child = ChildJvm.start("sstable-writer", RuntimeClasspath.of("runtime-cassandra"), JavaRuntimes.java17(),
+                jvmArgs, MAIN_CLASS, List.of(schemaFile.toString(), rowsFile.toString(), outputDir.toString()),
+                outputDir.getParent(), logFile);
+        try {
+            child.awaitExit(timeout);
+        } finally {
+            child.close();
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.erasure.store.cassandra.restore;
+
+import io.erasure.model.record.ColumnValue;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.store.cassandra.json.CqlJson;
+import io.erasure.store.cassandra.schema.TableShape;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What restoring one deletion record writes, independent of how it is written (CQL inserts online, or
+ * rows of an SSTable in the bulk path): the row's columns grouped by remaining TTL, each group one
+ * {@code INSERT ... JSON} at cut-off + 1 µs.
+ *
+ * <p>Remaining TTL = the TTL the column had when read, minus the whole seconds (rounded up) since
+ * {@code deletedAt}; a column whose TTL ran out is left out, and a record whose every column ran out
+ * yields no writes at all (expired).
+ */
+public final class RestoreWrites {
+
+    /**
+     * One insert: the row's Cassandra JSON, its write time, and its TTL in seconds ({@code 0} = none;
+     * {@code null} = a row that had only key columns, written without a TTL so the table default applies).
+     */
+    public record RowWrite(String json, long writeTimeMicros, Integer ttlSeconds) {
+    }
+
+    private RestoreWrites() {
+    }
+
+    /**
+     * The inserts restoring {@code record} as of {@code now}; empty if every column it had expired meanwhile.
+     *
+     * @throws IllegalArgumentException if a column of the record is no longer in the table
+     */
+    public static List<RowWrite> of(TableShape shape, DeletionRecord record, Instant now) {
+        long writeTime = record.cutoff().restoreWriteTimeMicros();
+        long elapsed = secondsRoundedUp(Duration.between(record.deletedAt(), now));
+        Map<Integer, Map<String, Object>> byTtl = new TreeMap<>();
+        boolean hadValues = false;
+        for (ColumnValue column : record.columns()) {
+            if (shape.keyTypes().containsKey(column.name()) || column.value() == null) {
+                continue;
+            }
+            if (!shape.regular().containsKey(column.name())) {
+                throw new IllegalArgumentException("column '" + column.name() + "' of the record is no longer in "
+                        + shape.spec().quotedTable() + "; add it back or restore the row by hand");
+            }
+            hadValues = true;
+            int ttl = 0;
+            if (column.ttlSeconds() != null) {
+                long remaining = column.ttlSeconds() - elapsed;
+                if (remaining <= 0) {
+                    continue;
+                }
+                ttl = (int) remaining;
+            }
+            byTtl.computeIfAbsent(ttl, t -> new LinkedHashMap<>(record.primaryKey())).put(column.name(), column.value());
+        }
+        if (hadValues && byTtl.isEmpty()) {
+            return List.of();
+        }
+        if (byTtl.isEmpty()) {
+            return List.of(new RowWrite(json(shape, record.primaryKey()), writeTime, null));
+        }
+        List<RowWrite> writes = new ArrayList<>(byTtl.size());
+        byTtl.forEach((ttl, row) -> writes.add(new RowWrite(json(shape, row), writeTime, ttl)));
+        return writes;
+    }
+
+    private static String json(TableShape shape, Map<String, Object> row) {
+        return CqlJson.toCassandraJsonObject(row, shape.allTypes());
+    }
+
+    private static long secondsRoundedUp(Duration elapsed) {
+        if (elapsed.isNegative()) {
+            return 0;
+        }
+        return elapsed.getSeconds() + (elapsed.getNano() > 0 ? 1 : 0);
+    }
+}
