@@ -44,13 +44,8 @@ public abstract class RecoveryTestSupport {
         postgres.springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         cassandra.springProperties().forEach((name, value) -> registry.add(name, () -> value));
-        registry.add("erasure.connections[" + CASSANDRA + "].kind", () -> "CASSANDRA");
-        registry.add("erasure.connections[" + CASSANDRA + "].settings[contact-points]", cassandra::contactPoint);
-        registry.add("erasure.connections[" + CASSANDRA + "].settings[local-datacenter]", cassandra::localDatacenter);
-        registry.add("erasure.connections[" + POSTGRES + "].kind", () -> "POSTGRES");
-        registry.add("erasure.connections[" + POSTGRES + "].settings[url]", postgres::jdbcUrl);
-        registry.add("erasure.connections[" + POSTGRES + "].settings[username]", postgres::username);
-        registry.add("erasure.connections[" + POSTGRES + "].settings[password]", postgres::password);
+        cassandra.storeConnectionProperties(CASSANDRA).forEach((name, value) -> registry.add(name, () -> value));
+        postgres.storeConnectionProperties(POSTGRES).forEach((name, value) -> registry.add(name, () -> value));
     }
 
     @LocalServerPort

@@ -25,10 +25,7 @@ public abstract class ValidationTestSupport {
         postgres.springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-        registry.add("erasure.connections.pg-main.kind", () -> "POSTGRES");
-        registry.add("erasure.connections.pg-main.settings.url", postgres::jdbcUrl);
-        registry.add("erasure.connections.pg-main.settings.username", postgres::username);
-        registry.add("erasure.connections.pg-main.settings.password", postgres::password);
+        postgres.storeConnectionProperties("pg-main").forEach((name, value) -> registry.add(name, () -> value));
     }
 
     @LocalServerPort

@@ -135,6 +135,17 @@ public final class CassandraEngine implements Engine {
     }
 
     @Override
+    public Map<String, String> storeConnectionProperties(String ref) {
+        String prefix = "erasure.connections[" + ref + "].";
+        return Map.of(
+                prefix + "kind", "CASSANDRA",
+                prefix + "settings[contact-points]", contactPoint(),
+                prefix + "settings[local-datacenter]", LOCAL_DATACENTER,
+                prefix + "settings[jmx-host]", host(),
+                prefix + "settings[jmx-port]", Integer.toString(jmxPort));
+    }
+
+    @Override
     public Map<String, String> springProperties() {
         return Map.of(
                 "spring.cassandra.contact-points", contactPoint(),

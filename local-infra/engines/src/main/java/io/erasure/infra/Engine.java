@@ -21,6 +21,15 @@ public interface Engine extends AutoCloseable {
      */
     Map<String, String> springProperties();
 
+    /**
+     * The properties that register this engine as a store connection named {@code ref} in a service
+     * that reaches stores through adapters ({@code erasure.connections.<ref>.kind} and {@code .settings}).
+     * Engines that are not target stores return an empty map.
+     */
+    default Map<String, String> storeConnectionProperties(String ref) {
+        return Map.of();
+    }
+
     /** Stops the engine and waits for it; idempotent. */
     @Override
     void close();

@@ -32,6 +32,16 @@ public final class PostgresEngine extends HostedEngine {
     }
 
     @Override
+    public Map<String, String> storeConnectionProperties(String ref) {
+        String prefix = "erasure.connections[" + ref + "].";
+        return Map.of(
+                prefix + "kind", "POSTGRES",
+                prefix + "settings[url]", jdbcUrl(),
+                prefix + "settings[username]", USER,
+                prefix + "settings[password]", PASSWORD);
+    }
+
+    @Override
     public Map<String, String> springProperties() {
         return Map.of(
                 "spring.datasource.url", jdbcUrl(),
