@@ -1,0 +1,42 @@
+package io.erasure.audit.units;
+
+import io.erasure.audit.join.IdentifierKind;
+import io.erasure.model.check.Require;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What one audit reads, fixed once when the run's {@code AuditRequested} is first handled and
+ * stored with the run ({@code runs/<runId>/audit/plan.json}), so that every replica and every redo
+ * of a unit joins the same snapshots against the same identifiers.
+ *
+ * @param dataManifestKey       the data snapshot audited (its newest complete one at planning time)
+ * @param partKeys              its parts in manifest order: unit {@code i} joins part {@code i}
+ * @param identifierManifestKey the identifier source snapshot read
+ * @param sourceIdentifierColumn the identifier source's identifier column
+ * @param deletableSinceColumn  the identifier source's column saying since when an identifier may be deleted
+ * @param identifierKind        how identifiers compare (numeric or hashed text), from both manifests' column types
+ * @param deletableUpToMicros   an identifier is deletable if its deletable-since time is at or before this:
+ *                              {@code min(plannedAt - grace period, identifier backup's cutoff)}
+ */
+public record AuditPlan(String runId, String dataset, String dataManifestKey, String snapshot, long cutoffMicros,
+                        List<String> partKeys, long totalRows, String identifierManifestKey,
+                        String sourceIdentifierColumn, String deletableSinceColumn, IdentifierKind identifierKind,
+                        long deletableUpToMicros, Instant plannedAt) {
+
+    public AuditPlan {
+        Require.nonBlank("runId", runId);
+        Require.nonBlank("dataManifestKey", dataManifestKey);
+        Require.nonBlank("identifierManifestKey", identifierManifestKey);
+        Require.nonBlank("sourceIdentifierColumn", sourceIdentifierColumn);
+        Require.nonBlank("deletableSinceColumn", deletableSinceColumn);
+        Require.nonNull("identifierKind", identifierKind);
+        partKeys = Require.listOf("partKeys", partKeys);
+        Require.nonNull("plannedAt", plannedAt);
+    }
+
+    public int partCount() {
+        return partKeys.size();
+    }
+}

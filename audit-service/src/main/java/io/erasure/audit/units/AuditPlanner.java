@@ -1,0 +1,100 @@
+package io.erasure.audit.units;
+
+import io.erasure.audit.join.IdentifierKind;
+import io.erasure.backup.format.BackupBucket;
+import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.model.backup.BackupManifest;
+import io.erasure.model.backup.BackupSchema;
+import io.erasure.model.backup.ColumnSchema;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.BackupLocation;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.event.AuditRequested;
+import io.erasure.model.identifier.IdentifierSource;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns an {@code AuditRequested} into an {@link AuditPlan}: picks the newest complete snapshot of
+ * the dataset's backup and of its identifier source's backup, checks that both have the columns
+ * the audit needs, and fixes the deletable threshold. Reads manifests only, never a live store.
+ *
+ * <p>Idempotent: a plan already stored for the run is returned as it is, so a redelivered request
+ * audits the same snapshots even if a newer backup appeared since.
+ */
+public final class AuditPlanner {
+
+    private final BackupBucket bucket;
+    private final AuditProgress progress;
+    private final Clock clock;
+
+    public AuditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock) {
+        this.bucket = bucket;
+        this.progress = progress;
+        this.clock = clock;
+    }
+
+    /**
+     * @throws AuditFailure if a backup is missing, invalid, or lacks a column the audit needs
+     */
+    public AuditPlan plan(String runId, AuditRequested request) {
+        Optional<AuditPlan> existing = progress.plan(runId);
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        DatasetSpec spec = request.spec();
+        IdentifierSource source = request.identifierSource();
+        Instant now = clock.instant();
+
+        String dataManifestKey = latestManifestKey("dataset '" + spec.name() + "'", spec.backup());
+        BackupManifest data = readManifest(dataManifestKey);
+        ColumnSchema dataIdentifier = requireColumn(data.schema(), dataManifestKey, spec.identifierColumn(),
+                "the dataset's identifier column");
+        for (String keyColumn : spec.keyColumns().primaryKey()) {
+            requireColumn(data.schema(), dataManifestKey, keyColumn, "a primary key column of dataset '" + spec.name() + "'");
+        }
+
+        String identifierManifestKey = latestManifestKey("identifier source '" + source.name() + "'", source.backup());
+        BackupManifest identifiers = readManifest(identifierManifestKey);
+        ColumnSchema sourceIdentifier = requireColumn(identifiers.schema(), identifierManifestKey,
+                source.identifierColumn(), "the identifier source's identifier column");
+        requireColumn(identifiers.schema(), identifierManifestKey, source.deletableSinceColumn(),
+                "the identifier source's deletable-since column");
+
+        // deletable since before now - grace, and as of the identifier backup (a later mark is newer than it)
+        long graceLimit = CutoffTimestamp.toMicros(now.minus(source.gracePeriod()));
+        long deletableUpTo = Math.min(graceLimit, identifiers.cutoffMicros());
+        AuditPlan plan = new AuditPlan(runId, spec.name(), dataManifestKey, data.snapshot(), data.cutoffMicros(),
+                data.parts().stream().map(part -> BackupBucket.partKey(dataManifestKey, part)).toList(), data.totalRows(),
+                identifierManifestKey, source.identifierColumn(), source.deletableSinceColumn(),
+                IdentifierKind.of(sourceIdentifier.type(), dataIdentifier.type()), deletableUpTo, now);
+        progress.savePlan(plan);
+        return plan;
+    }
+
+    private String latestManifestKey(String what, BackupLocation location) {
+        String snapshot = bucket.latestCompleteSnapshot(location).orElseThrow(() -> new AuditFailure(
+                "no complete backup of " + what + " under " + location.prefix() + ": a snapshot is complete once its "
+                        + S3Layout.MANIFEST + " exists"));
+        return S3Layout.manifestKey(location, snapshot);
+    }
+
+    private BackupManifest readManifest(String key) {
+        try {
+            return bucket.readManifest(key);
+        } catch (BackupIntegrityException e) {
+            throw new AuditFailure(e.getMessage(), e);
+        }
+    }
+
+    private static ColumnSchema requireColumn(BackupSchema schema, String manifestKey, String column, String role) {
+        List<ColumnSchema> columns = schema.columns();
+        return columns.stream().filter(c -> c.name().equals(column)).findFirst().orElseThrow(() -> new AuditFailure(
+                "backup " + manifestKey + " has no column '" + column + "' (" + role + "); its columns are "
+                        + columns.stream().map(ColumnSchema::name).toList()));
+    }
+}

@@ -1,0 +1,117 @@
+package io.erasure.audit.units;
+
+import io.erasure.audit.join.IdentifierSet;
+import io.erasure.audit.join.IdentifierSetLoader;
+import io.erasure.backup.format.BackupBucket;
+import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.model.backup.BackupManifest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * What a replica needs to run units of an audit, built once per run and shared by its worker
+ * threads: the plan, the data manifest and the deletable identifier set (the expensive part: the
+ * identifier backup is read in full). Holds at most {@code capacity} runs, evicting the least
+ * recently used, because each set may take hundreds of megabytes.
+ */
+public final class RunContexts {
+
+    private static final Logger log = LoggerFactory.getLogger(RunContexts.class);
+
+    /** One run's context. */
+    public record RunContext(AuditPlan plan, BackupManifest manifest, IdentifierSet identifiers) {
+    }
+
+    private final BackupBucket bucket;
+    private final AuditProgress progress;
+    private final IdentifierSetLoader loader;
+    private final int capacity;
+    private final Map<String, CompletableFuture<RunContext>> contexts = new LinkedHashMap<>(4, 0.75f, true);
+
+    public RunContexts(BackupBucket bucket, AuditProgress progress, IdentifierSetLoader loader, int capacity) {
+        this.bucket = bucket;
+        this.progress = progress;
+        this.loader = loader;
+        this.capacity = Math.max(1, capacity);
+    }
+
+    /**
+     * The context of a run, built by the first caller while the others wait.
+     *
+     * @throws AuditFailure if the run has no plan or its backups are invalid
+     * @throws IOException  if reading the backups failed for another reason (worth a retry)
+     */
+    public RunContext get(String runId) throws IOException {
+        CompletableFuture<RunContext> future;
+        boolean build = false;
+        synchronized (contexts) {
+            future = contexts.get(runId);
+            if (future == null) {
+                future = new CompletableFuture<>();
+                contexts.put(runId, future);
+                build = true;
+                evict();
+            }
+        }
+        if (build) {
+            try {
+                future.complete(build(runId));
+            } catch (RuntimeException | IOException e) {
+                future.completeExceptionally(e);
+                synchronized (contexts) {
+                    // a later unit retries instead of inheriting a transient failure
+                    contexts.remove(runId, future);
+                }
+            }
+        }
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for the identifiers of run " + runId, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof UncheckedIOException io) {
+                throw io.getCause();
+            }
+            throw (RuntimeException) e.getCause();
+        }
+    }
+
+    private RunContext build(String runId) throws IOException {
+        AuditPlan plan = progress.plan(runId).orElseThrow(() -> new AuditFailure("run " + runId
+                + " has no audit plan at " + AuditProgress.planKey(runId) + "; its AuditRequested was never planned"));
+        try {
+            BackupManifest manifest = bucket.readManifest(plan.dataManifestKey());
+            BackupManifest identifierManifest = bucket.readManifest(plan.identifierManifestKey());
+            long started = System.nanoTime();
+            IdentifierSet identifiers = loader.load(identifierManifest, plan.identifierManifestKey(),
+                    plan.sourceIdentifierColumn(), plan.deletableSinceColumn(),
+                    plan.identifierKind(), plan.deletableUpToMicros());
+            log.info("run {}: {} deletable identifiers loaded from {} in {} ms ({} bytes per id)", runId,
+                    identifiers.size(), plan.identifierManifestKey(), (System.nanoTime() - started) / 1_000_000,
+                    String.format("%.1f", identifiers.bytesPerId()));
+            return new RunContext(plan, manifest, identifiers);
+        } catch (BackupIntegrityException e) {
+            throw new AuditFailure(e.getMessage(), e);
+        }
+    }
+
+    private void evict() {
+        Iterator<String> oldest = contexts.keySet().iterator();
+        while (contexts.size() > capacity && oldest.hasNext()) {
+            oldest.next();
+            oldest.remove();
+        }
+    }
+}

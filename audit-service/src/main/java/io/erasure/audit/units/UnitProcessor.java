@@ -1,0 +1,135 @@
+package io.erasure.audit.units;
+
+import io.erasure.audit.candidates.CandidateFileWriter;
+import io.erasure.audit.join.JoinResult;
+import io.erasure.audit.join.PartJoin;
+import io.erasure.backup.format.BackupBucket;
+import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.backup.format.MultipartUploadStream;
+import io.erasure.model.backup.ManifestPart;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.event.AuditUnit;
+import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.run.RunId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+/**
+ * Runs one audit unit: joins one data part against the run's deletable identifiers and writes
+ * its candidate file, then its done marker, then, if it was the last unit, sends AuditCompleted.
+ *
+ * <p>Idempotent, so a unit may be delivered any number of times, to any replica: the candidate
+ * file of unit {@code i} is always {@code runs/<run>/candidates/part-<i>.jsonl.gz} with the same
+ * bytes, a unit whose done marker exists is not joined again, and the completion event has a
+ * deterministic id. A unit of a failed or cancelled run does nothing.
+ *
+ * <p>A part that is missing, corrupt or does not match its manifest fails the whole run
+ * (AuditFailed with the reason); its candidate upload is aborted, so nothing partial is left.
+ */
+public final class UnitProcessor {
+
+    private static final Logger log = LoggerFactory.getLogger(UnitProcessor.class);
+
+    /** Test seam: called once a unit's candidate file is stored, before its done marker. */
+    public interface Observer {
+        Observer NONE = unit -> { };
+
+        void candidatesStored(AuditUnit unit);
+    }
+
+    private final BackupBucket bucket;
+    private final AuditProgress progress;
+    private final RunContexts contexts;
+    private final AuditEvents events;
+    private final Observer observer;
+
+    public UnitProcessor(BackupBucket bucket, AuditProgress progress, RunContexts contexts, AuditEvents events,
+                         Observer observer) {
+        this.bucket = bucket;
+        this.progress = progress;
+        this.contexts = contexts;
+        this.events = events;
+        this.observer = observer;
+    }
+
+    /**
+     * @throws IOException if S3 could not be read or written (worth a retry; the unit is redone as a whole)
+     */
+    public void process(EventEnvelope envelope) throws IOException {
+        AuditUnit unit = envelope.payloadAs(AuditUnit.class);
+        String runId = envelope.runId();
+        if (progress.stopped(runId).isPresent()) {
+            log.info("run {} stopped; unit {} skipped", runId, unit.partIndex());
+            return;
+        }
+        try {
+            if (progress.unitDone(runId, unit.partIndex())) {
+                // done before a crash or by another replica: only the completion check may be missing
+                completeIfLast(envelope, progress.plan(runId).orElseThrow(() -> new AuditFailure(
+                        "run " + runId + " has unit markers but no plan at " + AuditProgress.planKey(runId))));
+                return;
+            }
+            RunContexts.RunContext context = contexts.get(runId);
+            UnitOutcome outcome = join(runId, unit, context);
+            observer.candidatesStored(unit);
+            progress.markUnitDone(runId, outcome);
+            log.info("run {} unit {}/{}: {} rows, {} candidates", runId, unit.partIndex() + 1, unit.partCount(),
+                    outcome.rowsScanned(), outcome.candidates());
+            completeIfLast(envelope, context.plan());
+        } catch (AuditFailure | BackupIntegrityException e) {
+            fail(envelope, unit.spec().name(), e.getMessage());
+        }
+    }
+
+    /** Fails the unit's run: marks it failed, so other units stop, and sends AuditFailed with the reason. */
+    public void fail(EventEnvelope envelope, String dataset, String reason) {
+        String runId = envelope.runId();
+        log.warn("audit of run {} failed: {}", runId, reason);
+        progress.markFailed(runId, reason);
+        events.failed(envelope, runId, dataset, reason);
+    }
+
+    private UnitOutcome join(String runId, AuditUnit unit, RunContexts.RunContext context) throws IOException {
+        List<ManifestPart> parts = context.manifest().parts();
+        if (unit.partIndex() >= parts.size()
+                || !unit.partKey().equals(BackupBucket.partKey(context.plan().dataManifestKey(), parts.get(unit.partIndex())))) {
+            throw new AuditFailure("unit " + unit.partIndex() + " names part " + unit.partKey() + " which is not part "
+                    + unit.partIndex() + " of " + context.plan().dataManifestKey());
+        }
+        ManifestPart part = parts.get(unit.partIndex());
+        DatasetSpec spec = unit.spec();
+        PartJoin join = new PartJoin(context.manifest().format(), context.manifest().schema(),
+                spec.keyColumns().primaryKey(), spec.identifierColumn(), context.identifiers());
+        MultipartUploadStream upload = new MultipartUploadStream(bucket.s3(), bucket.bucket(),
+                S3Layout.candidatesPartKey(RunId.of(runId), unit.partIndex()));
+        try (InputStream raw = bucket.openPart(unit.partKey())) {
+            CandidateFileWriter candidates = new CandidateFileWriter(upload);
+            JoinResult result = join.join(raw, part, candidates);
+            candidates.close();
+            return new UnitOutcome(unit.partIndex(), result.rowsScanned(), result.candidates());
+        } catch (IOException | RuntimeException | Error e) {
+            upload.abort();
+            throw e;
+        }
+    }
+
+    private void completeIfLast(EventEnvelope envelope, AuditPlan plan) {
+        String runId = plan.runId();
+        if (progress.finishedUnitCount(runId) < plan.partCount() || progress.completed(runId)
+                || progress.stopped(runId).isPresent()) {
+            return;
+        }
+        List<UnitOutcome> finished = progress.finishedUnits(runId);
+        long rows = finished.stream().mapToLong(UnitOutcome::rowsScanned).sum();
+        long candidates = finished.stream().mapToLong(UnitOutcome::candidates).sum();
+        // sent before the marker: a crash in between resends the same event id, never loses it
+        events.completed(envelope, plan, rows, candidates);
+        progress.markCompleted(runId, rows, candidates);
+        log.info("audit of run {} completed: {} rows scanned, {} candidates", runId, rows, candidates);
+    }
+}

@@ -1,0 +1,211 @@
+package io.erasure.audit.join;
+
+import io.erasure.audit.candidates.CandidateFileWriter;
+import io.erasure.backup.format.PartCompression;
+import io.erasure.backup.format.Sha256;
+import io.erasure.model.backup.BackupSchema;
+import io.erasure.model.backup.ColumnSchema;
+import io.erasure.model.backup.ManifestPart;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.KeyColumns;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Audit throughput against the raw ceiling, measured in one run on one machine (figures for
+ * PERFORMANCE.md and the issue's closing note). Not a test: nothing asserts on time.
+ *
+ * <p>For each identifier kind (numeric, 24-character strings) it builds a deletable set of
+ * {@code ids} identifiers, generates {@code rows} gzip and zstd JSON Lines rows of about 315 bytes
+ * of which 1 % carry a deletable identifier, then measures on one thread, by thread CPU time
+ * (best of {@code repeats}, and the median ratio of the ceiling and audit runs taken in pairs):
+ * <ul>
+ *   <li>the ceiling: decompress and read only the identifier field of each row;</li>
+ *   <li>the audit: {@link PartJoin} as the service runs it: SHA-256 of the stored bytes,
+ *       decompress, find the identifier, chunked set lookups, full parse of the matching rows, and
+ *       the gzip candidate file.</li>
+ * </ul>
+ * Run (from the repository root, after building the modules once):
+ * <pre>
+ * ./mvnw -B -q -o -pl audit-service test-compile dependency:build-classpath \
+ *     -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test \
+ * &amp;&amp; java -Xmx6g -cp audit-service/target/test-classes:audit-service/target/classes:$(cat audit-service/target/bench.classpath) \
+ *     io.erasure.audit.join.AuditJoinBenchmark [rows=2000000] [ids=10000000] [repeats=5]
+ * </pre>
+ */
+public final class AuditJoinBenchmark {
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final BackupSchema SCHEMA = new BackupSchema(
+            List.of(new ColumnSchema("order_id", "uuid"), new ColumnSchema("customer_id", "bigint"),
+                    new ColumnSchema("created_at", "timestamp"), new ColumnSchema("status", "text"),
+                    new ColumnSchema("total", "decimal"),
+                    new ColumnSchema("items", "int"), new ColumnSchema("shipping_address", "text"),
+                    new ColumnSchema("note", "text")),
+            KeyColumns.of(List.of("customer_id"), List.of("order_id")), "customer_id");
+    private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+    private AuditJoinBenchmark() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        int rows = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
+        int ids = args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000;
+        int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        System.out.printf(Locale.ROOT, "AuditJoinBenchmark: %,d rows, %,d deletable identifiers, 1%% matching, best of %d,"
+                + " one thread, rows/s per core = rows / thread CPU time%n", rows, ids, repeats);
+        for (IdentifierKind kind : IdentifierKind.values()) {
+            run(kind, rows, ids, repeats);
+        }
+    }
+
+    private static void run(IdentifierKind kind, int rows, int idCount, int repeats) throws IOException {
+        SplittableRandom random = new SplittableRandom(42);
+        long[] numeric = new long[idCount];
+        String[] strings = kind == IdentifierKind.STRING ? new String[idCount] : null;
+        IdentifierSet set;
+        long buildStart = System.nanoTime();
+        if (kind == IdentifierKind.NUMERIC) {
+            LongIdentifierSet longs = new LongIdentifierSet(idCount, LongIdentifierSet.DEFAULT_LOAD_FACTOR);
+            for (int i = 0; i < idCount; i++) {
+                numeric[i] = random.nextLong(1, Long.MAX_VALUE);
+                longs.add(numeric[i]);
+            }
+            set = longs;
+        } else {
+            HashedIdentifierSet hashed = new HashedIdentifierSet(idCount, HashedIdentifierSet.DEFAULT_LOAD_FACTOR);
+            long[] h1 = new long[1];
+            long[] h2 = new long[1];
+            for (int i = 0; i < idCount; i++) {
+                strings[i] = randomString(random, 24);
+                IdentifierField.hash(strings[i], h1, h2, 0);
+                hashed.add(h1[0], h2[0]);
+            }
+            set = hashed;
+        }
+        double buildSeconds = (System.nanoTime() - buildStart) / 1e9;
+
+        ByteArrayOutputStream text = new ByteArrayOutputStream(rows * 330);
+        StringBuilder row = new StringBuilder(400);
+        long expectedMatches = 0;
+        for (int r = 0; r < rows; r++) {
+            boolean match = random.nextInt(100) == 0;
+            expectedMatches += match ? 1 : 0;
+            String id;
+            if (kind == IdentifierKind.NUMERIC) {
+                id = Long.toString(match ? numeric[random.nextInt(idCount)] : random.nextLong(1, Long.MAX_VALUE));
+            } else {
+                id = '"' + (match ? strings[random.nextInt(idCount)] : randomString(random, 24)) + '"';
+            }
+            row.setLength(0);
+            row.append("{\"order_id\":\"").append(new java.util.UUID(random.nextLong(), random.nextLong()))
+                    .append("\",\"customer_id\":").append(id)
+                    .append(",\"created_at\":\"2024-01-").append(10 + random.nextInt(20)).append("T0")
+                    .append(random.nextInt(10)).append(":12:45.").append(100_000 + random.nextInt(900_000))
+                    .append("Z\",\"status\":\"").append(random.nextBoolean() ? "SHIPPED" : "DELIVERED")
+                    .append("\",\"total\":").append(random.nextInt(100_000)).append('.')
+                    .append(10 + random.nextInt(90)).append(",\"items\":").append(1 + random.nextInt(9))
+                    .append(",\"shipping_address\":\"").append(randomString(random, 8 + random.nextInt(13)))
+                    .append("\",\"note\":\"").append(randomString(random, 2 + random.nextInt(9)))
+                    .append("\",\"@writeTimes\":{\"status\":").append(1_706_000_000_000_000L + random.nextInt(1 << 30))
+                    .append(",\"total\":").append(1_706_000_000_000_000L + random.nextInt(1 << 30))
+                    .append(",\"note\":").append(1_706_000_000_000_000L + random.nextInt(1 << 30)).append("}}\n");
+            text.write(row.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] plain = text.toByteArray();
+        text = null;
+        System.out.printf(Locale.ROOT, "%n== %s identifiers: set of %,d built in %.1f s, %.1f bytes per id;"
+                        + " rows average %.0f bytes, %,d expected matches%n", kind, set.size(), buildSeconds,
+                set.bytesPerId(), (double) plain.length / rows, expectedMatches);
+
+        for (BackupFormat format : List.of(BackupFormat.JSONL_GZIP, BackupFormat.JSONL_ZSTD)) {
+            byte[] stored = compress(format, plain);
+            ManifestPart part = new ManifestPart("part-00000" + format.extension(), rows, Sha256.hex(stored));
+            double bestCeiling = 0;
+            double bestAudit = 0;
+            double[] ratios = new double[repeats];
+            long candidates = 0;
+            for (int i = 0; i < repeats; i++) {
+                // measured in pairs, one right after the other, so both see the same load of the machine
+                double ceiling = rowsPerCpuSecond(rows, () -> ceiling(format, stored, kind));
+                long[] found = new long[1];
+                double audit = rowsPerCpuSecond(rows, () -> found[0] = audit(format, stored, part, set));
+                bestCeiling = Math.max(bestCeiling, ceiling);
+                bestAudit = Math.max(bestAudit, audit);
+                ratios[i] = audit / ceiling;
+                candidates = found[0];
+            }
+            if (candidates != expectedMatches) {
+                throw new IllegalStateException("audit found " + candidates + " candidates, expected " + expectedMatches);
+            }
+            java.util.Arrays.sort(ratios);
+            System.out.printf(Locale.ROOT, "%s %s: %.1f MB stored (%.0f B/row); ceiling %.2f M rows/s per core;"
+                            + " audit %.2f M rows/s per core = %.0f %% of the ceiling (median of paired runs %.0f %%);"
+                            + " %,d candidates%n",
+                    kind, format, stored.length / 1e6, (double) stored.length / rows, bestCeiling / 1e6, bestAudit / 1e6,
+                    100 * bestAudit / bestCeiling, 100 * ratios[repeats / 2], candidates);
+        }
+    }
+
+    /** Decompress and read only the identifier field of each row. */
+    private static long ceiling(BackupFormat format, byte[] stored, IdentifierKind kind) throws IOException {
+        JsonRecordScanner scanner = new JsonRecordScanner(List.of("customer_id"));
+        long sum = 0;
+        try (InputStream in = PartCompression.decompress(format, new ByteArrayInputStream(stored))) {
+            RecordBuffer records = new RecordBuffer(in, scanner);
+            while (records.refill()) {
+                while (records.next()) {
+                    // numeric: parse the value; string: its bytes are located, nothing more
+                    sum += kind == IdentifierKind.NUMERIC
+                            ? Bytes.parseLong(records.bytes(), scanner.start(0), scanner.end(0))
+                            : scanner.end(0) - scanner.start(0);
+                }
+            }
+        }
+        return sum;
+    }
+
+    private static long audit(BackupFormat format, byte[] stored, ManifestPart part, IdentifierSet set) throws IOException {
+        PartJoin join = new PartJoin(format, SCHEMA, SCHEMA.keyColumns().primaryKey(), "customer_id", set);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (CandidateFileWriter writer = new CandidateFileWriter(out)) {
+            return join.join(new ByteArrayInputStream(stored), part, writer).candidates();
+        }
+    }
+
+    private static byte[] compress(BackupFormat format, byte[] plain) throws IOException {
+        ByteArrayOutputStream stored = new ByteArrayOutputStream(plain.length / 4);
+        try (OutputStream out = PartCompression.compress(format, stored)) {
+            out.write(plain);
+        }
+        return stored.toByteArray();
+    }
+
+    private interface Work {
+        Object run() throws IOException;
+    }
+
+    private static double rowsPerCpuSecond(int rows, Work work) throws IOException {
+        long cpu = THREADS.getCurrentThreadCpuTime();
+        work.run();
+        return rows / ((THREADS.getCurrentThreadCpuTime() - cpu) / 1e9);
+    }
+
+    private static String randomString(SplittableRandom random, int length) {
+        char[] chars = new char[length];
+        for (int i = 0; i < length; i++) {
+            chars[i] = ALPHABET.charAt(random.nextInt(ALPHABET.length()));
+        }
+        return new String(chars);
+    }
+}

@@ -1,0 +1,163 @@
+package io.erasure.audit.units;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.erasure.audit.join.IdentifierSetLoader;
+import io.erasure.audit.testdata.AuditTestKit;
+import io.erasure.backup.export.cassandra.CassandraTableExport;
+import io.erasure.backup.export.postgres.PostgresTableExport;
+import io.erasure.backup.export.snapshot.SnapshotExporter;
+import io.erasure.backup.export.throttle.RowRateLimiter;
+import io.erasure.infra.CassandraEngine;
+import io.erasure.infra.KafkaEngine;
+import io.erasure.infra.LocalEngines;
+import io.erasure.infra.PostgresEngine;
+import io.erasure.model.candidate.Candidate;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.event.AuditCompleted;
+import io.erasure.model.event.AuditRequested;
+import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.identifier.IdentifierSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The whole backup path on real stores: a Cassandra table and a PostgreSQL identifier table are
+ * exported to S3 by the exporters, then audited. The candidates are exactly the rows of deletable
+ * customers, with the latest {@code WRITETIME} of each row as the exporter read it.
+ */
+class ExportedBackupsAuditIT {
+
+    static final KafkaEngine KAFKA = LocalEngines.kafka();
+    static final AuditTestKit KIT = new AuditTestKit(LocalEngines.s3(), KAFKA);
+    static final long T = 1_700_000_000_000_000L;
+
+    @AfterAll
+    static void close() {
+        KIT.close();
+    }
+
+    @Test
+    void candidatesOfExportedBackupsAreTheRowsOfDeletableCustomersWithTheirWriteTimes() throws Exception {
+        CassandraEngine cassandra = LocalEngines.cassandra();
+        PostgresEngine postgres = LocalEngines.postgres();
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        String keyspace = "audit_e2e_" + suffix.replace('-', '_');
+        String dataset = "orders-" + suffix;
+        String sourceName = "customers-" + suffix;
+        List<String> expected = new ArrayList<>();
+        try (CqlSession session = CqlSession.builder().addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
+                .withLocalDatacenter(cassandra.localDatacenter()).build();
+             Connection pg = DriverManager.getConnection(postgres.jdbcUrl(), postgres.username(), postgres.password())) {
+            session.execute("CREATE KEYSPACE " + keyspace + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            session.execute("CREATE TABLE " + keyspace + ".orders (customer_id bigint, order_id text, status text, total int,"
+                    + " PRIMARY KEY (customer_id, order_id))");
+            for (int i = 0; i < 400; i++) {
+                session.execute("INSERT INTO " + keyspace + ".orders (customer_id, order_id, status, total) VALUES (?, ?, ?, ?)"
+                        + " USING TIMESTAMP " + (T + i), (long) (1 + i % 50), "o-" + i, "NEW", i);
+                if (i % 7 == 0) {
+                    session.execute("UPDATE " + keyspace + ".orders USING TIMESTAMP " + (T + 1_000 + i)
+                            + " SET status = 'SHIPPED' WHERE customer_id = ? AND order_id = ?", (long) (1 + i % 50), "o-" + i);
+                }
+            }
+            String schema = "audit_e2e_" + suffix.replace('-', '_');
+            try (Statement statement = pg.createStatement()) {
+                statement.execute("CREATE SCHEMA " + schema);
+                statement.execute("CREATE TABLE " + schema + ".customers (customer_id bigint PRIMARY KEY, deleted_at timestamptz)");
+                // every 5th customer left 10 days ago; every 5th + 1 an hour ago (within the 1-day grace); the rest are live
+                statement.execute("INSERT INTO " + schema + ".customers SELECT g, CASE WHEN g % 5 = 0 THEN now() - interval '10 days'"
+                        + " WHEN g % 5 = 1 THEN now() - interval '1 hour' END FROM generate_series(1, 50) g");
+            }
+
+            IdentifierSource source = AuditTestKit.source(sourceName, BackupFormat.JSONL_GZIP, Duration.ofDays(1));
+            DatasetSpec spec = AuditTestKit.spec(dataset, KeyColumns.of(List.of("customer_id"), List.of("order_id")),
+                    "customer_id", sourceName, BackupFormat.JSONL_ZSTD);
+            SnapshotExporter exporter = new SnapshotExporter(KIT.bucket);
+            exporter.export(sourceName, source.backup(),
+                    new PostgresTableExport(pg, schema, "customers", "customer_id", BackupFormat.JSONL_GZIP, 20),
+                    RowRateLimiter.unlimited());
+            exporter.export(dataset, spec.backup(), new CassandraTableExport(session, keyspace, "orders", "customer_id", 4,
+                    100, DefaultConsistencyLevel.LOCAL_QUORUM), RowRateLimiter.perSecond(10_000));
+
+            for (Row row : session.execute("SELECT customer_id, order_id, WRITETIME(status), WRITETIME(total) FROM "
+                    + keyspace + ".orders")) {
+                if (row.getLong(0) % 5 == 0) {
+                    expected.add("{\"customer_id\":" + row.getLong(0) + ",\"order_id\":\"" + row.getString(1) + "\"} "
+                            + row.getLong(0) + " " + Math.max(row.getLong(2), row.getLong(3)));
+                }
+            }
+
+            String run = audit(spec, source);
+
+            AuditCompleted completed = KIT.events(run).get(0).payloadAs(AuditCompleted.class);
+            assertThat(completed.rowsScanned()).isEqualTo(400);
+            assertThat(completed.candidateCount()).isEqualTo(80);
+            assertThat(KIT.candidates(run).stream().map(ExportedBackupsAuditIT::rendered).toList())
+                    .containsExactlyInAnyOrderElementsOf(expected).hasSize(80);
+        }
+    }
+
+    private static String rendered(Candidate c) {
+        return io.erasure.model.key.CanonicalKey.render(c.key()) + " " + c.identifier() + " " + c.writeTimeMicros();
+    }
+
+    /** One replica, on its own units topic, audits the run; returns the run id once AuditCompleted arrived. */
+    private static String audit(DatasetSpec spec, IdentifierSource source) throws Exception {
+        String topic = "audit-units-e2e-" + UUID.randomUUID();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+        }
+        KafkaTemplate<String, String> kafka = new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()), new StringSerializer(),
+                new StringSerializer()));
+        AuditProgress progress = new AuditProgress(KIT.bucket, AuditTestKit.JSON);
+        AuditEvents events = new AuditEvents(kafka, topic, AuditTestKit.JSON, Clock.systemUTC());
+        UnitProcessor processor = new UnitProcessor(KIT.bucket, progress,
+                new RunContexts(KIT.bucket, progress, new IdentifierSetLoader(KIT.bucket, 2), 1), events,
+                UnitProcessor.Observer.NONE);
+        UnitWorker worker = new UnitWorker(() -> new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, topic,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new StringDeserializer()), topic, processor, AuditTestKit.JSON, 2, Duration.ofMillis(100));
+        Thread thread = new Thread(worker, "e2e-unit-worker");
+        thread.start();
+        try {
+            String run = AuditTestKit.unique("run");
+            new RunCommandsListener(new AuditPlanner(KIT.bucket, progress, Clock.systemUTC()), progress, events, AuditTestKit.JSON)
+                    .onCommand(AuditTestKit.JSON.writeValueAsString(EventEnvelope.startChain(
+                            new AuditRequested(spec, source, false), run, Clock.systemUTC())));
+            await().atMost(Duration.ofSeconds(120)).until(() -> !KIT.events(run).isEmpty());
+            return run;
+        } finally {
+            worker.stop();
+            thread.join(30_000);
+        }
+    }
+}
