@@ -24,9 +24,16 @@ import org.springframework.test.context.DynamicPropertySource;
 @Import(DeletionTestSupport.Crashes.class)
 public abstract class DeletionTestSupport {
 
+    /** A second way to the same PostgreSQL, through a gate tests can cut: connection {@code pg-gated}. */
+    protected static final TcpGate GATE = new TcpGate(io.erasure.infra.process.FreePorts.next(),
+            LocalEngines.postgres().port());
+
     @DynamicPropertySource
     static void engines(DynamicPropertyRegistry registry) {
         PostgresEngine postgres = LocalEngines.postgres();
+        postgres.storeConnectionProperties("pg-gated").forEach((name, value) -> registry.add(name,
+                () -> value.replace(":" + postgres.port() + "/", ":" + GATE.port() + "/")));
+        registry.add("erasure.connections[pg-gated].settings[statement-timeout-ms]", () -> "2000");
         postgres.springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
