@@ -73,21 +73,28 @@ public final class DeletionHeadroomBenchmark {
             CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(Instant.now());
             AtomicLong nextToDelete = new AtomicLong(0);
             long liveFrom = ROWS / 2;
+            String[] headrooms = System.getProperty("bench.headrooms", "0.5,0.3,0.1").split(",");
+            // each deleting phase gets its own slice of ids, so none runs out of rows to delete
+            long slice = liveFrom / (headrooms.length + 1);
 
             System.out.printf("rows=%d phase=%ds live reads=%d/s on ids %d..%d%n", ROWS, PHASE_SECONDS, LIVE_RATE, liveFrom, ROWS);
             System.out.printf("%-14s %14s %12s %12s %10s%n", "phase", "deletes/s", "live p50 ms", "live p99 ms", "p99 ratio");
-            double baseline = phase("baseline", session, liveFrom, null, null, spec, cutoff, nextToDelete)[1];
-            for (String headroom : System.getProperty("bench.headrooms", "0.5,0.3,0.1").split(",")) {
+            double baseline = phase("baseline", session, liveFrom, null, null, spec, cutoff, nextToDelete, 0)[1];
+            int index = 0;
+            for (String headroom : headrooms) {
+                nextToDelete.set(slice * index);
                 phase("headroom " + headroom, session, liveFrom, adapter, Double.parseDouble(headroom), spec, cutoff,
-                        nextToDelete, baseline);
+                        nextToDelete, slice * ++index, baseline);
             }
-            phase("unthrottled", session, liveFrom, adapter, -1.0, spec, cutoff, nextToDelete, baseline);
+            nextToDelete.set(slice * index);
+            phase("unthrottled", session, liveFrom, adapter, -1.0, spec, cutoff, nextToDelete, slice * (index + 1), baseline);
         }
         System.exit(0);
     }
 
     private static double[] phase(String name, CqlSession session, long liveFrom, StoreAdapter adapter, Double headroom,
-                                  DatasetSpec spec, CutoffTimestamp cutoff, AtomicLong nextToDelete, double... baseline)
+                                  DatasetSpec spec, CutoffTimestamp cutoff, AtomicLong nextToDelete, long sliceEnd,
+                                  double... baseline)
             throws Exception {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong deleted = new AtomicLong();
@@ -103,7 +110,7 @@ public final class DeletionHeadroomBenchmark {
             deleter = new Thread(() -> {
                 while (running.get()) {
                     long from = nextToDelete.getAndAdd(BATCH);
-                    if (from + BATCH > liveFrom) {
+                    if (from + BATCH > Math.min(liveFrom, sliceEnd)) {
                         return;
                     }
                     List<Map<String, Object>> keys = new ArrayList<>();
