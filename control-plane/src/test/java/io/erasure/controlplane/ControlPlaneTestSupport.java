@@ -1,6 +1,9 @@
 package io.erasure.controlplane;
 
 import io.erasure.infra.LocalEngines;
+import io.erasure.infra.kafka.TopicRecords;
+import io.erasure.model.event.EventEnvelope;
+import java.util.function.Predicate;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.ConditionalColumn;
@@ -96,6 +99,13 @@ public abstract class ControlPlaneTestSupport {
     @SuppressWarnings("unchecked")
     protected Map<String, Object> asMap(Object value) {
         return json.readValue(json.writeValueAsString(value), Map.class);
+    }
+
+    /** The envelopes on {@code topic} matching {@code filter}, waiting for at least {@code atLeast} of them. */
+    protected List<EventEnvelope> published(String topic, Predicate<EventEnvelope> filter, int atLeast) {
+        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), topic,
+                value -> json.readValue(value, EventEnvelope.class), filter, atLeast,
+                Duration.ofSeconds(atLeast == 0 ? 3 : 30));
     }
 
     protected List<Map<String, Object>> actionsOf(String subject) {

@@ -3,6 +3,7 @@ package io.erasure.validation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.infra.LocalEngines;
+import io.erasure.infra.kafka.TopicRecords;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.contract.Topics;
@@ -35,10 +36,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.LongStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -227,28 +224,8 @@ class ValidationPipelineIT extends ValidationTestSupport {
     }
 
     private <T> List<T> read(String topic, java.util.function.Function<String, T> parse, Predicate<T> filter, int atLeast) {
-        List<T> found = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(atLeast == 0 ? 4 : 40).toNanos();
-            int quiet = 0;
-            while (System.nanoTime() < deadline && quiet < 3) {
-                var records = consumer.poll(Duration.ofMillis(300));
-                for (ConsumerRecord<String, String> record : records) {
-                    T value = parse.apply(record.value());
-                    if (filter.test(value)) {
-                        found.add(value);
-                    }
-                }
-                if (found.size() >= atLeast && atLeast > 0 && records.isEmpty()) {
-                    quiet++;
-                }
-            }
-        }
-        return found;
+        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), topic, parse, filter, atLeast,
+                Duration.ofSeconds(atLeast == 0 ? 4 : 40));
     }
 
     private static void sleep(long millis) {

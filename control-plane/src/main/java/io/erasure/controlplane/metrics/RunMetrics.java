@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.Tags;
 import io.erasure.model.run.RunState;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -45,10 +47,12 @@ public class RunMetrics {
 
     @Scheduled(fixedDelayString = "${erasure.control-plane.metrics-interval:15s}", initialDelay = 0)
     public void refresh() {
+        Map<String, Long> counts = new HashMap<>();
+        jdbc.query("SELECT state, count(*) AS n FROM runs GROUP BY state",
+                rs -> { counts.put(rs.getString("state"), rs.getLong("n")); });
         List<MultiGauge.Row<?>> states = new ArrayList<>();
         for (RunState state : RunState.values()) {
-            Integer n = jdbc.queryForObject("SELECT count(*) FROM runs WHERE state = ?", Integer.class, state.name());
-            states.add(MultiGauge.Row.of(Tags.of("state", state.name()), n == null ? 0 : n));
+            states.add(MultiGauge.Row.of(Tags.of("state", state.name()), counts.getOrDefault(state.name(), 0L)));
         }
         runsByState.register(states, true);
 

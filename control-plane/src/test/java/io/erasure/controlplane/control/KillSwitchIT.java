@@ -3,7 +3,6 @@ package io.erasure.controlplane.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.controlplane.ControlPlaneTestSupport;
-import io.erasure.controlplane.TopicReader;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.ControlSignal;
@@ -23,7 +22,7 @@ class KillSwitchIT extends ControlPlaneTestSupport {
         as("operator").put().uri("/api/kill-switches/" + spec.name()).contentType(MediaType.APPLICATION_JSON)
                 .body("{\"active\": true, \"reason\": \"incident 42\"}").exchange().expectStatus().isOk();
 
-        List<EventEnvelope> signals = new TopicReader(json).read(Topics.CONTROL,
+        List<EventEnvelope> signals = published(Topics.CONTROL,
                 e -> e.payload() instanceof ControlSignal s && s.scope().equals(spec.name()), 1);
         assertThat(signals).singleElement().satisfies(e -> {
             ControlSignal signal = (ControlSignal) e.payload();

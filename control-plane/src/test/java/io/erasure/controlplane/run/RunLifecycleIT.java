@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.erasure.controlplane.ControlPlaneTestSupport;
-import io.erasure.controlplane.TopicReader;
 import io.erasure.infra.LocalEngines;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.contract.Topics;
@@ -165,7 +164,7 @@ class RunLifecycleIT extends ControlPlaneTestSupport {
     }
 
     private List<EventEnvelope> commands(String runId, Class<? extends EventPayload> type, int atLeast) {
-        return new TopicReader(json).read(Topics.RUN_COMMANDS,
+        return published(Topics.RUN_COMMANDS,
                 e -> runId.equals(e.runId()) && type.isInstance(e.payload()), atLeast);
     }
 

@@ -197,7 +197,8 @@ public class BatchExecutor {
      * a dataset with copies is refused before anything is deleted rather than leaving copies behind.
      */
     private void refuseCopiesWithoutAdapters(DatasetSpec spec) {
-        for (DatasetCopy copy : spec.copies()) {
+        if (!spec.copies().isEmpty()) {
+            DatasetCopy copy = spec.copies().get(0);
             throw new StoreException.Fatal("dataset '" + spec.name() + "' registers copy '" + copy.name() + "' ("
                     + copy.storeKind() + "), and this deployment cannot delete copies yet; nothing was deleted. Remove"
                     + " the copy from the registration or deploy a version with copy fan-out.");
