@@ -153,8 +153,12 @@ class ReplicaKilledIT {
 
             Replica doomed = replica("replica-doomed", new Recorder(true));
             Replica survivor = replica("replica-survivor", new Recorder(false));
-            await().atMost(Duration.ofSeconds(60)).until(() -> admin.describeConsumerGroups(List.of(GROUP)).all().get()
-                    .get(GROUP).members().size() == 2);
+            // both replicas must hold a partition before units arrive, or the survivor could take them all
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                var group = admin.describeConsumerGroups(List.of(GROUP)).all().get().get(GROUP);
+                return group.members().size() == 2
+                        && group.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+            });
             String run = request(spec, source);
 
             AuditCompleted outcome = awaitCompleted(run);
