@@ -19,9 +19,33 @@ import java.util.regex.Pattern;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = CopyTarget.KeyTemplate.class, name = "keyTemplate"),
-        @JsonSubTypes.Type(value = CopyTarget.TableMapping.class, name = "table")
+        @JsonSubTypes.Type(value = CopyTarget.TableMapping.class, name = "table"),
+        @JsonSubTypes.Type(value = CopyTarget.HttpCallback.class, name = "httpCallback")
 })
-public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.TableMapping {
+public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.TableMapping, CopyTarget.HttpCallback {
+
+    /**
+     * The source columns a copy's key is made of, in order: a template's placeholders, a table
+     * mapping's mapped source columns, or a callback's key columns.
+     */
+    List<String> sourceColumns();
+
+    /**
+     * Checks that {@code target} is the kind of target a store of {@code kind} is addressed by:
+     * tabular stores by a table mapping, Redis and S3 objects by a key template, HTTP callbacks by a
+     * callback. Fails with the fix otherwise.
+     */
+    static void requireFits(String owner, StoreKind kind, CopyTarget target) {
+        Class<? extends CopyTarget> expected = kind.tabular() ? TableMapping.class
+                : kind == StoreKind.HTTP_CALLBACK ? HttpCallback.class : KeyTemplate.class;
+        if (!expected.isInstance(target)) {
+            String example = kind.tabular() ? "a table mapping (namespace, table, columns)"
+                    : kind == StoreKind.HTTP_CALLBACK ? "an httpCallback (url, method, headers, payloadTemplate, keyColumns)"
+                    : "a key template such as 'profile:{customer_id}'";
+            throw new IllegalArgumentException(owner + " is in " + kind + ": give its target as " + example
+                    + ", not " + (target == null ? "nothing" : target.getClass().getSimpleName()));
+        }
+    }
 
     /**
      * A key such as {@code profile:{customer_id}}; each {@code {column}} is replaced by that
@@ -47,6 +71,16 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
         /** The column names used by the template, in order of appearance. */
         public List<String> placeholders() {
             return placeholdersOf(template);
+        }
+
+        @Override
+        public List<String> sourceColumns() {
+            return placeholders().stream().distinct().toList();
+        }
+
+        /** True if the template names a prefix (ends with '/'): every object under it belongs to the row. */
+        public boolean isPrefix() {
+            return template.endsWith("/");
         }
 
         /** The copy's key for a source row; fails if the row lacks a placeholder column. */
@@ -89,6 +123,79 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
                 Names.identifier("copy.columns source column", source);
                 Names.identifier("copy.columns target column", target);
             });
+        }
+
+        @Override
+        public List<String> sourceColumns() {
+            return List.copyOf(columns.keySet());
+        }
+    }
+
+    /**
+     * A store the platform does not know, reached by calling the owner's endpoint once per batch.
+     * {@code payloadTemplate} is the request body with the placeholders {@code {dataset}},
+     * {@code {batchId}}, {@code {cutoffMicros}} and {@code {keys}} (a JSON array of key objects made of
+     * {@code keyColumns}). Header values of the form {@code secret:NAME} are secret references resolved
+     * by the deletion service from its configuration, never stored in the spec. {@code checkUrl}
+     * (optional) answers whether the data of the given keys is gone (verify mode).
+     *
+     * <p>Which hosts may be called is decided by operators (an allow-list in the connection settings),
+     * not here; here the URL is only checked to be an absolute http(s) URL.
+     */
+    record HttpCallback(String url, String method, Map<String, String> headers, String payloadTemplate,
+                        List<String> keyColumns, String checkUrl) implements CopyTarget {
+
+        private static final java.util.Set<String> METHODS = java.util.Set.of("POST", "PUT", "DELETE", "PATCH");
+        private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9-]{1,64}");
+
+        public HttpCallback {
+            requireHttpUrl("copy.httpCallback.url", url);
+            method = method == null ? "POST" : method.trim().toUpperCase(java.util.Locale.ROOT);
+            if (!METHODS.contains(method)) {
+                throw new IllegalArgumentException("copy.httpCallback.method must be one of " + METHODS + ", got "
+                        + Require.echo(method));
+            }
+            headers = headers == null ? Map.of() : Require.mapOf("copy.httpCallback.headers", headers);
+            headers.forEach((name, value) -> {
+                if (!HEADER_NAME.matcher(name).matches()) {
+                    throw new IllegalArgumentException("copy.httpCallback.headers name " + Require.echo(name)
+                            + " must be letters, digits and '-'");
+                }
+                if (value == null || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
+                    throw new IllegalArgumentException("copy.httpCallback.headers '" + name
+                            + "' must have a single-line value (use secret:NAME for credentials)");
+                }
+            });
+            Require.nonBlank("copy.httpCallback.payloadTemplate", payloadTemplate);
+            if (!payloadTemplate.contains("{keys}")) {
+                throw new IllegalArgumentException("copy.httpCallback.payloadTemplate must contain {keys}, where the"
+                        + " batch's keys go, e.g. {\"dataset\": \"{dataset}\", \"keys\": {keys}}");
+            }
+            keyColumns = Require.nonEmptyListOf("copy.httpCallback.keyColumns", keyColumns);
+            keyColumns.forEach(column -> Names.identifier("copy.httpCallback.keyColumns", column));
+            if (checkUrl != null) {
+                requireHttpUrl("copy.httpCallback.checkUrl", checkUrl);
+            }
+        }
+
+        @Override
+        public List<String> sourceColumns() {
+            return keyColumns;
+        }
+
+        private static void requireHttpUrl(String field, String value) {
+            Require.nonBlank(field, value);
+            java.net.URI uri;
+            try {
+                uri = new java.net.URI(value);
+            } catch (java.net.URISyntaxException e) {
+                throw new IllegalArgumentException(field + " is not a valid URL: " + Require.echo(value));
+            }
+            if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null
+                    || uri.getUserInfo() != null) {
+                throw new IllegalArgumentException(field + " must be an absolute http(s) URL without credentials,"
+                        + " e.g. https://owner.example.com/erasure/delete, got " + Require.echo(value));
+            }
         }
     }
 }

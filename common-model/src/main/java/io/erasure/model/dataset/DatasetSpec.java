@@ -21,6 +21,11 @@ import java.util.regex.Pattern;
  * <p>{@code conditionalColumn} is never null. For a relational dataset an explicit
  * {@link ConditionalColumn#none()} is allowed: it is the owner's written-down choice that deletes are
  * unconditional, so a row updated after the cut-off can be deleted (the adapter documents the risk).
+ *
+ * <p>{@code target} says how a row's key is addressed in a store that has no tables (Redis, S3 objects,
+ * an HTTP callback): a key template or a callback. It is null for tabular stores. Such datasets are
+ * usually the views of copies ({@link DatasetCopy#viewOf}); there {@code namespace} and {@code table}
+ * are the source's and only informative.
  */
 public record DatasetSpec(
         String name,
@@ -37,7 +42,8 @@ public record DatasetSpec(
         DeletionLimits limits,
         int priority,
         String schedule,
-        String ownerTeam) {
+        String ownerTeam,
+        CopyTarget target) {
 
     /** Nightly at 02:00 (Spring cron: second minute hour day-of-month month day-of-week). */
     public static final String DEFAULT_SCHEDULE = "0 0 2 * * *";
@@ -69,6 +75,18 @@ public record DatasetSpec(
         Require.inRange("priority", priority, 0, MAX_PRIORITY);
         schedule = schedule == null ? DEFAULT_SCHEDULE : requireCron(schedule.trim());
         Require.nonBlank("ownerTeam", ownerTeam);
+        if (storeKind.tabular()) {
+            if (target != null) {
+                throw new IllegalArgumentException("target is only for stores without tables (REDIS, S3_OBJECT,"
+                        + " HTTP_CALLBACK); a " + storeKind + " dataset is addressed by namespace, table and keyColumns");
+            }
+        } else {
+            CopyTarget.requireFits("dataset '" + name + "'", storeKind, target);
+        }
+        for (DatasetCopy copy : copies) {
+            Names.datasetName("copies[" + copy.name() + "] view name (dataset name + '--' + copy name, at most 63"
+                    + " characters)", copy.viewName(name));
+        }
     }
 
     public static Builder builder() {
@@ -79,7 +97,7 @@ public record DatasetSpec(
         return new Builder().name(name).storeKind(storeKind).connectionRef(connectionRef).namespace(namespace)
                 .table(table).keyColumns(keyColumns).identifierColumn(identifierColumn)
                 .identifierSource(identifierSource).conditionalColumn(conditionalColumn).backup(backup)
-                .copies(copies).limits(limits).priority(priority).schedule(schedule).ownerTeam(ownerTeam);
+                .copies(copies).limits(limits).priority(priority).schedule(schedule).ownerTeam(ownerTeam).target(target);
     }
 
     /** True if the identifier is (part of) the partition key: a partition delete may then apply. */
@@ -144,6 +162,7 @@ public record DatasetSpec(
         private int priority = DEFAULT_PRIORITY;
         private String schedule = DEFAULT_SCHEDULE;
         private String ownerTeam;
+        private CopyTarget target;
 
         private Builder() {
         }
@@ -163,10 +182,11 @@ public record DatasetSpec(
         public Builder priority(int priority) { this.priority = priority; return this; }
         public Builder schedule(String schedule) { this.schedule = schedule; return this; }
         public Builder ownerTeam(String ownerTeam) { this.ownerTeam = ownerTeam; return this; }
+        public Builder target(CopyTarget target) { this.target = target; return this; }
 
         public DatasetSpec build() {
             return new DatasetSpec(name, storeKind, connectionRef, namespace, table, keyColumns, identifierColumn,
-                    identifierSource, conditionalColumn, backup, copies, limits, priority, schedule, ownerTeam);
+                    identifierSource, conditionalColumn, backup, copies, limits, priority, schedule, ownerTeam, target);
         }
     }
 }

@@ -128,9 +128,9 @@ class DatasetSpecTest {
     void copiesUseTheAddressingOfTheirStore() {
         CopyTarget.TableMapping table = new CopyTarget.TableMapping("shop", "t", Map.of("customer_id", "cid"));
         assertThatThrownBy(() -> new DatasetCopy("cache", StoreKind.REDIS, "redis-main", table))
-                .hasMessageContaining("give copy.target as a key template");
+                .hasMessageContaining("give its target as a key template");
         assertThatThrownBy(() -> new DatasetCopy("idx", StoreKind.CASSANDRA, "c", new CopyTarget.KeyTemplate("x:{a}")))
-                .hasMessageContaining("give copy.target as a table mapping");
+                .hasMessageContaining("give its target as a table mapping");
         assertThatThrownBy(() -> new CopyTarget.KeyTemplate("profile:all"))
                 .hasMessageStartingWith("copy.keyTemplate must contain at least one {column} placeholder");
         assertThatThrownBy(() -> new CopyTarget.KeyTemplate("profile:{Customer Id}"))
@@ -140,6 +140,68 @@ class DatasetSpecTest {
         DatasetCopy dup = Fixtures.orders().copies().get(0);
         assertThatThrownBy(() -> Fixtures.cassandraOrders().copies(List.of(dup, dup)).build())
                 .hasMessageContaining("two copies named 'orders-cache'");
+    }
+
+    @Test
+    void aCopyIsSeenAsADatasetOfItsOwnStore() {
+        DatasetSpec orders = Fixtures.orders();
+        DatasetCopy cache = orders.copy("orders-cache").orElseThrow();
+
+        DatasetSpec view = cache.viewOf(orders);
+
+        assertThat(view.name()).isEqualTo("orders--orders-cache");
+        assertThat(view.storeKind()).isEqualTo(StoreKind.REDIS);
+        assertThat(view.connectionRef()).isEqualTo("redis-main");
+        assertThat(view.keyColumns().primaryKey()).containsExactly("customer_id", "order_id");
+        assertThat(view.target()).isEqualTo(cache.target());
+        assertThat(view.copies()).isEmpty();
+        assertThat(cache.keyOf(key("customer_id", 7, "order_id", "o-1", "total", 3)))
+                .containsExactly(Map.entry("customer_id", 7), Map.entry("order_id", "o-1"));
+
+        DatasetCopy byDay = orders.copy("orders-by-day").orElseThrow();
+        CopyTarget.TableMapping mapping = (CopyTarget.TableMapping) byDay.target();
+        DatasetSpec tableView = byDay.viewOf(orders);
+        assertThat(tableView.table()).isEqualTo(mapping.table());
+        assertThat(tableView.target()).isNull();
+        assertThat(tableView.keyColumns().primaryKey())
+                .containsExactlyElementsOf(orders.keyColumns().primaryKey().stream().map(mapping.columns()::get).toList());
+    }
+
+    @Test
+    void tablelessDatasetsNeedATargetAndTablesRefuseOne() {
+        CopyTarget.KeyTemplate template = new CopyTarget.KeyTemplate("profile:{customer_id}");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().target(template).build())
+                .hasMessageContaining("target is only for stores without tables");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().storeKind(StoreKind.REDIS).build())
+                .hasMessageContaining("give its target as a key template");
+        String longName = "a".repeat(40);
+        DatasetCopy copy = new DatasetCopy("b".repeat(30), StoreKind.REDIS, "redis-main", template);
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().name(longName).copies(List.of(copy)).build())
+                .hasMessageContaining("view name");
+    }
+
+    @Test
+    void httpCallbacksAreCheckedField_by_field() {
+        assertThat(callback("https://owner.example.com/erase", null, "{\"keys\": {keys}}").method()).isEqualTo("POST");
+        assertThatThrownBy(() -> callback("ftp://owner.example.com/x", "POST", "{keys}"))
+                .hasMessageStartingWith("copy.httpCallback.url must be an absolute http(s) URL");
+        assertThatThrownBy(() -> callback("https://user:pw@owner.example.com/x", "POST", "{keys}"))
+                .hasMessageStartingWith("copy.httpCallback.url must be an absolute http(s) URL");
+        assertThatThrownBy(() -> callback("https://owner.example.com/x", "GET", "{keys}"))
+                .hasMessageStartingWith("copy.httpCallback.method must be one of");
+        assertThatThrownBy(() -> callback("https://owner.example.com/x", "POST", "{\"ids\": []}"))
+                .hasMessageStartingWith("copy.httpCallback.payloadTemplate must contain {keys}");
+        assertThatThrownBy(() -> new CopyTarget.HttpCallback("https://o.example.com/x", "POST",
+                Map.of("Authorization", "a\nb"), "{keys}", List.of("customer_id"), null))
+                .hasMessageContaining("single-line value");
+        assertThatThrownBy(() -> new DatasetCopy("hook", StoreKind.HTTP_CALLBACK, "http-main",
+                new CopyTarget.KeyTemplate("x:{customer_id}")))
+                .hasMessageContaining("give its target as an httpCallback");
+    }
+
+    private static CopyTarget.HttpCallback callback(String url, String method, String payload) {
+        return new CopyTarget.HttpCallback(url, method, Map.of("Authorization", "secret:owner-token"), payload,
+                List.of("customer_id"), null);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.erasure.store.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
@@ -29,6 +30,9 @@ import org.junit.jupiter.api.TestInfo;
 /**
  * The contract every store adapter passes against its real engine. A subclass supplies only the
  * adapter and a {@link ContractTable}; every test works on a fresh table.
+ *
+ * <p>Tests of what an adapter declares it cannot do ({@link io.erasure.store.spi.StoreCapabilities}) are
+ * skipped for it: restores without {@code restore}, cut-off conditions without {@code cutoffConditioned}.
  *
  * <p>Times: rows are written at {@link #BEFORE} (older than the cut-off) unless a test writes newer data
  * at {@link #AFTER}; deletes use {@link #CUTOFF}.
@@ -69,6 +73,7 @@ public abstract class StoreAdapterContractTest {
 
     @Test
     void aRowWrittenAfterTheCutoffSurvives() {
+        assumeCutoffConditioned();
         writeRows(1, 2, BEFORE);
         table().write(spec, 2, "newer", 20, AFTER, null);
 
@@ -82,6 +87,7 @@ public abstract class StoreAdapterContractTest {
 
     @Test
     void aWriteLandingBetweenPlanAndExecuteSurvives() {
+        assumeCutoffConditioned();
         writeRows(1, 2, BEFORE);
         DeletePlan plan = adapter().planDelete(batch(keys(1, 2)));
 
@@ -108,6 +114,7 @@ public abstract class StoreAdapterContractTest {
 
     @Test
     void readDeleteRestoreGivesBackIdenticalRows() {
+        assumeRestore();
         table().write(spec, 1, "with ttl", 11, BEFORE, 3600);
         table().write(spec, 2, "no ttl", 22, BEFORE, null);
         FixtureRow before1 = table().read(spec, 1).orElseThrow();
@@ -139,6 +146,7 @@ public abstract class StoreAdapterContractTest {
 
     @Test
     void aRestoreNeverOverwritesARowWrittenAfterTheDelete() {
+        assumeRestore();
         writeRows(1, 2, BEFORE);
         List<DeletionRecord> records = recordsOf(adapter().readRows(spec, keys(1, 2)));
         delete(keys(1, 2));
@@ -174,6 +182,7 @@ public abstract class StoreAdapterContractTest {
         List<LiveState> states = adapter().checkLiveState(spec, keys(1, 2, 3));
 
         assertThat(states).extracting(LiveState::present).containsExactly(true, true, false);
+        assumeCutoffConditioned();
         assertThat(states.get(0).writtenAfter(CUTOFF)).isFalse();
         assertThat(states.get(1).writtenAfter(CUTOFF)).isTrue();
         assertThat(states.get(0).lastWriteMicros()).isEqualTo(BEFORE);
@@ -189,6 +198,14 @@ public abstract class StoreAdapterContractTest {
     }
 
     // --- helpers for subclasses' own store-specific tests ---
+
+    protected void assumeCutoffConditioned() {
+        assumeTrue(adapter().capabilities().cutoffConditioned(), "the adapter does not condition deletes on the cut-off");
+    }
+
+    protected void assumeRestore() {
+        assumeTrue(adapter().capabilities().restore(), "the adapter does not restore");
+    }
 
     protected DeleteOutcome delete(List<Map<String, Object>> keys) {
         return adapter().executeDelete(adapter().planDelete(batch(keys)));

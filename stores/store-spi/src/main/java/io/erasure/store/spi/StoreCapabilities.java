@@ -9,9 +9,19 @@ package io.erasure.store.spi;
  * @param restore         can restore rows from deletion records
  * @param bulkRestore     has a bulk restore path (e.g. generated SSTables)
  * @param maxBatch        the most keys one call may carry
+ * @param cutoffConditioned deletes are conditioned on the batch's cut-off, so a row written after it
+ *                        survives even when the write lands between plan and execute. Stores without
+ *                        write times (a cache, an owner's HTTP endpoint) cannot promise this; they serve
+ *                        only as copies, deleted after their source row was deleted at the cut-off
  */
 public record StoreCapabilities(boolean partitionDelete, boolean rowTimestamps, boolean cellTtl, boolean restore,
-                                boolean bulkRestore, int maxBatch) {
+                                boolean bulkRestore, int maxBatch, boolean cutoffConditioned) {
+
+    /** A store whose deletes honour the cut-off (the tabular stores). */
+    public StoreCapabilities(boolean partitionDelete, boolean rowTimestamps, boolean cellTtl, boolean restore,
+                             boolean bulkRestore, int maxBatch) {
+        this(partitionDelete, rowTimestamps, cellTtl, restore, bulkRestore, maxBatch, true);
+    }
 
     public StoreCapabilities {
         if (maxBatch < 1) {
