@@ -6,9 +6,20 @@ import io.erasure.model.check.Require;
 /**
  * Event: one batch of a task ran. The control plane counts these against the run's task count;
  * for forward deletion (no run) {@code requestId} says which request it belongs to.
+ *
+ * @param copyOf     the source dataset when this batch deleted rows of one of its copies, else null
+ * @param copyTasks  how many copy tasks this (source) batch published: the run also waits for those
+ * @param keysDigest SHA-256 hex over the sorted canonical keys this batch deleted and read back as gone
+ *                   (null when none), so a receipt can prove which keys were deleted without listing them
  */
 public record BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
-                             ReadBackResult readBack, long stillPresent) implements EventPayload {
+                             ReadBackResult readBack, long stillPresent, String copyOf, int copyTasks,
+                             String keysDigest) implements EventPayload {
+
+    public BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
+                          ReadBackResult readBack, long stillPresent) {
+        this(dataset, taskId, batchId, requestId, counts, readBack, stillPresent, null, 0, null);
+    }
 
     public BatchCompleted {
         Names.datasetName("dataset", dataset);
@@ -23,5 +34,17 @@ public record BatchCompleted(String dataset, String taskId, String batchId, Stri
         Require.that((readBack == ReadBackResult.ROWS_REMAINING) == (stillPresent > 0),
                 "readBack " + readBack + " does not agree with stillPresent=" + stillPresent
                         + ": ROWS_REMAINING exactly when stillPresent > 0");
+        if (copyOf != null) {
+            Names.datasetName("copyOf", copyOf);
+            Require.that(copyTasks == 0, "a copy's batch publishes no copy tasks, got copyTasks=" + copyTasks);
+        }
+        Require.nonNegative("copyTasks", copyTasks);
+        Require.that(keysDigest == null || keysDigest.matches("[0-9a-f]{64}"),
+                "keysDigest must be 64 lower-case hex characters (SHA-256) or null");
+    }
+
+    /** True for a batch that deleted from a copy of a dataset rather than from the dataset. */
+    public boolean ofCopy() {
+        return copyOf != null;
     }
 }

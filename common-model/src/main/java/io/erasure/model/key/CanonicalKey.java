@@ -47,6 +47,21 @@ public final class CanonicalKey {
         return Collections.unmodifiableMap(copy);
     }
 
+    /**
+     * A digest of a set of keys: SHA-256 hex over {@code "deleted-keys-v1"} and the keys' canonical forms,
+     * sorted, so the same set gives the same digest in any order and with any number typing. Null for
+     * no keys. Receipts hold it to prove which keys were deleted without listing them.
+     */
+    public static String digestOf(Collection<? extends Map<String, ?>> keys) {
+        if (keys.isEmpty()) {
+            return null;
+        }
+        java.util.List<String> parts = new java.util.ArrayList<>(keys.size() + 1);
+        parts.add("deleted-keys-v1");
+        keys.stream().map(CanonicalKey::render).sorted().forEach(parts::add);
+        return DeterministicId.sha256Hex(parts.toArray(String[]::new));
+    }
+
     /** The canonical text of a key: {@code {"a":1,"b":"x"}} with columns sorted by name. */
     public static String render(Map<String, ?> key) {
         StringBuilder out = new StringBuilder();

@@ -29,7 +29,8 @@ public record DeletionTask(
         DatasetSpec spec,
         List<Map<String, Object>> keys,
         CutoffTimestamp cutoff,
-        int priority) {
+        int priority,
+        String copyOf) {
 
     /** Keys per task: small enough for one Kafka message, large enough to batch well. */
     public static final int MAX_KEYS = 1_000;
@@ -52,6 +53,33 @@ public record DeletionTask(
         keys = copyKeys(spec, keys);
         Require.nonNull("task.cutoff", cutoff);
         Require.inRange("task.priority", priority, 0, DatasetSpec.MAX_PRIORITY);
+        if (copyOf != null) {
+            Names.datasetName("task.copyOf", copyOf);
+            if (!dataset.startsWith(copyOf + io.erasure.model.dataset.DatasetCopy.VIEW_SEPARATOR)) {
+                throw new IllegalArgumentException("task.dataset '" + dataset + "' is not a copy view of '" + copyOf + "'");
+            }
+        }
+    }
+
+    /** A task of a dataset itself (not of one of its copies). */
+    public DeletionTask(String taskId, RunId runId, String requestId, String dataset, DatasetSpec spec,
+                        List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority) {
+        this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, null);
+    }
+
+    /**
+     * The task that deletes {@code copyKeys} from one copy of {@code source}'s dataset, published by the
+     * deletion service once the source rows are gone: same origin, cut-off and priority, the copy's view
+     * as spec ({@link io.erasure.model.dataset.DatasetCopy#viewOf}), and {@code copyOf} naming the source.
+     */
+    public static DeletionTask forCopy(DeletionTask source, io.erasure.model.dataset.DatasetCopy copy,
+                                       List<Map<String, Object>> copyKeys) {
+        if (source.copyOf() != null) {
+            throw new IllegalArgumentException("task " + source.taskId() + " already deletes a copy; copies have no copies");
+        }
+        DatasetSpec view = copy.viewOf(source.spec());
+        return new DeletionTask(taskIdFor(source.originId(), view.name(), copyKeys), source.runId(), source.requestId(),
+                view.name(), view, copyKeys, source.cutoff(), source.priority(), source.dataset());
     }
 
     /** A backlog-deletion task of a run, at the spec's priority. */

@@ -96,4 +96,31 @@ class DeletionTaskTest {
         assertThat(back).isEqualTo(task);
         assertThat(DeletionTask.taskIdFor(back.originId(), back.dataset(), back.keys())).isEqualTo(task.taskId());
     }
+
+    @Test
+    void aCopyTaskDeletesFromTheCopysViewWithTheSourcesCutoff() {
+        DeletionTask source = DeletionTask.forRun(RUN, Fixtures.orders(),
+                List.of(key("customer_id", 7, "order_id", "o-1")), CUTOFF);
+        var cache = Fixtures.orders().copy("orders-cache").orElseThrow();
+
+        DeletionTask copy = DeletionTask.forCopy(source, cache, List.of(key("customer_id", 7, "order_id", "o-1")));
+
+        assertThat(copy.dataset()).isEqualTo("orders--orders-cache");
+        assertThat(copy.copyOf()).isEqualTo("orders");
+        assertThat(copy.cutoff()).isEqualTo(source.cutoff());
+        assertThat(copy.runId()).isEqualTo(RUN);
+        assertThat(copy.taskId()).isNotEqualTo(source.taskId())
+                .isEqualTo(DeletionTask.forCopy(source, cache, List.of(key("order_id", "o-1", "customer_id", 7))).taskId());
+        assertThat(JSON.readValue(JSON.writeValueAsString(copy), DeletionTask.class)).isEqualTo(copy);
+        assertThatThrownBy(() -> DeletionTask.forCopy(copy, cache, copy.keys())).hasMessageContaining("copies have no copies");
+    }
+
+    @Test
+    void keyDigestsIgnoreOrderAndNumberTyping() {
+        String digest = io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 1), key("id", 2L)));
+        assertThat(digest).hasSize(64)
+                .isEqualTo(io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 2), key("id", 1L))))
+                .isNotEqualTo(io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 1))));
+        assertThat(io.erasure.model.key.CanonicalKey.digestOf(List.of())).isNull();
+    }
 }
