@@ -68,13 +68,21 @@ public record DatasetCopy(String name, StoreKind storeKind, String connectionRef
     }
 
     /**
-     * The copy's key for a source row: the row's values of the copy's key columns, renamed for a
-     * table mapping. Fails if the source row lacks one of them.
+     * The source columns a copy key is made of: the source's primary key for a table mapping (its
+     * view is keyed by the mapped key columns), the template's or callback's columns otherwise.
      */
-    public Map<String, Object> keyOf(Map<String, ?> sourceRow) {
+    public List<String> sourceColumns(DatasetSpec source) {
+        return target instanceof CopyTarget.TableMapping ? source.keyColumns().primaryKey() : target.sourceColumns();
+    }
+
+    /**
+     * The copy's key for a source row: the row's values of {@link #sourceColumns}, renamed for a table
+     * mapping. Fails if the source row lacks one of them.
+     */
+    public Map<String, Object> keyOf(DatasetSpec source, Map<String, ?> sourceRow) {
         Map<String, Object> key = new LinkedHashMap<>();
         Map<String, String> rename = target instanceof CopyTarget.TableMapping mapping ? mapping.columns() : Map.of();
-        for (String column : target.sourceColumns()) {
+        for (String column : sourceColumns(source)) {
             Object value = sourceRow.get(column);
             if (value == null) {
                 throw new IllegalArgumentException("copy '" + name + "' needs column '" + column

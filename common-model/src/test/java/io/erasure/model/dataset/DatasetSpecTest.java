@@ -155,7 +155,7 @@ class DatasetSpecTest {
         assertThat(view.keyColumns().primaryKey()).containsExactly("customer_id", "order_id");
         assertThat(view.target()).isEqualTo(cache.target());
         assertThat(view.copies()).isEmpty();
-        assertThat(cache.keyOf(key("customer_id", 7, "order_id", "o-1", "total", 3)))
+        assertThat(cache.keyOf(orders, key("customer_id", 7, "order_id", "o-1", "total", 3)))
                 .containsExactly(Map.entry("customer_id", 7), Map.entry("order_id", "o-1"));
 
         DatasetCopy byDay = orders.copy("orders-by-day").orElseThrow();
@@ -165,6 +165,8 @@ class DatasetSpecTest {
         assertThat(tableView.target()).isNull();
         assertThat(tableView.keyColumns().primaryKey())
                 .containsExactlyElementsOf(orders.keyColumns().primaryKey().stream().map(mapping.columns()::get).toList());
+        assertThat(byDay.keyOf(orders, key("customer_id", 7, "order_id", "o-1", "total", 3)))
+                .containsOnlyKeys(tableView.keyColumns().primaryKey());
     }
 
     @Test
