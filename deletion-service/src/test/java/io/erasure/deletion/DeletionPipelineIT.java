@@ -21,6 +21,7 @@ import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.ControlSignal;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.ReadBackResult;
+import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
@@ -157,20 +158,80 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     @Test
-    void aDatasetWithCopiesIsRefusedBeforeAnythingIsDeleted() {
-        DatasetSpec withCache = spec.toBuilder().copies(List.of(new DatasetCopy("profile-cache", StoreKind.REDIS,
-                "redis-main", new CopyTarget.KeyTemplate("profile:{id}")))).build();
-        DeletionTask task = task(withCache, 9, 10);
+    void theCopiesOfDeletedRowsAreDeletedAfterTheirSourceAndTheRowThatSurvivedKeepsItsCopy() {
+        DatasetSpec withCopy = withCopies(copyTable("profiles_copy"));
+        DeletionTask task = task(withCopy, 1, 2, 3, 4);
+
+        publish(task);
+
+        List<BatchCompleted> batches = completed(task, 2);
+        BatchCompleted source = batches.stream().filter(b -> !b.ofCopy()).findFirst().orElseThrow();
+        BatchCompleted copy = batches.stream().filter(BatchCompleted::ofCopy).findFirst().orElseThrow();
+        assertThat(source.copyTasks()).isEqualTo(1);
+        assertThat(source.keysDigest()).isEqualTo(CanonicalKey.digestOf(keysOf(1, 2, 4)));
+        assertThat(copy.copyOf()).isEqualTo(withCopy.name());
+        assertThat(copy.dataset()).isEqualTo(withCopy.name() + "--profiles-copy");
+        assertThat(copy.counts().deleted()).isEqualTo(3);
+        assertThat(copy.readBack()).isEqualTo(ReadBackResult.CLEAN);
+        assertThat(ids("profiles")).containsExactly(3L, 5L, 6L, 7L, 8L, 9L, 10L);
+        assertThat(ids("profiles_copy")).containsExactly(3L, 5L, 6L, 7L, 8L, 9L, 10L);
+        assertThat(records(task, 6)).filteredOn(r -> r.dataset().equals(copy.dataset()))
+                .extracting(r -> ((Number) r.primaryKey().get("id")).longValue()).containsExactlyInAnyOrder(1L, 2L, 4L);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM deletion.batch_copy_sources WHERE batch_id = ?", Long.class,
+                task.batchId(0))).as("copy values are forgotten once the batch is reported").isZero();
+    }
+
+    @Test
+    void aCrashBetweenTheSourceDeleteAndTheCopyTasksStillReachesTheCopy() {
+        DatasetSpec withCopy = withCopies(copyTable("profiles_copy"));
+        DeletionTask task = task(withCopy, 5, 6);
+        crashes.arm(Step.DELETED, task.batchId(0));
+
+        publish(task);
+
+        List<BatchCompleted> batches = completed(task, 2);
+        assertThat(batches).filteredOn(BatchCompleted::ofCopy).singleElement()
+                .satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(2));
+        assertThat(ids("profiles")).doesNotContain(5L, 6L);
+        assertThat(ids("profiles_copy")).doesNotContain(5L, 6L).contains(1L, 2L);
+    }
+
+    @Test
+    void aFailingCopyDoesNotHoldBackTheOtherCopies() {
+        DatasetSpec withCopies = withCopies(
+                new DatasetCopy("missing-copy", StoreKind.POSTGRES, "pg-main",
+                        new CopyTarget.TableMapping(schema, "no_such_table", Map.of("id", "id"))),
+                copyTable("profiles_copy"));
+        DeletionTask task = task(withCopies, 7, 8);
 
         publish(task);
 
         List<BatchFailed> failed = events(task, BatchFailed.class, 1);
         assertThat(failed).singleElement().satisfies(f -> {
-            assertThat(f.reason()).contains("profile-cache").contains("nothing was deleted");
-            assertThat(f.retryable()).isFalse();
+            assertThat(f.dataset()).isEqualTo(withCopies.name() + "--missing-copy");
+            assertThat(f.reason()).contains("no_such_table");
         });
-        assertThat(ids()).contains(9L, 10L);
-        assertThat(records(task, 0)).isEmpty();
+        assertThat(completed(task, 2)).filteredOn(BatchCompleted::ofCopy).singleElement()
+                .satisfies(b -> assertThat(b.dataset()).endsWith("--profiles-copy"));
+        assertThat(ids("profiles")).doesNotContain(7L, 8L);
+        assertThat(ids("profiles_copy")).doesNotContain(7L, 8L);
+    }
+
+    /** A copy of the live table with the same rows and write times, registered as a table-mapped copy. */
+    private DatasetCopy copyTable(String table) {
+        jdbc.execute("CREATE TABLE " + schema + "." + table
+                + " (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
+        jdbc.update("INSERT INTO " + schema + "." + table + " SELECT * FROM " + schema + ".profiles");
+        return new DatasetCopy(table.replace('_', '-'), StoreKind.POSTGRES, "pg-main",
+                new CopyTarget.TableMapping(schema, table, Map.of("id", "id", "name", "name")));
+    }
+
+    private DatasetSpec withCopies(DatasetCopy... copies) {
+        return spec.toBuilder().copies(List.of(copies)).build();
+    }
+
+    private static List<Map<String, Object>> keysOf(long... ids) {
+        return LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
     }
 
     private DeletionTask task(DatasetSpec dataset, long... ids) {
@@ -196,7 +257,11 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     private List<Long> ids() {
-        return jdbc.queryForList("SELECT id FROM " + schema + ".profiles ORDER BY id", Long.class);
+        return ids("profiles");
+    }
+
+    private List<Long> ids(String table) {
+        return jdbc.queryForList("SELECT id FROM " + schema + "." + table + " ORDER BY id", Long.class);
     }
 
     private List<BatchCompleted> completed(DeletionTask task, int atLeast) {

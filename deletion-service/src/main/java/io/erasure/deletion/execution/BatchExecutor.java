@@ -1,10 +1,11 @@
 package io.erasure.deletion.execution;
 
 import io.erasure.deletion.control.ControlState;
+import io.erasure.deletion.fanout.CopyFanOut;
 import io.erasure.deletion.log.LogIngestionLag;
 import io.erasure.deletion.log.WriteAheadDeletionLog;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
-import io.erasure.model.dataset.DatasetCopy;
+import io.erasure.model.dataset.CopyTarget;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchCounts;
@@ -24,6 +25,7 @@ import io.erasure.support.stores.StoreAdapterPool;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,8 +41,10 @@ import org.slf4j.LoggerFactory;
  *   <li>read the rows the plan deletes (full rows with write times and TTLs);</li>
  *   <li>append one deletion record per row to the log and wait for every acknowledgement (write-ahead);</li>
  *   <li>delete, conditioned on the task's cut-off, throttled;</li>
- *   <li>read back, and report the batch.</li>
+ *   <li>read back; publish the copy tasks of the rows that are gone ({@link CopyFanOut}: copies are
+ *       deleted after their source); report the batch.</li>
  * </ol>
+ * A copy task (a task of a copy's view) goes through the same steps on the copy's store.
  * A crash between any two steps loses nothing: before the acknowledgement nothing was deleted, after
  * it every row has its record; the redelivered batch re-plans and finds what is already gone absent.
  * Kill switches are checked before each batch and again right before its delete.
@@ -55,6 +59,7 @@ public class BatchExecutor {
     private final AdaptiveThrottle throttle;
     private final ControlState control;
     private final ProcessedBatches processed;
+    private final CopyFanOut fanOut;
     private final BatchEvents events;
     private final StoreCalls calls;
     private final DeletionMetrics metrics;
@@ -63,7 +68,8 @@ public class BatchExecutor {
     private final Clock clock;
 
     public BatchExecutor(StoreAdapterPool stores, WriteAheadDeletionLog deletionLog, LogIngestionLag logLag,
-                         AdaptiveThrottle throttle, ControlState control, ProcessedBatches processed, BatchEvents events,
+                         AdaptiveThrottle throttle, ControlState control, ProcessedBatches processed, CopyFanOut fanOut,
+                         BatchEvents events,
                          StoreCalls calls, DeletionMetrics metrics, StepListener steps, Duration pausePoll, Clock clock) {
         this.stores = stores;
         this.deletionLog = deletionLog;
@@ -71,6 +77,7 @@ public class BatchExecutor {
         this.throttle = throttle;
         this.control = control;
         this.processed = processed;
+        this.fanOut = fanOut;
         this.events = events;
         this.calls = calls;
         this.metrics = metrics;
@@ -90,7 +97,6 @@ public class BatchExecutor {
         }
         StoreAdapter adapter;
         try {
-            refuseCopiesWithoutAdapters(task.spec());
             adapter = calls.call(task.spec().connectionRef(), () -> stores.checkedAdapter(task.spec()));
         } catch (StoreException.Fatal | IllegalArgumentException refused) {
             fail(task, task.batchId(0), refused);
@@ -116,7 +122,7 @@ public class BatchExecutor {
         String keySet = keys.stream().map(CanonicalKey::render).sorted().collect(Collectors.joining("\n"));
         Optional<ProcessedBatches.Done> done = processed.redelivered(batchId, task.dataset(), keySet);
         if (done.isPresent()) {
-            report(task, batchId, done.get().counts(), done.get().stillPresent());
+            report(task, batchId, done.get());
             return;
         }
         awaitGo(task.dataset());
@@ -134,6 +140,10 @@ public class BatchExecutor {
                 .map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt)).toList();
         deletionLog.append(records);
         steps.after(Step.LOGGED, batchId);
+        // hierarchies return child rows too; copies are of the dataset's own rows
+        java.util.Set<String> planned = toDelete.stream().map(CanonicalKey::render).collect(Collectors.toSet());
+        List<LiveRow> sourceRows = rows.stream().filter(row -> planned.contains(CanonicalKey.render(row.key()))).toList();
+        fanOut.remember(task, batchId, sourceRows);
 
         DeleteOutcome outcome = new DeleteOutcome(0, (int) plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF),
                 (int) plan.count(DeletePlan.Action.ABSENT), 0, 0);
@@ -147,24 +157,53 @@ public class BatchExecutor {
         steps.after(Step.DELETED, batchId);
 
         long stillPresent = 0;
-        if (!toDelete.isEmpty()) {
+        List<Map<String, Object>> gone = new ArrayList<>(plan.decisions().stream()
+                .filter(d -> d.action() == DeletePlan.Action.ABSENT).map(DeletePlan.KeyDecision::key).toList());
+        List<Map<String, Object>> deleted = new ArrayList<>();
+        if (!toDelete.isEmpty() && readBackPossible(spec)) {
             List<LiveState> after = calls.call(store, () -> adapter.checkLiveState(spec, toDelete));
-            // a row still there but written after the cut-off is a concurrent write that rightly won
-            stillPresent = after.stream().filter(s -> s.present() && !s.writtenAfter(task.cutoff())).count();
+            for (int i = 0; i < toDelete.size(); i++) {
+                LiveState state = after.get(i);
+                if (!state.present()) {
+                    deleted.add(toDelete.get(i));
+                } else if (!state.writtenAfter(task.cutoff())) {
+                    // still there and not a concurrent write that rightly won: the delete missed it
+                    stillPresent++;
+                }
+            }
+        } else {
+            deleted.addAll(toDelete);
         }
+        gone.addAll(deleted);
         steps.after(Step.VERIFIED, batchId);
 
+        int copyTasks = fanOut.publish(task, batchId, gone);
+        steps.after(Step.COPIES_PUBLISHED, batchId);
+
         BatchCounts counts = new BatchCounts(outcome.deleted(), outcome.skippedNewer(), outcome.absent(), 0);
-        report(task, batchId, counts, stillPresent);
+        ProcessedBatches.Done result = new ProcessedBatches.Done(counts, stillPresent, records.size(), copyTasks,
+                CanonicalKey.digestOf(deleted));
+        report(task, batchId, result);
         steps.after(Step.REPORTED, batchId);
         processed.done(batchId, task.dataset(), keySet, task.runId() == null ? null : task.runId().value(), task.taskId(),
-                counts, stillPresent, records.size());
+                result);
+        fanOut.forget(batchId);
         metrics.batchDone(task.dataset(), store, counts, outcome.tombstones(), records.size());
     }
 
-    private void report(DeletionTask task, String batchId, BatchCounts counts, long stillPresent) {
-        events.send(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(), counts,
-                stillPresent > 0 ? ReadBackResult.ROWS_REMAINING : ReadBackResult.CLEAN, stillPresent));
+    /**
+     * An HTTP callback without a check endpoint cannot be read back: the owner's answer is the outcome
+     * and every key it was asked to delete counts as deleted.
+     */
+    private static boolean readBackPossible(DatasetSpec spec) {
+        return !(spec.target() instanceof CopyTarget.HttpCallback callback) || callback.checkUrl() != null;
+    }
+
+    private void report(DeletionTask task, String batchId, ProcessedBatches.Done result) {
+        long stillPresent = result.stillPresent();
+        events.send(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(),
+                result.counts(), stillPresent > 0 ? ReadBackResult.ROWS_REMAINING : ReadBackResult.CLEAN, stillPresent,
+                task.copyOf(), result.copyTasks(), result.keysDigest()));
     }
 
     private void fail(DeletionTask task, String batchId, RuntimeException refused) {
@@ -189,19 +228,6 @@ public class BatchExecutor {
                 Thread.currentThread().interrupt();
                 throw new StoreException.Retriable("interrupted while paused", e);
             }
-        }
-    }
-
-    /**
-     * Copies are deleted through their own adapters after the source; until this deployment has them,
-     * a dataset with copies is refused before anything is deleted rather than leaving copies behind.
-     */
-    private void refuseCopiesWithoutAdapters(DatasetSpec spec) {
-        if (!spec.copies().isEmpty()) {
-            DatasetCopy copy = spec.copies().get(0);
-            throw new StoreException.Fatal("dataset '" + spec.name() + "' registers copy '" + copy.name() + "' ("
-                    + copy.storeKind() + "), and this deployment cannot delete copies yet; nothing was deleted. Remove"
-                    + " the copy from the registration or deploy a version with copy fan-out.");
         }
     }
 }

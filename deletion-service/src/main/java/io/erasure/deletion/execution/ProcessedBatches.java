@@ -17,7 +17,7 @@ public class ProcessedBatches {
         this.jdbc = jdbc;
     }
 
-    public record Done(BatchCounts counts, long stillPresent, long recordsLogged) {
+    public record Done(BatchCounts counts, long stillPresent, long recordsLogged, int copyTasks, String keysDigest) {
     }
 
     /** The recorded result if this batch was done before (and counts this delivery). */
@@ -29,21 +29,24 @@ public class ProcessedBatches {
             return Optional.empty();
         }
         return jdbc.query("""
-                        SELECT rows_deleted, rows_skipped, already_absent, still_present, records_logged
+                        SELECT rows_deleted, rows_skipped, already_absent, still_present, records_logged, copy_tasks,
+                               keys_digest
                         FROM processed_batches WHERE batch_id = ? AND scope_hash = ?""",
                 (rs, i) -> new Done(new BatchCounts(rs.getLong(1), rs.getLong(2), rs.getLong(3), 0), rs.getLong(4),
-                        rs.getLong(5)),
+                        rs.getLong(5), rs.getInt(6), rs.getString(7)),
                 batchId, scope).stream().findFirst();
     }
 
-    public void done(String batchId, String dataset, String keySet, String runId, String taskId, BatchCounts counts,
-                     long stillPresent, long recordsLogged) {
+    public void done(String batchId, String dataset, String keySet, String runId, String taskId, Done result) {
+        BatchCounts counts = result.counts();
         jdbc.update("""
                         INSERT INTO processed_batches (batch_id, scope_hash, run_id, dataset, task_id, rows_deleted,
-                                                       rows_skipped, already_absent, still_present, records_logged)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, scope_hash) DO NOTHING""",
+                                                       rows_skipped, already_absent, still_present, records_logged,
+                                                       copy_tasks, keys_digest)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, scope_hash) DO NOTHING""",
                 batchId, scope(dataset, keySet), runId, dataset, taskId, counts.deleted(), counts.skippedNewer(),
-                counts.alreadyAbsent(), stillPresent, recordsLogged);
+                counts.alreadyAbsent(), result.stillPresent(), result.recordsLogged(), result.copyTasks(),
+                result.keysDigest());
     }
 
     public int deliveries(String batchId) {

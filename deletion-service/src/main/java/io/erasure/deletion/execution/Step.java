@@ -7,5 +7,6 @@ public enum Step {
     LOGGED,
     DELETED,
     VERIFIED,
+    COPIES_PUBLISHED,
     REPORTED
 }

@@ -1,0 +1,137 @@
+package io.erasure.deletion.fanout;
+
+import io.erasure.model.contract.Topics;
+import io.erasure.model.dataset.DatasetCopy;
+import io.erasure.model.key.CanonicalKey;
+import io.erasure.model.record.ColumnValue;
+import io.erasure.model.task.DeletionTask;
+import io.erasure.store.spi.LiveRow;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.support.SendResult;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Lineage fan-out: every registered copy of a deleted source row is deleted through the copy's own
+ * adapter, by a copy task ({@link DeletionTask#forCopy}) that the deletion shards execute like any task
+ * (plan, log, delete, read back, report). Copy tasks are published only once the source rows are read
+ * back as gone, so a cache cannot be refilled from its source; each copy has its own tasks, so a failing
+ * copy is retried on its own and does not hold back the others.
+ *
+ * <p>Crash safety: the values a copy key is made of are {@linkplain #remember remembered} before the
+ * source delete; a batch redelivered after a crash between the delete and the publish finds its rows
+ * absent, and the remembered values still reach the copies.
+ */
+public class CopyFanOut {
+
+    private static final TypeReference<Map<String, Object>> VALUES = new TypeReference<>() {
+    };
+
+    private final KafkaTemplate<String, String> kafka;
+    private final JsonMapper json;
+    private final JdbcTemplate jdbc;
+
+    public CopyFanOut(KafkaTemplate<String, String> kafka, JsonMapper json, JdbcTemplate jdbc) {
+        this.kafka = kafka;
+        this.json = json;
+        this.jdbc = jdbc;
+    }
+
+    /** Keeps, until the batch is reported, the source values the task's copies need of rows about to be deleted. */
+    public void remember(DeletionTask task, String batchId, Collection<LiveRow> rows) {
+        if (task.spec().copies().isEmpty() || rows.isEmpty()) {
+            return;
+        }
+        Set<String> needed = neededColumns(task);
+        List<Object[]> args = new ArrayList<>();
+        for (LiveRow row : rows) {
+            Map<String, Object> values = new LinkedHashMap<>(row.key());
+            for (ColumnValue column : row.columns()) {
+                if (needed.contains(column.name()) && column.value() != null) {
+                    values.putIfAbsent(column.name(), column.value());
+                }
+            }
+            values.keySet().retainAll(needed);
+            args.add(new Object[]{batchId, CanonicalKey.render(row.key()), json.writeValueAsString(values)});
+        }
+        jdbc.batchUpdate("""
+                INSERT INTO batch_copy_sources (batch_id, source_key, copy_values) VALUES (?, ?, ?::jsonb)
+                ON CONFLICT (batch_id, source_key) DO NOTHING""", args);
+    }
+
+    /**
+     * Publishes the copy tasks for the source keys that are gone: those deleted by this batch (or by an
+     * earlier delivery of it, through the remembered values), and those already absent whose copy keys
+     * need no more than the primary key. Returns how many tasks were published (the run waits for them).
+     */
+    public int publish(DeletionTask task, String batchId, Collection<Map<String, Object>> goneKeys) {
+        if (task.spec().copies().isEmpty() || goneKeys.isEmpty()) {
+            return 0;
+        }
+        Map<String, Map<String, Object>> remembered = remembered(batchId);
+        List<DeletionTask> copyTasks = new ArrayList<>();
+        for (DatasetCopy copy : task.spec().copies()) {
+            boolean keyOnly = task.spec().keyColumns().primaryKey().containsAll(copy.sourceColumns(task.spec()));
+            Set<Map<String, Object>> copyKeys = new LinkedHashSet<>();
+            for (Map<String, Object> key : goneKeys) {
+                Map<String, Object> values = remembered.get(CanonicalKey.render(key));
+                if (values == null && keyOnly) {
+                    values = key;
+                }
+                if (values != null) {
+                    copyKeys.add(CanonicalKey.copyOf("copy key", copy.keyOf(task.spec(), values)));
+                }
+            }
+            List<Map<String, Object>> keys = List.copyOf(copyKeys);
+            for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
+                copyTasks.add(DeletionTask.forCopy(task, copy,
+                        keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS))));
+            }
+        }
+        send(copyTasks);
+        return copyTasks.size();
+    }
+
+    /** Drops the remembered values once the batch is reported: the platform keeps no copy it does not need. */
+    public void forget(String batchId) {
+        jdbc.update("DELETE FROM batch_copy_sources WHERE batch_id = ?", batchId);
+    }
+
+    private Set<String> neededColumns(DeletionTask task) {
+        Set<String> needed = new LinkedHashSet<>(task.spec().keyColumns().primaryKey());
+        task.spec().copies().forEach(copy -> needed.addAll(copy.sourceColumns(task.spec())));
+        return needed;
+    }
+
+    private Map<String, Map<String, Object>> remembered(String batchId) {
+        Map<String, Map<String, Object>> values = new HashMap<>();
+        jdbc.query("SELECT source_key, copy_values FROM batch_copy_sources WHERE batch_id = ?",
+                rs -> {
+                    values.put(rs.getString(1), json.readValue(rs.getString(2), VALUES));
+                }, batchId);
+        return values;
+    }
+
+    private void send(List<DeletionTask> tasks) {
+        List<CompletableFuture<SendResult<String, String>>> sends = new ArrayList<>();
+        for (DeletionTask task : tasks) {
+            sends.add(kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)));
+        }
+        try {
+            CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            throw new io.erasure.store.spi.StoreException.Retriable("could not publish copy tasks: " + e.getMessage(), e);
+        }
+    }
+}
