@@ -16,6 +16,15 @@ public final class RedisEngine extends HostedEngine {
     }
 
     @Override
+    public Map<String, String> storeConnectionProperties(String ref) {
+        String prefix = "erasure.connections[" + ref + "].";
+        return Map.of(
+                prefix + "kind", "REDIS",
+                prefix + "settings[host]", host(),
+                prefix + "settings[port]", Integer.toString(port()));
+    }
+
+    @Override
     public Map<String, String> springProperties() {
         return Map.of(
                 "spring.data.redis.host", host(),

@@ -44,6 +44,20 @@ public final class S3Engine extends HostedEngine {
         return REGION;
     }
 
+    /** Object copies kept by owners in {@code bucket}; large deleted objects are retained in the platform bucket. */
+    public Map<String, String> storeConnectionProperties(String ref, String bucket) {
+        String prefix = "erasure.connections[" + ref + "].";
+        return Map.of(
+                prefix + "kind", "S3_OBJECT",
+                prefix + "settings[endpoint]", endpoint().toString(),
+                prefix + "settings[region]", REGION,
+                prefix + "settings[bucket]", bucket,
+                prefix + "settings[access-key]", ACCESS_KEY,
+                prefix + "settings[secret-key]", SECRET_KEY,
+                prefix + "settings[path-style]", "true",
+                prefix + "settings[retained-bucket]", BUCKET);
+    }
+
     @Override
     public Map<String, String> springProperties() {
         return Map.of(

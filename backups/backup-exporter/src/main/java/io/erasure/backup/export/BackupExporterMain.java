@@ -58,7 +58,8 @@ public final class BackupExporterMain {
                 + (result.resumed() ? " (resumed: " + result.partsWritten() + " parts written by this run)" : ""));
     }
 
-    static ExportResult run(Map<String, String> o) throws Exception {
+    /** Runs one export with the options of {@link #main} (without the leading dashes). */
+    public static ExportResult run(Map<String, String> o) throws Exception {
         String dataset = required(o, "dataset");
         BackupFormat format = BackupFormat.valueOf(o.getOrDefault("format", "JSONL_GZIP"));
         BackupLocation location = o.containsKey("prefix") ? new BackupLocation(o.get("prefix"), format)
