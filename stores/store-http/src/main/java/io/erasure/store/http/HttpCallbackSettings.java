@@ -1,0 +1,108 @@
+package io.erasure.store.http;
+
+import io.erasure.store.spi.StoreConnection;
+import io.erasure.store.spi.StoreException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The operators' settings of one HTTP-callback connection ({@code erasure.connections.<ref>.*}). They decide
+ * where the platform may send requests; the data owner's spec only says which URL it wants.
+ *
+ * @param ref                   the connection's name, for messages that say which setting to change
+ * @param allowedHosts          {@code allowed-hosts} (required): comma list of host names ({@code owner.example.com})
+ *                              or {@code *.suffix} patterns ({@code *.corp.example.com}, any subdomain of it)
+ * @param allowPrivateAddresses {@code allow-private-addresses} (default false): whether a host may resolve to a
+ *                              loopback, private, link-local (incl. the cloud metadata address), unspecified or
+ *                              multicast address
+ * @param timeoutMs             {@code timeout-ms}: connect and response timeout of one attempt (default 10000)
+ * @param maxAttempts           {@code max-attempts}: attempts per call, the first included (default 4)
+ * @param backoffMs             {@code backoff-ms}: first wait between attempts, doubled each time with jitter (default 200)
+ * @param maxBatch              {@code max-batch}: keys per call (default 500)
+ * @param secrets               {@code secret.<NAME>}: values of the {@code secret:NAME} header references; never logged
+ */
+public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolean allowPrivateAddresses, int timeoutMs,
+                                   int maxAttempts, int backoffMs, int maxBatch, Map<String, String> secrets) {
+
+    public static final String SECRET_PREFIX = "secret.";
+
+    public HttpCallbackSettings {
+        allowedHosts = List.copyOf(allowedHosts);
+        if (allowedHosts.isEmpty()) {
+            throw new StoreException.Fatal("connection '" + ref + "' setting 'allowed-hosts' lists no host; name the hosts"
+                    + " callbacks may reach, e.g. erasure.connections." + ref + ".allowed-hosts=owner.example.com,*.corp.example.com");
+        }
+        positive(ref, "timeout-ms", timeoutMs);
+        positive(ref, "max-attempts", maxAttempts);
+        positive(ref, "backoff-ms", backoffMs);
+        positive(ref, "max-batch", maxBatch);
+        secrets = Map.copyOf(secrets);
+    }
+
+    public static HttpCallbackSettings from(StoreConnection connection) {
+        String ref = connection.ref();
+        Map<String, String> secrets = new TreeMap<>();
+        connection.settings().forEach((name, value) -> {
+            if (name.startsWith(SECRET_PREFIX) && name.length() > SECRET_PREFIX.length()) {
+                secrets.put(name.substring(SECRET_PREFIX.length()), value);
+            }
+        });
+        return new HttpCallbackSettings(ref,
+                hostPatterns(ref, connection.required("allowed-hosts")),
+                bool(ref, "allow-private-addresses", connection.setting("allow-private-addresses").orElse("false")),
+                connection.intSetting("timeout-ms", 10_000),
+                connection.intSetting("max-attempts", 4),
+                connection.intSetting("backoff-ms", 200),
+                connection.intSetting("max-batch", 500),
+                secrets);
+    }
+
+    /** The setting an operator adds to define secret {@code name}. */
+    public String secretSetting(String name) {
+        return "erasure.connections." + ref + "." + SECRET_PREFIX + name;
+    }
+
+    // secrets stay out of logs and exception messages: only their names are shown
+    @Override
+    public String toString() {
+        return "HttpCallbackSettings[ref=" + ref + ", allowedHosts=" + allowedHosts + ", allowPrivateAddresses="
+                + allowPrivateAddresses + ", timeoutMs=" + timeoutMs + ", maxAttempts=" + maxAttempts + ", backoffMs="
+                + backoffMs + ", maxBatch=" + maxBatch + ", secrets=" + new TreeMap<>(secrets).keySet() + "]";
+    }
+
+    private static List<String> hostPatterns(String ref, String value) {
+        List<String> patterns = new ArrayList<>();
+        for (String part : value.split(",")) {
+            String pattern = part.trim().toLowerCase(Locale.ROOT);
+            if (pattern.isEmpty()) {
+                continue;
+            }
+            String host = pattern.startsWith("*.") ? pattern.substring(2) : pattern;
+            if (host.isEmpty() || host.contains("*") || host.contains("/") || host.contains(":") && !host.startsWith("[")) {
+                throw new StoreException.Fatal("connection '" + ref + "' setting 'allowed-hosts' has '" + part.trim()
+                        + "'; list host names (owner.example.com), IP addresses or '*.suffix' patterns (*.corp.example.com),"
+                        + " without scheme, port or path; a bare '*' is not allowed");
+            }
+            patterns.add(pattern);
+        }
+        return patterns;
+    }
+
+    private static boolean bool(String ref, String name, String value) {
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new StoreException.Fatal("connection '" + ref + "' setting '" + name
+                    + "' must be true or false, got '" + value + "'");
+        };
+    }
+
+    private static void positive(String ref, String name, int value) {
+        if (value < 1) {
+            throw new StoreException.Fatal("connection '" + ref + "' setting '" + name + "' must be >= 1, got " + value);
+        }
+    }
+}
