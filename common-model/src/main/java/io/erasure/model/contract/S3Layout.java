@@ -131,6 +131,11 @@ public final class S3Layout {
         return finalPrefix(runId) + partName(index, BackupFormat.JSONL_GZIP);
     }
 
+    /** Rows of the final set already deleted once (zombies): gzip JSON Lines of key, first deletion and its origin. */
+    public static String resurrectedKey(RunId runId) {
+        return runPrefix(runId) + "resurrected.jsonl.gz";
+    }
+
     public static String reportKey(RunId runId) {
         return runPrefix(runId) + "report.json";
     }

@@ -10,10 +10,20 @@ import java.util.Map;
  * final set or dropped for one reason ({@code droppedByReason}, e.g. {@code newer_than_cutoff},
  * {@code already_absent}), and the constructor checks that the counts add up.
  * {@code exceedsLimit} sends the run to approval.
+ *
+ * <p>{@code resurrectedCount}: rows of the final set whose key an earlier run or request already deleted
+ * (found in the deletion log) and that are live again — zombies, deleted again by this run at its own
+ * cut-off; listed under {@code resurrectedKey} (an S3 key, null when there are none).
  */
 public record ValidationCompleted(String dataset, long candidateCount, long finalCount, Map<String, Long> droppedByReason,
-                                  String finalSetPrefix, int taskCount, boolean exceedsLimit)
+                                  String finalSetPrefix, int taskCount, boolean exceedsLimit, long resurrectedCount,
+                                  String resurrectedKey)
         implements EventPayload, RunScoped {
+
+    public ValidationCompleted(String dataset, long candidateCount, long finalCount, Map<String, Long> droppedByReason,
+                               String finalSetPrefix, int taskCount, boolean exceedsLimit) {
+        this(dataset, candidateCount, finalCount, droppedByReason, finalSetPrefix, taskCount, exceedsLimit, 0, null);
+    }
 
     public ValidationCompleted {
         Names.datasetName("dataset", dataset);
@@ -31,5 +41,10 @@ public record ValidationCompleted(String dataset, long candidateCount, long fina
         Require.nonBlank("finalSetPrefix", finalSetPrefix);
         Require.nonNegative("taskCount", taskCount);
         Require.that(finalCount == 0 || taskCount > 0, "taskCount must be > 0 when the final set is not empty");
+        Require.nonNegative("resurrectedCount", resurrectedCount);
+        Require.that(resurrectedCount <= finalCount, "resurrectedCount (" + resurrectedCount
+                + ") counts rows of the final set, so it cannot exceed finalCount (" + finalCount + ")");
+        Require.that((resurrectedCount > 0) == (resurrectedKey != null),
+                "resurrectedKey must name the list of resurrected keys exactly when resurrectedCount > 0");
     }
 }
