@@ -4,6 +4,7 @@ import io.erasure.infra.LocalEngines;
 import io.erasure.infra.kafka.TopicRecords;
 import io.erasure.model.event.EventEnvelope;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.ConditionalColumn;
@@ -87,10 +88,15 @@ public abstract class ControlPlaneTestSupport {
 
     /** Registers a fresh identifier source and a dataset of team demo-team (as "owner"); returns the spec. */
     protected DatasetSpec registerDataset() {
+        return registerDataset(UnaryOperator.identity());
+    }
+
+    /** As {@link #registerDataset()}, with the spec changed by {@code customize} (copies, limits) before registering. */
+    protected DatasetSpec registerDataset(UnaryOperator<DatasetSpec.Builder> customize) {
         String source = unique("src");
         as("operator").post().uri("/api/identifier-sources").contentType(MediaType.APPLICATION_JSON)
                 .body(json.writeValueAsString(source(source))).exchange().expectStatus().isCreated();
-        DatasetSpec spec = dataset(unique("ds"), source).build();
+        DatasetSpec spec = customize.apply(dataset(unique("ds"), source)).build();
         as("owner").post().uri("/api/datasets").contentType(MediaType.APPLICATION_JSON)
                 .body(json.writeValueAsString(spec)).exchange().expectStatus().isCreated();
         return spec;

@@ -1,5 +1,6 @@
 package io.erasure.controlplane.run;
 
+import io.erasure.model.dataset.DatasetCopy;
 import io.erasure.model.event.AuditCompleted;
 import io.erasure.model.event.AuditFailed;
 import io.erasure.model.event.BatchCompleted;
@@ -13,8 +14,11 @@ import io.erasure.model.event.ValidationRequested;
 import io.erasure.model.run.RunState;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -34,12 +38,15 @@ public class RunProgress {
 
     private final RunStore runs;
     private final RunCommands commands;
+    private final RunBatches batches;
     private final RunReceipts receipts;
     private final JdbcTemplate jdbc;
     private final Clock clock;
 
-    public RunProgress(RunStore runs, RunCommands commands, RunReceipts receipts, JdbcTemplate jdbc, Clock clock) {
+    public RunProgress(RunStore runs, RunBatches batches, RunCommands commands, RunReceipts receipts, JdbcTemplate jdbc,
+                       Clock clock) {
         this.runs = runs;
+        this.batches = batches;
         this.commands = commands;
         this.receipts = receipts;
         this.jdbc = jdbc;
@@ -109,7 +116,7 @@ public class RunProgress {
         runs.recordValidation(run.id(), validation.finalCount(), validation.taskCount(), counts);
         if (run.dryRun()) {
             runs.move(run, RunState.DRY_RUN_COMPLETED);
-            receipts.issue(reload(run));
+            receipts.issue(reload(run), RunState.DRY_RUN_COMPLETED);
             return;
         }
         String holdReason = holdReason(run, validation);
@@ -156,29 +163,90 @@ public class RunProgress {
     }
 
     private void batchCompleted(RunRecord run, BatchCompleted batch) {
-        runs.addBatch(run.id(), batch.batchId(), batch.taskId(), batch.counts().deleted(), batch.counts().skippedNewer(),
-                batch.counts().alreadyAbsent(), batch.counts().failed(), batch.readBack().name(), batch.stillPresent());
+        if (batch.ofCopy() && !batch.copyOf().equals(run.dataset())) {
+            log.warn("batch {} of {} is a copy of '{}', not of run {}'s dataset '{}'; ignored", batch.batchId(),
+                    batch.dataset(), batch.copyOf(), run.id(), run.dataset());
+            return;
+        }
+        if (batches.addCompleted(run.id(), batch)) {
+            recordDeletionCounts(run);
+        }
         finishIfAllBatchesDone(reload(run));
     }
 
+    /**
+     * A failure redelivery may still fix changes nothing (the task comes again). A copy's batch that
+     * failed for good is recorded and fails the run once everything else has reported; any other fails
+     * the run at once.
+     */
     private void batchFailed(RunRecord run, BatchFailed failed) {
-        if (!failed.retryable()) {
-            fail(run, "batch " + failed.batchId() + " failed: " + failed.reason());
+        if (failed.retryable()) {
+            return;
         }
+        Optional<DatasetCopy> copy = run.spec().copies().stream()
+                .filter(c -> c.viewName(run.dataset()).equals(failed.dataset())).findFirst();
+        boolean recorded = batches.addFailure(run.id(), failed, copy.isPresent() ? run.dataset() : null);
+        if (copy.isEmpty()) {
+            fail(run, "batch " + failed.batchId() + " failed: " + failed.reason());
+            return;
+        }
+        if (recorded) {
+            recordDeletionCounts(run);
+        }
+        if (run.state().isTerminal()) {
+            log.warn("copy '{}' of run {} failed after the run ended {}: {}", copy.get().name(), run.id(), run.state(),
+                    failed.reason());
+        }
+        finishIfAllBatchesDone(reload(run));
     }
 
     /**
-     * Once every published task has reported (results that arrived before TasksPublished are already
-     * counted), the run is verified and its receipt issued.
+     * Once every published task and every copy task it led to has reported (results that arrived
+     * before TasksPublished are already counted), the run is verified and its receipt issued. A copy
+     * that failed for good fails the run then, with every count kept.
      */
     private void finishIfAllBatchesDone(RunRecord run) {
-        if (run.state() != RunState.DELETING || run.taskCount() == null || run.batchesCompleted() < run.taskCount()) {
+        if (run.state() != RunState.DELETING || run.taskCount() == null || run.batchesCompleted() < run.taskCount()
+                || run.copyTasksReported() < run.copyTasksPublished()) {
             return;
         }
+        String copiesFailed = copiesFailed(run);
         runs.move(run, RunState.VERIFYING);
         run = reload(run);
-        receipts.issue(run);
+        if (copiesFailed != null) {
+            runs.recordFailure(run.id(), copiesFailed);
+            run = reload(run);
+            receipts.issue(run, RunState.FAILED);
+            runs.move(run, RunState.FAILED);
+            return;
+        }
+        receipts.issue(run, RunState.COMPLETED);
         runs.move(run, RunState.COMPLETED);
+    }
+
+    /** Why the run's copies failed, naming each failed copy and its first error; null if none did. */
+    private String copiesFailed(RunRecord run) {
+        List<String> reasons = new ArrayList<>();
+        CopyTotals.of(run, Map.of(), batches.failures(run.id())).forEach((name, copy) -> {
+            if (!copy.failedBatches().isEmpty()) {
+                BatchFailure first = copy.failedBatches().get(0);
+                reasons.add("copy '" + name + "' (" + copy.dataset() + ") failed: " + first.reason()
+                        + (copy.failedBatches().size() == 1 ? "" : " (and " + (copy.failedBatches().size() - 1)
+                        + " more of its batches)"));
+            }
+        });
+        return reasons.isEmpty() ? null : String.join("; ", reasons);
+    }
+
+    /** The run's counts show the deletion of its own dataset and of each copy as the batches report. */
+    private void recordDeletionCounts(RunRecord run) {
+        Map<String, BatchTotals> totals = batches.totalsByDataset(run.id(), run.dataset());
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("deletion", totals.getOrDefault(run.dataset(), BatchTotals.NONE));
+        if (!run.spec().copies().isEmpty()) {
+            counts.put("copies", CopyTotals.of(run, totals, batches.failures(run.id())));
+        }
+        runs.recordCounts(run.id(), counts);
     }
 
     private void fail(RunRecord run, String reason) {

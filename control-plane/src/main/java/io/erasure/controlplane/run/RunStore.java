@@ -19,8 +19,16 @@ import tools.jackson.databind.json.JsonMapper;
 @Repository
 public class RunStore {
 
+    // a copy task is done once it has reported a batch or failed for good (a task may be cut into batches)
     private static final String SELECT = """
-            SELECT r.*, (SELECT count(*) FROM run_batches b WHERE b.run_id = r.id) AS batches_completed
+            SELECT r.*,
+                   (SELECT count(*) FROM run_batches b WHERE b.run_id = r.id AND b.copy_of IS NULL) AS batches_completed,
+                   (SELECT coalesce(sum(b.copy_tasks), 0) FROM run_batches b
+                    WHERE b.run_id = r.id AND b.copy_of IS NULL) AS copy_tasks_published,
+                   (SELECT count(*) FROM (SELECT b.task_id FROM run_batches b WHERE b.run_id = r.id AND b.copy_of IS NOT NULL
+                                          UNION
+                                          SELECT f.task_id FROM run_batch_failures f
+                                          WHERE f.run_id = r.id AND f.copy_of IS NOT NULL) t) AS copy_tasks_reported
             FROM runs r""";
 
     private final JdbcTemplate jdbc;
@@ -137,27 +145,9 @@ public class RunStore {
         jdbc.update("UPDATE runs SET receipt = ?::jsonb WHERE id = ?", json.writeValueAsString(receipt), id);
     }
 
-    /** Counts a batch result once; returns false if this batch was already counted. */
-    public boolean addBatch(String runId, String batchId, String taskId, long deleted, long skippedNewer,
-                            long alreadyAbsent, long failed, String readBack, long stillPresent) {
-        return jdbc.update("""
-                        INSERT INTO run_batches (run_id, batch_id, task_id, deleted, skipped_newer, already_absent, failed,
-                                                 read_back, still_present, received_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, batch_id) DO NOTHING""",
-                runId, batchId, taskId, deleted, skippedNewer, alreadyAbsent, failed, readBack, stillPresent,
-                Timestamp.from(clock.instant())) == 1;
-    }
-
-    /** Sums of the batch results of a run, for the receipt. */
-    public Map<String, Object> batchTotals(String runId) {
-        return jdbc.queryForMap("""
-                SELECT count(*) AS batches, coalesce(sum(deleted), 0) AS deleted,
-                       coalesce(sum(skipped_newer), 0) AS skipped_newer, coalesce(sum(already_absent), 0) AS already_absent,
-                       coalesce(sum(failed), 0) AS failed, coalesce(sum(still_present), 0) AS still_present,
-                       count(*) FILTER (WHERE read_back = 'CLEAN') AS read_back_clean,
-                       count(*) FILTER (WHERE read_back = 'ROWS_REMAINING') AS read_back_rows_remaining,
-                       count(*) FILTER (WHERE read_back = 'NOT_SUPPORTED') AS read_back_not_supported
-                FROM run_batches WHERE run_id = ?""", runId);
+    /** Replaces the given top-level entries of the run's counts (e.g. {@code deletion}, {@code copies}). */
+    public void recordCounts(String id, Map<String, ?> entries) {
+        jdbc.update("UPDATE runs SET counts = counts || ?::jsonb WHERE id = ?", json.writeValueAsString(entries), id);
     }
 
     @SuppressWarnings("unchecked")
@@ -169,6 +159,7 @@ public class RunStore {
                 (Long) rs.getObject("cutoff_micros"), (Long) rs.getObject("total_rows"),
                 (Long) rs.getObject("candidate_count"), (Long) rs.getObject("final_count"),
                 (Integer) rs.getObject("task_count"), rs.getLong("batches_completed"),
+                rs.getLong("copy_tasks_published"), rs.getLong("copy_tasks_reported"),
                 json.readValue(rs.getString("counts"), Map.class), json.readValue(rs.getString("steps"), Map.class),
                 rs.getString("approval_reason"), rs.getString("decided_by"), rs.getString("failure_reason"),
                 receipt == null ? null : json.readValue(receipt, Map.class),

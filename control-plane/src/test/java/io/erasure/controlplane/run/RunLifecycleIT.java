@@ -1,13 +1,8 @@
 package io.erasure.controlplane.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import io.erasure.controlplane.ControlPlaneTestSupport;
-import io.erasure.infra.LocalEngines;
 import io.erasure.model.contract.S3Layout;
-import io.erasure.model.contract.Topics;
-import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.AuditCompleted;
 import io.erasure.model.event.AuditRequested;
@@ -15,7 +10,6 @@ import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchCounts;
 import io.erasure.model.event.DeletionAuthorized;
 import io.erasure.model.event.EventEnvelope;
-import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.event.RunCancelled;
 import io.erasure.model.event.TasksPublished;
@@ -23,29 +17,12 @@ import io.erasure.model.event.ValidationCompleted;
 import io.erasure.model.event.ValidationRequested;
 import io.erasure.model.run.RunId;
 import io.erasure.model.run.RunState;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
-import org.springframework.kafka.core.KafkaTemplate;
 
-class RunLifecycleIT extends ControlPlaneTestSupport {
-
-    private static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(java.time.Instant.parse("2026-11-29T00:00:00Z"));
-
-    @Autowired
-    KafkaTemplate<String, String> kafka;
-
-    @Autowired
-    RunStore runs;
-
-    @Autowired
-    software.amazon.awssdk.services.s3.S3Client s3;
+class RunLifecycleIT extends RunEventsTestSupport {
 
     @Test
     void aFirstRunWaitsForAnotherOperatorThenCompletesOnceEveryBatchIsCountedWhateverTheOrder() throws Exception {
@@ -81,7 +58,7 @@ class RunLifecycleIT extends ControlPlaneTestSupport {
         Map<?, ?> deletion = (Map<?, ?>) done.receipt().get("deletion");
         assertThat(((Number) deletion.get("deleted")).longValue()).isEqualTo(10);
         assertThat(((Number) deletion.get("batches")).longValue()).isEqualTo(2);
-        assertThat(((Number) deletion.get("read_back_clean")).longValue()).isEqualTo(2);
+        assertThat(((Number) ((Map<?, ?>) deletion.get("readBack")).get("cleanBatches")).longValue()).isEqualTo(2);
         assertThat(done.decidedBy()).isEqualTo("operator2");
         String stored = s3Receipt(runId);
         assertThat(stored).contains(runId).contains("\"deleted\":10");
@@ -138,43 +115,8 @@ class RunLifecycleIT extends ControlPlaneTestSupport {
         assertThat(commands(runId, DeletionAuthorized.class, 0)).isEmpty();
     }
 
-    private String trigger(DatasetSpec spec, boolean dryRun, String user) {
-        Map<?, ?> run = as(user).post().uri("/api/datasets/" + spec.name() + "/runs").contentType(MediaType.APPLICATION_JSON)
-                .body("{\"dryRun\": " + dryRun + "}").exchange().expectStatus().isCreated()
-                .returnResult(Map.class).getResponseBody();
-        assertThat(run.get("state")).isEqualTo("AUDITING");
-        return (String) run.get("id");
-    }
-
     private BatchCompleted batch(DatasetSpec spec, String batchId, long deleted) {
         return new BatchCompleted(spec.name(), "task-" + batchId, batchId, null, new BatchCounts(deleted, 0, 0, 0),
                 ReadBackResult.CLEAN, 0);
-    }
-
-    private EventEnvelope event(String runId, EventPayload payload) {
-        return EventEnvelope.of(payload, runId, UUID.randomUUID(), Clock.systemUTC());
-    }
-
-    private void send(EventEnvelope event) {
-        try {
-            kafka.send(Topics.RUN_EVENTS, event.runId(), json.writeValueAsString(event)).get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private List<EventEnvelope> commands(String runId, Class<? extends EventPayload> type, int atLeast) {
-        return published(Topics.RUN_COMMANDS,
-                e -> runId.equals(e.runId()) && type.isInstance(e.payload()), atLeast);
-    }
-
-    private RunRecord awaitState(String runId, RunState state) {
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> runs.find(runId).orElseThrow(), run -> run.state() == state);
-    }
-
-    private String s3Receipt(String runId) {
-        return s3.getObjectAsBytes(r -> r.bucket(LocalEngines.s3().bucket()).key(S3Layout.receiptKey(RunId.of(runId))))
-                .asUtf8String();
     }
 }
