@@ -1,0 +1,208 @@
+{{/* ------------------------------------------------------------------------------------------------
+  Names and labels
+------------------------------------------------------------------------------------------------ */}}
+
+{{/* The chart name, or nameOverride. */}}
+{{- define "erasure.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* The prefix of every resource name: fullnameOverride, or the release name (plus the chart name unless it holds it). */}}
+{{- define "erasure.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* chart-version, for the helm.sh/chart label. */}}
+{{- define "erasure.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Labels of every resource except the instance. */}}
+{{- define "erasure.commonLabels" -}}
+helm.sh/chart: {{ include "erasure.chart" . }}
+app.kubernetes.io/part-of: {{ include "erasure.name" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{/* Labels of a release-wide resource (ServiceAccount, topics job). */}}
+{{- define "erasure.labels" -}}
+{{ include "erasure.commonLabels" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* Selector labels of one service; call with (dict "root" $ "name" "control-plane"). */}}
+{{- define "erasure.selectorLabels" -}}
+app.kubernetes.io/name: {{ .name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- end -}}
+
+{{/* All labels of one service's resources; call with (dict "root" $ "name" "control-plane"). */}}
+{{- define "erasure.serviceLabels" -}}
+{{ include "erasure.commonLabels" .root }}
+{{ include "erasure.selectorLabels" . }}
+app.kubernetes.io/component: {{ .name }}
+{{- end -}}
+
+{{/* Resource name of one service, e.g. "erasure-control-plane"; call with (dict "root" $ "name" "control-plane"). */}}
+{{- define "erasure.serviceFullname" -}}
+{{- printf "%s-%s" (include "erasure.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* The ServiceAccount the service pods run as. */}}
+{{- define "erasure.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "erasure.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* ------------------------------------------------------------------------------------------------
+  One service: its settings with defaults applied
+------------------------------------------------------------------------------------------------ */}}
+
+{{/*
+  Deep merge as YAML (use with fromYaml): "over" wins key by key, maps merge recursively, lists are replaced.
+  Unlike sprig's mergeOverwrite, an explicit false, 0 or "" in "over" wins too.
+  Call with (dict "base" $map "over" $map).
+*/}}
+{{- define "erasure.merge" -}}
+{{- $out := deepCopy (.base | default dict) -}}
+{{- range $key, $value := (.over | default dict) -}}
+{{- if and (kindIs "map" $value) (kindIs "map" (get $out $key)) -}}
+{{- $_ := set $out $key (include "erasure.merge" (dict "base" (get $out $key) "over" $value) | fromYaml) -}}
+{{- else -}}
+{{- $_ := set $out $key $value -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
+{{- end -}}
+
+{{/*
+  A service's entry merged over .Values.defaults, as YAML (use with fromYaml);
+  call with (dict "root" $ "name" "control-plane" "service" $service).
+*/}}
+{{- define "erasure.effective" -}}
+{{- include "erasure.merge" (dict "base" .root.Values.defaults "over" .service) -}}
+{{- end -}}
+
+{{/* The image of one service; call with (dict "root" $ "name" "control-plane" "service" $effective). */}}
+{{- define "erasure.image" -}}
+{{- $image := .service.image | default dict -}}
+{{- $repository := $image.repository | default (printf "%s%s" .root.Values.image.repositoryPrefix .name) -}}
+{{- $tag := $image.tag | default .root.Values.image.tag | default .root.Chart.AppVersion -}}
+{{- printf "%s:%s" $repository (toString $tag) -}}
+{{- end -}}
+
+{{/* Whether one service needs a thing ("kafka", "postgres", ...): "true" or "". */}}
+{{- define "erasure.needs" -}}
+{{- if has .thing (.service.needs | default list) -}}true{{- end -}}
+{{- end -}}
+
+{{/* ------------------------------------------------------------------------------------------------
+  Topics: the numbers the services and the topics job share
+------------------------------------------------------------------------------------------------ */}}
+
+{{/* One topic's entry by name; fails when the list lacks it. Call with (dict "root" $ "topic" "erasure.deletion.log"). */}}
+{{- define "erasure.topic" -}}
+{{- $topic := index .root.Values.topics.list .topic -}}
+{{- if not $topic -}}
+{{- fail (printf "topics.list must name the topic %s" .topic) -}}
+{{- end -}}
+{{- toYaml $topic -}}
+{{- end -}}
+
+{{/* Partitions of one topic, as an integer string. Call with (dict "root" $ "topic" "erasure.deletion.log"). */}}
+{{- define "erasure.topicPartitions" -}}
+{{- $topic := include "erasure.topic" . | fromYaml -}}
+{{- int $topic.partitions -}}
+{{- end -}}
+
+{{/* Replication factor of one topic: its own, or topics.replicationFactor. */}}
+{{- define "erasure.topicReplicas" -}}
+{{- $topic := include "erasure.topic" . | fromYaml -}}
+{{- int ($topic.replicationFactor | default .root.Values.topics.replicationFactor) -}}
+{{- end -}}
+
+{{/* ------------------------------------------------------------------------------------------------
+  The application.yml of one service (non-secret); call with (dict "root" $ "name" ... "service" $effective)
+------------------------------------------------------------------------------------------------ */}}
+{{- define "erasure.applicationYml" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+{{- $svc := .service -}}
+{{- $runPartitions := include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.run.commands") -}}
+{{- if ne $runPartitions (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.run.events")) -}}
+{{- fail "topics.list: erasure.run.commands and erasure.run.events must have the same partitions (both are erasure.topics.run-partitions)" -}}
+{{- end -}}
+{{- $management := dict "endpoint" (dict "health" (dict "probes" (dict "enabled" true))) -}}
+{{- $topics := dict "replicas" (int $v.topics.replicationFactor) "run-partitions" (int $runPartitions)
+      "task-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.deletion.tasks")))
+      "log-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.deletion.log"))) -}}
+{{- $spring := dict -}}
+{{/* the numbers the topics job uses, for a topic a service creates on its own */}}
+{{- $erasure := dict "topics" $topics -}}
+{{- if include "erasure.needs" (dict "service" $svc "thing" "kafka") -}}
+{{- $kafka := dict "bootstrap-servers" (required "kafka.bootstrapServers is required" $v.kafka.bootstrapServers) -}}
+{{- if $v.kafka.properties -}}
+{{- $_ := set $kafka "properties" $v.kafka.properties -}}
+{{- end -}}
+{{- $_ := set $spring "kafka" $kafka -}}
+{{- end -}}
+{{- if include "erasure.needs" (dict "service" $svc "thing" "postgres") -}}
+{{- $_ := set $spring "datasource" (dict "url" (required "postgres.url is required" $v.postgres.url) "username" (required "postgres.username is required" $v.postgres.username)) -}}
+{{- end -}}
+{{- if include "erasure.needs" (dict "service" $svc "thing" "cassandra") -}}
+{{- $_ := set $spring "cassandra" (dict "contact-points" (required "cassandra.contactPoints is required" $v.cassandra.contactPoints) "local-datacenter" (required "cassandra.localDatacenter is required" $v.cassandra.localDatacenter)) -}}
+{{- end -}}
+{{- if include "erasure.needs" (dict "service" $svc "thing" "s3") -}}
+{{- $s3 := dict "endpoint" ($v.s3.endpoint | default "") "region" (required "s3.region is required" $v.s3.region) "bucket" (required "s3.bucket is required" $v.s3.bucket) "path-style" (eq (toString $v.s3.pathStyle) "true") -}}
+{{- if not $v.s3.existingSecret -}}
+{{/* blank keys switch off the jar's local defaults: the AWS default credentials chain applies */}}
+{{- $_ := set $s3 "access-key" "" -}}
+{{- $_ := set $s3 "secret-key" "" -}}
+{{- end -}}
+{{- $_ := set $erasure "s3" $s3 -}}
+{{- end -}}
+{{- if include "erasure.needs" (dict "service" $svc "thing" "deletionLog") -}}
+{{- $replication := dict "strategy" $v.deletionLog.replication.strategy "factor" (int $v.deletionLog.replication.factor) -}}
+{{- if $v.deletionLog.replication.datacenters -}}
+{{- $_ := set $replication "datacenters" $v.deletionLog.replication.datacenters -}}
+{{- end -}}
+{{- $_ := set $erasure "deletion-log" (dict "ttl" $v.deletionLog.ttl "replication" $replication) -}}
+{{- end -}}
+{{- if include "erasure.needs" (dict "service" $svc "thing" "access") -}}
+{{/* an empty list replaces the jar's demo users; the users Secret, read later, replaces it in turn */}}
+{{- $_ := set $erasure "access" (dict "users" list) -}}
+{{- $jwt := dict -}}
+{{- with $v.access.jwt.issuerUri -}}{{- $_ := set $jwt "issuer-uri" . -}}{{- end -}}
+{{- with $v.access.jwt.jwkSetUri -}}{{- $_ := set $jwt "jwk-set-uri" . -}}{{- end -}}
+{{- with $v.access.jwt.audiences -}}{{- $_ := set $jwt "audiences" . -}}{{- end -}}
+{{- if $jwt -}}
+{{- $_ := set $spring "security" (dict "oauth2" (dict "resourceserver" (dict "jwt" $jwt))) -}}
+{{- end -}}
+{{- end -}}
+{{- if include "erasure.needs" (dict "service" $svc "thing" "connections") -}}
+{{- if $v.connections.definitions -}}
+{{- $_ := set $erasure "connections" $v.connections.definitions -}}
+{{- end -}}
+{{- end -}}
+{{- if eq .name "audit-service" -}}
+{{- $_ := set $erasure "audit" (dict "unit-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.audit.units")))) -}}
+{{- end -}}
+{{/* probes are on by default in Boot 4; stated here because the Deployment relies on them */}}
+{{- $config := dict "server" (dict "port" (int $svc.port)) "management" $management "spring" $spring "erasure" $erasure -}}
+{{- $config = include "erasure.merge" (dict "base" $config "over" $v.config) | fromYaml -}}
+{{- $config = include "erasure.merge" (dict "base" $config "over" $svc.config) | fromYaml -}}
+{{- toYaml $config -}}
+{{- end -}}

@@ -1,0 +1,374 @@
+package io.erasure.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import io.erasure.model.contract.Topics;
+
+/**
+ * {@code helm/erasure} deploys every service module of the root pom on its own port, with probes and
+ * resources, telling it exactly the engines its configuration reads, through variables Spring binds; and
+ * its topics job creates the contract's topics with the production durability of DESIGN.md.
+ *
+ * <p>Helm is not needed: the values and the templates' variable names are read as files, the way
+ * {@code ComposeFileTest} reads docker-compose.yml.
+ */
+class HelmChartTest {
+
+    private static final String LIVENESS = "/actuator/health/liveness";
+    private static final String READINESS = "/actuator/health/readiness";
+
+    /** Spring Boot's own properties the chart sets by variable although no application.yml names them. */
+    private static final Set<String> BOOT_PROPERTIES = Set.of(
+            "spring.config.additional-location", "spring.cassandra.username", "spring.cassandra.password",
+            "spring.kafka.properties.sasl.jaas.config");
+
+    private static Path root;
+    private static Path chart;
+    private static String projectVersion;
+    private static Map<String, Module> modules;
+    private static Map<String, Object> values;
+
+    /** A module of the root pom that builds a Spring Boot application, with the properties its application.yml sets. */
+    record Module(String name, Path dir, Set<String> properties) {
+    }
+
+    @BeforeAll
+    static void read() throws Exception {
+        root = projectRoot();
+        chart = root.resolve("helm/erasure");
+        Document pom = xml(root.resolve("pom.xml"));
+        projectVersion = child(pom.getDocumentElement(), "version");
+        modules = new TreeMap<>();
+        collectServices(root, pom);
+        values = yaml(chart.resolve("values.yaml"));
+    }
+
+    @Test
+    void chartIsAHelm3ChartOfTheProjectsVersion() throws Exception {
+        Map<String, Object> chartYaml = yaml(chart.resolve("Chart.yaml"));
+
+        assertThat(chartYaml).containsEntry("apiVersion", "v2").containsEntry("name", "erasure");
+        assertThat(String.valueOf(chartYaml.get("version"))).matches("\\d+\\.\\d+\\.\\d+.*");
+        assertThat(chartYaml.get("appVersion")).as("appVersion, the default image tag").isEqualTo(projectVersion);
+        assertThat(chart.resolve("templates/_helpers.tpl")).exists();
+        assertThat(chart.resolve("README.md")).exists();
+    }
+
+    @Test
+    void everyServiceModuleHasAnEntryOnItsOwnPort() throws IOException {
+        assertThat(modules.keySet()).as("service modules of the root pom").containsExactlyInAnyOrder(
+                "control-plane", "audit-service", "validation-service", "deletion-service", "deletion-log-service",
+                "recovery-service");
+        assertThat(services().keySet()).as("services in values.yaml").isEqualTo(modules.keySet());
+
+        for (Module module : modules.values()) {
+            Map<String, Object> service = services().get(module.name());
+            Object port = applicationYml(module).getOrDefault("server.port", "8080");
+            assertThat(service.get("port")).as(module.name() + ": port = server.port of its application.yml")
+                    .isEqualTo(Integer.valueOf(String.valueOf(port)));
+            assertThat(service.get("enabled")).as(module.name() + ": enabled").isEqualTo(true);
+        }
+        assertThat(services().values().stream().map(service -> service.get("port")).distinct().count())
+                .as("one port per service").isEqualTo(modules.size());
+    }
+
+    @Test
+    void everyServiceHasProbesAndResources() {
+        for (Map.Entry<String, Map<String, Object>> entry : services().entrySet()) {
+            Map<String, Object> service = merge(map(values, "defaults"), entry.getValue());
+            String name = entry.getKey();
+
+            Map<String, Object> probes = map(service, "probes");
+            assertThat(map(probes, "liveness").get("path")).as(name + ": liveness probe").isEqualTo(LIVENESS);
+            assertThat(map(probes, "readiness").get("path")).as(name + ": readiness probe").isEqualTo(READINESS);
+            assertThat(map(probes, "startup").get("path")).as(name + ": startup probe").isEqualTo(LIVENESS);
+            for (String probe : List.of("startup", "liveness", "readiness")) {
+                assertThat(map(probes, probe)).as(name + ": " + probe + " probe timing")
+                        .containsKeys("periodSeconds", "timeoutSeconds", "failureThreshold");
+            }
+
+            Map<String, Object> resources = map(service, "resources");
+            assertThat(map(resources, "requests")).as(name + ": resource requests").containsKeys("cpu", "memory");
+            assertThat(map(resources, "limits")).as(name + ": resource limits").containsKey("memory");
+            assertThat(service.get("replicas")).as(name + ": replicas").isInstanceOf(Integer.class);
+            assertThat(map(service, "pdb")).as(name + ": disruption budget").containsKey("enabled");
+        }
+    }
+
+    @Test
+    void everyServiceIsToldTheEnginesItsConfigurationReads() throws IOException {
+        for (Module module : modules.values()) {
+            Set<String> expected = new TreeSet<>();
+            Set<String> properties = module.properties();
+            if (properties.contains("spring.kafka.bootstrap-servers")) {
+                expected.add("kafka");
+            }
+            if (properties.contains("spring.datasource.url")) {
+                expected.add("postgres");
+            }
+            if (properties.contains("spring.cassandra.contact-points")) {
+                expected.add("cassandra");
+            }
+            if (properties.stream().anyMatch(property -> property.startsWith("erasure.s3."))) {
+                expected.add("s3");
+            }
+            if (properties.contains("erasure.deletion-log.master-key")) {
+                expected.add("deletionLog");
+            }
+            if (properties.contains("erasure.access.users")) {
+                expected.add("access");
+            }
+            if (readsStoreConnections(module)) {
+                expected.add("connections");
+            }
+            List<?> needs = (List<?>) services().get(module.name()).get("needs");
+            assertThat(new TreeSet<>(needs.stream().map(String::valueOf).toList()))
+                    .as(module.name() + ": needs, from its application.yml and its use of store connections").isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void everyVariableTheDeploymentSetsIsAPropertyAServiceReads() throws IOException {
+        Set<String> readable = new TreeSet<>(BOOT_PROPERTIES);
+        modules.values().forEach(module -> readable.addAll(module.properties()));
+        Arrays.stream(S3Properties.class.getRecordComponents())
+                .map(component -> "erasure.s3." + kebabCase(component.getName()))
+                .forEach(readable::add);
+
+        String deployment = Files.readString(chart.resolve("templates/deployment.yaml"));
+        Matcher names = Pattern.compile("- name: ((?:SPRING|ERASURE)_[A-Z0-9_]+)").matcher(deployment);
+        List<String> variables = new ArrayList<>();
+        while (names.find()) {
+            variables.add(names.group(1));
+        }
+
+        assertThat(variables).as("variables of deployment.yaml").contains(
+                "SPRING_CONFIG_ADDITIONAL_LOCATION", "SPRING_DATASOURCE_PASSWORD", "ERASURE_S3_ACCESSKEY",
+                "ERASURE_S3_SECRETKEY", "ERASURE_DELETIONLOG_MASTERKEY");
+        assertThat(variables.stream().filter(variable -> readable.stream().noneMatch(property -> binds(variable, property))))
+                .as("variables no property binds").isEmpty();
+    }
+
+    @Test
+    void topicsJobCreatesTheContractTopicsWithProductionDurability() {
+        Map<String, Object> topics = map(values, "topics");
+        Map<String, Object> list = map(topics, "list");
+        int defaultReplicas = (Integer) topics.get("replicationFactor");
+
+        assertThat(map(topics, "job").get("enabled")).as("topics job on by default").isEqualTo(true);
+        assertThat(list.keySet()).as("topics, by the names in Topics").containsExactlyInAnyOrderElementsOf(Topics.ALL);
+        assertThat(defaultReplicas).as("topics.replicationFactor").isGreaterThanOrEqualTo(3);
+
+        Map<String, Object> log = map(list, Topics.DELETION_LOG);
+        assertThat(log.get("replicationFactor")).as("the deletion log's replication factor").isEqualTo(3);
+        assertThat(map(log, "config"))
+                .containsEntry("min.insync.replicas", "2")
+                .containsEntry("unclean.leader.election.enable", "false")
+                .containsEntry("retention.ms", String.valueOf(7L * 24 * 3600 * 1000));
+        assertThat(map(map(list, Topics.CONTROL), "config")).containsEntry("cleanup.policy", "compact");
+
+        for (String name : Topics.ALL) {
+            Map<String, Object> topic = map(list, name);
+            assertThat((Integer) topic.get("partitions")).as(name + ": partitions").isPositive();
+            assertThat(map(topic, "config")).as(name + ": durability")
+                    .containsEntry("min.insync.replicas", "2")
+                    .containsEntry("unclean.leader.election.enable", "false");
+        }
+        assertThat(map(list, Topics.RUN_COMMANDS).get("partitions")).as("both are erasure.topics.run-partitions")
+                .isEqualTo(map(list, Topics.RUN_EVENTS).get("partitions"));
+    }
+
+    @Test
+    void deletionAutoscalingStaysWithinTheDeletionShards() {
+        Map<String, Object> autoscaling = map(services().get("deletion-service"), "autoscaling");
+        Object taskPartitions = map(map(map(values, "topics"), "list"), Topics.DELETION_TASKS).get("partitions");
+
+        assertThat(autoscaling.get("enabled")).as("optional").isEqualTo(false);
+        assertThat((Integer) autoscaling.get("maxReplicas")).isLessThanOrEqualTo((Integer) taskPartitions);
+    }
+
+    @Test
+    void everyValueIsDocumented() throws IOException {
+        List<String> undocumented = new ArrayList<>();
+        boolean commented = false;
+        int number = 0;
+        for (String line : Files.readAllLines(chart.resolve("values.yaml"))) {
+            number++;
+            String trimmed = line.strip();
+            if (trimmed.isEmpty()) {
+                commented = false;
+            }
+            else if (trimmed.startsWith("#")) {
+                commented = true;
+            }
+            else {
+                if (!commented && !line.contains(" #")) {
+                    undocumented.add(number + ": " + line);
+                }
+                commented = false;
+            }
+        }
+        assertThat(undocumented).as("values without a comment above or beside them").isEmpty();
+    }
+
+    // --- the chart ---------------------------------------------------------------------------------------
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Map<String, Object>> services() {
+        return (Map<String, Map<String, Object>>) (Map<String, ?>) map(values, "services");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Map<String, Object> parent, String key) {
+        Object value = parent.get(key);
+        assertThat(value).as(key).isInstanceOf(Map.class);
+        return (Map<String, Object>) value;
+    }
+
+    /** The chart's merge: {@code over} wins key by key, maps merge recursively. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> merge(Map<String, Object> base, Map<String, Object> over) {
+        Map<String, Object> merged = new LinkedHashMap<>(base);
+        over.forEach((key, value) -> merged.merge(key, value, (was, is) -> was instanceof Map && is instanceof Map
+                ? merge((Map<String, Object>) was, (Map<String, Object>) is) : is));
+        return merged;
+    }
+
+    // --- the services --------------------------------------------------------------------------------------
+
+    private static boolean readsStoreConnections(Module module) throws IOException {
+        Path sources = module.dir().resolve("src/main/java");
+        if (!Files.isDirectory(sources)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.walk(sources)) {
+            return files.filter(file -> file.toString().endsWith(".java")).anyMatch(file -> {
+                try {
+                    return Files.readString(file).contains("StoreAdapterPool");
+                }
+                catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+    }
+
+    private static Map<String, Object> applicationYml(Module module) throws IOException {
+        Map<String, Object> flat = new TreeMap<>();
+        flatten("", yaml(module.dir().resolve("src/main/resources/application.yml")), flat);
+        return flat;
+    }
+
+    private static void collectServices(Path dir, Document pom) throws Exception {
+        NodeList children = pom.getElementsByTagName("module");
+        for (int i = 0; i < children.getLength(); i++) {
+            Path moduleDir = dir.resolve(children.item(i).getTextContent().trim()).normalize();
+            Path modulePom = moduleDir.resolve("pom.xml");
+            if (!Files.exists(modulePom)) {
+                continue;
+            }
+            Document module = xml(modulePom);
+            if (buildsBootApplication(module)) {
+                Map<String, Object> flat = new TreeMap<>();
+                Path applicationYml = moduleDir.resolve("src/main/resources/application.yml");
+                if (Files.exists(applicationYml)) {
+                    flatten("", yaml(applicationYml), flat);
+                }
+                String name = moduleDir.getFileName().toString();
+                modules.put(name, new Module(name, moduleDir, flat.keySet()));
+            }
+            collectServices(moduleDir, module);
+        }
+    }
+
+    private static boolean buildsBootApplication(Document pom) {
+        NodeList plugins = pom.getElementsByTagName("plugin");
+        for (int i = 0; i < plugins.getLength(); i++) {
+            if ("spring-boot-maven-plugin".equals(child((Element) plugins.item(i), "artifactId"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // --- files ----------------------------------------------------------------------------------------------
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> yaml(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            Object document = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
+            return document == null ? Map.of() : (Map<String, Object>) document;
+        }
+    }
+
+    /** {@code spring.kafka.bootstrap-servers}, ...; a list counts as its own name. */
+    private static void flatten(String prefix, Object value, Map<String, Object> flat) {
+        if (value instanceof Map<?, ?> map && !map.isEmpty()) {
+            map.forEach((key, child) -> flatten(prefix.isEmpty() ? String.valueOf(key) : prefix + "." + key, child, flat));
+        }
+        else if (!prefix.isEmpty()) {
+            flat.put(prefix, value);
+        }
+    }
+
+    private static String child(Element parent, String name) {
+        for (Node node = parent.getFirstChild(); node != null; node = node.getNextSibling()) {
+            if (node instanceof Element element && element.getTagName().equals(name)) {
+                return element.getTextContent().trim();
+            }
+        }
+        return null;
+    }
+
+    private static Document xml(Path file) throws Exception {
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
+    }
+
+    // relaxed binding: upper case, '.' and '-' become '_' (or the dash is dropped)
+    private static boolean binds(String variable, String property) {
+        return variable.equals(property.replace('.', '_').replace('-', '_').toUpperCase(Locale.ROOT))
+                || variable.equals(property.replace("-", "").replace('.', '_').toUpperCase(Locale.ROOT));
+    }
+
+    private static String kebabCase(String camelCase) {
+        return camelCase.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    }
+
+    private static Path projectRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("helm/erasure")) && Files.exists(dir.resolve("pom.xml"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("no helm/erasure beside a pom.xml above " + Path.of("").toAbsolutePath());
+    }
+}
