@@ -2,8 +2,8 @@ package io.erasure.local;
 
 import io.erasure.infra.Engine;
 import io.erasure.infra.LocalInfraMain;
-import io.erasure.infra.process.ChildJvm;
-import io.erasure.infra.process.JavaRuntimes;
+import io.erasure.process.ChildJvm;
+import io.erasure.process.JavaRuntimes;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;

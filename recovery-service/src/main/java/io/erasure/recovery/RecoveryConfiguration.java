@@ -4,11 +4,13 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.deletionlog.client.DatasetKeys;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.client.PayloadCipher;
+import io.erasure.recovery.restore.BulkRestores;
 import io.erasure.recovery.restore.RecoveryRunner;
 import io.erasure.recovery.restore.RecoveryStore;
 import io.erasure.recovery.restore.RestoreThrottle;
 import io.erasure.support.access.AccessRules;
 import io.erasure.support.stores.StoreAdapterPool;
+import io.erasure.support.stores.StoreConnectionsProperties;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,16 +50,25 @@ class RecoveryConfiguration {
         });
     }
 
+    /** The bulk path of large Cassandra recoveries ({@code erasure.recovery.bulk-*}). */
+    @Bean
+    BulkRestores bulkRestores(StoreAdapterPool adapters, StoreConnectionsProperties connections, Clock clock,
+                              RecoveryProperties properties) {
+        return new BulkRestores(adapters, connections, clock, properties.bulkThreshold(), properties.bulkBatchSize(),
+                properties.bulkWriterClasspath(), properties.bulkWorkPath(), properties.bulkWriterHeap(),
+                properties.bulkWriterTimeout());
+    }
+
     /**
      * The log's tables belong to deletion-log-service and may not exist yet when this service starts:
      * the reader (which prepares its statements) is opened on first use.
      */
     @Bean
     RecoveryRunner recoveryRunner(CqlSession session, JsonMapper json, Clock clock, StoreAdapterPool adapters, RecoveryStore store,
-                                  RestoreThrottle throttle, RecoveryProperties properties,
+                                  RestoreThrottle throttle, BulkRestores bulk, RecoveryProperties properties,
                                   @Value("${erasure.deletion-log.master-key:}") String masterKey) {
         SingletonSupplier<LogReader> reader = SingletonSupplier.of(() ->
                 new LogReader(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json));
-        return new RecoveryRunner(reader, adapters, store, throttle, clock, properties.batchSize());
+        return new RecoveryRunner(reader, adapters, store, throttle, bulk, clock, properties.batchSize());
     }
 }

@@ -1,21 +1,54 @@
 package io.erasure.recovery;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * @param rowsPerSecond restored rows per second per store connection ({@code erasure.recovery.rows-per-second})
- * @param batchSize     records per adapter call (at most {@code rowsPerSecond})
- * @param workers       recoveries run at once by this replica
+ * @param rowsPerSecond       restored rows per second per store connection ({@code erasure.recovery.rows-per-second})
+ * @param batchSize           records per adapter call (at most {@code rowsPerSecond})
+ * @param workers             recoveries run at once by this replica
+ * @param bulkThreshold       a recovery of a Cassandra dataset with at least this many records to restore takes the bulk
+ *                            path (SSTables written in a child JVM, imported into the node, read back) instead of the
+ *                            adapter's online writes; 0 or negative: never ({@code erasure.recovery.bulk-threshold})
+ * @param bulkBatchSize       records per bulk restore (one SSTable writer JVM and one import each); progress is stored
+ *                            after each
+ * @param bulkWriterClasspath the SSTable writer's classpath ({@code erasure.recovery.bulk-writer-classpath}): the
+ *                            runtime-cassandra jar and its runtime dependencies, e.g. {@code /opt/erasure/sstable-writer/*};
+ *                            empty: runtime-cassandra's, if it is on this service's classpath (tests, local platform)
+ * @param bulkWorkDir         where SSTables are written before the import moves them into the node: must be on a
+ *                            filesystem the node sees at the same path; empty: {@code <java.io.tmpdir>/erasure-bulk-restores}
+ * @param bulkWriterHeap      the SSTable writer's {@code -Xmx}
+ * @param bulkWriterTimeout   how long one SSTable writer may run
  */
 @ConfigurationProperties("erasure.recovery")
 public record RecoveryProperties(@DefaultValue("500") int rowsPerSecond, @DefaultValue("100") int batchSize,
-                                 @DefaultValue("2") int workers) {
+                                 @DefaultValue("2") int workers, @DefaultValue("20000") int bulkThreshold,
+                                 @DefaultValue("50000") int bulkBatchSize, String bulkWriterClasspath, String bulkWorkDir,
+                                 @DefaultValue("512m") String bulkWriterHeap, @DefaultValue("10m") Duration bulkWriterTimeout) {
 
     public RecoveryProperties {
         if (batchSize < 1 || workers < 1) {
             throw new IllegalArgumentException("erasure.recovery.batch-size and .workers must be >= 1, got " + batchSize + ", "
                     + workers);
         }
+        if (bulkBatchSize < 1) {
+            throw new IllegalArgumentException("erasure.recovery.bulk-batch-size must be >= 1, got " + bulkBatchSize);
+        }
+        if (bulkWriterHeap == null || !bulkWriterHeap.matches("\\d+[kmgKMG]")) {
+            throw new IllegalArgumentException("erasure.recovery.bulk-writer-heap must look like 512m or 1g, got '"
+                    + bulkWriterHeap + "'");
+        }
+        if (bulkWriterTimeout == null || bulkWriterTimeout.isNegative() || bulkWriterTimeout.isZero()) {
+            throw new IllegalArgumentException("erasure.recovery.bulk-writer-timeout must be positive, got " + bulkWriterTimeout);
+        }
+    }
+
+    /** {@link #bulkWorkDir()} as a path, with its default. */
+    public Path bulkWorkPath() {
+        return bulkWorkDir == null || bulkWorkDir.isBlank()
+                ? Path.of(System.getProperty("java.io.tmpdir"), "erasure-bulk-restores")
+                : Path.of(bulkWorkDir);
     }
 }

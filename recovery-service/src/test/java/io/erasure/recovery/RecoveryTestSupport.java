@@ -27,11 +27,17 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * One Spring context for every recovery IT, on real PostgreSQL, Kafka and Cassandra, with store
  * connections {@code cassandra-test} and {@code pg-test} to the same engines, and the deletion log's
- * tables (normally created by deletion-log-service).
+ * tables (normally created by deletion-log-service). Cassandra recoveries of {@link #BULK_THRESHOLD} records
+ * or more take the bulk path (SSTables written on the runtime-cassandra classpath of the test JVM).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "erasure.recovery.rows-per-second=50")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "erasure.recovery.rows-per-second=50", "erasure.recovery.bulk-threshold=" + RecoveryTestSupport.BULK_THRESHOLD,
+        // schema changes (the log's tables, each test's table) outlast the driver's default 2 s on a busy machine
+        "spring.cassandra.request.timeout=30s"})
 public abstract class RecoveryTestSupport {
 
+    /** Low, so that a test can take the bulk path with a few rows; above what the online tests restore. */
+    public static final int BULK_THRESHOLD = 20;
     public static final String CASSANDRA = "cassandra-test";
     public static final String POSTGRES = "pg-test";
     private static final AtomicInteger NAMES = new AtomicInteger();

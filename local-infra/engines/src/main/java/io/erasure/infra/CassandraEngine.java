@@ -1,10 +1,10 @@
 package io.erasure.infra;
 
-import io.erasure.infra.process.ChildJvm;
 import io.erasure.infra.process.Folders;
 import io.erasure.infra.process.FreePorts;
-import io.erasure.infra.process.JavaRuntimes;
-import io.erasure.infra.process.RuntimeClasspath;
+import io.erasure.process.ChildJvm;
+import io.erasure.process.JavaRuntimes;
+import io.erasure.process.RuntimeClasspath;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,35 +23,7 @@ public final class CassandraEngine implements Engine {
     public static final String LOCAL_DATACENTER = "datacenter1";
 
     /** The module flags of Cassandra 5.0's {@code jvm17-server.options} (also needed by its offline tools). */
-    public static final List<String> JAVA17_MODULE_FLAGS = List.of(
-            "-Djdk.attach.allowAttachSelf=true",
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-            "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-exports", "java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED",
-            "--add-exports", "java.rmi/sun.rmi.registry=ALL-UNNAMED",
-            "--add-exports", "java.rmi/sun.rmi.server=ALL-UNNAMED",
-            "--add-exports", "java.sql/java.sql=ALL-UNNAMED",
-            "--add-exports", "java.base/java.lang.ref=ALL-UNNAMED",
-            "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED",
-            "--add-opens", "java.base/java.lang.module=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.loader=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.reflect=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.math=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.module=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.util.jar=ALL-UNNAMED",
-            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens", "java.base/java.io=ALL-UNNAMED",
-            "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-            "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
-            "--add-opens", "java.base/java.util=ALL-UNNAMED",
-            "--add-opens", "java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-            "--add-opens", "java.base/java.math=ALL-UNNAMED",
-            "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens", "java.base/java.net=ALL-UNNAMED");
+    public static final List<String> JAVA17_MODULE_FLAGS = JavaRuntimes.CASSANDRA_JAVA17_FLAGS;
 
     /** Start-up shortcuts for a throw-away single node; never for data that must survive a crash. */
     private static final List<String> FAST_TEST_FLAGS = List.of(

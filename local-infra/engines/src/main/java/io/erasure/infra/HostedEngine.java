@@ -1,8 +1,8 @@
 package io.erasure.infra;
 
-import io.erasure.infra.process.ChildJvm;
-import io.erasure.infra.process.JavaRuntimes;
-import io.erasure.infra.process.RuntimeClasspath;
+import io.erasure.process.ChildJvm;
+import io.erasure.process.JavaRuntimes;
+import io.erasure.process.RuntimeClasspath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

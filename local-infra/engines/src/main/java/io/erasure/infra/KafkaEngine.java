@@ -1,10 +1,10 @@
 package io.erasure.infra;
 
-import io.erasure.infra.process.ChildJvm;
 import io.erasure.infra.process.Folders;
 import io.erasure.infra.process.FreePorts;
-import io.erasure.infra.process.JavaRuntimes;
-import io.erasure.infra.process.RuntimeClasspath;
+import io.erasure.process.ChildJvm;
+import io.erasure.process.JavaRuntimes;
+import io.erasure.process.RuntimeClasspath;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -29,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * through the dataset's store adapter in throttled batches. The adapter never overwrites newer data:
  * Cassandra writes at the delete's cut-off + 1 µs with the remaining TTLs, relational stores insert
  * only where the key is absent. Outcomes and progress are stored after every batch.
+ *
+ * <p>A Cassandra recovery of at least {@code erasure.recovery.bulk-threshold} records takes the bulk path
+ * instead ({@link BulkRestores}: SSTables, same rules, same outcomes); a dry-run only reads either way. The
+ * path taken is stored with the request.
  */
 public class RecoveryRunner {
 
@@ -39,15 +43,17 @@ public class RecoveryRunner {
     private final StoreAdapterPool adapters;
     private final RecoveryStore store;
     private final RestoreThrottle throttle;
+    private final BulkRestores bulk;
     private final Clock clock;
     private final int batchSize;
 
     public RecoveryRunner(Supplier<LogReader> reader, StoreAdapterPool adapters, RecoveryStore store, RestoreThrottle throttle,
-                          Clock clock, int batchSize) {
+                          BulkRestores bulk, Clock clock, int batchSize) {
         this.reader = reader;
         this.adapters = adapters;
         this.store = store;
         this.throttle = throttle;
+        this.bulk = bulk;
         this.clock = clock;
         this.batchSize = Math.max(1, Math.min(batchSize, throttle.maxBatch()));
     }
@@ -57,7 +63,6 @@ public class RecoveryRunner {
             RecoveryScope scope = store.scope(id);
             DatasetSpec spec = store.spec(id);
             ScopeReader.Found found = new ScopeReader(reader.get()).read(scope);
-            store.started(id, found.records().size() + found.missingKeys().size(), clock.instant());
 
             List<RecoveryItem> settled = new ArrayList<>();
             for (Map<String, Object> key : found.missingKeys()) {
@@ -78,12 +83,22 @@ public class RecoveryRunner {
                     restorable.add(record);
                 }
             }
+            RestorePath path = bulk.pathFor(spec, restorable.size());
+            store.started(id, found.records().size() + found.missingKeys().size(), path, clock.instant());
             store.recorded(id, settled);
 
             StoreAdapter adapter = restorable.isEmpty() ? null : adapters.checkedAdapter(spec);
-            for (int from = 0; from < restorable.size(); from += batchSize) {
-                List<LoggedRecord> batch = restorable.subList(from, Math.min(restorable.size(), from + batchSize));
-                store.recorded(id, dryRun ? assess(adapter, spec, batch) : restore(adapter, spec, batch));
+            if (path == RestorePath.BULK && !dryRun) {
+                for (int from = 0; from < restorable.size(); from += bulk.batchSize()) {
+                    List<LoggedRecord> batch = restorable.subList(from, Math.min(restorable.size(), from + bulk.batchSize()));
+                    store.recorded(id, bulkRestore(spec, batch));
+                }
+            } else {
+                // a dry-run reads live state only, whichever path a restore would take
+                for (int from = 0; from < restorable.size(); from += batchSize) {
+                    List<LoggedRecord> batch = restorable.subList(from, Math.min(restorable.size(), from + batchSize));
+                    store.recorded(id, dryRun ? assess(adapter, spec, batch) : restore(adapter, spec, batch));
+                }
             }
             store.completed(id, clock.instant());
         } catch (RuntimeException e) {
@@ -114,6 +129,20 @@ public class RecoveryRunner {
         throttle.acquire(spec.connectionRef(), records.size());
         // safe to repeat: what an earlier attempt restored now reports "already restored"
         RestoreOutcome outcome = retrying(() -> adapter.restore(spec, records));
+        return items(batch, outcome);
+    }
+
+    private List<RecoveryItem> bulkRestore(DatasetSpec spec, List<LoggedRecord> batch) {
+        List<DeletionRecord> records = batch.stream().map(LoggedRecord::toDeletionRecord).toList();
+        long started = System.nanoTime();
+        // safe to repeat, as online: what an earlier attempt imported now reports "already restored"
+        RestoreOutcome outcome = retrying(() -> bulk.restore(spec, records));
+        log.info("bulk restore of {} records of {}: {} restored in {} ms", records.size(), spec.name(),
+                outcome.count(RestoreOutcome.Status.RESTORED), (System.nanoTime() - started) / 1_000_000);
+        return items(batch, outcome);
+    }
+
+    private static List<RecoveryItem> items(List<LoggedRecord> batch, RestoreOutcome outcome) {
         List<RecoveryItem> items = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             RestoreOutcome.RecordOutcome result = outcome.records().get(i);

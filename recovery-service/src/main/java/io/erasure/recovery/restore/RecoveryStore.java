@@ -23,11 +23,14 @@ public class RecoveryStore {
 
     public enum Status { PENDING, RUNNING, COMPLETED, FAILED }
 
-    /** A request as the API shows it: who asked, what, and how far it got. */
+    /**
+     * A request as the API shows it: who asked, what, and how far it got; {@code path} is how its rows are (in a
+     * dry-run: would be) written back, null until it has started.
+     */
     public record RequestView(UUID id, String requestedBy, String reason, String scopeKind, JsonNode scope, String dataset,
-                              boolean dryRun, Status status, Instant requestedAt, Instant startedAt, Instant completedAt,
-                              long recordsTotal, long recordsDone, long restored, long conflicts, long expired, long failed,
-                              long purged, long notInLog, String failure) {
+                              boolean dryRun, Status status, RestorePath path, Instant requestedAt, Instant startedAt,
+                              Instant completedAt, long recordsTotal, long recordsDone, long restored, long conflicts,
+                              long expired, long failed, long purged, long notInLog, String failure) {
     }
 
     private final JdbcTemplate jdbc;
@@ -58,9 +61,9 @@ public class RecoveryStore {
                 RecoveryScope.class);
     }
 
-    public void started(UUID id, long total, Instant now) {
-        jdbc.update("UPDATE recovery_requests SET status = 'RUNNING', started_at = ?, records_total = ? WHERE id = ?",
-                Timestamp.from(now), total, id);
+    public void started(UUID id, long total, RestorePath path, Instant now) {
+        jdbc.update("UPDATE recovery_requests SET status = 'RUNNING', started_at = ?, records_total = ?, path = ? WHERE id = ?",
+                Timestamp.from(now), total, path.name(), id);
     }
 
     /** Stores a batch's outcomes and adds them to the request's counters, in one transaction-free idempotent step. */
@@ -109,7 +112,8 @@ public class RecoveryStore {
     private RequestView view(ResultSet rs, int row) throws SQLException {
         return new RequestView(rs.getObject("id", UUID.class), rs.getString("requested_by"), rs.getString("reason"),
                 rs.getString("scope_kind"), json.readTree(rs.getString("scope")), rs.getString("dataset"), rs.getBoolean("dry_run"),
-                Status.valueOf(rs.getString("status")), instant(rs, "requested_at"), instant(rs, "started_at"),
+                Status.valueOf(rs.getString("status")), rs.getString("path") == null ? null : RestorePath.valueOf(rs.getString("path")),
+                instant(rs, "requested_at"), instant(rs, "started_at"),
                 instant(rs, "completed_at"), rs.getLong("records_total"), rs.getLong("records_done"), rs.getLong("rows_restored"),
                 rs.getLong("conflicts"), rs.getLong("expired"), rs.getLong("failed"), rs.getLong("purged"), rs.getLong("not_in_log"),
                 rs.getString("failure"));

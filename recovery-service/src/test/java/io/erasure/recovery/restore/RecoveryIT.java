@@ -72,6 +72,7 @@ class RecoveryIT extends RecoveryTestSupport {
                 .containsEntry(3L, "NEWER_DATA_KEPT").containsEntry(99L, "NOT_IN_LOG");
         assertThat(restore.get("restored").asLong()).isEqualTo(2);
         assertThat(restore.get("conflicts").asLong()).isEqualTo(1);
+        assertThat(restore.get("path").asString()).as("a small recovery restores online").isEqualTo("ONLINE");
         assertThat(restore.get("recordsDone").asLong()).isEqualTo(restore.get("recordsTotal").asLong()).isEqualTo(4);
         Row alice = cassandraRow(spec, 1);
         assertThat(alice.getString("name")).isEqualTo("alice");

@@ -66,7 +66,7 @@ public final class BulkRestorer {
         this.adapter = adapter;
         this.settings = settings;
         this.clock = clock;
-        this.writer = new SSTableWriterProcess(settings.writerTimeout(), settings.writerHeap());
+        this.writer = new SSTableWriterProcess(settings.writerTimeout(), settings.writerHeap(), settings.writerClasspath());
         this.importer = new SSTableImport(settings.jmx(), settings.jmxEnvironment());
     }
 

@@ -1,4 +1,4 @@
-package io.erasure.infra.process;
+package io.erasure.process;
 
 import java.io.File;
 import java.io.IOException;

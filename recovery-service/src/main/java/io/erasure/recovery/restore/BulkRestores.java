@@ -1,0 +1,132 @@
+package io.erasure.recovery.restore;
+
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.store.cassandra.CassandraStoreAdapter;
+import io.erasure.store.cassandra.bulk.BulkRestorer;
+import io.erasure.store.cassandra.bulk.BulkSettings;
+import io.erasure.store.cassandra.bulk.WriterClasspath;
+import io.erasure.store.spi.RestoreOutcome;
+import io.erasure.store.spi.StoreAdapter;
+import io.erasure.store.spi.StoreConnection;
+import io.erasure.store.spi.StoreException;
+import io.erasure.support.stores.StoreAdapterPool;
+import io.erasure.support.stores.StoreConnectionsProperties;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bulk path of large Cassandra recoveries ({@link BulkRestorer}): the same per-record outcomes as the
+ * adapter's online restore (live keys kept, cut-off + 1 µs, remaining TTLs, expired left out, read back), as
+ * SSTables written by a child JVM and imported into the node over JMX instead of one write per row.
+ *
+ * <p>Not throttled per row like the online path: one bulk restore per store connection runs at a time (the
+ * import is one operation of the node), which also keeps two recoveries of one table from importing at once.
+ */
+public class BulkRestores {
+
+    public static final String THRESHOLD_PROPERTY = "erasure.recovery.bulk-threshold";
+    public static final String CLASSPATH_PROPERTY = "erasure.recovery.bulk-writer-classpath";
+
+    private static final Logger log = LoggerFactory.getLogger(BulkRestores.class);
+
+    private final StoreAdapterPool adapters;
+    private final StoreConnectionsProperties connections;
+    private final Clock clock;
+    private final int threshold;
+    private final int batchSize;
+    private final String configuredClasspath;
+    private final Path workDir;
+    private final String writerHeap;
+    private final Duration writerTimeout;
+    private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+    private volatile String classpath;
+
+    /**
+     * @param threshold records to restore from which a Cassandra recovery takes the bulk path; 0 or negative: never
+     * @param batchSize records per bulk restore (one writer JVM and one import each)
+     * @param classpath the SSTable writer's classpath as configured ({@value #CLASSPATH_PROPERTY}), null or blank for
+     *                  runtime-cassandra's on this JVM's classpath
+     */
+    public BulkRestores(StoreAdapterPool adapters, StoreConnectionsProperties connections, Clock clock, int threshold,
+                        int batchSize, String classpath, Path workDir, String writerHeap, Duration writerTimeout) {
+        this.adapters = adapters;
+        this.connections = connections;
+        this.clock = clock;
+        this.threshold = threshold;
+        this.batchSize = Math.max(1, batchSize);
+        this.configuredClasspath = classpath;
+        this.workDir = workDir;
+        this.writerHeap = writerHeap;
+        this.writerTimeout = writerTimeout;
+        if (enabled() && connections.connections().values().stream().anyMatch(c -> c.kind() == StoreKind.CASSANDRA)) {
+            try {
+                classpath();
+            } catch (IllegalStateException e) {
+                log.warn("Cassandra recoveries of {} records or more ({}) will fail until the bulk path can start its SSTable"
+                        + " writer: {}", threshold, THRESHOLD_PROPERTY, e.getMessage());
+            }
+        }
+    }
+
+    public boolean enabled() {
+        return threshold > 0;
+    }
+
+    /** The path a recovery of {@code records} records of {@code spec}'s dataset takes. */
+    public RestorePath pathFor(DatasetSpec spec, int records) {
+        return enabled() && spec.storeKind() == StoreKind.CASSANDRA && records >= threshold ? RestorePath.BULK : RestorePath.ONLINE;
+    }
+
+    public int batchSize() {
+        return batchSize;
+    }
+
+    /**
+     * Restores {@code records} of {@code spec}'s dataset as SSTables; one outcome per record, in order.
+     *
+     * @throws IllegalStateException naming {@value #CLASSPATH_PROPERTY} if the SSTable writer has no classpath
+     * @throws StoreException.Retriable if the node could not be read or the import failed; repeating is safe
+     */
+    public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
+        String writerClasspath = classpath();
+        StoreAdapter adapter = adapters.checkedAdapter(spec);
+        if (!(adapter instanceof CassandraStoreAdapter cassandra)) {
+            throw new IllegalStateException("connection '" + spec.connectionRef() + "' of dataset '" + spec.name()
+                    + "' is not a Cassandra connection; the bulk path restores Cassandra tables only");
+        }
+        StoreConnectionsProperties.Connection connection = connections.connections().get(spec.connectionRef());
+        BulkSettings settings = BulkSettings.of(new StoreConnection(spec.connectionRef(), connection.kind(), connection.settings()),
+                workDir, writerTimeout, writerHeap, writerClasspath);
+        ReentrantLock lock = locks.computeIfAbsent(spec.connectionRef(), ref -> new ReentrantLock());
+        lock.lock();
+        try {
+            return new BulkRestorer(cassandra, settings, clock).restore(spec, records);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The SSTable writer's classpath, checked once it is found. */
+    private String classpath() {
+        String resolved = classpath;
+        if (resolved == null) {
+            try {
+                resolved = WriterClasspath.resolve(configuredClasspath, CLASSPATH_PROPERTY);
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException(e.getMessage() + "; or set " + THRESHOLD_PROPERTY
+                        + "=0 to restore every recovery online", e);
+            }
+            classpath = resolved;
+        }
+        return resolved;
+    }
+}
