@@ -1,11 +1,19 @@
 package io.erasure.local;
 
+import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.Engine;
 import io.erasure.infra.LocalInfraMain;
+import io.erasure.infra.PostgresEngine;
+import io.erasure.infra.RedisEngine;
+import io.erasure.infra.S3Engine;
+import io.erasure.local.demo.DemoCycle;
+import io.erasure.local.demo.DemoData;
+import io.erasure.local.demo.PlatformClient;
 import io.erasure.process.ChildJvm;
 import io.erasure.process.JavaRuntimes;
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,14 +22,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The whole platform on one machine: the five engines (persistent data under {@code .erasure-local/})
- * and every service, each in its own JVM, until Ctrl-C stops them all. Started by {@code ./erasure-local}
+ * and every service, each in its own JVM, then one demo cycle ({@link DemoCycle}; {@code --no-demo} skips
+ * it), until Ctrl-C stops them all. Started by {@code ./erasure-local}
  * from the project root after a build.
  */
 public final class LocalPlatform {
@@ -49,34 +60,120 @@ public final class LocalPlatform {
     public static void main(String[] args) throws Exception {
         Path project = Path.of("").toAbsolutePath();
         Path root = project.resolve(args.length > 0 ? args[0] : ".erasure-local");
-        System.out.println("Starting Cassandra, Kafka, PostgreSQL, Redis and S3 (data under " + root + ") ...");
-        List<Engine> engines = LocalInfraMain.start(root.resolve("engines"));
-        List<ChildJvm> services = new ArrayList<>();
+        boolean demo = !List.of(args).contains("--no-demo");
         CountDownLatch stopped = new CountDownLatch(1);
+        Running platform = start(project, root);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("Stopping services and engines ...");
-            services.forEach(ChildJvm::close);
-            LocalInfraMain.stop(engines);
+            platform.close();
             stopped.countDown();
         }, "local-platform-stop"));
-
-        Map<String, String> engineProperties = LocalInfraMain.springProperties(engines);
-        for (Service service : SERVICES) {
-            services.add(start(project, root, service, engineProperties));
-        }
-        for (int i = 0; i < SERVICES.size(); i++) {
-            awaitHealthy(SERVICES.get(i), services.get(i));
-        }
         System.out.println();
         System.out.println("Erasure is running:");
         for (Service service : SERVICES) {
             System.out.printf("  %-22s http://127.0.0.1:%d  (log: %s)%n", service.module(), service.port(),
                     root.resolve("logs/" + service.module() + ".log"));
         }
-        System.out.println("Engines:");
-        engineProperties.forEach((key, value) -> System.out.println("  " + key + "=" + value));
+        if (demo) {
+            try {
+                platform.demo(System.out).run();
+            } catch (Exception e) {
+                System.out.println("The demo cycle failed: " + e.getMessage() + " (the platform keeps running; see the logs)");
+            }
+        }
+        System.out.println();
+        System.out.println("Dashboard: " + DASHBOARD + "  (sign in as operator/operator; also owner/owner, recovery/recovery,"
+                + " viewer/viewer)");
         System.out.println("Ctrl-C stops everything.");
         stopped.await();
+    }
+
+    /** The dashboard's address on the local platform. */
+    public static final String DASHBOARD = "http://127.0.0.1:8080/dashboard/";
+
+    /** Starts the engines under {@code root} and every service built in {@code project}; closing stops them all. */
+    public static Running start(Path project, Path root) throws InterruptedException {
+        System.out.println("Starting Cassandra, Kafka, PostgreSQL, Redis and S3 (data under " + root + ") ...");
+        List<Engine> engines = LocalInfraMain.start(root.resolve("engines"));
+        Running running = new Running(engines, new ArrayList<>());
+        try {
+            Map<String, String> properties = serviceProperties(engines);
+            for (Service service : SERVICES) {
+                running.services().add(start(project, root, service, properties));
+            }
+            for (int i = 0; i < SERVICES.size(); i++) {
+                awaitHealthy(SERVICES.get(i), running.services().get(i));
+            }
+            return running;
+        } catch (RuntimeException | InterruptedException e) {
+            running.close();
+            throw e;
+        }
+    }
+
+    /** The engines and service JVMs of a started platform. */
+    public record Running(List<Engine> engines, List<ChildJvm> services) implements AutoCloseable {
+
+        /** The demo cycle against this platform. */
+        public DemoCycle demo(PrintStream out) {
+            PostgresEngine postgres = engine(PostgresEngine.class);
+            CassandraEngine cassandra = engine(CassandraEngine.class);
+            RedisEngine redis = engine(RedisEngine.class);
+            S3Engine s3 = engine(S3Engine.class);
+            Map<String, String> export = new LinkedHashMap<>();
+            export.put("jdbc-url", postgres.jdbcUrl());
+            export.put("user", PostgresEngine.USER);
+            export.put("password", postgres.password());
+            export.put("contact-points", cassandra.contactPoint());
+            export.put("datacenter", CassandraEngine.LOCAL_DATACENTER);
+            export.put("consistency", "ONE");
+            export.put("parts", "4");
+            export.put("s3-endpoint", s3.endpoint().toString());
+            export.put("s3-region", s3.region());
+            export.put("s3-access-key", s3.accessKey());
+            export.put("s3-secret-key", s3.secretKey());
+            export.put("s3-bucket", s3.bucket());
+            export.put("s3-path-style", "true");
+            DemoData data = new DemoData(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password(),
+                    cassandra.contactPoint(), CassandraEngine.LOCAL_DATACENTER,
+                    "redis://" + redis.host() + ":" + redis.port());
+            JsonMapper json = JsonMapper.builder().build();
+            PlatformClient controlPlane = new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
+            return new DemoCycle(data, export, controlPlane, URI.create("http://127.0.0.1:8084"), out);
+        }
+
+        private <E extends Engine> E engine(Class<E> type) {
+            return engines.stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
+        }
+
+        @Override
+        public void close() {
+            System.out.println("Stopping services and engines ...");
+            services.forEach(ChildJvm::close);
+            LocalInfraMain.stop(engines);
+        }
+    }
+
+    /**
+     * What every service is started with: the engines' Spring properties, and the store connections the
+     * demo datasets use ({@code pg-main} with the orders' child table, {@code cassandra-main}, {@code redis-main}).
+     */
+    static Map<String, String> serviceProperties(List<Engine> engines) {
+        Map<String, String> properties = new LinkedHashMap<>(LocalInfraMain.springProperties(engines));
+        for (Engine engine : engines) {
+            if (engine instanceof PostgresEngine postgres) {
+                properties.putAll(postgres.storeConnectionProperties("pg-main"));
+                String hierarchy = "erasure.connections[pg-main].settings[hierarchy.orders.child.items.";
+                properties.put(hierarchy + "table]", "demo.order_items");
+                properties.put(hierarchy + "references]", "order_id=order_id");
+                properties.put(hierarchy + "updated-at]", "updated_at");
+            } else if (engine instanceof CassandraEngine cassandra) {
+                properties.putAll(cassandra.storeConnectionProperties("cassandra-main"));
+            } else if (engine instanceof RedisEngine redis) {
+                properties.putAll(redis.storeConnectionProperties("redis-main"));
+            }
+        }
+        properties.put("erasure.access.cors.allowed-origins", "http://127.0.0.1:8080,http://localhost:8080");
+        return properties;
     }
 
     private static ChildJvm start(Path project, Path root, Service service, Map<String, String> engineProperties) {
