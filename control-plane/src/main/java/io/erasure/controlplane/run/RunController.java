@@ -3,9 +3,11 @@ package io.erasure.controlplane.run;
 import io.erasure.support.access.CallerResolver;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.model.run.RunState;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -46,14 +48,31 @@ public class RunController {
         return runs.require(id);
     }
 
+    /**
+     * The receipt exactly as issued and signed: save it as it comes ({@code curl -o receipt.json}); any
+     * change to its bytes, even whitespace, breaks the signature.
+     */
     @GetMapping("/api/runs/{id}/receipt")
-    public Map<String, Object> receipt(@PathVariable String id) {
-        RunRecord run = runs.require(id);
-        if (run.receipt() == null) {
-            throw ApiProblem.notFound("a receipt for run " + id + " (it is " + run.state() + "; receipts are issued when"
-                    + " a run completes)");
+    public ResponseEntity<byte[]> receipt(@PathVariable String id) {
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(stored(id).body());
+    }
+
+    /** The receipt's signature document: {@code {"alg":"HmacSHA256","keyId":...,"signature":<hex>}}. */
+    @GetMapping("/api/runs/{id}/receipt/signature")
+    public ResponseEntity<byte[]> receiptSignature(@PathVariable String id) {
+        StoredReceipt receipt = stored(id);
+        if (receipt.signature() == null) {
+            throw ApiProblem.notFound("a signature for the receipt of run " + id + " (it was issued before receipts"
+                    + " were signed)");
         }
-        return run.receipt();
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                .body(receipt.signature().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private StoredReceipt stored(String id) {
+        RunRecord run = runs.require(id);
+        return store.storedReceipt(id).orElseThrow(() -> ApiProblem.notFound("a receipt for run " + id + " (it is "
+                + run.state() + "; receipts are issued when a run's deletions are over, or its dry-run)"));
     }
 
     @PostMapping("/api/runs/{id}/approve")

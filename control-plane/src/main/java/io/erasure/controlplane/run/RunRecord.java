@@ -10,14 +10,15 @@ import java.util.Map;
  * the time each state was entered ({@code steps}), the approval and failure reasons, and the receipt
  * once completed.
  *
+ * @param specRevision       the registry revision of the frozen spec (null for runs started before it was kept)
  * @param batchesCompleted   batches of the run's own dataset counted (copies' batches are not)
  * @param copyTasksPublished copy tasks the run's batches published: the run waits for each of them too
  * @param copyTasksReported  copy tasks that reported a batch or failed for good
  */
-public record RunRecord(String id, String dataset, DatasetSpec spec, RunState state, int version, boolean dryRun,
-                        String triggeredBy, Long cutoffMicros, Long totalRows, Long candidateCount, Long finalCount,
-                        Integer taskCount, long batchesCompleted, long copyTasksPublished,
-                        long copyTasksReported, Map<String, Object> counts,
-                        Map<String, Object> steps, String approvalReason, String decidedBy, String failureReason,
-                        Map<String, Object> receipt, Instant createdAt, Instant updatedAt) {
+public record RunRecord(String id, String dataset, DatasetSpec spec, Integer specRevision, RunState state, int version,
+                        boolean dryRun, String triggeredBy, Long cutoffMicros, Long totalRows, Long candidateCount,
+                        Long finalCount, Integer taskCount, long batchesCompleted, long copyTasksPublished,
+                        long copyTasksReported, Map<String, Object> counts, Map<String, Object> steps,
+                        String approvalReason, String decidedBy, String failureReason, Map<String, Object> receipt,
+                        Instant createdAt, Instant updatedAt) {
 }

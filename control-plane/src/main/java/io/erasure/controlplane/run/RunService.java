@@ -82,7 +82,7 @@ public class RunService {
         }
         String id = RunId.random().value();
         IdentifierSource source = sources.require(spec.identifierSource());
-        if (!runs.insert(id, spec, source, dryRun, actor)) {
+        if (!runs.insert(id, spec, view.revision(), source, dryRun, actor)) {
             RunRecord active = runs.activeRun(spec.name()).orElse(null);
             throw ApiProblem.conflict("a run of '" + spec.name() + "' is already active"
                     + (active == null ? "" : ": " + active.id() + " in " + active.state())

@@ -3,6 +3,7 @@ package io.erasure.controlplane.run;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunState;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -45,15 +46,17 @@ public class RunStore {
      * Inserts a PENDING run; returns false (and changes nothing) if the dataset already has an active
      * run: the partial unique index lets one dataset have only one.
      */
-    public boolean insert(String id, DatasetSpec spec, IdentifierSource source, boolean dryRun, String triggeredBy) {
+    public boolean insert(String id, DatasetSpec spec, int specRevision, IdentifierSource source, boolean dryRun,
+                          String triggeredBy) {
         Instant now = clock.instant();
         return jdbc.update("""
-                        INSERT INTO runs (id, dataset, spec, identifier_source, state, version, dry_run, triggered_by, steps,
-                                          created_at, updated_at)
-                        VALUES (?, ?, ?::jsonb, ?::jsonb, 'PENDING', 1, ?, ?, ?::jsonb, ?, ?)
+                        INSERT INTO runs (id, dataset, spec, spec_revision, identifier_source, state, version, dry_run,
+                                          triggered_by, steps, created_at, updated_at)
+                        VALUES (?, ?, ?::jsonb, ?, ?::jsonb, 'PENDING', 1, ?, ?, ?::jsonb, ?, ?)
                         ON CONFLICT (dataset) WHERE state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED', 'DRY_RUN_COMPLETED')
                         DO NOTHING""",
-                id, spec.name(), json.writeValueAsString(spec), json.writeValueAsString(source), dryRun, triggeredBy,
+                id, spec.name(), json.writeValueAsString(spec), specRevision, json.writeValueAsString(source), dryRun,
+                triggeredBy,
                 json.writeValueAsString(Map.of(RunState.PENDING.name(), now.toString())), Timestamp.from(now),
                 Timestamp.from(now)) == 1;
     }
@@ -141,8 +144,22 @@ public class RunStore {
         jdbc.update("UPDATE runs SET failure_reason = ? WHERE id = ?", reason, id);
     }
 
-    public void recordReceipt(String id, Map<String, Object> receipt) {
-        jdbc.update("UPDATE runs SET receipt = ?::jsonb WHERE id = ?", json.writeValueAsString(receipt), id);
+    /** Keeps the receipt's exact bytes and signature document, and the same receipt as JSONB for queries. */
+    public void recordReceipt(String id, byte[] body, String signature) {
+        jdbc.update("UPDATE runs SET receipt = convert_from(?, 'UTF8')::jsonb, receipt_body = ?, receipt_signature = ?"
+                + " WHERE id = ?", body, body, signature, id);
+    }
+
+    /** The receipt as issued, if the run has one. */
+    public Optional<StoredReceipt> storedReceipt(String id) {
+        return jdbc.query("SELECT receipt_body, receipt_signature, receipt::text AS legacy FROM runs"
+                        + " WHERE id = ? AND receipt IS NOT NULL",
+                (rs, i) -> {
+                    byte[] body = rs.getBytes("receipt_body");
+                    // receipts issued before they were signed exist only as JSONB
+                    return body != null ? new StoredReceipt(body, rs.getString("receipt_signature"))
+                            : new StoredReceipt(rs.getString("legacy").getBytes(StandardCharsets.UTF_8), null);
+                }, id).stream().findFirst();
     }
 
     /** Replaces the given top-level entries of the run's counts (e.g. {@code deletion}, {@code copies}). */
@@ -154,7 +171,8 @@ public class RunStore {
     private RunRecord record(ResultSet rs, int row) throws SQLException {
         String receipt = rs.getString("receipt");
         return new RunRecord(rs.getString("id"), rs.getString("dataset"),
-                json.readValue(rs.getString("spec"), DatasetSpec.class), RunState.valueOf(rs.getString("state")),
+                json.readValue(rs.getString("spec"), DatasetSpec.class), (Integer) rs.getObject("spec_revision"),
+                RunState.valueOf(rs.getString("state")),
                 rs.getInt("version"), rs.getBoolean("dry_run"), rs.getString("triggered_by"),
                 (Long) rs.getObject("cutoff_micros"), (Long) rs.getObject("total_rows"),
                 (Long) rs.getObject("candidate_count"), (Long) rs.getObject("final_count"),
