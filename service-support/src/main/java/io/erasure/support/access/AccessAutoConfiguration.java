@@ -18,13 +18,16 @@ import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 
 /**
  * Every service API call is authenticated: HTTP Basic against {@code erasure.access.users} locally,
  * and JWT bearer tokens when an OAuth2 issuer is configured (roles from the {@code roles} claim, the
  * team from {@code team}). Health, Prometheus and the API documentation are open; a service adds its
  * own rules as {@link AccessRules} beans; then {@code GET /api/**} needs any role and everything else
- * an authenticated caller, whose roles the service checks through {@link Caller}.
+ * an authenticated caller, whose roles the service checks through {@link Caller}. With
+ * {@code erasure.access.cors.allowed-origins} set ({@link CrossOriginAutoConfiguration}), CORS preflights are
+ * answered before authentication.
  *
  * <p>Applies to servlet services that bring {@code spring-boot-starter-security} and
  * {@code spring-boot-starter-security-oauth2-resource-server}; it replaces Boot's default chain and users.
@@ -41,8 +44,8 @@ public class AccessAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(SecurityFilterChain.class)
-    SecurityFilterChain api(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder, ObjectProvider<AccessRules> rules)
-            throws Exception {
+    SecurityFilterChain api(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder, ObjectProvider<AccessRules> rules,
+                            ObjectProvider<UrlBasedCorsConfigurationSource> crossOrigin) throws Exception {
         http.csrf(csrf -> csrf.disable())
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .authorizeHttpRequests(requests -> {
@@ -54,6 +57,11 @@ public class AccessAutoConfiguration {
                             .anyRequest().authenticated();
                 })
                 .httpBasic(Customizer.withDefaults());
+        UrlBasedCorsConfigurationSource cors = crossOrigin.getIfAvailable();
+        if (cors != null) {
+            // a browser sends its preflight without credentials: answer it before authentication
+            http.cors(c -> c.configurationSource(cors));
+        }
         if (jwtDecoder.getIfAvailable() != null) {
             http.oauth2ResourceServer(oauth -> oauth.jwt(jwt -> jwt.jwtAuthenticationConverter(new JwtRolesConverter())));
         }

@@ -1,0 +1,53 @@
+package io.erasure.controlplane.dashboard;
+
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The ops dashboard ({@code erasure.dashboard.*}). The page calls the other services straight from the
+ * browser, so their base URLs are the ones a browser reaches, and each of them must allow the control
+ * plane's origin in {@code erasure.access.cors.allowed-origins}.
+ *
+ * @param services     base URLs of the services the page reads besides the control plane
+ * @param overdueAfter a validated deletable set waiting longer than this is shown as overdue
+ */
+@ConfigurationProperties("erasure.dashboard")
+public record DashboardProperties(@DefaultValue Services services, @DefaultValue("24h") Duration overdueAfter) {
+
+    public DashboardProperties {
+        if (overdueAfter == null || overdueAfter.isNegative() || overdueAfter.isZero()) {
+            throw new IllegalArgumentException("erasure.dashboard.overdue-after must be a positive duration, e.g. 24h");
+        }
+    }
+
+    /**
+     * @param deletionLog deletion-log-service: key search
+     * @param recovery    recovery-service: recoveries and their outcomes
+     * @param deletion    deletion-service: throttle meters through {@code /actuator/metrics}
+     */
+    public record Services(@DefaultValue("http://127.0.0.1:8084") URI deletionLog,
+                           @DefaultValue("http://127.0.0.1:8085") URI recovery,
+                           @DefaultValue("http://127.0.0.1:8083") URI deletion) {
+
+        public Services {
+            requireBase("deletion-log", deletionLog);
+            requireBase("recovery", recovery);
+            requireBase("deletion", deletion);
+        }
+
+        private static void requireBase(String name, URI uri) {
+            if (uri == null || uri.getScheme() == null || uri.getHost() == null) {
+                throw new IllegalArgumentException("erasure.dashboard.services." + name + " must be an absolute http(s) URL"
+                        + " that a browser reaches, e.g. http://127.0.0.1:8084; got " + uri);
+            }
+        }
+
+        /** The URL without a trailing slash, so the page appends paths as they are. */
+        static String base(URI uri) {
+            String url = uri.toString();
+            return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        }
+    }
+}
