@@ -1,10 +1,20 @@
 package io.erasure.validation;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import io.erasure.deletionlog.client.PriorDeletions;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.validation.check.CandidateChecks;
 import io.erasure.validation.check.IdentifierLiveness;
 import io.erasure.validation.check.ReadThrottle;
+import io.erasure.validation.resurrection.DeletionLogConnection;
+import io.erasure.validation.resurrection.ResurrectionDetector;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -12,8 +22,10 @@ import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 @Configuration
-@EnableConfigurationProperties(ValidationProperties.class)
+@EnableConfigurationProperties({ValidationProperties.class, DeletionLogConnection.class})
 class ValidationConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(ValidationConfiguration.class);
 
     @Bean
     Clock clock() {
@@ -28,6 +40,39 @@ class ValidationConfiguration {
     @Bean
     CandidateChecks candidateChecks(StoreAdapterPool stores, ReadThrottle throttle, Clock clock) {
         return new CandidateChecks(stores, new IdentifierLiveness(stores), throttle, clock);
+    }
+
+    /**
+     * Reads the deletion log through its own session, like deletion-log-service's ({@code spring.cassandra.*}
+     * there). Without contact points detection is off, loudly: every report says "not configured".
+     */
+    @Bean
+    ResurrectionDetector resurrectionDetector(DeletionLogConnection connection, ReadThrottle throttle, MeterRegistry meters) {
+        if (!connection.configured()) {
+            log.warn("resurrection detection is OFF: erasure.validation.deletion-log.contact-points is not set, so rows"
+                    + " deleted before and live again are not reported (reports say resurrectionCheck: \"{}\")",
+                    ResurrectionDetector.NOT_CONFIGURED);
+            return ResurrectionDetector.notConfigured(meters);
+        }
+        CqlSession session = deletionLogSession(connection);
+        log.info("resurrection detection reads the deletion log at {} (keyspace {})", connection.endpoints(),
+                connection.keyspace());
+        return new ResurrectionDetector(new PriorDeletions(session, connection.keyspace(), PriorDeletions.DEFAULT_CONCURRENCY),
+                session, throttle, meters);
+    }
+
+    private static CqlSession deletionLogSession(DeletionLogConnection connection) {
+        DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
+                .withStringList(DefaultDriverOption.CONTACT_POINTS, connection.endpoints())
+                .withString(DefaultDriverOption.SESSION_NAME, "erasure-validation-deletion-log")
+                // a record missed on a lagging replica would hide a zombie from the report
+                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
+                .build();
+        CqlSessionBuilder builder = CqlSession.builder().withConfigLoader(config).withLocalDatacenter(connection.localDatacenter());
+        if (connection.username() != null) {
+            builder.withAuthCredentials(connection.username(), connection.password());
+        }
+        return builder.build();
     }
 
     /** Retriable store errors: back off exponentially (1 s doubling to 1 min) for up to 15 minutes, then give up. */

@@ -73,6 +73,11 @@ public final class LogSchema {
         }
     }
 
+    /** {@code table} (one of the constants above) in another keyspace, e.g. a reader configured with its own keyspace name. */
+    static String inKeyspace(String quotedKeyspace, String table) {
+        return quotedKeyspace + table.substring(KEYSPACE.length());
+    }
+
     static long requireTtl(Duration ttl) {
         if (ttl == null || ttl.toSeconds() < 1 || ttl.toSeconds() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("erasure.deletion-log.ttl must be between 1s and ~68 years, got " + ttl);

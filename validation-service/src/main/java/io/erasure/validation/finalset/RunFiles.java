@@ -72,16 +72,45 @@ public class RunFiles {
 
     /** Writes (or overwrites: same key, same content on a redo) one part file. */
     public void writePart(String key, List<Candidate> candidates) {
+        writeJsonLines(key, candidates);
+    }
+
+    /** Writes (or overwrites) a gzip JSON Lines file: one JSON document per line. */
+    public void writeJsonLines(String key, List<?> documents) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (GZIPOutputStream gzip = new GZIPOutputStream(bytes, 64 * 1024)) {
-            for (Candidate candidate : candidates) {
-                gzip.write(json.writeValueAsBytes(candidate));
+            for (Object document : documents) {
+                gzip.write(json.writeValueAsBytes(document));
                 gzip.write('\n');
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         s3.putObject(r -> r.bucket(bucket).key(key).contentType("application/gzip"), RequestBody.fromBytes(bytes.toByteArray()));
+    }
+
+    /** The documents of a gzip JSON Lines file, or an empty list if there is no such file. */
+    public <T> List<T> readJsonLines(String key, Class<T> type) {
+        List<T> documents = new ArrayList<>();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(
+                new GZIPInputStream(s3.getObject(r -> r.bucket(bucket).key(key)), 64 * 1024), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (!line.isBlank()) {
+                    documents.add(json.readValue(line, type));
+                }
+            }
+        } catch (NoSuchKeyException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read s3://" + bucket + "/" + key + ": " + e.getMessage(), e);
+        }
+        return documents;
+    }
+
+    /** Deletes one object; nothing happens if it does not exist. */
+    public void delete(String key) {
+        s3.deleteObject(r -> r.bucket(bucket).key(key));
     }
 
     /** Deletes the part files under {@code prefix} (a re-validation replaces a final set). */

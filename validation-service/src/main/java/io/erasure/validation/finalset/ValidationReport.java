@@ -9,11 +9,17 @@ import java.util.Map;
 /**
  * {@code runs/<runId>/report.json}: what validation found and decided, with the frozen spec and
  * identifier source the tasks are later built from; for a dry-run, the exact statements that would run.
+ *
+ * <p>{@code resurrectionCheck} says whether the final set was compared with the deletion log
+ * ({@code "checked"}) or not ({@code "not configured"}: then {@code resurrectedCount} 0 means "not
+ * looked for"). {@code resurrectedCount} rows of the final set were deleted before and are live again;
+ * they are listed at {@code resurrectedKey} (null when there are none).
  */
 public record ValidationReport(String runId, DatasetSpec spec, IdentifierSource identifierSource, Instant validatedAt,
                                long cutoffMicros, long candidateCount, long finalCount,
                                Map<String, Long> droppedByReason, int taskCount, long keyCount, boolean exceedsLimit,
-                               boolean dryRun, long plannedStatementCount, List<String> plannedStatements) {
+                               boolean dryRun, long plannedStatementCount, List<String> plannedStatements,
+                               String resurrectionCheck, long resurrectedCount, String resurrectedKey) {
 
     public ValidationReport {
         droppedByReason = Map.copyOf(droppedByReason);

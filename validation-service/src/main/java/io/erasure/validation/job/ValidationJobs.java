@@ -21,6 +21,8 @@ import io.erasure.validation.check.CandidateChecks;
 import io.erasure.validation.check.DropReason;
 import io.erasure.validation.finalset.RunFiles;
 import io.erasure.validation.finalset.ValidationReport;
+import io.erasure.validation.resurrection.ResurrectedRow;
+import io.erasure.validation.resurrection.ResurrectionDetector;
 import io.erasure.validation.tasks.TaskPlanner;
 import io.erasure.validation.tasks.TaskPublisher;
 import java.time.Clock;
@@ -36,6 +38,9 @@ import org.springframework.stereotype.Component;
  * The validation jobs of a run: check the candidates and write the final set (reporting counts to
  * the control plane, which decides), then, only on {@code DeletionAuthorized}, publish the deletion
  * tasks. A dry-run stops after planning the exact delete statements into the report.
+ *
+ * <p>Rows of the final set that the deletion log knows as deleted before (zombies) are reported as
+ * resurrected and stay in the final set: this run deletes them again, at its own cut-off.
  */
 @Component
 public class ValidationJobs {
@@ -50,9 +55,11 @@ public class ValidationJobs {
     private final ProcessedJobs processed;
     private final ValidationProperties properties;
     private final Clock clock;
+    private final ResurrectionDetector resurrection;
 
     public ValidationJobs(RunFiles files, CandidateChecks checks, StoreAdapterPool stores, TaskPublisher publisher,
-                          RunEvents events, ProcessedJobs processed, ValidationProperties properties, Clock clock) {
+                          RunEvents events, ProcessedJobs processed, ValidationProperties properties, Clock clock,
+                          ResurrectionDetector resurrection) {
         this.files = files;
         this.checks = checks;
         this.stores = stores;
@@ -61,6 +68,7 @@ public class ValidationJobs {
         this.processed = processed;
         this.properties = properties;
         this.clock = clock;
+        this.resurrection = resurrection;
     }
 
     /** Checks the run's candidates and reports ValidationCompleted; a redelivered job does nothing. */
@@ -74,8 +82,13 @@ public class ValidationJobs {
         ValidationReport report = checkInto(run, request.spec(), request.identifierSource(), request.cutoff(),
                 files.parts(S3Layout.candidatesPrefix(run)), request.totalRows(), request.dryRun());
         files.writeJson(S3Layout.reportKey(run), report);
+        if (!request.dryRun()) {
+            // counted once per run: a dry-run deletes nothing, a re-validation finds the same rows again
+            resurrection.count(request.spec().name(), report.resurrectedCount());
+        }
         events.send(runId, new ValidationCompleted(request.spec().name(), report.candidateCount(), report.finalCount(),
-                report.droppedByReason(), S3Layout.finalPrefix(run), report.taskCount(), report.exceedsLimit()));
+                report.droppedByReason(), S3Layout.finalPrefix(run), report.taskCount(), report.exceedsLimit(),
+                report.resurrectedCount(), report.resurrectedKey()));
         processed.markDone("validate:" + runId, runId, scope);
     }
 
@@ -132,6 +145,7 @@ public class ValidationJobs {
         List<Integer> indexes = new ArrayList<>();
         long candidateCount = 0;
         Map<String, Long> dropped = new TreeMap<>();
+        List<ResurrectedRow> resurrected = new ArrayList<>();
         for (String part : parts) {
             List<Candidate> candidates = files.readPart(part);
             candidateCount += candidates.size();
@@ -140,6 +154,7 @@ public class ValidationJobs {
                 CandidateChecks.Checked checked = checks.check(spec, source, cutoff,
                         candidates.subList(from, Math.min(candidates.size(), from + properties.batchSize())));
                 kept.addAll(checked.kept());
+                resurrected.addAll(resurrection.detect(run, spec, checked.kept()));
                 checked.dropped().forEach((reason, n) -> dropped.merge(reason.key(), n, Long::sum));
             }
             finalParts.add(kept);
@@ -172,8 +187,23 @@ public class ValidationJobs {
             dropped.putIfAbsent(reason.key(), 0L);
         }
         boolean exceedsLimit = totalRows > 0 && spec.limits().exceededBy(finalCount, totalRows);
+        String resurrectedKey = writeResurrected(run, spec, resurrected);
         return new ValidationReport(run.value(), spec, source, clock.instant(), cutoff.micros(), candidateCount, finalCount,
-                dropped, taskCount, keyCount, exceedsLimit, dryRun, statementCount, statements);
+                dropped, taskCount, keyCount, exceedsLimit, dryRun, statementCount, statements, resurrection.status(),
+                resurrected.size(), resurrectedKey);
+    }
+
+    /** Writes the run's list of resurrected rows (replacing an earlier one); returns its key, null when there are none. */
+    private String writeResurrected(RunId run, DatasetSpec spec, List<ResurrectedRow> resurrected) {
+        String key = S3Layout.resurrectedKey(run);
+        if (resurrected.isEmpty()) {
+            files.delete(key); // a re-validation may no longer find what an earlier pass did
+            return null;
+        }
+        files.writeJsonLines(key, resurrected);
+        log.warn("run {}: {} row(s) of {} were deleted before and are live again; they are deleted again and listed at {}",
+                run.value(), resurrected.size(), spec.name(), key);
+        return key;
     }
 
     /** Runs the adapter's planner over the tasks (nothing is executed); returns the statement count. */
