@@ -141,7 +141,7 @@ public final class LocalPlatform {
             return new DemoCycle(data, export, controlPlane, URI.create("http://127.0.0.1:8084"), out);
         }
 
-        private <E extends Engine> E engine(Class<E> type) {
+        public <E extends Engine> E engine(Class<E> type) {
             return engines.stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
         }
 
@@ -168,6 +168,9 @@ public final class LocalPlatform {
                 properties.put(hierarchy + "updated-at]", "updated_at");
             } else if (engine instanceof CassandraEngine cassandra) {
                 properties.putAll(cassandra.storeConnectionProperties("cassandra-main"));
+                // validation looks final sets up in the deletion log: rows deleted before are reported as resurrected
+                properties.put("erasure.validation.deletion-log.contact-points", cassandra.contactPoint());
+                properties.put("erasure.validation.deletion-log.local-datacenter", CassandraEngine.LOCAL_DATACENTER);
             } else if (engine instanceof RedisEngine redis) {
                 properties.putAll(redis.storeConnectionProperties("redis-main"));
             }

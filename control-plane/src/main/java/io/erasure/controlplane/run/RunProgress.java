@@ -113,6 +113,11 @@ public class RunProgress {
         counts.put("droppedByReason", validation.droppedByReason());
         counts.put("finalSetPrefix", validation.finalSetPrefix());
         counts.put("exceedsLimit", validation.exceedsLimit());
+        // zombies: rows an earlier run or request deleted that are live again; this run deletes them again
+        counts.put("resurrected", validation.resurrectedCount());
+        if (validation.resurrectedKey() != null) {
+            counts.put("resurrectedKey", validation.resurrectedKey());
+        }
         runs.recordValidation(run.id(), validation.finalCount(), validation.taskCount(), counts);
         if (run.dryRun()) {
             runs.move(run, RunState.DRY_RUN_COMPLETED);

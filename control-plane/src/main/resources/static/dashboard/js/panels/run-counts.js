@@ -37,7 +37,8 @@ export function auditCounts(run) {
 
 export function validationCounts(run) {
   const validation = (run.counts && run.counts.validation) || {};
-  return { final: validation.final ?? run.finalCount, droppedByReason: validation.droppedByReason || null };
+  return { final: validation.final ?? run.finalCount, droppedByReason: validation.droppedByReason || null,
+    resurrected: validation.resurrected ?? null };
 }
 
 /** "newer_than_cutoff: 2, identifier_alive: 1", "0" when nothing was dropped, null before validation. */

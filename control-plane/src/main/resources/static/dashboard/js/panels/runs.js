@@ -29,7 +29,8 @@ export function runsPanel(ctx) {
     const dryRun = h('span', { testid: `run-dry-run-${id}`, class: 'muted small' });
     const cells = {
       dataset: cell('dataset'), scanned: cell('scanned', 'num'), candidates: cell('candidates', 'num'),
-      final: cell('final', 'num'), dropped: cell('dropped'), deleted: cell('deleted', 'num'),
+      final: cell('final', 'num'), dropped: cell('dropped'), resurrected: cell('resurrected', 'num'),
+      deleted: cell('deleted', 'num'),
       skipped: cell('skipped', 'num'), absent: cell('absent', 'num'), failed: cell('failed', 'num'),
       readback: cell('readback'),
     };
@@ -42,7 +43,7 @@ export function runsPanel(ctx) {
       cells.dataset,
       h('td', {}, state, ' ', dryRun),
       h('td', {}, progressEl, progressText),
-      cells.scanned, cells.candidates, cells.final, cells.dropped, cells.deleted, cells.skipped, cells.absent,
+      cells.scanned, cells.candidates, cells.final, cells.dropped, cells.resurrected, cells.deleted, cells.skipped, cells.absent,
       cells.failed, cells.readback,
       h('td', {}, details));
     row.cells$ = { ...cells, state, dryRun, bar, progressEl, progressText, triggeredBy, createdAt };
@@ -68,6 +69,7 @@ export function runsPanel(ctx) {
     const validation = validationCounts(run);
     setText(c.final, fmtCount(validation.final));
     setText(c.dropped, droppedText(validation.droppedByReason));
+    setText(c.resurrected, fmtCount(validation.resurrected));
     const deletion = deletionTotals(run);
     setText(c.deleted, deletion ? fmtCount(deletion.deleted) : null);
     setText(c.skipped, deletion ? fmtCount(deletion.skippedNewer) : null);

@@ -88,7 +88,8 @@ public final class DemoCycle {
         return new Result(runs, logged);
     }
 
-    private void backup(String dataset, String store, String table) throws Exception {
+    /** Exports {@code demo.<table>} of {@code store} ("postgres" or "cassandra") as a new backup snapshot of {@code dataset}. */
+    public void backup(String dataset, String store, String table) throws Exception {
         Map<String, String> options = new LinkedHashMap<>(exportOptions);
         options.put("store", store);
         options.put("dataset", dataset);
@@ -155,9 +156,13 @@ public final class DemoCycle {
                 + last + ")");
     }
 
-    /** Counts the run's records in the deletion log, waiting a little for ingestion to catch up. */
+    /**
+     * Counts the run's records in the deletion log (its rows, their child rows and its copies' entries),
+     * waiting for ingestion to catch up: at least {@code atLeast}, and the same count twice in a row.
+     */
     private long awaitLogged(String runId, long atLeast) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long previous = -1;
         long count;
         do {
             count = 0;
@@ -168,10 +173,11 @@ public final class DemoCycle {
                 count += page.path("records").size();
                 cursor = page.path("nextCursor").isString() ? page.path("nextCursor").asString() : null;
             } while (cursor != null);
-            if (count >= atLeast) {
+            if (count >= atLeast && count == previous) {
                 return count;
             }
-            Thread.sleep(1000);
+            previous = count;
+            Thread.sleep(2000);
         } while (System.nanoTime() < deadline);
         return count;
     }
@@ -190,16 +196,20 @@ public final class DemoCycle {
         runs.forEach((dataset, run) -> {
             JsonNode counts = run.path("counts");
             lines.add(String.format("  %-16s run %s  %s", dataset, run.path("id").asString(), run.path("state").asString()));
+            JsonNode audit = counts.path("audit");
+            JsonNode validation = counts.path("validation");
             lines.add(String.format("    rows scanned %,d · candidates %,d · final %,d · dropped %s",
-                    counts.path("rowsScanned").asLong(0), counts.path("candidates").asLong(0),
-                    counts.path("final").asLong(0), counts.path("droppedByReason")));
+                    audit.path("rowsScanned").asLong(0), audit.path("candidates").asLong(0),
+                    validation.path("final").asLong(0), validation.path("droppedByReason")));
             lines.add(String.format("    deleted %,d (expected %,d) · kept as newer %,d · logged %,d",
                     deleted(run), expectedDeleted.get(dataset), counts.path("deletion").path("skippedNewer").asLong(0),
                     logged.get(dataset)));
-            JsonNode copies = counts.path("copies");
-            if (!copies.isMissingNode() && !copies.isNull()) {
-                lines.add("    copies " + copies);
-            }
+            counts.path("copies").properties().forEach(copy -> {
+                JsonNode reported = copy.getValue().path("reported");
+                lines.add(String.format("    copy %s: deleted %,d · already absent %,d · still present %,d · failed %,d",
+                        copy.getKey(), reported.path("deleted").asLong(0), reported.path("alreadyAbsent").asLong(0),
+                        reported.path("stillPresent").asLong(0), reported.path("failed").asLong(0)));
+            });
         });
         lines.forEach(out::println);
         out.println("  order items deleted with their orders (children): expected " + expected.orderItems());
