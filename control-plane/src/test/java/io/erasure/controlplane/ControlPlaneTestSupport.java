@@ -33,7 +33,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "erasure.control-plane.scheduler-initial-delay=1h",
-        "erasure.control-plane.outbox-interval=200ms"})
+        "erasure.control-plane.outbox-interval=200ms",
+        // forward deletion: tests drive the reconciler; a burst is small enough to reach
+        "erasure.forward.reconcile-initial-delay=1h",
+        "erasure.forward.burst.max-per-window=5"})
 public abstract class ControlPlaneTestSupport {
 
     private static final AtomicInteger NAMES = new AtomicInteger();

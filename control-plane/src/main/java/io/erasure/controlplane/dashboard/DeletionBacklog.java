@@ -22,6 +22,8 @@ public class DeletionBacklog {
     static final String DELETABLE = "erasure.dataset.deletable.rows";
     static final String WAITING = "erasure.dataset.overdue.seconds";
     static final String LAST_AUDIT = "erasure.dataset.last.audit.seconds";
+    /** Registered by forward/ForwardMetrics (by name, so the dashboard needs nothing from that package). */
+    static final String FORWARD_UNRESOLVED = "erasure.forward.unresolved";
 
     private final MeterRegistry meters;
     private final Clock clock;
@@ -50,7 +52,9 @@ public class DeletionBacklog {
                     rows > 0 && waited != null && waited > overdueAfter.toSeconds(),
                     lastAudit == null ? null : Instant.ofEpochSecond(lastAudit)));
         }
-        return new Summary(clock.instant(), overdueAfter.toSeconds(), runs, datasets);
+        Gauge unresolved = meters.find(FORWARD_UNRESOLVED).gauge();
+        return new Summary(clock.instant(), overdueAfter.toSeconds(), runs, datasets,
+                unresolved == null ? 0 : (long) unresolved.value());
     }
 
     private Map<String, Long> byDataset(String name) {
@@ -78,9 +82,10 @@ public class DeletionBacklog {
      * @param overdueAfterSeconds the waiting time past which a dataset is overdue
      * @param runsByState         runs per state, every state present
      * @param datasets            per dataset that has had an audit or has rows waiting; others have nothing to show
+     * @param forwardUnresolved   forward-deletion requests unresolved past {@code erasure.forward.alert-after} (an alert)
      */
     public record Summary(Instant at, long overdueAfterSeconds, Map<String, Long> runsByState,
-                          Map<String, DatasetBacklog> datasets) {
+                          Map<String, DatasetBacklog> datasets, long forwardUnresolved) {
     }
 
     /**

@@ -30,8 +30,13 @@ public class Outbox {
     }
 
     public void add(String topic, String key, EventEnvelope event) {
+        addValue(topic, key, event);
+    }
+
+    /** A message that is not an envelope, such as a deletion task on {@code erasure.deletion.tasks}, as JSON. */
+    public void addValue(String topic, String key, Object value) {
         jdbc.update("INSERT INTO outbox (topic, message_key, payload, created_at) VALUES (?, ?, ?, ?)",
-                topic, key, json.writeValueAsString(event), Timestamp.from(clock.instant()));
+                topic, key, json.writeValueAsString(value), Timestamp.from(clock.instant()));
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override

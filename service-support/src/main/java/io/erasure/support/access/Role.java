@@ -9,7 +9,9 @@ public enum Role {
     /** Recovery requests. */
     RECOVERY,
     /** Read-only: registry, runs, dashboard. */
-    VIEWER;
+    VIEWER,
+    /** An upstream system that publishes forward-deletion requests ("identifier deleted"), and nothing else. */
+    PUBLISHER;
 
     public String authority() {
         return "ROLE_" + name();

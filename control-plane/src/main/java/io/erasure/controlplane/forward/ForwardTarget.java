@@ -1,0 +1,15 @@
+package io.erasure.controlplane.forward;
+
+import java.util.List;
+
+/**
+ * One dataset of a request and what became of it.
+ *
+ * @param blocking whether PURGED waits for this target (deletes and anonymisations do; kept snapshots and
+ *                 datasets left to the nightly audit do not)
+ */
+public record ForwardTarget(String dataset, String identifierSource, ForwardAction action, TargetOutcome outcome,
+                            String detail, boolean blocking, boolean confirmed, int keys, List<String> taskIds,
+                            long deleted, long skippedNewer, long alreadyAbsent, long stillPresent,
+                            int copyTasksExpected, int copyTasksReported) {
+}

@@ -1,0 +1,206 @@
+package io.erasure.controlplane.forward;
+
+import io.erasure.controlplane.outbox.Outbox;
+import io.erasure.controlplane.registry.DatasetRegistry;
+import io.erasure.controlplane.registry.DatasetView;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.key.CanonicalKey;
+import io.erasure.model.key.DeterministicId;
+import io.erasure.model.task.DeletionTask;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A request's targets: every registered dataset whose identifier source is the request's aggregate
+ * type (or one of its child types). A target is addressable when the identifier is the dataset's whole
+ * primary key, so each id is a key and a forward task deletes it at once (its copies follow through the
+ * deletion service's fan-out); any other dataset is left to the nightly audit, and the request says so.
+ *
+ * <p>A target row is also the idempotency record of its effect: unique on (event id, dataset, key set),
+ * so the same event never publishes the same deletion twice, while another event for the same keys does.
+ */
+@Component
+class ForwardTargets {
+
+    static final String NOT_ADDRESSABLE = "left to the nightly audit: identifier not in the key";
+    static final String DISABLED = "left to the nightly audit: dataset disabled";
+    static final String SNAPSHOT_KEPT = "snapshot kept (legal record)";
+    static final String ANONYMISATION = "anonymisation requested: not supported yet, nothing was changed";
+
+    private static final Logger log = LoggerFactory.getLogger(ForwardTargets.class);
+    private static final TypeReference<List<Map<String, Object>>> KEYS = new TypeReference<>() {
+    };
+    private static final TypeReference<List<String>> IDS = new TypeReference<>() {
+    };
+
+    private final JdbcTemplate jdbc;
+    private final JsonMapper json;
+    private final DatasetRegistry datasets;
+    private final ForwardPolicies policies;
+    private final Outbox outbox;
+    private final ForwardMetrics metrics;
+    private final Clock clock;
+
+    ForwardTargets(JdbcTemplate jdbc, JsonMapper json, DatasetRegistry datasets, ForwardPolicies policies, Outbox outbox,
+                   ForwardMetrics metrics, Clock clock) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.datasets = datasets;
+        this.policies = policies;
+        this.outbox = outbox;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /** Records the request's targets and publishes the tasks of those to delete, in the caller's transaction. */
+    void publish(DeletionRequest request) {
+        Map<String, Set<String>> idsBySource = new LinkedHashMap<>();
+        idsBySource.computeIfAbsent(request.aggregateType(), s -> new LinkedHashSet<>()).add(request.aggregateId());
+        request.childIds().forEach((source, ids) -> idsBySource.computeIfAbsent(source, s -> new LinkedHashSet<>()).addAll(ids));
+        CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(request.tombstonedAt());
+        for (DatasetView view : datasets.search(null, null, null, null)) {
+            Set<String> ids = idsBySource.get(view.spec().identifierSource());
+            if (ids != null && !ids.isEmpty()) {
+                target(request, view, List.copyOf(ids), cutoff);
+            }
+        }
+    }
+
+    private void target(DeletionRequest request, DatasetView view, List<String> ids, CutoffTimestamp cutoff) {
+        DatasetSpec spec = view.spec();
+        List<Map<String, Object>> keys = ids.stream().map(id -> keyOf(spec, id)).toList();
+        ForwardAction action = policies.actionOf(spec.name());
+        TargetOutcome outcome;
+        String detail = null;
+        boolean blocking = false;
+        List<DeletionTask> tasks = List.of();
+        if (!addressable(spec)) {
+            outcome = TargetOutcome.LEFT_TO_AUDIT;
+            detail = NOT_ADDRESSABLE;
+        } else if (!view.enabled()) {
+            outcome = TargetOutcome.LEFT_TO_AUDIT;
+            detail = DISABLED;
+        } else if (action == ForwardAction.KEEP_SNAPSHOT) {
+            outcome = TargetOutcome.SNAPSHOT_KEPT;
+            detail = SNAPSHOT_KEPT;
+        } else if (action == ForwardAction.ANONYMISE) {
+            // unresolved on purpose: the request must not read PURGED while the rows are untouched
+            outcome = TargetOutcome.ANONYMISATION_REQUESTED;
+            detail = ANONYMISATION;
+            blocking = true;
+        } else {
+            outcome = TargetOutcome.PENDING;
+            blocking = true;
+            tasks = tasks(request.id(), spec, keys, cutoff);
+        }
+        boolean confirmed = !blocking;
+        int inserted = jdbc.update("""
+                        INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
+                            task_ids, blocking, outcome, detail, confirmed, expected_keys, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT DO NOTHING""",
+                request.id(), spec.name(), request.eventId(), keySet(keys), spec.identifierSource(), action.name(),
+                json.writeValueAsString(keys), json.writeValueAsString(tasks.stream().map(DeletionTask::taskId).toList()),
+                blocking, outcome.name(), detail, confirmed, keys.size(), Timestamp.from(clock.instant()));
+        if (inserted == 0) {
+            metrics.duplicateEffect();
+            log.info("request {}: the deletion of these keys of {} by event {} is already recorded; not published again",
+                    request.id(), spec.name(), request.eventId());
+            return;
+        }
+        tasks.forEach(task -> outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task));
+    }
+
+    /** Publishes again the tasks of every target still waiting; their ids are the same, so deletion applies them once. */
+    int republish(DeletionRequest request) {
+        int sent = 0;
+        CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(request.tombstonedAt());
+        List<Map<String, Object>> rows = jdbc.queryForList("""
+                SELECT dataset, keys::text AS keys FROM forward_targets
+                WHERE request_id = ? AND action = 'DELETE' AND outcome = 'PENDING'""", request.id());
+        for (Map<String, Object> row : rows) {
+            String dataset = (String) row.get("dataset");
+            DatasetView view = datasets.get(dataset).orElse(null);
+            if (view == null) {
+                log.warn("request {}: dataset {} is no longer registered; its tasks cannot be re-published", request.id(),
+                        dataset);
+                continue;
+            }
+            for (DeletionTask task : tasks(request.id(), view.spec(), json.readValue((String) row.get("keys"), KEYS), cutoff)) {
+                outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task);
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /** Whether every target that must confirm has. */
+    boolean allConfirmed(String requestId) {
+        Integer open = jdbc.queryForObject(
+                "SELECT count(*) FROM forward_targets WHERE request_id = ? AND blocking AND NOT confirmed",
+                Integer.class, requestId);
+        return open != null && open == 0;
+    }
+
+    List<ForwardTarget> of(String requestId) {
+        return jdbc.query("SELECT * FROM forward_targets WHERE request_id = ? ORDER BY dataset", this::row, requestId);
+    }
+
+    private ForwardTarget row(ResultSet rs, int i) throws SQLException {
+        return new ForwardTarget(rs.getString("dataset"), rs.getString("identifier_source"),
+                ForwardAction.valueOf(rs.getString("action")), TargetOutcome.valueOf(rs.getString("outcome")),
+                rs.getString("detail"), rs.getBoolean("blocking"), rs.getBoolean("confirmed"), rs.getInt("expected_keys"),
+                json.readValue(rs.getString("task_ids"), IDS), rs.getLong("deleted"), rs.getLong("skipped_newer"),
+                rs.getLong("already_absent"), rs.getLong("still_present"), rs.getInt("copy_tasks_expected"),
+                rs.getInt("copy_tasks_reported"));
+    }
+
+    /** The identifier is the dataset's whole primary key: each id is one key, no lookup needed. */
+    static boolean addressable(DatasetSpec spec) {
+        return spec.keyColumns().primaryKey().equals(List.of(spec.identifierColumn()));
+    }
+
+    /**
+     * The key of {@code id}: a number when it reads as one, else the text. The registry does not hold
+     * column types; numeric and text identifiers are what the registered sources use.
+     */
+    static Map<String, Object> keyOf(DatasetSpec spec, String id) {
+        Object value;
+        try {
+            value = Long.parseLong(id);
+        } catch (NumberFormatException notANumber) {
+            value = id;
+        }
+        return Map.of(spec.identifierColumn(), value);
+    }
+
+    private static List<DeletionTask> tasks(String requestId, DatasetSpec spec, List<Map<String, Object>> keys,
+                                            CutoffTimestamp cutoff) {
+        List<DeletionTask> tasks = new ArrayList<>();
+        for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
+            tasks.add(DeletionTask.forward(requestId, spec, keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS)),
+                    cutoff, spec.priority()));
+        }
+        return tasks;
+    }
+
+    private static String keySet(List<Map<String, Object>> keys) {
+        return DeterministicId.sha256Hex(keys.stream().map(CanonicalKey::render).sorted().toArray(String[]::new));
+    }
+}

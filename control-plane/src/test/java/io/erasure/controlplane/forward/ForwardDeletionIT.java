@@ -1,0 +1,344 @@
+package io.erasure.controlplane.forward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.erasure.controlplane.ControlPlaneTestSupport;
+import io.erasure.infra.LocalEngines;
+import io.erasure.infra.kafka.TopicRecords;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.dataset.CopyTarget;
+import io.erasure.model.dataset.DatasetCopy;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.event.BatchCompleted;
+import io.erasure.model.event.BatchCounts;
+import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.event.EventPayload;
+import io.erasure.model.event.ForwardDeletionRequested;
+import io.erasure.model.event.ReadBackResult;
+import io.erasure.model.key.DeterministicId;
+import io.erasure.model.task.DeletionTask;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/**
+ * Issue 10: forward deletion, driven the way upstream systems and the deletion service do it: events on
+ * {@code erasure.forward.requests} and batch results on {@code erasure.run.events}, tasks read back from
+ * {@code erasure.deletion.tasks}.
+ */
+class ForwardDeletionIT extends ControlPlaneTestSupport {
+
+    @Autowired
+    KafkaTemplate<String, String> kafka;
+
+    @Autowired
+    DeletionRequests requests;
+
+    @Autowired
+    ForwardReconciler reconciler;
+
+    @Autowired
+    ForwardMetrics metrics;
+
+    @Autowired
+    Clock clock;
+
+    @Test
+    void anEventTombstonesAtOnceAndPublishesTasksForTheAddressableDatasetsOnly() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
+        DatasetSpec orders = registerOn(source, spec -> spec.table("orders")
+                .keyColumns(KeyColumns.of(List.of("order_id"), List.of())));
+
+        EventEnvelope event = request(source, "42", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        DeletionRequest request = awaitRequest(requestId);
+        assertThat(request.state()).isEqualTo(RequestState.TOMBSTONED);
+        assertThat(request.tombstonedAt()).isEqualTo(((ForwardDeletionRequested) event.payload()).tombstonedAt());
+
+        List<DeletionTask> tasks = tasksOf(requestId, 1);
+        assertThat(tasks).extracting(DeletionTask::dataset).containsOnly(profiles.name());
+        DeletionTask task = tasks.get(0);
+        assertThat(task.keys()).containsExactly(Map.of("customer_id", 42));
+        assertThat(task.cutoff().toInstant()).isEqualTo(request.tombstonedAt());
+        assertThat(task.forward()).isTrue();
+
+        RequestView view = view(requestId);
+        assertThat(target(view, orders.name()).outcome()).isEqualTo(TargetOutcome.LEFT_TO_AUDIT);
+        assertThat(target(view, orders.name()).detail()).isEqualTo("left to the nightly audit: identifier not in the key");
+        assertThat(target(view, profiles.name()).outcome()).isEqualTo(TargetOutcome.PENDING);
+    }
+
+    @Test
+    void aDuplicateEventHasOneEffectAndAnOlderVersionAfterANewerOneIsDropped() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
+        double duplicates = metrics.intakeCount(IntakeOutcome.DUPLICATE);
+        double stale = metrics.intakeCount(IntakeOutcome.STALE);
+
+        EventEnvelope v2 = request(source, "7", 2, Map.of());
+        publish(v2);
+        publish(v2);
+        EventEnvelope v1 = request(source, "7", 1, Map.of());
+        publish(v1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> metrics.intakeCount(IntakeOutcome.STALE) == stale + 1
+                && metrics.intakeCount(IntakeOutcome.DUPLICATE) == duplicates + 1);
+
+        assertThat(requests.list(null, source, "7", 10)).singleElement()
+                .satisfies(r -> assertThat(r.version()).isEqualTo(2));
+        assertThat(requests.find(DeletionRequests.idFor(v1.eventId()))).isEmpty();
+        List<DeletionTask> tasks = tasksOf(DeletionRequests.idFor(v2.eventId()), 1);
+        assertThat(tasks).hasSize(1).extracting(DeletionTask::dataset).containsExactly(profiles.name());
+    }
+
+    @Test
+    void purgedOnlyOnceEverySourceBatchAndEveryCopyTaskHasReported() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, spec -> spec.copies(List.of(
+                new DatasetCopy("cache", StoreKind.REDIS, "redis-main", new CopyTarget.KeyTemplate("profile:{customer_id}")))));
+        String children = registerSource();
+        DatasetSpec orders = registerOn(children, spec -> spec.table("orders")
+                .keyColumns(KeyColumns.partitionOnly("order_id")).identifierColumn("order_id"));
+
+        EventEnvelope event = request(source, "9", 1, Map.of(children, List.of("901", "902")));
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        List<DeletionTask> tasks = tasksOf(requestId, 2);
+        DeletionTask profileTask = taskOf(tasks, profiles.name());
+        DeletionTask orderTask = taskOf(tasks, orders.name());
+        assertThat(orderTask.keys()).containsExactlyInAnyOrder(Map.of("order_id", 901), Map.of("order_id", 902));
+
+        batchEvent(sourceBatch(profileTask, 1, 1));
+        batchEvent(sourceBatch(orderTask, 2, 0));
+        await().atMost(Duration.ofSeconds(30)).until(() -> target(view(requestId), orders.name()).confirmed());
+        assertThat(view(requestId).state()).as("the profile's cache copy has not reported").isEqualTo(RequestState.TOMBSTONED);
+        assertThat(target(view(requestId), profiles.name()).outcome()).isEqualTo(TargetOutcome.PENDING);
+
+        batchEvent(copyBatch(profiles, profileTask));
+        batchEvent(copyBatch(profiles, profileTask)); // redelivered
+        RequestView purged = awaitState(requestId, RequestState.PURGED);
+        assertThat(target(purged, profiles.name()).outcome()).isEqualTo(TargetOutcome.DELETED);
+        assertThat(target(purged, profiles.name()).copyTasksReported()).isEqualTo(1);
+        assertThat(target(purged, orders.name()).deleted()).isEqualTo(2);
+        assertThat(purged.purgedAt()).isNotNull();
+    }
+
+    @Test
+    void aKeptSnapshotIsRecordedWhileTheOtherTargetsArePurged() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
+        DatasetSpec orders = registerOn(source, spec -> spec.table("orders"));
+        as("owner").put().uri("/api/datasets/" + orders.name() + "/forward-policy").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"action\": \"KEEP_SNAPSHOT\"}").exchange().expectStatus().isOk();
+        as("operator").put().uri("/api/datasets/" + orders.name() + "/forward-policy").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"action\": \"DELETE\"}").exchange().expectStatus().isForbidden();
+
+        EventEnvelope event = request(source, "11", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        List<DeletionTask> tasks = tasksOf(requestId, 1);
+        assertThat(tasks).extracting(DeletionTask::dataset).containsOnly(profiles.name());
+
+        batchEvent(sourceBatch(tasks.get(0), 1, 0));
+        RequestView purged = awaitState(requestId, RequestState.PURGED);
+        assertThat(target(purged, orders.name()).outcome()).isEqualTo(TargetOutcome.SNAPSHOT_KEPT);
+        assertThat(target(purged, orders.name()).detail()).isEqualTo("snapshot kept (legal record)");
+        assertThat(target(purged, profiles.name()).outcome()).isEqualTo(TargetOutcome.DELETED);
+        assertThat(actionsOf("dataset:" + orders.name())).extracting(a -> a.get("action")).contains("dataset.forward-policy");
+    }
+
+    @Test
+    void theReconcilerRepublishesAStuckRequestsTasksOnceItIsOlderThanTheThreshold() {
+        String source = registerSource();
+        registerOn(source, UnaryOperator.identity());
+        EventEnvelope event = request(source, "13", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        DeletionTask first = tasksOf(requestId, 1).get(0);
+
+        reconciler.reconcile(clock.instant());
+        assertThat(tasksOf(requestId, 1)).as("not yet past reconcile-after").hasSize(1);
+
+        reconciler.reconcile(clock.instant().plus(Duration.ofMinutes(11)));
+        List<DeletionTask> again = tasksOf(requestId, 2);
+        assertThat(again).hasSize(2).extracting(DeletionTask::taskId).containsOnly(first.taskId());
+
+        reconciler.reconcile(clock.instant().plus(Duration.ofMinutes(12)));
+        assertThat(tasksOf(requestId, 2)).as("the watermark passed it: not re-published again").hasSize(2);
+
+        reconciler.reconcile(clock.instant().plus(Duration.ofHours(25)));
+        assertThat(metrics.unresolved()).isGreaterThanOrEqualTo(1);
+        Map<?, ?> summary = as("viewer").get().uri("/api/dashboard/summary").exchange().expectStatus().isOk()
+                .returnResult(Map.class).getResponseBody();
+        assertThat(((Number) summary.get("forwardUnresolved")).longValue()).isGreaterThanOrEqualTo(1);
+        reconciler.reconcile(clock.instant());
+    }
+
+    @Test
+    void anEventInAChainThisControlPlaneOriginatedIsDroppedAsALoop() {
+        String source = registerSource();
+        registerOn(source, UnaryOperator.identity());
+        EventEnvelope event = request(source, "17", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        awaitRequest(requestId);
+        double loops = metrics.intakeCount(IntakeOutcome.LOOP);
+
+        // a service reacted to the deletion's batch events by announcing the identifier deleted again
+        UUID deletionChain = DeterministicId.nameBasedUuid("run-chain", requestId);
+        EventEnvelope echo = EventEnvelope.of(new ForwardDeletionRequested(source, "17", 2, Instant.now(), Map.of(),
+                "profile-service"), null, deletionChain, Clock.systemUTC());
+        publish(echo);
+        await().atMost(Duration.ofSeconds(30)).until(() -> metrics.intakeCount(IntakeOutcome.LOOP) == loops + 1);
+        assertThat(requests.find(DeletionRequests.idFor(echo.eventId()))).isEmpty();
+        assertThat(requests.list(null, source, "17", 10)).hasSize(1);
+    }
+
+    @Test
+    void aBurstOverTheLimitIsHeldUntilAnOperatorApprovesIt() {
+        String source = registerSource();
+        registerOn(source, UnaryOperator.identity());
+        for (int id = 1; id <= 7; id++) {
+            as("publisher").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
+                    .body("{\"aggregateType\": \"" + source + "\", \"aggregateId\": \"" + id + "\", \"version\": 1}")
+                    .exchange().expectStatus().isAccepted();
+        }
+        assertThat(requests.list(RequestState.TOMBSTONED, source, null, 100)).hasSize(5);
+        List<DeletionRequest> held = requests.list(RequestState.HELD, source, null, 100);
+        assertThat(held).hasSize(2);
+        assertThat(tasksOf(held.get(0).id(), 0)).as("nothing published while held").isEmpty();
+
+        as("publisher").post().uri("/api/forward-requests/held/approve?aggregateType=" + source).exchange()
+                .expectStatus().isForbidden();
+        Map<?, ?> approval = as("operator").post().uri("/api/forward-requests/held/approve?aggregateType=" + source)
+                .exchange().expectStatus().isOk().returnResult(Map.class).getResponseBody();
+        assertThat(approval.get("approved")).isEqualTo(2);
+        assertThat(requests.list(RequestState.HELD, source, null, 100)).isEmpty();
+        assertThat(tasksOf(held.get(0).id(), 1)).hasSize(1);
+        assertThat(actionsOf("forward-requests")).extracting(a -> a.get("action")).contains("forward.held-approved");
+    }
+
+    @Test
+    void theRestIntakeNamesTheInvalidFieldAndAcceptsOnlyPublishersAndOperators() {
+        String source = registerSource();
+        as("publisher").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"aggregateType\": \"" + source + "\", \"aggregateId\": \" \", \"version\": 1}")
+                .exchange().expectStatus().isBadRequest()
+                .expectBody(String.class).value(body -> assertThat(body).contains("aggregateId"));
+        as("publisher").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"aggregateType\": \"" + source + "\", \"aggregateId\": \"1\"}")
+                .exchange().expectStatus().isBadRequest()
+                .expectBody(String.class).value(body -> assertThat(body).contains("version"));
+        as("publisher").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"aggregateType\": \"no-such-source\", \"aggregateId\": \"1\", \"version\": 1}")
+                .exchange().expectStatus().isBadRequest()
+                .expectBody(String.class).value(body -> assertThat(body).contains("aggregateType"));
+        as("viewer").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"aggregateType\": \"" + source + "\", \"aggregateId\": \"1\", \"version\": 1}")
+                .exchange().expectStatus().isForbidden();
+        Map<?, ?> accepted = as("operator").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"aggregateType\": \"" + source + "\", \"aggregateId\": \"1\", \"version\": 1}")
+                .exchange().expectStatus().isAccepted().returnResult(Map.class).getResponseBody();
+        assertThat(accepted.get("state")).as("no dataset uses the source: nothing to wait for").isEqualTo("PURGED");
+        as("operator").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"aggregateType\": \"" + source + "\", \"aggregateId\": \"1\", \"version\": 1}")
+                .exchange().expectStatus().isOk();
+        as("viewer").get().uri("/api/forward-requests/" + accepted.get("requestId")).exchange().expectStatus().isOk();
+        as("viewer").get().uri("/api/forward-requests?aggregateType=" + source).exchange().expectStatus().isOk();
+    }
+
+    // --- helpers
+
+    private String registerSource() {
+        String source = unique("src");
+        as("operator").post().uri("/api/identifier-sources").contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(source(source))).exchange().expectStatus().isCreated();
+        return source;
+    }
+
+    private DatasetSpec registerOn(String source, UnaryOperator<DatasetSpec.Builder> customize) {
+        DatasetSpec spec = customize.apply(dataset(unique("ds"), source)).build();
+        as("owner").post().uri("/api/datasets").contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(spec)).exchange().expectStatus().isCreated();
+        return spec;
+    }
+
+    private static EventEnvelope request(String type, String id, long version, Map<String, List<String>> children) {
+        return EventEnvelope.startChain(new ForwardDeletionRequested(type, id, version,
+                Instant.now().minusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.MICROS), children, "member-service"),
+                null, Clock.systemUTC());
+    }
+
+    private void publish(EventEnvelope event) {
+        ForwardDeletionRequested payload = (ForwardDeletionRequested) event.payload();
+        send(Topics.FORWARD_REQUESTS, Topics.forwardRequestKey(payload.aggregateType(), payload.aggregateId()), event);
+    }
+
+    private void batchEvent(EventPayload payload) {
+        String requestId = ((BatchCompleted) payload).requestId();
+        send(Topics.RUN_EVENTS, requestId, EventEnvelope.of(payload, null, DeterministicId.nameBasedUuid("run-chain", requestId),
+                Clock.systemUTC()).withEventId(DeterministicId.nameBasedUuid("batch-event", ((BatchCompleted) payload).batchId())));
+    }
+
+    private void send(String topic, String key, EventEnvelope event) {
+        try {
+            kafka.send(topic, key, json.writeValueAsString(event)).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static BatchCompleted sourceBatch(DeletionTask task, long deleted, int copyTasks) {
+        return new BatchCompleted(task.dataset(), task.taskId(), task.batchId(0), task.requestId(),
+                new BatchCounts(deleted, 0, task.keys().size() - deleted, 0), ReadBackResult.CLEAN, 0, null, copyTasks, null);
+    }
+
+    private static BatchCompleted copyBatch(DatasetSpec source, DeletionTask sourceTask) {
+        DatasetCopy copy = source.copies().get(0);
+        DeletionTask copyTask = DeletionTask.forCopy(sourceTask, copy, List.of(copy.keyOf(source, sourceTask.keys().get(0))));
+        return new BatchCompleted(copyTask.dataset(), copyTask.taskId(), copyTask.batchId(0), sourceTask.requestId(),
+                new BatchCounts(1, 0, 0, 0), ReadBackResult.CLEAN, 0, source.name(), 0, null);
+    }
+
+    private List<DeletionTask> tasksOf(String requestId, int atLeast) {
+        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_TASKS,
+                value -> json.readValue(value, DeletionTask.class), task -> requestId.equals(task.requestId()), atLeast,
+                Duration.ofSeconds(atLeast == 0 ? 3 : 30));
+    }
+
+    private static DeletionTask taskOf(List<DeletionTask> tasks, String dataset) {
+        return tasks.stream().filter(t -> t.dataset().equals(dataset)).findFirst().orElseThrow();
+    }
+
+    private DeletionRequest awaitRequest(String requestId) {
+        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> requests.find(requestId), java.util.Optional::isPresent).orElseThrow();
+    }
+
+    private RequestView view(String requestId) {
+        return as("viewer").get().uri("/api/forward-requests/" + requestId).exchange().expectStatus().isOk()
+                .returnResult(RequestView.class).getResponseBody();
+    }
+
+    private RequestView awaitState(String requestId, RequestState state) {
+        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> view(requestId), v -> v.state() == state);
+    }
+
+    private static ForwardTarget target(RequestView view, String dataset) {
+        return view.targets().stream().filter(t -> t.dataset().equals(dataset)).findFirst().orElseThrow();
+    }
+}
