@@ -135,6 +135,30 @@ app.kubernetes.io/component: {{ .name }}
 {{- end -}}
 
 {{/* ------------------------------------------------------------------------------------------------
+  The ops dashboard
+------------------------------------------------------------------------------------------------ */}}
+
+{{/*
+  The services the dashboard calls from the browser, as YAML (use with fromYaml): the component of
+  erasure.dashboard.services (control-plane's DashboardProperties.Services, also the key under
+  dashboard.services in values) -> the service. HelmChartTest keeps it in step with DashboardProperties.
+*/}}
+{{- define "erasure.dashboardServices" -}}
+deletionLog: deletion-log-service
+recovery: recovery-service
+deletion: deletion-service
+{{- end -}}
+
+{{/* dashboard.origin, checked: "" or scheme://host[:port] as a browser sends it in Origin. */}}
+{{- define "erasure.dashboardOrigin" -}}
+{{- $origin := .Values.dashboard.origin | default "" | trim -}}
+{{- if and $origin (not (regexMatch "^https?://[^/?#@\\s]+$" $origin)) -}}
+{{- fail (printf "dashboard.origin has '%s': give the control plane's origin as scheme://host[:port], without path or trailing slash, e.g. https://erasure.example.com" $origin) -}}
+{{- end -}}
+{{- $origin -}}
+{{- end -}}
+
+{{/* ------------------------------------------------------------------------------------------------
   The application.yml of one service (non-secret); call with (dict "root" $ "name" ... "service" $effective)
 ------------------------------------------------------------------------------------------------ */}}
 {{- define "erasure.applicationYml" -}}
@@ -196,6 +220,42 @@ app.kubernetes.io/component: {{ .name }}
 {{- if $v.connections.definitions -}}
 {{- $_ := set $erasure "connections" $v.connections.definitions -}}
 {{- end -}}
+{{- end -}}
+{{- if include "erasure.needs" (dict "service" $svc "thing" "receipts") -}}
+{{/* the signing key itself comes from its Secret as ERASURE_RECEIPTS_SIGNINGKEY */}}
+{{- $_ := set $erasure "receipts" (dict "key-id" (required "receipts.keyId is required: it names the receipt signing key in every signature" $v.receipts.keyId)) -}}
+{{- end -}}
+{{- $dashboardOrigin := include "erasure.dashboardOrigin" $root -}}
+{{- $dashboardServices := include "erasure.dashboardServices" $root | fromYaml -}}
+{{- if eq .name "control-plane" -}}
+{{- $urls := dict -}}
+{{- range $component, $service := $dashboardServices -}}
+{{- $url := (get ($v.dashboard.services | default dict) $component) | default "" | trim -}}
+{{- if and $dashboardOrigin (not $url) -}}
+{{- fail (printf "dashboard.services.%s is required with dashboard.origin: the URL a browser reaches %s at (your ingress host or a port-forward)" $component $service) -}}
+{{- end -}}
+{{- if $url -}}
+{{- $_ := set $urls (kebabcase $component) $url -}}
+{{- end -}}
+{{- end -}}
+{{- if $urls -}}
+{{- $_ := set $erasure "dashboard" (dict "services" $urls) -}}
+{{- end -}}
+{{- end -}}
+{{- if and $dashboardOrigin (has .name (values $dashboardServices)) -}}
+{{/* the dashboard's page, served from that origin, calls this service from the browser */}}
+{{- $access := get $erasure "access" | default dict -}}
+{{- $_ := set $access "cors" (dict "allowed-origins" (list $dashboardOrigin)) -}}
+{{- $_ := set $erasure "access" $access -}}
+{{- end -}}
+{{- if eq .name "recovery-service" -}}
+{{- $bulk := $v.recoveryBulk | default dict -}}
+{{- $recovery := dict "bulk-threshold" (int ($bulk.threshold | default 0)) -}}
+{{- if gt (int ($bulk.threshold | default 0)) 0 -}}
+{{- $_ := set $recovery "bulk-writer-classpath" (required "recoveryBulk.writerClasspath is required when recoveryBulk.threshold > 0: the service image has no SSTable writer" $bulk.writerClasspath) -}}
+{{- $_ := set $recovery "bulk-work-dir" (required "recoveryBulk.workDir is required when recoveryBulk.threshold > 0: a folder the Cassandra nodes see at the same path" $bulk.workDir) -}}
+{{- end -}}
+{{- $_ := set $erasure "recovery" $recovery -}}
 {{- end -}}
 {{- if eq .name "audit-service" -}}
 {{- $_ := set $erasure "audit" (dict "unit-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.audit.units")))) -}}

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 import io.erasure.model.contract.Topics;
+import io.erasure.support.access.CrossOriginProperties;
 
 /**
  * {@code helm/erasure} deploys every service module of the root pom on its own port, with probes and
@@ -50,6 +52,8 @@ class HelmChartTest {
     private static final Set<String> BOOT_PROPERTIES = Set.of(
             "spring.config.additional-location", "spring.cassandra.username", "spring.cassandra.password",
             "spring.kafka.properties.sasl.jaas.config");
+
+    private static final String DASHBOARD_PROPERTIES = "control-plane/src/main/java/io/erasure/controlplane/dashboard/DashboardProperties.java";
 
     private static Path root;
     private static Path chart;
@@ -144,6 +148,9 @@ class HelmChartTest {
             if (properties.contains("erasure.deletion-log.master-key")) {
                 expected.add("deletionLog");
             }
+            if (properties.contains("erasure.receipts.signing-key")) {
+                expected.add("receipts");
+            }
             if (properties.contains("erasure.access.users")) {
                 expected.add("access");
             }
@@ -173,9 +180,82 @@ class HelmChartTest {
 
         assertThat(variables).as("variables of deployment.yaml").contains(
                 "SPRING_CONFIG_ADDITIONAL_LOCATION", "SPRING_DATASOURCE_PASSWORD", "ERASURE_S3_ACCESSKEY",
-                "ERASURE_S3_SECRETKEY", "ERASURE_DELETIONLOG_MASTERKEY");
+                "ERASURE_S3_SECRETKEY", "ERASURE_DELETIONLOG_MASTERKEY", "ERASURE_RECEIPTS_SIGNINGKEY");
         assertThat(variables.stream().filter(variable -> readable.stream().noneMatch(property -> binds(variable, property))))
                 .as("variables no property binds").isEmpty();
+    }
+
+    @Test
+    void secretsWithLocalDefaultsComeFromRequiredSecrets() throws IOException {
+        String deployment = Files.readString(chart.resolve("templates/deployment.yaml"));
+        for (String variable : List.of("ERASURE_DELETIONLOG_MASTERKEY", "ERASURE_RECEIPTS_SIGNINGKEY")) {
+            Matcher entry = Pattern.compile("- name: " + variable + "\\s+valueFrom:\\s+secretKeyRef:\\s+name: \\{\\{ required ")
+                    .matcher(deployment);
+            assertThat(entry.find()).as(variable + ": from a Secret the chart requires (the jar's value is local-only)").isTrue();
+        }
+        assertThat(deployment).as("the receipt signing key, for the services that sign receipts")
+                .containsPattern("if \\$needs\\.receipts \\}\\}\\s+# [^\\n]*\\n\\s+- name: ERASURE_RECEIPTS_SIGNINGKEY");
+
+        Map<String, Object> receipts = map(values, "receipts");
+        assertThat(String.valueOf(receipts.get("keyId"))).as("receipts.keyId (erasure.receipts.key-id)")
+                .matches("[A-Za-z0-9._-]{1,64}");
+        assertThat(map(receipts, "signingKey")).as("receipts.signingKey").containsEntry("existingSecret", "").containsKey("key");
+        assertThat(((List<?>) services().get("control-plane").get("needs")).stream().map(String::valueOf))
+                .as("control-plane signs receipts").contains("receipts");
+    }
+
+    @Test
+    void theDashboardsServicesAllowItsOriginAndAreNamedByBrowserUrls() throws IOException {
+        // DashboardProperties.Services: component -> default URL, whose port names the service
+        String source = Files.readString(root.resolve(DASHBOARD_PROPERTIES));
+        Matcher component = Pattern.compile("@DefaultValue\\(\"([^\"]+)\"\\)\\s*URI\\s+(\\w+)").matcher(source);
+        Map<String, String> expected = new TreeMap<>();
+        while (component.find()) {
+            int port = URI.create(component.group(1)).getPort();
+            String service = services().entrySet().stream().filter(entry -> Integer.valueOf(port).equals(entry.getValue().get("port")))
+                    .map(Map.Entry::getKey).findFirst().orElseThrow(() -> new AssertionError("no service on port " + port));
+            expected.put(component.group(2), service);
+        }
+        assertThat(expected).as("DashboardProperties.Services").hasSize(3);
+
+        String helpers = Files.readString(chart.resolve("templates/_helpers.tpl"));
+        Matcher define = Pattern.compile("define \"erasure\\.dashboardServices\" -}}\\n(.*?)\\{\\{- end", Pattern.DOTALL).matcher(helpers);
+        assertThat(define.find()).as("erasure.dashboardServices in _helpers.tpl").isTrue();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> chartServices = (Map<String, Object>) new Yaml(new SafeConstructor(new LoaderOptions())).load(define.group(1));
+        assertThat(new TreeMap<>(chartServices)).as("the chart's dashboard services").isEqualTo(expected);
+
+        Map<String, Object> dashboard = map(values, "dashboard");
+        assertThat(dashboard).as("dashboard.origin, the control plane's public origin").containsKey("origin");
+        assertThat(map(dashboard, "services").keySet()).as("dashboard.services").isEqualTo(expected.keySet());
+
+        // the origin becomes erasure.access.cors.allowed-origins (service-support's CrossOriginProperties) of those services
+        assertThat(Arrays.stream(CrossOriginProperties.class.getRecordComponents()).map(c -> kebabCase(c.getName())))
+                .contains("allowed-origins");
+        assertThat(helpers).contains("has .name (values $dashboardServices)")
+                .contains("(dict \"allowed-origins\" (list $dashboardOrigin))")
+                .contains("set $erasure \"dashboard\" (dict \"services\" $urls)");
+    }
+
+    @Test
+    void servicesCreateTopicsWithTheJobsReplication() throws IOException {
+        String helpers = Files.readString(chart.resolve("templates/_helpers.tpl"));
+        assertThat(helpers).as("erasure.topics.replicas of every service (default 1 in the services)")
+                .contains("\"replicas\" (int $v.topics.replicationFactor)");
+        assertThat((Integer) map(values, "topics").get("replicationFactor")).isEqualTo(3);
+    }
+
+    @Test
+    void bulkRestoresAreOffUntilTheImageHasTheSSTableWriter() throws IOException {
+        Map<String, Object> bulk = map(values, "recoveryBulk");
+        assertThat(bulk).as("recoveryBulk").containsEntry("threshold", 0).containsKeys("writerClasspath", "workDir");
+        assertThat(Files.readString(chart.resolve("templates/_helpers.tpl")))
+                .contains("\"bulk-threshold\"")
+                .contains("required \"recoveryBulk.writerClasspath is required")
+                .contains("required \"recoveryBulk.workDir is required");
+        Module recovery = modules.get("recovery-service");
+        assertThat(recovery.properties()).as("recovery-service reads them")
+                .contains("erasure.recovery.bulk-threshold", "erasure.recovery.bulk-writer-classpath", "erasure.recovery.bulk-work-dir");
     }
 
     @Test
