@@ -4,7 +4,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-import io.erasure.store.cassandra.load.PendingCompactions;
+import io.erasure.store.cassandra.guard.NodeDowntimes;
+import io.erasure.store.cassandra.jmx.NodeJmx;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapterProvider;
 import io.erasure.store.spi.StoreConnection;
@@ -31,17 +32,18 @@ public final class CassandraAdapterProvider implements StoreAdapterProvider {
     /** Like {@link #open(StoreConnection)}, with the clock restores measure expired TTLs against. */
     public CassandraStoreAdapter open(StoreConnection connection, Clock clock) {
         CassandraSettings settings = CassandraSettings.from(connection);
-        CqlSession session = connect(settings);
-        Optional<PendingCompactions> pendingCompactions = settings.jmx().map(address -> new PendingCompactions(address,
+        NodeDowntimes downtimes = new NodeDowntimes(clock);
+        CqlSession session = connect(settings, downtimes);
+        Optional<NodeJmx> jmx = settings.jmx().map(address -> new NodeJmx(address,
                 settings.credentials()
                         .<Map<String, ?>>map(c -> Map.of(javax.management.remote.JMXConnector.CREDENTIALS,
                                 new String[] {c.username(), c.password()}))
                         .orElse(Map.of())));
         CqlRunner cql = new CqlRunner(session, settings.consistency(), settings.readConcurrency());
-        return new CassandraStoreAdapter(cql, settings, pendingCompactions, clock);
+        return new CassandraStoreAdapter(cql, settings, jmx, downtimes, clock);
     }
 
-    private static CqlSession connect(CassandraSettings settings) {
+    private static CqlSession connect(CassandraSettings settings, NodeDowntimes downtimes) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, settings.requestTimeout())
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, settings.consistency().name())
@@ -50,7 +52,9 @@ public final class CassandraAdapterProvider implements StoreAdapterProvider {
         CqlSessionBuilder builder = CqlSession.builder()
                 .withConfigLoader(config)
                 .addContactPoints(settings.contactPoints())
-                .withLocalDatacenter(settings.localDatacenter());
+                .withLocalDatacenter(settings.localDatacenter())
+                // exact times of the driver's up/down changes, for the gc_grace guard
+                .addNodeStateListener(downtimes);
         settings.credentials().ifPresent(c -> builder.withAuthCredentials(c.username(), c.password()));
         try {
             return builder.build();

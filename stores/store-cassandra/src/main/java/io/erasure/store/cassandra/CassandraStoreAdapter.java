@@ -2,10 +2,22 @@ package io.erasure.store.cassandra;
 
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.record.DeletionRecord;
+import io.erasure.store.cassandra.guard.ClusterState;
+import io.erasure.store.cassandra.guard.ClusterWatch;
+import io.erasure.store.cassandra.guard.Decision;
+import io.erasure.store.cassandra.guard.GcGraceGuard;
+import io.erasure.store.cassandra.guard.NodeDowntimes;
+import io.erasure.store.cassandra.guard.TableSettings;
+import io.erasure.store.cassandra.guard.TableSettingsReader;
+import io.erasure.store.cassandra.jmx.NodeJmx;
 import io.erasure.store.cassandra.load.LoadProbe;
 import io.erasure.store.cassandra.load.PendingCompactions;
 import io.erasure.store.cassandra.plan.DeleteExecutor;
 import io.erasure.store.cassandra.plan.DeletePlanner;
+import io.erasure.store.cassandra.plan.PartitionTombstones;
+import io.erasure.store.cassandra.purge.PurgeStatus;
+import io.erasure.store.cassandra.purge.PurgeTracker;
+import io.erasure.store.cassandra.purge.SSTableTombstones;
 import io.erasure.store.cassandra.read.LiveReads;
 import io.erasure.store.cassandra.restore.Restorer;
 import io.erasure.store.cassandra.schema.TableCatalog;
@@ -21,18 +33,28 @@ import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreCapabilities;
 import io.erasure.store.spi.StoreException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Cassandra store adapter: deletes at the cut-off ({@code USING TIMESTAMP}), a partition delete
  * only where the partition holds nothing but the batch's rows, restores at cut-off + 1 µs with the
  * remaining TTLs. Keys and values travel in JSON form and are encoded by Cassandra itself
  * ({@code fromJson}, {@code toJson}, {@code INSERT JSON}). Thread-safe; owns its session.
+ *
+ * <p>Every {@link #planDelete} first asks the {@link GcGraceGuard} whether deleting can resurrect rows (a replica
+ * down for longer than {@code gc_grace_seconds}, {@code gc_grace_seconds = 0} with replicas): it refuses with
+ * {@link StoreException.Fatal} and the reason, or carries the guard's warnings in {@link DeletePlan#warnings()}.
+ * {@link #purgeStatus} tells when a run's tombstones become purgeable and whether compaction removed them.
  */
 public final class CassandraStoreAdapter implements StoreAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CassandraStoreAdapter.class);
 
     /** Keys per call: well under a partition probe's page and the point reads one call should make. */
     public static final int MAX_BATCH = 500;
@@ -46,10 +68,14 @@ public final class CassandraStoreAdapter implements StoreAdapter {
     private final DeleteExecutor executor;
     private final Restorer restorer;
     private final LoadProbe load;
-    private final Optional<PendingCompactions> pendingCompactions;
+    private final Optional<NodeJmx> jmx;
+    private final ClusterWatch cluster;
+    private final TableSettingsReader tableSettings;
+    private final GcGraceGuard guard;
+    private final PurgeTracker purges;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    CassandraStoreAdapter(CqlRunner cql, CassandraSettings settings, Optional<PendingCompactions> pendingCompactions,
+    CassandraStoreAdapter(CqlRunner cql, CassandraSettings settings, Optional<NodeJmx> jmx, NodeDowntimes downtimes,
                           Clock clock) {
         this.cql = cql;
         this.catalog = new TableCatalog(cql.session(), settings.connectionRef());
@@ -57,8 +83,13 @@ public final class CassandraStoreAdapter implements StoreAdapter {
         this.planner = new DeletePlanner(cql, reads);
         this.executor = new DeleteExecutor(cql, settings.maxRowTombstonesPerPartition());
         this.restorer = new Restorer(cql, reads, clock);
-        this.pendingCompactions = pendingCompactions;
-        this.load = new LoadProbe(cql, settings.localDatacenter(), settings.loadLimits(), pendingCompactions, clock);
+        this.jmx = jmx;
+        this.load = new LoadProbe(cql, settings.localDatacenter(), settings.loadLimits(), jmx.map(PendingCompactions::new),
+                clock);
+        this.cluster = new ClusterWatch(cql, downtimes, jmx, clock);
+        this.tableSettings = new TableSettingsReader(cql, clock);
+        this.guard = new GcGraceGuard(clock);
+        this.purges = new PurgeTracker(tableSettings, jmx.map(SSTableTombstones::new), settings.connectionRef(), clock);
     }
 
     @Override
@@ -83,7 +114,19 @@ public final class CassandraStoreAdapter implements StoreAdapter {
 
     @Override
     public DeletePlan planDelete(DeleteBatch batch) {
-        return planner.plan(shape(batch.spec(), batch.keys()), batch);
+        TableShape shape = shape(batch.spec(), batch.keys());
+        ClusterState nodes = cluster.current();
+        TableSettings table = tableSettings.read(batch.spec());
+        // refuse before reading: with a replica long gone, the reads themselves may fail as merely retriable
+        refuseIfUnsafe(guard.decide(nodes, table, 0), batch);
+        DeletePlan plan = planner.plan(shape, batch);
+        Decision decision = guard.decide(nodes, table, PartitionTombstones.mostInOnePartition(shape, plan));
+        refuseIfUnsafe(decision, batch);
+        if (decision.verdict() == Decision.Verdict.WARN) {
+            LOG.warn("deleting batch {} from {} despite: {}", batch.batchId(), table.name(), decision.reason());
+            plan = plan.withWarnings(decision.reasons());
+        }
+        return plan;
     }
 
     @Override
@@ -102,6 +145,28 @@ public final class CassandraStoreAdapter implements StoreAdapter {
     @Override
     public LoadSignal loadSignal() {
         return load.measure();
+    }
+
+    /** The cluster's nodes and their state as the gc_grace guard sees them (read at most a few seconds ago). */
+    public ClusterState clusterState() {
+        requireOpen();
+        return cluster.current();
+    }
+
+    /** {@code spec}'s table's gc_grace_seconds, replication, last known repair and tombstone warning threshold. */
+    public TableSettings tableSettings(DatasetSpec spec) {
+        shape(spec, List.of());
+        return tableSettings.read(spec);
+    }
+
+    /**
+     * When the tombstones written into {@code spec}'s table by a run whose last delete was executed at
+     * {@code deletedAt} become purgeable, and whether compaction removed them (needs {@code jmx-port}); see
+     * {@link PurgeTracker}.
+     */
+    public PurgeStatus purgeStatus(DatasetSpec spec, Instant deletedAt) {
+        shape(spec, List.of());
+        return purges.status(spec, deletedAt);
     }
 
     /** The checked shape of {@code spec}'s table: key and regular column types (for the bulk restore path). */
@@ -128,15 +193,26 @@ public final class CassandraStoreAdapter implements StoreAdapter {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            pendingCompactions.ifPresent(PendingCompactions::close);
+            jmx.ifPresent(NodeJmx::close);
             cql.session().close();
         }
     }
 
-    private TableShape shape(DatasetSpec spec, List<Map<String, Object>> keys) {
+    private static void refuseIfUnsafe(Decision decision, DeleteBatch batch) {
+        if (decision.verdict() == Decision.Verdict.REFUSE) {
+            throw new StoreException.Fatal("refusing to delete batch " + batch.batchId() + " from "
+                    + batch.spec().quotedTable() + ": " + decision.reason());
+        }
+    }
+
+    private void requireOpen() {
         if (closed.get()) {
             throw new StoreException.Fatal("the Cassandra adapter was closed; open a new one");
         }
+    }
+
+    private TableShape shape(DatasetSpec spec, List<Map<String, Object>> keys) {
+        requireOpen();
         if (keys.size() > MAX_BATCH) {
             throw new IllegalArgumentException("at most " + MAX_BATCH + " keys per call (capabilities().maxBatch()), got "
                     + keys.size() + "; split the batch");

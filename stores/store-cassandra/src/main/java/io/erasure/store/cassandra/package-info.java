@@ -11,6 +11,11 @@
  *       single-partition batches of at most {@code max-row-tombstones-per-partition} row deletes).</li>
  *   <li>{@code restore}: restores at cut-off + 1 µs with the remaining TTLs, never over live data.</li>
  *   <li>{@code load}: the load signal from the nodes' virtual tables and JMX.</li>
+ *   <li>{@code guard}: the gc_grace guard every plan passes: refuses deletes that could resurrect rows (a replica
+ *       down longer than {@code gc_grace_seconds}, {@code gc_grace_seconds = 0} with replicas), warns of missing
+ *       repairs and of too many tombstones in one partition.</li>
+ *   <li>{@code purge}: when a run's tombstones become purgeable and whether compaction removed them.</li>
+ *   <li>{@code jmx}: the one JMX connection to the node at {@code jmx-host}:{@code jmx-port}.</li>
  * </ul>
  *
  * <p>Refused at {@code checkDataset}: counter tables, tables with static columns (partition-level data that
