@@ -160,6 +160,9 @@ class DeletionPipelineIT extends DeletionTestSupport {
     @Test
     void theCopiesOfDeletedRowsAreDeletedAfterTheirSourceAndTheRowThatSurvivedKeepsItsCopy() {
         DatasetSpec withCopy = withCopies(copyTable("profiles_copy"));
+        // the copy of row 4 was refreshed from its source after the backup's cut-off: it still holds deleted data
+        jdbc.update("UPDATE " + schema + ".profiles_copy SET updated_at = ? WHERE id = 4",
+                Timestamp.from(CUTOFF.toInstant().plusSeconds(60)));
         DeletionTask task = task(withCopy, 1, 2, 3, 4);
 
         publish(task);
@@ -172,6 +175,7 @@ class DeletionPipelineIT extends DeletionTestSupport {
         assertThat(copy.copyOf()).isEqualTo(withCopy.name());
         assertThat(copy.dataset()).isEqualTo(withCopy.name() + "--profiles-copy");
         assertThat(copy.counts().deleted()).isEqualTo(3);
+        assertThat(copy.counts().skippedNewer()).isZero();
         assertThat(copy.readBack()).isEqualTo(ReadBackResult.CLEAN);
         assertThat(ids("profiles")).containsExactly(3L, 5L, 6L, 7L, 8L, 9L, 10L);
         assertThat(ids("profiles_copy")).containsExactly(3L, 5L, 6L, 7L, 8L, 9L, 10L);

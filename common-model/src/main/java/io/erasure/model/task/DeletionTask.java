@@ -67,19 +67,34 @@ public record DeletionTask(
         this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, null);
     }
 
-    /**
-     * The task that deletes {@code copyKeys} from one copy of {@code source}'s dataset, published by the
-     * deletion service once the source rows are gone: same origin, cut-off and priority, the copy's view
-     * as spec ({@link io.erasure.model.dataset.DatasetCopy#viewOf}), and {@code copyOf} naming the source.
-     */
+    /** {@link #forCopy(DeletionTask, io.erasure.model.dataset.DatasetCopy, List, CutoffTimestamp)} at the source's cut-off. */
     public static DeletionTask forCopy(DeletionTask source, io.erasure.model.dataset.DatasetCopy copy,
                                        List<Map<String, Object>> copyKeys) {
+        return forCopy(source, copy, copyKeys, source.cutoff());
+    }
+
+    /**
+     * The task that deletes {@code copyKeys} from one copy of {@code source}'s dataset, published by the
+     * deletion service once the source rows are gone: same origin and priority, the copy's view as spec
+     * ({@link io.erasure.model.dataset.DatasetCopy#viewOf}), and {@code copyOf} naming the source.
+     *
+     * <p>{@code copyCutoff} is when the source rows were known to be gone: a copy entry written before it may
+     * have been filled from the deleted row (a cache refreshed after the backup), so it goes; one written after
+     * it cannot come from the deleted row. It is never before the source's own cut-off.
+     */
+    public static DeletionTask forCopy(DeletionTask source, io.erasure.model.dataset.DatasetCopy copy,
+                                       List<Map<String, Object>> copyKeys, CutoffTimestamp copyCutoff) {
         if (source.copyOf() != null) {
             throw new IllegalArgumentException("task " + source.taskId() + " already deletes a copy; copies have no copies");
         }
+        Require.nonNull("copyCutoff", copyCutoff);
+        if (copyCutoff.micros() < source.cutoff().micros()) {
+            throw new IllegalArgumentException("a copy's cut-off " + copyCutoff + " must not be before its source's "
+                    + source.cutoff());
+        }
         DatasetSpec view = copy.viewOf(source.spec());
         return new DeletionTask(taskIdFor(source.originId(), view.name(), copyKeys), source.runId(), source.requestId(),
-                view.name(), view, copyKeys, source.cutoff(), source.priority(), source.dataset());
+                view.name(), view, copyKeys, copyCutoff, source.priority(), source.dataset());
     }
 
     /** A backlog-deletion task of a run, at the spec's priority. */

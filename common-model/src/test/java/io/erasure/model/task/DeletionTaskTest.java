@@ -113,6 +113,11 @@ class DeletionTaskTest {
                 .isEqualTo(DeletionTask.forCopy(source, cache, List.of(key("order_id", "o-1", "customer_id", 7))).taskId());
         assertThat(JSON.readValue(JSON.writeValueAsString(copy), DeletionTask.class)).isEqualTo(copy);
         assertThatThrownBy(() -> DeletionTask.forCopy(copy, cache, copy.keys())).hasMessageContaining("copies have no copies");
+        var later = new io.erasure.model.cutoff.CutoffTimestamp(CUTOFF.micros() + 5_000_000);
+        assertThat(DeletionTask.forCopy(source, cache, copy.keys(), later).cutoff()).isEqualTo(later);
+        var earlier = new io.erasure.model.cutoff.CutoffTimestamp(CUTOFF.micros() - 1);
+        assertThatThrownBy(() -> DeletionTask.forCopy(source, cache, copy.keys(), earlier))
+                .hasMessageContaining("must not be before its source's");
     }
 
     @Test

@@ -154,11 +154,12 @@ public class BatchExecutor {
             outcome = calls.call(store, () -> adapter.executeDelete(plan));
             throttle.observe(store, Duration.ofNanos(System.nanoTime() - started));
         }
+        Instant sourceGoneAt = clock.instant();
         steps.after(Step.DELETED, batchId);
 
         long stillPresent = 0;
-        List<Map<String, Object>> gone = new ArrayList<>(plan.decisions().stream()
-                .filter(d -> d.action() == DeletePlan.Action.ABSENT).map(DeletePlan.KeyDecision::key).toList());
+        List<Map<String, Object>> alreadyAbsent = plan.decisions().stream()
+                .filter(d -> d.action() == DeletePlan.Action.ABSENT).map(DeletePlan.KeyDecision::key).toList();
         List<Map<String, Object>> deleted = new ArrayList<>();
         if (!toDelete.isEmpty() && readBackPossible(spec)) {
             List<LiveState> after = calls.call(store, () -> adapter.checkLiveState(spec, toDelete));
@@ -174,10 +175,9 @@ public class BatchExecutor {
         } else {
             deleted.addAll(toDelete);
         }
-        gone.addAll(deleted);
         steps.after(Step.VERIFIED, batchId);
 
-        int copyTasks = fanOut.publish(task, batchId, gone);
+        int copyTasks = fanOut.publish(task, batchId, deleted, alreadyAbsent, sourceGoneAt);
         steps.after(Step.COPIES_PUBLISHED, batchId);
 
         BatchCounts counts = new BatchCounts(outcome.deleted(), outcome.skippedNewer(), outcome.absent(), 0);

@@ -1,11 +1,13 @@
 package io.erasure.deletion.fanout;
 
 import io.erasure.model.contract.Topics;
+import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetCopy;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.record.ColumnValue;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.store.spi.LiveRow;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -71,36 +73,57 @@ public class CopyFanOut {
     }
 
     /**
-     * Publishes the copy tasks for the source keys that are gone: those deleted by this batch (or by an
-     * earlier delivery of it, through the remembered values), and those already absent whose copy keys
-     * need no more than the primary key. Returns how many tasks were published (the run waits for them).
+     * Publishes the copy tasks for the source keys that are gone. Keys {@code deleted} by this delivery
+     * give copy tasks cut off at {@code deletedAt} (when the source rows were gone: a copy entry written
+     * before it may have been filled from a deleted row, one written after cannot have been). Keys found
+     * already absent (deleted by an earlier delivery of the batch, through the remembered values, or gone
+     * before, when their copy keys need no more than the primary key) give copy tasks at the source's own
+     * cut-off, since when they went is unknown. Returns how many tasks were published (the run waits for them).
      */
-    public int publish(DeletionTask task, String batchId, Collection<Map<String, Object>> goneKeys) {
-        if (task.spec().copies().isEmpty() || goneKeys.isEmpty()) {
+    public int publish(DeletionTask task, String batchId, Collection<Map<String, Object>> deleted,
+                       Collection<Map<String, Object>> alreadyAbsent, Instant deletedAt) {
+        if (task.spec().copies().isEmpty() || (deleted.isEmpty() && alreadyAbsent.isEmpty())) {
             return 0;
         }
         Map<String, Map<String, Object>> remembered = remembered(batchId);
+        CutoffTimestamp goneAt = CutoffTimestamp.fromInstant(deletedAt);
+        CutoffTimestamp deletedCutoff = goneAt.micros() > task.cutoff().micros() ? goneAt : task.cutoff();
         List<DeletionTask> copyTasks = new ArrayList<>();
         for (DatasetCopy copy : task.spec().copies()) {
-            boolean keyOnly = task.spec().keyColumns().primaryKey().containsAll(copy.sourceColumns(task.spec()));
-            Set<Map<String, Object>> copyKeys = new LinkedHashSet<>();
-            for (Map<String, Object> key : goneKeys) {
-                Map<String, Object> values = remembered.get(CanonicalKey.render(key));
-                if (values == null && keyOnly) {
-                    values = key;
-                }
-                if (values != null) {
-                    copyKeys.add(CanonicalKey.copyOf("copy key", copy.keyOf(task.spec(), values)));
-                }
-            }
-            List<Map<String, Object>> keys = List.copyOf(copyKeys);
-            for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
-                copyTasks.add(DeletionTask.forCopy(task, copy,
-                        keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS))));
-            }
+            Set<Map<String, Object>> deletedCopyKeys = copyKeys(task, copy, deleted, remembered);
+            Set<Map<String, Object>> absentCopyKeys = copyKeys(task, copy, alreadyAbsent, remembered);
+            absentCopyKeys.removeAll(deletedCopyKeys);
+            addTasks(copyTasks, task, copy, deletedCopyKeys, deletedCutoff);
+            addTasks(copyTasks, task, copy, absentCopyKeys, task.cutoff());
         }
         send(copyTasks);
         return copyTasks.size();
+    }
+
+    private static Set<Map<String, Object>> copyKeys(DeletionTask task, DatasetCopy copy,
+                                                     Collection<Map<String, Object>> sourceKeys,
+                                                     Map<String, Map<String, Object>> remembered) {
+        boolean keyOnly = task.spec().keyColumns().primaryKey().containsAll(copy.sourceColumns(task.spec()));
+        Set<Map<String, Object>> copyKeys = new LinkedHashSet<>();
+        for (Map<String, Object> key : sourceKeys) {
+            Map<String, Object> values = remembered.get(CanonicalKey.render(key));
+            if (values == null && keyOnly) {
+                values = key;
+            }
+            if (values != null) {
+                copyKeys.add(CanonicalKey.copyOf("copy key", copy.keyOf(task.spec(), values)));
+            }
+        }
+        return copyKeys;
+    }
+
+    private static void addTasks(List<DeletionTask> tasks, DeletionTask source, DatasetCopy copy,
+                                 Set<Map<String, Object>> copyKeys, CutoffTimestamp cutoff) {
+        List<Map<String, Object>> keys = List.copyOf(copyKeys);
+        for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
+            tasks.add(DeletionTask.forCopy(source, copy,
+                    keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS)), cutoff));
+        }
     }
 
     /** Drops the remembered values once the batch is reported: the platform keeps no copy it does not need. */
