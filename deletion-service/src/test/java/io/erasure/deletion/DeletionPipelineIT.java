@@ -25,6 +25,9 @@ import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -219,6 +222,40 @@ class DeletionPipelineIT extends DeletionTestSupport {
                 .satisfies(b -> assertThat(b.dataset()).endsWith("--profiles-copy"));
         assertThat(ids("profiles")).doesNotContain(7L, 8L);
         assertThat(ids("profiles_copy")).doesNotContain(7L, 8L);
+    }
+
+    @Test
+    void aCacheKeyedByAColumnOutsideTheKeyIsDeletedEvenAfterACrashBetweenTheSourceDeleteAndTheCopyTasks() {
+        // profile:<name> is keyed by a value only the deleted row had: after the crash the source row is gone,
+        // and only the values remembered at the write-ahead step can still name the cache entry
+        String prefix = schema + ":profile:";
+        DatasetSpec withCache = withCopies(new DatasetCopy("profile-cache", StoreKind.REDIS, "redis-main",
+                new CopyTarget.KeyTemplate(prefix + "{name}")));
+        try (RedisClient client = RedisClient.create("redis://" + LocalEngines.redis().host() + ":"
+                + LocalEngines.redis().port());
+             StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisCommands<String, String> redis = connection.sync();
+            for (long id = 1; id <= 10; id++) {
+                redis.set(prefix + "name-" + id, "{\"id\":" + id + "}");
+            }
+            DeletionTask task = task(withCache, 3, 5, 6);
+            crashes.arm(Step.DELETED, task.batchId(0));
+
+            publish(task);
+
+            List<BatchCompleted> batches = completed(task, 2);
+            assertThat(batches).filteredOn(BatchCompleted::ofCopy).singleElement().satisfies(b -> {
+                assertThat(b.dataset()).isEqualTo(withCache.name() + "--profile-cache");
+                assertThat(b.counts().deleted()).isEqualTo(2);
+            });
+            assertThat(ids()).doesNotContain(5L, 6L).contains(3L);
+            assertThat(redis.exists(prefix + "name-5", prefix + "name-6")).as("cache entries of deleted rows").isZero();
+            assertThat(redis.get(prefix + "name-3")).as("the row written after the cut-off keeps its cache entry")
+                    .isEqualTo("{\"id\":3}");
+            assertThat(redis.exists(prefix + "name-7")).isEqualTo(1);
+            assertThat(records(task, 4)).filteredOn(r -> r.dataset().endsWith("--profile-cache"))
+                    .extracting(r -> r.primaryKey().get("name")).containsExactlyInAnyOrder("name-5", "name-6");
+        }
     }
 
     /** A copy of the live table with the same rows and write times, registered as a table-mapped copy. */

@@ -15,8 +15,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * One context for every deletion IT: real PostgreSQL (also the target store {@code pg-main}), Kafka
- * and S3, and a step listener tests can arm to crash a batch at a chosen step.
+ * One context for every deletion IT: real PostgreSQL (also the target store {@code pg-main}), Redis (the
+ * cache tier {@code redis-main}, for copies), Kafka and S3, and a step listener tests can arm to crash a batch at a chosen step.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "erasure.deletion.kill-switch-poll=100ms",
@@ -38,6 +38,8 @@ public abstract class DeletionTestSupport {
         LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         postgres.storeConnectionProperties("pg-main").forEach((name, value) -> registry.add(name, () -> value));
+        // a cache tier for copies
+        LocalEngines.redis().storeConnectionProperties("redis-main").forEach((name, value) -> registry.add(name, () -> value));
     }
 
     @LocalServerPort
