@@ -11,14 +11,21 @@ import io.erasure.model.check.Require;
  * @param copyTasks  how many copy tasks this (source) batch published: the run also waits for those
  * @param keysDigest SHA-256 hex over the sorted canonical keys this batch deleted and read back as gone
  *                   (null when none), so a receipt can prove which keys were deleted without listing them
+ * @param warnings   what the store found risky but not unsafe enough to refuse (e.g. Cassandra: no repair
+ *                   known within gc_grace, more tombstones in a partition than the warning threshold)
  */
 public record BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
                              ReadBackResult readBack, long stillPresent, String copyOf, int copyTasks,
-                             String keysDigest) implements EventPayload {
+                             String keysDigest, java.util.List<String> warnings) implements EventPayload {
 
     public BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
                           ReadBackResult readBack, long stillPresent) {
-        this(dataset, taskId, batchId, requestId, counts, readBack, stillPresent, null, 0, null);
+        this(dataset, taskId, batchId, requestId, counts, readBack, stillPresent, null, 0, null, null);
+    }
+
+    public BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
+                          ReadBackResult readBack, long stillPresent, String copyOf, int copyTasks, String keysDigest) {
+        this(dataset, taskId, batchId, requestId, counts, readBack, stillPresent, copyOf, copyTasks, keysDigest, null);
     }
 
     public BatchCompleted {
@@ -41,6 +48,7 @@ public record BatchCompleted(String dataset, String taskId, String batchId, Stri
         Require.nonNegative("copyTasks", copyTasks);
         Require.that(keysDigest == null || keysDigest.matches("[0-9a-f]{64}"),
                 "keysDigest must be 64 lower-case hex characters (SHA-256) or null");
+        warnings = warnings == null ? java.util.List.of() : Require.listOf("warnings", warnings);
     }
 
     /** True for a batch that deleted from a copy of a dataset rather than from the dataset. */

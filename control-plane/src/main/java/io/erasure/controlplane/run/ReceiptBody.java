@@ -54,6 +54,7 @@ final class ReceiptBody {
         receipt.put("copies", copies);
         receipt.put("failedBatches", failures.stream().filter(f -> f.copyOf() == null).toList());
         receipt.put("readBack", readBack(own, copies));
+        receipt.put("warnings", run.counts().getOrDefault("warnings", List.of()));
 
         Map<String, Object> deletedKeys = new LinkedHashMap<>();
         deletedKeys.put("dataset", DeletedKeysDigest.of(digests.getOrDefault(run.dataset(), List.of())));

@@ -175,6 +175,9 @@ public class RunProgress {
         }
         if (batches.addCompleted(run.id(), batch)) {
             recordDeletionCounts(run);
+            if (!batch.warnings().isEmpty()) {
+                runs.recordWarnings(run.id(), batch.warnings());
+            }
         }
         finishIfAllBatchesDone(reload(run));
     }

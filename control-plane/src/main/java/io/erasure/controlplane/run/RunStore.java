@@ -127,6 +127,20 @@ public class RunStore {
                 finalCount, taskCount, json.writeValueAsString(counts), id);
     }
 
+    /**
+     * Adds the stores' warnings (e.g. Cassandra: no repair known within gc_grace) to the run's
+     * {@code counts.warnings}, each distinct text once; they reach the receipt with the other counts.
+     */
+    public void recordWarnings(String id, java.util.List<String> warnings) {
+        jdbc.update("""
+                        UPDATE runs SET counts = counts || jsonb_build_object('warnings', (
+                            SELECT coalesce(jsonb_agg(DISTINCT w), '[]'::jsonb) FROM (
+                                SELECT jsonb_array_elements_text(coalesce(counts -> 'warnings', '[]'::jsonb)) AS w
+                                UNION SELECT jsonb_array_elements_text(?::jsonb)) AS all_warnings))
+                        WHERE id = ?""",
+                json.writeValueAsString(warnings), id);
+    }
+
     public void recordTasks(String id, int taskCount, long keyCount) {
         jdbc.update("""
                         UPDATE runs SET task_count = ?,

@@ -25,8 +25,10 @@ class RunCopiesIT extends RunEventsTestSupport {
         String runId = runUntilDeleting(spec, 10, 2);
 
         // each source batch published one task per copy: four copy tasks in all
-        send(runId, sourceBatch(spec, "b-1", 6, 2), copyBatch(spec, "cache", "c-1", new BatchCounts(5, 0, 1, 0), 0));
-        send(runId, sourceBatch(spec, "b-2", 4, 2), copyBatch(spec, "cache", "c-2", new BatchCounts(4, 0, 0, 0), 0));
+        send(runId, warned(sourceBatch(spec, "b-1", 6, 2), NO_REPAIR),
+                copyBatch(spec, "cache", "c-1", new BatchCounts(5, 0, 1, 0), 0));
+        send(runId, warned(sourceBatch(spec, "b-2", 4, 2), NO_REPAIR, TOMBSTONES),
+                copyBatch(spec, "cache", "c-2", new BatchCounts(4, 0, 0, 0), 0));
         send(runId, copyBatch(spec, "cache", "c-2", new BatchCounts(4, 0, 0, 0), 0)); // redelivered
         send(runId, copyBatch(spec, "search", "s-1", new BatchCounts(6, 0, 0, 0), 0));
         RunRecord waiting = awaitRun(runId, run -> run.copyTasksReported() == 3);
@@ -53,6 +55,17 @@ class RunCopiesIT extends RunEventsTestSupport {
         assertThat(value(receipt, "copies.search.failedBatches")).asList().isEmpty();
         assertThat(number(done.counts(), "copies.search.reported.stillPresent")).isEqualTo(1);
         assertThat(number(done.counts(), "deletion.deleted")).isEqualTo(10);
+        assertThat(value(receipt, "warnings")).as("the stores' warnings, each once").asList()
+                .containsExactlyInAnyOrder(NO_REPAIR, TOMBSTONES);
+    }
+
+    private static final String NO_REPAIR = "no repair of \"ks\".\"t\" is known within its gc_grace_seconds";
+    private static final String TOMBSTONES = "partition 7 would get 1500 tombstones, above tombstone_warn_threshold 1000";
+
+    private static BatchCompleted warned(BatchCompleted batch, String... warnings) {
+        return new BatchCompleted(batch.dataset(), batch.taskId(), batch.batchId(), batch.requestId(), batch.counts(),
+                batch.readBack(), batch.stillPresent(), batch.copyOf(), batch.copyTasks(), batch.keysDigest(),
+                List.of(warnings));
     }
 
     @Test

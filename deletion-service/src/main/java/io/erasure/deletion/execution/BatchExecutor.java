@@ -181,8 +181,11 @@ public class BatchExecutor {
         steps.after(Step.COPIES_PUBLISHED, batchId);
 
         BatchCounts counts = new BatchCounts(outcome.deleted(), outcome.skippedNewer(), outcome.absent(), 0);
+        if (!plan.warnings().isEmpty()) {
+            log.warn("batch {} of {}: {}", batchId, task.dataset(), plan.warnings());
+        }
         ProcessedBatches.Done result = new ProcessedBatches.Done(counts, stillPresent, records.size(), copyTasks,
-                CanonicalKey.digestOf(deleted));
+                CanonicalKey.digestOf(deleted), plan.warnings());
         report(task, batchId, result);
         steps.after(Step.REPORTED, batchId);
         processed.done(batchId, task.dataset(), keySet, task.runId() == null ? null : task.runId().value(), task.taskId(),
@@ -203,7 +206,7 @@ public class BatchExecutor {
         long stillPresent = result.stillPresent();
         events.send(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(),
                 result.counts(), stillPresent > 0 ? ReadBackResult.ROWS_REMAINING : ReadBackResult.CLEAN, stillPresent,
-                task.copyOf(), result.copyTasks(), result.keysDigest()));
+                task.copyOf(), result.copyTasks(), result.keysDigest(), result.warnings()));
     }
 
     private void fail(DeletionTask task, String batchId, RuntimeException refused) {

@@ -17,7 +17,13 @@ public class ProcessedBatches {
         this.jdbc = jdbc;
     }
 
-    public record Done(BatchCounts counts, long stillPresent, long recordsLogged, int copyTasks, String keysDigest) {
+    /** A batch's result; {@code warnings} are reported once, by the delivery that executed it. */
+    public record Done(BatchCounts counts, long stillPresent, long recordsLogged, int copyTasks, String keysDigest,
+                       java.util.List<String> warnings) {
+
+        public Done(BatchCounts counts, long stillPresent, long recordsLogged, int copyTasks, String keysDigest) {
+            this(counts, stillPresent, recordsLogged, copyTasks, keysDigest, java.util.List.of());
+        }
     }
 
     /** The recorded result if this batch was done before (and counts this delivery). */
