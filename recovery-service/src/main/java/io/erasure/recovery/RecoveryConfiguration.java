@@ -13,6 +13,7 @@ import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.support.stores.StoreConnectionsProperties;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
 import java.util.concurrent.Executors;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -30,10 +31,15 @@ class RecoveryConfiguration {
         return Clock.systemUTC();
     }
 
-    /** Every recovery endpoint is for the RECOVERY role: reading full rows and writing them back. */
+    /**
+     * Every recovery endpoint is for the RECOVERY role: reading full rows and writing them back. Re-applying erasures
+     * after a restore only deletes again what was deleted (no rows are read): RECOVERY or OPERATOR.
+     */
     @Bean
     AccessRules recoveryAccess() {
-        return requests -> requests.requestMatchers("/api/**").hasRole("RECOVERY");
+        return requests -> requests
+                .requestMatchers("/api/reapplications", "/api/reapplications/**").hasAnyRole("RECOVERY", "OPERATOR")
+                .requestMatchers("/api/**").hasRole("RECOVERY");
     }
 
     @Bean
@@ -64,11 +70,15 @@ class RecoveryConfiguration {
      * the reader (which prepares its statements) is opened on first use.
      */
     @Bean
-    RecoveryRunner recoveryRunner(CqlSession session, JsonMapper json, Clock clock, StoreAdapterPool adapters, RecoveryStore store,
-                                  RestoreThrottle throttle, BulkRestores bulk, RecoveryProperties properties,
+    Supplier<LogReader> logReader(CqlSession session, JsonMapper json, Clock clock,
                                   @Value("${erasure.deletion-log.master-key:}") String masterKey) {
-        SingletonSupplier<LogReader> reader = SingletonSupplier.of(() ->
+        return SingletonSupplier.of(() ->
                 new LogReader(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json));
-        return new RecoveryRunner(reader, adapters, store, throttle, bulk, clock, properties.batchSize());
+    }
+
+    @Bean
+    RecoveryRunner recoveryRunner(Supplier<LogReader> logReader, Clock clock, StoreAdapterPool adapters, RecoveryStore store,
+                                  RestoreThrottle throttle, BulkRestores bulk, RecoveryProperties properties) {
+        return new RecoveryRunner(logReader, adapters, store, throttle, bulk, clock, properties.batchSize());
     }
 }

@@ -25,7 +25,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One Spring context for every recovery IT, on real PostgreSQL, Kafka and Cassandra, with store
+ * One Spring context for every recovery IT, on real PostgreSQL, Kafka, Cassandra and S3, with store
  * connections {@code cassandra-test} and {@code pg-test} to the same engines, and the deletion log's
  * tables (normally created by deletion-log-service). Cassandra recoveries of {@link #BULK_THRESHOLD} records
  * or more take the bulk path (SSTables written on the runtime-cassandra classpath of the test JVM).
@@ -49,6 +49,8 @@ public abstract class RecoveryTestSupport {
         CassandraEngine cassandra = LocalEngines.cassandra();
         postgres.springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+        // the platform bucket: reapplications by snapshot read the restored backup's manifest
+        LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         cassandra.springProperties().forEach((name, value) -> registry.add(name, () -> value));
         cassandra.storeConnectionProperties(CASSANDRA).forEach((name, value) -> registry.add(name, () -> value));
         postgres.storeConnectionProperties(POSTGRES).forEach((name, value) -> registry.add(name, () -> value));

@@ -1,0 +1,63 @@
+package io.erasure.recovery.reapply;
+
+import io.erasure.recovery.reapply.ReapplicationStore.CutoffGroupView;
+import io.erasure.recovery.reapply.ReapplicationStore.ReapplicationView;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import java.time.Clock;
+import java.util.UUID;
+
+/**
+ * Re-applies a dataset's erasures after a restore: resolves the window (or the restored snapshot's cut-off),
+ * reads the erasures from the log, cuts them into forward-deletion tasks at their original cut-offs and, unless
+ * it is a dry-run, publishes them. Every request, refused ones after the window was resolved included, is kept
+ * with who asked.
+ */
+public class ErasureReapplier {
+
+    private final ErasureWindows windows;
+    private final ErasureLogScan log;
+    private final DeletionTaskPublisher publisher;
+    private final ReapplicationStore store;
+    private final Clock clock;
+
+    ErasureReapplier(ErasureWindows windows, ErasureLogScan log, DeletionTaskPublisher publisher, ReapplicationStore store,
+                     Clock clock) {
+        this.windows = windows;
+        this.log = log;
+        this.publisher = publisher;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /** Runs the request to the end; the answer lists the erased keys per cut-off, which the history does not keep. */
+    public ReapplicationView reapply(ReapplicationRequest request, String requestedBy) {
+        String clientRequestId = request.requestId() != null ? request.requestId() : "dry-run-" + UUID.randomUUID();
+        String requestId = ReapplicationPlan.requestIdFor(request.dataset(), request.scopeText(), clientRequestId);
+        ErasureWindow window = store.earlierWindow(requestId).orElseGet(() -> windows.resolve(request));
+        UUID id = store.started(requestId, clientRequestId, requestedBy, request, window, clock.instant());
+        try {
+            ErasureLogScan.Erasures erasures = log.read(request.dataset(), window);
+            ReapplicationPlan plan = plan(requestId, request, erasures);
+            if (!request.dryRun()) {
+                publisher.publish(plan.tasks());
+            }
+            store.finished(id, plan, erasures, request.dryRun(), clock.instant());
+            ReapplicationView stored = store.find(id).orElseThrow();
+            return stored.withGroups(plan.groups().stream().map(group -> new CutoffGroupView(group.cutoffMicros(),
+                    CutoffTimestamp.fromMicros(group.cutoffMicros()), group.keys().size(),
+                    group.tasks().stream().map(task -> task.taskId()).toList(), group.keys())).toList());
+        } catch (RuntimeException e) {
+            store.failed(id, String.valueOf(e.getMessage()), clock.instant());
+            throw e;
+        }
+    }
+
+    private static ReapplicationPlan plan(String requestId, ReapplicationRequest request, ErasureLogScan.Erasures erasures) {
+        try {
+            return ReapplicationPlan.of(requestId, request.spec(), erasures);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("spec.keyColumns do not fit the keys the log holds for dataset '"
+                    + request.dataset() + "' (send the dataset's registered spec): " + e.getMessage(), e);
+        }
+    }
+}

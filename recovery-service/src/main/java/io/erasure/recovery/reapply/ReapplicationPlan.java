@@ -1,0 +1,58 @@
+package io.erasure.recovery.reapply;
+
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.key.CanonicalKey;
+import io.erasure.model.key.DeterministicId;
+import io.erasure.model.task.DeletionTask;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The deletion tasks that re-apply a dataset's erasures: per original cut-off, its keys in tasks of at most
+ * {@link DeletionTask#MAX_KEYS}, all with the same forward-deletion origin {@code requestId}. Deleting at the
+ * original cut-off (not now) lets every write made after the erasure survive: a person who came back after being
+ * erased is not erased again.
+ */
+record ReapplicationPlan(String requestId, List<CutoffGroup> groups) {
+
+    record CutoffGroup(long cutoffMicros, List<Map<String, Object>> keys, List<DeletionTask> tasks) {
+    }
+
+    ReapplicationPlan {
+        groups = List.copyOf(groups);
+    }
+
+    /**
+     * {@code reapply-} + 40 hex characters of SHA-256 over (dataset, the window or snapshot as asked, the caller's
+     * request id): a retry of the same request gets the same id, so its tasks get the same ids.
+     */
+    static String requestIdFor(String dataset, String scopeText, String clientRequestId) {
+        return "reapply-" + DeterministicId.sha256Hex("reapplication-v1", dataset, scopeText, clientRequestId).substring(0, 40);
+    }
+
+    static ReapplicationPlan of(String requestId, DatasetSpec spec, ErasureLogScan.Erasures erasures) {
+        List<CutoffGroup> groups = new ArrayList<>();
+        erasures.keysByCutoff().forEach((cutoff, unordered) -> {
+            // keys of one partition side by side: a task is routed by its first key's partition (Topics.taskKey)
+            List<Map<String, Object>> keys = unordered.stream()
+                    .sorted(Comparator.<Map<String, Object>, String>comparing(
+                                    key -> CanonicalKey.render(spec.keyColumns().partitionKeyOf(key)))
+                            .thenComparing(CanonicalKey::render))
+                    .toList();
+            List<DeletionTask> tasks = new ArrayList<>();
+            for (int start = 0; start < keys.size(); start += DeletionTask.MAX_KEYS) {
+                tasks.add(DeletionTask.forward(requestId, spec, keys.subList(start, Math.min(keys.size(),
+                        start + DeletionTask.MAX_KEYS)), CutoffTimestamp.ofMicros(cutoff), spec.priority()));
+            }
+            groups.add(new CutoffGroup(cutoff, keys, tasks));
+        });
+        return new ReapplicationPlan(requestId, groups);
+    }
+
+    List<DeletionTask> tasks() {
+        return groups.stream().flatMap(group -> group.tasks().stream()).toList();
+    }
+}

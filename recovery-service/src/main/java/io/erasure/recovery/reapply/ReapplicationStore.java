@@ -1,0 +1,133 @@
+package io.erasure.recovery.reapply;
+
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.DatasetSpec;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The history of reapplications in PostgreSQL (schema {@code recovery}): who asked, what, and what was published. */
+public class ReapplicationStore {
+
+    public enum Status { RUNNING, DRY_RUN, PUBLISHED, FAILED }
+
+    /**
+     * One original cut-off of a reapplication: how many keys are (in a dry-run: would be) deleted again at it and the
+     * tasks that do it; {@code erasedKeys} only in the answer to the request itself, never stored.
+     */
+    public record CutoffGroupView(long cutoffMicros, Instant cutoff, long keys, List<String> taskIds,
+                                  List<Map<String, Object>> erasedKeys) {
+    }
+
+    public record ReapplicationView(UUID id, String requestId, String clientRequestId, String requestedBy, String reason,
+                                    String dataset, String snapshot, Long snapshotCutoffMicros, Instant from, Instant to,
+                                    boolean dryRun, Status status, Instant requestedAt, Instant completedAt, long recordsRead,
+                                    long purgedRecords, long keys, long tasks, String warning, String failure,
+                                    List<CutoffGroupView> groups) {
+
+        ReapplicationView withGroups(List<CutoffGroupView> replaced) {
+            return new ReapplicationView(id, requestId, clientRequestId, requestedBy, reason, dataset, snapshot,
+                    snapshotCutoffMicros, from, to, dryRun, status, requestedAt, completedAt, recordsRead, purgedRecords, keys,
+                    tasks, warning, failure, replaced);
+        }
+    }
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
+    private final JsonMapper json;
+
+    public ReapplicationStore(JdbcTemplate jdbc, PlatformTransactionManager transactions, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(transactions);
+        this.json = json;
+    }
+
+    UUID started(String requestId, String clientRequestId, String requestedBy, ReapplicationRequest request,
+                 ErasureWindow window, Instant now) {
+        UUID id = UUID.randomUUID();
+        jdbc.update("INSERT INTO reapplications (id, request_id, client_request_id, requested_by, reason, dataset, dataset_spec,"
+                        + " snapshot, snapshot_cutoff_micros, window_from, window_to, dry_run, warning, requested_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)",
+                id, requestId, clientRequestId, requestedBy, request.reason(), request.dataset(),
+                json.writeValueAsString(request.spec()), window.snapshot(), window.snapshotCutoffMicros(),
+                Timestamp.from(window.from()), Timestamp.from(window.to()), request.dryRun(), window.warning(), Timestamp.from(now));
+        return id;
+    }
+
+    /**
+     * The window of the first reapplication with this origin id that did not fail: a retry reads the same erasures
+     * (a default window would otherwise end at a later "now"), so it cuts the same tasks.
+     */
+    Optional<ErasureWindow> earlierWindow(String requestId) {
+        return jdbc.query("SELECT window_from, window_to, snapshot, snapshot_cutoff_micros, warning FROM reapplications"
+                        + " WHERE request_id = ? AND status <> 'FAILED' ORDER BY requested_at, id LIMIT 1",
+                (rs, n) -> new ErasureWindow(instant(rs, "window_from"), instant(rs, "window_to"), rs.getString("snapshot"),
+                        (Long) rs.getObject("snapshot_cutoff_micros"), rs.getString("warning")), requestId)
+                .stream().findFirst();
+    }
+
+    void finished(UUID id, ReapplicationPlan plan, ErasureLogScan.Erasures erasures, boolean dryRun, Instant now) {
+        transactions.executeWithoutResult(status -> {
+            jdbc.batchUpdate("INSERT INTO reapplication_groups (reapplication_id, cutoff_micros, keys, task_ids)"
+                            + " VALUES (?, ?, ?, ?)",
+                    plan.groups().stream().map(group -> new Object[] {id, group.cutoffMicros(), group.keys().size(),
+                            group.tasks().stream().map(task -> task.taskId()).toArray(String[]::new)}).toList());
+            jdbc.update("UPDATE reapplications SET status = ?, completed_at = ?, records_read = ?, purged_records = ?,"
+                            + " keys_total = ?, tasks_total = ? WHERE id = ?",
+                    (dryRun ? Status.DRY_RUN : Status.PUBLISHED).name(), Timestamp.from(now), erasures.recordsRead(),
+                    erasures.purged(), erasures.keys(), plan.tasks().size(), id);
+        });
+    }
+
+    void failed(UUID id, String failure, Instant now) {
+        jdbc.update("UPDATE reapplications SET status = 'FAILED', completed_at = ?, failure = ? WHERE id = ?",
+                Timestamp.from(now), failure, id);
+    }
+
+    public Optional<ReapplicationView> find(UUID id) {
+        return jdbc.query("SELECT * FROM reapplications WHERE id = ?", this::view, id).stream().findFirst()
+                .map(view -> view.withGroups(groups(id)));
+    }
+
+    /** The history, newest first (groups left out: read one reapplication for them). */
+    public List<ReapplicationView> list(int limit, int offset) {
+        return jdbc.query("SELECT * FROM reapplications ORDER BY requested_at DESC, id LIMIT ? OFFSET ?", this::view, limit,
+                offset);
+    }
+
+    private List<CutoffGroupView> groups(UUID id) {
+        return jdbc.query("SELECT cutoff_micros, keys, task_ids FROM reapplication_groups WHERE reapplication_id = ?"
+                + " ORDER BY cutoff_micros", (rs, n) -> {
+                    long cutoff = rs.getLong("cutoff_micros");
+                    Array taskIds = rs.getArray("task_ids");
+                    return new CutoffGroupView(cutoff, CutoffTimestamp.fromMicros(cutoff), rs.getLong("keys"),
+                            Arrays.asList((String[]) taskIds.getArray()), null);
+                }, id);
+    }
+
+    private ReapplicationView view(ResultSet rs, int row) throws SQLException {
+        return new ReapplicationView(rs.getObject("id", UUID.class), rs.getString("request_id"),
+                rs.getString("client_request_id"), rs.getString("requested_by"), rs.getString("reason"),
+                rs.getString("dataset"), rs.getString("snapshot"), (Long) rs.getObject("snapshot_cutoff_micros"),
+                instant(rs, "window_from"), instant(rs, "window_to"), rs.getBoolean("dry_run"),
+                Status.valueOf(rs.getString("status")), instant(rs, "requested_at"), instant(rs, "completed_at"),
+                rs.getLong("records_read"), rs.getLong("purged_records"), rs.getLong("keys_total"), rs.getLong("tasks_total"),
+                rs.getString("warning"), rs.getString("failure"), List.of());
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp timestamp = rs.getTimestamp(column);
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}

@@ -1,0 +1,300 @@
+package io.erasure.recovery.reapply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.erasure.backup.format.BackupBucket;
+import io.erasure.infra.LocalEngines;
+import io.erasure.infra.kafka.TopicRecords;
+import io.erasure.model.backup.BackupManifest;
+import io.erasure.model.backup.BackupSchema;
+import io.erasure.model.backup.ColumnSchema;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.DeletionLimits;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
+import io.erasure.recovery.RecoveryTestSupport;
+import io.erasure.store.spi.DeleteBatch;
+import io.erasure.store.spi.LiveRow;
+import io.erasure.store.spi.StoreAdapter;
+import io.erasure.support.stores.StoreAdapterPool;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import software.amazon.awssdk.services.s3.S3Client;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A dataset's erasures are logged as deletion-service logs them (two runs with different cut-offs, an older run
+ * outside the window, and a record of its copy {@code <dataset>--cache}); reapplications through the API then
+ * report (dry-run) or publish the forward-deletion tasks that delete them again at their original cut-offs.
+ */
+class ReapplicationIT extends RecoveryTestSupport {
+
+    private static final long WRITTEN = CutoffTimestamp.toMicros(Instant.now()) - 7_200_000_000L;
+    private static final CutoffTimestamp FIRST_CUTOFF = new CutoffTimestamp(WRITTEN + 1_000_000);
+    private static final CutoffTimestamp SECOND_CUTOFF = new CutoffTimestamp(WRITTEN + 2_000_000);
+    private static final CutoffTimestamp OLD_CUTOFF = new CutoffTimestamp(WRITTEN + 500_000);
+
+    @Autowired
+    StoreAdapterPool adapters;
+    @Autowired
+    S3Client s3;
+
+    private DatasetSpec spec;
+    private Instant now;
+
+    /**
+     * Rows 1-6 written two hours ago; 1 and 2 erased 20 minutes ago at the first cut-off, 3 and 4 ten minutes ago at
+     * the second; 6 erased three hours ago (before the tests' window); 5 only in the copy's log.
+     */
+    @BeforeEach
+    void erasedDataset() {
+        spec = cassandraTable();
+        for (long id = 1; id <= 6; id++) {
+            writeRow(id, "name-" + id, WRITTEN);
+        }
+        now = Instant.now();
+        logAndDelete(RunId.of(unique("run")), FIRST_CUTOFF, List.of(1L, 2L), now.minus(20, ChronoUnit.MINUTES));
+        logAndDelete(RunId.of(unique("run")), SECOND_CUTOFF, List.of(3L, 4L), now.minus(10, ChronoUnit.MINUTES));
+        logAndDelete(RunId.of(unique("run")), OLD_CUTOFF, List.of(6L), now.minus(3, ChronoUnit.HOURS));
+        logCopyRecord(5L, now.minus(10, ChronoUnit.MINUTES));
+    }
+
+    @Test
+    void aDryRunReportsExactlyTheErasedKeysPerCutoffAndPublishesNothing() {
+        JsonNode report = reapply("operator", body(window(now.minus(1, ChronoUnit.HOURS), now), true, "restore-dry"));
+
+        assertThat(report.get("status").asString()).isEqualTo("DRY_RUN");
+        assertThat(report.get("requestedBy").asString()).as("who asked, for the record").isEqualTo("operator");
+        assertThat(keysByCutoff(report)).containsOnly(Map.entry(FIRST_CUTOFF.micros(), Set.of(1L, 2L)),
+                Map.entry(SECOND_CUTOFF.micros(), Set.of(3L, 4L)));
+        assertThat(report.get("keys").asLong()).isEqualTo(4);
+        assertThat(report.get("tasks").asLong()).isEqualTo(2);
+        String requestId = report.get("requestId").asString();
+        assertThat(requestId).startsWith("reapply-");
+        assertThat(publishedTasks(requestId, 0, Duration.ofSeconds(6))).as("a dry-run publishes nothing").isEmpty();
+
+        JsonNode stored = get("/api/reapplications/" + report.get("id").asString());
+        assertThat(stored.get("status").asString()).isEqualTo("DRY_RUN");
+        assertThat(stored.get("groups")).hasSize(2);
+        assertThat(stored.get("groups").get(0).get("keys").asLong()).isEqualTo(2);
+        assertThat(stored.get("groups").get(0).get("erasedKeys").isNull()).as("keys are not kept in the history").isTrue();
+    }
+
+    @Test
+    void aRequestPublishesTheWindowsErasuresAtTheirOriginalCutoffsARetryTheSameTasksAndARestoreLosesExactlyThem() {
+        String body = body(window(now.minus(1, ChronoUnit.HOURS), now), false, "restore-2024-06");
+
+        JsonNode first = reapply("recovery", body);
+
+        assertThat(first.get("status").asString()).isEqualTo("PUBLISHED");
+        String requestId = first.get("requestId").asString();
+        List<DeletionTask> tasks = publishedTasks(requestId, 2, Duration.ofSeconds(40));
+        assertThat(tasks).hasSize(2).allSatisfy(task -> {
+            assertThat(task.requestId()).isEqualTo(requestId);
+            assertThat(task.dataset()).as("the copy's record is left to deletion's fan-out").isEqualTo(spec.name());
+            assertThat(task.copyOf()).isNull();
+        });
+        assertThat(tasks.stream().collect(Collectors.toMap(task -> task.cutoff().micros(), ReapplicationIT::ids)))
+                .as("each erased key at its record's original cut-off; key 6 was erased before the window")
+                .containsOnly(Map.entry(FIRST_CUTOFF.micros(), Set.of(1L, 2L)), Map.entry(SECOND_CUTOFF.micros(), Set.of(3L, 4L)));
+        Set<String> taskIds = tasks.stream().map(DeletionTask::taskId).collect(Collectors.toSet());
+        assertThat(taskIdsOf(first)).isEqualTo(taskIds);
+
+        JsonNode retry = reapply("recovery", body);
+
+        assertThat(retry.get("requestId").asString()).isEqualTo(requestId);
+        assertThat(retry.get("id").asString()).as("a new entry in the history").isNotEqualTo(first.get("id").asString());
+        List<DeletionTask> again = publishedTasks(requestId, 4, Duration.ofSeconds(40));
+        assertThat(again).hasSize(4);
+        assertThat(again.stream().map(DeletionTask::taskId).collect(Collectors.toSet()))
+                .as("the retry published the same tasks, which deletion applies once").isEqualTo(taskIds);
+        assertThat(StreamSupport.stream(get("/api/reapplications?limit=500").spliterator(), false)
+                .map(entry -> entry.get("id").asString())).contains(first.get("id").asString(), retry.get("id").asString());
+
+        // the table is restored from a backup taken before the erasures: the rows come back with their old write
+        // times (no tombstones), and person 3 came back and wrote again after being erased
+        session.execute("TRUNCATE " + spec.quotedTable());
+        for (long id = 1; id <= 6; id++) {
+            writeRow(id, "name-" + id, WRITTEN);
+        }
+        writeRow(3, "came-back", CutoffTimestamp.toMicros(Instant.now()));
+        StoreAdapter adapter = adapters.checkedAdapter(spec);
+        for (DeletionTask task : tasks) {
+            adapter.executeDelete(adapter.planDelete(new DeleteBatch(task.spec(), task.batchId(0), task.cutoff(), task.keys())));
+        }
+
+        assertThat(row(1)).isNull();
+        assertThat(row(2)).isNull();
+        assertThat(row(4)).isNull();
+        assertThat(row(3)).as("written after its erasure's cut-off: survives").isNotNull();
+        assertThat(row(3).getString("name")).isEqualTo("came-back");
+        assertThat(row(5)).as("only its copy's row was erased").isNotNull();
+        assertThat(row(6)).as("erased before the asked window").isNotNull();
+    }
+
+    @Test
+    void bySnapshotEveryErasureAfterTheRestoredBackupsCutoffIsReapplied() {
+        Instant cutoff = now.minus(15, ChronoUnit.MINUTES);
+        String snapshot = S3Layout.snapshotName(cutoff);
+        new BackupBucket(s3, LocalEngines.s3().bucket()).writeManifest(spec.backup(), new BackupManifest(spec.name(), snapshot,
+                BackupFormat.JSONL_GZIP, new BackupSchema(List.of(new ColumnSchema("id", "bigint"),
+                new ColumnSchema("name", "text")), KeyColumns.partitionOnly("id"), "id"), CutoffTimestamp.toMicros(cutoff),
+                List.of()));
+
+        JsonNode report = reapply("recovery", body("\"snapshot\":\"" + snapshot + "\",", true, null));
+
+        assertThat(report.get("snapshot").asString()).isEqualTo(snapshot);
+        assertThat(keysByCutoff(report)).as("1 and 2 were erased before the backup began: it does not hold them")
+                .containsOnly(Map.entry(SECOND_CUTOFF.micros(), Set.of(3L, 4L)));
+
+        String missing = S3Layout.snapshotName(cutoff.minus(1, ChronoUnit.DAYS));
+        assertThat(refused(body("\"snapshot\":\"" + missing + "\",", true, null))).contains("snapshot").contains(missing);
+    }
+
+    @Test
+    void badInputIsRefusedNamingTheFieldAndPublishesNothing() {
+        String window = window(now.minus(1, ChronoUnit.HOURS), now);
+        assertThat(refused(body(window, false, "bad-1").replace("\"dataset\":\"" + spec.name() + "\"",
+                "\"dataset\":\"some-other-dataset\""))).contains("spec.name").contains("some-other-dataset");
+        assertThat(refused(body(window(now, now.minus(1, ChronoUnit.HOURS)), false, "bad-2")))
+                .contains("from must be before to");
+        assertThat(refused(body(window(now.minus(40, ChronoUnit.DAYS), now), false, "bad-3")))
+                .contains("from").contains("retention");
+        assertThat(refused(body(window, false, null))).contains("requestId");
+        DatasetSpec otherKeys = spec.toBuilder().keyColumns(KeyColumns.partitionOnly("user_id")).identifierColumn("user_id")
+                .build();
+        assertThat(refused(body(window, false, "bad-4").replace(json.writeValueAsString(spec),
+                json.writeValueAsString(otherKeys)))).contains("spec.keyColumns");
+        as("viewer").post().uri("/api/reapplications").contentType(MediaType.APPLICATION_JSON).body(body(window, false, "bad-5"))
+                .exchange().expectStatus().isForbidden();
+
+        assertThat(TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_TASKS, value -> value,
+                value -> value.contains("\"" + spec.name() + "\""), 0, Duration.ofSeconds(6))).isEmpty();
+    }
+
+    // --- fixtures
+
+    private String body(String scope, boolean dryRun, String requestId) {
+        return "{\"dataset\":\"" + spec.name() + "\",\"spec\":" + json.writeValueAsString(spec) + "," + scope
+                + "\"dryRun\":" + dryRun + (requestId == null ? "" : ",\"requestId\":\"" + requestId + "\"")
+                + ",\"reason\":\"table restored from backup\"}";
+    }
+
+    private static String window(Instant from, Instant to) {
+        return "\"from\":\"" + from + "\",\"to\":\"" + to + "\",";
+    }
+
+    private JsonNode reapply(String user, String body) {
+        return json.readTree(as(user).post().uri("/api/reapplications").contentType(MediaType.APPLICATION_JSON).body(body)
+                .exchange().expectStatus().isCreated().expectBody(String.class).returnResult().getResponseBody());
+    }
+
+    private String refused(String body) {
+        return as("operator").post().uri("/api/reapplications").contentType(MediaType.APPLICATION_JSON).body(body)
+                .exchange().expectStatus().isBadRequest().expectBody(String.class).returnResult().getResponseBody();
+    }
+
+    private List<DeletionTask> publishedTasks(String requestId, int atLeast, Duration timeout) {
+        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_TASKS, value -> value,
+                        value -> value.contains("\"" + requestId + "\""), atLeast, timeout)
+                .stream().map(value -> json.readValue(value, DeletionTask.class)).toList();
+    }
+
+    private static Map<Long, Set<Long>> keysByCutoff(JsonNode report) {
+        Map<Long, Set<Long>> byCutoff = new HashMap<>();
+        for (JsonNode group : report.get("groups")) {
+            Set<Long> ids = new HashSet<>();
+            group.get("erasedKeys").forEach(key -> ids.add(key.get("id").asLong()));
+            assertThat(group.get("keys").asLong()).isEqualTo(ids.size());
+            byCutoff.put(group.get("cutoffMicros").asLong(), ids);
+        }
+        return byCutoff;
+    }
+
+    private static Set<String> taskIdsOf(JsonNode report) {
+        Set<String> ids = new HashSet<>();
+        report.get("groups").forEach(group -> group.get("taskIds").forEach(id -> ids.add(id.asString())));
+        return ids;
+    }
+
+    private static Set<Long> ids(DeletionTask task) {
+        return task.keys().stream().map(key -> ((Number) key.get("id")).longValue()).collect(Collectors.toSet());
+    }
+
+    private DatasetSpec cassandraTable() {
+        String table = unique("reapplied");
+        session.execute("CREATE KEYSPACE IF NOT EXISTS recovery_it WITH replication = {'class': 'SimpleStrategy',"
+                + " 'replication_factor': 1}");
+        session.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text)");
+        String name = table.replace('_', '-');
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef(CASSANDRA)
+                .namespace("recovery_it")
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.none())
+                .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("erasure-tests")
+                .build();
+    }
+
+    private void writeRow(long id, String name, long writeTimeMicros) {
+        session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (?, ?) USING TIMESTAMP ?")
+                .bind(id, name, writeTimeMicros));
+    }
+
+    private Row row(long id) {
+        return session.execute(session.prepare("SELECT name FROM " + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
+    }
+
+    /** What the deletion service does: read the live rows, log them, then delete at the cut-off. */
+    private void logAndDelete(RunId run, CutoffTimestamp cutoff, List<Long> ids, Instant deletedAt) {
+        StoreAdapter adapter = adapters.checkedAdapter(spec);
+        List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
+        List<LiveRow> rows = adapter.readRows(spec, keys);
+        assertThat(rows).hasSize(ids.size());
+        DeletionTask task = DeletionTask.forRun(run, spec, keys, cutoff);
+        log.writer().write(rows.stream()
+                .map(row -> DeletionRecord.of(task, task.batchId(0), row.key(), row.columns(), deletedAt))
+                .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
+                .toList());
+        adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, task.batchId(0), cutoff, keys)));
+        assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
+    }
+
+    /** A record of the dataset's copy {@code <dataset>--cache}, as deletion's fan-out logs it. */
+    private void logCopyRecord(long id, Instant deletedAt) {
+        Map<String, Object> key = Map.of("id", id);
+        LiveRow row = adapters.checkedAdapter(spec).readRows(spec, List.of(key)).get(0);
+        String copy = spec.name() + "--cache";
+        RunId run = RunId.of(unique("run"));
+        log.writer().write(List.of(new DeletionRecord(DeletionRecord.recordIdFor(run.value(), copy, key), copy, key,
+                row.columns(), SECOND_CUTOFF, run, null, "task-copy", "task-copy-b0", deletedAt, null)));
+    }
+}
