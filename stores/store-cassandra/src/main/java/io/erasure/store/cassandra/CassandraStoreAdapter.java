@@ -15,7 +15,6 @@ import io.erasure.store.cassandra.load.PendingCompactions;
 import io.erasure.store.cassandra.plan.DeleteExecutor;
 import io.erasure.store.cassandra.plan.DeletePlanner;
 import io.erasure.store.cassandra.plan.PartitionTombstones;
-import io.erasure.store.cassandra.purge.PurgeStatus;
 import io.erasure.store.cassandra.purge.PurgeTracker;
 import io.erasure.store.cassandra.purge.SSTableTombstones;
 import io.erasure.store.cassandra.read.LiveReads;
@@ -28,6 +27,8 @@ import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.LiveState;
 import io.erasure.store.spi.LoadSignal;
+import io.erasure.store.spi.PurgeStatus;
+import io.erasure.store.spi.PurgeTracking;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreCapabilities;
@@ -52,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * {@link StoreException.Fatal} and the reason, or carries the guard's warnings in {@link DeletePlan#warnings()}.
  * {@link #purgeStatus} tells when a run's tombstones become purgeable and whether compaction removed them.
  */
-public final class CassandraStoreAdapter implements StoreAdapter {
+public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking {
 
     private static final Logger LOG = LoggerFactory.getLogger(CassandraStoreAdapter.class);
 
@@ -164,6 +165,7 @@ public final class CassandraStoreAdapter implements StoreAdapter {
      * {@code deletedAt} become purgeable, and whether compaction removed them (needs {@code jmx-port}); see
      * {@link PurgeTracker}.
      */
+    @Override
     public PurgeStatus purgeStatus(DatasetSpec spec, Instant deletedAt) {
         shape(spec, List.of());
         return purges.status(spec, deletedAt);

@@ -4,6 +4,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.store.cassandra.guard.TableSettings;
 import io.erasure.store.cassandra.guard.TableSettingsReader;
 import io.erasure.store.cassandra.purge.SSTableTombstones.Estimate;
+import io.erasure.store.spi.PurgeStatus;
 import io.erasure.store.spi.StoreException;
 import java.time.Clock;
 import java.time.Duration;

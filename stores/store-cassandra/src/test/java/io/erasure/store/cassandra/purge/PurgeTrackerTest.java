@@ -3,6 +3,7 @@ package io.erasure.store.cassandra.purge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.store.cassandra.purge.SSTableTombstones.Estimate;
+import io.erasure.store.spi.PurgeStatus;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -1,16 +1,18 @@
-package io.erasure.store.cassandra.purge;
+package io.erasure.store.spi;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
 /**
- * Whether the tombstones a run wrote into a table are still on disk.
+ * Whether the tombstones (delete markers) a run wrote into a table are still on disk ({@link PurgeTracking}).
  *
+ * @param table            the table, as the store names it (Cassandra: {@code keyspace.table})
  * @param deletedAt        when the run's last delete into the table was executed (not its cut-off): its tombstones
  *                         carry the time they were written, so a time before the last delete makes them look
  *                         purgeable too early
- * @param gcGrace          the table's {@code gc_grace_seconds} now (compaction uses the current value)
+ * @param gcGrace          how long the store keeps every marker before it may purge them: Cassandra's table
+ *                         {@code gc_grace_seconds} now (compaction uses the current value)
  * @param purgeableAt      {@code deletedAt + gcGrace}: before it Cassandra keeps every tombstone; after it compaction
  *                         may drop them
  * @param tombstonesOnDisk estimate of the table's purgeable tombstones (older than {@code gcGrace}) still in its
