@@ -40,8 +40,10 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>The remaining rows are written, each cell at cut-off + 1 µs with its remaining TTL, by
  *       {@code CQLSSTableWriter} in a child JVM ({@link SSTableWriterProcess}); records whose every column
  *       expired are {@link Status#EXPIRED} and written nowhere.</li>
- *   <li>The SSTables are imported into the local node over JMX ({@link SSTableImport});
- *       for a remote node, {@code sstableloader} instead.</li>
+ *   <li>The SSTables are loaded as {@link BulkSettings#chosenLoader()} says: imported into the local node over JMX
+ *       ({@link SSTableImport}, {@code nodetool import}), or streamed to the replicas by {@code sstableloader} in a
+ *       child JVM ({@link SSTableLoaderProcess}), for a remote node or cluster. Either way the cells keep their
+ *       timestamps and TTLs: the same last-write-wins result.</li>
  *   <li>Every written key is read back: present is {@link Status#RESTORED}, absent is {@link Status#FAILED}.</li>
  * </ol>
  *
@@ -61,6 +63,7 @@ public final class BulkRestorer {
     private final Clock clock;
     private final SSTableWriterProcess writer;
     private final SSTableImport importer;
+    private final SSTableLoaderProcess loader;
 
     public BulkRestorer(CassandraStoreAdapter adapter, BulkSettings settings, Clock clock) {
         this.adapter = adapter;
@@ -68,6 +71,8 @@ public final class BulkRestorer {
         this.clock = clock;
         this.writer = new SSTableWriterProcess(settings.writerTimeout(), settings.writerHeap(), settings.writerClasspath());
         this.importer = new SSTableImport(settings.jmx(), settings.jmxEnvironment());
+        this.loader = new SSTableLoaderProcess(settings.writerTimeout(), settings.writerHeap(), settings.writerClasspath(),
+                settings.streaming());
     }
 
     /**
@@ -135,8 +140,9 @@ public final class BulkRestorer {
         return new RestoreOutcome(List.of(outcomes));
     }
 
-    /** Writes {@code rows} as SSTables in a child JVM, imports them, and removes the work folder. */
+    /** Writes {@code rows} as SSTables in a child JVM, loads them, and removes the work folder. */
     private void load(DatasetSpec spec, List<RowWrite> rows) {
+        BulkSettings.Loader how = settings.chosenLoader();
         Path work = settings.workDir().resolve("bulk-" + spec.name() + "-" + UUID.randomUUID());
         try {
             // named keyspace/table: the node reads the SSTables' keyspace and table from the folder names and
@@ -149,9 +155,14 @@ public final class BulkRestorer {
             long started = System.nanoTime();
             writer.write(schema, rowsFile, out, work.resolve("writer.log"));
             long wroteAt = System.nanoTime();
-            importer.importInto(spec.namespace(), spec.table(), out);
-            LOG.info("bulk restore of {} rows into {}: SSTables written in {} ms, imported in {} ms", rows.size(),
-                    spec.quotedTable(), (wroteAt - started) / 1_000_000, (System.nanoTime() - wroteAt) / 1_000_000);
+            if (how == BulkSettings.Loader.SSTABLELOADER) {
+                loader.load(out, work.resolve("loader.log"));
+            } else {
+                importer.importInto(spec.namespace(), spec.table(), out);
+            }
+            LOG.info("bulk restore of {} rows into {}: SSTables written in {} ms, loaded by {} in {} ms", rows.size(),
+                    spec.quotedTable(), (wroteAt - started) / 1_000_000, how.name().toLowerCase(java.util.Locale.ROOT),
+                    (System.nanoTime() - wroteAt) / 1_000_000);
         } catch (IOException e) {
             throw new UncheckedIOException("preparing the bulk restore of " + spec.quotedTable() + " in " + work, e);
         } catch (IllegalStateException e) {

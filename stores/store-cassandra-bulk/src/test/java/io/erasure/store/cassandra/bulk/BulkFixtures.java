@@ -42,6 +42,21 @@ public final class BulkFixtures {
                 clock);
     }
 
+    /**
+     * A bulk restorer on the local node that loads with {@code loader}; {@code sstableloader} reads the ring from the
+     * node's native port and streams to its storage port ({@code listen_port} of {@code system.local}: the local engine's
+     * is a free port, not 7000, and the loader does not take the port the node advertises).
+     */
+    public static BulkRestorer bulkRestorer(CassandraStoreAdapter adapter, Clock clock, BulkSettings.Loader loader,
+                                            CqlSession direct) {
+        CassandraEngine engine = engine();
+        int storagePort = direct.execute("SELECT listen_port FROM system.local").one().getInt("listen_port");
+        BulkSettings settings = BulkSettings.local(engine.jmxPort(), Path.of("target", "bulk-work").toAbsolutePath())
+                .withLoader(loader, new BulkSettings.Streaming(java.util.List.of(new InetSocketAddress(engine.host(), engine.port())),
+                        storagePort, null, null, null));
+        return new BulkRestorer(adapter, settings, clock);
+    }
+
     public static CqlSession directSession() {
         CassandraEngine engine = engine();
         return CqlSession.builder()
