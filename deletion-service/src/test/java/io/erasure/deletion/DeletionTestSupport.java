@@ -16,7 +16,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * One context for every deletion IT: real PostgreSQL (also the target store {@code pg-main}), Redis (the
- * cache tier {@code redis-main}, for copies), Kafka and S3, and a step listener tests can arm to crash a batch at a chosen step.
+ * cache tier {@code redis-main}, for copies), Cassandra ({@code cass-main}), Kafka and S3, and a step listener tests can arm to crash a batch at a chosen step.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "erasure.deletion.kill-switch-poll=100ms",
@@ -40,6 +40,8 @@ public abstract class DeletionTestSupport {
         postgres.storeConnectionProperties("pg-main").forEach((name, value) -> registry.add(name, () -> value));
         // a cache tier for copies
         LocalEngines.redis().storeConnectionProperties("redis-main").forEach((name, value) -> registry.add(name, () -> value));
+        // a Cassandra store with JMX, for the purge status ("deleted but still on disk")
+        LocalEngines.cassandra().storeConnectionProperties("cass-main").forEach((name, value) -> registry.add(name, () -> value));
     }
 
     @LocalServerPort

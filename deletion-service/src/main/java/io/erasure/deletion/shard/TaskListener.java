@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.kafka.annotation.KafkaListener;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,10 +31,24 @@ public class TaskListener {
 
     private final BatchExecutor executor;
     private final JsonMapper json;
+    private volatile AfterTask afterTask = AfterTask.NONE;
 
     public TaskListener(BatchExecutor executor, JsonMapper json) {
         this.executor = executor;
         this.json = json;
+    }
+
+    /** Told of each task the executor returned from (done, skipped or refused); e.g. purge/ keeps each dataset's spec. */
+    @FunctionalInterface
+    public interface AfterTask {
+        AfterTask NONE = task -> { };
+
+        void executed(DeletionTask task);
+    }
+
+    @Autowired(required = false)
+    public void afterTask(AfterTask afterTask) {
+        this.afterTask = afterTask;
     }
 
     @KafkaListener(id = "deletion-shards", topics = Topics.DELETION_TASKS, groupId = "${erasure.deletion.group:deletion-service}",
@@ -52,6 +67,7 @@ public class TaskListener {
         tasks.sort(FORWARD_FIRST);
         for (DeletionTask task : tasks) {
             executor.execute(task);
+            afterTask.executed(task);
         }
     }
 }
