@@ -62,7 +62,7 @@ class RecoveryConfiguration {
                               RecoveryProperties properties) {
         return new BulkRestores(adapters, connections, clock, properties.bulkThreshold(), properties.bulkBatchSize(),
                 properties.bulkWriterClasspath(), properties.bulkWorkPath(), properties.bulkWriterHeap(),
-                properties.bulkWriterTimeout());
+                properties.bulkWriterTimeout(), properties.bulkLoaderChoice());
     }
 
     /**

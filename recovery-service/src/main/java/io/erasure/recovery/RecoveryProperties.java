@@ -1,5 +1,6 @@
 package io.erasure.recovery;
 
+import io.erasure.store.cassandra.bulk.BulkSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -20,13 +21,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param bulkWorkDir         where SSTables are written before the import moves them into the node: must be on a
  *                            filesystem the node sees at the same path; empty: {@code <java.io.tmpdir>/erasure-bulk-restores}
  * @param bulkWriterHeap      the SSTable writer's {@code -Xmx}
- * @param bulkWriterTimeout   how long one SSTable writer may run
+ * @param bulkWriterTimeout   how long one SSTable writer (and one sstableloader) may run
+ * @param bulkLoader          how the bulk path loads its SSTables ({@code erasure.recovery.bulk-loader}): {@code import}
+ *                            (JMX {@code importNewSSTables}, "nodetool import": the node must see the work dir at the same
+ *                            path), {@code sstableloader} (streams to every replica's storage port: remote nodes and
+ *                            clusters; the connection's {@code storage-port}, default 7000, and optional
+ *                            {@code sstableloader-config}), or {@code auto} (default): import when the connection's JMX
+ *                            host is this machine and the work dir exists or can be created, sstableloader otherwise
  */
 @ConfigurationProperties("erasure.recovery")
 public record RecoveryProperties(@DefaultValue("500") int rowsPerSecond, @DefaultValue("100") int batchSize,
                                  @DefaultValue("2") int workers, @DefaultValue("20000") int bulkThreshold,
                                  @DefaultValue("50000") int bulkBatchSize, String bulkWriterClasspath, String bulkWorkDir,
-                                 @DefaultValue("512m") String bulkWriterHeap, @DefaultValue("10m") Duration bulkWriterTimeout) {
+                                 @DefaultValue("512m") String bulkWriterHeap, @DefaultValue("10m") Duration bulkWriterTimeout,
+                                 @DefaultValue("auto") String bulkLoader) {
 
     public RecoveryProperties {
         if (batchSize < 1 || workers < 1) {
@@ -43,6 +51,12 @@ public record RecoveryProperties(@DefaultValue("500") int rowsPerSecond, @Defaul
         if (bulkWriterTimeout == null || bulkWriterTimeout.isNegative() || bulkWriterTimeout.isZero()) {
             throw new IllegalArgumentException("erasure.recovery.bulk-writer-timeout must be positive, got " + bulkWriterTimeout);
         }
+        BulkSettings.Loader.parse(bulkLoader, "erasure.recovery.bulk-loader");
+    }
+
+    /** {@link #bulkLoader()} parsed. */
+    public BulkSettings.Loader bulkLoaderChoice() {
+        return BulkSettings.Loader.parse(bulkLoader, "erasure.recovery.bulk-loader");
     }
 
     /** {@link #bulkWorkDir()} as a path, with its default. */

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The bulk path of large Cassandra recoveries ({@link BulkRestorer}): the same per-record outcomes as the
  * adapter's online restore (live keys kept, cut-off + 1 µs, remaining TTLs, expired left out, read back), as
- * SSTables written by a child JVM and imported into the node over JMX instead of one write per row.
+ * SSTables written by a child JVM and loaded into the cluster ({@value #LOADER_PROPERTY}: imported into a node on this
+ * machine over JMX, or streamed by sstableloader) instead of one write per row.
  *
  * <p>Not throttled per row like the online path: one bulk restore per store connection runs at a time (the
  * import is one operation of the node), which also keeps two recoveries of one table from importing at once.
@@ -35,6 +36,7 @@ public class BulkRestores {
 
     public static final String THRESHOLD_PROPERTY = "erasure.recovery.bulk-threshold";
     public static final String CLASSPATH_PROPERTY = "erasure.recovery.bulk-writer-classpath";
+    public static final String LOADER_PROPERTY = "erasure.recovery.bulk-loader";
 
     private static final Logger log = LoggerFactory.getLogger(BulkRestores.class);
 
@@ -47,6 +49,7 @@ public class BulkRestores {
     private final Path workDir;
     private final String writerHeap;
     private final Duration writerTimeout;
+    private final BulkSettings.Loader loader;
     private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
     private volatile String classpath;
 
@@ -58,6 +61,18 @@ public class BulkRestores {
      */
     public BulkRestores(StoreAdapterPool adapters, StoreConnectionsProperties connections, Clock clock, int threshold,
                         int batchSize, String classpath, Path workDir, String writerHeap, Duration writerTimeout) {
+        this(adapters, connections, clock, threshold, batchSize, classpath, workDir, writerHeap, writerTimeout,
+                BulkSettings.Loader.AUTO);
+    }
+
+    /**
+     * @param loader how the SSTables reach the node ({@value #LOADER_PROPERTY}): import, sstableloader, or auto (import for a
+     *               node on this machine)
+     */
+    public BulkRestores(StoreAdapterPool adapters, StoreConnectionsProperties connections, Clock clock, int threshold,
+                        int batchSize, String classpath, Path workDir, String writerHeap, Duration writerTimeout,
+                        BulkSettings.Loader loader) {
+        this.loader = loader == null ? BulkSettings.Loader.AUTO : loader;
         this.adapters = adapters;
         this.connections = connections;
         this.clock = clock;
@@ -105,7 +120,7 @@ public class BulkRestores {
         }
         StoreConnectionsProperties.Connection connection = connections.connections().get(spec.connectionRef());
         BulkSettings settings = BulkSettings.of(new StoreConnection(spec.connectionRef(), connection.kind(), connection.settings()),
-                workDir, writerTimeout, writerHeap, writerClasspath);
+                workDir, writerTimeout, writerHeap, writerClasspath, loader);
         ReentrantLock lock = locks.computeIfAbsent(spec.connectionRef(), ref -> new ReentrantLock());
         lock.lock();
         try {
