@@ -1,9 +1,39 @@
-// Datasets and owners, with the deletion backlog per dataset (GET /api/datasets, /api/dashboard/summary, /api/runs).
+// Datasets and owners, with the deletion backlog per dataset (GET /api/datasets, /api/dashboard/summary, /api/runs)
+// and whether their deleted rows may still be on disk (deletion-service GET /api/purge, Cassandra datasets).
 
 import { $, fmtCount, fmtDuration, fmtTime, h, setText, show, syncRows } from '../dom.js';
 
+const PURGE_REREAD_MILLIS = 10_000;
+
+/** "still on disk until <t>", "still on disk, purgeable since <t>", "purged", or null (no deletes, unknown). */
+export function onDiskText(line, now = Date.now()) {
+  if (!line || line.error || line.stillOnDisk === null || line.stillOnDisk === undefined) {
+    return null;
+  }
+  if (!line.stillOnDisk) {
+    return 'purged';
+  }
+  return new Date(line.purgeableAt).getTime() > now ? `still on disk until ${fmtTime(line.purgeableAt)}`
+    : `still on disk, purgeable since ${fmtTime(line.purgeableAt)}`;
+}
+
 export function datasetsPanel(ctx) {
   const tbody = $('#datasets-table tbody');
+  let purge = { at: 0, byDataset: new Map(), problem: null };
+
+  /** deletion-service's purge status, re-read at most every 10 s; its absence never fails the panel. */
+  async function purgeLines() {
+    if (Date.now() - purge.at < PURGE_REREAD_MILLIS) {
+      return purge;
+    }
+    try {
+      const lines = (await ctx.api.service('deletion', '/api/purge')) || [];
+      purge = { at: Date.now(), byDataset: new Map(lines.map((line) => [line.dataset, line])), problem: null };
+    } catch (e) {
+      purge = { at: Date.now(), byDataset: new Map(), problem: e.message };
+    }
+    return purge;
+  }
 
   function create(view) {
     const name = view.spec.name;
@@ -11,14 +41,14 @@ export function datasetsPanel(ctx) {
     const cells = {
       owner: cell('owner'), store: cell('store'), enabled: cell('enabled'), deletable: cell('deletable', 'num'),
       waiting: cell('waiting', 'num'), overdue: cell('overdue'), lastAudit: cell('last-audit'),
-      lastRun: cell('last-run', 'state'), nextRun: cell('next-run'),
+      lastRun: cell('last-run', 'state'), nextRun: cell('next-run'), onDisk: cell('on-disk'),
     };
     const row = h('tr', { testid: `dataset-row-${name}` }, h('td', { text: name }), ...Object.values(cells));
     row.cells$ = cells;
     return row;
   }
 
-  function update(row, { view, backlog, lastRun }) {
+  function update(row, { view, backlog, lastRun, onDisk, purgeProblem }) {
     const c = row.cells$;
     const spec = view.spec;
     setText(c.owner, spec.ownerTeam);
@@ -33,12 +63,14 @@ export function datasetsPanel(ctx) {
     c.lastRun.className = `state state-${lastRun ? lastRun.state : ''}`;
     c.lastRun.title = lastRun ? lastRun.id : '';
     setText(c.nextRun, view.enabled ? fmtTime(view.nextRunAt) : null);
+    setText(c.onDisk, onDiskText(onDisk));
+    c.onDisk.title = onDisk ? (onDisk.error || onDisk.explanation || '') : (purgeProblem || '');
   }
 
   return {
     async refresh() {
-      const [datasets, summary, runs] = await Promise.all([
-        ctx.datasets(true), ctx.api.get('/api/dashboard/summary'), ctx.api.get('/api/runs?limit=200')]);
+      const [datasets, summary, runs, purged] = await Promise.all([
+        ctx.datasets(true), ctx.api.get('/api/dashboard/summary'), ctx.api.get('/api/runs?limit=200'), purgeLines()]);
       const latest = new Map();
       for (const run of runs || []) {
         const known = latest.get(run.dataset);
@@ -48,6 +80,7 @@ export function datasetsPanel(ctx) {
       }
       const items = datasets.map((view) => ({
         view, backlog: summary.datasets[view.spec.name], lastRun: latest.get(view.spec.name),
+        onDisk: purged.byDataset.get(view.spec.name), purgeProblem: purged.problem,
       })).sort((a, b) => a.view.spec.name.localeCompare(b.view.spec.name));
       syncRows(tbody, items, (item) => item.view.spec.name, (item) => create(item.view), update);
       show($('#datasets-empty'), items.length === 0);
