@@ -4,6 +4,7 @@ import io.erasure.deletion.control.ControlState;
 import io.erasure.deletion.execution.BatchEvents;
 import io.erasure.deletion.execution.BatchExecutor;
 import io.erasure.deletion.fanout.CopyFanOut;
+import io.erasure.support.tasks.DeletionTaskPublisher;
 import io.erasure.deletion.execution.DeletionMetrics;
 import io.erasure.deletion.execution.ProcessedBatches;
 import io.erasure.deletion.execution.StepListener;
@@ -108,7 +109,7 @@ class DeletionConfiguration {
                                 KafkaTemplate<String, String> kafka, JsonMapper json, MeterRegistry meters,
                                 ObjectProvider<StepListener> steps, DeletionProperties properties, Clock clock) {
         return new BatchExecutor(stores, deletionLog, lag, throttle, control, new ProcessedBatches(jdbc),
-                new CopyFanOut(kafka, json, jdbc), new BatchEvents(kafka, json, clock),
+                new CopyFanOut(new DeletionTaskPublisher(kafka, json), json, jdbc), new BatchEvents(kafka, json, clock),
                 new StoreCalls(properties.retryAttempts(), Duration.ofMillis(200), Duration.ofSeconds(20), meters),
                 new DeletionMetrics(meters), steps.getIfAvailable(() -> StepListener.NONE), properties.killSwitchPoll(),
                 clock);

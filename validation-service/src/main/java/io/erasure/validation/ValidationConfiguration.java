@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.erasure.deletionlog.client.PriorDeletions;
 import io.erasure.support.stores.StoreAdapterPool;
+import io.erasure.support.tasks.DeletionTaskPublisher;
 import io.erasure.validation.check.CandidateChecks;
 import io.erasure.validation.check.IdentifierLiveness;
 import io.erasure.validation.check.ReadThrottle;
@@ -18,8 +19,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.ExponentialBackOff;
+import tools.jackson.databind.json.JsonMapper;
 
 @Configuration
 @EnableConfigurationProperties({ValidationProperties.class, DeletionLogConnection.class})
@@ -30,6 +33,11 @@ class ValidationConfiguration {
     @Bean
     Clock clock() {
         return Clock.systemUTC();
+    }
+
+    @Bean
+    DeletionTaskPublisher deletionTaskPublisher(KafkaTemplate<String, String> kafka, JsonMapper json) {
+        return new DeletionTaskPublisher(kafka, json);
     }
 
     @Bean

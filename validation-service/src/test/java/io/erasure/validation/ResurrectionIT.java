@@ -32,7 +32,7 @@ import io.erasure.validation.job.ProcessedJobs;
 import io.erasure.validation.job.RunEvents;
 import io.erasure.validation.job.ValidationJobs;
 import io.erasure.validation.resurrection.ResurrectionDetector;
-import io.erasure.validation.tasks.TaskPublisher;
+import io.erasure.support.tasks.DeletionTaskPublisher;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Timestamp;
@@ -162,7 +162,7 @@ class ResurrectionIT extends ValidationTestSupport {
 
     @Test
     void withoutTheDeletionLogTheReportSaysNotConfigured(@Autowired CandidateChecks checks, @Autowired StoreAdapterPool stores,
-                                                         @Autowired TaskPublisher publisher, @Autowired RunEvents events,
+                                                         @Autowired DeletionTaskPublisher publisher, @Autowired RunEvents events,
                                                          @Autowired ProcessedJobs processed,
                                                          @Autowired ValidationProperties properties, @Autowired Clock clock) {
         // the jobs as a service without erasure.validation.deletion-log.* has them, on this context's engines

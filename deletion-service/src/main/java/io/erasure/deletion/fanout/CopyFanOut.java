@@ -1,12 +1,12 @@
 package io.erasure.deletion.fanout;
 
-import io.erasure.model.contract.Topics;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetCopy;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.record.ColumnValue;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.store.spi.LiveRow;
+import io.erasure.support.tasks.DeletionTaskPublisher;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,11 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.support.SendResult;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -40,12 +36,12 @@ public class CopyFanOut {
     private static final TypeReference<Map<String, Object>> VALUES = new TypeReference<>() {
     };
 
-    private final KafkaTemplate<String, String> kafka;
+    private final DeletionTaskPublisher publisher;
     private final JsonMapper json;
     private final JdbcTemplate jdbc;
 
-    public CopyFanOut(KafkaTemplate<String, String> kafka, JsonMapper json, JdbcTemplate jdbc) {
-        this.kafka = kafka;
+    public CopyFanOut(DeletionTaskPublisher publisher, JsonMapper json, JdbcTemplate jdbc) {
+        this.publisher = publisher;
         this.json = json;
         this.jdbc = jdbc;
     }
@@ -147,13 +143,10 @@ public class CopyFanOut {
     }
 
     private void send(List<DeletionTask> tasks) {
-        List<CompletableFuture<SendResult<String, String>>> sends = new ArrayList<>();
-        for (DeletionTask task : tasks) {
-            sends.add(kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)));
-        }
         try {
-            CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
-        } catch (Exception e) {
+            publisher.publish(tasks);
+        } catch (IllegalStateException e) {
+            // the batch is redelivered and publishes the same tasks again (same ids, applied once)
             throw new io.erasure.store.spi.StoreException.Retriable("could not publish copy tasks: " + e.getMessage(), e);
         }
     }

@@ -1,5 +1,7 @@
 package io.erasure.recovery.reapply;
 
+import io.erasure.support.tasks.DeletionTaskPublisher;
+
 import io.erasure.recovery.reapply.ReapplicationStore.CutoffGroupView;
 import io.erasure.recovery.reapply.ReapplicationStore.ReapplicationView;
 import io.erasure.model.cutoff.CutoffTimestamp;

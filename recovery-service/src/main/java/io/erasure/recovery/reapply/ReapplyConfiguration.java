@@ -1,5 +1,7 @@
 package io.erasure.recovery.reapply;
 
+import io.erasure.support.tasks.DeletionTaskPublisher;
+
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.support.S3Properties;

@@ -24,7 +24,7 @@ import io.erasure.validation.finalset.ValidationReport;
 import io.erasure.validation.resurrection.ResurrectedRow;
 import io.erasure.validation.resurrection.ResurrectionDetector;
 import io.erasure.validation.tasks.TaskPlanner;
-import io.erasure.validation.tasks.TaskPublisher;
+import io.erasure.support.tasks.DeletionTaskPublisher;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,14 +50,14 @@ public class ValidationJobs {
     private final RunFiles files;
     private final CandidateChecks checks;
     private final StoreAdapterPool stores;
-    private final TaskPublisher publisher;
+    private final DeletionTaskPublisher publisher;
     private final RunEvents events;
     private final ProcessedJobs processed;
     private final ValidationProperties properties;
     private final Clock clock;
     private final ResurrectionDetector resurrection;
 
-    public ValidationJobs(RunFiles files, CandidateChecks checks, StoreAdapterPool stores, TaskPublisher publisher,
+    public ValidationJobs(RunFiles files, CandidateChecks checks, StoreAdapterPool stores, DeletionTaskPublisher publisher,
                           RunEvents events, ProcessedJobs processed, ValidationProperties properties, Clock clock,
                           ResurrectionDetector resurrection) {
         this.files = files;

@@ -1,4 +1,4 @@
-package io.erasure.validation.tasks;
+package io.erasure.support.tasks;
 
 import io.erasure.model.contract.Topics;
 import io.erasure.model.task.DeletionTask;
@@ -8,25 +8,26 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
-import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Publishes deletion tasks on {@code erasure.deletion.tasks}, keyed by (dataset, partition key of the
- * task's first key) so one shard owns each key range. Sends are idempotent and acknowledged by all
- * in-sync replicas; a task published twice (after a crash) has the same id and is applied once.
+ * task's first key) so one shard owns each key range, and returns once every send is acknowledged (by all
+ * in-sync replicas, with the services' idempotent producer). A task published twice (after a crash, by a
+ * retried request) has the same id and is applied once. Used by validation (a run's tasks), deletion (copy
+ * tasks) and recovery (re-applied erasures).
  */
-@Component
-public class TaskPublisher {
+public class DeletionTaskPublisher {
 
     private final KafkaTemplate<String, String> kafka;
     private final JsonMapper json;
 
-    public TaskPublisher(KafkaTemplate<String, String> kafka, JsonMapper json) {
+    public DeletionTaskPublisher(KafkaTemplate<String, String> kafka, JsonMapper json) {
         this.kafka = kafka;
         this.json = json;
     }
 
+    /** @throws IllegalStateException if a send is not acknowledged within 2 minutes; publishing again is safe */
     public void publish(List<DeletionTask> tasks) {
         List<CompletableFuture<SendResult<String, String>>> sends = new ArrayList<>();
         for (DeletionTask task : tasks) {
@@ -34,6 +35,9 @@ public class TaskPublisher {
         }
         try {
             CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while publishing " + tasks.size() + " deletion tasks", e);
         } catch (Exception e) {
             throw new IllegalStateException("publishing " + tasks.size() + " deletion tasks failed: " + e.getMessage(), e);
         }
