@@ -250,10 +250,14 @@ deletion: deletion-service
 {{- end -}}
 {{- if eq .name "recovery-service" -}}
 {{- $bulk := $v.recoveryBulk | default dict -}}
-{{- $recovery := dict "bulk-threshold" (int ($bulk.threshold | default 0)) -}}
+{{- $loader := $bulk.loader | default "auto" | toString | trim | lower -}}
+{{- if not (has $loader (list "import" "sstableloader" "auto")) -}}
+{{- fail (printf "recoveryBulk.loader has '%s': use import, sstableloader or auto" $bulk.loader) -}}
+{{- end -}}
+{{- $recovery := dict "bulk-threshold" (int ($bulk.threshold | default 0)) "bulk-loader" $loader -}}
 {{- if gt (int ($bulk.threshold | default 0)) 0 -}}
 {{- $_ := set $recovery "bulk-writer-classpath" (required "recoveryBulk.writerClasspath is required when recoveryBulk.threshold > 0: the service image has no SSTable writer" $bulk.writerClasspath) -}}
-{{- $_ := set $recovery "bulk-work-dir" (required "recoveryBulk.workDir is required when recoveryBulk.threshold > 0: a folder the Cassandra nodes see at the same path" $bulk.workDir) -}}
+{{- $_ := set $recovery "bulk-work-dir" (required "recoveryBulk.workDir is required when recoveryBulk.threshold > 0: where SSTables are staged (with loader import, a folder the Cassandra nodes see at the same path)" $bulk.workDir) -}}
 {{- end -}}
 {{- $_ := set $erasure "recovery" $recovery -}}
 {{- end -}}

@@ -142,7 +142,7 @@ class HelmChartTest {
             if (properties.contains("spring.cassandra.contact-points")) {
                 expected.add("cassandra");
             }
-            if (properties.stream().anyMatch(property -> property.startsWith("erasure.s3."))) {
+            if (properties.stream().anyMatch(property -> property.startsWith("erasure.s3.")) || readsBucketInCode(module)) {
                 expected.add("s3");
             }
             if (properties.contains("erasure.deletion-log.master-key")) {
@@ -159,8 +159,11 @@ class HelmChartTest {
             }
             List<?> needs = (List<?>) services().get(module.name()).get("needs");
             assertThat(new TreeSet<>(needs.stream().map(String::valueOf).toList()))
-                    .as(module.name() + ": needs, from its application.yml and its use of store connections").isEqualTo(expected);
+                    .as(module.name() + ": needs, from its application.yml and its use of store connections and the bucket")
+                    .isEqualTo(expected);
         }
+        assertThat(readsBucketInCode(modules.get("recovery-service")))
+                .as("recovery-service binds S3Properties (reapplications by snapshot)").isTrue();
     }
 
     @Test
@@ -248,14 +251,17 @@ class HelmChartTest {
     @Test
     void bulkRestoresAreOffUntilTheImageHasTheSSTableWriter() throws IOException {
         Map<String, Object> bulk = map(values, "recoveryBulk");
-        assertThat(bulk).as("recoveryBulk").containsEntry("threshold", 0).containsKeys("writerClasspath", "workDir");
+        assertThat(bulk).as("recoveryBulk").containsEntry("threshold", 0).containsKeys("writerClasspath", "workDir")
+                .as("recoveryBulk.loader, the jar's default").containsEntry("loader", "auto");
         assertThat(Files.readString(chart.resolve("templates/_helpers.tpl")))
                 .contains("\"bulk-threshold\"")
+                .contains("\"bulk-loader\" $loader")
                 .contains("required \"recoveryBulk.writerClasspath is required")
                 .contains("required \"recoveryBulk.workDir is required");
         Module recovery = modules.get("recovery-service");
         assertThat(recovery.properties()).as("recovery-service reads them")
-                .contains("erasure.recovery.bulk-threshold", "erasure.recovery.bulk-writer-classpath", "erasure.recovery.bulk-work-dir");
+                .contains("erasure.recovery.bulk-threshold", "erasure.recovery.bulk-writer-classpath", "erasure.recovery.bulk-work-dir",
+                        "erasure.recovery.bulk-loader");
     }
 
     @Test
@@ -346,6 +352,15 @@ class HelmChartTest {
     // --- the services --------------------------------------------------------------------------------------
 
     private static boolean readsStoreConnections(Module module) throws IOException {
+        return sourcesContain(module, "StoreAdapterPool");
+    }
+
+    /** Whether the module's code binds the platform bucket ({@link S3Properties}) although its application.yml may not name it. */
+    private static boolean readsBucketInCode(Module module) throws IOException {
+        return sourcesContain(module, "import " + S3Properties.class.getName() + ";");
+    }
+
+    private static boolean sourcesContain(Module module, String text) throws IOException {
         Path sources = module.dir().resolve("src/main/java");
         if (!Files.isDirectory(sources)) {
             return false;
@@ -353,7 +368,7 @@ class HelmChartTest {
         try (Stream<Path> files = Files.walk(sources)) {
             return files.filter(file -> file.toString().endsWith(".java")).anyMatch(file -> {
                 try {
-                    return Files.readString(file).contains("StoreAdapterPool");
+                    return Files.readString(file).contains(text);
                 }
                 catch (IOException e) {
                     throw new IllegalStateException(e);

@@ -170,6 +170,23 @@ class ComposeFileTest {
     }
 
     @Test
+    void recoveryReadsSnapshotManifestsFromThePlatformBucket() throws Exception {
+        ComposeFile compose = compose();
+        ComposeFile.Service recovery = compose.service("recovery-service");
+        assertThat(readsBucketInCode(project.services().stream()
+                .filter(module -> module.name().equals("recovery-service")).findFirst().orElseThrow()))
+                .as("recovery-service binds S3Properties (reapplications by snapshot)").isTrue();
+        for (String property : s3Properties()) {
+            assertThat(binding(recovery, property)).as("recovery-service: a variable for " + property).isNotNull();
+        }
+        assertThat(recovery.dependsOn()).as("recovery-service: waits for the bucket")
+                .containsEntry("minio", "service_healthy").containsEntry("minio-bucket", "service_completed_successfully");
+
+        assertThat(problems(compose.with(recovery.withoutVariable("ERASURE_S3_BUCKET")))).containsExactly(
+                "recovery-service: engine setting erasure.s3.bucket has no variable ERASURE_S3_BUCKET");
+    }
+
+    @Test
     void aServiceModuleMissingFromComposeIsReported() throws Exception {
         assertThat(problems(compose().without("deletion-service")))
                 .contains("deletion-service: service module of the root pom has no compose service built from its jar");
@@ -232,8 +249,10 @@ class ComposeFileTest {
                     .filter(variable -> readable.stream().noneMatch(property -> binds(variable, property)))
                     .sorted()
                     .forEach(variable -> problems.add(module.name() + ": " + variable + " matches no property the service reads"));
-            module.properties().stream()
-                    .filter(property -> ENGINE_PROPERTIES.contains(property) || property.startsWith(S3_PREFIX))
+            Stream.concat(module.properties().stream()
+                            .filter(property -> ENGINE_PROPERTIES.contains(property) || property.startsWith(S3_PREFIX)),
+                            readsBucketInCode(module) ? s3Properties().stream() : Stream.empty())
+                    .distinct()
                     .filter(property -> service.environment().keySet().stream().noneMatch(variable -> binds(variable, property)))
                     .sorted()
                     .forEach(property -> problems.add(module.name() + ": engine setting " + property + " has no variable " + variable(property)));
@@ -245,6 +264,39 @@ class ComposeFileTest {
         return problems;
     }
 
+    /** Every property of service-support's S3 record: {@code erasure.s3.endpoint}, ... */
+    private static List<String> s3Properties() {
+        return Arrays.stream(S3Properties.class.getRecordComponents())
+                .map(component -> S3_PREFIX + kebabCase(component.getName())).toList();
+    }
+
+    /**
+     * Whether the module's main sources use the platform bucket through service-support's {@link S3Properties}
+     * although its application.yml names no {@code erasure.s3.*} (recovery-service: snapshot reapplications).
+     */
+    private static boolean readsBucketInCode(ServiceModule module) {
+        Path sources = root.resolve(module.name()).resolve("src/main/java");
+        if (!Files.isDirectory(sources)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.walk(sources)) {
+            return files.filter(file -> file.toString().endsWith(".java"))
+                    .anyMatch(file -> read(file).contains("import " + S3Properties.class.getName() + ";"));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * The properties a module's application.yml sets, plus those bound from the S3 record once it uses S3 at all,
      * those its own code reads ({@code @Value} names, {@code @ConfigurationProperties} records), service-support's
@@ -252,10 +304,8 @@ class ComposeFileTest {
      */
     private static Set<String> readableProperties(ServiceModule module) {
         Set<String> readable = new TreeSet<>(module.properties());
-        if (module.properties().stream().anyMatch(property -> property.startsWith(S3_PREFIX))) {
-            Arrays.stream(S3Properties.class.getRecordComponents())
-                    .map(component -> S3_PREFIX + kebabCase(component.getName()))
-                    .forEach(readable::add);
+        if (module.properties().stream().anyMatch(property -> property.startsWith(S3_PREFIX)) || readsBucketInCode(module)) {
+            readable.addAll(s3Properties());
         }
         readable.addAll(sourceProperties(module));
         Arrays.stream(CrossOriginProperties.class.getRecordComponents())
