@@ -65,6 +65,12 @@ public final class PlatformClient {
         }
     }
 
+    /** PUTs {@code body} (any value Jackson can write). */
+    public Answer put(String path, Object body) {
+        return send(request(path).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body))));
+    }
+
     private HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30))
                 .header("Authorization", authorization).header("Accept", "application/json");

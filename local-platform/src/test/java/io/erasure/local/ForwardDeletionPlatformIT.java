@@ -1,0 +1,145 @@
+package io.erasure.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.erasure.infra.PostgresEngine;
+import io.erasure.infra.RedisEngine;
+import io.erasure.local.demo.DemoCycle;
+import io.erasure.local.demo.PlatformClient;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.DeletionLimits;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.identifier.IdentifierSource;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Forward deletion across the real services: an upstream "member deleted" request goes from the control
+ * plane through the deletion service to Cassandra and the Redis cache copy, the member's orders are kept as
+ * legal records (a KEEP_SNAPSHOT dataset) or left to the nightly audit, and the request reads PURGED only
+ * once every target and copy has confirmed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ForwardDeletionPlatformIT {
+
+    /** A member who has not left: only the forward request makes its data go. */
+    private static final long MEMBER = 7;
+    private static final List<Long> ORDERS = List.of(MEMBER * 10, MEMBER * 10 + 1, MEMBER * 10 + 2);
+
+    private final JsonMapper json = JsonMapper.builder().build();
+    private SharedPlatform shared;
+    private LocalPlatform.Running platform;
+    private PlatformClient operator;
+    private PlatformClient owner;
+    private PlatformClient publisher;
+
+    @BeforeAll
+    void platform() throws Exception {
+        shared = SharedPlatform.get();
+        platform = shared.platform;
+        operator = new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "operator", "operator");
+        owner = operator.as("owner", "owner");
+        publisher = operator.as("publisher", "publisher");
+    }
+
+    @Test
+    void aMembersProfileAndCacheEntryGoAtOnceWhileTheOrdersAreKeptAsLegalRecords() throws Exception {
+        registerOrderRecordsKeptAsSnapshots();
+        assertThat(profileExists(MEMBER)).isTrue();
+        assertThat(cacheEntryExists(MEMBER)).isTrue();
+        Map<String, Object> request = Map.of("aggregateType", DemoCycle.SOURCE, "aggregateId", Long.toString(MEMBER),
+                "version", 1, "childIds", Map.of("order-ids", ORDERS.stream().map(String::valueOf).toList()));
+
+        JsonNode accepted = publisher.post("/api/forward-requests", request).require("publishing the request");
+
+        assertThat(accepted.path("state").asString()).isEqualTo("TOMBSTONED");
+        String requestId = accepted.path("requestId").asString();
+        JsonNode purged = awaitState(requestId, "PURGED");
+        Map<String, JsonNode> targets = new HashMap<>();
+        purged.path("targets").forEach(t -> targets.put(t.path("dataset").asString(), t));
+        assertThat(targets.get(DemoCycle.PROFILES).path("outcome").asString()).isEqualTo("DELETED");
+        assertThat(targets.get(DemoCycle.PROFILES).path("deleted").asLong()).isEqualTo(1);
+        assertThat(targets.get(DemoCycle.PROFILES).path("copyTasksReported").asInt())
+                .isEqualTo(targets.get(DemoCycle.PROFILES).path("copyTasksExpected").asInt()).isEqualTo(1);
+        assertThat(targets.get("order-records").path("outcome").asString()).isEqualTo("SNAPSHOT_KEPT");
+        assertThat(targets.get(DemoCycle.ORDERS).path("outcome").asString()).isEqualTo("LEFT_TO_AUDIT");
+
+        assertThat(profileExists(MEMBER)).as("the profile is gone from Cassandra").isFalse();
+        assertThat(cacheEntryExists(MEMBER)).as("its cache entry is gone from Redis").isFalse();
+        assertThat(orderCount()).as("the orders are kept as legal records").isEqualTo(ORDERS.size());
+        assertThat(profileExists(MEMBER + 1)).as("another member is untouched").isTrue();
+
+        JsonNode repeat = publisher.post("/api/forward-requests", request).require("publishing it again");
+        assertThat(repeat.path("outcome").asString()).isEqualTo("DUPLICATE");
+        assertThat(repeat.path("requestId").asString()).isEqualTo(requestId);
+    }
+
+    private void registerOrderRecordsKeptAsSnapshots() {
+        IdentifierSource orderIds = new IdentifierSource("order-ids", StoreKind.POSTGRES, "pg-main", "demo", "orders",
+                "order_id", "updated_at", S3Layout.defaultBackupLocation("order-ids", BackupFormat.JSONL_GZIP),
+                Duration.ZERO);
+        operator.post("/api/identifier-sources", orderIds).require("registering order-ids");
+        DatasetSpec records = DatasetSpec.builder().name("order-records").storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main").namespace("demo").table("orders").keyColumns(KeyColumns.partitionOnly("order_id"))
+                .identifierColumn("order_id").identifierSource("order-ids")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+                .backup(S3Layout.defaultBackupLocation("order-records", BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.1)).ownerTeam(DemoCycle.TEAM).build();
+        owner.post("/api/datasets", records).require("registering order-records");
+        owner.put("/api/datasets/order-records/forward-policy", Map.of("action", "KEEP_SNAPSHOT"))
+                .require("keeping order records as snapshots");
+    }
+
+    private JsonNode awaitState(String requestId, String state) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        JsonNode request = null;
+        while (System.nanoTime() < deadline) {
+            request = operator.get("/api/forward-requests/" + requestId).require("reading the request");
+            if (state.equals(request.path("state").asString())) {
+                return request;
+            }
+            Thread.sleep(1000);
+        }
+        throw new AssertionError("request " + requestId + " never reached " + state + ": " + request);
+    }
+
+    private boolean profileExists(long memberId) {
+        return shared.profileExists(memberId);
+    }
+
+    private boolean cacheEntryExists(long memberId) {
+        RedisEngine redis = platform.engine(RedisEngine.class);
+        try (RedisClient client = RedisClient.create("redis://" + redis.host() + ":" + redis.port());
+             StatefulRedisConnection<String, String> connection = client.connect()) {
+            return connection.sync().exists("profile:" + memberId) == 1;
+        }
+    }
+
+    private long orderCount() throws Exception {
+        PostgresEngine postgres = platform.engine(PostgresEngine.class);
+        try (Connection pg = DriverManager.getConnection(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password());
+             var count = pg.prepareStatement("SELECT count(*) FROM demo.orders WHERE member_id = ?")) {
+            count.setLong(1, MEMBER);
+            try (var rs = count.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+}
