@@ -38,6 +38,9 @@ public abstract class DeletionTestSupport {
         LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         postgres.storeConnectionProperties("pg-main").forEach((name, value) -> registry.add(name, () -> value));
+        // a category tree: deleting a category deletes its whole subtree (ForwardTreeIT)
+        registry.add("erasure.connections[pg-main].settings[hierarchy." + ForwardTreeIT.DATASET + ".tree.parent-column]",
+                () -> "parent_id");
         // a cache tier for copies
         LocalEngines.redis().storeConnectionProperties("redis-main").forEach((name, value) -> registry.add(name, () -> value));
         // a Cassandra store with JMX, for the purge status ("deleted but still on disk")
