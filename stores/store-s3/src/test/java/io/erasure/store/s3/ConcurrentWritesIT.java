@@ -12,12 +12,9 @@ import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.DeletePlan.Action;
 import io.erasure.store.spi.LiveState;
-import io.erasure.store.spi.StoreAdapter;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Writes that race a delete, on a server without conditional requests (s3proxy): LastModified after the cut-off
@@ -28,19 +25,9 @@ class ConcurrentWritesIT {
 
     private static final String BUCKET = "concurrent-owner";
     private static final DatasetSpec SPEC = TestS3.spec("exports-concurrent", "exports/{customer_id}.json");
-    private static StoreAdapter adapter;
 
-    @BeforeAll
-    static void open() {
-        TestS3.createBucket(BUCKET);
-        adapter = TestS3.open(BUCKET, Map.of());
-        adapter.checkDataset(SPEC);
-    }
-
-    @AfterAll
-    static void close() {
-        adapter.close();
-    }
+    @RegisterExtension
+    static final TestS3.OwnerBucket OWNER = new TestS3.OwnerBucket(BUCKET, SPEC);
 
     @Test
     void anObjectLastModifiedAfterTheCutoffIsKept() {
@@ -49,9 +36,9 @@ class ConcurrentWritesIT {
         TestS3.awaitServerSecondAfter(cutoff);
         put(BUCKET, "exports/31.json", "{\"v\":\"after the cut-off\"}");
 
-        List<LiveState> states = adapter.checkLiveState(SPEC, List.of(key(30), key(31)));
-        DeletePlan plan = adapter.planDelete(new DeleteBatch(SPEC, "batch-cutoff", cutoff, List.of(key(30), key(31))));
-        DeleteOutcome outcome = adapter.executeDelete(plan);
+        List<LiveState> states = OWNER.adapter().checkLiveState(SPEC, List.of(key(30), key(31)));
+        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-cutoff", cutoff, List.of(key(30), key(31))));
+        DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
 
         assertThat(states).extracting(s -> s.writtenAfter(cutoff)).containsExactly(false, true);
         assertThat(plan.decisions()).extracting(DeletePlan.KeyDecision::action)
@@ -66,10 +53,10 @@ class ConcurrentWritesIT {
     void anObjectRewrittenAfterThePlanIsNotDeleted() {
         put(BUCKET, "exports/32.json", "{\"v\":1}");
         put(BUCKET, "exports/33.json", "{\"v\":1}");
-        DeletePlan plan = adapter.planDelete(new DeleteBatch(SPEC, "batch-etag", TestS3.serverCutoff(), List.of(key(32), key(33))));
+        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-etag", TestS3.serverCutoff(), List.of(key(32), key(33))));
 
         put(BUCKET, "exports/33.json", "{\"v\":2}");
-        DeleteOutcome outcome = adapter.executeDelete(plan);
+        DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
 
         assertThat(plan.count(Action.DELETE_ROW)).isEqualTo(2);
         assertThat(outcome.deleted()).isEqualTo(1);
@@ -82,11 +69,11 @@ class ConcurrentWritesIT {
     void anIdenticalRewriteAfterTheCutoffIsNotDeletedThoughItsEtagIsTheSame() {
         put(BUCKET, "exports/34.json", "{\"v\":\"same\"}");
         CutoffTimestamp cutoff = TestS3.serverCutoff();
-        DeletePlan plan = adapter.planDelete(new DeleteBatch(SPEC, "batch-same", cutoff, List.of(key(34))));
+        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-same", cutoff, List.of(key(34))));
 
         TestS3.awaitServerSecondAfter(cutoff);
         put(BUCKET, "exports/34.json", "{\"v\":\"same\"}");
-        DeleteOutcome outcome = adapter.executeDelete(plan);
+        DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
 
         assertThat(plan.count(Action.DELETE_ROW)).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(1);
@@ -96,10 +83,10 @@ class ConcurrentWritesIT {
     @Test
     void anObjectDeletedByItsOwnerAfterThePlanCountsAsAbsent() {
         put(BUCKET, "exports/35.json", "{}");
-        DeletePlan plan = adapter.planDelete(new DeleteBatch(SPEC, "batch-gone", TestS3.serverCutoff(), List.of(key(35))));
+        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-gone", TestS3.serverCutoff(), List.of(key(35))));
 
         TestS3.client().deleteObject(b -> b.bucket(BUCKET).key("exports/35.json"));
-        DeleteOutcome outcome = adapter.executeDelete(plan);
+        DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
 
         assertThat(outcome.absent()).isEqualTo(1);
         assertThat(outcome.deleted()).isZero();

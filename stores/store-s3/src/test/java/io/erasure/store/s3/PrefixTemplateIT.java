@@ -19,28 +19,17 @@ import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A prefix template ({@code exports/{customer_id}/}): a row is every object under its prefix, and nothing else. */
 class PrefixTemplateIT {
 
     private static final String BUCKET = "prefix-owner";
     private static final DatasetSpec SPEC = TestS3.spec("exports-by-prefix", "exports/{customer_id}/");
-    private static StoreAdapter adapter;
 
-    @BeforeAll
-    static void open() {
-        TestS3.createBucket(BUCKET);
-        adapter = TestS3.open(BUCKET, Map.of());
-        adapter.checkDataset(SPEC);
-    }
-
-    @AfterAll
-    static void close() {
-        adapter.close();
-    }
+    @RegisterExtension
+    static final TestS3.OwnerBucket OWNER = new TestS3.OwnerBucket(BUCKET, SPEC);
 
     @Test
     void deletingAPrefixRemovesEveryObjectUnderItAndNothingOutsideIt() {
@@ -50,9 +39,9 @@ class PrefixTemplateIT {
         put(BUCKET, "exports/1.json", "{\"sibling\":true}");
         put(BUCKET, "archive/exports/1/profile.json", "{\"archived\":true}");
 
-        List<LiveRow> rows = adapter.readRows(SPEC, List.of(key(1)));
-        DeletePlan plan = adapter.planDelete(new DeleteBatch(SPEC, "batch-prefix", TestS3.serverCutoff(), List.of(key(1))));
-        DeleteOutcome outcome = adapter.executeDelete(plan);
+        List<LiveRow> rows = OWNER.adapter().readRows(SPEC, List.of(key(1)));
+        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-prefix", TestS3.serverCutoff(), List.of(key(1))));
+        DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
 
         assertThat(rows).singleElement().satisfies(row -> assertThat(row.columns())
                 .extracting(c -> (Object) ((Map<?, ?>) c.value()).get("key"))
@@ -69,7 +58,7 @@ class PrefixTemplateIT {
         assertThat(text(BUCKET, "archive/exports/1/profile.json")).contains("{\"archived\":true}");
 
         List<DeletionRecord> records = TestS3.recordsOf(SPEC, rows, plan.batch().cutoff());
-        RestoreOutcome restored = adapter.restore(SPEC, records);
+        RestoreOutcome restored = OWNER.adapter().restore(SPEC, records);
 
         assertThat(restored.count(RestoreOutcome.Status.RESTORED)).isEqualTo(1);
         assertThat(text(BUCKET, "exports/1/profile.json")).contains("{\"name\":\"one\"}");
@@ -79,10 +68,10 @@ class PrefixTemplateIT {
     @Test
     void anObjectAddedUnderThePrefixAfterThePlanKeepsTheWholeRow() {
         put(BUCKET, "exports/8/profile.json", "{\"name\":\"eight\"}");
-        DeletePlan plan = adapter.planDelete(new DeleteBatch(SPEC, "batch-added", TestS3.serverCutoff(), List.of(key(8))));
+        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-added", TestS3.serverCutoff(), List.of(key(8))));
 
         put(BUCKET, "exports/8/late.json", "{\"written\":\"after the plan\"}");
-        DeleteOutcome outcome = adapter.executeDelete(plan);
+        DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
 
         assertThat(outcome.deleted()).isZero();
         assertThat(outcome.skippedNewer()).isEqualTo(1);
@@ -111,7 +100,7 @@ class PrefixTemplateIT {
     void aKeyValueThatWouldReachIntoAnotherKeysPrefixIsRefused() {
         put(BUCKET, "exports/3/4/profile.json", "{}");
 
-        assertThatThrownBy(() -> adapter.planDelete(new DeleteBatch(SPEC, "batch-slash", TestS3.serverCutoff(), List.of(key("3/4")))))
+        assertThatThrownBy(() -> OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-slash", TestS3.serverCutoff(), List.of(key("3/4")))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("contain no '/'");
         assertThat(exists(BUCKET, "exports/3/4/profile.json")).isTrue();

@@ -19,6 +19,9 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -88,6 +91,39 @@ public final class TestS3 {
     /** An adapter found the way services find it: by type, through META-INF/services. */
     public static StoreAdapter open(String bucket, Map<String, String> extra) {
         return StoreAdapters.load().open(connection(bucket, extra));
+    }
+
+    /**
+     * A test class's owner bucket and its dataset, as a class-level extension ({@code @RegisterExtension static}): before
+     * all tests the bucket is created and an adapter opened on it (no extra settings) that has checked the dataset; after
+     * all, the adapter is closed.
+     */
+    public static final class OwnerBucket implements BeforeAllCallback, AfterAllCallback {
+
+        private final String bucket;
+        private final DatasetSpec spec;
+        private StoreAdapter adapter;
+
+        public OwnerBucket(String bucket, DatasetSpec spec) {
+            this.bucket = bucket;
+            this.spec = spec;
+        }
+
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            createBucket(bucket);
+            adapter = open(bucket, Map.of());
+            adapter.checkDataset(spec);
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) {
+            adapter.close();
+        }
+
+        public StoreAdapter adapter() {
+            return adapter;
+        }
     }
 
     /** An S3_OBJECT dataset keyed by {@code customer_id}, its rows at {@code template}. */
