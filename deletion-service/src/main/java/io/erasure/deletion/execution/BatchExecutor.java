@@ -26,9 +26,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -134,15 +136,16 @@ public class BatchExecutor {
                 .map(DeletePlan.KeyDecision::key).toList();
         List<LiveRow> rows = toDelete.isEmpty() ? List.of() : calls.call(store, () -> adapter.readRows(spec, toDelete));
         steps.after(Step.READ, batchId);
+        // hierarchies return child rows too; copies are of the dataset's own rows
+        Set<String> unread = toDelete.stream().map(CanonicalKey::render).collect(Collectors.toCollection(HashSet::new));
+        List<LiveRow> sourceRows = rows.stream().filter(row -> unread.remove(CanonicalKey.render(row.key()))).toList();
+        requireEveryPlannedRowRead(batchId, unread);
 
         Instant deletedAt = clock.instant();
         List<DeletionRecord> records = rows.stream()
                 .map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt)).toList();
         deletionLog.append(records);
         steps.after(Step.LOGGED, batchId);
-        // hierarchies return child rows too; copies are of the dataset's own rows
-        java.util.Set<String> planned = toDelete.stream().map(CanonicalKey::render).collect(Collectors.toSet());
-        List<LiveRow> sourceRows = rows.stream().filter(row -> planned.contains(CanonicalKey.render(row.key()))).toList();
         fanOut.remember(task, batchId, sourceRows);
 
         DeleteOutcome outcome = new DeleteOutcome(0, (int) plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF),
@@ -192,6 +195,18 @@ public class BatchExecutor {
                 result);
         fanOut.forget(batchId);
         metrics.batchDone(task.dataset(), store, counts, outcome.tombstones(), records.size());
+    }
+
+    /**
+     * Write-ahead, strictly: a row the plan deletes but the read did not return (it went in between) has no
+     * record, and a write landing before the delete could then be removed unlogged. The batch is re-planned
+     * instead (redelivered), and finds the row absent or reads it.
+     */
+    private static void requireEveryPlannedRowRead(String batchId, Set<String> unread) {
+        if (!unread.isEmpty()) {
+            throw new StoreException.Retriable("batch " + batchId + ": " + unread.size() + " key(s) planned for deletion"
+                    + " were not read for the log (e.g. " + unread.iterator().next() + "); the batch is planned again", null);
+        }
     }
 
     /**
