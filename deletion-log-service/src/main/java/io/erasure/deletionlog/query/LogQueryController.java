@@ -4,6 +4,7 @@ import io.erasure.deletionlog.client.DeletionLog;
 import io.erasure.deletionlog.client.LogPage;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.ingest.IngestionLag;
+import io.erasure.support.kafka.ConsumerGroupLag;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.support.access.CallerResolver;
 import io.erasure.support.access.Role;
@@ -67,7 +68,7 @@ public class LogQueryController {
 
     /** Records on the topic not yet stored: the deletion service pauses while this is high. */
     @GetMapping("/ingestion/lag")
-    public IngestionLag.Lag lag() {
+    public ConsumerGroupLag.Lag lag() {
         return lag.current();
     }
 

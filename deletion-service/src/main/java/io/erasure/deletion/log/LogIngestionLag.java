@@ -1,14 +1,9 @@
 package io.erasure.deletion.log;
 
 import io.erasure.model.contract.Topics;
+import io.erasure.support.kafka.ConsumerGroupLag;
 import java.time.Duration;
-import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,24 +35,9 @@ public class LogIngestionLag {
             return lastLag;
         }
         try {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(ingestGroup)
-                    .partitionsToOffsetAndMetadata().get();
-            // every partition counts: one the ingest group never committed is behind by all it holds
-            Map<TopicPartition, OffsetSpec> latest = admin.describeTopics(java.util.List.of(Topics.DELETION_LOG))
-                    .allTopicNames().get().get(Topics.DELETION_LOG).partitions().stream()
-                    .map(p -> new TopicPartition(Topics.DELETION_LOG, p.partition()))
-                    .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
-            long lag = 0;
-            if (!latest.isEmpty()) {
-                Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
-                for (var end : ends.entrySet()) {
-                    OffsetAndMetadata done = committed.get(end.getKey());
-                    lag += Math.max(0, end.getValue().offset() - (done == null ? 0 : done.offset()));
-                }
-            }
-            lastLag = lag;
-        } catch (Exception e) {
-            log.warn("could not measure deletion-log ingestion lag: {}", e.toString());
+            lastLag = ConsumerGroupLag.measure(admin, Topics.DELETION_LOG, ingestGroup, Duration.ofSeconds(5)).total();
+        } catch (IllegalStateException e) {
+            log.warn("could not measure deletion-log ingestion lag: {}", e.getMessage());
         }
         measuredAt = System.nanoTime();
         return lastLag;
