@@ -41,11 +41,8 @@ public class ForwardPolicies {
     @Transactional
     public Policy set(String dataset, ForwardAction action, Caller caller) {
         DatasetView view = datasets.require(dataset);
-        String team = view.spec().ownerTeam();
-        if (!caller.ownsTeam(team)) {
-            throw ApiProblem.forbidden("only an OWNER of team '" + team + "' may set the forward-deletion policy of dataset '"
-                    + dataset + "'; you are '" + caller.name() + "' with roles " + caller.roles());
-        }
+        DatasetRegistry.requireOwner(caller, view.spec().ownerTeam(),
+                "set the forward-deletion policy of dataset '" + dataset + "'");
         jdbc.update("""
                         INSERT INTO forward_policies (dataset, action, updated_by, updated_at) VALUES (?, ?, ?, ?)
                         ON CONFLICT (dataset) DO UPDATE SET action = EXCLUDED.action, updated_by = EXCLUDED.updated_by,

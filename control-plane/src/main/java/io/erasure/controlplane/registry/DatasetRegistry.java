@@ -149,7 +149,8 @@ public class DatasetRegistry {
         }
     }
 
-    static void requireOwner(Caller caller, String team, String what) {
+    /** Fails with 403 unless {@code caller} is an OWNER of {@code team}; {@code what} completes "may ...". */
+    public static void requireOwner(Caller caller, String team, String what) {
         if (!caller.ownsTeam(team)) {
             throw ApiProblem.forbidden("only an OWNER of team '" + team + "' may " + what + "; you are '" + caller.name()
                     + "' with roles " + caller.roles() + (caller.team() == null ? "" : " in team '" + caller.team() + "'"));

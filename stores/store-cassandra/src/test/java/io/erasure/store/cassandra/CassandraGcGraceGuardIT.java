@@ -8,7 +8,7 @@ import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.store.cassandra.guard.ClusterState;
-import io.erasure.store.cassandra.guard.ClusterWatch;
+import io.erasure.store.cassandra.guard.TableSettingsReader;
 import io.erasure.store.cassandra.guard.NodeStatus;
 import io.erasure.store.cassandra.guard.NodeStatus.Reachability;
 import io.erasure.store.cassandra.guard.TableSettings;
@@ -62,7 +62,7 @@ class CassandraGcGraceGuardIT {
             TableSettings before = adapter.tableSettings(spec);
 
             direct.execute("ALTER TABLE " + SINGLE + "." + spec.table() + " WITH gc_grace_seconds = 3600");
-            clock.advance(ClusterWatch.FRESH_FOR);
+            clock.advance(TableSettingsReader.FRESH_FOR);
             TableSettings after = adapter.tableSettings(spec);
 
             assertThat(before.gcGrace()).isEqualTo(Duration.ofDays(10)); // Cassandra's default, 864000 s

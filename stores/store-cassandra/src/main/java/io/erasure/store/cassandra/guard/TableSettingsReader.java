@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads a table's {@link TableSettings}, cached per table for {@link ClusterWatch#FRESH_FOR}:
+ * Reads a table's {@link TableSettings}, cached per table for {@link #FRESH_FOR}:
  *
  * <ul>
  *   <li>{@code gc_grace_seconds} from {@code system_schema.tables} and the replication from
@@ -40,6 +40,12 @@ public final class TableSettingsReader {
     /** Repair history rows to look through for a success before giving up (a long run of failed ranges). */
     private static final int MAX_REPAIR_ROWS = 10_000;
 
+    /**
+     * How long a table's settings are reused: gc_grace, replication and repair history change on the scale of
+     * hours, and reading them scans system_distributed.repair_history, so not every few seconds of deleting.
+     */
+    public static final Duration FRESH_FOR = Duration.ofMinutes(5);
+
     private final CqlRunner cql;
     private final Clock clock;
     private final Map<String, Read> cache = new ConcurrentHashMap<>();
@@ -52,16 +58,12 @@ public final class TableSettingsReader {
         this.clock = clock;
     }
 
-    /** The settings of {@code spec}'s table as read at most {@link ClusterWatch#FRESH_FOR} ago. */
+    /** The settings of {@code spec}'s table as read at most {@link #FRESH_FOR} ago (one read at a time per table). */
     public TableSettings read(DatasetSpec spec) {
         Instant now = clock.instant();
-        String name = spec.namespace() + "." + spec.table();
-        Read read = cache.get(name);
-        if (read == null || !now.isBefore(read.at().plus(ClusterWatch.FRESH_FOR)) || now.isBefore(read.at())) {
-            read = new Read(readNow(spec, now), now);
-            cache.put(name, read);
-        }
-        return read.settings();
+        return cache.compute(spec.namespace() + "." + spec.table(), (name, read) ->
+                read == null || !now.isBefore(read.at().plus(FRESH_FOR)) || now.isBefore(read.at())
+                        ? new Read(readNow(spec, now), now) : read).settings();
     }
 
     private TableSettings readNow(DatasetSpec spec, Instant now) {

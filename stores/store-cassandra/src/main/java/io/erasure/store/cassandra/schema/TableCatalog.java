@@ -66,11 +66,6 @@ public final class TableCatalog {
         return shape;
     }
 
-    /** Forgets a shape, e.g. after the store said the schema no longer matches. */
-    public void forget(DatasetSpec spec) {
-        shapes.remove(spec);
-    }
-
     private TableMetadata table(DatasetSpec spec) {
         if (spec.storeKind() != StoreKind.CASSANDRA) {
             throw refuse(spec, "is a " + spec.storeKind() + " dataset; register it with storeKind CASSANDRA or open it"
