@@ -13,10 +13,19 @@ import io.erasure.model.check.Require;
  *                   (null when none), so a receipt can prove which keys were deleted without listing them
  * @param warnings   what the store found risky but not unsafe enough to refuse (e.g. Cassandra: no repair
  *                   known within gc_grace, more tombstones in a partition than the warning threshold)
+ * @param resolution what a forward lookup task resolved (its only batch deletes nothing), else null
  */
 public record BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
                              ReadBackResult readBack, long stillPresent, String copyOf, int copyTasks,
-                             String keysDigest, java.util.List<String> warnings) implements EventPayload {
+                             String keysDigest, java.util.List<String> warnings, LookupResolution resolution)
+        implements EventPayload {
+
+    public BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
+                          ReadBackResult readBack, long stillPresent, String copyOf, int copyTasks, String keysDigest,
+                          java.util.List<String> warnings) {
+        this(dataset, taskId, batchId, requestId, counts, readBack, stillPresent, copyOf, copyTasks, keysDigest, warnings,
+                null);
+    }
 
     public BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
                           ReadBackResult readBack, long stillPresent) {
@@ -49,6 +58,8 @@ public record BatchCompleted(String dataset, String taskId, String batchId, Stri
         Require.that(keysDigest == null || keysDigest.matches("[0-9a-f]{64}"),
                 "keysDigest must be 64 lower-case hex characters (SHA-256) or null");
         warnings = warnings == null ? java.util.List.of() : Require.listOf("warnings", warnings);
+        Require.that(resolution == null || requestId != null && copyOf == null,
+                "only a forward lookup batch of a dataset itself carries a resolution");
     }
 
     /** True for a batch that deleted from a copy of a dataset rather than from the dataset. */

@@ -35,7 +35,8 @@ public record DeletionRecord(
         String taskId,
         String batchId,
         Instant deletedAt,
-        String retainedRef) {
+        String retainedRef,
+        boolean anonymised) {
 
     private static final Pattern RECORD_ID = Pattern.compile("[0-9a-f]{64}");
 
@@ -70,11 +71,23 @@ public record DeletionRecord(
         Require.nonNull("record.deletedAt", deletedAt);
     }
 
-    /** The record of one row deleted by {@code task}; ids, dataset and cut-off come from the task. */
+    /** The record of a deleted row. */
+    public DeletionRecord(String recordId, String dataset, Map<String, Object> primaryKey, List<ColumnValue> columns,
+                          CutoffTimestamp cutoff, RunId runId, String requestId, String taskId, String batchId,
+                          Instant deletedAt, String retainedRef) {
+        this(recordId, dataset, primaryKey, columns, cutoff, runId, requestId, taskId, batchId, deletedAt, retainedRef,
+                false);
+    }
+
+    /**
+     * The record of one row deleted by {@code task}, or, for an anonymising task, of the columns it clears
+     * ({@code columns} then holds only those); ids, dataset and cut-off come from the task.
+     */
     public static DeletionRecord of(DeletionTask task, String batchId, Map<String, Object> primaryKey,
                                     List<ColumnValue> columns, Instant deletedAt) {
         return new DeletionRecord(recordIdFor(task.originId(), task.dataset(), primaryKey), task.dataset(), primaryKey,
-                columns, task.cutoff(), task.runId(), task.requestId(), task.taskId(), batchId, deletedAt, null);
+                columns, task.cutoff(), task.runId(), task.requestId(), task.taskId(), batchId, deletedAt, null,
+                task.anonymising());
     }
 
     /**
@@ -92,7 +105,7 @@ public record DeletionRecord(
     public DeletionRecord withRetainedColumns(String s3Key) {
         Require.nonBlank("retainedRef", s3Key);
         return new DeletionRecord(recordId, dataset, primaryKey, List.of(), cutoff, runId, requestId, taskId, batchId,
-                deletedAt, s3Key);
+                deletedAt, s3Key, anonymised);
     }
 
     /**

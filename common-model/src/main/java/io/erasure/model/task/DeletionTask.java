@@ -20,6 +20,16 @@ import java.util.Map;
  * <p>The task id is derived from the origin, the dataset and the <em>set</em> of keys
  * ({@link #taskIdFor}), so publishing the same batch twice yields the same task and the deletion
  * service applies it once.
+ *
+ * <p>Two kinds exist only in forward deletion:
+ * <ul>
+ *   <li>a <b>lookup</b> task ({@code lookupColumn} set): its keys are identifier values
+ *       ({@code {lookupColumn: id}}) of a dataset whose identifier is an indexed column rather than its key. The
+ *       deletion service finds the full keys of their rows with bounded, indexed reads and publishes them as
+ *       ordinary tasks ({@link #resolvedFrom}); it deletes nothing itself.</li>
+ *   <li>an <b>anonymising</b> task ({@code clearColumns} not empty): the rows are kept and only those columns
+ *       are cleared (set to null), conditioned on the cut-off and logged write-ahead like a delete.</li>
+ * </ul>
  */
 public record DeletionTask(
         String taskId,
@@ -30,7 +40,9 @@ public record DeletionTask(
         List<Map<String, Object>> keys,
         CutoffTimestamp cutoff,
         int priority,
-        String copyOf) {
+        String copyOf,
+        String lookupColumn,
+        List<String> clearColumns) {
 
     /** Keys per task: small enough for one Kafka message, large enough to batch well. */
     public static final int MAX_KEYS = 1_000;
@@ -50,7 +62,13 @@ public record DeletionTask(
             throw new IllegalArgumentException("task.dataset '" + dataset + "' must equal the frozen spec's name '"
                     + spec.name() + "'");
         }
-        keys = copyKeys(spec, keys);
+        clearColumns = clearColumns == null ? List.of() : List.copyOf(clearColumns);
+        keys = lookupColumn == null ? copyKeys(spec, keys) : copyIdentifiers(spec, lookupColumn, keys);
+        if ((lookupColumn != null || !clearColumns.isEmpty()) && (requestId == null || copyOf != null)) {
+            throw new IllegalArgumentException("lookup and anonymising tasks exist only in forward deletion of a dataset"
+                    + " itself (requestId set, copyOf null)");
+        }
+        requireClearable(spec, clearColumns);
         Require.nonNull("task.cutoff", cutoff);
         Require.inRange("task.priority", priority, 0, DatasetSpec.MAX_PRIORITY);
         if (copyOf != null) {
@@ -65,6 +83,12 @@ public record DeletionTask(
     public DeletionTask(String taskId, RunId runId, String requestId, String dataset, DatasetSpec spec,
                         List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority) {
         this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, null);
+    }
+
+    /** A task that deletes rows by their full keys. */
+    public DeletionTask(String taskId, RunId runId, String requestId, String dataset, DatasetSpec spec,
+                        List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority, String copyOf) {
+        this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, null, List.of());
     }
 
     /** {@link #forCopy(DeletionTask, io.erasure.model.dataset.DatasetCopy, List, CutoffTimestamp)} at the source's cut-off. */
@@ -107,9 +131,35 @@ public record DeletionTask(
     /** A forward-deletion task: the cut-off is the request's TOMBSTONED time. */
     public static DeletionTask forward(String requestId, DatasetSpec spec, List<Map<String, Object>> keys,
                                        CutoffTimestamp cutoff, int priority) {
+        return forward(requestId, spec, keys, cutoff, priority, List.of());
+    }
+
+    /** A forward task that clears {@code clearColumns} of the rows (anonymises them), or deletes them when empty. */
+    public static DeletionTask forward(String requestId, DatasetSpec spec, List<Map<String, Object>> keys,
+                                       CutoffTimestamp cutoff, int priority, List<String> clearColumns) {
         Names.opaqueId("task.requestId", requestId);
-        return new DeletionTask(taskIdFor(requestId, spec.name(), keys), null, requestId, spec.name(), spec, keys, cutoff,
-                priority);
+        return new DeletionTask(taskIdFor(requestId, spec.name(), keys, null, clearColumns), null, requestId, spec.name(),
+                spec, keys, cutoff, priority, null, null, clearColumns);
+    }
+
+    /**
+     * A forward lookup task: {@code identifiers} are values of the dataset's identifier column, which is indexed
+     * but not its key; the deletion service resolves them into the rows' keys ({@link #resolvedFrom}).
+     */
+    public static DeletionTask forwardLookup(String requestId, DatasetSpec spec, List<Map<String, Object>> identifiers,
+                                             CutoffTimestamp cutoff, int priority, List<String> clearColumns) {
+        Names.opaqueId("task.requestId", requestId);
+        String column = spec.identifierColumn();
+        return new DeletionTask(taskIdFor(requestId, spec.name(), identifiers, column, clearColumns), null, requestId,
+                spec.name(), spec, identifiers, cutoff, priority, null, column, clearColumns);
+    }
+
+    /** An ordinary task for {@code keys} found by the lookup task {@code lookup}: same request, cut-off and effect. */
+    public static DeletionTask resolvedFrom(DeletionTask lookup, List<Map<String, Object>> keys) {
+        if (lookup.lookupColumn() == null) {
+            throw new IllegalArgumentException("task " + lookup.taskId() + " is not a lookup task");
+        }
+        return forward(lookup.requestId(), lookup.spec(), keys, lookup.cutoff(), lookup.priority(), lookup.clearColumns());
     }
 
     /**
@@ -117,11 +167,23 @@ public record DeletionTask(
      * keys): independent of key order and of how numbers were typed.
      */
     public static String taskIdFor(String runOrRequestId, String dataset, List<? extends Map<String, ?>> keys) {
+        return taskIdFor(runOrRequestId, dataset, keys, null, List.of());
+    }
+
+    /** As above; a lookup task and an anonymising task have ids of their own (their effect differs). */
+    static String taskIdFor(String runOrRequestId, String dataset, List<? extends Map<String, ?>> keys,
+                            String lookupColumn, List<String> clearColumns) {
         Require.nonNull("keys", keys);
-        List<String> parts = new ArrayList<>(keys.size() + 3);
+        List<String> parts = new ArrayList<>(keys.size() + 5);
         parts.add("deletion-task-v1");
         parts.add(Require.nonNull("runOrRequestId", runOrRequestId));
         parts.add(Require.nonNull("dataset", dataset));
+        if (lookupColumn != null) {
+            parts.add("lookup:" + lookupColumn);
+        }
+        if (clearColumns != null && !clearColumns.isEmpty()) {
+            parts.add("clear:" + String.join(",", clearColumns.stream().sorted().toList()));
+        }
         keys.stream().map(CanonicalKey::render).sorted().forEach(parts::add);
         return "task-" + DeterministicId.sha256Hex(parts.toArray(String[]::new)).substring(0, 40);
     }
@@ -135,9 +197,58 @@ public record DeletionTask(
         return requestId != null;
     }
 
+    /** True for a lookup task (its keys are identifier values to resolve, not rows to delete). */
+    public boolean lookup() {
+        return lookupColumn != null;
+    }
+
+    /** True for a task that clears columns (anonymises) instead of deleting rows. */
+    public boolean anonymising() {
+        return !clearColumns.isEmpty();
+    }
+
     /** The id of the {@code index}-th batch the deletion service cuts this task into. */
     public String batchId(int index) {
         return taskId + "-b" + Require.inRange("batch index", index, 0, MAX_KEYS);
+    }
+
+    private static List<Map<String, Object>> copyIdentifiers(DatasetSpec spec, String column,
+                                                              List<Map<String, Object>> identifiers) {
+        if (!column.equals(spec.identifierColumn())) {
+            throw new IllegalArgumentException("task.lookupColumn '" + column + "' must be the dataset's identifier column '"
+                    + spec.identifierColumn() + "'");
+        }
+        List<Map<String, Object>> copy = Require.nonEmptyListOf("task.keys", identifiers);
+        if (copy.size() > MAX_KEYS) {
+            throw new IllegalArgumentException("task.keys has " + copy.size() + " identifiers; split it into tasks of at most "
+                    + MAX_KEYS);
+        }
+        List<Map<String, Object>> checked = new ArrayList<>(copy.size());
+        for (int i = 0; i < copy.size(); i++) {
+            String field = "task.keys[" + i + "]";
+            if (!copy.get(i).keySet().equals(java.util.Set.of(column))) {
+                throw new IllegalArgumentException(field + " of a lookup task must hold exactly the identifier column '"
+                        + column + "', got " + copy.get(i).keySet());
+            }
+            checked.add(CanonicalKey.copyOf(field, copy.get(i)));
+        }
+        return List.copyOf(checked);
+    }
+
+    /** Columns an anonymising task may clear: distinct, named safely, and never part of the key. */
+    public static void requireClearable(DatasetSpec spec, List<String> columns) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < columns.size(); i++) {
+            String column = columns.get(i);
+            Names.identifier("clearColumns[" + i + "]", column);
+            if (spec.keyColumns().primaryKey().contains(column)) {
+                throw new IllegalArgumentException("clearColumns[" + i + "] '" + column + "' is a key column of "
+                        + spec.name() + "; a key cannot be anonymised, only the row deleted");
+            }
+            if (!seen.add(column)) {
+                throw new IllegalArgumentException("clearColumns repeats '" + column + "'");
+            }
+        }
     }
 
     private static List<Map<String, Object>> copyKeys(DatasetSpec spec, List<Map<String, Object>> keys) {

@@ -11,9 +11,17 @@ import java.util.Objects;
 /**
  * Keys of one dataset to delete at one cut-off. Each key is a full primary key, distinct.
  *
- * @param batchId deterministic id of the batch (from the task), for logs and idempotence
+ * @param batchId      deterministic id of the batch (from the task), for logs and idempotence
+ * @param clearColumns empty to delete the rows; otherwise the rows are kept and only these (non-key) columns
+ *                     are cleared to null (forward deletion's anonymisation), under the same cut-off rule
  */
-public record DeleteBatch(DatasetSpec spec, String batchId, CutoffTimestamp cutoff, List<Map<String, Object>> keys) {
+public record DeleteBatch(DatasetSpec spec, String batchId, CutoffTimestamp cutoff, List<Map<String, Object>> keys,
+                          List<String> clearColumns) {
+
+    /** A batch that deletes its rows. */
+    public DeleteBatch(DatasetSpec spec, String batchId, CutoffTimestamp cutoff, List<Map<String, Object>> keys) {
+        this(spec, batchId, cutoff, keys, List.of());
+    }
 
     public DeleteBatch {
         Objects.requireNonNull(spec, "spec");
@@ -29,5 +37,12 @@ public record DeleteBatch(DatasetSpec spec, String batchId, CutoffTimestamp cuto
         if (new HashSet<>(keys).size() != keys.size()) {
             throw new IllegalArgumentException("a delete batch must not repeat a key");
         }
+        clearColumns = clearColumns == null ? List.of() : List.copyOf(clearColumns);
+        io.erasure.model.task.DeletionTask.requireClearable(spec, clearColumns);
+    }
+
+    /** True when this batch anonymises (clears columns) instead of deleting rows. */
+    public boolean anonymising() {
+        return !clearColumns.isEmpty();
     }
 }

@@ -54,6 +54,12 @@ public record DeletePlan(DeleteBatch batch, List<PlannedStatement> statements, L
         DELETE_ROW,
         /** Covered by a partition delete: the partition held nothing but rows of this batch, all at or before the cut-off. */
         DELETE_PARTITION,
+        /**
+         * Anonymisation: the batch's clear columns are set to null, the row is kept; conditioned on the cut-off like a
+         * delete (Cassandra: a cell delete at the cut-off's timestamp; relational: only while the row's version is at
+         * or before it).
+         */
+        CLEAR_COLUMNS,
         /** Skipped: the live row was written after the cut-off. */
         SKIP_WRITTEN_AFTER_CUTOFF,
         /** Skipped: no live row. */

@@ -13,14 +13,22 @@ package io.erasure.store.spi;
  *                        survives even when the write lands between plan and execute. Stores without
  *                        write times (a cache, an owner's HTTP endpoint) cannot promise this; they serve
  *                        only as copies, deleted after their source row was deleted at the cut-off
+ * @param clearColumns    can anonymise: plan and execute a batch with clear columns ({@link DeleteBatch#clearColumns()})
+ *                        that sets them to null under the cut-off rule and keeps the rows
  */
 public record StoreCapabilities(boolean partitionDelete, boolean rowTimestamps, boolean cellTtl, boolean restore,
-                                boolean bulkRestore, int maxBatch, boolean cutoffConditioned) {
+                                boolean bulkRestore, int maxBatch, boolean cutoffConditioned, boolean clearColumns) {
+
+    /** A store that cannot anonymise. */
+    public StoreCapabilities(boolean partitionDelete, boolean rowTimestamps, boolean cellTtl, boolean restore,
+                             boolean bulkRestore, int maxBatch, boolean cutoffConditioned) {
+        this(partitionDelete, rowTimestamps, cellTtl, restore, bulkRestore, maxBatch, cutoffConditioned, false);
+    }
 
     /** A store whose deletes honour the cut-off (the tabular stores). */
     public StoreCapabilities(boolean partitionDelete, boolean rowTimestamps, boolean cellTtl, boolean restore,
                              boolean bulkRestore, int maxBatch) {
-        this(partitionDelete, rowTimestamps, cellTtl, restore, bulkRestore, maxBatch, true);
+        this(partitionDelete, rowTimestamps, cellTtl, restore, bulkRestore, maxBatch, true, false);
     }
 
     public StoreCapabilities {
