@@ -29,6 +29,21 @@ public interface ContractTable {
     Optional<FixtureRow> read(DatasetSpec spec, long id);
 
     /**
+     * Optional, for the lookup tests ({@link io.erasure.store.spi.IdentifierLookup}): creates an empty table like
+     * {@link #create} plus a non-key column {@code member bigint}, searchable by the store when {@code indexed} (a
+     * PostgreSQL index that starts with it, a Cassandra secondary index) and not otherwise, and returns the spec
+     * whose {@code identifierColumn} is {@code member}. Empty (the default) skips those tests.
+     */
+    default Optional<DatasetSpec> createWithIdentifier(String table, boolean indexed) {
+        return Optional.empty();
+    }
+
+    /** As {@link #write} without TTL, also setting {@code member}; only for tables of {@link #createWithIdentifier}. */
+    default void writeWithIdentifier(DatasetSpec spec, long id, long member, String payload, int score, long writeTimeMicros) {
+        throw new UnsupportedOperationException("this fixture has no tables with an identifier column");
+    }
+
+    /**
      * A row read directly from the store.
      *
      * @param writeTimeMicros write time of {@code payload} (or the conditional column)

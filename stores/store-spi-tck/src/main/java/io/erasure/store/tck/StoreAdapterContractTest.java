@@ -12,6 +12,7 @@ import io.erasure.model.task.DeletionTask;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
+import io.erasure.store.spi.IdentifierLookup;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.LiveState;
 import io.erasure.store.spi.RestoreOutcome;
@@ -32,7 +33,9 @@ import org.junit.jupiter.api.TestInfo;
  * adapter and a {@link ContractTable}; every test works on a fresh table.
  *
  * <p>Tests of what an adapter declares it cannot do ({@link io.erasure.store.spi.StoreCapabilities}) are
- * skipped for it: restores without {@code restore}, cut-off conditions without {@code cutoffConditioned}.
+ * skipped for it: restores without {@code restore}, cut-off conditions without {@code cutoffConditioned},
+ * anonymisation without {@code clearColumns}; lookups unless the adapter implements {@link IdentifierLookup} and the
+ * fixture supplies a table with an identifier column ({@link ContractTable#createWithIdentifier}).
  *
  * <p>Times: rows are written at {@link #BEFORE} (older than the cut-off) unless a test writes newer data
  * at {@link #AFTER}; deletes use {@link #CUTOFF}.
@@ -197,6 +200,88 @@ public abstract class StoreAdapterContractTest {
                 .hasMessageContaining("no_such_table");
     }
 
+    // --- anonymisation (capabilities().clearColumns()) ---
+
+    @Test
+    void anonymisingClearsTheColumnsOfRowsAtOrBeforeTheCutoffAndKeepsARowWrittenAfterIt() {
+        assumeClearColumns();
+        assumeCutoffConditioned();
+        writeRows(1, 2, BEFORE);
+        table().write(spec, 3, "newer", 30, AFTER, null);
+
+        DeletePlan plan = adapter().planDelete(anonymising(keys(1, 2, 3, 4)));
+        DeleteOutcome outcome = adapter().executeDelete(plan);
+
+        assertThat(plan.decisions()).extracting(DeletePlan.KeyDecision::action).containsExactly(
+                DeletePlan.Action.CLEAR_COLUMNS, DeletePlan.Action.CLEAR_COLUMNS,
+                DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF, DeletePlan.Action.ABSENT);
+        assertThat(outcome.deleted()).as("rows cleared").isEqualTo(2);
+        assertThat(outcome.skippedNewer()).isEqualTo(1);
+        assertThat(outcome.absent()).isEqualTo(1);
+        assertThat(table().read(spec, 1)).hasValueSatisfying(row -> {
+            assertThat(row.payload()).isNull();
+            assertThat(row.score()).as("a column not cleared is kept").isEqualTo(10);
+        });
+        assertThat(table().read(spec, 2)).map(FixtureRow::payload).isEmpty();
+        assertThat(presentIds(1, 4)).as("anonymised rows stay").containsExactly(1L, 2L, 3L);
+        FixtureRow newer = table().read(spec, 3).orElseThrow();
+        assertThat(newer.payload()).isEqualTo("newer");
+        assertThat(newer.score()).isEqualTo(30);
+    }
+
+    @Test
+    void restoringAnAnonymisedRecordPutsBackItsColumnsButNeverOverANewerValue() {
+        assumeClearColumns();
+        assumeRestore();
+        writeRows(1, 2, BEFORE);
+        List<DeletionRecord> records = anonymisedRecordsOf(adapter().readRows(spec, keys(1, 2)), List.of("payload"));
+        adapter().executeDelete(adapter().planDelete(anonymising(keys(1, 2))));
+        table().write(spec, 2, "set again", 21, AFTER, null);
+
+        RestoreOutcome restored = adapter().restore(spec, records);
+
+        assertThat(restored.records()).extracting(RestoreOutcome.RecordOutcome::status)
+                .containsExactly(RestoreOutcome.Status.RESTORED, RestoreOutcome.Status.NEWER_DATA_KEPT);
+        FixtureRow row1 = table().read(spec, 1).orElseThrow();
+        assertThat(row1.payload()).isEqualTo("row-1");
+        assertThat(row1.score()).isEqualTo(10);
+        FixtureRow row2 = table().read(spec, 2).orElseThrow();
+        assertThat(row2.payload()).isEqualTo("set again");
+        assertThat(row2.score()).isEqualTo(21);
+    }
+
+    // --- lookups by identifier (adapters that implement IdentifierLookup) ---
+
+    @Test
+    void aLookupFindsEveryKeyOfItsIdentifiersAndNoOther() {
+        DatasetSpec members = identifierTable(true);
+        long[][] rows = {{1, 100}, {2, 200}, {3, 100}, {4, 300}, {5, 100}, {6, 1000}};
+        for (long[] row : rows) {
+            table().writeWithIdentifier(members, row[0], row[1], "row-" + row[0], 1, BEFORE);
+        }
+        IdentifierLookup lookup = (IdentifierLookup) adapter();
+
+        assertThat(lookup.lookupRefusal(members)).isNull();
+        assertThat(ids(lookup.keysByIdentifier(members, List.of(100L), 100))).containsExactlyInAnyOrder(1L, 3L, 5L);
+        assertThat(ids(lookup.keysByIdentifier(members, List.of(100L, 300L), 100))).containsExactlyInAnyOrder(1L, 3L, 4L, 5L);
+        assertThat(lookup.keysByIdentifier(members, List.of(999L), 100)).isEmpty();
+        assertThat(ids(lookup.keysByIdentifier(members, List.of(100L), 2))).as("at most limit keys")
+                .hasSize(2).isSubsetOf(1L, 3L, 5L);
+    }
+
+    @Test
+    void aLookupOnAColumnTheStoreCannotSearchIsRefusedAndReadsNothing() {
+        DatasetSpec members = identifierTable(false);
+        table().writeWithIdentifier(members, 1, 100, "row-1", 1, BEFORE);
+        IdentifierLookup lookup = (IdentifierLookup) adapter();
+
+        String refusal = lookup.lookupRefusal(members);
+
+        assertThat(refusal).isNotNull().contains(members.table()).contains("member");
+        assertThatThrownBy(() -> lookup.keysByIdentifier(members, List.of(100L), 10))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     // --- helpers for subclasses' own store-specific tests ---
 
     protected void assumeCutoffConditioned() {
@@ -205,6 +290,38 @@ public abstract class StoreAdapterContractTest {
 
     protected void assumeRestore() {
         assumeTrue(adapter().capabilities().restore(), "the adapter does not restore");
+    }
+
+    protected void assumeClearColumns() {
+        assumeTrue(adapter().capabilities().clearColumns(), "the adapter does not anonymise (clear columns)");
+    }
+
+    /** A fresh table with an identifier column {@code member} from the fixture, checked; skips when there is none. */
+    protected DatasetSpec identifierTable(boolean indexed) {
+        assumeTrue(adapter() instanceof IdentifierLookup, "the adapter does not look up identifiers");
+        DatasetSpec members = table().createWithIdentifier(spec.table() + (indexed ? "_ix" : "_nx"), indexed).orElse(null);
+        assumeTrue(members != null, "the fixture has no table with an identifier column");
+        adapter().checkDataset(members);
+        return members;
+    }
+
+    /** A batch that clears {@code payload} of the rows instead of deleting them. */
+    protected DeleteBatch anonymising(List<Map<String, Object>> keys) {
+        return new DeleteBatch(spec, "batch-" + TABLES.get(), CUTOFF, keys, List.of("payload"));
+    }
+
+    /** Anonymised records as the deletion service writes them: only the non-null values of the columns it clears. */
+    protected List<DeletionRecord> anonymisedRecordsOf(List<LiveRow> rows, List<String> clearColumns) {
+        DeletionTask task = DeletionTask.forward("req-contract", spec, rows.stream().map(LiveRow::key).toList(), CUTOFF, 0,
+                clearColumns);
+        return rows.stream()
+                .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns().stream()
+                        .filter(c -> clearColumns.contains(c.name()) && c.value() != null).toList(), Instant.now()))
+                .toList();
+    }
+
+    protected static List<Long> ids(List<Map<String, Object>> keys) {
+        return keys.stream().map(key -> ((Number) key.get("id")).longValue()).toList();
     }
 
     protected DeleteOutcome delete(List<Map<String, Object>> keys) {
