@@ -4,10 +4,13 @@ import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.store.postgres.load.PostgresLoad;
+import io.erasure.store.postgres.lookup.IdentifierIndex;
+import io.erasure.store.postgres.plan.ClearPlanner;
 import io.erasure.store.postgres.plan.DeleteExecutor;
 import io.erasure.store.postgres.plan.DeletePlanner;
 import io.erasure.store.postgres.read.RowReader;
 import io.erasure.store.postgres.restore.RowRestorer;
+import io.erasure.store.postgres.schema.ClearableColumns;
 import io.erasure.store.postgres.schema.CutoffGuard;
 import io.erasure.store.postgres.schema.DatasetCheck;
 import io.erasure.store.postgres.sql.DatasetSql;
@@ -17,6 +20,7 @@ import io.erasure.store.postgres.tree.Hierarchy;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
+import io.erasure.store.spi.IdentifierLookup;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.LiveState;
 import io.erasure.store.spi.LoadSignal;
@@ -59,20 +63,33 @@ import javax.sql.DataSource;
  * deleted. {@link #readRows} returns all of them, so the deletion service logs them all before the delete;
  * {@link DeleteOutcome} counts keys (a key is deleted when its own row is).
  *
+ * <h2>Anonymisation</h2>
+ * A batch with clear columns keeps its rows and sets those columns to NULL, under the same cut-off condition as a
+ * delete, leaving updated_at as it is ({@link io.erasure.store.postgres.sql.ClearColumnsSql} says why); the columns
+ * must exist and be nullable ({@link ClearableColumns}). The restore of such a record puts back only its columns,
+ * only where they are still NULL and the row was not written after the cut-off.
+ *
+ * <h2>Lookups</h2>
+ * {@link IdentifierLookup}: the keys of an identifier's rows, only through an index that starts with the identifier
+ * column ({@link IdentifierIndex}).
+ *
  * <h2>Errors</h2>
  * See {@link SqlFailures} for which SQL states are retriable.
  */
-public final class PostgresAdapter implements StoreAdapter {
+public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
 
     /** Keys per call. */
     public static final int MAX_BATCH = 1_000;
 
     private static final System.Logger LOG = System.getLogger(PostgresAdapter.class.getName());
-    private static final StoreCapabilities CAPABILITIES = new StoreCapabilities(false, false, false, true, false, MAX_BATCH);
+    private static final StoreCapabilities CAPABILITIES = new StoreCapabilities(false, false, false, true, false, MAX_BATCH,
+            true, true);
 
     private final DataSource dataSource;
     private final Hierarchies hierarchies;
     private final DeletePlanner planner;
+    private final ClearPlanner clearPlanner;
+    private final IdentifierIndex identifierIndex;
     private final DeleteExecutor executor = new DeleteExecutor();
     private final PostgresLoad load;
     private final Map<DatasetSpec, DatasetSql> datasets = new ConcurrentHashMap<>();
@@ -81,6 +98,8 @@ public final class PostgresAdapter implements StoreAdapter {
         this.dataSource = dataSource;
         this.hierarchies = hierarchies;
         this.planner = new DeletePlanner(settings.batchSize());
+        this.clearPlanner = new ClearPlanner(settings.batchSize());
+        this.identifierIndex = new IdentifierIndex(clock);
         this.load = new PostgresLoad(settings.latencyLimitMs(), settings.lockWaitLimit(), clock, System::nanoTime);
     }
 
@@ -119,6 +138,12 @@ public final class PostgresAdapter implements StoreAdapter {
     @Override
     public DeletePlan planDelete(DeleteBatch batch) {
         DatasetSql sql = sqlFor(batch.spec(), batch.keys());
+        if (batch.anonymising()) {
+            DatasetSql current = ClearableColumns.refusal(sql.shape(), batch.clearColumns()).isEmpty()
+                    ? sql : recheck(batch.spec());
+            return call("plan anonymisation of dataset '" + batch.spec().name() + "' batch " + batch.batchId(),
+                    c -> clearPlanner.plan(c, current, batch));
+        }
         return call("plan delete of dataset '" + batch.spec().name() + "' batch " + batch.batchId(),
                 c -> planner.plan(c, sql, batch));
     }
@@ -136,7 +161,32 @@ public final class PostgresAdapter implements StoreAdapter {
             throw new IllegalArgumentException("restore takes at most " + MAX_BATCH + " records per call, got " + records.size());
         }
         DatasetSql sql = sqlFor(spec, List.of());
-        return call("restore rows of dataset '" + spec.name() + "'", c -> RowRestorer.restore(c, sql.shape(), records));
+        return call("restore rows of dataset '" + spec.name() + "'", c -> RowRestorer.restore(c, sql, records));
+    }
+
+    @Override
+    public String lookupRefusal(DatasetSpec spec) {
+        DatasetSql sql = sqlFor(spec, List.of());
+        return call("check the identifier index of dataset '" + spec.name() + "'", c -> identifierIndex.refusal(c, sql.shape()));
+    }
+
+    /** @throws IllegalArgumentException when {@link #lookupRefusal} refuses, or for empty, null or too many identifiers */
+    @Override
+    public List<Map<String, Object>> keysByIdentifier(DatasetSpec spec, List<Object> identifiers, int limit) {
+        if (identifiers == null || identifiers.isEmpty() || identifiers.size() > MAX_BATCH
+                || identifiers.stream().anyMatch(java.util.Objects::isNull)) {
+            throw new IllegalArgumentException("a lookup takes 1 to " + MAX_BATCH + " identifiers, none of them null");
+        }
+        if (limit < 1) {
+            throw new IllegalArgumentException("a lookup's limit must be at least 1, got " + limit);
+        }
+        String refusal = lookupRefusal(spec);
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
+        }
+        DatasetSql sql = sqlFor(spec, List.of());
+        return call("look up keys of dataset '" + spec.name() + "' by " + spec.identifierColumn(),
+                c -> identifierIndex.keys(c, sql.shape(), identifiers, limit));
     }
 
     @Override
@@ -164,6 +214,13 @@ public final class PostgresAdapter implements StoreAdapter {
         }
         // a spec checked by another replica is checked here on first use
         return datasets.computeIfAbsent(spec, this::check);
+    }
+
+    /** The schema may have changed since it was cached (the owner ran the fix a refusal named): read it again. */
+    private DatasetSql recheck(DatasetSpec spec) {
+        DatasetSql fresh = check(spec);
+        datasets.put(spec, fresh);
+        return fresh;
     }
 
     private DatasetSql check(DatasetSpec spec) {

@@ -56,6 +56,26 @@ class PostgresAdapterContractIT extends StoreAdapterContractTest {
             return spec;
         }
 
+        /** The contract table plus {@code member bigint}, with {@code CREATE INDEX ... (member)} when indexed. */
+        @Override
+        public Optional<DatasetSpec> createWithIdentifier(String table, boolean indexed) {
+            DatasetSpec spec = missing(table).toBuilder().identifierColumn("member").build();
+            TestDatabase.execute("DROP TABLE IF EXISTS " + spec.quotedTable());
+            TestDatabase.execute("CREATE TABLE " + spec.quotedTable()
+                    + " (id bigint PRIMARY KEY, member bigint, payload text, score int, updated_at timestamptz NOT NULL)");
+            if (indexed) {
+                TestDatabase.execute("CREATE INDEX ON " + spec.quotedTable() + " (member)");
+            }
+            return Optional.of(spec);
+        }
+
+        @Override
+        public void writeWithIdentifier(DatasetSpec spec, long id, long member, String payload, int score, long writeTimeMicros) {
+            TestDatabase.execute("INSERT INTO " + spec.quotedTable() + " (id, member, payload, score, updated_at)"
+                    + " VALUES (?, ?, ?, ?, ?)", id, member, payload, score,
+                    OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(writeTimeMicros), ZoneOffset.UTC));
+        }
+
         @Override
         public DatasetSpec missing(String table) {
             return TestDatabase.spec("contract", Names.identifier("table", table), "id", ConditionalColumn.timestamp("updated_at"));

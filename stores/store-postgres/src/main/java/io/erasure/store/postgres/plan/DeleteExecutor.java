@@ -14,7 +14,8 @@ import java.sql.SQLException;
 /**
  * Runs a plan's statements as they are, each in its own transaction, and classifies every key the plan meant to
  * delete: deleted, kept (present but the guard no longer held: written after the cut-off, or a new version), or
- * absent (gone since the plan). Keys the plan skipped or found absent count as such.
+ * absent (gone since the plan). Keys the plan skipped or found absent count as such. An anonymising plan
+ * ({@link ClearPlanner}) is run the same way; its cleared rows count as deleted.
  *
  * <p>A failure part-way leaves the earlier statements committed; retrying the same plan finds those keys absent,
  * so executing a plan twice deletes nothing more than executing it once.
@@ -22,9 +23,11 @@ import java.sql.SQLException;
 public final class DeleteExecutor {
 
     public DeleteOutcome execute(Connection connection, DatasetSql sql, DeletePlan plan) throws SQLException {
+        boolean anonymising = plan.batch().anonymising();
+        String expected = anonymising ? sql.clearing().clearStatement(plan.batch().clearColumns()) : sql.deleteStatement();
+        boolean usesCutoff = anonymising ? sql.clearing().usesCutoff() : sql.shape().usesCutoff();
         for (PlannedStatement statement : plan.statements()) {
-            if (!statement.text().equals(sql.deleteStatement())
-                    || statement.values().size() != (sql.shape().usesCutoff() ? 2 : 1)) {
+            if (!statement.text().equals(expected) || statement.values().size() != (usesCutoff ? 2 : 1)) {
                 throw new IllegalArgumentException("the plan holds a statement this adapter did not make for dataset '"
                         + plan.batch().spec().name() + "'; plan the batch again with this adapter");
             }

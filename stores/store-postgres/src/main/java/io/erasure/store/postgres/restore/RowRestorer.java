@@ -33,26 +33,43 @@ import java.util.Optional;
  * <p>Parents go in before children whatever the order of the records: the dataset's rows first (a tree's from the
  * top down), child-table rows after; a row refused by a foreign key is tried again after the others, until a round
  * restores nothing more. What still fails is FAILED with PostgreSQL's message.
+ *
+ * <p>Records of anonymisations ({@link DeletionRecord#anonymised()}) put back only their columns into the existing
+ * row ({@link ColumnRestorer}), after the rows of the other records.
  */
 public final class RowRestorer {
 
     private RowRestorer() {
     }
 
-    public static RestoreOutcome restore(Connection connection, DatasetShape shape, List<DeletionRecord> records)
+    public static RestoreOutcome restore(Connection connection, DatasetSql sql, List<DeletionRecord> records)
             throws SQLException {
+        DatasetShape shape = sql.shape();
         connection.setAutoCommit(true);
         RecordOutcome[] outcomes = new RecordOutcome[records.size()];
         List<Pending> pending = new ArrayList<>();
+        List<Integer> anonymised = new ArrayList<>();
         for (int i = 0; i < records.size(); i++) {
             DeletionRecord record = records.get(i);
             Optional<String> refusal = refusal(shape, record);
             if (refusal.isPresent()) {
                 outcomes[i] = new RecordOutcome(record.recordId(), record.primaryKey(), Status.FAILED, refusal.get());
+            } else if (record.anonymised()) {
+                anonymised.add(i);
             } else {
                 pending.add(pending(shape, i, record));
             }
         }
+        restoreRows(connection, shape, pending, outcomes);
+        // after the rows: a row deleted after it was anonymised is back before its cleared columns are put into it
+        for (int i : anonymised) {
+            outcomes[i] = ColumnRestorer.restore(connection, shape, sql.clearing(), records.get(i));
+        }
+        return new RestoreOutcome(List.of(outcomes));
+    }
+
+    private static void restoreRows(Connection connection, DatasetShape shape, List<Pending> pending,
+                                    RecordOutcome[] outcomes) throws SQLException {
         pending = ParentsFirst.order(shape, pending);
         boolean progress = true;
         while (!pending.isEmpty() && progress) {
@@ -74,7 +91,6 @@ public final class RowRestorer {
             }
             pending = refusedByForeignKey;
         }
-        return new RestoreOutcome(List.of(outcomes));
     }
 
     private static RecordOutcome insert(Connection connection, Pending row) throws SQLException {

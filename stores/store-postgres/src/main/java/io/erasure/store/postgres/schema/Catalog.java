@@ -16,7 +16,8 @@ public final class Catalog {
             WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p')""";
 
     private static final String COLUMNS = """
-            SELECT a.attname, bt.typname, a.attgenerated <> '' AS generated, a.attidentity = 'a' AS identity_always
+            SELECT a.attname, bt.typname, a.attgenerated <> '' AS generated, a.attidentity = 'a' AS identity_always,
+                   a.attnotnull OR t.typnotnull AS not_null
             FROM pg_attribute a
             JOIN pg_type t ON t.oid = a.atttypid
             JOIN pg_type bt ON bt.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END
@@ -60,7 +61,8 @@ public final class Catalog {
             statement.setLong(1, oid);
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {
-                    columns.add(new ColumnInfo(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4)));
+                    columns.add(new ColumnInfo(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4),
+                            rs.getBoolean(5)));
                 }
             }
         }

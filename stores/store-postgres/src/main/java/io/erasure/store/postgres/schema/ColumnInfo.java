@@ -7,8 +7,14 @@ package io.erasure.store.postgres.schema;
  *                       {@code timestamptz}, {@code bytea}, {@code _int4} for an array
  * @param generated      a generated (computed) column: never written by a restore
  * @param identityAlways {@code GENERATED ALWAYS AS IDENTITY}: a restore must say {@code OVERRIDING SYSTEM VALUE}
+ * @param notNull        {@code NOT NULL}: anonymisation cannot clear it
  */
-public record ColumnInfo(String name, String baseType, boolean generated, boolean identityAlways) {
+public record ColumnInfo(String name, String baseType, boolean generated, boolean identityAlways, boolean notNull) {
+
+    /** A nullable column. */
+    public ColumnInfo(String name, String baseType, boolean generated, boolean identityAlways) {
+        this(name, baseType, generated, identityAlways, false);
+    }
 
     public boolean isTimestamp() {
         return baseType.equals("timestamptz") || baseType.equals("timestamp");

@@ -35,6 +35,7 @@ public final class DatasetSql {
     private final String read;
     private final String plan;
     private final String delete;
+    private final ClearColumnsSql clearing;
 
     public DatasetSql(DatasetShape shape) {
         this.shape = shape;
@@ -44,6 +45,7 @@ public final class DatasetSql {
         this.read = buildRead();
         this.plan = buildPlan();
         this.delete = buildDelete();
+        this.clearing = new ClearColumnsSql(shape);
     }
 
     public DatasetShape shape() {
@@ -72,6 +74,11 @@ public final class DatasetSql {
      */
     public String deleteStatement() {
         return delete;
+    }
+
+    /** The statements of anonymisation (clearing columns) and of its restore. */
+    public ClearColumnsSql clearing() {
+        return clearing;
     }
 
     /** Inserts one row document unless its key exists; binds the document. */
@@ -250,12 +257,12 @@ public final class DatasetSql {
         return "(" + expression + " LIKE '/%/' AND length(" + expression + ") >= 3)";
     }
 
-    private static String cutoffFor(CutoffGuard guard) {
+    static String cutoffFor(CutoffGuard guard) {
         // a timestamp without time zone holds UTC
         return guard.withTimeZone() ? "(SELECT at FROM cutoff)" : "((SELECT at FROM cutoff) AT TIME ZONE 'UTC')";
     }
 
-    private static String writtenAfter(String expression, CutoffGuard guard) {
+    static String writtenAfter(String expression, CutoffGuard guard) {
         return "(" + expression + " IS NULL OR " + expression + " > " + cutoffFor(guard) + ")";
     }
 
@@ -275,23 +282,23 @@ public final class DatasetSql {
         return "CASE WHEN isfinite(" + column + ") THEN floor(extract(epoch FROM " + column + ") * 1000000)::bigint END";
     }
 
-    private static String match(String left, String right, List<String> columns) {
+    static String match(String left, String right, List<String> columns) {
         return match(left, columns, right, columns);
     }
 
-    private static String match(String left, List<String> leftColumns, String right, List<String> rightColumns) {
+    static String match(String left, List<String> leftColumns, String right, List<String> rightColumns) {
         return "(" + list(left, leftColumns) + ") = (" + list(right, rightColumns) + ")";
     }
 
-    private static String qualified(String alias, String column) {
+    static String qualified(String alias, String column) {
         return alias + "." + Names.quoted(column);
     }
 
-    private static String list(List<String> columns) {
+    static String list(List<String> columns) {
         return columns.stream().map(Names::quoted).collect(Collectors.joining(", "));
     }
 
-    private static String list(String alias, List<String> columns) {
+    static String list(String alias, List<String> columns) {
         return columns.stream().map(c -> qualified(alias, c)).collect(Collectors.joining(", "));
     }
 }
