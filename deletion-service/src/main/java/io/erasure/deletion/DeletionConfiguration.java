@@ -3,6 +3,7 @@ package io.erasure.deletion;
 import io.erasure.deletion.control.ControlState;
 import io.erasure.deletion.execution.BatchEvents;
 import io.erasure.deletion.execution.BatchExecutor;
+import io.erasure.deletion.lookup.IdentifierResolver;
 import io.erasure.deletion.fanout.CopyFanOut;
 import io.erasure.support.tasks.DeletionTaskPublisher;
 import io.erasure.deletion.execution.DeletionMetrics;
@@ -104,20 +105,40 @@ class DeletionConfiguration {
     }
 
     @Bean
-    BatchExecutor batchExecutor(StoreAdapterPool stores, WriteAheadDeletionLog deletionLog, LogIngestionLag lag,
-                                AdaptiveThrottle throttle, ControlState control, JdbcTemplate jdbc,
-                                KafkaTemplate<String, String> kafka, JsonMapper json, MeterRegistry meters,
-                                ObjectProvider<StepListener> steps, DeletionProperties properties, Clock clock) {
-        return new BatchExecutor(stores, deletionLog, lag, throttle, control, new ProcessedBatches(jdbc),
-                new CopyFanOut(new DeletionTaskPublisher(kafka, json), json, jdbc), new BatchEvents(kafka, json, clock),
-                new StoreCalls(properties.retryAttempts(), Duration.ofMillis(200), Duration.ofSeconds(20), meters),
-                new DeletionMetrics(meters), steps.getIfAvailable(() -> StepListener.NONE), properties.killSwitchPoll(),
-                clock);
+    StoreCalls storeCalls(DeletionProperties properties, MeterRegistry meters) {
+        return new StoreCalls(properties.retryAttempts(), Duration.ofMillis(200), Duration.ofSeconds(20), meters);
     }
 
     @Bean
-    TaskListener taskListener(BatchExecutor executor, JsonMapper json) {
-        return new TaskListener(executor, json);
+    BatchEvents batchEvents(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock) {
+        return new BatchEvents(kafka, json, clock);
+    }
+
+    @Bean
+    DeletionTaskPublisher deletionTaskPublisher(KafkaTemplate<String, String> kafka, JsonMapper json) {
+        return new DeletionTaskPublisher(kafka, json);
+    }
+
+    @Bean
+    BatchExecutor batchExecutor(StoreAdapterPool stores, WriteAheadDeletionLog deletionLog, LogIngestionLag lag,
+                                AdaptiveThrottle throttle, ControlState control, JdbcTemplate jdbc,
+                                DeletionTaskPublisher publisher, BatchEvents events, StoreCalls calls, JsonMapper json,
+                                MeterRegistry meters, ObjectProvider<StepListener> steps, DeletionProperties properties,
+                                Clock clock) {
+        return new BatchExecutor(stores, deletionLog, lag, throttle, control, new ProcessedBatches(jdbc),
+                new CopyFanOut(publisher, json, jdbc), events, calls, new DeletionMetrics(meters),
+                steps.getIfAvailable(() -> StepListener.NONE), properties.killSwitchPoll(), clock);
+    }
+
+    @Bean
+    IdentifierResolver identifierResolver(StoreAdapterPool stores, StoreCalls calls, AdaptiveThrottle throttle,
+                                          DeletionTaskPublisher publisher, BatchEvents events, DeletionProperties properties) {
+        return new IdentifierResolver(stores, calls, throttle, publisher, events, properties.forwardLookupMaxKeys());
+    }
+
+    @Bean
+    TaskListener taskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json) {
+        return new TaskListener(executor, lookups, json);
     }
 
     /**

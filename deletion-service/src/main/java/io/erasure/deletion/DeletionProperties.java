@@ -15,12 +15,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxRecordBytes    records larger than this (JSON) keep their columns in S3 under retained/
  * @param retryAttempts     attempts of a store call on retriable errors (exponential backoff with jitter)
  * @param killSwitchPoll    how often a paused shard re-checks the kill switches
+ * @param forwardLookupMaxKeys the most rows one forward lookup task may resolve (default 100,000); more fail the task
+ *                          and leave the identifier to the nightly audit
  */
 @ConfigurationProperties("erasure.deletion")
 public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Integer minRowsPerSecond,
                                  Integer increaseStep, Double decreaseFactor, Duration controlInterval,
                                  Duration latencyTarget, Long logLagThreshold, Integer maxRecordBytes,
-                                 Integer retryAttempts, Duration killSwitchPoll) {
+                                 Integer retryAttempts, Duration killSwitchPoll, Integer forwardLookupMaxKeys) {
 
     public DeletionProperties {
         headroom = headroom == null ? 0.3 : headroom;
@@ -34,6 +36,7 @@ public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Inte
         maxRecordBytes = maxRecordBytes == null ? 900_000 : maxRecordBytes;
         retryAttempts = retryAttempts == null ? 6 : retryAttempts;
         killSwitchPoll = killSwitchPoll == null ? Duration.ofMillis(500) : killSwitchPoll;
+        forwardLookupMaxKeys = forwardLookupMaxKeys == null ? 100_000 : forwardLookupMaxKeys;
         if (headroom < 0 || headroom >= 1) {
             throw new IllegalArgumentException("erasure.deletion.headroom must be in [0, 1), got " + headroom);
         }

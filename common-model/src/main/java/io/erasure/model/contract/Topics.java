@@ -51,9 +51,13 @@ public final class Topics {
         return Names.datasetName("dataset", dataset) + "|" + CanonicalKey.render(partitionKey);
     }
 
-    /** A task's key: the partition of its first key (validation groups a task's keys by partition where it can). */
+    /**
+     * A task's key: the partition of its first key (validation groups a task's keys by partition where it can);
+     * for a lookup task, whose keys are identifiers, its first identifier.
+     */
     public static String taskKey(DeletionTask task) {
-        return taskKey(task.dataset(), task.spec().keyColumns().partitionKeyOf(task.keys().get(0)));
+        return taskKey(task.dataset(), task.lookup() ? task.keys().get(0)
+                : task.spec().keyColumns().partitionKeyOf(task.keys().get(0)));
     }
 
     /** Key for {@link #DELETION_LOG}: {@code dataset|{"col":value,...}} over the full primary key. */

@@ -6,6 +6,9 @@ public enum ForwardAction {
     DELETE,
     /** Keep the rows as they are, e.g. orders kept as legal records; the request records that a snapshot was kept. */
     KEEP_SNAPSHOT,
-    /** Anonymise the rows instead of deleting them: recorded as requested, not carried out yet. */
+    /**
+     * Keep the rows but clear the policy's columns (set them to null), conditioned on the cut-off and logged
+     * write-ahead like a delete, so an anonymisation can be undone; copies of the rows are deleted.
+     */
     ANONYMISE
 }

@@ -104,7 +104,7 @@ public class ForwardController {
 
     @PutMapping("/api/datasets/{name}/forward-policy")
     public ForwardPolicies.Policy setPolicy(@PathVariable String name, @RequestBody ForwardPolicies.PolicyBody body) {
-        return policies.set(name, body.action(), callers.current());
+        return policies.set(name, body, callers.current());
     }
 
     @GetMapping("/api/datasets/{name}/forward-policy")

@@ -7,7 +7,11 @@ import io.erasure.controlplane.registry.DatasetView;
 import io.erasure.support.access.Caller;
 import java.sql.Timestamp;
 import java.time.Clock;
+import io.erasure.model.task.DeletionTask;
+import java.util.List;
 import java.util.Map;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -15,57 +19,98 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * What forward deletion does to each dataset. Kept beside the registry rather than in the dataset spec,
  * which runs freeze: changing it affects requests from then on, never a run. Only an OWNER of the
- * dataset's team sets it; every change is in the actions log.
+ * dataset's team sets it; every change is in the actions log. ANONYMISE names the columns to clear; they are
+ * checked against the dataset's key here and against the live table by the store when the first task runs.
  */
 @Service
 public class ForwardPolicies {
 
+    private static final TypeReference<List<String>> COLUMNS = new TypeReference<>() {
+    };
+
     private final JdbcTemplate jdbc;
+    private final JsonMapper json;
     private final DatasetRegistry datasets;
     private final ActionsLog actions;
     private final Clock clock;
 
-    public ForwardPolicies(JdbcTemplate jdbc, DatasetRegistry datasets, ActionsLog actions, Clock clock) {
+    public ForwardPolicies(JdbcTemplate jdbc, JsonMapper json, DatasetRegistry datasets, ActionsLog actions, Clock clock) {
         this.jdbc = jdbc;
+        this.json = json;
         this.datasets = datasets;
         this.actions = actions;
         this.clock = clock;
     }
 
-    public ForwardAction actionOf(String dataset) {
-        return jdbc.query("SELECT action FROM forward_policies WHERE dataset = ?",
-                        (rs, i) -> ForwardAction.valueOf(rs.getString(1)), dataset)
-                .stream().findFirst().orElse(ForwardAction.DELETE);
+    /** The dataset's policy; DELETE when its owner never set one. */
+    public Policy policyOf(String dataset) {
+        return jdbc.query("SELECT action, clear_columns::text FROM forward_policies WHERE dataset = ?",
+                        (rs, i) -> new Policy(dataset, ForwardAction.valueOf(rs.getString(1)),
+                                json.readValue(rs.getString(2), COLUMNS)), dataset)
+                .stream().findFirst().orElse(new Policy(dataset, ForwardAction.DELETE, List.of()));
     }
 
     @Transactional
-    public Policy set(String dataset, ForwardAction action, Caller caller) {
+    public Policy set(String dataset, PolicyBody body, Caller caller) {
         DatasetView view = datasets.require(dataset);
         DatasetRegistry.requireOwner(caller, view.spec().ownerTeam(),
                 "set the forward-deletion policy of dataset '" + dataset + "'");
+        List<String> columns = body.clearColumns();
+        if (body.action() == ForwardAction.ANONYMISE) {
+            if (view.spec().target() != null) {
+                throw new IllegalArgumentException("dataset '" + dataset + "' is a " + view.spec().storeKind()
+                        + " dataset without columns; it cannot be anonymised, only deleted (DELETE) or kept (KEEP_SNAPSHOT)");
+            }
+            DeletionTask.requireClearable(view.spec(), columns);
+        }
         jdbc.update("""
-                        INSERT INTO forward_policies (dataset, action, updated_by, updated_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (dataset) DO UPDATE SET action = EXCLUDED.action, updated_by = EXCLUDED.updated_by,
-                                                            updated_at = EXCLUDED.updated_at""",
-                dataset, action.name(), caller.name(), Timestamp.from(clock.instant()));
-        actions.record(caller.name(), "dataset.forward-policy", "dataset:" + dataset, Map.of("action", action.name()));
-        return new Policy(dataset, action);
+                        INSERT INTO forward_policies (dataset, action, clear_columns, updated_by, updated_at)
+                        VALUES (?, ?, ?::jsonb, ?, ?)
+                        ON CONFLICT (dataset) DO UPDATE SET action = EXCLUDED.action, clear_columns = EXCLUDED.clear_columns,
+                            updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at""",
+                dataset, body.action().name(), json.writeValueAsString(columns), caller.name(),
+                Timestamp.from(clock.instant()));
+        actions.record(caller.name(), "dataset.forward-policy", "dataset:" + dataset,
+                Map.of("action", body.action().name(), "clearColumns", columns));
+        return new Policy(dataset, body.action(), columns);
     }
 
     public Policy get(String dataset) {
         datasets.require(dataset);
-        return new Policy(dataset, actionOf(dataset));
+        return policyOf(dataset);
     }
 
-    /** The body of {@code PUT /api/datasets/{name}/forward-policy}, and its answer. */
-    public record Policy(String dataset, ForwardAction action) {
+    /**
+     * A dataset's forward-deletion policy, and the answer of {@code PUT|GET /api/datasets/{name}/forward-policy}.
+     *
+     * @param clearColumns the columns ANONYMISE sets to null (never key columns); empty for the other actions
+     */
+    public record Policy(String dataset, ForwardAction action, List<String> clearColumns) {
+
+        public Policy {
+            clearColumns = List.copyOf(clearColumns);
+        }
+
+        /** The columns a forward task of this dataset clears: empty means delete the rows. */
+        List<String> taskClearColumns() {
+            return action == ForwardAction.ANONYMISE ? clearColumns : List.of();
+        }
     }
 
-    public record PolicyBody(ForwardAction action) {
+    /** The body of {@code PUT /api/datasets/{name}/forward-policy}. */
+    public record PolicyBody(ForwardAction action, List<String> clearColumns) {
 
         public PolicyBody {
             if (action == null) {
                 throw new IllegalArgumentException("action is required: one of DELETE, KEEP_SNAPSHOT, ANONYMISE");
+            }
+            clearColumns = clearColumns == null ? List.of() : List.copyOf(clearColumns);
+            if (action == ForwardAction.ANONYMISE && clearColumns.isEmpty()) {
+                throw new IllegalArgumentException("clearColumns is required for ANONYMISE: the non-key columns to set to"
+                        + " null, e.g. [\"email\", \"name\"]");
+            }
+            if (action != ForwardAction.ANONYMISE && !clearColumns.isEmpty()) {
+                throw new IllegalArgumentException("clearColumns applies only to ANONYMISE, got it with " + action);
             }
         }
     }

@@ -2,6 +2,7 @@ package io.erasure.controlplane.forward;
 
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;
@@ -15,8 +16,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Finishes what a lost task or a killed consumer left: TOMBSTONED requests whose tasks went out more
  * than {@code erasure.forward.reconcile-after} ago have their pending tasks published again (same task
  * ids, so the deletion service applies each once). It scans from a watermark over (published_at, id),
- * never from the beginning, so each stuck request is re-published once; those still unresolved after
- * {@code erasure.forward.alert-after} are counted in the gauge {@code erasure.forward.unresolved}.
+ * never from the beginning; a request it re-published goes into {@code forward_retries} and is re-published
+ * again with a doubling delay (capped at {@code alert-after} / 4) until it resolves, so a task lost twice is
+ * still finished. Those unresolved after {@code erasure.forward.alert-after} are counted in the gauge
+ * {@code erasure.forward.unresolved}.
  */
 @Component
 public class ForwardReconciler {
@@ -64,6 +67,13 @@ public class ForwardReconciler {
             }
             requestsRepublished += page;
         }
+        while (true) {
+            Integer page = transactions.execute(status -> retryPage(now));
+            if (page == null || page == 0) {
+                break;
+            }
+            requestsRepublished += page;
+        }
         metrics.unresolved(requests.countUnresolvedBefore(now.minus(properties.alertAfter())));
         return requestsRepublished;
     }
@@ -77,6 +87,8 @@ public class ForwardReconciler {
                 now.minus(properties.reconcileAfter()), PAGE);
         for (DeletionRequest request : stuck) {
             int tasks = targets.republish(request);
+            jdbc.update("INSERT INTO forward_retries (request_id, attempts, next_at) VALUES (?, 1, ?) ON CONFLICT DO NOTHING",
+                    request.id(), Timestamp.from(now.plus(retryDelay(1))));
             log.info("request {} unresolved since {}: {} tasks re-published", request.id(), request.publishedAt(), tasks);
         }
         if (!stuck.isEmpty()) {
@@ -90,6 +102,37 @@ public class ForwardReconciler {
         return stuck.size();
     }
 
+    /** Re-publishes the requests whose next retry is due; a resolved one leaves the retry table. */
+    private int retryPage(Instant now) {
+        List<Retry> due = jdbc.query("""
+                        SELECT request_id, attempts FROM forward_retries WHERE next_at <= ? ORDER BY next_at LIMIT ?
+                        FOR UPDATE SKIP LOCKED""",
+                (rs, i) -> new Retry(rs.getString(1), rs.getInt(2)), Timestamp.from(now), PAGE);
+        for (Retry retry : due) {
+            DeletionRequest request = requests.lock(retry.requestId()).orElse(null);
+            if (request == null || request.state() != RequestState.TOMBSTONED) {
+                jdbc.update("DELETE FROM forward_retries WHERE request_id = ?", retry.requestId());
+                continue;
+            }
+            int tasks = targets.republish(request);
+            int attempts = retry.attempts() + 1;
+            jdbc.update("UPDATE forward_retries SET attempts = ?, next_at = ? WHERE request_id = ?", attempts,
+                    Timestamp.from(now.plus(retryDelay(attempts))), retry.requestId());
+            log.info("request {} still unresolved: {} tasks re-published (attempt {})", request.id(), tasks, attempts);
+        }
+        return due.size();
+    }
+
+    /** reconcile-after doubled per attempt, at most a quarter of alert-after (so an alerting request is still retried). */
+    Duration retryDelay(int attempts) {
+        Duration cap = properties.alertAfter().dividedBy(4);
+        Duration delay = properties.reconcileAfter().multipliedBy(1L << Math.min(attempts, 20));
+        return delay.compareTo(cap) > 0 ? cap : delay;
+    }
+
     private record Watermark(Instant publishedAt, String requestId) {
+    }
+
+    private record Retry(String requestId, int attempts) {
     }
 }

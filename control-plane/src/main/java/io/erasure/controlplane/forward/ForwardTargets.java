@@ -28,9 +28,13 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A request's targets: every registered dataset whose identifier source is the request's aggregate
- * type (or one of its child types). A target is addressable when the identifier is the dataset's whole
- * primary key, so each id is a key and a forward task deletes it at once (its copies follow through the
- * deletion service's fan-out); any other dataset is left to the nightly audit, and the request says so.
+ * type (or one of its child types). When the identifier is the dataset's whole primary key, each id is a
+ * key and a forward task deletes it at once (its copies follow through the deletion service's fan-out).
+ * When it is another column of a table, lookup tasks go out instead: the deletion service finds the rows
+ * through an index and publishes their tasks, or reports that the column is not searchable, and the target
+ * is then left to the nightly audit with the store's reason. Tableless datasets addressed by another column
+ * are left to the audit at once. The dataset's policy decides the effect: delete, anonymise (clear its
+ * columns) or keep a snapshot.
  *
  * <p>A target row is also the idempotency record of its effect: unique on (event id, dataset, key set),
  * so the same event never publishes the same deletion twice, while another event for the same keys does.
@@ -38,10 +42,10 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class ForwardTargets {
 
-    static final String NOT_ADDRESSABLE = "left to the nightly audit: identifier not in the key";
+    static final String NOT_ADDRESSABLE = "left to the nightly audit: identifier not in the key of a store without tables";
+    static final String NOT_INDEXED = "left to the nightly audit: ";
     static final String DISABLED = "left to the nightly audit: dataset disabled";
     static final String SNAPSHOT_KEPT = "snapshot kept (legal record)";
-    static final String ANONYMISATION = "anonymisation requested: not supported yet, nothing was changed";
 
     private static final Logger log = LoggerFactory.getLogger(ForwardTargets.class);
     private static final TypeReference<List<Map<String, Object>>> KEYS = new TypeReference<>() {
@@ -85,39 +89,35 @@ class ForwardTargets {
     private void target(DeletionRequest request, DatasetView view, List<String> ids, CutoffTimestamp cutoff) {
         DatasetSpec spec = view.spec();
         List<Map<String, Object>> keys = ids.stream().map(id -> keyOf(spec, id)).toList();
-        ForwardAction action = policies.actionOf(spec.name());
-        TargetOutcome outcome;
+        ForwardPolicies.Policy policy = policies.policyOf(spec.name());
+        List<String> clear = policy.taskClearColumns();
+        boolean lookup = !addressable(spec) && spec.target() == null;
+        TargetOutcome outcome = TargetOutcome.PENDING;
         String detail = null;
-        boolean blocking = false;
         List<DeletionTask> tasks = List.of();
-        if (!addressable(spec)) {
+        if (!addressable(spec) && !lookup) {
             outcome = TargetOutcome.LEFT_TO_AUDIT;
             detail = NOT_ADDRESSABLE;
         } else if (!view.enabled()) {
             outcome = TargetOutcome.LEFT_TO_AUDIT;
             detail = DISABLED;
-        } else if (action == ForwardAction.KEEP_SNAPSHOT) {
+        } else if (policy.action() == ForwardAction.KEEP_SNAPSHOT) {
             outcome = TargetOutcome.SNAPSHOT_KEPT;
             detail = SNAPSHOT_KEPT;
-        } else if (action == ForwardAction.ANONYMISE) {
-            // unresolved on purpose: the request must not read PURGED while the rows are untouched
-            outcome = TargetOutcome.ANONYMISATION_REQUESTED;
-            detail = ANONYMISATION;
-            blocking = true;
         } else {
-            outcome = TargetOutcome.PENDING;
-            blocking = true;
-            tasks = tasks(request.id(), spec, keys, cutoff);
+            tasks = tasks(request.id(), spec, keys, cutoff, lookup, clear);
         }
-        boolean confirmed = !blocking;
+        boolean blocking = outcome == TargetOutcome.PENDING;
         int inserted = jdbc.update("""
                         INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
-                            task_ids, blocking, outcome, detail, confirmed, expected_keys, updated_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)
+                            task_ids, blocking, outcome, detail, confirmed, expected_keys, lookup, lookup_tasks,
+                            clear_columns, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)
                         ON CONFLICT DO NOTHING""",
-                request.id(), spec.name(), request.eventId(), keySet(keys), spec.identifierSource(), action.name(),
+                request.id(), spec.name(), request.eventId(), keySet(keys), spec.identifierSource(), policy.action().name(),
                 json.writeValueAsString(keys), json.writeValueAsString(tasks.stream().map(DeletionTask::taskId).toList()),
-                blocking, outcome.name(), detail, confirmed, keys.size(), Timestamp.from(clock.instant()));
+                blocking, outcome.name(), detail, !blocking, lookup ? 0 : keys.size(), blocking && lookup,
+                blocking && lookup ? tasks.size() : 0, json.writeValueAsString(clear), Timestamp.from(clock.instant()));
         if (inserted == 0) {
             metrics.duplicateEffect();
             log.info("request {}: the deletion of these keys of {} by event {} is already recorded; not published again",
@@ -132,8 +132,8 @@ class ForwardTargets {
         int sent = 0;
         CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(request.tombstonedAt());
         List<Map<String, Object>> rows = jdbc.queryForList("""
-                SELECT dataset, keys::text AS keys FROM forward_targets
-                WHERE request_id = ? AND action = 'DELETE' AND outcome = 'PENDING'""", request.id());
+                SELECT dataset, keys::text AS keys, lookup, clear_columns::text AS clear FROM forward_targets
+                WHERE request_id = ? AND blocking AND outcome = 'PENDING'""", request.id());
         for (Map<String, Object> row : rows) {
             String dataset = (String) row.get("dataset");
             DatasetView view = datasets.get(dataset).orElse(null);
@@ -142,7 +142,8 @@ class ForwardTargets {
                         dataset);
                 continue;
             }
-            for (DeletionTask task : tasks(request.id(), view.spec(), json.readValue((String) row.get("keys"), KEYS), cutoff)) {
+            for (DeletionTask task : tasks(request.id(), view.spec(), json.readValue((String) row.get("keys"), KEYS), cutoff,
+                    (Boolean) row.get("lookup"), json.readValue((String) row.get("clear"), IDS))) {
                 outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task);
                 sent++;
             }
@@ -168,7 +169,7 @@ class ForwardTargets {
                 rs.getString("detail"), rs.getBoolean("blocking"), rs.getBoolean("confirmed"), rs.getInt("expected_keys"),
                 json.readValue(rs.getString("task_ids"), IDS), rs.getLong("deleted"), rs.getLong("skipped_newer"),
                 rs.getLong("already_absent"), rs.getLong("still_present"), rs.getInt("copy_tasks_expected"),
-                rs.getInt("copy_tasks_reported"));
+                rs.getInt("copy_tasks_reported"), rs.getBoolean("lookup"), json.readValue(rs.getString("clear_columns"), IDS));
     }
 
     /** The identifier is the dataset's whole primary key: each id is one key, no lookup needed. */
@@ -190,12 +191,14 @@ class ForwardTargets {
         return Map.of(spec.identifierColumn(), value);
     }
 
+    /** Forward tasks of {@code keys} (or, for a lookup target, lookup tasks of the identifiers), 1,000 per task. */
     private static List<DeletionTask> tasks(String requestId, DatasetSpec spec, List<Map<String, Object>> keys,
-                                            CutoffTimestamp cutoff) {
+                                            CutoffTimestamp cutoff, boolean lookup, List<String> clear) {
         List<DeletionTask> tasks = new ArrayList<>();
         for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
-            tasks.add(DeletionTask.forward(requestId, spec, keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS)),
-                    cutoff, spec.priority()));
+            List<Map<String, Object>> part = keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS));
+            tasks.add(lookup ? DeletionTask.forwardLookup(requestId, spec, part, cutoff, spec.priority(), clear)
+                    : DeletionTask.forward(requestId, spec, part, cutoff, spec.priority(), clear));
         }
         return tasks;
     }

@@ -17,6 +17,7 @@ import io.erasure.model.event.BatchCounts;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.ForwardDeletionRequested;
+import io.erasure.model.event.LookupResolution;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
@@ -69,17 +70,109 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
         assertThat(request.state()).isEqualTo(RequestState.TOMBSTONED);
         assertThat(request.tombstonedAt()).isEqualTo(((ForwardDeletionRequested) event.payload()).tombstonedAt());
 
-        List<DeletionTask> tasks = tasksOf(requestId, 1);
-        assertThat(tasks).extracting(DeletionTask::dataset).containsOnly(profiles.name());
-        DeletionTask task = tasks.get(0);
+        List<DeletionTask> tasks = tasksOf(requestId, 2);
+        assertThat(tasks).extracting(DeletionTask::dataset).containsExactlyInAnyOrder(profiles.name(), orders.name());
+        DeletionTask task = taskOf(tasks, profiles.name());
         assertThat(task.keys()).containsExactly(Map.of("customer_id", 42));
         assertThat(task.cutoff().toInstant()).isEqualTo(request.tombstonedAt());
         assertThat(task.forward()).isTrue();
+        assertThat(task.lookup()).isFalse();
+        DeletionTask lookup = taskOf(tasks, orders.name());
+        assertThat(lookup.lookup()).as("orders are found by customer_id first").isTrue();
+        assertThat(lookup.keys()).containsExactly(Map.of("customer_id", 42));
+        assertThat(lookup.cutoff()).isEqualTo(task.cutoff());
 
         RequestView view = view(requestId);
-        assertThat(target(view, orders.name()).outcome()).isEqualTo(TargetOutcome.LEFT_TO_AUDIT);
-        assertThat(target(view, orders.name()).detail()).isEqualTo("left to the nightly audit: identifier not in the key");
+        assertThat(target(view, orders.name()).outcome()).isEqualTo(TargetOutcome.PENDING);
+        assertThat(target(view, orders.name()).lookup()).isTrue();
         assertThat(target(view, profiles.name()).outcome()).isEqualTo(TargetOutcome.PENDING);
+        assertThat(target(view, profiles.name()).lookup()).isFalse();
+    }
+
+    @Test
+    void aLookupTargetWaitsForExactlyTheTasksItsLookupPublished() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
+        DatasetSpec orders = registerOn(source, spec -> spec.table("orders")
+                .keyColumns(KeyColumns.of(List.of("order_id"), List.of())));
+        EventEnvelope event = request(source, "21", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        List<DeletionTask> tasks = tasksOf(requestId, 2);
+        DeletionTask lookup = taskOf(tasks, orders.name());
+        DeletionTask resolved = DeletionTask.resolvedFrom(lookup, List.of(Map.of("order_id", 1), Map.of("order_id", 2)));
+        DeletionTask stale = DeletionTask.resolvedFrom(lookup, List.of(Map.of("order_id", 3)));
+
+        // the resolved task can report before its lookup does, and a stale one (an earlier, crashed lookup) reports too
+        batchEvent(sourceBatch(resolved, 2, 0));
+        batchEvent(sourceBatch(stale, 1, 0));
+        batchEvent(sourceBatch(taskOf(tasks, profiles.name()), 1, 0));
+        await().atMost(Duration.ofSeconds(30)).until(() -> target(view(requestId), profiles.name()).confirmed());
+        assertThat(target(view(requestId), orders.name()).outcome()).as("its lookup has not reported")
+                .isEqualTo(TargetOutcome.PENDING);
+        assertThat(view(requestId).state()).isEqualTo(RequestState.TOMBSTONED);
+
+        batchEvent(lookupBatch(lookup, new LookupResolution(List.of(resolved.taskId()), 2, null)));
+        RequestView purged = awaitState(requestId, RequestState.PURGED);
+        ForwardTarget target = target(purged, orders.name());
+        assertThat(target.outcome()).isEqualTo(TargetOutcome.DELETED);
+        assertThat(target.keys()).as("the rows the lookup found").isEqualTo(2);
+        assertThat(target.deleted()).as("the stale task is not counted").isEqualTo(2);
+    }
+
+    @Test
+    void aLookupTheStoreRefusesLeavesTheDatasetToTheAuditWithTheStoresReason() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
+        DatasetSpec orders = registerOn(source, spec -> spec.table("orders")
+                .keyColumns(KeyColumns.of(List.of("order_id"), List.of())));
+        EventEnvelope event = request(source, "23", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        List<DeletionTask> tasks = tasksOf(requestId, 2);
+
+        batchEvent(lookupBatch(taskOf(tasks, orders.name()),
+                LookupResolution.refused("no index starts with orders.customer_id: CREATE INDEX ON orders (customer_id)")));
+        batchEvent(sourceBatch(taskOf(tasks, profiles.name()), 1, 0));
+        RequestView purged = awaitState(requestId, RequestState.PURGED);
+        ForwardTarget target = target(purged, orders.name());
+        assertThat(target.outcome()).isEqualTo(TargetOutcome.LEFT_TO_AUDIT);
+        assertThat(target.blocking()).isFalse();
+        assertThat(target.detail()).isEqualTo("left to the nightly audit: no index starts with orders.customer_id:"
+                + " CREATE INDEX ON orders (customer_id)");
+    }
+
+    @Test
+    void anAnonymisingPolicyNamesItsColumnsAndItsTargetReadsAnonymised() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
+        String policy = "/api/datasets/" + profiles.name() + "/forward-policy";
+        as("owner").put().uri(policy).contentType(MediaType.APPLICATION_JSON).body("{\"action\": \"ANONYMISE\"}")
+                .exchange().expectStatus().isBadRequest()
+                .expectBody(String.class).value(body -> assertThat(body).contains("clearColumns"));
+        as("owner").put().uri(policy).contentType(MediaType.APPLICATION_JSON)
+                .body("{\"action\": \"ANONYMISE\", \"clearColumns\": [\"customer_id\"]}")
+                .exchange().expectStatus().isBadRequest()
+                .expectBody(String.class).value(body -> assertThat(body).contains("key column"));
+        as("owner").put().uri(policy).contentType(MediaType.APPLICATION_JSON)
+                .body("{\"action\": \"ANONYMISE\", \"clearColumns\": [\"email\", \"name\"]}")
+                .exchange().expectStatus().isOk();
+        Map<?, ?> read = as("viewer").get().uri(policy).exchange().expectStatus().isOk().returnResult(Map.class)
+                .getResponseBody();
+        assertThat(read.get("clearColumns")).isEqualTo(List.of("email", "name"));
+
+        EventEnvelope event = request(source, "25", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        DeletionTask task = tasksOf(requestId, 1).get(0);
+        assertThat(task.clearColumns()).containsExactly("email", "name");
+        assertThat(task.taskId()).as("an anonymisation is another effect than a delete")
+                .isNotEqualTo(DeletionTask.forward(requestId, profiles, task.keys(), task.cutoff(), task.priority()).taskId());
+
+        batchEvent(sourceBatch(task, 1, 0));
+        RequestView purged = awaitState(requestId, RequestState.PURGED);
+        assertThat(target(purged, profiles.name()).outcome()).isEqualTo(TargetOutcome.ANONYMISED);
+        assertThat(target(purged, profiles.name()).clearColumns()).containsExactly("email", "name");
     }
 
     @Test
@@ -161,7 +254,7 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
     }
 
     @Test
-    void theReconcilerRepublishesAStuckRequestsTasksOnceItIsOlderThanTheThreshold() {
+    void theReconcilerRepublishesAStuckRequestsTasksUntilItResolvesWithADoublingDelay() {
         String source = registerSource();
         registerOn(source, UnaryOperator.identity());
         EventEnvelope event = request(source, "13", 1, Map.of());
@@ -177,7 +270,11 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
         assertThat(again).hasSize(2).extracting(DeletionTask::taskId).containsOnly(first.taskId());
 
         reconciler.reconcile(clock.instant().plus(Duration.ofMinutes(12)));
-        assertThat(tasksOf(requestId, 2)).as("the watermark passed it: not re-published again").hasSize(2);
+        assertThat(tasksOf(requestId, 2)).as("its retry is not due yet").hasSize(2);
+
+        reconciler.reconcile(clock.instant().plus(Duration.ofMinutes(32)));
+        assertThat(tasksOf(requestId, 3)).as("still unresolved: re-published again, after twice the delay").hasSize(3)
+                .extracting(DeletionTask::taskId).containsOnly(first.taskId());
 
         reconciler.reconcile(clock.instant().plus(Duration.ofHours(25)));
         assertThat(metrics.unresolved()).isGreaterThanOrEqualTo(1);
@@ -304,6 +401,11 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
     private static BatchCompleted sourceBatch(DeletionTask task, long deleted, int copyTasks) {
         return new BatchCompleted(task.dataset(), task.taskId(), task.batchId(0), task.requestId(),
                 new BatchCounts(deleted, 0, task.keys().size() - deleted, 0), ReadBackResult.CLEAN, 0, null, copyTasks, null);
+    }
+
+    private static BatchCompleted lookupBatch(DeletionTask lookup, LookupResolution resolution) {
+        return new BatchCompleted(lookup.dataset(), lookup.taskId(), lookup.batchId(0), lookup.requestId(),
+                new BatchCounts(0, 0, 0, 0), ReadBackResult.CLEAN, 0, null, 0, null, List.of(), resolution);
     }
 
     private static BatchCompleted copyBatch(DatasetSpec source, DeletionTask sourceTask) {

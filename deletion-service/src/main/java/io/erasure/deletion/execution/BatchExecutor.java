@@ -104,6 +104,12 @@ public class BatchExecutor {
             fail(task, task.batchId(0), refused);
             return;
         }
+        if (task.anonymising() && !adapter.capabilities().clearColumns()) {
+            fail(task, task.batchId(0), new IllegalArgumentException("store type '" + task.spec().storeKind()
+                    + "' cannot anonymise (clear columns) of " + task.dataset() + "; set its forward policy to DELETE or"
+                    + " KEEP_SNAPSHOT"));
+            return;
+        }
         int batchSize = adapter.capabilities().maxBatch();
         List<Map<String, Object>> keys = task.keys();
         for (int from = 0, index = 0; from < keys.size(); from += batchSize, index++) {
@@ -129,10 +135,12 @@ public class BatchExecutor {
         }
         awaitGo(task.dataset());
 
-        DeletePlan plan = calls.call(store, () -> adapter.planDelete(new DeleteBatch(spec, batchId, task.cutoff(), keys)));
+        DeletePlan plan = calls.call(store, () -> adapter.planDelete(new DeleteBatch(spec, batchId, task.cutoff(), keys,
+                task.clearColumns())));
         steps.after(Step.PLANNED, batchId);
         List<Map<String, Object>> toDelete = plan.decisions().stream()
-                .filter(d -> d.action() == DeletePlan.Action.DELETE_ROW || d.action() == DeletePlan.Action.DELETE_PARTITION)
+                .filter(d -> d.action() == DeletePlan.Action.DELETE_ROW || d.action() == DeletePlan.Action.DELETE_PARTITION
+                        || d.action() == DeletePlan.Action.CLEAR_COLUMNS)
                 .map(DeletePlan.KeyDecision::key).toList();
         List<LiveRow> rows = toDelete.isEmpty() ? List.of() : calls.call(store, () -> adapter.readRows(spec, toDelete));
         steps.after(Step.READ, batchId);
@@ -142,8 +150,8 @@ public class BatchExecutor {
         requireEveryPlannedRowRead(batchId, unread);
 
         Instant deletedAt = clock.instant();
-        List<DeletionRecord> records = rows.stream()
-                .map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt)).toList();
+        List<DeletionRecord> records = task.anonymising() ? Anonymisation.records(task, batchId, sourceRows, deletedAt)
+                : rows.stream().map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt)).toList();
         deletionLog.append(records);
         steps.after(Step.LOGGED, batchId);
         fanOut.remember(task, batchId, sourceRows);
@@ -164,7 +172,12 @@ public class BatchExecutor {
         List<Map<String, Object>> alreadyAbsent = plan.decisions().stream()
                 .filter(d -> d.action() == DeletePlan.Action.ABSENT).map(DeletePlan.KeyDecision::key).toList();
         List<Map<String, Object>> deleted = new ArrayList<>();
-        if (!toDelete.isEmpty() && readBackPossible(spec)) {
+        if (!toDelete.isEmpty() && task.anonymising()) {
+            List<LiveRow> after = calls.call(store, () -> adapter.readRows(spec, toDelete));
+            Anonymisation.ReadBack readBack = Anonymisation.readBack(task, toDelete, after);
+            deleted.addAll(readBack.cleared());
+            stillPresent = readBack.stillPresent();
+        } else if (!toDelete.isEmpty() && readBackPossible(spec)) {
             List<LiveState> after = calls.call(store, () -> adapter.checkLiveState(spec, toDelete));
             for (int i = 0; i < toDelete.size(); i++) {
                 LiveState state = after.get(i);

@@ -1,6 +1,7 @@
 package io.erasure.deletion.shard;
 
 import io.erasure.deletion.execution.BatchExecutor;
+import io.erasure.deletion.lookup.IdentifierResolver;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.task.DeletionTask;
 import java.util.ArrayList;
@@ -30,11 +31,13 @@ public class TaskListener {
             .thenComparing(Comparator.comparingInt(DeletionTask::priority).reversed());
 
     private final BatchExecutor executor;
+    private final IdentifierResolver lookups;
     private final JsonMapper json;
     private volatile AfterTask afterTask = AfterTask.NONE;
 
-    public TaskListener(BatchExecutor executor, JsonMapper json) {
+    public TaskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json) {
         this.executor = executor;
+        this.lookups = lookups;
         this.json = json;
     }
 
@@ -66,6 +69,10 @@ public class TaskListener {
         }
         tasks.sort(FORWARD_FIRST);
         for (DeletionTask task : tasks) {
+            if (task.lookup()) {
+                lookups.resolve(task); // finds the rows and publishes their tasks; deletes nothing
+                continue;
+            }
             executor.execute(task);
             afterTask.executed(task);
         }

@@ -1,0 +1,122 @@
+package io.erasure.deletion.lookup;
+
+import io.erasure.deletion.execution.BatchEvents;
+import io.erasure.deletion.execution.StoreCalls;
+import io.erasure.deletion.throttle.AdaptiveThrottle;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.event.BatchCompleted;
+import io.erasure.model.event.BatchCounts;
+import io.erasure.model.event.BatchFailed;
+import io.erasure.model.event.LookupResolution;
+import io.erasure.model.event.ReadBackResult;
+import io.erasure.model.task.DeletionTask;
+import io.erasure.store.spi.IdentifierLookup;
+import io.erasure.store.spi.StoreAdapter;
+import io.erasure.store.spi.StoreException;
+import io.erasure.support.stores.StoreAdapterPool;
+import io.erasure.support.tasks.DeletionTaskPublisher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Executes forward lookup tasks ({@link DeletionTask#lookup()}): the request's identifiers are an indexed
+ * column of the dataset, not its key, so their rows are found first. The adapter's {@link IdentifierLookup}
+ * reads the keys (bounded, indexed, throttled like deletes), the keys go out as ordinary forward tasks
+ * ({@link DeletionTask#resolvedFrom}, deterministic ids) and the lookup's one batch reports which tasks it
+ * published, so the control plane waits for exactly those. Nothing is deleted here: the tasks go through
+ * plan → log → delete like any other, which skips rows written after the request's cut-off.
+ *
+ * <p>A dataset that cannot be looked up (no index on the column, a store without lookups) is reported as refused,
+ * and the request leaves it to the nightly audit. Identifiers with more rows than {@code maxKeys} fail the task
+ * with the limit named: forward deletion is for an identifier's rows, not for bulk deletes the audit should run.
+ *
+ * <p>Redelivery resolves again: keys already deleted are no longer found, the rest give the same task ids.
+ */
+public class IdentifierResolver {
+
+    private static final Logger log = LoggerFactory.getLogger(IdentifierResolver.class);
+
+    private final StoreAdapterPool stores;
+    private final StoreCalls calls;
+    private final AdaptiveThrottle throttle;
+    private final DeletionTaskPublisher publisher;
+    private final BatchEvents events;
+    private final int maxKeys;
+
+    public IdentifierResolver(StoreAdapterPool stores, StoreCalls calls, AdaptiveThrottle throttle,
+                              DeletionTaskPublisher publisher, BatchEvents events, int maxKeys) {
+        if (maxKeys < 1) {
+            throw new IllegalArgumentException("erasure.deletion.forward-lookup-max-keys must be >= 1, got " + maxKeys);
+        }
+        this.stores = stores;
+        this.calls = calls;
+        this.throttle = throttle;
+        this.publisher = publisher;
+        this.events = events;
+        this.maxKeys = maxKeys;
+    }
+
+    /** Resolves a lookup task and reports it; store trouble outlasting the retries is thrown as Retriable. */
+    public void resolve(DeletionTask task) {
+        if (!task.lookup()) {
+            throw new IllegalArgumentException("task " + task.taskId() + " is not a lookup task");
+        }
+        String batchId = task.batchId(0);
+        try {
+            report(task, batchId, lookUp(task));
+        } catch (StoreException.Fatal | IllegalArgumentException refused) {
+            log.error("lookup task {} of {} failed: {}", task.taskId(), task.dataset(), refused.getMessage());
+            events.send(task, batchId, new BatchFailed(task.dataset(), task.taskId(), batchId, task.requestId(),
+                    String.valueOf(refused.getMessage()), false));
+        }
+    }
+
+    private LookupResolution lookUp(DeletionTask task) {
+        DatasetSpec spec = task.spec();
+        String store = spec.connectionRef();
+        StoreAdapter adapter = calls.call(store, () -> stores.checkedAdapter(spec));
+        if (!(adapter instanceof IdentifierLookup lookup)) {
+            return LookupResolution.refused("store type '" + spec.storeKind() + "' cannot find rows by a column other than"
+                    + " their key");
+        }
+        String refusal = calls.call(store, () -> lookup.lookupRefusal(spec));
+        if (refusal != null) {
+            log.info("lookup task {}: {} cannot be looked up by {}: {}", task.taskId(), task.dataset(),
+                    task.lookupColumn(), refusal);
+            return LookupResolution.refused(refusal);
+        }
+        if (task.anonymising() && !adapter.capabilities().clearColumns()) {
+            throw new IllegalArgumentException("store type '" + spec.storeKind() + "' cannot anonymise (clear columns) of "
+                    + task.dataset() + "; set its forward policy to DELETE or KEEP_SNAPSHOT");
+        }
+        List<Object> identifiers = task.keys().stream().map(key -> key.get(task.lookupColumn())).toList();
+        throttle.acquire(store, identifiers.size());
+        List<Map<String, Object>> keys = calls.call(store, () -> lookup.keysByIdentifier(spec, identifiers, maxKeys + 1));
+        if (keys.size() > maxKeys) {
+            throw new IllegalArgumentException(task.dataset() + " holds more than " + maxKeys + " rows for the "
+                    + identifiers.size() + " identifier(s) of lookup task " + task.taskId() + "; forward deletion stops"
+                    + " there and leaves them to the nightly audit, or raise erasure.deletion.forward-lookup-max-keys");
+        }
+        List<DeletionTask> tasks = new ArrayList<>();
+        for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
+            tasks.add(DeletionTask.resolvedFrom(task, keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS))));
+        }
+        try {
+            publisher.publish(tasks);
+        } catch (IllegalStateException e) {
+            // the lookup is redelivered and publishes the same tasks again (same ids, applied once)
+            throw new StoreException.Retriable("could not publish the tasks of lookup " + task.taskId() + ": "
+                    + e.getMessage(), e);
+        }
+        log.info("lookup task {}: {} keys of {} in {} tasks", task.taskId(), keys.size(), task.dataset(), tasks.size());
+        return new LookupResolution(tasks.stream().map(DeletionTask::taskId).toList(), keys.size(), null);
+    }
+
+    private void report(DeletionTask task, String batchId, LookupResolution resolution) {
+        events.send(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(),
+                new BatchCounts(0, 0, 0, 0), ReadBackResult.CLEAN, 0, null, 0, null, List.of(), resolution));
+    }
+}
