@@ -31,9 +31,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Forward deletion across the real services: an upstream "member deleted" request goes from the control
- * plane through the deletion service to Cassandra and the Redis cache copy, the member's orders are kept as
- * legal records (a KEEP_SNAPSHOT dataset) or left to the nightly audit, and the request reads PURGED only
- * once every target and copy has confirmed.
+ * plane through the deletion service to Cassandra and the Redis cache copy, and the request reads PURGED only
+ * once every target and copy has confirmed. The member's orders, addressed by the indexed {@code member_id}
+ * rather than their key, are either kept as legal records (KEEP_SNAPSHOT) or found through the index and
+ * deleted with their items; a profile under an ANONYMISE policy keeps its row with the personal columns cleared.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ForwardDeletionPlatformIT {
@@ -61,6 +62,8 @@ class ForwardDeletionPlatformIT {
     @Test
     void aMembersProfileAndCacheEntryGoAtOnceWhileTheOrdersAreKeptAsLegalRecords() throws Exception {
         registerOrderRecordsKeptAsSnapshots();
+        policy(DemoCycle.ORDERS, Map.of("action", "KEEP_SNAPSHOT"));
+        policy(DemoCycle.PROFILES, Map.of("action", "DELETE"));
         assertThat(profileExists(MEMBER)).isTrue();
         assertThat(cacheEntryExists(MEMBER)).isTrue();
         Map<String, Object> request = Map.of("aggregateType", DemoCycle.SOURCE, "aggregateId", Long.toString(MEMBER),
@@ -78,16 +81,54 @@ class ForwardDeletionPlatformIT {
         assertThat(targets.get(DemoCycle.PROFILES).path("copyTasksReported").asInt())
                 .isEqualTo(targets.get(DemoCycle.PROFILES).path("copyTasksExpected").asInt()).isEqualTo(1);
         assertThat(targets.get("order-records").path("outcome").asString()).isEqualTo("SNAPSHOT_KEPT");
-        assertThat(targets.get(DemoCycle.ORDERS).path("outcome").asString()).isEqualTo("LEFT_TO_AUDIT");
+        assertThat(targets.get(DemoCycle.ORDERS).path("outcome").asString()).isEqualTo("SNAPSHOT_KEPT");
 
         assertThat(profileExists(MEMBER)).as("the profile is gone from Cassandra").isFalse();
         assertThat(cacheEntryExists(MEMBER)).as("its cache entry is gone from Redis").isFalse();
-        assertThat(orderCount()).as("the orders are kept as legal records").isEqualTo(ORDERS.size());
+        assertThat(orderCount(MEMBER)).as("the orders are kept as legal records").isEqualTo(ORDERS.size());
         assertThat(profileExists(MEMBER + 1)).as("another member is untouched").isTrue();
 
         JsonNode repeat = publisher.post("/api/forward-requests", request).require("publishing it again");
         assertThat(repeat.path("outcome").asString()).isEqualTo("DUPLICATE");
         assertThat(repeat.path("requestId").asString()).isEqualTo(requestId);
+    }
+
+    @Test
+    void ordersAreFoundThroughTheMemberIndexAndDeletedWhileAnAnonymisedProfileKeepsItsRow() throws Exception {
+        long member = MEMBER + 1;
+        policy(DemoCycle.ORDERS, Map.of("action", "DELETE"));
+        policy(DemoCycle.PROFILES, Map.of("action", "ANONYMISE", "clearColumns", List.of("display_name", "email")));
+        assertThat(orderCount(member)).isEqualTo(ORDERS.size());
+        long items = itemCount(member);
+        assertThat(items).isPositive();
+        assertThat(cacheEntryExists(member)).isTrue();
+
+        JsonNode accepted = publisher.post("/api/forward-requests", Map.of("aggregateType", DemoCycle.SOURCE,
+                "aggregateId", Long.toString(member), "version", 1)).require("publishing the request");
+        JsonNode purged = awaitState(accepted.path("requestId").asString(), "PURGED");
+        Map<String, JsonNode> targets = new HashMap<>();
+        purged.path("targets").forEach(t -> targets.put(t.path("dataset").asString(), t));
+
+        JsonNode orders = targets.get(DemoCycle.ORDERS);
+        assertThat(orders.path("outcome").asString()).isEqualTo("DELETED");
+        assertThat(orders.path("lookup").asBoolean()).isTrue();
+        assertThat(orders.path("keys").asInt()).as("the member's orders, found through the index").isEqualTo(ORDERS.size());
+        assertThat(orderCount(member)).as("the orders are gone").isZero();
+        assertThat(itemCount(member)).as("and their items with them").isZero();
+        assertThat(orderCount(MEMBER + 2)).as("another member's orders stay").isEqualTo(ORDERS.size());
+
+        JsonNode profile = targets.get(DemoCycle.PROFILES);
+        assertThat(profile.path("outcome").asString()).isEqualTo("ANONYMISED");
+        Map<String, Object> row = shared.profile(member);
+        assertThat(row).as("the profile row is kept").isNotNull();
+        assertThat(row.get("display_name")).isNull();
+        assertThat(row.get("email")).isNull();
+        assertThat(row.get("country")).isEqualTo(member % 3 == 0 ? "FR" : "NL");
+        assertThat(cacheEntryExists(member)).as("its cache entry, filled from the old row, is gone").isFalse();
+    }
+
+    private void policy(String dataset, Map<String, Object> policy) {
+        owner.put("/api/datasets/" + dataset + "/forward-policy", policy).require("setting the policy of " + dataset);
     }
 
     private void registerOrderRecordsKeptAsSnapshots() {
@@ -131,11 +172,20 @@ class ForwardDeletionPlatformIT {
         }
     }
 
-    private long orderCount() throws Exception {
+    private long orderCount(long member) throws Exception {
+        return count("SELECT count(*) FROM demo.orders WHERE member_id = ?", member);
+    }
+
+    private long itemCount(long member) throws Exception {
+        return count("SELECT count(*) FROM demo.order_items i JOIN demo.orders o ON o.order_id = i.order_id"
+                + " WHERE o.member_id = ?", member);
+    }
+
+    private long count(String sql, long member) throws Exception {
         PostgresEngine postgres = platform.engine(PostgresEngine.class);
         try (Connection pg = DriverManager.getConnection(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password());
-             var count = pg.prepareStatement("SELECT count(*) FROM demo.orders WHERE member_id = ?")) {
-            count.setLong(1, MEMBER);
+             var count = pg.prepareStatement(sql)) {
+            count.setLong(1, member);
             try (var rs = count.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);

@@ -38,12 +38,26 @@ final class SharedPlatform {
 
     /** True if the demo's Cassandra table holds the member's profile. */
     boolean profileExists(long memberId) {
+        return profile(memberId) != null;
+    }
+
+    /** The member's profile row (column → value, nulls included), or null when there is none. */
+    java.util.Map<String, Object> profile(long memberId) {
         CassandraEngine cassandra = platform.engine(CassandraEngine.class);
         String[] hostPort = cassandra.contactPoint().split(":");
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
                 .withLocalDatacenter(CassandraEngine.LOCAL_DATACENTER).build()) {
-            return session.execute("SELECT member_id FROM demo.member_profiles WHERE member_id = ?", memberId).one() != null;
+            var row = session.execute("SELECT display_name, email, country FROM demo.member_profiles WHERE member_id = ?",
+                    memberId).one();
+            if (row == null) {
+                return null;
+            }
+            java.util.Map<String, Object> columns = new java.util.HashMap<>();
+            for (String column : java.util.List.of("display_name", "email", "country")) {
+                columns.put(column, row.getString(column));
+            }
+            return columns;
         }
     }
 }
