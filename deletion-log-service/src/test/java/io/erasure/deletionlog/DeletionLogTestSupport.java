@@ -83,6 +83,13 @@ public abstract class DeletionLogTestSupport {
 
     /** Publishes records as the deletion service does: keyed by dataset + primary key, acknowledged by all replicas. */
     protected void publish(List<DeletionRecord> records) {
+        for (DeletionRecord record : records) {
+            publish(Topics.logKey(record), json.writeValueAsString(record));
+        }
+    }
+
+    /** Publishes one message as given, e.g. a record in the form an older deletion service wrote. */
+    protected static void publish(String key, String value) {
         if (producer == null) {
             producer = new KafkaProducer<>(Map.of(
                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers(),
@@ -90,10 +97,7 @@ public abstract class DeletionLogTestSupport {
                     ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), new StringSerializer());
         }
         try {
-            for (DeletionRecord record : records) {
-                producer.send(new ProducerRecord<>(Topics.DELETION_LOG, Topics.logKey(record), json.writeValueAsString(record)))
-                        .get(30, TimeUnit.SECONDS);
-            }
+            producer.send(new ProducerRecord<>(Topics.DELETION_LOG, key, value)).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("publishing deletion records failed", e);
         }

@@ -142,7 +142,12 @@ public final class LogReader {
         return new LoggedRecord(recordId, dataset, row.getString("key_hash"), row.getInstant("deleted_at"),
                 row.getString("run_id"), row.getString("request_id"), row.getString("task_id"), row.getString("batch_id"),
                 row.getLong("cutoff_micros"), row.getString("retained_ref"), purged,
-                purged ? null : payload.primaryKey(), purged || !withColumns ? null : payload.columns());
+                purged ? null : payload.primaryKey(), purged || !withColumns ? null : payload.columns(), anonymised(row));
+    }
+
+    /** Null in a row written before the column existed: such records deleted whole rows. */
+    static boolean anonymised(Row row) {
+        return !row.isNull("anonymised") && row.getBoolean("anonymised");
     }
 
     /** Dataset keys looked up once per read. */

@@ -3,6 +3,7 @@ package io.erasure.deletionlog.client;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,6 +18,11 @@ import java.util.List;
  * The payload (primary key and columns) is encrypted with the dataset's current key ({@code dataset_keys});
  * {@code purged_keys}, {@code purged_datasets} and {@code purges} record legal purges of the log itself.
  * Record tables expire by TTL (default 30 days after the delete); the purge history does not expire.
+ *
+ * <p>Columns added to the record tables after their first release ({@code anonymised}: the record of a forward
+ * deletion's anonymisation, holding only the cleared columns) are added to existing keyspaces by idempotent
+ * {@code ALTER TABLE ... ADD IF NOT EXISTS}; rows written before read such a column as null. Readers prepare
+ * statements that name the new columns, so deletion-log-service (which runs this DDL) is deployed before them.
  */
 public final class LogSchema {
 
@@ -31,11 +37,11 @@ public final class LogSchema {
     public static final int RUN_SHARDS = 16;
 
     static final String RECORD_COLUMNS = "record_id, dataset, key_hash, deleted_at, run_id, request_id, task_id, batch_id,"
-            + " cutoff_micros, key_version, payload, retained_ref";
+            + " cutoff_micros, key_version, payload, retained_ref, anonymised";
 
     private static final String RECORD_COLUMN_TYPES = "record_id text, dataset text, key_hash text, deleted_at timestamp,"
             + " run_id text, request_id text, task_id text, batch_id text, cutoff_micros bigint, key_version int,"
-            + " payload blob, retained_ref text, ";
+            + " payload blob, retained_ref text, anonymised boolean, ";
     // schema changes wait for agreement between nodes, far longer than a normal request
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(30);
 
@@ -44,6 +50,24 @@ public final class LogSchema {
 
     /** The DDL, each statement idempotent; the keyspace itself must exist. */
     public static List<String> statements(Duration ttl) {
+        List<String> statements = new ArrayList<>(creates(ttl));
+        statements.addAll(addedColumns(KEYSPACE));
+        return List.copyOf(statements);
+    }
+
+    /**
+     * The columns added to the record tables of {@code quotedKeyspace} since they were first created, each an idempotent
+     * {@code ALTER TABLE ... ADD IF NOT EXISTS}: a table created by {@link #statements} already has them, an older one gets them.
+     */
+    static List<String> addedColumns(String quotedKeyspace) {
+        List<String> alters = new ArrayList<>();
+        for (String table : List.of(BY_KEY, BY_TIME, BY_RUN)) {
+            alters.add("ALTER TABLE " + inKeyspace(quotedKeyspace, table) + " ADD IF NOT EXISTS anonymised boolean");
+        }
+        return alters;
+    }
+
+    private static List<String> creates(Duration ttl) {
         long seconds = requireTtl(ttl);
         String expiring = " WITH default_time_to_live = " + seconds;
         return List.of(
@@ -66,7 +90,10 @@ public final class LogSchema {
                         + " PRIMARY KEY (dataset, purged_at, purge_id)) WITH CLUSTERING ORDER BY (purged_at DESC, purge_id ASC)");
     }
 
-    /** Creates the tables that are missing; an existing table keeps its settings (changing a TTL is an operator's ALTER). */
+    /**
+     * Creates the tables that are missing and adds missing columns to existing ones; an existing table keeps its settings
+     * (changing a TTL is an operator's ALTER).
+     */
     public static void create(CqlSession session, Duration ttl) {
         for (String cql : statements(ttl)) {
             session.execute(SimpleStatement.newInstance(cql).setTimeout(DDL_TIMEOUT));

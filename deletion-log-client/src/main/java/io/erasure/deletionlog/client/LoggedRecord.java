@@ -11,7 +11,9 @@ import java.util.Map;
 /**
  * One record as the log holds it. The metadata is always readable; {@code primaryKey} and {@code columns}
  * are null when the record was purged (its dataset key is gone), and {@code columns} also when the reader
- * did not ask for full rows (only the RECOVERY role may).
+ * did not ask for full rows (only the RECOVERY role may). {@code anonymised}: the record of a forward deletion's
+ * anonymisation, whose columns are only the ones it cleared (the row was kept); false for records logged before the
+ * flag existed, which all deleted whole rows.
  */
 public record LoggedRecord(
         String recordId,
@@ -26,7 +28,8 @@ public record LoggedRecord(
         String retainedRef,
         boolean purged,
         Map<String, Object> primaryKey,
-        List<ColumnValue> columns) {
+        List<ColumnValue> columns,
+        boolean anonymised) {
 
     /** The deletion record to restore from; only for a record read with its columns and not purged. */
     public DeletionRecord toDeletionRecord() {
@@ -35,7 +38,7 @@ public record LoggedRecord(
                     + "; it cannot be restored");
         }
         return new DeletionRecord(recordId, dataset, primaryKey, columns, CutoffTimestamp.ofMicros(cutoffMicros),
-                runId == null ? null : RunId.of(runId), requestId, taskId, batchId, deletedAt, retainedRef);
+                runId == null ? null : RunId.of(runId), requestId, taskId, batchId, deletedAt, retainedRef, anonymised);
     }
 
     public String originId() {
@@ -45,6 +48,6 @@ public record LoggedRecord(
     /** This record without its columns (metadata only). */
     public LoggedRecord withoutColumns() {
         return new LoggedRecord(recordId, dataset, keyHash, deletedAt, runId, requestId, taskId, batchId, cutoffMicros,
-                retainedRef, purged, primaryKey, null);
+                retainedRef, purged, primaryKey, null, anonymised);
     }
 }

@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  * concurrent and bounded, reading only the clear metadata columns (deletion time, run or request id).
  * No data key is needed, so a caller without the master key (validation) can ask.
  *
+ * <p>Only deletions of rows count: an anonymisation (a record with {@code anonymised} set) cleared some columns
+ * and kept the row on purpose, so that row being live later is no resurrection.
+ *
  * <p>Purges are honoured: a key purge removes the key's rows, and records of a purged dataset deleted
  * at or before the purge are ignored (as {@link LogWriter} ignores their re-deliveries). The log keeps
  * records for its TTL (30 days by default), so a deletion older than that is no longer known here.
@@ -143,7 +146,7 @@ public final class PriorDeletions {
                 current = statements;
                 if (current == null) {
                     current = new Statements(
-                            session.prepare("SELECT record_id, deleted_at, run_id, request_id FROM " + byKeyTable
+                            session.prepare("SELECT record_id, deleted_at, run_id, request_id, anonymised FROM " + byKeyTable
                                     + " WHERE dataset = ? AND key_hash = ?"),
                             session.prepare("SELECT purged_at FROM " + purgedDatasetsTable + " WHERE dataset = ?"));
                     statements = current;
@@ -171,6 +174,9 @@ public final class PriorDeletions {
             Instant deletedAt = row.getInstant("deleted_at");
             if (deletedAt == null || datasetPurgedAt != null && !deletedAt.isAfter(datasetPurgedAt)) {
                 return; // crypto-shredded with its dataset: legally forgotten
+            }
+            if (LogReader.anonymised(row)) {
+                return; // the row was kept, only columns were cleared
             }
             String recordId = row.getString("record_id");
             count++;

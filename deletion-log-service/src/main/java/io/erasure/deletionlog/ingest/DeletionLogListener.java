@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -29,14 +31,16 @@ public class DeletionLogListener {
     private static final Logger log = LoggerFactory.getLogger(DeletionLogListener.class);
 
     private final LogWriter writer;
-    private final JsonMapper json;
+    private final ObjectReader recordReader;
     private final Counter stored;
     private final Counter skipped;
     private final Counter unreadable;
 
     public DeletionLogListener(DeletionLog deletionLog, JsonMapper json, MeterRegistry meters) {
         this.writer = deletionLog.writer();
-        this.json = json;
+        // a record published before DeletionRecord.anonymised existed (still on the topic during an upgrade) has no such
+        // field; it deleted a whole row, so the missing flag reads as false instead of making the record unreadable
+        this.recordReader = json.readerFor(DeletionRecord.class).without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
         this.stored = meters.counter("erasure.deletion_log.records", "outcome", "stored");
         this.skipped = meters.counter("erasure.deletion_log.records", "outcome", "skipped");
         this.unreadable = meters.counter("erasure.deletion_log.records", "outcome", "unreadable");
@@ -47,7 +51,7 @@ public class DeletionLogListener {
         List<DeletionRecord> records = new ArrayList<>(messages.size());
         for (ConsumerRecord<String, String> message : messages) {
             try {
-                records.add(json.readValue(message.value(), DeletionRecord.class));
+                records.add(recordReader.readValue(message.value()));
             } catch (JacksonException | IllegalArgumentException e) {
                 // it can never be stored; the deletion service validates what it publishes, so this is a bug to look at
                 unreadable.increment();

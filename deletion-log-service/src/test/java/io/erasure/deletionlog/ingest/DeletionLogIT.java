@@ -3,17 +3,22 @@ package io.erasure.deletionlog.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.deletionlog.DeletionLogTestSupport;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Records published on the topic land in the log once, answer queries by key, window and run, and can be purged. */
 class DeletionLogIT extends DeletionLogTestSupport {
@@ -144,6 +149,49 @@ class DeletionLogIT extends DeletionLogTestSupport {
                 page -> page.get("records").size() == 1);
         assertThat(fresh.get("records").get(0).get("purged").asBoolean()).isFalse();
         assertThat(fresh.get("records").get(0).get("columns")).hasSize(3);
+    }
+
+    @Test
+    void anAnonymisationIsStoredAndShownAsOne() {
+        String dataset = unique("anonymised");
+        String request = unique("request");
+        Map<String, Object> key = Map.of("id", 11);
+        long written = CutoffTimestamp.toMicros(DELETED_AT) - 60_000_000L;
+        // forward deletion's anonymisation: the row was kept, the record holds only the column it cleared
+        DeletionRecord anonymisation = new DeletionRecord(DeletionRecord.recordIdFor(request, dataset, key), dataset, key,
+                List.of(new ColumnValue("email", "11@example.com", written, null)),
+                CutoffTimestamp.fromInstant(DELETED_AT.minusSeconds(30)), null, request, "task-1", "batch-1", DELETED_AT, null,
+                true);
+        publish(List.of(anonymisation));
+
+        JsonNode byRequest = await(() -> get("recovery", "/api/log/runs/{run}/records", request),
+                page -> page.get("records").size() == 1);
+        JsonNode byKey = get("viewer", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":11}");
+        JsonNode byWindow = get("viewer", "/api/log/{dataset}/records?from={from}&to={to}", dataset, DELETED_AT.minusSeconds(1),
+                DELETED_AT.plusSeconds(1));
+
+        assertThat(byRequest.get("records").get(0).get("anonymised").asBoolean()).isTrue();
+        assertThat(byRequest.get("records").get(0).get("columns")).singleElement()
+                .satisfies(c -> assertThat(c.get("name").asString()).isEqualTo("email"));
+        assertThat(byKey.get("records")).singleElement().satisfies(r -> assertThat(r.get("anonymised").asBoolean()).isTrue());
+        assertThat(byWindow.get("records")).singleElement().satisfies(r -> assertThat(r.get("anonymised").asBoolean()).isTrue());
+    }
+
+    @Test
+    void aRecordPublishedBeforeTheFlagExistedIsStoredAsADeletion() {
+        String dataset = unique("pre-flag");
+        String run = unique("run");
+        DeletionRecord record = record(dataset, run, 21, DELETED_AT);
+        // as an older deletion service published it: no anonymised field at all
+        ObjectNode message = (ObjectNode) json.readTree(json.writeValueAsString(record));
+        assertThat(message.remove("anonymised")).as("the field an older publisher did not write").isNotNull();
+        publish(Topics.logKey(record), json.writeValueAsString(message));
+
+        JsonNode byRun = await(() -> get("viewer", "/api/log/runs/{run}/records", run), page -> page.get("records").size() == 1);
+
+        assertThat(byRun.get("records").get(0).get("recordId").asString()).isEqualTo(record.recordId());
+        assertThat(byRun.get("records").get(0).get("anonymised").isBoolean()).isTrue();
+        assertThat(byRun.get("records").get(0).get("anonymised").asBoolean()).isFalse();
     }
 
     @Test
