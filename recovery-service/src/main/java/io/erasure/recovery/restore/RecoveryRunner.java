@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A Cassandra recovery of at least {@code erasure.recovery.bulk-threshold} records takes the bulk path
  * instead ({@link BulkRestores}: SSTables, same rules, same outcomes); a dry-run only reads either way. The
- * path taken is stored with the request.
+ * path taken is stored with the request. Records of an anonymisation are restored online on either path.
  */
 public class RecoveryRunner {
 
@@ -83,15 +83,24 @@ public class RecoveryRunner {
                     restorable.add(record);
                 }
             }
-            RestorePath path = bulk.pathFor(spec, restorable.size());
+            // An anonymisation's record holds only the columns it cleared, and its row is live on purpose. The bulk path
+            // restores whole rows into absent keys (a live key is "newer data kept"), so it cannot put those columns back:
+            // anonymisations always go online, where the adapter restores only the cleared columns.
+            List<LoggedRecord> wholeRows = restorable.stream().filter(record -> !record.anonymised()).toList();
+            List<LoggedRecord> anonymisations = restorable.stream().filter(LoggedRecord::anonymised).toList();
+            RestorePath path = bulk.pathFor(spec, wholeRows.size());
             store.started(id, found.records().size() + found.missingKeys().size(), path, clock.instant());
             store.recorded(id, settled);
 
             StoreAdapter adapter = restorable.isEmpty() ? null : adapters.checkedAdapter(spec);
             if (path == RestorePath.BULK && !dryRun) {
-                for (int from = 0; from < restorable.size(); from += bulk.batchSize()) {
-                    List<LoggedRecord> batch = restorable.subList(from, Math.min(restorable.size(), from + bulk.batchSize()));
+                for (int from = 0; from < wholeRows.size(); from += bulk.batchSize()) {
+                    List<LoggedRecord> batch = wholeRows.subList(from, Math.min(wholeRows.size(), from + bulk.batchSize()));
                     store.recorded(id, bulkRestore(spec, batch));
+                }
+                for (int from = 0; from < anonymisations.size(); from += batchSize) {
+                    List<LoggedRecord> batch = anonymisations.subList(from, Math.min(anonymisations.size(), from + batchSize));
+                    store.recorded(id, restore(adapter, spec, batch));
                 }
             } else {
                 // a dry-run reads live state only, whichever path a restore would take

@@ -140,6 +140,35 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         assertThat(row(spec, 1).getLong("wt")).isEqualTo(CUTOFF.restoreWriteTimeMicros());
     }
 
+    @Test
+    void anAnonymisationInABulkRecoveryIsRestoredOnlineColumnsOnly() {
+        DatasetSpec spec = cassandraTable();
+        long anonymised = ROWS + 5;
+        List<Long> ids = LongStream.rangeClosed(1, BULK_THRESHOLD).boxed().toList();
+        ids.forEach(id -> write(spec, id, "name-" + id, "user" + id + "@example.com", 1, 0, null));
+        write(spec, anonymised, "kept-name", "anonymised@example.com", 1, 0, null);
+        Instant windowStart = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(10, ChronoUnit.MINUTES);
+        logAndDelete(spec, RunId.of(unique("run")), ids, windowStart.plusSeconds(60));
+        logAndAnonymise(spec, unique("request"), anonymised, "email", windowStart.plusSeconds(120));
+
+        JsonNode restore = recover("{\"scope\":{\"type\":\"timeWindow\",\"dataset\":\"" + spec.name() + "\",\"from\":\""
+                + windowStart + "\",\"to\":\"" + windowStart.plus(5, ChronoUnit.MINUTES) + "\"},\"spec\":"
+                + json.writeValueAsString(spec) + ",\"dryRun\":false,\"reason\":\"test\"}");
+
+        assertThat(restore.get("status").asString()).as(restore.toString()).isEqualTo("COMPLETED");
+        assertThat(restore.get("path").asString()).as("the whole rows are enough for the bulk path").isEqualTo("BULK");
+        Map<Long, String> outcomes = outcomes(restore);
+        assertThat(outcomes).hasSize(BULK_THRESHOLD + 1).containsEntry(anonymised, "RESTORED");
+        assertThat(outcomes.values()).containsOnly("RESTORED");
+        Row row = session.execute(session.prepare("SELECT name, email, WRITETIME(name) AS name_wt, WRITETIME(email) AS email_wt"
+                + " FROM " + spec.quotedTable() + " WHERE id = ?").bind(anonymised)).one();
+        assertThat(row.getString("email")).as("the cleared column is back").isEqualTo("anonymised@example.com");
+        assertThat(row.getLong("email_wt")).isEqualTo(CUTOFF.restoreWriteTimeMicros());
+        assertThat(row.getString("name")).isEqualTo("kept-name");
+        assertThat(row.getLong("name_wt")).as("a column the record does not hold is not rewritten").isEqualTo(WRITTEN);
+        assertThat(row(spec, 1).getString("email")).isEqualTo("user1@example.com");
+    }
+
     // --- fixtures
 
     private DatasetSpec cassandraTable() {
@@ -188,6 +217,18 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         log.writer().write(records);
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "batch-1", CUTOFF, keys)));
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
+    }
+
+    /** What forward deletion's anonymisation does: log the live value of {@code column}, then clear it at the cut-off. */
+    private void logAndAnonymise(DatasetSpec spec, String requestId, long id, String column, Instant deletedAt) {
+        Map<String, Object> key = Map.of("id", id);
+        LiveRow live = adapters.checkedAdapter(spec).readRows(spec, List.of(key)).get(0);
+        DeletionTask task = DeletionTask.forward(requestId, spec, List.of(key), CUTOFF, spec.priority(), List.of(column));
+        DeletionRecord record = DeletionRecord.of(task, "batch-1", live.key(), List.of(column(live, column)), deletedAt);
+        assertThat(record.anonymised()).isTrue();
+        log.writer().write(List.of(json.readValue(json.writeValueAsString(record), DeletionRecord.class)));
+        session.execute(session.prepare("DELETE " + column + " FROM " + spec.quotedTable() + " USING TIMESTAMP ? WHERE id = ?")
+                .bind(CUTOFF.micros(), id));
     }
 
     private static List<Map<String, Object>> keys(List<Long> ids) {

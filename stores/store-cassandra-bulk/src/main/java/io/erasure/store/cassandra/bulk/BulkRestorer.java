@@ -52,6 +52,10 @@ import tools.jackson.databind.json.JsonMapper;
  * then live and report "already restored". Use it for large recoveries; each call starts a JVM (~1–2 s), so
  * a few hundred records go faster through {@code adapter.restore}. Not thread-safe per table: run one bulk
  * restore of a table at a time.
+ *
+ * <p>Records of an anonymisation ({@link DeletionRecord#anonymised()}) are refused as {@link Status#FAILED} and
+ * nothing is written for them: they hold only the cleared columns of a row that was kept, which the online
+ * {@code adapter.restore} puts back column by column.
  */
 public final class BulkRestorer {
 
@@ -97,6 +101,11 @@ public final class BulkRestorer {
             if (record.retainedRef() != null) {
                 outcomes[i] = outcome(record, Status.FAILED, "the row's columns are in S3 at " + record.retainedRef()
                         + "; the recovery service fetches them and restores the full record");
+            } else if (record.anonymised()) {
+                // only the cleared columns of a row that is live on purpose: a whole-row restore into absent keys cannot
+                // put them back, and must not write anything for this key
+                outcomes[i] = outcome(record, Status.FAILED, "the record of an anonymisation (only the columns it cleared);"
+                        + " the bulk path restores whole rows, restore it online through the adapter");
             } else {
                 inStore.add(i);
             }

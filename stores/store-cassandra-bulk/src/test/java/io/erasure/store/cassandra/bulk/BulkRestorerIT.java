@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.RestoreOutcome;
@@ -67,6 +68,32 @@ class BulkRestorerIT {
         assertThat(outcome.records()).extracting(RecordOutcome::status).containsExactly(Status.EXPIRED, Status.RESTORED);
         assertThat(fixture.row(spec, 1)).isNull();
         assertThat(fixture.row(spec, 2).getInt("ttl")).isBetween(86_400 - 180, 86_400 - 120);
+    }
+
+    @Test
+    void anAnonymisationIsRefusedAndNothingIsWrittenForItsRow() {
+        DatasetSpec spec = fixture.profiles();
+        fixture.write(spec, 1, "kept", "anonymised@example.com", 0);
+        fixture.write(spec, 2, "deleted", "deleted@example.com", 0);
+        LiveRow anonymisedRow = fixture.adapter().readRows(spec, keys(List.of(1L))).get(0);
+        ColumnValue email = anonymisedRow.columns().stream().filter(c -> c.name().equals("email")).findFirst().orElseThrow();
+        // forward deletion's anonymisation: email cleared at the cut-off, the row kept, the record holds only email
+        fixture.direct().execute(fixture.direct().prepare("DELETE email FROM " + spec.quotedTable() + " USING TIMESTAMP ?"
+                + " WHERE id = ?").bind(fixture.cutoff().micros(), 1L));
+        DeletionRecord anonymisation = new DeletionRecord(DeletionRecord.recordIdFor("request-1", spec.name(),
+                anonymisedRow.key()), spec.name(), anonymisedRow.key(), List.of(email), fixture.cutoff(), null, "request-1",
+                "task-1", "batch-1", Instant.now(), null, true);
+        DeletionRecord deletion = fixture.delete(spec, fixture.adapter().readRows(spec, keys(List.of(2L)))).get(0);
+
+        RestoreOutcome outcome = fixture.bulk().restore(spec, List.of(anonymisation, deletion));
+
+        assertThat(outcome.records()).extracting(RecordOutcome::status).containsExactly(Status.FAILED, Status.RESTORED);
+        assertThat(outcome.records().get(0).detail()).contains("online");
+        Row kept = fixture.row(spec, 1);
+        assertThat(kept.getString("name")).isEqualTo("kept");
+        assertThat(kept.getLong("wt")).as("the kept column is not rewritten").isEqualTo(fixture.before());
+        assertThat(kept.isNull("email")).as("the bulk path wrote nothing for the anonymised row").isTrue();
+        assertThat(fixture.row(spec, 2).getString("email")).isEqualTo("deleted@example.com");
     }
 
     @Test
