@@ -12,6 +12,9 @@ import io.erasure.store.cassandra.guard.TableSettingsReader;
 import io.erasure.store.cassandra.jmx.NodeJmx;
 import io.erasure.store.cassandra.load.LoadProbe;
 import io.erasure.store.cassandra.load.PendingCompactions;
+import io.erasure.store.cassandra.lookup.IdentifierRoute;
+import io.erasure.store.cassandra.lookup.KeyFinder;
+import io.erasure.store.cassandra.plan.AnonymisingPlanner;
 import io.erasure.store.cassandra.plan.DeleteExecutor;
 import io.erasure.store.cassandra.plan.DeletePlanner;
 import io.erasure.store.cassandra.plan.PartitionTombstones;
@@ -24,6 +27,7 @@ import io.erasure.store.cassandra.schema.TableShape;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
+import io.erasure.store.spi.IdentifierLookup;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.LiveState;
 import io.erasure.store.spi.LoadSignal;
@@ -52,20 +56,31 @@ import org.slf4j.LoggerFactory;
  * down for longer than {@code gc_grace_seconds}, {@code gc_grace_seconds = 0} with replicas): it refuses with
  * {@link StoreException.Fatal} and the reason, or carries the guard's warnings in {@link DeletePlan#warnings()}.
  * {@link #purgeStatus} tells when a run's tombstones become purgeable and whether compaction removed them.
+ *
+ * <p>Forward deletion's extras: {@link #keysByIdentifier} finds the rows of an identifier that is the partition key
+ * or an indexed column, and a batch with clear columns is anonymised ({@link AnonymisingPlanner}): those cells are
+ * deleted at the cut-off and the rows kept, and their records restore just those cells.
  */
-public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking {
+public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking, IdentifierLookup {
 
     private static final Logger LOG = LoggerFactory.getLogger(CassandraStoreAdapter.class);
 
     /** Keys per call: well under a partition probe's page and the point reads one call should make. */
     public static final int MAX_BATCH = 500;
 
-    private static final StoreCapabilities CAPABILITIES = new StoreCapabilities(true, true, true, true, false, MAX_BATCH);
+    /** Identifiers per lookup call: those of one lookup task. */
+    public static final int MAX_LOOKUP_IDENTIFIERS = io.erasure.model.task.DeletionTask.MAX_KEYS;
+
+    private static final StoreCapabilities CAPABILITIES =
+            new StoreCapabilities(true, true, true, true, false, MAX_BATCH, true, true);
 
     private final CqlRunner cql;
     private final TableCatalog catalog;
     private final LiveReads reads;
     private final DeletePlanner planner;
+    private final AnonymisingPlanner anonymisingPlanner;
+    private final IdentifierRoute identifierRoute;
+    private final KeyFinder keyFinder;
     private final DeleteExecutor executor;
     private final Restorer restorer;
     private final LoadProbe load;
@@ -82,6 +97,9 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking 
         this.catalog = new TableCatalog(cql.session(), settings.connectionRef());
         this.reads = new LiveReads(cql);
         this.planner = new DeletePlanner(cql, reads);
+        this.anonymisingPlanner = new AnonymisingPlanner(reads);
+        this.identifierRoute = new IdentifierRoute(cql);
+        this.keyFinder = new KeyFinder(cql);
         this.executor = new DeleteExecutor(cql, settings.maxRowTombstonesPerPartition());
         this.restorer = new Restorer(cql, reads, clock);
         this.jmx = jmx;
@@ -120,7 +138,7 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking 
         TableSettings table = tableSettings.read(batch.spec());
         // refuse before reading: with a replica long gone, the reads themselves may fail as merely retriable
         refuseIfUnsafe(guard.decide(nodes, table, 0), batch);
-        DeletePlan plan = planner.plan(shape, batch);
+        DeletePlan plan = batch.anonymising() ? anonymisingPlanner.plan(shape, batch) : planner.plan(shape, batch);
         Decision decision = guard.decide(nodes, table, PartitionTombstones.mostInOnePartition(shape, plan));
         refuseIfUnsafe(decision, batch);
         if (decision.verdict() == Decision.Verdict.WARN) {
@@ -141,6 +159,39 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking 
             throw new IllegalArgumentException("at most " + MAX_BATCH + " records per restore call, got " + records.size());
         }
         return restorer.restore(catalog.shape(spec), records);
+    }
+
+    /**
+     * Null when {@code spec}'s identifier column is the table's whole partition key or has a secondary or SAI
+     * index that answers {@code column = ?}; otherwise why not, naming the table, the column and the index to
+     * create ({@link IdentifierRoute}). Reads the table's indexes from {@code system_schema} each time.
+     */
+    @Override
+    public String lookupRefusal(DatasetSpec spec) {
+        shape(spec, List.of());
+        return identifierRoute.refusal(spec);
+    }
+
+    /**
+     * The full keys of the rows whose identifier column equals one of {@code identifiers}, found by partition or
+     * indexed reads only ({@link KeyFinder}); refuses with {@link IllegalArgumentException} where
+     * {@link #lookupRefusal} refuses, so a caller that skipped it cannot make the adapter scan a table.
+     */
+    @Override
+    public List<Map<String, Object>> keysByIdentifier(DatasetSpec spec, List<Object> identifiers, int limit) {
+        TableShape shape = shape(spec, List.of());
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
+        if (identifiers.size() > MAX_LOOKUP_IDENTIFIERS) {
+            throw new IllegalArgumentException("at most " + MAX_LOOKUP_IDENTIFIERS + " identifiers per lookup, got "
+                    + identifiers.size() + "; split them");
+        }
+        String refusal = identifierRoute.refusal(spec);
+        if (refusal != null) {
+            throw new IllegalArgumentException("cannot look up " + spec.name() + " by identifier: " + refusal);
+        }
+        return identifiers.isEmpty() ? List.of() : keyFinder.keys(shape, identifiers, limit);
     }
 
     @Override

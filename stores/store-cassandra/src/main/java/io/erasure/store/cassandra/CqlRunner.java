@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -66,6 +68,51 @@ public final class CqlRunner {
     /** The rows of the first page of each statement, in order; at most {@code concurrency} statements in flight. */
     public List<List<Row>> readAll(String doing, List<? extends Statement<?>> statements) {
         return runAll(doing, statements, CqlRunner::firstPage);
+    }
+
+    /** Receives the rows of {@link #readEach}; answers false once it has enough, which stops all further reading. */
+    @FunctionalInterface
+    public interface RowSink {
+        boolean accept(Row row);
+    }
+
+    /**
+     * Every row of every statement, following the pages, into {@code sink}; at most {@code concurrency} statements
+     * in flight, and no further statement or page is read once the sink has enough. The sink is called from driver
+     * threads, for several statements at once, so it must be thread-safe and quick.
+     */
+    public void readEach(String doing, List<? extends Statement<?>> statements, RowSink sink) {
+        List<CompletableFuture<Void>> futures = new ArrayList<>(statements.size());
+        Semaphore inFlight = new Semaphore(concurrency);
+        AtomicBoolean enough = new AtomicBoolean();
+        for (Statement<?> statement : statements) {
+            acquire(inFlight);
+            if (enough.get()) {
+                inFlight.release();
+                break;
+            }
+            futures.add(session.executeAsync(statement).toCompletableFuture()
+                    .thenCompose(resultSet -> drain(resultSet, sink, enough))
+                    .whenComplete((result, failure) -> inFlight.release()));
+        }
+        try {
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).join();
+        } catch (RuntimeException e) {
+            throw CassandraErrors.translate(doing, e);
+        }
+    }
+
+    private static CompletionStage<Void> drain(AsyncResultSet resultSet, RowSink sink, AtomicBoolean enough) {
+        for (Row row : resultSet.currentPage()) {
+            if (enough.get() || !sink.accept(row)) {
+                enough.set(true);
+                return CompletableFuture.completedFuture(null);
+            }
+        }
+        if (resultSet.hasMorePages() && !enough.get()) {
+            return resultSet.fetchNextPage().thenCompose(next -> drain(next, sink, enough));
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     /** Executes every statement, at most {@code concurrency} in flight; fails with the first failure once all ended. */

@@ -66,6 +66,41 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
                     .bind(id, payload, score, writeTimeMicros, ttlSeconds == null ? 0 : ttlSeconds));
         }
 
+        /** The contract table plus {@code member bigint}, with an SAI index on it when {@code indexed}. */
+        @Override
+        public Optional<DatasetSpec> createWithIdentifier(String name, boolean indexed) {
+            session.execute("CREATE TABLE " + KEYSPACE + "." + name
+                    + " (id bigint PRIMARY KEY, payload text, score int, member bigint)");
+            if (indexed) {
+                session.execute("CREATE INDEX ON " + KEYSPACE + "." + name + " (member) USING 'sai'");
+                awaitQueryable(name);
+            }
+            return Optional.of(CassandraFixtures.spec(KEYSPACE, name, KeyColumns.partitionOnly("id"), "member"));
+        }
+
+        @Override
+        public void writeWithIdentifier(DatasetSpec spec, long id, long member, String payload, int score,
+                                        long writeTimeMicros) {
+            session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, member, payload, score)"
+                    + " VALUES (?, ?, ?, ?) USING TIMESTAMP ?").bind(id, member, payload, score, writeTimeMicros));
+        }
+
+        /** An index is built in the background, even on an empty table: wait until it answers. */
+        private void awaitQueryable(String name) {
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+            while (true) {
+                try {
+                    session.execute("SELECT id FROM " + KEYSPACE + "." + name + " WHERE member = 0");
+                    return;
+                } catch (RuntimeException notYet) {
+                    if (System.nanoTime() > deadline) {
+                        throw notYet;
+                    }
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+                }
+            }
+        }
+
         @Override
         public Optional<FixtureRow> read(DatasetSpec spec, long id) {
             Row row = session.execute(session.prepare("SELECT id, payload, score, WRITETIME(payload) AS wt,"

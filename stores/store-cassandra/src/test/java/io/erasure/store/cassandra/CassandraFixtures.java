@@ -1,6 +1,8 @@
 package io.erasure.store.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.LocalEngines;
 import io.erasure.model.dataset.BackupFormat;
@@ -13,6 +15,7 @@ import io.erasure.model.dataset.StoreKind;
 import io.erasure.store.spi.StoreConnection;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -52,6 +55,10 @@ public final class CassandraFixtures {
         return CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(engine.host(), engine.port()))
                 .withLocalDatacenter(engine.localDatacenter())
+                // on a loaded 2-core machine a CREATE TABLE can take longer than the driver's 2 s default
+                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30))
+                        .build())
                 .build();
     }
 

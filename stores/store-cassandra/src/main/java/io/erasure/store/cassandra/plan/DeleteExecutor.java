@@ -26,7 +26,9 @@ import java.util.Map;
  * batch leaves there; pacing across batches is the deletion throttle's job.
  *
  * <p>Before running anything the plan is checked to be one this adapter made for this table: every
- * statement is this table's row or partition delete and is bound to the batch's cut-off.
+ * statement is this table's row or partition delete (for an anonymising batch: the clearing of exactly the
+ * batch's clear columns, see {@link AnonymisingPlanner}) and is bound to the batch's cut-off. Clearing statements
+ * are grouped per partition like row deletes.
  */
 public final class DeleteExecutor {
 
@@ -42,10 +44,18 @@ public final class DeleteExecutor {
         List<Statement<?>> toRun = mutations(shape, plan).stream().map(this::statement).toList();
         cql.executeAll("deleting from " + shape.spec().quotedTable() + " (batch " + plan.batch().batchId() + ")", toRun);
 
-        int deleted = (int) (plan.count(Action.DELETE_ROW) + plan.count(Action.DELETE_PARTITION));
+        // an anonymised row counts as deleted: its personal data is gone
+        int deleted = (int) (plan.count(Action.DELETE_ROW) + plan.count(Action.DELETE_PARTITION)
+                + plan.count(Action.CLEAR_COLUMNS));
         int statements = plan.statements().size();
+        int tombstones = statements * tombstonesPerStatement(plan);
         return new DeleteOutcome(deleted, (int) plan.count(Action.SKIP_WRITTEN_AFTER_CUTOFF),
-                (int) plan.count(Action.ABSENT), statements, statements);
+                (int) plan.count(Action.ABSENT), tombstones, statements);
+    }
+
+    /** One row or partition tombstone per delete; one cell tombstone per cleared column when anonymising. */
+    static int tombstonesPerStatement(DeletePlan plan) {
+        return plan.batch().anonymising() ? plan.batch().clearColumns().size() : 1;
     }
 
     /**
@@ -86,10 +96,14 @@ public final class DeleteExecutor {
     }
 
     private static void requireOwn(TableShape shape, DeletePlan plan, PlannedStatement statement) {
-        boolean rowDelete = statement.text().equals(shape.rowDeleteCql());
-        boolean partitionDelete = statement.text().equals(shape.partitionDeleteCql());
-        int keyValues = rowDelete ? shape.primaryKey().size() : shape.partitionKey().size();
-        if (!(rowDelete || partitionDelete)
+        boolean anonymising = plan.batch().anonymising();
+        // an anonymising batch only ever clears its own columns: a row or partition delete in its plan is foreign
+        boolean oneRow = anonymising
+                ? statement.text().equals(shape.clearColumnsCql(plan.batch().clearColumns()))
+                : statement.text().equals(shape.rowDeleteCql());
+        boolean partitionDelete = !anonymising && statement.text().equals(shape.partitionDeleteCql());
+        int keyValues = oneRow ? shape.primaryKey().size() : shape.partitionKey().size();
+        if (!(oneRow || partitionDelete)
                 || statement.values().size() != 1 + keyValues
                 || !Long.valueOf(plan.batch().cutoff().micros()).equals(statement.values().get(0))) {
             throw new IllegalArgumentException("plan of batch " + plan.batch().batchId() + " holds a statement this"

@@ -40,6 +40,42 @@ public final class RestoreWrites {
      */
     public static List<RowWrite> of(TableShape shape, DeletionRecord record, Instant now) {
         long writeTime = record.cutoff().restoreWriteTimeMicros();
+        CellsByTtl cells = cellsByTtl(shape, record, now);
+        if (cells.expired()) {
+            return List.of();
+        }
+        if (cells.byTtl().isEmpty()) {
+            return List.of(new RowWrite(json(shape, record.primaryKey()), writeTime, null));
+        }
+        List<RowWrite> writes = new ArrayList<>(cells.byTtl().size());
+        cells.byTtl().forEach((ttl, columns) -> {
+            Map<String, Object> row = new LinkedHashMap<>(record.primaryKey());
+            row.putAll(columns);
+            writes.add(new RowWrite(json(shape, row), writeTime, ttl));
+        });
+        return writes;
+    }
+
+    /**
+     * The record's non-null regular columns grouped by remaining TTL ({@code 0} = none), in the record's order,
+     * without the columns whose TTL ran out.
+     *
+     * @param hadValues whether the record held any non-null regular column at all
+     */
+    public record CellsByTtl(Map<Integer, Map<String, Object>> byTtl, boolean hadValues) {
+
+        /** True when the record had values and every one of them expired since the delete. */
+        public boolean expired() {
+            return hadValues && byTtl.isEmpty();
+        }
+    }
+
+    /**
+     * What of {@code record} is still to restore as of {@code now}.
+     *
+     * @throws IllegalArgumentException if a column of the record is no longer in the table
+     */
+    public static CellsByTtl cellsByTtl(TableShape shape, DeletionRecord record, Instant now) {
         long elapsed = secondsRoundedUp(Duration.between(record.deletedAt(), now));
         Map<Integer, Map<String, Object>> byTtl = new TreeMap<>();
         boolean hadValues = false;
@@ -60,17 +96,9 @@ public final class RestoreWrites {
                 }
                 ttl = (int) remaining;
             }
-            byTtl.computeIfAbsent(ttl, t -> new LinkedHashMap<>(record.primaryKey())).put(column.name(), column.value());
+            byTtl.computeIfAbsent(ttl, t -> new LinkedHashMap<>()).put(column.name(), column.value());
         }
-        if (hadValues && byTtl.isEmpty()) {
-            return List.of();
-        }
-        if (byTtl.isEmpty()) {
-            return List.of(new RowWrite(json(shape, record.primaryKey()), writeTime, null));
-        }
-        List<RowWrite> writes = new ArrayList<>(byTtl.size());
-        byTtl.forEach((ttl, row) -> writes.add(new RowWrite(json(shape, row), writeTime, ttl)));
-        return writes;
+        return new CellsByTtl(byTtl, hadValues);
     }
 
     private static String json(TableShape shape, Map<String, Object> row) {

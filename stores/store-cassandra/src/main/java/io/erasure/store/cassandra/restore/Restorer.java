@@ -21,7 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Puts deleted rows back from their deletion records, never over newer data.
+ * Puts deleted rows back from their deletion records, never over newer data. The records of an anonymisation
+ * ({@link DeletionRecord#anonymised()}) put back only their cleared cells, deciding per column ({@link CellRestorer});
+ * the rest as follows.
  *
  * <p>What each record writes is {@link RestoreWrites} (shared with the bulk SSTable path).
  *
@@ -42,11 +44,13 @@ public final class Restorer {
     private final CqlRunner cql;
     private final LiveReads reads;
     private final Clock clock;
+    private final CellRestorer cells;
 
     public Restorer(CqlRunner cql, LiveReads reads, Clock clock) {
         this.cql = cql;
         this.reads = reads;
         this.clock = clock;
+        this.cells = new CellRestorer(cql);
     }
 
     public RestoreOutcome restore(TableShape shape, List<DeletionRecord> records) {
@@ -59,18 +63,27 @@ public final class Restorer {
         }
         RecordOutcome[] outcomes = new RecordOutcome[records.size()];
         List<Integer> inStore = new ArrayList<>();
+        List<Integer> anonymised = new ArrayList<>();
         for (int i = 0; i < records.size(); i++) {
             DeletionRecord record = records.get(i);
             if (record.retainedRef() != null) {
                 outcomes[i] = outcome(record, Status.FAILED, "the row's columns are in S3 at " + record.retainedRef()
                         + "; the recovery service fetches them and restores the full record");
+            } else if (record.anonymised()) {
+                anonymised.add(i);
             } else {
                 inStore.add(i);
             }
         }
+        Instant now = clock.instant();
+        if (!anonymised.isEmpty()) {
+            List<RecordOutcome> cellOutcomes = cells.restore(shape, anonymised.stream().map(records::get).toList(), now);
+            for (int n = 0; n < anonymised.size(); n++) {
+                outcomes[anonymised.get(n)] = cellOutcomes.get(n);
+            }
+        }
 
         List<LiveState> states = reads.states(shape, inStore.stream().map(i -> records.get(i).primaryKey()).toList());
-        Instant now = clock.instant();
         List<Integer> toWrite = new ArrayList<>();
         List<Statement<?>> writes = new ArrayList<>();
         for (int n = 0; n < inStore.size(); n++) {

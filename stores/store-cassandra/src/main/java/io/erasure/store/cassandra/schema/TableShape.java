@@ -114,6 +114,41 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
         return "DELETE FROM " + spec.quotedTable() + " USING TIMESTAMP ? WHERE " + where(partitionKey());
     }
 
+    /**
+     * Clears {@code columns} of one row at the cut-off (anonymisation): values {@code [cutoffMicros, key JSON...]}.
+     * Cell tombstones at the cut-off's timestamp: a cell written later survives, and the row itself is kept.
+     */
+    public String clearColumnsCql(List<String> columns) {
+        return "DELETE " + quotedList(columns) + " FROM " + spec.quotedTable() + " USING TIMESTAMP ? WHERE "
+                + where(primaryKey());
+    }
+
+    /** The newest write time of each of {@code columns} of one row ({@code MAXWRITETIME}, null when no live cell). */
+    public String cellWriteTimesCql(List<String> columns) {
+        String selectors = columns.stream().map(c -> "MAXWRITETIME(" + Names.quoted(c) + ")")
+                .collect(Collectors.joining(", "));
+        return "SELECT " + selectors + " FROM " + spec.quotedTable() + " WHERE " + where(primaryKey());
+    }
+
+    /**
+     * Puts back {@code columns} of one row and nothing else (no row marker, unlike {@code INSERT}): values
+     * {@code [writeTimeMicros, ttlSeconds (0 = none), column JSON..., key JSON...]}.
+     */
+    public String restoreCellsCql(List<String> columns) {
+        String assignments = columns.stream().map(c -> Names.quoted(c) + " = fromJson(?)").collect(Collectors.joining(", "));
+        return "UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? AND TTL ? SET " + assignments + " WHERE "
+                + where(primaryKey());
+    }
+
+    /**
+     * The stored primary keys ({@code toJson} per key column) of the rows whose {@code column} equals {@code ?}:
+     * only run where that is a partition read or an indexed read (see {@code lookup.IdentifierRoute}).
+     */
+    public String keysByValueCql(String column) {
+        String selectors = primaryKey().stream().map(c -> "toJson(" + Names.quoted(c) + ")").collect(Collectors.joining(", "));
+        return "SELECT " + selectors + " FROM " + spec.quotedTable() + " WHERE " + where(List.of(column));
+    }
+
     /** Restores columns sharing one TTL: values {@code [row JSON, writeTimeMicros, ttlSeconds (0 = none)]}. */
     public String restoreCql() {
         return "INSERT INTO " + spec.quotedTable() + " JSON ? DEFAULT UNSET USING TIMESTAMP ? AND TTL ?";
@@ -135,9 +170,22 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
         return values;
     }
 
+    /** The Cassandra JSON of {@code value} for {@code fromJson(?)} in {@code column} (key or regular). */
+    public String columnValue(String field, String column, Object value) {
+        DataType type = keyTypes.containsKey(column) ? keyTypes.get(column) : regular.get(column);
+        if (type == null) {
+            throw new IllegalArgumentException(field + ": table " + spec.quotedTable() + " has no column '" + column + "'");
+        }
+        return CqlJson.toCassandraJson(field, type, value);
+    }
+
     public String describe() {
         return spec.quotedTable() + " (" + allTypes().entrySet().stream()
                 .map(e -> e.getKey() + " " + e.getValue().asCql(true, true)).collect(Collectors.joining(", ")) + ")";
+    }
+
+    private static String quotedList(List<String> columns) {
+        return columns.stream().map(Names::quoted).collect(Collectors.joining(", "));
     }
 
     private static String where(List<String> columns) {

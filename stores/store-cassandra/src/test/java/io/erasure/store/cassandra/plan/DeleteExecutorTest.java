@@ -69,6 +69,54 @@ class DeleteExecutorTest {
                 .hasMessageContaining("TRUNCATE");
     }
 
+    @Test
+    void clearingStatementsAreGroupedPerPartitionLikeRowDeletes() {
+        List<Map<String, Object>> keys = List.of(Map.of("region", "eu", "order_id", 1), Map.of("region", "eu", "order_id", 2),
+                Map.of("region", "us", "order_id", 1));
+        DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys, List.of("item"));
+        List<PlannedStatement> statements = new ArrayList<>();
+        List<KeyDecision> decisions = new ArrayList<>();
+        for (Map<String, Object> key : keys) {
+            statements.add(new PlannedStatement(shape.clearColumnsCql(List.of("item")), values(key)));
+            decisions.add(new KeyDecision(key, Action.CLEAR_COLUMNS));
+        }
+
+        List<List<PlannedStatement>> mutations = new DeleteExecutor(null, 3)
+                .mutations(shape, new DeletePlan(batch, statements, decisions));
+
+        assertThat(mutations).extracting(List::size).containsExactly(2, 1);
+    }
+
+    @Test
+    void aRowOrPartitionDeleteInThePlanOfAnAnonymisingBatchIsRefused() {
+        List<Map<String, Object>> keys = List.of(Map.of("region", "eu", "order_id", 1));
+        DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys, List.of("item"));
+        DeletePlan forged = new DeletePlan(batch, List.of(new PlannedStatement(shape.rowDeleteCql(), values(keys.get(0)))),
+                List.of(new KeyDecision(keys.get(0), Action.CLEAR_COLUMNS)));
+
+        assertThatThrownBy(() -> new DeleteExecutor(null, 3).mutations(shape, forged))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("did not plan");
+    }
+
+    @Test
+    void clearingOtherColumnsThanTheBatchNamesIsRefused() {
+        List<Map<String, Object>> keys = List.of(Map.of("region", "eu", "order_id", 1));
+        DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys, List.of("item"));
+        DeletePlan forged = new DeletePlan(batch, List.of(new PlannedStatement(shape.clearColumnsCql(List.of("note")),
+                values(keys.get(0)))), List.of(new KeyDecision(keys.get(0), Action.CLEAR_COLUMNS)));
+
+        assertThatThrownBy(() -> new DeleteExecutor(null, 3).mutations(shape, forged))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("did not plan");
+    }
+
+    private List<Object> values(Map<String, Object> key) {
+        List<Object> values = new ArrayList<>(List.of(CUTOFF.micros()));
+        values.addAll(shape.keyValues(shape.primaryKey(), key));
+        return values;
+    }
+
     private DeletePlan rowDeletePlan(List<Map<String, Object>> keys) {
         DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys);
         List<PlannedStatement> statements = new ArrayList<>();
