@@ -36,7 +36,7 @@ public record DeletionRecord(
         String batchId,
         Instant deletedAt,
         String retainedRef,
-        boolean anonymised) {
+        Boolean anonymised) {
 
     private static final Pattern RECORD_ID = Pattern.compile("[0-9a-f]{64}");
 
@@ -69,6 +69,8 @@ public record DeletionRecord(
         Names.opaqueId("record.taskId", taskId);
         Names.opaqueId("record.batchId", batchId);
         Require.nonNull("record.deletedAt", deletedAt);
+        // records published before the flag existed carry none: they are whole-row deletions
+        anonymised = Boolean.TRUE.equals(anonymised);
     }
 
     /** The record of a deleted row. */
