@@ -4,33 +4,75 @@ import io.erasure.deletionlog.client.LogPage;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.client.LoggedRecord;
 import io.erasure.model.key.CanonicalKey;
+import io.erasure.model.record.ColumnValue;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Reads a dataset's erasures in a window from the deletion log (metadata and keys only, never the rows) and
- * groups their keys by original cut-off. Records of the dataset's copies ({@code <dataset>--<copy>}) are not
- * erasures to re-apply: deletion's own fan-out deletes the copies once the source rows go again.
+ * Reads a dataset's erasures in a window from the deletion log (metadata and keys only, never the rows) and keeps
+ * each key's latest one (a later delete covers an earlier one). Records of the dataset's copies
+ * ({@code <dataset>--<copy>}) are not erasures to re-apply: deletion's own fan-out deletes the copies once the
+ * source rows go again.
+ *
+ * <p>An anonymisation kept its row and cleared some columns, and must be re-applied as exactly that: the columns'
+ * names are only in the record's encrypted columns, so for those keys alone the key's history is read with columns
+ * and the record found by its id. A key whose names cannot be read is skipped with the reason, never deleted
+ * instead: deleting a row that was kept on purpose is the one thing a reapplication must not do.
  */
 final class ErasureLogScan {
 
     private static final int PAGE = 1_000;
 
     /**
-     * @param keysByCutoff each erased key once, under the latest cut-off it was deleted at (a later delete covers an
-     *                     earlier one), ascending by cut-off
-     * @param purged       records whose key was purged from the log: they cannot be re-applied
+     * One key to erase again.
+     *
+     * @param clearColumns the columns an anonymisation cleared, sorted; empty for a whole-row delete
      */
-    record Erasures(SortedMap<Long, List<Map<String, Object>>> keysByCutoff, long recordsRead, long purged) {
-        long keys() {
-            return keysByCutoff.values().stream().mapToLong(List::size).sum();
+    record Erasure(Map<String, Object> key, long cutoffMicros, List<String> clearColumns) {
+        Erasure {
+            clearColumns = clearColumns.stream().sorted().toList();
+        }
+
+        boolean anonymising() {
+            return !clearColumns.isEmpty();
         }
     }
+
+    /** A key whose latest erasure cannot be re-applied, and why. */
+    record Skipped(Map<String, Object> key, String recordId, String reason) {
+    }
+
+    /**
+     * @param erasures each erased key once, with its latest erasure
+     * @param purged   records whose key was purged from the log: they cannot be re-applied
+     * @param skipped  keys whose latest erasure is an anonymisation whose columns could not be read
+     */
+    record Erasures(List<Erasure> erasures, long recordsRead, long purged, List<Skipped> skipped) {
+        Erasures {
+            erasures = List.copyOf(erasures);
+            skipped = List.copyOf(skipped);
+        }
+
+        long keys() {
+            return erasures.size();
+        }
+    }
+
+    static final String PURGED = "the anonymisation's record was purged from the log since the window was read: the"
+            + " columns it cleared cannot be read, and the row it kept is not deleted instead";
+    static final String GONE = "the anonymisation's record is no longer in the log under its key (expired or purged):"
+            + " the columns it cleared cannot be read, and the row it kept is not deleted instead";
+    static final String RETAINED = "the anonymisation's cleared values are retained in S3, which a reapplication does not"
+            + " read: the columns it cleared are unknown here, and the row it kept is not deleted instead";
+
+    private static final Comparator<LoggedRecord> LATEST = Comparator.comparingLong(LoggedRecord::cutoffMicros)
+            .thenComparing(LoggedRecord::deletedAt)
+            .thenComparing(LoggedRecord::recordId);
 
     private final Supplier<LogReader> reader;
 
@@ -55,13 +97,51 @@ final class ErasureLogScan {
                     continue;
                 }
                 latest.merge(CanonicalKey.render(record.primaryKey()), record,
-                        (a, b) -> a.cutoffMicros() >= b.cutoffMicros() ? a : b);
+                        (a, b) -> LATEST.compare(a, b) >= 0 ? a : b);
             }
             cursor = page.nextCursor();
         } while (cursor != null);
-        SortedMap<Long, List<Map<String, Object>>> byCutoff = new TreeMap<>();
-        latest.values().forEach(record -> byCutoff.computeIfAbsent(record.cutoffMicros(), c -> new ArrayList<>())
-                .add(record.primaryKey()));
-        return new Erasures(byCutoff, read, purged);
+
+        List<Erasure> erasures = new ArrayList<>(latest.size());
+        List<Skipped> skipped = new ArrayList<>();
+        for (LoggedRecord record : latest.values()) {
+            if (!record.anonymised()) {
+                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), List.of()));
+                continue;
+            }
+            Cleared cleared = clearedColumns(record);
+            if (cleared.columns() != null) {
+                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), cleared.columns()));
+            } else {
+                skipped.add(new Skipped(record.primaryKey(), record.recordId(), cleared.unreadable()));
+            }
+        }
+        return new Erasures(erasures, read, purged, skipped);
+    }
+
+    /** The names of the columns an anonymisation cleared, or why they cannot be read. */
+    private record Cleared(List<String> columns, String unreadable) {
+    }
+
+    /** One point read of the anonymised key's history, with columns, to find the record by its id. */
+    private Cleared clearedColumns(LoggedRecord anonymisation) {
+        if (anonymisation.retainedRef() != null) {
+            return new Cleared(null, RETAINED);
+        }
+        LogReader.KeyHistory history = reader.get().byKey(anonymisation.dataset(), anonymisation.primaryKey(), true);
+        Optional<LoggedRecord> found = history.records().stream()
+                .filter(record -> record.recordId().equals(anonymisation.recordId()))
+                .findFirst();
+        if (found.isEmpty()) {
+            return new Cleared(null, history.purged() ? PURGED : GONE);
+        }
+        LoggedRecord record = found.get();
+        if (record.purged() || record.columns() == null) {
+            return new Cleared(null, PURGED);
+        }
+        if (record.retainedRef() != null || record.columns().isEmpty()) {
+            return new Cleared(null, RETAINED);
+        }
+        return new Cleared(record.columns().stream().map(ColumnValue::name).toList(), null);
     }
 }

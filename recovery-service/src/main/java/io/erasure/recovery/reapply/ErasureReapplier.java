@@ -4,14 +4,15 @@ import io.erasure.support.tasks.DeletionTaskPublisher;
 
 import io.erasure.recovery.reapply.ReapplicationStore.CutoffGroupView;
 import io.erasure.recovery.reapply.ReapplicationStore.ReapplicationView;
+import io.erasure.recovery.reapply.ReapplicationStore.SkippedKeyView;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import java.time.Clock;
 import java.util.UUID;
 
 /**
  * Re-applies a dataset's erasures after a restore: resolves the window (or the restored snapshot's cut-off),
- * reads the erasures from the log, cuts them into forward-deletion tasks at their original cut-offs and, unless
- * it is a dry-run, publishes them. Every request, refused ones after the window was resolved included, is kept
+ * reads the erasures from the log, cuts them into forward-deletion tasks at their original cut-offs (anonymising
+ * tasks for anonymisations) and, unless it is a dry-run, publishes them. Every request, refused ones after the window was resolved included, is kept
  * with who asked.
  */
 public class ErasureReapplier {
@@ -31,7 +32,10 @@ public class ErasureReapplier {
         this.clock = clock;
     }
 
-    /** Runs the request to the end; the answer lists the erased keys per cut-off, which the history does not keep. */
+    /**
+     * Runs the request to the end; the answer lists the erased keys per cut-off and effect, and the skipped keys, which
+     * the history does not keep.
+     */
     public ReapplicationView reapply(ReapplicationRequest request, String requestedBy) {
         String clientRequestId = request.requestId() != null ? request.requestId() : "dry-run-" + UUID.randomUUID();
         String requestId = ReapplicationPlan.requestIdFor(request.dataset(), request.scopeText(), clientRequestId);
@@ -46,8 +50,10 @@ public class ErasureReapplier {
             store.finished(id, plan, erasures, request.dryRun(), clock.instant());
             ReapplicationView stored = store.find(id).orElseThrow();
             return stored.withGroups(plan.groups().stream().map(group -> new CutoffGroupView(group.cutoffMicros(),
-                    CutoffTimestamp.fromMicros(group.cutoffMicros()), group.keys().size(),
-                    group.tasks().stream().map(task -> task.taskId()).toList(), group.keys())).toList());
+                            CutoffTimestamp.fromMicros(group.cutoffMicros()), group.clearColumns(), group.keys().size(),
+                            group.tasks().stream().map(task -> task.taskId()).toList(), group.keys())).toList())
+                    .withSkipped(erasures.skipped().stream()
+                            .map(skipped -> new SkippedKeyView(skipped.key(), skipped.recordId(), skipped.reason())).toList());
         } catch (RuntimeException e) {
             store.failed(id, String.valueOf(e.getMessage()), clock.instant());
             throw e;
@@ -58,7 +64,7 @@ public class ErasureReapplier {
         try {
             return ReapplicationPlan.of(requestId, request.spec(), erasures);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("spec.keyColumns do not fit the keys the log holds for dataset '"
+            throw new IllegalArgumentException("spec.keyColumns do not fit the keys (or cleared columns) the log holds for dataset '"
                     + request.dataset() + "' (send the dataset's registered spec): " + e.getMessage(), e);
         }
     }

@@ -20,8 +20,8 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * Re-applying erasures after a restore (RECOVERY or OPERATOR role). A restored table or cluster brings back rows
  * erased since its backup was taken; this re-publishes the log's erasures of the dataset as deletion tasks at their
- * original cut-offs, so rows written after an erasure survive. A dry-run (the default) reports the keys per cut-off
- * and publishes nothing.
+ * original cut-offs, so rows written after an erasure survive; an anonymisation is re-applied as one (same columns
+ * cleared, row kept). A dry-run (the default) reports the keys per cut-off and cleared columns, and publishes nothing.
  */
 @RestController
 @RequestMapping("/api/reapplications")

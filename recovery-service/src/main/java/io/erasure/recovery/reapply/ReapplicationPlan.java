@@ -9,17 +9,26 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
- * The deletion tasks that re-apply a dataset's erasures: per original cut-off, its keys in tasks of at most
- * {@link DeletionTask#MAX_KEYS}, all with the same forward-deletion origin {@code requestId}. Deleting at the
- * original cut-off (not now) lets every write made after the erasure survive: a person who came back after being
- * erased is not erased again.
+ * The deletion tasks that re-apply a dataset's erasures: per original cut-off and effect (a whole-row delete, or an
+ * anonymisation clearing the same columns), its keys in tasks of at most {@link DeletionTask#MAX_KEYS}, all with the
+ * same forward-deletion origin {@code requestId}. Deleting at the original cut-off (not now) lets every write made
+ * after the erasure survive: a person who came back after being erased is not erased again. An anonymisation is
+ * re-applied as one (its row was kept on purpose), never as a delete.
  */
 record ReapplicationPlan(String requestId, List<CutoffGroup> groups) {
 
-    record CutoffGroup(long cutoffMicros, List<Map<String, Object>> keys, List<DeletionTask> tasks) {
+    /** @param clearColumns the columns the group's tasks clear, sorted; empty when they delete whole rows */
+    record CutoffGroup(long cutoffMicros, List<String> clearColumns, List<Map<String, Object>> keys,
+                       List<DeletionTask> tasks) {
     }
+
+    /** Deletes before anonymisations at one cut-off, then by the cleared columns: a stable order for the history. */
+    private static final Comparator<List<String>> BY_COLUMNS = Comparator.<List<String>>comparingInt(List::size)
+            .thenComparing(columns -> String.join(",", columns));
 
     ReapplicationPlan {
         groups = List.copyOf(groups);
@@ -34,8 +43,13 @@ record ReapplicationPlan(String requestId, List<CutoffGroup> groups) {
     }
 
     static ReapplicationPlan of(String requestId, DatasetSpec spec, ErasureLogScan.Erasures erasures) {
+        SortedMap<Long, SortedMap<List<String>, List<Map<String, Object>>>> byEffect = new TreeMap<>();
+        erasures.erasures().forEach(erasure -> byEffect
+                .computeIfAbsent(erasure.cutoffMicros(), cutoff -> new TreeMap<>(BY_COLUMNS))
+                .computeIfAbsent(erasure.clearColumns(), columns -> new ArrayList<>())
+                .add(erasure.key()));
         List<CutoffGroup> groups = new ArrayList<>();
-        erasures.keysByCutoff().forEach((cutoff, unordered) -> {
+        byEffect.forEach((cutoff, effects) -> effects.forEach((clearColumns, unordered) -> {
             // keys of one partition side by side: a task is routed by its first key's partition (Topics.taskKey)
             List<Map<String, Object>> keys = unordered.stream()
                     .sorted(Comparator.<Map<String, Object>, String>comparing(
@@ -45,10 +59,10 @@ record ReapplicationPlan(String requestId, List<CutoffGroup> groups) {
             List<DeletionTask> tasks = new ArrayList<>();
             for (int start = 0; start < keys.size(); start += DeletionTask.MAX_KEYS) {
                 tasks.add(DeletionTask.forward(requestId, spec, keys.subList(start, Math.min(keys.size(),
-                        start + DeletionTask.MAX_KEYS)), CutoffTimestamp.ofMicros(cutoff), spec.priority()));
+                        start + DeletionTask.MAX_KEYS)), CutoffTimestamp.ofMicros(cutoff), spec.priority(), clearColumns));
             }
-            groups.add(new CutoffGroup(cutoff, keys, tasks));
-        });
+            groups.add(new CutoffGroup(cutoff, clearColumns, keys, tasks));
+        }));
         return new ReapplicationPlan(requestId, groups);
     }
 

@@ -7,11 +7,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -23,23 +24,42 @@ public class ReapplicationStore {
     public enum Status { RUNNING, DRY_RUN, PUBLISHED, FAILED }
 
     /**
-     * One original cut-off of a reapplication: how many keys are (in a dry-run: would be) deleted again at it and the
-     * tasks that do it; {@code erasedKeys} only in the answer to the request itself, never stored.
+     * One original cut-off and effect of a reapplication: how many keys are (in a dry-run: would be) erased again at
+     * it and the tasks that do it; {@code clearColumns} are the columns those tasks clear (the keys' latest erasure was
+     * an anonymisation; their rows are kept), empty when they delete whole rows. {@code erasedKeys} only in the answer
+     * to the request itself, never stored.
      */
-    public record CutoffGroupView(long cutoffMicros, Instant cutoff, long keys, List<String> taskIds,
-                                  List<Map<String, Object>> erasedKeys) {
+    public record CutoffGroupView(long cutoffMicros, Instant cutoff, List<String> clearColumns, long keys,
+                                  List<String> taskIds, List<Map<String, Object>> erasedKeys) {
     }
 
+    /** A key left out of a reapplication and why; only in the answer to the request itself, never stored. */
+    public record SkippedKeyView(Map<String, Object> key, String recordId, String reason) {
+    }
+
+    /**
+     * @param skippedKeys    keys whose latest erasure could not be re-applied (an anonymisation whose cleared columns
+     *                       could not be read: the row it kept is never deleted instead)
+     * @param skippedReasons how many of them for each reason
+     * @param skipped        the skipped keys, only in the answer to the request itself
+     */
     public record ReapplicationView(UUID id, String requestId, String clientRequestId, String requestedBy, String reason,
                                     String dataset, String snapshot, Long snapshotCutoffMicros, Instant from, Instant to,
                                     boolean dryRun, Status status, Instant requestedAt, Instant completedAt, long recordsRead,
-                                    long purgedRecords, long keys, long tasks, String warning, String failure,
-                                    List<CutoffGroupView> groups) {
+                                    long purgedRecords, long keys, long tasks, long skippedKeys,
+                                    Map<String, Long> skippedReasons, String warning, String failure,
+                                    List<CutoffGroupView> groups, List<SkippedKeyView> skipped) {
 
         ReapplicationView withGroups(List<CutoffGroupView> replaced) {
             return new ReapplicationView(id, requestId, clientRequestId, requestedBy, reason, dataset, snapshot,
                     snapshotCutoffMicros, from, to, dryRun, status, requestedAt, completedAt, recordsRead, purgedRecords, keys,
-                    tasks, warning, failure, replaced);
+                    tasks, skippedKeys, skippedReasons, warning, failure, replaced, skipped);
+        }
+
+        ReapplicationView withSkipped(List<SkippedKeyView> replaced) {
+            return new ReapplicationView(id, requestId, clientRequestId, requestedBy, reason, dataset, snapshot,
+                    snapshotCutoffMicros, from, to, dryRun, status, requestedAt, completedAt, recordsRead, purgedRecords, keys,
+                    tasks, skippedKeys, skippedReasons, warning, failure, groups, replaced);
         }
     }
 
@@ -79,14 +99,18 @@ public class ReapplicationStore {
 
     void finished(UUID id, ReapplicationPlan plan, ErasureLogScan.Erasures erasures, boolean dryRun, Instant now) {
         transactions.executeWithoutResult(status -> {
-            jdbc.batchUpdate("INSERT INTO reapplication_groups (reapplication_id, cutoff_micros, keys, task_ids)"
-                            + " VALUES (?, ?, ?, ?)",
-                    plan.groups().stream().map(group -> new Object[] {id, group.cutoffMicros(), group.keys().size(),
+            jdbc.batchUpdate("INSERT INTO reapplication_groups (reapplication_id, cutoff_micros, clear_columns, keys,"
+                            + " task_ids) VALUES (?, ?, ?, ?, ?)",
+                    plan.groups().stream().map(group -> new Object[] {id, group.cutoffMicros(),
+                            group.clearColumns().toArray(String[]::new), group.keys().size(),
                             group.tasks().stream().map(task -> task.taskId()).toArray(String[]::new)}).toList());
+            Map<String, Long> reasons = new TreeMap<>(erasures.skipped().stream()
+                    .collect(Collectors.groupingBy(ErasureLogScan.Skipped::reason, Collectors.counting())));
             jdbc.update("UPDATE reapplications SET status = ?, completed_at = ?, records_read = ?, purged_records = ?,"
-                            + " keys_total = ?, tasks_total = ? WHERE id = ?",
+                            + " keys_total = ?, tasks_total = ?, skipped_keys = ?, skipped_reasons = ?::jsonb WHERE id = ?",
                     (dryRun ? Status.DRY_RUN : Status.PUBLISHED).name(), Timestamp.from(now), erasures.recordsRead(),
-                    erasures.purged(), erasures.keys(), plan.tasks().size(), id);
+                    erasures.purged(), erasures.keys(), plan.tasks().size(), erasures.skipped().size(),
+                    json.writeValueAsString(reasons), id);
         });
     }
 
@@ -107,12 +131,13 @@ public class ReapplicationStore {
     }
 
     private List<CutoffGroupView> groups(UUID id) {
-        return jdbc.query("SELECT cutoff_micros, keys, task_ids FROM reapplication_groups WHERE reapplication_id = ?"
-                + " ORDER BY cutoff_micros", (rs, n) -> {
+        // deletes before anonymisations at one cut-off, as in the plan
+        return jdbc.query("SELECT cutoff_micros, clear_columns, keys, task_ids FROM reapplication_groups"
+                + " WHERE reapplication_id = ? ORDER BY cutoff_micros, cardinality(clear_columns),"
+                + " array_to_string(clear_columns, ',')", (rs, n) -> {
                     long cutoff = rs.getLong("cutoff_micros");
-                    Array taskIds = rs.getArray("task_ids");
-                    return new CutoffGroupView(cutoff, CutoffTimestamp.fromMicros(cutoff), rs.getLong("keys"),
-                            Arrays.asList((String[]) taskIds.getArray()), null);
+                    return new CutoffGroupView(cutoff, CutoffTimestamp.fromMicros(cutoff), strings(rs.getArray("clear_columns")),
+                            rs.getLong("keys"), strings(rs.getArray("task_ids")), null);
                 }, id);
     }
 
@@ -123,7 +148,20 @@ public class ReapplicationStore {
                 instant(rs, "window_from"), instant(rs, "window_to"), rs.getBoolean("dry_run"),
                 Status.valueOf(rs.getString("status")), instant(rs, "requested_at"), instant(rs, "completed_at"),
                 rs.getLong("records_read"), rs.getLong("purged_records"), rs.getLong("keys_total"), rs.getLong("tasks_total"),
-                rs.getString("warning"), rs.getString("failure"), List.of());
+                rs.getLong("skipped_keys"), reasons(rs.getString("skipped_reasons")), rs.getString("warning"),
+                rs.getString("failure"), List.of(), null);
+    }
+
+    private Map<String, Long> reasons(String document) {
+        Map<String, Long> reasons = new TreeMap<>();
+        if (document != null) {
+            json.readTree(document).properties().forEach(entry -> reasons.put(entry.getKey(), entry.getValue().asLong()));
+        }
+        return reasons;
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        return List.of((String[]) array.getArray());
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -2,9 +2,15 @@ package io.erasure.recovery.restore;
 
 /** What a recovery did (or, in a dry-run, would do) with one deletion record. */
 public enum Outcome {
-    /** Dry-run: no live row, the record can be restored. */
+    /**
+     * Dry-run: no live row, the record can be restored; for an anonymisation's record, its cleared columns can be put
+     * back (still null, and the row not written since, where the store can tell).
+     */
     RESTORABLE,
-    /** Dry-run: a live row exists (written after the delete); a restore would keep it. */
+    /**
+     * Dry-run: a live row exists (written after the delete), or for an anonymisation's record a cleared column holds a
+     * value again or the row was written after the cut-off; a restore would keep it.
+     */
     CONFLICT,
     RESTORED,
     /** Data written after the delete (or an earlier restore) was there and was kept. */

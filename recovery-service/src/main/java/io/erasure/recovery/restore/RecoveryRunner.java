@@ -4,9 +4,11 @@ import io.erasure.deletionlog.client.KeyHash;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.client.LoggedRecord;
 import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.recovery.RecoveryScope;
+import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.LiveState;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
@@ -16,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -25,7 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one recovery request: reads its records from the log, then either reports what a restore would
- * do (dry-run: restorable, conflict with a live row, expired, purged; nothing is written) or restores
+ * do (dry-run: restorable, conflict with a live row, expired, purged; nothing is written; an anonymisation's record
+ * is judged by its columns in the live row, {@link ClearedColumnsForecast}) or restores
  * through the dataset's store adapter in throttled batches. The adapter never overwrites newer data:
  * Cassandra writes at the delete's cut-off + 1 µs with the remaining TTLs, relational stores insert
  * only where the key is absent. Outcomes and progress are stored after every batch.
@@ -118,19 +122,36 @@ public class RecoveryRunner {
 
     private List<RecoveryItem> assess(StoreAdapter adapter, DatasetSpec spec, List<LoggedRecord> batch) {
         Instant now = clock.instant();
-        List<LiveState> live = retrying(() -> adapter.checkLiveState(spec, batch.stream().map(LoggedRecord::primaryKey).toList()));
-        List<RecoveryItem> items = new ArrayList<>(batch.size());
-        for (int i = 0; i < batch.size(); i++) {
-            LoggedRecord record = batch.get(i);
-            if (expired(record, spec, now)) {
-                items.add(item(record, Outcome.EXPIRED, "every column's TTL ran out since the delete at " + record.deletedAt()));
-            } else if (live.get(i).present()) {
-                items.add(item(record, Outcome.CONFLICT, "a live row exists (written after the delete); a restore keeps it"));
-            } else {
-                items.add(item(record, Outcome.RESTORABLE, null));
-            }
+        List<LoggedRecord> wholeRows = batch.stream().filter(record -> !record.anonymised()).toList();
+        List<LoggedRecord> anonymisations = batch.stream().filter(LoggedRecord::anonymised).toList();
+        List<LiveState> live = wholeRows.isEmpty() ? List.of()
+                : retrying(() -> adapter.checkLiveState(spec, wholeRows.stream().map(LoggedRecord::primaryKey).toList()));
+        Map<String, LiveRow> rows = new HashMap<>();
+        if (!anonymisations.isEmpty()) {
+            // the columns' current values decide, not the row's presence: its row was kept on purpose
+            retrying(() -> adapter.readRows(spec, anonymisations.stream().map(LoggedRecord::primaryKey).toList()))
+                    .forEach(row -> rows.putIfAbsent(CanonicalKey.render(row.key()), row));
         }
-        return items;
+        boolean cellTimestamps = adapter.capabilities().rowTimestamps();
+        Map<String, RecoveryItem> byRecord = new HashMap<>();
+        for (int i = 0; i < wholeRows.size(); i++) {
+            LoggedRecord record = wholeRows.get(i);
+            RecoveryItem item;
+            if (expired(record, spec, now)) {
+                item = item(record, Outcome.EXPIRED, "every column's TTL ran out since the delete at " + record.deletedAt());
+            } else if (live.get(i).present()) {
+                item = item(record, Outcome.CONFLICT, "a live row exists (written after the delete); a restore keeps it");
+            } else {
+                item = item(record, Outcome.RESTORABLE, null);
+            }
+            byRecord.put(record.recordId(), item);
+        }
+        for (LoggedRecord record : anonymisations) {
+            ClearedColumnsForecast.Forecast forecast = ClearedColumnsForecast.of(record,
+                    rows.get(CanonicalKey.render(record.primaryKey())), cellTimestamps, spec, now);
+            byRecord.put(record.recordId(), item(record, forecast.outcome(), forecast.detail()));
+        }
+        return batch.stream().map(record -> byRecord.get(record.recordId())).toList();
     }
 
     private List<RecoveryItem> restore(StoreAdapter adapter, DatasetSpec spec, List<LoggedRecord> batch) {

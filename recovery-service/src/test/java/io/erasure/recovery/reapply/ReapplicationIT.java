@@ -6,6 +6,8 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.kafka.TopicRecords;
+import io.erasure.deletionlog.client.KeyHash;
+import io.erasure.deletionlog.client.LogSchema;
 import io.erasure.model.backup.BackupManifest;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
@@ -154,6 +156,74 @@ class ReapplicationIT extends RecoveryTestSupport {
     }
 
     @Test
+    void anAnonymisationIsReappliedAsOneClearingItsColumnsWhileADeletionStaysADeletion() {
+        for (long id = 7; id <= 10; id++) {
+            writeRow(id, "name-" + id, "user" + id + "@example.com", WRITTEN);
+        }
+        Instant from = now.minus(6, ChronoUnit.MINUTES);
+        // 7 anonymised (email cleared, row kept); 8 deleted; 9 anonymised, then deleted at a later cut-off: the delete
+        // is its latest erasure; 10 anonymised, but its record is gone from the key's history before the reapplication
+        logAndAnonymise(unique("request"), FIRST_CUTOFF, List.of(7L, 9L, 10L), "email", now.minus(5, ChronoUnit.MINUTES));
+        logAndDelete(RunId.of(unique("run")), SECOND_CUTOFF, List.of(8L, 9L), now.minus(4, ChronoUnit.MINUTES));
+        session.execute(session.prepare("DELETE FROM " + LogSchema.BY_KEY + " WHERE dataset = ? AND key_hash = ?")
+                .bind(spec.name(), KeyHash.of(spec.name(), Map.of("id", 10L))));
+
+        JsonNode dryRun = reapply("operator", body(window(from, now), true, null));
+
+        assertThat(dryRun.get("status").asString()).isEqualTo("DRY_RUN");
+        assertThat(effects(dryRun)).containsOnly(Map.entry(FIRST_CUTOFF.micros() + ":[email]", Set.of(7L)),
+                Map.entry(SECOND_CUTOFF.micros() + ":[]", Set.of(8L, 9L)));
+        assertThat(dryRun.get("keys").asLong()).isEqualTo(3);
+        assertThat(dryRun.get("skippedKeys").asLong()).as("10 is skipped, never deleted instead").isEqualTo(1);
+        assertThat(dryRun.get("skipped")).singleElement().satisfies(skipped -> {
+            assertThat(skipped.get("key").get("id").asLong()).isEqualTo(10L);
+            assertThat(skipped.get("reason").asString()).contains("no longer in the log").contains("not deleted instead");
+        });
+
+        JsonNode published = reapply("recovery", body(window(from, now), false, "restore-anonymised"));
+
+        String requestId = published.get("requestId").asString();
+        List<DeletionTask> tasks = publishedTasks(requestId, 2, Duration.ofSeconds(40));
+        assertThat(tasks).hasSize(2);
+        DeletionTask anonymising = tasks.stream().filter(DeletionTask::anonymising).findFirst().orElseThrow();
+        DeletionTask deleting = tasks.stream().filter(task -> !task.anonymising()).findFirst().orElseThrow();
+        assertThat(anonymising.clearColumns()).as("the record's columns").containsExactly("email");
+        assertThat(ids(anonymising)).containsExactly(7L);
+        assertThat(anonymising.cutoff()).isEqualTo(FIRST_CUTOFF);
+        assertThat(ids(deleting)).containsExactlyInAnyOrder(8L, 9L);
+        assertThat(deleting.cutoff()).isEqualTo(SECOND_CUTOFF);
+        assertThat(taskIdsOf(published)).isEqualTo(Set.of(anonymising.taskId(), deleting.taskId()));
+
+        JsonNode stored = get("/api/reapplications/" + published.get("id").asString());
+        assertThat(stored.get("groups")).extracting(group -> group.get("cutoffMicros").asLong() + ":"
+                        + group.get("clearColumns").toString())
+                .as("the history keeps each group's cleared columns")
+                .containsExactly(FIRST_CUTOFF.micros() + ":[\"email\"]", SECOND_CUTOFF.micros() + ":[]");
+        assertThat(stored.get("skippedKeys").asLong()).isEqualTo(1);
+        assertThat(stored.get("skippedReasons").properties()).singleElement()
+                .satisfies(reason -> assertThat(reason.getValue().asLong()).isEqualTo(1));
+
+        // the table is restored from a backup taken before the erasures, then the published tasks run
+        session.execute("TRUNCATE " + spec.quotedTable());
+        for (long id = 7; id <= 10; id++) {
+            writeRow(id, "name-" + id, "user" + id + "@example.com", WRITTEN);
+        }
+        StoreAdapter adapter = adapters.checkedAdapter(spec);
+        for (DeletionTask task : tasks) {
+            adapter.executeDelete(adapter.planDelete(new DeleteBatch(task.spec(), task.batchId(0), task.cutoff(), task.keys(),
+                    task.clearColumns())));
+        }
+
+        assertThat(row(7)).as("anonymised again: the row is kept").isNotNull();
+        assertThat(row(7).getString("name")).isEqualTo("name-7");
+        assertThat(row(7).isNull("email")).as("its cleared column is cleared again").isTrue();
+        assertThat(row(8)).isNull();
+        assertThat(row(9)).as("its latest erasure was a delete").isNull();
+        assertThat(row(10)).as("skipped: neither anonymised nor deleted").isNotNull();
+        assertThat(row(10).getString("email")).isEqualTo("user10@example.com");
+    }
+
+    @Test
     void bySnapshotEveryErasureAfterTheRestoredBackupsCutoffIsReapplied() {
         Instant cutoff = now.minus(15, ChronoUnit.MINUTES);
         String snapshot = S3Layout.snapshotName(cutoff);
@@ -246,7 +316,7 @@ class ReapplicationIT extends RecoveryTestSupport {
         String table = unique("reapplied");
         session.execute("CREATE KEYSPACE IF NOT EXISTS recovery_it WITH replication = {'class': 'SimpleStrategy',"
                 + " 'replication_factor': 1}");
-        session.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text)");
+        session.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, email text)");
         String name = table.replace('_', '-');
         return DatasetSpec.builder()
                 .name(name)
@@ -264,13 +334,18 @@ class ReapplicationIT extends RecoveryTestSupport {
                 .build();
     }
 
+    private void writeRow(long id, String name, String email, long writeTimeMicros) {
+        session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name, email) VALUES (?, ?, ?)"
+                + " USING TIMESTAMP ?").bind(id, name, email, writeTimeMicros));
+    }
+
     private void writeRow(long id, String name, long writeTimeMicros) {
         session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (?, ?) USING TIMESTAMP ?")
                 .bind(id, name, writeTimeMicros));
     }
 
     private Row row(long id) {
-        return session.execute(session.prepare("SELECT name FROM " + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
+        return session.execute(session.prepare("SELECT name, email FROM " + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
     }
 
     /** What the deletion service does: read the live rows, log them, then delete at the cut-off. */
@@ -286,6 +361,33 @@ class ReapplicationIT extends RecoveryTestSupport {
                 .toList());
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, task.batchId(0), cutoff, keys)));
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
+    }
+
+    /** What forward deletion's anonymisation does: log the live values of {@code column}, then clear it at the cut-off. */
+    private void logAndAnonymise(String requestId, CutoffTimestamp cutoff, List<Long> ids, String column, Instant deletedAt) {
+        StoreAdapter adapter = adapters.checkedAdapter(spec);
+        List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
+        DeletionTask task = DeletionTask.forward(requestId, spec, keys, cutoff, spec.priority(), List.of(column));
+        log.writer().write(adapter.readRows(spec, keys).stream()
+                .map(row -> DeletionRecord.of(task, task.batchId(0), row.key(),
+                        row.columns().stream().filter(value -> value.name().equals(column)).toList(), deletedAt))
+                .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
+                .toList());
+        adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, task.batchId(0), cutoff, keys, List.of(column))));
+        assertThat(adapter.checkLiveState(spec, keys)).allMatch(state -> state.present());
+    }
+
+    /** The keys per "cut-off:[cleared columns]" of a reapplication's answer. */
+    private static Map<String, Set<Long>> effects(JsonNode report) {
+        Map<String, Set<Long>> byEffect = new HashMap<>();
+        for (JsonNode group : report.get("groups")) {
+            Set<Long> ids = new HashSet<>();
+            group.get("erasedKeys").forEach(key -> ids.add(key.get("id").asLong()));
+            List<String> columns = new java.util.ArrayList<>();
+            group.get("clearColumns").forEach(column -> columns.add(column.asString()));
+            byEffect.put(group.get("cutoffMicros").asLong() + ":" + columns, ids);
+        }
+        return byEffect;
     }
 
     /** A record of the dataset's copy {@code <dataset>--cache}, as deletion's fan-out logs it. */

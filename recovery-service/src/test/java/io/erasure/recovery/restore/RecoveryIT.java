@@ -164,6 +164,77 @@ class RecoveryIT extends RecoveryTestSupport {
     }
 
     @Test
+    void aCassandraAnonymisationsDryRunPredictsRestoreWhileItsColumnIsNullAndConflictOnceItIsWrittenAgain() {
+        DatasetSpec spec = cassandraTable();
+        writeCassandra(spec, 1, "alice", "a@example.com", null);
+        writeCassandra(spec, 2, "bob", "b@example.com", null);
+        String request = unique("request");
+        logAndAnonymise(spec, request, List.of(1L, 2L), "email");
+        String body = byKeys(spec, "[{\"id\":1},{\"id\":2}]");
+
+        JsonNode before = recover(body.replace("\"dryRun\":false", "\"dryRun\":true"));
+
+        assertThat(before.get("status").asString()).as(before.toString()).isEqualTo("COMPLETED");
+        assertThat(outcomes(before)).as("the live rows were kept on purpose: no conflict in themselves")
+                .containsOnly(Map.entry(1L, "RESTORABLE"), Map.entry(2L, "RESTORABLE"));
+
+        // the application sets bob's email again after the anonymisation
+        session.execute("UPDATE " + spec.quotedTable() + " SET email = 'b2@example.com' WHERE id = 2");
+        JsonNode dryRun = recover(body.replace("\"dryRun\":false", "\"dryRun\":true"));
+
+        assertThat(outcomes(dryRun)).containsOnly(Map.entry(1L, "RESTORABLE"), Map.entry(2L, "CONFLICT"));
+        assertThat(detail(dryRun, 2L)).contains("email");
+        assertThat(cassandraRow(spec, 1).isNull("email")).as("a dry-run writes nothing").isTrue();
+
+        JsonNode restore = recover(body);
+
+        assertThat(outcomes(restore)).as("the restore does what the dry-run said")
+                .containsOnly(Map.entry(1L, "RESTORED"), Map.entry(2L, "NEWER_DATA_KEPT"));
+        assertThat(cassandraRow(spec, 1).getString("email")).isEqualTo("a@example.com");
+        assertThat(cassandraRow(spec, 2).getString("email")).isEqualTo("b2@example.com");
+    }
+
+    @Test
+    void aPostgresAnonymisationsDryRunPredictsRestoreConflictOrFailedAsTheAdapterRestores() {
+        String table = unique("members");
+        jdbc.execute("CREATE SCHEMA IF NOT EXISTS recovery_it");
+        jdbc.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, email text,"
+                + " updated_at timestamptz NOT NULL)");
+        DatasetSpec spec = spec(StoreKind.POSTGRES, POSTGRES, "recovery_it", table, ConditionalColumn.timestamp("updated_at"));
+        OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
+        for (long id = 1; id <= 4; id++) {
+            jdbc.update("INSERT INTO recovery_it." + table + " (id, name, email, updated_at) VALUES (?, ?, ?, ?)", id,
+                    "member-" + id, "m" + id + "@example.com", updated);
+        }
+        logAndAnonymise(spec, unique("request"), List.of(1L, 2L, 3L, 4L), "email");
+        assertThat(jdbc.queryForList("SELECT email FROM recovery_it." + table, String.class)).containsOnlyNulls().hasSize(4);
+        // 2: its email set again; 3: deleted after the anonymisation; 4: another column written after the cut-off
+        jdbc.update("UPDATE recovery_it." + table + " SET email = 'new@example.com', updated_at = now() WHERE id = 2");
+        jdbc.update("DELETE FROM recovery_it." + table + " WHERE id = 3");
+        jdbc.update("UPDATE recovery_it." + table + " SET name = 'renamed', updated_at = now() WHERE id = 4");
+        String body = byKeys(spec, "[{\"id\":1},{\"id\":2},{\"id\":3},{\"id\":4}]");
+
+        JsonNode dryRun = recover(body.replace("\"dryRun\":false", "\"dryRun\":true"));
+
+        assertThat(dryRun.get("status").asString()).as(dryRun.toString()).isEqualTo("COMPLETED");
+        assertThat(outcomes(dryRun)).containsOnly(Map.entry(1L, "RESTORABLE"), Map.entry(2L, "CONFLICT"),
+                Map.entry(3L, "FAILED"), Map.entry(4L, "CONFLICT"));
+        assertThat(detail(dryRun, 3L)).contains("deleted after it was anonymised");
+        assertThat(detail(dryRun, 4L)).contains("written after the cut-off");
+        assertThat(jdbc.queryForObject("SELECT email FROM recovery_it." + table + " WHERE id = 1", String.class))
+                .as("a dry-run writes nothing").isNull();
+
+        JsonNode restore = recover(body);
+
+        assertThat(outcomes(restore)).as("the restore does what the dry-run said").containsOnly(Map.entry(1L, "RESTORED"),
+                Map.entry(2L, "NEWER_DATA_KEPT"), Map.entry(3L, "FAILED"), Map.entry(4L, "NEWER_DATA_KEPT"));
+        assertThat(jdbc.queryForList("SELECT id || ':' || coalesce(email, '-') FROM recovery_it." + table + " ORDER BY id",
+                String.class)).containsExactly("1:m1@example.com", "2:new@example.com", "4:-");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table + " WHERE id = 3", Long.class))
+                .as("no row is brought back for its columns").isZero();
+    }
+
+    @Test
     void aSpecForAnotherDatasetIsRefusedWithTheReason() {
         DatasetSpec spec = cassandraTable();
         String body = "{\"scope\":{\"type\":\"keys\",\"dataset\":\"some-other-dataset\",\"keys\":[{\"id\":1}]},\"spec\":"
@@ -229,6 +300,33 @@ class RecoveryIT extends RecoveryTestSupport {
         log.writer().write(records); // a re-delivery is stored once
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "batch-1", CUTOFF, keys)));
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
+    }
+
+    /** What forward deletion's anonymisation does: log the live values of {@code column}, then clear it at the cut-off. */
+    private void logAndAnonymise(DatasetSpec spec, String requestId, List<Long> ids, String column) {
+        StoreAdapter adapter = adapters.checkedAdapter(spec);
+        List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
+        DeletionTask task = DeletionTask.forward(requestId, spec, keys, CUTOFF, spec.priority(), List.of(column));
+        List<DeletionRecord> records = adapter.readRows(spec, keys).stream()
+                .map(row -> DeletionRecord.of(task, task.batchId(0), row.key(),
+                        row.columns().stream().filter(value -> value.name().equals(column)).toList(), Instant.now()))
+                .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
+                .toList();
+        assertThat(records).hasSize(ids.size()).allMatch(DeletionRecord::anonymised);
+        log.writer().write(records);
+        adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, task.batchId(0), CUTOFF, keys, List.of(column))));
+        assertThat(adapter.readRows(spec, keys)).as("rows kept, the column cleared").hasSize(ids.size())
+                .allSatisfy(row -> assertThat(row.columns()).filteredOn(value -> value.name().equals(column))
+                        .singleElement().satisfies(value -> assertThat(value.value()).isNull()));
+    }
+
+    private String detail(JsonNode request, long id) {
+        for (JsonNode item : get("/api/recoveries/" + request.get("id").asString() + "/outcomes")) {
+            if (item.get("primaryKey").get("id").asLong() == id) {
+                return item.get("detail").asString();
+            }
+        }
+        throw new AssertionError("no outcome for id " + id);
     }
 
     private String byKeys(DatasetSpec spec, String keys) {
