@@ -125,6 +125,33 @@ class ForwardDeletionPlatformIT {
         assertThat(row.get("email")).isNull();
         assertThat(row.get("country")).isEqualTo(member % 3 == 0 ? "FR" : "NL");
         assertThat(cacheEntryExists(member)).as("its cache entry, filled from the old row, is gone").isFalse();
+
+        // a mistake can be undone: the anonymisation's record puts back exactly the cleared columns
+        PlatformClient recovery = operator.as("recovery", "recovery").at(URI.create("http://127.0.0.1:8085"));
+        JsonNode spec = operator.get("/api/datasets/" + DemoCycle.PROFILES).require("reading the profiles' spec").path("spec");
+        JsonNode created = recovery.post("/api/recoveries", Map.of(
+                "scope", Map.of("type", "keys", "dataset", DemoCycle.PROFILES, "keys", List.of(Map.of("member_id", member))),
+                "spec", spec, "dryRun", false, "reason", "anonymised by mistake")).require("requesting the recovery");
+        JsonNode done = awaitRecovery(recovery, created.path("id").asString());
+        assertThat(done.path("status").asString()).isEqualTo("COMPLETED");
+        Map<String, Object> restored = shared.profile(member);
+        assertThat(restored.get("display_name")).isEqualTo("Member " + member);
+        assertThat(restored.get("email")).isEqualTo("member" + member + "@example.com");
+        assertThat(restored.get("country")).isEqualTo(row.get("country"));
+    }
+
+    private JsonNode awaitRecovery(PlatformClient recovery, String id) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        JsonNode view = null;
+        while (System.nanoTime() < deadline) {
+            view = recovery.get("/api/recoveries/" + id).require("reading the recovery");
+            String status = view.path("status").asString();
+            if (!status.equals("PENDING") && !status.equals("RUNNING")) {
+                return view;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("recovery " + id + " never finished: " + view);
     }
 
     private void policy(String dataset, Map<String, Object> policy) {
