@@ -94,9 +94,9 @@ public final class LocalPlatform {
     public static Running start(Path project, Path root) throws InterruptedException {
         System.out.println("Starting Cassandra, Kafka, PostgreSQL, Redis and S3 (data under " + root + ") ...");
         List<Engine> engines = LocalInfraMain.start(root.resolve("engines"));
-        Running running = new Running(engines, new ArrayList<>());
+        Map<String, String> properties = serviceProperties(engines);
+        Running running = new Running(engines, new ArrayList<>(), project, root, properties);
         try {
-            Map<String, String> properties = serviceProperties(engines);
             for (Service service : SERVICES) {
                 running.services().add(start(project, root, service, properties));
             }
@@ -110,8 +110,32 @@ public final class LocalPlatform {
         }
     }
 
-    /** The engines and service JVMs of a started platform. */
-    public record Running(List<Engine> engines, List<ChildJvm> services) implements AutoCloseable {
+    /** The engines and service JVMs of a started platform, and what restarting a service needs. */
+    public record Running(List<Engine> engines, List<ChildJvm> services, Path project, Path root,
+                          Map<String, String> properties) implements AutoCloseable {
+
+        /** Kills a service at once, as a crash would (fault tests); {@link #restart} brings it back. */
+        public void kill(String module) {
+            services.get(indexOf(module)).kill();
+        }
+
+        /** Starts a killed (or running: it is killed first) service again and waits until it is healthy. */
+        public void restart(String module) throws InterruptedException {
+            int index = indexOf(module);
+            services.get(index).kill();
+            ChildJvm started = start(project, root, SERVICES.get(index), properties);
+            services.set(index, started);
+            awaitHealthy(SERVICES.get(index), started);
+        }
+
+        private static int indexOf(String module) {
+            for (int i = 0; i < SERVICES.size(); i++) {
+                if (SERVICES.get(i).module().equals(module)) {
+                    return i;
+                }
+            }
+            throw new IllegalArgumentException("no service " + module + "; the services are " + SERVICES);
+        }
 
         /** The demo cycle against this platform. */
         public DemoCycle demo(PrintStream out) {
@@ -176,6 +200,9 @@ public final class LocalPlatform {
             }
         }
         properties.put("erasure.access.cors.allowed-origins", "http://127.0.0.1:8080,http://localhost:8080");
+        // one machine, small data: a forward request stuck for a minute is re-published (production waits 10 minutes)
+        properties.put("erasure.forward.reconcile-after", "1m");
+        properties.put("erasure.forward.reconcile-interval", "5s");
         return properties;
     }
 

@@ -2,11 +2,14 @@ package io.erasure.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.erasure.infra.KafkaEngine;
 import io.erasure.infra.PostgresEngine;
 import io.erasure.infra.RedisEngine;
 import io.erasure.local.demo.DemoCycle;
 import io.erasure.local.demo.PlatformClient;
+import io.erasure.infra.kafka.TopicRecords;
 import io.erasure.model.contract.S3Layout;
+import io.erasure.model.contract.Topics;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.DatasetSpec;
@@ -14,15 +17,23 @@ import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.identifier.IdentifierSource;
+import io.erasure.model.task.DeletionTask;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -152,6 +163,62 @@ class ForwardDeletionPlatformIT {
             Thread.sleep(500);
         }
         throw new AssertionError("recovery " + id + " never finished: " + view);
+    }
+
+    @Test
+    void aTaskLostWithAKilledDeletionServiceIsRepublishedByTheReconcilerAndTheRequestFinishes() throws Exception {
+        long member = 11;
+        policy(DemoCycle.ORDERS, Map.of("action", "KEEP_SNAPSHOT"));
+        policy(DemoCycle.PROFILES, Map.of("action", "DELETE"));
+        assertThat(profileExists(member)).isTrue();
+        String requestId;
+        platform.kill("deletion-service");
+        try {
+            requestId = publisher.post("/api/forward-requests", Map.of("aggregateType", DemoCycle.SOURCE,
+                    "aggregateId", Long.toString(member), "version", 1)).require("publishing the request")
+                    .path("requestId").asString();
+            String bootstrap = platform.engine(KafkaEngine.class).bootstrapServers();
+            String finalRequestId = requestId;
+            assertThat(TopicRecords.read(bootstrap, Topics.DELETION_TASKS, value -> json.readValue(value, DeletionTask.class),
+                    task -> finalRequestId.equals(task.requestId()), 1, Duration.ofSeconds(60))).isNotEmpty();
+            // the task is lost: the group is moved past it, as a consumer that committed it and then died would leave it
+            skipEveryTask(bootstrap);
+        } finally {
+            platform.restart("deletion-service");
+        }
+
+        JsonNode purged = awaitState(requestId, "PURGED");
+        assertThat(profileExists(member)).as("the reconciler's re-published task deleted the profile").isFalse();
+        assertThat(cacheEntryExists(member)).isFalse();
+        Instant published = Instant.parse(purged.path("publishedAt").asString());
+        Instant purgedAt = Instant.parse(purged.path("purgedAt").asString());
+        assertThat(Duration.between(published, purgedAt)).as("not before the reconciler's threshold (1 minute here)")
+                .isGreaterThanOrEqualTo(Duration.ofMinutes(1));
+    }
+
+    /** Commits the deletion service's group at the end of every task partition; waits until its dead member has left. */
+    private static void skipEveryTask(String bootstrap) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            admin.describeTopics(List.of(Topics.DELETION_TASKS)).allTopicNames().get().get(Topics.DELETION_TASKS)
+                    .partitions().forEach(p -> latest.put(new TopicPartition(Topics.DELETION_TASKS, p.partition()),
+                            OffsetSpec.latest()));
+            Map<TopicPartition, OffsetAndMetadata> ends = new HashMap<>();
+            admin.listOffsets(latest).all().get().forEach((partition, offset) ->
+                    ends.put(partition, new OffsetAndMetadata(offset.offset())));
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (true) {
+                try {
+                    admin.alterConsumerGroupOffsets("deletion-service", ends).all().get();
+                    return;
+                } catch (ExecutionException stillAMember) {
+                    if (System.nanoTime() > deadline) {
+                        throw stillAMember;
+                    }
+                    Thread.sleep(2000); // the killed consumer's session has not expired yet
+                }
+            }
+        }
     }
 
     private void policy(String dataset, Map<String, Object> policy) {
