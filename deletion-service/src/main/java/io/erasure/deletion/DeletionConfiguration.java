@@ -132,8 +132,10 @@ class DeletionConfiguration {
 
     @Bean
     IdentifierResolver identifierResolver(StoreAdapterPool stores, StoreCalls calls, AdaptiveThrottle throttle,
-                                          DeletionTaskPublisher publisher, BatchEvents events, DeletionProperties properties) {
-        return new IdentifierResolver(stores, calls, throttle, publisher, events, properties.forwardLookupMaxKeys());
+                                          DeletionTaskPublisher publisher, BatchEvents events, JdbcTemplate jdbc,
+                                          JsonMapper json, DeletionProperties properties, Clock clock) {
+        return new IdentifierResolver(stores, calls, throttle, publisher, events, jdbc, json,
+                properties.forwardLookupRetention(), clock, properties.forwardLookupMaxKeys());
     }
 
     @Bean

@@ -17,12 +17,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param killSwitchPoll    how often a paused shard re-checks the kill switches
  * @param forwardLookupMaxKeys the most rows one forward lookup task may resolve (default 100,000); more fail the task
  *                          and leave the identifier to the nightly audit
+ * @param forwardLookupRetention how long the keys a lookup resolved are kept, so a redelivered lookup publishes the
+ *                          same tasks (default 30 days); after that it looks up anew
  */
 @ConfigurationProperties("erasure.deletion")
 public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Integer minRowsPerSecond,
                                  Integer increaseStep, Double decreaseFactor, Duration controlInterval,
                                  Duration latencyTarget, Long logLagThreshold, Integer maxRecordBytes,
-                                 Integer retryAttempts, Duration killSwitchPoll, Integer forwardLookupMaxKeys) {
+                                 Integer retryAttempts, Duration killSwitchPoll, Integer forwardLookupMaxKeys,
+                                 Duration forwardLookupRetention) {
 
     public DeletionProperties {
         headroom = headroom == null ? 0.3 : headroom;
@@ -37,6 +40,7 @@ public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Inte
         retryAttempts = retryAttempts == null ? 6 : retryAttempts;
         killSwitchPoll = killSwitchPoll == null ? Duration.ofMillis(500) : killSwitchPoll;
         forwardLookupMaxKeys = forwardLookupMaxKeys == null ? 100_000 : forwardLookupMaxKeys;
+        forwardLookupRetention = forwardLookupRetention == null ? Duration.ofDays(30) : forwardLookupRetention;
         if (headroom < 0 || headroom >= 1) {
             throw new IllegalArgumentException("erasure.deletion.headroom must be in [0, 1), got " + headroom);
         }

@@ -88,6 +88,20 @@ class ForwardLookupIT extends DeletionTestSupport {
         assertThat(logged).extracting(r -> r.primaryKey().get("order_id")).map(v -> ((Number) v).longValue())
                 .containsExactlyInAnyOrder(1L, 2L, 3L);
         assertThat(logged).noneMatch(DeletionRecord::anonymised);
+
+        // the reconciler re-publishes the lookup: the same tasks go out again, though three of the rows are gone now
+        send(lookup);
+        List<BatchCompleted> reports = batchesOf(requestId, lookup.taskId(), 2);
+        assertThat(reports).hasSize(2).allSatisfy(report -> {
+            assertThat(report.resolution().taskIds()).isEqualTo(resolved.resolution().taskIds());
+            assertThat(report.resolution().keys()).isEqualTo(4);
+        });
+        String resolvedTask = resolved.resolution().taskIds().get(0);
+        assertThat(TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_TASKS,
+                value -> json.readValue(value, DeletionTask.class), t -> resolvedTask.equals(t.taskId()), 2,
+                Duration.ofSeconds(60))).as("published again, with the same keys").hasSize(2)
+                .allSatisfy(t -> assertThat(t.keys()).hasSize(4));
+        assertThat(orderIds("orders")).containsExactly(4L, 5L, 6L);
     }
 
     @Test
@@ -138,11 +152,15 @@ class ForwardLookupIT extends DeletionTestSupport {
     }
 
     private BatchCompleted batchOf(String requestId, String taskId) {
+        return batchesOf(requestId, taskId, 1).get(0);
+    }
+
+    private List<BatchCompleted> batchesOf(String requestId, String taskId, int atLeast) {
         return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
                         e -> e.payload() instanceof BatchCompleted b && requestId.equals(b.requestId())
-                                && taskId.equals(b.taskId()), 1, Duration.ofSeconds(90))
-                .stream().map(e -> (BatchCompleted) e.payload()).findFirst().orElseThrow();
+                                && taskId.equals(b.taskId()), atLeast, Duration.ofSeconds(90))
+                .stream().map(e -> (BatchCompleted) e.payload()).toList();
     }
 
     private List<DeletionRecord> records(String requestId, int count) {

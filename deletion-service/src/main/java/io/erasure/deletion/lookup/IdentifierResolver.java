@@ -15,11 +15,16 @@ import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreException;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.support.tasks.DeletionTaskPublisher;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Executes forward lookup tasks ({@link DeletionTask#lookup()}): the request's identifiers are an indexed
@@ -33,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * and the request leaves it to the nightly audit. Identifiers with more rows than {@code maxKeys} fail the task
  * with the limit named: forward deletion is for an identifier's rows, not for bulk deletes the audit should run.
  *
- * <p>Redelivery resolves again: keys already deleted are no longer found, the rest give the same task ids.
+ * <p>Redelivery (the control plane's reconciler re-publishes a stuck request's lookups) publishes the tasks of the
+ * first resolution again ({@link LookupResolutions}), not of a new lookup: the same ids, so tasks already done are
+ * applied once and a lost one comes back, and the control plane waits for exactly the tasks it was told of.
  */
 public class IdentifierResolver {
 
@@ -44,10 +51,12 @@ public class IdentifierResolver {
     private final AdaptiveThrottle throttle;
     private final DeletionTaskPublisher publisher;
     private final BatchEvents events;
+    private final LookupResolutions resolutions;
     private final int maxKeys;
 
     public IdentifierResolver(StoreAdapterPool stores, StoreCalls calls, AdaptiveThrottle throttle,
-                              DeletionTaskPublisher publisher, BatchEvents events, int maxKeys) {
+                              DeletionTaskPublisher publisher, BatchEvents events, JdbcTemplate jdbc, JsonMapper json,
+                              Duration retention, Clock clock, int maxKeys) {
         if (maxKeys < 1) {
             throw new IllegalArgumentException("erasure.deletion.forward-lookup-max-keys must be >= 1, got " + maxKeys);
         }
@@ -56,6 +65,7 @@ public class IdentifierResolver {
         this.throttle = throttle;
         this.publisher = publisher;
         this.events = events;
+        this.resolutions = new LookupResolutions(jdbc, json, retention, clock);
         this.maxKeys = maxKeys;
     }
 
@@ -66,7 +76,7 @@ public class IdentifierResolver {
         }
         String batchId = task.batchId(0);
         try {
-            report(task, batchId, lookUp(task));
+            report(task, batchId, lookUp(task, batchId));
         } catch (StoreException.Fatal | IllegalArgumentException refused) {
             log.error("lookup task {} of {} failed: {}", task.taskId(), task.dataset(), refused.getMessage());
             events.send(task, batchId, new BatchFailed(task.dataset(), task.taskId(), batchId, task.requestId(),
@@ -74,7 +84,13 @@ public class IdentifierResolver {
         }
     }
 
-    private LookupResolution lookUp(DeletionTask task) {
+    private LookupResolution lookUp(DeletionTask task, String batchId) {
+        Optional<List<Map<String, Object>>> earlier = resolutions.find(batchId);
+        if (earlier.isPresent()) {
+            log.info("lookup task {} redelivered: its {} keys are published again as resolved first", task.taskId(),
+                    earlier.get().size());
+            return publish(task, earlier.get());
+        }
         DatasetSpec spec = task.spec();
         String store = spec.connectionRef();
         StoreAdapter adapter = calls.call(store, () -> stores.checkedAdapter(spec));
@@ -100,6 +116,10 @@ public class IdentifierResolver {
                     + identifiers.size() + " identifier(s) of lookup task " + task.taskId() + "; forward deletion stops"
                     + " there and leaves them to the nightly audit, or raise erasure.deletion.forward-lookup-max-keys");
         }
+        return publish(task, resolutions.keep(batchId, keys));
+    }
+
+    private LookupResolution publish(DeletionTask task, List<Map<String, Object>> keys) {
         List<DeletionTask> tasks = new ArrayList<>();
         for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
             tasks.add(DeletionTask.resolvedFrom(task, keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS))));
