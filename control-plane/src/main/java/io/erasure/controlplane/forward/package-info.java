@@ -13,16 +13,19 @@
  *       TOMBSTONED (its time, never later than intake, is the cut-off) or HELD in a burst; record its targets
  *       and put their tasks in the outbox.</li>
  *   <li><b>Targets</b> ({@link io.erasure.controlplane.forward.ForwardTargets}): each registered dataset whose
- *       identifier source is the aggregate type (or a child type of {@code childIds}). Addressable (the identifier
- *       is the whole primary key): a {@code DeletionTask.forward} per 1,000 ids, copies follow through the
- *       deletion service's fan-out. Otherwise left to the nightly audit, and the target says so. The dataset's
- *       policy ({@code PUT /api/datasets/{name}/forward-policy}, its OWNER) may keep a snapshot instead
- *       (recorded, nothing deleted) or ask for anonymisation (recorded; not carried out yet, so the request stays
- *       unresolved and alerts rather than claim PURGED).</li>
+ *       identifier source is the aggregate type (or a child type of {@code childIds}). The identifier is the whole
+ *       primary key: a {@code DeletionTask.forward} per 1,000 ids. It is another column of a table: a
+ *       {@code DeletionTask.forwardLookup} per 1,000 ids, which the deletion service resolves through an index into
+ *       ordinary tasks and reports (or refuses, and the target is left to the nightly audit with the store's reason).
+ *       A tableless dataset addressed by another column is left to the audit at once. Copies follow through the
+ *       deletion service's fan-out. The dataset's policy ({@code PUT /api/datasets/{name}/forward-policy}, its OWNER)
+ *       deletes (default), keeps a snapshot (recorded, nothing deleted) or anonymises: the tasks clear the policy's
+ *       columns instead of deleting the rows, logged write-ahead so a recovery puts them back.</li>
  *   <li><b>Progress</b> ({@link io.erasure.controlplane.forward.ForwardProgress}): BatchCompleted/BatchFailed with
  *       the request id, read in a consumer group of its own on {@code erasure.run.events}. A target is confirmed
- *       once its source batches reported every key and each copy task they published reported; the request is
- *       PURGED once every target that must confirm has.</li>
+ *       once its lookups (if any) reported the tasks they published, those source batches reported every key and
+ *       each copy task they published reported (DELETED, or ANONYMISED); the request is PURGED once every target
+ *       that must confirm has.</li>
  *   <li><b>Reconciler</b> ({@link io.erasure.controlplane.forward.ForwardReconciler}) and
  *       <b>partitions</b> ({@link io.erasure.controlplane.forward.RequestPartitions}).</li>
  * </ol>
@@ -34,7 +37,8 @@
  *
  * <h2>Properties</h2>
  * {@code erasure.forward.burst.max-per-window} (1000, per aggregate type) and {@code .burst.window} (1m);
- * {@code reconcile-after} (10m), {@code alert-after} (24h), {@code reconcile-interval} (1m);
+ * {@code reconcile-after} (10m; re-published again after 2×, 4×… that, at most alert-after / 4), {@code alert-after}
+ * (24h), {@code reconcile-interval} (1m);
  * {@code retention.<aggregateType>} and {@code default-retention} (90d); {@code months-ahead} (2).
  */
 package io.erasure.controlplane.forward;
