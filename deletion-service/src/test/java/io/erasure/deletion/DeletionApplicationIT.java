@@ -24,6 +24,19 @@ class DeletionApplicationIT extends DeletionTestSupport {
     }
 
     @Test
+    void theApiAndTheMetricsNeedACallerWithARoleWhileHealthStaysOpen() {
+        RestTestClient client = RestTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client.get().uri("/api/purge").exchange().expectStatus().isUnauthorized();
+        client.get().uri("/actuator/metrics").exchange().expectStatus().isUnauthorized();
+        client.get().uri("/api/purge").headers(h -> h.setBasicAuth("viewer", "wrong")).exchange()
+                .expectStatus().isUnauthorized();
+        client.get().uri("/api/purge").headers(h -> h.setBasicAuth("viewer", "viewer")).exchange().expectStatus().isOk();
+        client.get().uri("/actuator/metrics").headers(h -> h.setBasicAuth("operator", "operator")).exchange()
+                .expectStatus().isOk();
+        client.get().uri("/actuator/health").exchange().expectStatus().isOk();
+    }
+
+    @Test
     void flywayMigratedTheServiceSchema() {
         assertThat(jdbc.queryForList("SELECT version FROM deletion.flyway_schema_history"
                 + " WHERE version IS NOT NULL AND success ORDER BY installed_rank", String.class))

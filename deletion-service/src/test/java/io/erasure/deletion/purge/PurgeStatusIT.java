@@ -169,7 +169,10 @@ class PurgeStatusIT extends DeletionTestSupport {
 
     private List<OnDisk> lines() throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/purge")).GET().build(),
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/purge"))
+                        .header("Authorization", "Basic " + java.util.Base64.getEncoder()
+                                .encodeToString("viewer:viewer".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                        .GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return Arrays.asList(json.readValue(response.body(), OnDisk[].class));
