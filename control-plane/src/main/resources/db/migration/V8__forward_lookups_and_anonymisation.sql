@@ -21,3 +21,10 @@ CREATE TABLE forward_retries (
     next_at    timestamptz NOT NULL
 );
 CREATE INDEX forward_retries_due ON forward_retries (next_at);
+
+-- Targets recorded while ANONYMISE was not carried out (outcome ANONYMISATION_REQUESTED, blocking): their
+-- tasks were never published. They are FAILED with the reason, so the request shows why it is unresolved
+-- and a new request for the identifier anonymises.
+UPDATE forward_targets SET outcome = 'FAILED',
+    detail = 'recorded before anonymisation was carried out: nothing was changed; publish a newer version of the request'
+WHERE outcome = 'ANONYMISATION_REQUESTED';

@@ -15,8 +15,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxRecordBytes    records larger than this (JSON) keep their columns in S3 under retained/
  * @param retryAttempts     attempts of a store call on retriable errors (exponential backoff with jitter)
  * @param killSwitchPoll    how often a paused shard re-checks the kill switches
- * @param forwardLookupMaxKeys the most rows one forward lookup task may resolve (default 100,000); more fail the task
- *                          and leave the identifier to the nightly audit
+ * @param forwardLookupMaxKeys the most rows one forward lookup task may resolve (default 100,000); with more the lookup
+ *                          is refused and the dataset left to the nightly audit
  * @param forwardLookupRetention how long the keys a lookup resolved are kept, so a redelivered lookup publishes the
  *                          same tasks (default 30 days); after that it looks up anew
  */

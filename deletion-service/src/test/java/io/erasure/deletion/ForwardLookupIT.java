@@ -115,6 +115,19 @@ class ForwardLookupIT extends DeletionTestSupport {
         assertThat(refused.resolution().refused()).isTrue();
         assertThat(refused.resolution().refusal()).contains("member_id").contains("CREATE INDEX");
         assertThat(orderIds("notes")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+
+        // indexed, but without a timestamp to tell a row moved to another member after the request: refused too
+        DatasetSpec unconditioned = DatasetSpec.builder().name("lookup-orders-unconditioned").storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main").namespace(SCHEMA).table("orders").keyColumns(KeyColumns.partitionOnly("order_id"))
+                .identifierColumn("member_id").identifierSource("members").conditionalColumn(ConditionalColumn.none())
+                .backup(S3Layout.defaultBackupLocation("lookup-orders-unconditioned", BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(1.0)).ownerTeam("orders").build();
+        DeletionTask unsafe = DeletionTask.forwardLookup(requestId, unconditioned, List.of(Map.of("member_id", 7L)), cutoff,
+                9, List.of());
+        send(unsafe);
+        BatchCompleted refusedToo = batchOf(requestId, unsafe.taskId());
+        assertThat(refusedToo.resolution().refusal()).contains("updated_at");
+        assertThat(orderIds("orders")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
     }
 
     @Test

@@ -34,6 +34,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -68,6 +69,13 @@ class ForwardDeletionPlatformIT {
         operator = new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "operator", "operator");
         owner = operator.as("owner", "owner");
         publisher = operator.as("publisher", "publisher");
+    }
+
+    /** The demo datasets delete again, as the other platform ITs expect (a kept or anonymised dataset refuses runs). */
+    @AfterAll
+    void deleteAgain() {
+        policy(DemoCycle.ORDERS, Map.of("action", "DELETE"));
+        policy(DemoCycle.PROFILES, Map.of("action", "DELETE"));
     }
 
     @Test

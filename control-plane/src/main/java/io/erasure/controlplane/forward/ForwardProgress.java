@@ -123,6 +123,15 @@ public class ForwardProgress {
                 FROM forward_batches WHERE request_id = ? AND dataset = ? AND completed AND resolved_task_ids IS NOT NULL""",
                 requestId, dataset);
         if (lookup && lookups.get("refusals") != null) {
+            if (ForwardAction.ANONYMISE.name().equals(target.get("action"))) {
+                // runs do not anonymise (they are refused on such a dataset): nobody else will, so the request stays open
+                jdbc.update("""
+                                UPDATE forward_targets SET outcome = ?, detail = ?, updated_at = ?
+                                WHERE request_id = ? AND dataset = ?""",
+                        TargetOutcome.FAILED.name(), "cannot be anonymised: " + lookups.get("refusals"),
+                        Timestamp.from(now), requestId, dataset);
+                return;
+            }
             // the store cannot search the column: the nightly audit covers this dataset, as for any unaddressable one
             jdbc.update("""
                             UPDATE forward_targets SET outcome = ?, detail = ?, blocking = false, confirmed = true, updated_at = ?

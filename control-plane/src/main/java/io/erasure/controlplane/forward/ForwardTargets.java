@@ -142,8 +142,22 @@ class ForwardTargets {
                         dataset);
                 continue;
             }
-            for (DeletionTask task : tasks(request.id(), view.spec(), json.readValue((String) row.get("keys"), KEYS), cutoff,
-                    (Boolean) row.get("lookup"), json.readValue((String) row.get("clear"), IDS))) {
+            List<DeletionTask> tasks;
+            try {
+                tasks = tasks(request.id(), view.spec(), json.readValue((String) row.get("keys"), KEYS), cutoff,
+                        (Boolean) row.get("lookup"), json.readValue((String) row.get("clear"), IDS));
+            } catch (IllegalArgumentException changed) {
+                // the dataset was registered again with other keys or columns: its tasks cannot be rebuilt, and one such
+                // target must not stop the reconciler for every other request
+                log.warn("request {}: the tasks of {} cannot be rebuilt from its current registration: {}", request.id(),
+                        dataset, changed.getMessage());
+                jdbc.update("""
+                                UPDATE forward_targets SET outcome = 'FAILED', detail = ?, updated_at = ?
+                                WHERE request_id = ? AND dataset = ?""",
+                        "cannot re-publish: " + changed.getMessage(), Timestamp.from(clock.instant()), request.id(), dataset);
+                continue;
+            }
+            for (DeletionTask task : tasks) {
                 outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task);
                 sent++;
             }
@@ -182,9 +196,13 @@ class ForwardTargets {
      * column types; numeric and text identifiers are what the registered sources use.
      */
     static Map<String, Object> keyOf(DatasetSpec spec, String id) {
-        Object value;
+        Object value = id;
         try {
-            value = Long.parseLong(id);
+            long number = Long.parseLong(id);
+            // "007" or "+7" stay text: as a number they would address member "7"
+            if (Long.toString(number).equals(id)) {
+                value = number;
+            }
         } catch (NumberFormatException notANumber) {
             value = id;
         }

@@ -5,6 +5,8 @@ import io.erasure.support.access.Role;
 import io.erasure.controlplane.actions.ActionsLog;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.control.KillSwitches;
+import io.erasure.controlplane.forward.ForwardAction;
+import io.erasure.controlplane.forward.ForwardPolicies;
 import io.erasure.controlplane.registry.DatasetRegistry;
 import io.erasure.controlplane.registry.DatasetView;
 import io.erasure.controlplane.registry.IdentifierSourceRegistry;
@@ -37,9 +39,11 @@ public class RunService {
     private final RunCommands commands;
     private final KillSwitches killSwitches;
     private final ActionsLog actions;
+    private final ForwardPolicies policies;
 
     public RunService(RunStore runs, DatasetRegistry datasets, IdentifierSourceRegistry sources, RunCommands commands,
-                      KillSwitches killSwitches, ActionsLog actions) {
+                      KillSwitches killSwitches, ActionsLog actions, ForwardPolicies policies) {
+        this.policies = policies;
         this.runs = runs;
         this.datasets = datasets;
         this.sources = sources;
@@ -67,9 +71,11 @@ public class RunService {
     public Optional<RunRecord> startScheduled(String dataset) {
         DatasetView view = datasets.require(dataset);
         Optional<RunRecord> active = runs.activeRun(dataset);
-        if (active.isPresent() || !view.enabled()) {
+        String keeps = rowsKept(view.spec().name());
+        if (active.isPresent() || !view.enabled() || keeps != null) {
             actions.record(SCHEDULER, "run.skipped", "dataset:" + dataset, Map.of("reason", active
-                    .map(run -> "run " + run.id() + " is still " + run.state()).orElse("dataset is disabled")));
+                    .map(run -> "run " + run.id() + " is still " + run.state())
+                    .orElse(!view.enabled() ? "dataset is disabled" : keeps)));
             return Optional.empty();
         }
         return Optional.of(start(view, false, SCHEDULER));
@@ -79,6 +85,10 @@ public class RunService {
         DatasetSpec spec = view.spec();
         if (!view.enabled()) {
             throw ApiProblem.conflict("dataset '" + spec.name() + "' is disabled; enable it before starting a run");
+        }
+        String keeps = rowsKept(spec.name());
+        if (keeps != null && !dryRun) {
+            throw ApiProblem.conflict(keeps);
         }
         String id = RunId.random().value();
         IdentifierSource source = sources.require(spec.identifierSource());
@@ -93,6 +103,17 @@ public class RunService {
         actions.record(actor, dryRun ? "run.started.dry-run" : "run.started", subject(id),
                 Map.of("dataset", spec.name(), "revision", view.revision()));
         return runs.find(id).orElseThrow();
+    }
+
+    /**
+     * Why a run must not delete from {@code dataset}, or null: its owner declared its rows kept (KEEP_SNAPSHOT, e.g. legal
+     * records) or anonymised instead of deleted (ANONYMISE), and a run deletes whole rows.
+     */
+    private String rowsKept(String dataset) {
+        ForwardAction action = policies.policyOf(dataset).action();
+        return action == ForwardAction.DELETE ? null : "dataset '" + dataset + "' has the policy " + action
+                + ", which keeps its rows, while a run deletes whole rows: runs of it are refused (dry-runs excepted);"
+                + " its OWNER sets the policy to DELETE to let runs delete its backlog";
     }
 
     @Transactional

@@ -143,6 +143,27 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
     }
 
     @Test
+    void anAnonymisingDatasetTheStoreCannotLookUpFailsInsteadOfBeingLeftToTheAudit() {
+        String source = registerSource();
+        DatasetSpec orders = registerOn(source, spec -> spec.table("orders")
+                .keyColumns(KeyColumns.of(List.of("order_id"), List.of())));
+        as("owner").put().uri("/api/datasets/" + orders.name() + "/forward-policy").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"action\": \"ANONYMISE\", \"clearColumns\": [\"email\"]}").exchange().expectStatus().isOk();
+        EventEnvelope event = request(source, "27", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        DeletionTask lookup = tasksOf(requestId, 1).get(0);
+        assertThat(lookup.clearColumns()).containsExactly("email");
+
+        batchEvent(lookupBatch(lookup, LookupResolution.refused("no usable index starts with customer_id")));
+        ForwardTarget target = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> target(view(requestId), orders.name()), t -> t.outcome() != TargetOutcome.PENDING);
+        assertThat(target.outcome()).as("runs do not anonymise: nobody else would").isEqualTo(TargetOutcome.FAILED);
+        assertThat(target.detail()).isEqualTo("cannot be anonymised: no usable index starts with customer_id");
+        assertThat(view(requestId).state()).isEqualTo(RequestState.TOMBSTONED);
+    }
+
+    @Test
     void anAnonymisingPolicyNamesItsColumnsAndItsTargetReadsAnonymised() {
         String source = registerSource();
         DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
@@ -251,6 +272,24 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
         assertThat(target(purged, orders.name()).detail()).isEqualTo("snapshot kept (legal record)");
         assertThat(target(purged, profiles.name()).outcome()).isEqualTo(TargetOutcome.DELETED);
         assertThat(actionsOf("dataset:" + orders.name())).extracting(a -> a.get("action")).contains("dataset.forward-policy");
+
+        // the legal records are not deleted by a run either: only a dry-run may look at them
+        as("owner").post().uri("/api/datasets/" + orders.name() + "/runs").exchange().expectStatus().isEqualTo(409)
+                .expectBody(String.class).value(body -> assertThat(body).contains("KEEP_SNAPSHOT"));
+        as("owner").post().uri("/api/datasets/" + orders.name() + "/runs").contentType(MediaType.APPLICATION_JSON)
+                .body("{\"dryRun\": true}").exchange().expectStatus().isCreated();
+    }
+
+    @Test
+    void anIdentifierThatOnlyLooksLikeANumberStaysText() {
+        String source = registerSource();
+        DatasetSpec accounts = registerOn(source, spec -> spec.table("accounts")
+                .keyColumns(KeyColumns.partitionOnly("account_ref")).identifierColumn("account_ref"));
+        EventEnvelope event = request(source, "007", 1, Map.of());
+        publish(event);
+        DeletionTask task = tasksOf(DeletionRequests.idFor(event.eventId()), 1).get(0);
+        assertThat(task.dataset()).isEqualTo(accounts.name());
+        assertThat(task.keys()).as("as a number it would address account 7").containsExactly(Map.of("account_ref", "007"));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.erasure.deletion.lookup;
 import io.erasure.deletion.execution.BatchEvents;
 import io.erasure.deletion.execution.StoreCalls;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
+import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchCounts;
@@ -34,9 +35,11 @@ import tools.jackson.databind.json.JsonMapper;
  * published, so the control plane waits for exactly those. Nothing is deleted here: the tasks go through
  * plan → log → delete like any other, which skips rows written after the request's cut-off.
  *
- * <p>A dataset that cannot be looked up (no index on the column, a store without lookups) is reported as refused,
- * and the request leaves it to the nightly audit. Identifiers with more rows than {@code maxKeys} fail the task
- * with the limit named: forward deletion is for an identifier's rows, not for bulk deletes the audit should run.
+ * <p>A dataset that cannot be looked up is reported as refused, with the reason and its fix, and the request leaves it
+ * to the nightly audit: no index on the column, a store without lookups, more rows than {@code maxKeys} (forward
+ * deletion is for an identifier's rows, not bulk deletes), or a relational table without a timestamp conditional
+ * column (a row moved to another identifier between the lookup and its delete would not read as written after the
+ * cut-off, and would go with the wrong identifier).
  *
  * <p>Redelivery (the control plane's reconciler re-publishes a stuck request's lookups) publishes the tasks of the
  * first resolution again ({@link LookupResolutions}), not of a new lookup: the same ids, so tasks already done are
@@ -98,6 +101,13 @@ public class IdentifierResolver {
             return LookupResolution.refused("store type '" + spec.storeKind() + "' cannot find rows by a column other than"
                     + " their key");
         }
+        if (!adapter.capabilities().rowTimestamps() && !(spec.conditionalColumn() instanceof ConditionalColumn.Named named
+                && named.kind() == ConditionalColumn.Kind.TIMESTAMP)) {
+            // a row moved to another identifier between the lookup and the delete must read as written after the cut-off
+            return LookupResolution.refused(task.dataset() + " has no timestamp column conditioning its deletes, so a row"
+                    + " found by " + task.lookupColumn() + " and moved to another identifier before it is deleted would be"
+                    + " deleted anyway: register an updated_at column as its conditional column (ConditionalColumn.timestamp)");
+        }
         String refusal = calls.call(store, () -> lookup.lookupRefusal(spec));
         if (refusal != null) {
             log.info("lookup task {}: {} cannot be looked up by {}: {}", task.taskId(), task.dataset(),
@@ -112,9 +122,9 @@ public class IdentifierResolver {
         throttle.acquire(store, identifiers.size());
         List<Map<String, Object>> keys = calls.call(store, () -> lookup.keysByIdentifier(spec, identifiers, maxKeys + 1));
         if (keys.size() > maxKeys) {
-            throw new IllegalArgumentException(task.dataset() + " holds more than " + maxKeys + " rows for the "
-                    + identifiers.size() + " identifier(s) of lookup task " + task.taskId() + "; forward deletion stops"
-                    + " there and leaves them to the nightly audit, or raise erasure.deletion.forward-lookup-max-keys");
+            return LookupResolution.refused("more than " + maxKeys + " rows of " + task.dataset() + " hold the "
+                    + identifiers.size() + " identifier(s) of lookup task " + task.taskId() + "; forward deletion is for an"
+                    + " identifier's rows, not bulk deletes (raise erasure.deletion.forward-lookup-max-keys to reach them)");
         }
         return publish(task, resolutions.keep(batchId, keys));
     }

@@ -29,8 +29,9 @@ public interface IdentifierLookup {
 
     /**
      * The full keys of the rows whose identifier column equals one of {@code identifiers} (values in their JSON
-     * form), distinct, in the store's key order, at most {@code limit} of them: a caller that gets {@code limit}
-     * keys asks with a larger limit or refuses. Only called after {@link #lookupRefusal} returned null.
+     * form), distinct, in the store's key order, at most {@code limit} of them (which ones, when more match, is
+     * unspecified): a caller that gets {@code limit} keys asks with a larger limit or refuses. Only called after
+     * {@link #lookupRefusal} returned null.
      */
     List<Map<String, Object>> keysByIdentifier(DatasetSpec spec, List<Object> identifiers, int limit);
 }
