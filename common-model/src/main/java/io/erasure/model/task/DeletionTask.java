@@ -188,6 +188,15 @@ public record DeletionTask(
         return "task-" + DeterministicId.sha256Hex(parts.toArray(String[]::new)).substring(0, 40);
     }
 
+    /** {@code keys} cut into consecutive parts of at most {@link #MAX_KEYS}, one per task, in order. */
+    public static <K> List<List<K>> taskSized(List<K> keys) {
+        List<List<K>> parts = new ArrayList<>((keys.size() + MAX_KEYS - 1) / MAX_KEYS);
+        for (int from = 0; from < keys.size(); from += MAX_KEYS) {
+            parts.add(keys.subList(from, Math.min(keys.size(), from + MAX_KEYS)));
+        }
+        return parts;
+    }
+
     /** The run id or the request id, whichever this task belongs to. */
     public String originId() {
         return runId != null ? runId.value() : requestId;

@@ -13,7 +13,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -212,13 +211,10 @@ class ForwardTargets {
     /** Forward tasks of {@code keys} (or, for a lookup target, lookup tasks of the identifiers), 1,000 per task. */
     private static List<DeletionTask> tasks(String requestId, DatasetSpec spec, List<Map<String, Object>> keys,
                                             CutoffTimestamp cutoff, boolean lookup, List<String> clear) {
-        List<DeletionTask> tasks = new ArrayList<>();
-        for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
-            List<Map<String, Object>> part = keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS));
-            tasks.add(lookup ? DeletionTask.forwardLookup(requestId, spec, part, cutoff, spec.priority(), clear)
-                    : DeletionTask.forward(requestId, spec, part, cutoff, spec.priority(), clear));
-        }
-        return tasks;
+        return DeletionTask.taskSized(keys).stream()
+                .map(part -> lookup ? DeletionTask.forwardLookup(requestId, spec, part, cutoff, spec.priority(), clear)
+                        : DeletionTask.forward(requestId, spec, part, cutoff, spec.priority(), clear))
+                .toList();
     }
 
     private static String keySet(List<Map<String, Object>> keys) {

@@ -115,10 +115,8 @@ public class CopyFanOut {
 
     private static void addTasks(List<DeletionTask> tasks, DeletionTask source, DatasetCopy copy,
                                  Set<Map<String, Object>> copyKeys, CutoffTimestamp cutoff) {
-        List<Map<String, Object>> keys = List.copyOf(copyKeys);
-        for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
-            tasks.add(DeletionTask.forCopy(source, copy,
-                    keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS)), cutoff));
+        for (List<Map<String, Object>> part : DeletionTask.taskSized(List.copyOf(copyKeys))) {
+            tasks.add(DeletionTask.forCopy(source, copy, part, cutoff));
         }
     }
 

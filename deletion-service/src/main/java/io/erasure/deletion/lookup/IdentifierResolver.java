@@ -18,7 +18,6 @@ import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.support.tasks.DeletionTaskPublisher;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -130,10 +129,8 @@ public class IdentifierResolver {
     }
 
     private LookupResolution publish(DeletionTask task, List<Map<String, Object>> keys) {
-        List<DeletionTask> tasks = new ArrayList<>();
-        for (int from = 0; from < keys.size(); from += DeletionTask.MAX_KEYS) {
-            tasks.add(DeletionTask.resolvedFrom(task, keys.subList(from, Math.min(keys.size(), from + DeletionTask.MAX_KEYS))));
-        }
+        List<DeletionTask> tasks = DeletionTask.taskSized(keys).stream()
+                .map(part -> DeletionTask.resolvedFrom(task, part)).toList();
         try {
             publisher.publish(tasks);
         } catch (IllegalStateException e) {

@@ -56,11 +56,10 @@ record ReapplicationPlan(String requestId, List<CutoffGroup> groups) {
                                     key -> CanonicalKey.render(spec.keyColumns().partitionKeyOf(key)))
                             .thenComparing(CanonicalKey::render))
                     .toList();
-            List<DeletionTask> tasks = new ArrayList<>();
-            for (int start = 0; start < keys.size(); start += DeletionTask.MAX_KEYS) {
-                tasks.add(DeletionTask.forward(requestId, spec, keys.subList(start, Math.min(keys.size(),
-                        start + DeletionTask.MAX_KEYS)), CutoffTimestamp.ofMicros(cutoff), spec.priority(), clearColumns));
-            }
+            List<DeletionTask> tasks = DeletionTask.taskSized(keys).stream()
+                    .map(part -> DeletionTask.forward(requestId, spec, part, CutoffTimestamp.ofMicros(cutoff),
+                            spec.priority(), clearColumns))
+                    .toList();
             groups.add(new CutoffGroup(cutoff, clearColumns, keys, tasks));
         }));
         return new ReapplicationPlan(requestId, groups);

@@ -6,13 +6,11 @@ import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.erasure.model.record.DeletionRecord;
-import io.erasure.store.cassandra.CassandraErrors;
 import io.erasure.store.cassandra.CqlRunner;
 import io.erasure.store.cassandra.restore.RestoreWrites.CellsByTtl;
 import io.erasure.store.cassandra.schema.TableShape;
 import io.erasure.store.spi.RestoreOutcome.RecordOutcome;
 import io.erasure.store.spi.RestoreOutcome.Status;
-import io.erasure.store.spi.StoreException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -95,20 +93,7 @@ final class CellRestorer {
             }
         }
 
-        List<Throwable> failures = cql.executeEach(writes);
-        for (int n = 0; n < toWrite.size(); n++) {
-            int i = toWrite.get(n);
-            Throwable failure = failures.get(n);
-            if (failure == null) {
-                outcomes[i] = outcome(records.get(i), Status.RESTORED, null);
-                continue;
-            }
-            StoreException error = CassandraErrors.translate("restoring cells into " + shape.spec().quotedTable(), failure);
-            if (error instanceof StoreException.Retriable) {
-                throw error;
-            }
-            outcomes[i] = outcome(records.get(i), Status.FAILED, error.getMessage());
-        }
+        RestoreWrites.execute(cql, "restoring cells into " + shape.spec().quotedTable(), writes, toWrite, records, outcomes);
         return List.of(outcomes);
     }
 
@@ -153,6 +138,6 @@ final class CellRestorer {
     }
 
     private static RecordOutcome outcome(DeletionRecord record, Status status, String detail) {
-        return new RecordOutcome(record.recordId(), record.primaryKey(), status, detail);
+        return RestoreWrites.outcome(record, status, detail);
     }
 }

@@ -2,8 +2,14 @@ package io.erasure.store.cassandra.restore;
 
 import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import io.erasure.store.cassandra.CassandraErrors;
+import io.erasure.store.cassandra.CqlRunner;
 import io.erasure.store.cassandra.json.CqlJson;
 import io.erasure.store.cassandra.schema.TableShape;
+import io.erasure.store.spi.RestoreOutcome.RecordOutcome;
+import io.erasure.store.spi.RestoreOutcome.Status;
+import io.erasure.store.spi.StoreException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +37,33 @@ public final class RestoreWrites {
     }
 
     private RestoreWrites() {
+    }
+
+    /**
+     * Runs {@code writes} (the i-th restores {@code records[toWrite[i]]}) and fills their outcomes: RESTORED, or FAILED
+     * with the store's reason. A retriable failure is thrown: retrying the whole call is safe, what was restored then
+     * reports "already restored".
+     */
+    static void execute(CqlRunner cql, String what, List<Statement<?>> writes, List<Integer> toWrite,
+                        List<DeletionRecord> records, RecordOutcome[] outcomes) {
+        List<Throwable> failures = cql.executeEach(writes);
+        for (int n = 0; n < toWrite.size(); n++) {
+            int i = toWrite.get(n);
+            Throwable failure = failures.get(n);
+            if (failure == null) {
+                outcomes[i] = outcome(records.get(i), Status.RESTORED, null);
+                continue;
+            }
+            StoreException error = CassandraErrors.translate(what, failure);
+            if (error instanceof StoreException.Retriable) {
+                throw error;
+            }
+            outcomes[i] = outcome(records.get(i), Status.FAILED, error.getMessage());
+        }
+    }
+
+    static RecordOutcome outcome(DeletionRecord record, Status status, String detail) {
+        return new RecordOutcome(record.recordId(), record.primaryKey(), status, detail);
     }
 
     /**

@@ -5,7 +5,6 @@ import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.erasure.model.record.DeletionRecord;
-import io.erasure.store.cassandra.CassandraErrors;
 import io.erasure.store.cassandra.CqlRunner;
 import io.erasure.store.cassandra.read.LiveReads;
 import io.erasure.store.cassandra.restore.RestoreWrites.RowWrite;
@@ -14,7 +13,6 @@ import io.erasure.store.spi.LiveState;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.RestoreOutcome.RecordOutcome;
 import io.erasure.store.spi.RestoreOutcome.Status;
-import io.erasure.store.spi.StoreException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -108,20 +106,7 @@ public final class Restorer {
             }
         }
 
-        List<Throwable> failures = cql.executeEach(writes);
-        for (int n = 0; n < toWrite.size(); n++) {
-            int i = toWrite.get(n);
-            Throwable failure = failures.get(n);
-            if (failure == null) {
-                outcomes[i] = outcome(records.get(i), Status.RESTORED, null);
-                continue;
-            }
-            StoreException error = CassandraErrors.translate("restoring into " + shape.spec().quotedTable(), failure);
-            if (error instanceof StoreException.Retriable) {
-                throw error; // retrying the whole call is safe: what was restored now reports "already restored"
-            }
-            outcomes[i] = outcome(records.get(i), Status.FAILED, error.getMessage());
-        }
+        RestoreWrites.execute(cql, "restoring into " + shape.spec().quotedTable(), writes, toWrite, records, outcomes);
         return new RestoreOutcome(List.of(outcomes));
     }
 
@@ -154,6 +139,6 @@ public final class Restorer {
     }
 
     private static RecordOutcome outcome(DeletionRecord record, Status status, String detail) {
-        return new RecordOutcome(record.recordId(), record.primaryKey(), status, detail);
+        return RestoreWrites.outcome(record, status, detail);
     }
 }

@@ -37,16 +37,27 @@ public final class DeletePlanner {
     }
 
     public DeletePlan plan(Connection connection, DatasetSql sql, DeleteBatch batch) throws SQLException {
+        return planKeys(connection, sql, batch, sql.planQuery(), sql.shape().usesCutoff(), Action.DELETE_ROW,
+                sql.deleteStatement(), batchSize);
+    }
+
+    /**
+     * The planning both a delete and a clear ({@link ClearPlanner}) share: {@code planQuery} decides each key, the keys
+     * that {@code change} cut into {@code statement}s of {@code batchSize} keys, each with the cut-off when
+     * {@code usesCutoff}.
+     */
+    static DeletePlan planKeys(Connection connection, DatasetSql sql, DeleteBatch batch, String planQuery,
+                               boolean usesCutoff, Action change, String statement, int batchSize) throws SQLException {
         CutoffGuard guard = sql.shape().guard();
         OffsetDateTime cutoff = OffsetDateTime.ofInstant(batch.cutoff().toInstant(), ZoneOffset.UTC);
         List<KeyDecision> decisions = new ArrayList<>(batch.keys().size());
-        List<Map<String, Object>> toDelete = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(sql.planQuery())) {
-            statement.setString(1, JsonValues.documents(sql.shape().table(), batch.keys()));
-            if (sql.shape().usesCutoff()) {
-                statement.setObject(2, cutoff);
+        List<Map<String, Object>> toChange = new ArrayList<>();
+        try (PreparedStatement query = connection.prepareStatement(planQuery)) {
+            query.setString(1, JsonValues.documents(sql.shape().table(), batch.keys()));
+            if (usesCutoff) {
+                query.setObject(2, cutoff);
             }
-            try (ResultSet rs = statement.executeQuery()) {
+            try (ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
                     Map<String, Object> key = batch.keys().get(rs.getInt("ord") - 1);
                     Action action;
@@ -56,29 +67,29 @@ public final class DeletePlanner {
                         action = Action.SKIP_WRITTEN_AFTER_CUTOFF;
                     } else if (guard.kind() == CutoffGuard.Kind.VERSION) {
                         Object version = rs.getObject("current_version");
-                        action = version == null ? Action.SKIP_WRITTEN_AFTER_CUTOFF : Action.DELETE_ROW;
+                        action = version == null ? Action.SKIP_WRITTEN_AFTER_CUTOFF : change;
                         if (version != null) {
                             Map<String, Object> withVersion = new LinkedHashMap<>(key);
                             withVersion.put(guard.column(), version);
-                            toDelete.add(withVersion);
+                            toChange.add(withVersion);
                         }
                     } else {
-                        action = Action.DELETE_ROW;
-                        toDelete.add(key);
+                        action = change;
+                        toChange.add(key);
                     }
                     decisions.add(new KeyDecision(key, action));
                 }
             }
         }
         List<PlannedStatement> statements = new ArrayList<>();
-        for (int from = 0; from < toDelete.size(); from += batchSize) {
-            List<Map<String, Object>> chunk = toDelete.subList(from, Math.min(toDelete.size(), from + batchSize));
+        for (int from = 0; from < toChange.size(); from += batchSize) {
+            List<Map<String, Object>> chunk = toChange.subList(from, Math.min(toChange.size(), from + batchSize));
             List<Object> values = new ArrayList<>(2);
             values.add(JsonValues.documents(sql.shape().table(), chunk));
-            if (sql.shape().usesCutoff()) {
+            if (usesCutoff) {
                 values.add(cutoff);
             }
-            statements.add(new PlannedStatement(sql.deleteStatement(), values));
+            statements.add(new PlannedStatement(statement, values));
         }
         return new DeletePlan(batch, statements, decisions);
     }
