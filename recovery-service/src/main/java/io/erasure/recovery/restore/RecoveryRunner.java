@@ -126,19 +126,34 @@ public class RecoveryRunner {
         List<LoggedRecord> anonymisations = batch.stream().filter(LoggedRecord::anonymised).toList();
         List<LiveState> live = wholeRows.isEmpty() ? List.of()
                 : retrying(() -> adapter.checkLiveState(spec, wholeRows.stream().map(LoggedRecord::primaryKey).toList()));
+        boolean cellTimestamps = adapter.capabilities().rowTimestamps();
         Map<String, LiveRow> rows = new HashMap<>();
+        List<LoggedRecord> liveWholeRows = new ArrayList<>();
+        for (int i = 0; i < wholeRows.size(); i++) {
+            if (cellTimestamps && live.get(i).present()) {
+                liveWholeRows.add(wholeRows.get(i));
+            }
+        }
+        if (!liveWholeRows.isEmpty()) {
+            // a store with per-cell write times restores the cells that have no newer one into a live row
+            retrying(() -> adapter.readRows(spec, liveWholeRows.stream().map(LoggedRecord::primaryKey).toList()))
+                    .forEach(row -> rows.putIfAbsent(CanonicalKey.render(row.key()), row));
+        }
         if (!anonymisations.isEmpty()) {
             // the columns' current values decide, not the row's presence: its row was kept on purpose
             retrying(() -> adapter.readRows(spec, anonymisations.stream().map(LoggedRecord::primaryKey).toList()))
                     .forEach(row -> rows.putIfAbsent(CanonicalKey.render(row.key()), row));
         }
-        boolean cellTimestamps = adapter.capabilities().rowTimestamps();
         Map<String, RecoveryItem> byRecord = new HashMap<>();
         for (int i = 0; i < wholeRows.size(); i++) {
             LoggedRecord record = wholeRows.get(i);
             RecoveryItem item;
             if (expired(record, spec, now)) {
                 item = item(record, Outcome.EXPIRED, "every column's TTL ran out since the delete at " + record.deletedAt());
+            } else if (live.get(i).present() && cellTimestamps) {
+                ClearedColumnsForecast.Forecast forecast = LiveRowForecast.of(record,
+                        rows.get(CanonicalKey.render(record.primaryKey())), spec, now);
+                item = item(record, forecast.outcome(), forecast.detail());
             } else if (live.get(i).present()) {
                 item = item(record, Outcome.CONFLICT, "a live row exists (written after the delete); a restore keeps it");
             } else {

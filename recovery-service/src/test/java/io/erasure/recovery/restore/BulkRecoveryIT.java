@@ -66,7 +66,7 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         logAndDelete(spec, run, ids, Instant.now());
         // deleted two minutes ago with a minute left: by now it would have expired on its own
         logAndDelete(spec, run, List.of(SHORT_LIVED), Instant.now().minus(2, ChronoUnit.MINUTES));
-        // written by the application after the delete: must survive the recovery, unmerged
+        // written by the application after the delete: its cell must survive the recovery, the others come back
         session.execute("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (" + REINSERTED + ", 'new-7')");
 
         String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":" + json.writeValueAsString(spec)
@@ -76,9 +76,9 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         assertThat(dryRun.get("status").asString()).as(dryRun.toString()).isEqualTo("COMPLETED");
         assertThat(dryRun.get("path").asString()).as("the path a restore would take").isEqualTo("BULK");
         Map<Long, String> assessed = outcomes(dryRun);
-        assertThat(assessed).hasSize(ROWS + 1).containsEntry(REINSERTED, "CONFLICT").containsEntry(SHORT_LIVED, "EXPIRED")
+        assertThat(assessed).hasSize(ROWS + 1).containsEntry(REINSERTED, "RESTORABLE").containsEntry(SHORT_LIVED, "EXPIRED")
                 .containsEntry(1L, "RESTORABLE");
-        assertThat(assessed.values()).filteredOn("RESTORABLE"::equals).hasSize(ROWS - 1);
+        assertThat(assessed.values()).filteredOn("RESTORABLE"::equals).hasSize(ROWS);
         assertThat(row(spec, 1)).as("a dry-run writes nothing, on the bulk path too").isNull();
 
         JsonNode restore = recover(body.formatted("false"));
@@ -86,10 +86,10 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         assertThat(restore.get("status").asString()).as(restore.toString()).isEqualTo("COMPLETED");
         assertThat(restore.get("path").asString()).isEqualTo("BULK");
         Map<Long, String> outcomes = outcomes(restore);
-        assertThat(outcomes).hasSize(ROWS + 1).containsEntry(REINSERTED, "NEWER_DATA_KEPT").containsEntry(SHORT_LIVED, "EXPIRED");
-        assertThat(outcomes.values()).filteredOn("RESTORED"::equals).hasSize(ROWS - 1);
-        assertThat(restore.get("restored").asLong()).isEqualTo(ROWS - 1);
-        assertThat(restore.get("conflicts").asLong()).isEqualTo(1);
+        assertThat(outcomes).hasSize(ROWS + 1).containsEntry(REINSERTED, "RESTORED").containsEntry(SHORT_LIVED, "EXPIRED");
+        assertThat(outcomes.values()).filteredOn("RESTORED"::equals).hasSize(ROWS);
+        assertThat(restore.get("restored").asLong()).isEqualTo(ROWS);
+        assertThat(restore.get("conflicts").asLong()).isZero();
         assertThat(restore.get("expired").asLong()).isEqualTo(1);
         assertThat(restore.get("failed").asLong()).isZero();
         assertThat(restore.get("recordsDone").asLong()).isEqualTo(restore.get("recordsTotal").asLong()).isEqualTo(ROWS + 1);
@@ -115,8 +115,8 @@ class BulkRecoveryIT extends RecoveryTestSupport {
             }
         }
         Row kept = row(spec, REINSERTED);
-        assertThat(kept.getString("name")).as("the newer row is kept").isEqualTo("new-7");
-        assertThat(kept.isNull("email")).as("rows are never merged").isTrue();
+        assertThat(kept.getString("name")).as("the newer cell is kept").isEqualTo("new-7");
+        assertThat(kept.getString("email")).as("a cell without a newer one is restored").isEqualTo("user7@example.com");
         assertThat(kept.getLong("wt")).isGreaterThan(CUTOFF.restoreWriteTimeMicros());
         assertThat(row(spec, SHORT_LIVED)).as("an expired record is not written").isNull();
         assertThat(StreamSupport.stream(get("/api/recoveries?limit=500").spliterator(), false)

@@ -127,6 +127,59 @@ class CassandraRestoreIT {
         assertThat(outcome.records().get(0).detail()).contains("S3").contains("recovery service");
     }
 
+    /**
+     * A write lands between the plan and the delete: the delete at the cut-off removes the older cells, and the one
+     * written after it survives. The restore puts back every cell that has no newer one, at the cut-off + 1 µs, and
+     * keeps the newer cell (DESIGN invariant 3, cell by cell).
+     */
+    @Test
+    void aPartlyDeletedRowGetsBackEveryCellThatHasNoNewerOneAndKeepsTheNewerCell() {
+        String table = "partly_" + TABLES.incrementAndGet();
+        direct.execute("CREATE TABLE " + KEYSPACE + "." + table + " (id bigint PRIMARY KEY, a text, b text, c int)");
+        DatasetSpec partly = CassandraFixtures.spec(KEYSPACE, table, KeyColumns.partitionOnly("id"), "id");
+        adapter.checkDataset(partly);
+        direct.execute(direct.prepare("INSERT INTO " + partly.quotedTable() + " (id, a, b, c) VALUES (?, ?, ?, ?)"
+                + " USING TIMESTAMP ?").bind(9L, "a-logged", "b-logged", 42, BEFORE));
+        List<Map<String, Object>> keys = List.of(Map.of("id", 9L));
+        DeletionTask task = DeletionTask.forRun(RunId.of("run-partly"), partly, keys, CUTOFF);
+        List<DeletionRecord> records = adapter.readRows(partly, keys).stream()
+                .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now()))
+                .toList();
+        var plan = adapter.planDelete(new DeleteBatch(partly, "batch-1", CUTOFF, keys));
+        long newer = CUTOFF.micros() + 5_000_000;
+        // the application's write between the plan and the delete
+        direct.execute(direct.prepare("UPDATE " + partly.quotedTable() + " USING TIMESTAMP ? SET b = ? WHERE id = ?")
+                .bind(newer, "b-newer", 9L));
+        adapter.executeDelete(plan);
+        Row deleted = direct.execute(direct.prepare("SELECT a, b, c FROM " + partly.quotedTable() + " WHERE id = ?")
+                .bind(9L)).one();
+        assertThat(deleted).as("only the newer cell survived the delete").isNotNull();
+        assertThat(deleted.isNull("a")).isTrue();
+        assertThat(deleted.getString("b")).isEqualTo("b-newer");
+
+        RestoreOutcome outcome = adapter.restore(partly, records);
+
+        assertThat(outcome.records()).singleElement().satisfies(r -> {
+            assertThat(r.status()).isEqualTo(Status.RESTORED);
+            assertThat(r.detail()).contains("2 of 3 cells").contains("b");
+        });
+        Row row = direct.execute(direct.prepare("SELECT a, b, c, WRITETIME(a) AS a_wt, WRITETIME(b) AS b_wt,"
+                + " WRITETIME(c) AS c_wt FROM " + partly.quotedTable() + " WHERE id = ?").bind(9L)).one();
+        assertThat(row.getString("a")).isEqualTo("a-logged");
+        assertThat(row.getInt("c")).isEqualTo(42);
+        assertThat(row.getLong("a_wt")).isEqualTo(CUTOFF.restoreWriteTimeMicros());
+        assertThat(row.getLong("c_wt")).isEqualTo(CUTOFF.restoreWriteTimeMicros());
+        assertThat(row.getString("b")).as("the newer cell is kept").isEqualTo("b-newer");
+        assertThat(row.getLong("b_wt")).isEqualTo(newer);
+
+        RestoreOutcome again = adapter.restore(partly, records);
+
+        assertThat(again.records()).singleElement().satisfies(r -> {
+            assertThat(r.status()).isEqualTo(Status.NEWER_DATA_KEPT);
+            assertThat(r.detail()).startsWith("already restored");
+        });
+    }
+
     private void write(long id, String name, String email, Integer ttl) {
         direct.execute(direct.prepare("INSERT INTO " + spec.quotedTable() + " (id, name, email) VALUES (?, ?, ?)"
                 + " USING TIMESTAMP ? AND TTL ?").bind(id, name, email, BEFORE, ttl == null ? 0 : ttl));

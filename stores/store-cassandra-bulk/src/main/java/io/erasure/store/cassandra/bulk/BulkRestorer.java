@@ -35,8 +35,9 @@ import tools.jackson.databind.json.JsonMapper;
  * last-write-wins rules ({@link Restorer}, {@link RestoreWrites}):
  *
  * <ol>
- *   <li>The live state of every key is read first through the adapter; a key with any live data is
- *       {@link Status#NEWER_DATA_KEPT} and gets no row in the SSTables.</li>
+ *   <li>The live state of every key is read first through the adapter; a key with live data again (a write after the
+ *       cut-off, or an earlier restore) gets no row in the SSTables: it is restored through the adapter's online restore,
+ *       which puts back each cell that has no newer one and keeps the newer ones ({@link Restorer}).</li>
  *   <li>The remaining rows are written, each cell at cut-off + 1 µs with its remaining TTL, by
  *       {@code CQLSSTableWriter} in a child JVM ({@link SSTableWriterProcess}); records whose every column
  *       expired are {@link Status#EXPIRED} and written nowhere.</li>
@@ -114,12 +115,13 @@ public final class BulkRestorer {
         List<LiveState> states = liveStates(spec, inStore.stream().map(i -> records.get(i).primaryKey()).toList());
         Instant now = clock.instant();
         List<Integer> written = new ArrayList<>();
+        List<Integer> live = new ArrayList<>();
         List<RowWrite> rows = new ArrayList<>();
         for (int n = 0; n < inStore.size(); n++) {
             int i = inStore.get(n);
             DeletionRecord record = records.get(i);
             if (states.get(n).present()) {
-                outcomes[i] = outcome(record, Status.NEWER_DATA_KEPT, Restorer.keptDetail(record, states.get(n)));
+                live.add(i);
                 continue;
             }
             try {
@@ -146,7 +148,21 @@ public final class BulkRestorer {
                                 + " (is storage_compatibility_mode NONE?) or a delete newer than the restore removed it");
             }
         }
+        restoreIntoLiveRows(spec, records, live, outcomes);
         return new RestoreOutcome(List.of(outcomes));
+    }
+
+    /** Keys with live data: cell by cell through the adapter, as an online restore (few, next to a large recovery). */
+    private void restoreIntoLiveRows(DatasetSpec spec, List<DeletionRecord> records, List<Integer> live,
+                                     RecordOutcome[] outcomes) {
+        int batch = adapter.capabilities().maxBatch();
+        for (int from = 0; from < live.size(); from += batch) {
+            List<Integer> part = live.subList(from, Math.min(live.size(), from + batch));
+            RestoreOutcome online = adapter.restore(spec, part.stream().map(records::get).toList());
+            for (int n = 0; n < part.size(); n++) {
+                outcomes[part.get(n)] = online.records().get(n);
+            }
+        }
     }
 
     /** Writes {@code rows} as SSTables in a child JVM, loads them, and removes the work folder. */

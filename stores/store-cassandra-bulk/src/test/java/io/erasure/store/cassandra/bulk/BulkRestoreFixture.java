@@ -168,7 +168,10 @@ final class BulkRestoreFixture implements AutoCloseable {
         assertThat(row(spec, 1).isNull("ttl")).as("a column without TTL comes back without one").isTrue();
     }
 
-    /** Deletes three profiles, re-inserts the second, restores: the second keeps its new data, the others come back. */
+    /**
+     * Deletes three profiles, re-inserts the second's name, restores: the second keeps its new name and gets back the
+     * cell that has no newer one (its email, cell by cell as online), the others come back whole.
+     */
     void aRowReinsertedAfterTheDeleteIsKeptAndTheOthersAreRestored() {
         DatasetSpec spec = profiles();
         List<Long> ids = List.of(1L, 2L, 3L);
@@ -179,9 +182,10 @@ final class BulkRestoreFixture implements AutoCloseable {
         RestoreOutcome outcome = bulk.restore(spec, records);
 
         assertThat(outcome.records()).extracting(RecordOutcome::status)
-                .containsExactly(Status.RESTORED, Status.NEWER_DATA_KEPT, Status.RESTORED);
-        assertThat(row(spec, 2).getString("name")).isEqualTo("new-2");
-        assertThat(row(spec, 2).getString("email")).as("rows are never merged").isNull();
+                .containsExactly(Status.RESTORED, Status.RESTORED, Status.RESTORED);
+        assertThat(outcome.records().get(1).detail()).contains("1 of 2 cells").contains("name");
+        assertThat(row(spec, 2).getString("name")).as("the newer cell is kept").isEqualTo("new-2");
+        assertThat(row(spec, 2).getString("email")).as("the cell without a newer one is back").isEqualTo("old@example.com");
         assertThat(row(spec, 3).getString("name")).isEqualTo("old-3");
     }
 }

@@ -72,8 +72,15 @@ public final class RestoreWrites {
      * @throws IllegalArgumentException if a column of the record is no longer in the table
      */
     public static List<RowWrite> of(TableShape shape, DeletionRecord record, Instant now) {
+        return of(shape, record, cellsByTtl(shape, record, now));
+    }
+
+    /**
+     * The inserts restoring {@code cells} of {@code record} (all of {@link #cellsByTtl}, or {@link CellsByTtl#only some}
+     * of them); empty if they all expired.
+     */
+    public static List<RowWrite> of(TableShape shape, DeletionRecord record, CellsByTtl cells) {
         long writeTime = record.cutoff().restoreWriteTimeMicros();
-        CellsByTtl cells = cellsByTtl(shape, record, now);
         if (cells.expired()) {
             return List.of();
         }
@@ -100,6 +107,24 @@ public final class RestoreWrites {
         /** True when the record had values and every one of them expired since the delete. */
         public boolean expired() {
             return hadValues && byTtl.isEmpty();
+        }
+
+        /** The columns still to restore, in the record's order. */
+        public List<String> columns() {
+            List<String> columns = new ArrayList<>();
+            byTtl.values().forEach(group -> columns.addAll(group.keySet()));
+            return columns;
+        }
+
+        /** These cells limited to {@code columns}. */
+        public CellsByTtl only(java.util.Set<String> columns) {
+            Map<Integer, Map<String, Object>> kept = new TreeMap<>();
+            byTtl.forEach((ttl, group) -> group.forEach((column, value) -> {
+                if (columns.contains(column)) {
+                    kept.computeIfAbsent(ttl, t -> new LinkedHashMap<>()).put(column, value);
+                }
+            }));
+            return new CellsByTtl(kept, hadValues);
         }
     }
 
