@@ -8,6 +8,7 @@ import io.erasure.store.postgres.lookup.IdentifierIndex;
 import io.erasure.store.postgres.plan.ClearPlanner;
 import io.erasure.store.postgres.plan.DeleteExecutor;
 import io.erasure.store.postgres.plan.DeletePlanner;
+import io.erasure.store.postgres.plan.StaleSchema;
 import io.erasure.store.postgres.read.RowReader;
 import io.erasure.store.postgres.restore.RowRestorer;
 import io.erasure.store.postgres.schema.ClearableColumns;
@@ -27,6 +28,7 @@ import io.erasure.store.spi.LoadSignal;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreCapabilities;
+import io.erasure.store.spi.StoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -73,6 +75,15 @@ import javax.sql.DataSource;
  * {@link IdentifierLookup}: the keys of an identifier's rows, only through an index that starts with the identifier
  * column ({@link IdentifierIndex}).
  *
+ * <h2>Schema changes</h2>
+ * The checked shape of a dataset is never trusted for longer than the catalog stays as it was: every call first
+ * compares a digest of the catalog rows the check read ({@link io.erasure.store.postgres.schema.SchemaVersion}) and
+ * checks the dataset again when it changed, so a cascading foreign key added after the service started is refused
+ * as at the first check, and a column added later is read, logged and restored. A delete runs in a transaction that
+ * first locks its tables against DDL and then deletes only if the catalog is still at the version the batch was
+ * planned at; otherwise it deletes nothing and is either refused (the dataset is no longer safe) or retried from the
+ * plan ({@link StoreException.Retriable}), so the rows are read and logged under the new schema.
+ *
  * <h2>Errors</h2>
  * See {@link SqlFailures} for which SQL states are retriable.
  */
@@ -115,44 +126,48 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
      */
     @Override
     public void checkDataset(DatasetSpec spec) {
-        DatasetSql sql = check(spec);
+        DatasetSql sql = call("check dataset '" + spec.name() + "'", c -> recheck(c, spec));
         if (sql.shape().guard().kind() == CutoffGuard.Kind.NONE) {
             LOG.log(System.Logger.Level.WARNING, "dataset ''{0}'' ({1}) is registered without a conditional column: its deletes"
                     + " are unconditional, so a row updated after the cut-off is deleted too", spec.name(), spec.quotedTable());
         }
-        datasets.put(spec, sql);
     }
 
     @Override
     public List<LiveRow> readRows(DatasetSpec spec, List<Map<String, Object>> keys) {
-        DatasetSql sql = sqlFor(spec, keys);
-        return call("read rows of dataset '" + spec.name() + "'", c -> RowReader.readRows(c, sql, keys));
+        return onDataset(spec, keys, "read rows of dataset '" + spec.name() + "'", (c, sql) -> RowReader.readRows(c, sql, keys));
     }
 
     @Override
     public List<LiveState> checkLiveState(DatasetSpec spec, List<Map<String, Object>> keys) {
-        DatasetSql sql = sqlFor(spec, keys);
-        return call("check live state of dataset '" + spec.name() + "'", c -> RowReader.checkLiveState(c, sql, keys));
+        return onDataset(spec, keys, "check live state of dataset '" + spec.name() + "'",
+                (c, sql) -> RowReader.checkLiveState(c, sql, keys));
     }
 
     @Override
     public DeletePlan planDelete(DeleteBatch batch) {
-        DatasetSql sql = sqlFor(batch.spec(), batch.keys());
         if (batch.anonymising()) {
-            DatasetSql current = ClearableColumns.refusal(sql.shape(), batch.clearColumns()).isEmpty()
-                    ? sql : recheck(batch.spec());
-            return call("plan anonymisation of dataset '" + batch.spec().name() + "' batch " + batch.batchId(),
-                    c -> clearPlanner.plan(c, current, batch));
+            return onDataset(batch.spec(), batch.keys(), "plan anonymisation of dataset '" + batch.spec().name() + "' batch "
+                    + batch.batchId(), (c, sql) -> clearPlanner.plan(c, sql, batch));
         }
-        return call("plan delete of dataset '" + batch.spec().name() + "' batch " + batch.batchId(),
-                c -> planner.plan(c, sql, batch));
+        return onDataset(batch.spec(), batch.keys(), "plan delete of dataset '" + batch.spec().name() + "' batch "
+                + batch.batchId(), (c, sql) -> planner.plan(c, sql, batch));
     }
 
     @Override
     public DeleteOutcome executeDelete(DeletePlan plan) {
-        DatasetSql sql = sqlFor(plan.batch().spec(), plan.batch().keys());
-        return call("delete from dataset '" + plan.batch().spec().name() + "' batch " + plan.batch().batchId(),
-                c -> executor.execute(c, sql, plan));
+        DatasetSpec spec = plan.batch().spec();
+        String action = "delete from dataset '" + spec.name() + "' batch " + plan.batch().batchId();
+        return onDataset(spec, plan.batch().keys(), action, (c, sql) -> {
+            try {
+                return executor.execute(c, sql, plan);
+            } catch (StaleSchema stale) {
+                // refused now if the change made the dataset unsafe (as at its first check); otherwise plan, read, log again
+                recheck(c, spec);
+                throw new StoreException.Retriable(action + ": " + stale.getMessage() + "; nothing was deleted by this"
+                        + " statement, the batch must be planned, read and logged again", stale);
+            }
+        });
     }
 
     @Override
@@ -160,14 +175,14 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
         if (records.size() > MAX_BATCH) {
             throw new IllegalArgumentException("restore takes at most " + MAX_BATCH + " records per call, got " + records.size());
         }
-        DatasetSql sql = sqlFor(spec, List.of());
-        return call("restore rows of dataset '" + spec.name() + "'", c -> RowRestorer.restore(c, sql, records));
+        return onDataset(spec, List.of(), "restore rows of dataset '" + spec.name() + "'",
+                (c, sql) -> RowRestorer.restore(c, sql, records));
     }
 
     @Override
     public String lookupRefusal(DatasetSpec spec) {
-        DatasetSql sql = sqlFor(spec, List.of());
-        return call("check the identifier index of dataset '" + spec.name() + "'", c -> identifierIndex.refusal(c, sql.shape()));
+        return onDataset(spec, List.of(), "check the identifier index of dataset '" + spec.name() + "'",
+                (c, sql) -> identifierIndex.refusal(c, sql.shape()));
     }
 
     /** @throws IllegalArgumentException when {@link #lookupRefusal} refuses, or for empty, null or too many identifiers */
@@ -184,9 +199,8 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
         if (refusal != null) {
             throw new IllegalArgumentException(refusal);
         }
-        DatasetSql sql = sqlFor(spec, List.of());
-        return call("look up keys of dataset '" + spec.name() + "' by " + spec.identifierColumn(),
-                c -> identifierIndex.keys(c, sql.shape(), identifiers, limit));
+        return onDataset(spec, List.of(), "look up keys of dataset '" + spec.name() + "' by " + spec.identifierColumn(),
+                (c, sql) -> identifierIndex.keys(c, sql.shape(), identifiers, limit));
     }
 
     @Override
@@ -205,27 +219,59 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
         }
     }
 
-    private DatasetSql sqlFor(DatasetSpec spec, List<Map<String, Object>> keys) {
+    /**
+     * Runs {@code work} with the dataset's statements as of the catalog now: the shape checked last is used only while
+     * the catalog is still at its {@link io.erasure.store.postgres.schema.SchemaVersion} (one cheap query); otherwise
+     * the dataset is checked again first, as at its first check. An error that says the schema is not what the shape
+     * said (an undefined column or table) forgets the shape, so the next call checks again.
+     */
+    private <T> T onDataset(DatasetSpec spec, List<Map<String, Object>> keys, String action, DatasetWork<T> work) {
         if (keys.size() > MAX_BATCH) {
             throw new IllegalArgumentException("at most " + MAX_BATCH + " keys per call, got " + keys.size());
         }
         for (int i = 0; i < keys.size(); i++) {
             spec.keyColumns().requireFullKey("keys[" + i + "]", keys.get(i));
         }
-        // a spec checked by another replica is checked here on first use
-        return datasets.computeIfAbsent(spec, this::check);
+        return call(action, c -> {
+            try {
+                return work.run(c, current(c, spec));
+            } catch (SQLException e) {
+                if (e.getSQLState() != null && (e.getSQLState().startsWith("42") || e.getSQLState().startsWith("0A"))) {
+                    datasets.remove(spec);
+                }
+                throw e;
+            }
+        });
     }
 
-    /** The schema may have changed since it was cached (the owner ran the fix a refusal named): read it again. */
-    private DatasetSql recheck(DatasetSpec spec) {
-        DatasetSql fresh = check(spec);
-        datasets.put(spec, fresh);
-        return fresh;
+    private DatasetSql current(Connection connection, DatasetSpec spec) throws SQLException {
+        DatasetSql cached = datasets.get(spec);
+        if (cached != null && cached.shape().schema().isCurrent(connection)) {
+            return cached;
+        }
+        // first use here (checked by another replica), or the schema changed since: check it as at registration
+        return recheck(connection, spec);
     }
 
-    private DatasetSql check(DatasetSpec spec) {
+    /** Checks the dataset in one snapshot of the catalog and remembers the result; a refusal forgets it. */
+    private DatasetSql recheck(Connection connection, DatasetSpec spec) throws SQLException {
         Hierarchy hierarchy = hierarchies.of(spec.name());
-        return call("check dataset '" + spec.name() + "'", c -> new DatasetSql(DatasetCheck.resolve(c, spec, hierarchy)));
+        boolean autoCommit = connection.getAutoCommit();
+        int isolation = connection.getTransactionIsolation();
+        connection.setAutoCommit(false);
+        connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        try {
+            DatasetSql fresh = new DatasetSql(DatasetCheck.resolve(connection, spec, hierarchy));
+            datasets.put(spec, fresh);
+            return fresh;
+        } catch (StoreException.Fatal refused) {
+            datasets.remove(spec);
+            throw refused;
+        } finally {
+            connection.rollback();
+            connection.setTransactionIsolation(isolation);
+            connection.setAutoCommit(autoCommit);
+        }
     }
 
     private <T> T call(String action, SqlWork<T> work) {
@@ -239,5 +285,10 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
     @FunctionalInterface
     private interface SqlWork<T> {
         T run(Connection connection) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface DatasetWork<T> {
+        T run(Connection connection, DatasetSql sql) throws SQLException;
     }
 }

@@ -38,16 +38,17 @@ public final class DeletePlanner {
 
     public DeletePlan plan(Connection connection, DatasetSql sql, DeleteBatch batch) throws SQLException {
         return planKeys(connection, sql, batch, sql.planQuery(), sql.shape().usesCutoff(), Action.DELETE_ROW,
-                sql.deleteStatement(), batchSize);
+                sql.deleteStatement(), batchSize, List.of(sql.shape().schema().digest()));
     }
 
     /**
      * The planning both a delete and a clear ({@link ClearPlanner}) share: {@code planQuery} decides each key, the keys
      * that {@code change} cut into {@code statement}s of {@code batchSize} keys, each with the cut-off when
-     * {@code usesCutoff}.
+     * {@code usesCutoff}, then {@code trailing} values.
      */
     static DeletePlan planKeys(Connection connection, DatasetSql sql, DeleteBatch batch, String planQuery,
-                               boolean usesCutoff, Action change, String statement, int batchSize) throws SQLException {
+                               boolean usesCutoff, Action change, String statement, int batchSize, List<Object> trailing)
+            throws SQLException {
         CutoffGuard guard = sql.shape().guard();
         OffsetDateTime cutoff = OffsetDateTime.ofInstant(batch.cutoff().toInstant(), ZoneOffset.UTC);
         List<KeyDecision> decisions = new ArrayList<>(batch.keys().size());
@@ -89,6 +90,7 @@ public final class DeletePlanner {
             if (usesCutoff) {
                 values.add(cutoff);
             }
+            values.addAll(trailing);
             statements.add(new PlannedStatement(statement, values));
         }
         return new DeletePlan(batch, statements, decisions);

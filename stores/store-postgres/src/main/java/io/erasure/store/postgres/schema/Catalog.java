@@ -85,6 +85,6 @@ public final class Catalog {
                 }
             }
         }
-        return Optional.of(new TableSchema(namespace, table, columns, primaryKey, referencedBy));
+        return Optional.of(new TableSchema(namespace, table, columns, primaryKey, referencedBy, oid));
     }
 }

@@ -23,6 +23,9 @@ import java.util.Set;
  * <p>Besides the columns, a dataset is refused if a table that is not declared as its child (or, for a
  * tree, the table itself) has a foreign key to it: with {@code ON DELETE CASCADE} deleting a row would
  * silently delete rows that were never logged, and with {@code NO ACTION} every delete would fail.
+ *
+ * <p>Call it inside one REPEATABLE READ transaction: the shape's {@link SchemaVersion} is then the version of exactly
+ * the catalog the check read.
  */
 public final class DatasetCheck {
 
@@ -67,7 +70,11 @@ public final class DatasetCheck {
         for (DatasetShape.Child child : children) {
             checkReferences(where + ", child table " + child.table().qualifiedName(), spec.name(), child.table(), false, List.of());
         }
-        return new DatasetShape(spec, table, guard, tree, children);
+        List<TableSchema> tables = new ArrayList<>();
+        tables.add(table);
+        children.forEach(child -> tables.add(child.table()));
+        // read in the same snapshot as the tables (the caller's transaction), so a change made meanwhile shows as stale
+        return new DatasetShape(spec, table, guard, tree, children, SchemaVersion.read(connection, tables));
     }
 
     private static CutoffGuard guardOf(String where, TableSchema table, ConditionalColumn conditional) {

@@ -8,13 +8,31 @@ import java.util.Optional;
 
 /**
  * A dataset checked against the live catalog: everything the statements of the adapter are built from.
- * Only {@link DatasetCheck} makes one.
+ * Only {@link DatasetCheck} makes one (tests build some by hand, at {@link SchemaVersion#UNKNOWN}).
+ *
+ * @param schema the catalog version it was checked at: when the catalog is no longer at it, the shape is stale and
+ *               the dataset is checked again before it is used
  */
 public record DatasetShape(DatasetSpec spec, TableSchema table, CutoffGuard guard, Optional<TreeShape> tree,
-                           List<Child> children) {
+                           List<Child> children, SchemaVersion schema) {
 
     public DatasetShape {
         children = List.copyOf(children);
+        java.util.Objects.requireNonNull(schema, "schema");
+    }
+
+    /** A shape built without a catalog (SQL text tests). */
+    public DatasetShape(DatasetSpec spec, TableSchema table, CutoffGuard guard, Optional<TreeShape> tree,
+                        List<Child> children) {
+        this(spec, table, guard, tree, children, SchemaVersion.UNKNOWN);
+    }
+
+    /** The dataset's table and its child tables: what a delete writes to. */
+    public List<TableSchema> tables() {
+        List<TableSchema> tables = new java.util.ArrayList<>();
+        tables.add(table);
+        children.forEach(child -> tables.add(child.table()));
+        return tables;
     }
 
     /** True if a statement binds the cut-off (some table is guarded by an updated_at column). */

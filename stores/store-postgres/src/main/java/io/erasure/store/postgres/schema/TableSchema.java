@@ -6,14 +6,22 @@ import java.util.Optional;
 /**
  * A table as the catalog describes it: its columns in order, its primary key, and the foreign keys of
  * other tables (or itself) that reference it.
+ *
+ * @param oid the table's {@code pg_class.oid} ({@link SchemaVersion} watches it); 0 when not read from a catalog
  */
 public record TableSchema(String namespace, String table, List<ColumnInfo> columns, List<String> primaryKey,
-                          List<Reference> referencedBy) {
+                          List<Reference> referencedBy, long oid) {
 
     public TableSchema {
         columns = List.copyOf(columns);
         primaryKey = List.copyOf(primaryKey);
         referencedBy = List.copyOf(referencedBy);
+    }
+
+    /** A table described without a catalog (SQL text tests). */
+    public TableSchema(String namespace, String table, List<ColumnInfo> columns, List<String> primaryKey,
+                       List<Reference> referencedBy) {
+        this(namespace, table, columns, primaryKey, referencedBy, 0);
     }
 
     public String qualifiedName() {

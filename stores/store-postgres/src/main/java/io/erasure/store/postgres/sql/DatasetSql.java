@@ -68,12 +68,23 @@ public final class DatasetSql {
     }
 
     /**
-     * Deletes the keys' rows (and their subtrees and child rows) at the cut-off; returns
-     * {@code (ord, deleted, present, dependents)} per key. Binds the keys (with their planned versions for a
-     * VERSION guard)[, the cut-off].
+     * Deletes the keys' rows (and their subtrees and child rows) at the cut-off, and only if the catalog is still at
+     * the planned {@link io.erasure.store.postgres.schema.SchemaVersion}; returns
+     * {@code (ord, deleted, present, dependents, schema_unchanged)} per key. Binds the keys (with their planned versions
+     * for a VERSION guard)[, the cut-off], the planned schema digest. Run it after {@link #lockStatement()} in one
+     * transaction.
      */
     public String deleteStatement() {
         return delete;
+    }
+
+    /**
+     * Locks the dataset's tables against DDL (every ALTER TABLE and every new foreign key onto them waits for it) but
+     * not against reads and writes of rows, so the schema the delete checks stays the schema it deletes under.
+     */
+    public String lockStatement() {
+        return "LOCK TABLE " + shape.tables().stream().map(t -> Names.quotedQualified(t.namespace(), t.table()))
+                .collect(Collectors.joining(", ")) + " IN ROW EXCLUSIVE MODE";
     }
 
     /** The statements of anonymisation (clearing columns) and of its restore. */
@@ -133,7 +144,11 @@ public final class DatasetSql {
 
     private String buildDelete() {
         StringBuilder sql = new StringBuilder(with(Purpose.DELETE));
-        sql.append(",\ndoomed AS (SELECT n.* FROM nodes AS n WHERE NOT EXISTS (SELECT 1 FROM blocked AS b WHERE b.ord = n.ord))");
+        // the catalog must still be the one the dataset was checked (and the plan made) at: a cascading foreign key or a
+        // column added since would delete or lose what was never logged. Run after lockStatement, nobody can change it.
+        sql.append(",\nschema_now AS (SELECT ").append(shape.schema().digestExpression()).append(" = ? AS unchanged)");
+        sql.append(",\ndoomed AS (SELECT n.* FROM nodes AS n WHERE (SELECT unchanged FROM schema_now)"
+                + " AND NOT EXISTS (SELECT 1 FROM blocked AS b WHERE b.ord = n.ord))");
         StringBuilder dependents = new StringBuilder("coalesce(g.dependents, 0)");
         StringBuilder joins = new StringBuilder();
         // children first in the text; all sub-statements run in one statement, foreign keys are checked at its end
@@ -152,7 +167,7 @@ public final class DatasetSql {
                 .append(guardCondition("t", shape.guard())).append(" RETURNING d.ord, d.is_root)");
         // joins on aggregated CTEs rather than a subquery per key: linear in the number of keys
         sql.append("\nSELECT k.ord, coalesce(g.deleted, false) AS deleted, (r.ord IS NOT NULL) AS present, ")
-                .append(dependents).append(" AS dependents\nFROM keys AS k")
+                .append(dependents).append(" AS dependents, (SELECT unchanged FROM schema_now) AS schema_unchanged\nFROM keys AS k")
                 .append("\nLEFT JOIN (SELECT ord, bool_or(is_root) AS deleted, count(*) FILTER (WHERE NOT is_root) AS dependents")
                 .append(" FROM gone GROUP BY ord) AS g ON g.ord = k.ord")
                 .append("\nLEFT JOIN (SELECT DISTINCT ord FROM roots) AS r ON r.ord = k.ord")

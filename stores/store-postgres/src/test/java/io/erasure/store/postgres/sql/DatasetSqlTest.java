@@ -29,7 +29,8 @@ class DatasetSqlTest {
                 .contains("DELETE FROM \"shop\".\"orders\" AS t USING doomed AS d WHERE (t.\"id\") = (d.\"id\")"
                         + " AND t.\"updated_at\" <= (SELECT at FROM cutoff)")
                 .contains("jsonb_populate_record(NULL::\"shop\".\"orders\", e.doc)");
-        assertThat(placeholders(sql.deleteStatement())).isEqualTo(2);
+        // the keys, the cut-off, the schema version planned at
+        assertThat(placeholders(sql.deleteStatement())).isEqualTo(3);
         assertThat(placeholders(sql.planQuery())).isEqualTo(2);
         assertThat(placeholders(sql.readQuery())).isEqualTo(1);
         assertThat(sql.planQuery()).doesNotContain("DELETE");
@@ -49,7 +50,7 @@ class DatasetSqlTest {
         assertThat(delete).contains("starts_with(c.\"path\", r.node_path)")
                 .contains("DELETE FROM \"shop\".\"order_items\" AS c USING doomed AS d WHERE (c.\"order_id\") = (d.\"id\")"
                         + " AND c.\"changed_at\" <= ((SELECT at FROM cutoff) AT TIME ZONE 'UTC')");
-        assertThat(placeholders(delete)).isEqualTo(2);
+        assertThat(placeholders(delete)).isEqualTo(3);
     }
 
     @Test
