@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -32,8 +33,9 @@ final class ErasureLogScan {
      * One key to erase again.
      *
      * @param clearColumns the columns an anonymisation cleared, sorted; empty for a whole-row delete
+     * @param recordId     the deletion record of this erasure
      */
-    record Erasure(Map<String, Object> key, long cutoffMicros, List<String> clearColumns) {
+    record Erasure(Map<String, Object> key, long cutoffMicros, List<String> clearColumns, String recordId) {
         Erasure {
             clearColumns = clearColumns.stream().sorted().toList();
         }
@@ -50,7 +52,7 @@ final class ErasureLogScan {
     /**
      * @param erasures each erased key once, with its latest erasure
      * @param purged   records whose key was purged from the log: they cannot be re-applied
-     * @param skipped  keys whose latest erasure is an anonymisation whose columns could not be read
+     * @param skipped  keys whose latest erasure is an anonymisation whose columns could not be read, or was recovered
      */
     record Erasures(List<Erasure> erasures, long recordsRead, long purged, List<Skipped> skipped) {
         Erasures {
@@ -61,6 +63,23 @@ final class ErasureLogScan {
         long keys() {
             return erasures.size();
         }
+
+        /** These erasures without those of {@code recordIds}, which become skipped for {@code reason}. */
+        Erasures without(Set<String> recordIds, String reason) {
+            if (recordIds.isEmpty()) {
+                return this;
+            }
+            List<Erasure> kept = new ArrayList<>();
+            List<Skipped> skippedToo = new ArrayList<>(skipped);
+            for (Erasure erasure : erasures) {
+                if (recordIds.contains(erasure.recordId())) {
+                    skippedToo.add(new Skipped(erasure.key(), erasure.recordId(), reason));
+                } else {
+                    kept.add(erasure);
+                }
+            }
+            return new Erasures(kept, recordsRead, purged, skippedToo);
+        }
     }
 
     static final String PURGED = "the anonymisation's record was purged from the log since the window was read: the"
@@ -69,6 +88,10 @@ final class ErasureLogScan {
             + " the columns it cleared cannot be read, and the row it kept is not deleted instead";
     static final String RETAINED = "the anonymisation's cleared values are retained in S3, which a reapplication does not"
             + " read: the columns it cleared are unknown here, and the row it kept is not deleted instead";
+
+    static final String RECOVERED = "recovered after erasure: a recovery restored this key from the erasure's record,"
+            + " so the row is kept (a restored row can carry its old write time or updated_at, which the delete at the"
+            + " original cut-off would take again)";
 
     private static final Comparator<LoggedRecord> LATEST = Comparator.comparingLong(LoggedRecord::cutoffMicros)
             .thenComparing(LoggedRecord::deletedAt)
@@ -106,12 +129,12 @@ final class ErasureLogScan {
         List<Skipped> skipped = new ArrayList<>();
         for (LoggedRecord record : latest.values()) {
             if (!record.anonymised()) {
-                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), List.of()));
+                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), List.of(), record.recordId()));
                 continue;
             }
             Cleared cleared = clearedColumns(record);
             if (cleared.columns() != null) {
-                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), cleared.columns()));
+                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), cleared.columns(), record.recordId()));
             } else {
                 skipped.add(new Skipped(record.primaryKey(), record.recordId(), cleared.unreadable()));
             }

@@ -6,26 +6,30 @@ import io.erasure.recovery.reapply.ReapplicationStore.CutoffGroupView;
 import io.erasure.recovery.reapply.ReapplicationStore.ReapplicationView;
 import io.erasure.recovery.reapply.ReapplicationStore.SkippedKeyView;
 import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.recovery.restore.RecoveryStore;
 import java.time.Clock;
 import java.util.UUID;
 
 /**
  * Re-applies a dataset's erasures after a restore: resolves the window (or the restored snapshot's cut-off),
  * reads the erasures from the log, cuts them into forward-deletion tasks at their original cut-offs (anonymising
- * tasks for anonymisations) and, unless it is a dry-run, publishes them. Every request, refused ones after the window was resolved included, is kept
+ * tasks for anonymisations) and, unless it is a dry-run, publishes them. A key whose latest erasure a recovery restored
+ * since is skipped ({@link ErasureLogScan#RECOVERED}): it was brought back on purpose. Every request, refused ones after the window was resolved included, is kept
  * with who asked.
  */
 public class ErasureReapplier {
 
     private final ErasureWindows windows;
     private final ErasureLogScan log;
+    private final RecoveryStore recoveries;
     private final DeletionTaskPublisher publisher;
     private final ReapplicationStore store;
     private final Clock clock;
 
-    ErasureReapplier(ErasureWindows windows, ErasureLogScan log, DeletionTaskPublisher publisher, ReapplicationStore store,
-                     Clock clock) {
+    ErasureReapplier(ErasureWindows windows, ErasureLogScan log, RecoveryStore recoveries, DeletionTaskPublisher publisher,
+                     ReapplicationStore store, Clock clock) {
         this.windows = windows;
+        this.recoveries = recoveries;
         this.log = log;
         this.publisher = publisher;
         this.store = store;
@@ -42,7 +46,10 @@ public class ErasureReapplier {
         ErasureWindow window = store.earlierWindow(requestId).orElseGet(() -> windows.resolve(request));
         UUID id = store.started(requestId, clientRequestId, requestedBy, request, window, clock.instant());
         try {
-            ErasureLogScan.Erasures erasures = log.read(request.dataset(), window);
+            ErasureLogScan.Erasures read = log.read(request.dataset(), window);
+            // a key recovered after its erasure is live on purpose: deleting it again would undo the recovery
+            ErasureLogScan.Erasures erasures = read.without(recoveries.restoredRecords(
+                    read.erasures().stream().map(ErasureLogScan.Erasure::recordId).toList()), ErasureLogScan.RECOVERED);
             ReapplicationPlan plan = plan(requestId, request, erasures);
             if (!request.dryRun()) {
                 publisher.publish(plan.tasks());

@@ -39,7 +39,8 @@ public class ReapplicationStore {
 
     /**
      * @param skippedKeys    keys whose latest erasure could not be re-applied (an anonymisation whose cleared columns
-     *                       could not be read: the row it kept is never deleted instead)
+     *                       could not be read: the row it kept is never deleted instead) or must not be (a recovery
+     *                       restored the key after that erasure: "recovered after erasure")
      * @param skippedReasons how many of them for each reason
      * @param skipped        the skipped keys, only in the answer to the request itself
      */

@@ -4,6 +4,7 @@ import io.erasure.support.tasks.DeletionTaskPublisher;
 
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.deletionlog.client.LogReader;
+import io.erasure.recovery.restore.RecoveryStore;
 import io.erasure.support.S3Properties;
 import java.time.Clock;
 import java.util.function.Supplier;
@@ -30,10 +31,11 @@ class ReapplyConfiguration {
     @Bean
     ErasureReapplier erasureReapplier(Supplier<LogReader> logReader, ObjectProvider<S3Client> s3,
                                       ObjectProvider<S3Properties> s3Properties, KafkaTemplate<String, String> kafka,
-                                      JsonMapper json, ReapplicationStore store, ReapplyProperties properties, Clock clock) {
+                                      JsonMapper json, ReapplicationStore store, RecoveryStore recoveries,
+                                      ReapplyProperties properties, Clock clock) {
         S3Client client = s3.getIfAvailable();
         BackupBucket backups = client == null ? null : new BackupBucket(client, s3Properties.getObject().bucket());
         return new ErasureReapplier(new ErasureWindows(backups, properties.logRetention(), clock), new ErasureLogScan(logReader),
-                new DeletionTaskPublisher(kafka, json), store, clock);
+                recoveries, new DeletionTaskPublisher(kafka, json), store, clock);
     }
 }

@@ -6,10 +6,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -81,6 +84,21 @@ public class RecoveryStore {
                 items.size(), count(counts, Outcome.RESTORED) + count(counts, Outcome.RESTORABLE),
                 count(counts, Outcome.NEWER_DATA_KEPT) + count(counts, Outcome.CONFLICT), count(counts, Outcome.EXPIRED),
                 count(counts, Outcome.FAILED), count(counts, Outcome.PURGED), count(counts, Outcome.NOT_IN_LOG), id);
+    }
+
+    /**
+     * Which of {@code recordIds} a recovery restored (outcome RESTORED; a dry-run never restores): their keys were
+     * brought back on purpose after that erasure.
+     */
+    public Set<String> restoredRecords(Collection<String> recordIds) {
+        Set<String> restored = new HashSet<>();
+        List<String> ids = List.copyOf(recordIds);
+        for (int from = 0; from < ids.size(); from += 1_000) {
+            String[] part = ids.subList(from, Math.min(ids.size(), from + 1_000)).toArray(String[]::new);
+            restored.addAll(jdbc.queryForList("SELECT DISTINCT record_id FROM recovery_outcomes WHERE outcome = 'RESTORED'"
+                    + " AND record_id = ANY (?)", String.class, (Object) part));
+        }
+        return restored;
     }
 
     public void completed(UUID id, Instant now) {

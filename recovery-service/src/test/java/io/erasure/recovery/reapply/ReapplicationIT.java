@@ -263,6 +263,63 @@ class ReapplicationIT extends RecoveryTestSupport {
                 value -> value.contains("\"" + spec.name() + "\""), 0, Duration.ofSeconds(6))).isEmpty();
     }
 
+    /**
+     * A PostgreSQL row recovered after its erasure keeps its old {@code updated_at}, so the erasure's delete at its
+     * original cut-off would take it again: a reapplication leaves every key recovered after its erasure alone and
+     * counts it as skipped, with the reason.
+     */
+    @Test
+    void aKeyRecoveredAfterItsErasureIsNotErasedAgainAndIsCountedAsSkipped() {
+        String table = unique("accounts");
+        jdbc.execute("CREATE SCHEMA IF NOT EXISTS recovery_it");
+        jdbc.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
+        DatasetSpec accounts = spec.toBuilder().name(table.replace('_', '-')).storeKind(StoreKind.POSTGRES)
+                .connectionRef(POSTGRES).namespace("recovery_it").table(table)
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at")).build();
+        java.time.OffsetDateTime updated = java.time.OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN),
+                java.time.ZoneOffset.UTC);
+        for (long id = 1; id <= 2; id++) {
+            jdbc.update("INSERT INTO recovery_it." + table + " (id, name, updated_at) VALUES (?, ?, ?)", id, "owner-" + id,
+                    updated);
+        }
+        logAndDelete(accounts, RunId.of(unique("run")), FIRST_CUTOFF, List.of(1L, 2L), now.minus(20, ChronoUnit.MINUTES));
+        JsonNode recovery = recover("{\"scope\":{\"type\":\"keys\",\"dataset\":\"" + accounts.name()
+                + "\",\"keys\":[{\"id\":1}]},\"spec\":" + json.writeValueAsString(accounts)
+                + ",\"dryRun\":false,\"reason\":\"deleted by mistake\"}");
+        assertThat(recovery.get("restored").asLong()).as(recovery.toString()).isEqualTo(1);
+
+        String body = "{\"dataset\":\"" + accounts.name() + "\",\"spec\":" + json.writeValueAsString(accounts) + ","
+                + window(now.minus(1, ChronoUnit.HOURS), Instant.now()) + "\"dryRun\":false,\"requestId\":\""
+                + unique("restore") + "\",\"reason\":\"table restored from backup\"}";
+        JsonNode report = reapply("recovery", body);
+
+        assertThat(keysByCutoff(report)).as("only the key that was not recovered")
+                .containsOnly(Map.entry(FIRST_CUTOFF.micros(), Set.of(2L)));
+        assertThat(report.get("skippedKeys").asLong()).isEqualTo(1);
+        assertThat(report.get("skipped")).singleElement().satisfies(skipped -> {
+            assertThat(skipped.get("key").get("id").asLong()).isEqualTo(1L);
+            assertThat(skipped.get("reason").asString()).contains("recovered after erasure");
+        });
+        JsonNode stored = get("/api/reapplications/" + report.get("id").asString());
+        assertThat(stored.get("skippedKeys").asLong()).isEqualTo(1);
+        assertThat(stored.get("skippedReasons").properties()).singleElement().satisfies(reason -> {
+            assertThat(reason.getKey()).contains("recovered after erasure");
+            assertThat(reason.getValue().asLong()).isEqualTo(1);
+        });
+
+        // the database is restored from a backup taken before the erasure (row 2 is back), then the tasks run
+        jdbc.update("INSERT INTO recovery_it." + table + " (id, name, updated_at) VALUES (2, 'owner-2', ?)", updated);
+        StoreAdapter adapter = adapters.checkedAdapter(accounts);
+        for (DeletionTask task : publishedTasks(report.get("requestId").asString(), 1, Duration.ofSeconds(40))) {
+            adapter.executeDelete(adapter.planDelete(new DeleteBatch(task.spec(), task.batchId(0), task.cutoff(), task.keys())));
+        }
+
+        assertThat(jdbc.queryForList("SELECT id FROM recovery_it." + table + " ORDER BY id", Long.class))
+                .as("the recovered row stays, the other is erased again").containsExactly(1L);
+        assertThat(jdbc.queryForObject("SELECT name FROM recovery_it." + table + " WHERE id = 1", String.class))
+                .isEqualTo("owner-1");
+    }
+
     // --- fixtures
 
     private String body(String scope, boolean dryRun, String requestId) {
@@ -348,8 +405,12 @@ class ReapplicationIT extends RecoveryTestSupport {
         return session.execute(session.prepare("SELECT name, email FROM " + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
     }
 
-    /** What the deletion service does: read the live rows, log them, then delete at the cut-off. */
     private void logAndDelete(RunId run, CutoffTimestamp cutoff, List<Long> ids, Instant deletedAt) {
+        logAndDelete(spec, run, cutoff, ids, deletedAt);
+    }
+
+    /** What the deletion service does: read the live rows, log them, then delete at the cut-off. */
+    private void logAndDelete(DatasetSpec spec, RunId run, CutoffTimestamp cutoff, List<Long> ids, Instant deletedAt) {
         StoreAdapter adapter = adapters.checkedAdapter(spec);
         List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
         List<LiveRow> rows = adapter.readRows(spec, keys);

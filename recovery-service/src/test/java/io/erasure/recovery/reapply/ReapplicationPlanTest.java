@@ -122,11 +122,11 @@ class ReapplicationPlanTest {
     }
 
     private static ErasureLogScan.Erasure delete(Map<String, Object> key, long cutoff) {
-        return new ErasureLogScan.Erasure(key, cutoff, List.of());
+        return new ErasureLogScan.Erasure(key, cutoff, List.of(), "record-" + key);
     }
 
     private static ErasureLogScan.Erasure anonymise(Map<String, Object> key, long cutoff, String... columns) {
-        return new ErasureLogScan.Erasure(key, cutoff, List.of(columns));
+        return new ErasureLogScan.Erasure(key, cutoff, List.of(columns), "record-" + key);
     }
 
     private static Map<String, Object> key(long id) {
