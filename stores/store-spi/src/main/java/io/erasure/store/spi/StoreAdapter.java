@@ -19,7 +19,10 @@ import java.util.Map;
  * <h2>Keys and values</h2>
  * A key is a map with exactly the dataset's primary key columns ({@code KeyColumns.requireFullKey});
  * values are in their JSON form (numbers, strings, booleans; UUIDs, timestamps as strings, blobs as
- * base64), as in candidate files and deletion records. Keys in a batch are distinct.
+ * base64), as in candidate files and deletion records. Keys in a batch are distinct. A number with a fraction or an
+ * exponent that came through the platform's JSON is a {@link java.math.BigDecimal} holding every digit (a record's
+ * {@code numeric} value, a {@code double} alike); an adapter accepts it wherever it accepts a {@code Double} and
+ * restores it exactly.
  *
  * <h2>Safety</h2>
  * Every delete is conditioned on the batch's cut-off: a row (Cassandra: a cell) written after it
