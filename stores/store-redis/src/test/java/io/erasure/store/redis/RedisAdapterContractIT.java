@@ -6,6 +6,9 @@ import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.tck.ContractTable;
 import io.erasure.store.tck.StoreAdapterContractTest;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -83,6 +86,41 @@ class RedisAdapterContractIT extends StoreAdapterContractTest {
             long ttl = redis.ttl(key);
             return Optional.of(new FixtureRow(id, fields.get("payload"), Integer.parseInt(fields.get("score")),
                     writeTimes.getOrDefault(key, 0L), ttl < 0 ? null : (int) ttl));
+        }
+
+        /** Hashes like the contract rows' whose fields hold bytes of every value, UTF-8 text beyond ASCII and numbers as text. */
+        @Override
+        public Optional<DatasetSpec> createForExtremeValues(String table) {
+            return Optional.of(create(table));
+        }
+
+        @Override
+        public void writeExtremeValues(DatasetSpec spec, long id, long writeTimeMicros) {
+            String key = key(spec, id);
+            RedisCommands<String, byte[]> binary = TestRedis.binary(DATABASE);
+            byte[] everyByte = new byte[256];
+            for (int i = 0; i < everyByte.length; i++) {
+                everyByte[i] = (byte) (255 - i);
+            }
+            binary.del(key);
+            binary.hset(key, Map.of("bytes", everyByte,
+                    "note", "Zo\u00eb \u2211 \uD83D\uDE00 \"quoted\" \\ back\nslash".getBytes(StandardCharsets.UTF_8),
+                    "amount", "12345678901234567.891".getBytes(StandardCharsets.US_ASCII),
+                    "smallest", Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII),
+                    "empty", new byte[0]));
+            writeTimes.put(key, writeTimeMicros);
+        }
+
+        /** Every field of the hash, its bytes as base64. */
+        @Override
+        public Optional<Map<String, String>> readExactly(DatasetSpec spec, long id) {
+            Map<String, byte[]> fields = TestRedis.binary(DATABASE).hgetall(key(spec, id));
+            if (fields.isEmpty()) {
+                return Optional.empty();
+            }
+            Map<String, String> row = new LinkedHashMap<>();
+            fields.forEach((field, bytes) -> row.put(field, Base64.getEncoder().encodeToString(bytes)));
+            return Optional.of(row);
         }
 
         private static String key(DatasetSpec spec, long id) {

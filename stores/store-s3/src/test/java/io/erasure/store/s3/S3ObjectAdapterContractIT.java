@@ -12,7 +12,9 @@ import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.tck.ContractTable;
 import io.erasure.store.tck.StoreAdapterContractTest;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,6 +99,35 @@ class S3ObjectAdapterContractIT extends StoreAdapterContractTest {
                 JsonNode row = JSON.readTree(object.asUtf8String());
                 return new FixtureRow(id, row.get("payload").asString(), row.get("score").asInt(),
                         Long.parseLong(object.response().metadata().get(WRITE_TIME)), null);
+            });
+        }
+
+        /** Objects {@code contract/<table>/<id>.bin}: bytes of every value, then UTF-8 text beyond ASCII. */
+        @Override
+        public Optional<DatasetSpec> createForExtremeValues(String table) {
+            return Optional.of(spec(table, "contract/" + table + "/{id}.bin"));
+        }
+
+        @Override
+        public void writeExtremeValues(DatasetSpec spec, long id, long writeTimeMicros) {
+            ByteArrayOutputStream content = new ByteArrayOutputStream();
+            for (int i = 0; i < 256; i++) {
+                content.write(255 - i);
+            }
+            content.writeBytes("Zo\u00eb \u2211 \uD83D\uDE00 12345678901234567.891".getBytes(StandardCharsets.UTF_8));
+            TestS3.put(BUCKET, key(spec, id), content.toByteArray(), "application/octet-stream",
+                    Map.of(WRITE_TIME, Long.toString(writeTimeMicros), "smallest", Long.toString(Long.MIN_VALUE)));
+        }
+
+        /** The content as base64, its content type and every user metadata entry. */
+        @Override
+        public Optional<Map<String, String>> readExactly(DatasetSpec spec, long id) {
+            return TestS3.get(BUCKET, key(spec, id)).map(object -> {
+                Map<String, String> row = new LinkedHashMap<>();
+                row.put("content", Base64.getEncoder().encodeToString(object.asByteArray()));
+                row.put("contentType", object.response().contentType());
+                object.response().metadata().forEach((name, value) -> row.put("metadata." + name, value));
+                return row;
             });
         }
 

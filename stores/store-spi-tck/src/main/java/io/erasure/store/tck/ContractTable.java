@@ -1,6 +1,7 @@
 package io.erasure.store.tck;
 
 import io.erasure.model.dataset.DatasetSpec;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -41,6 +42,32 @@ public interface ContractTable {
     /** As {@link #write} without TTL, also setting {@code member}; only for tables of {@link #createWithIdentifier}. */
     default void writeWithIdentifier(DatasetSpec spec, long id, long member, String payload, int score, long writeTimeMicros) {
         throw new UnsupportedOperationException("this fixture has no tables with an identifier column");
+    }
+
+    /**
+     * Optional, for the value-fidelity test: creates an empty table keyed by {@code id bigint} (or the store's
+     * equivalent) whose other columns hold values at the edges of what the store keeps exactly: the smallest and
+     * largest bigint, decimals with more digits than a double carries, timestamps to the microsecond, bytes of every
+     * value, UUIDs, collections and documents with such values inside, text beyond ASCII; a store that keeps bytes
+     * holds bytes of every value. Stores without write times add the conditional column, as in {@link #create}.
+     * Empty (the default) skips the test.
+     */
+    default Optional<DatasetSpec> createForExtremeValues(String table) {
+        return Optional.empty();
+    }
+
+    /** Writes row {@code id} of a table of {@link #createForExtremeValues} with the fixture's values, as of {@code writeTimeMicros}. */
+    default void writeExtremeValues(DatasetSpec spec, long id, long writeTimeMicros) {
+        throw new UnsupportedOperationException("this fixture has no table for extreme values");
+    }
+
+    /**
+     * Row {@code id} of a table of {@link #createForExtremeValues} as the store itself renders it, for an exact
+     * comparison: column (or field) to the store's own text of the value (PostgreSQL's {@code col::text}, the CQL
+     * literal), or to the base64 of the bytes where the store holds bytes. Empty if there is no such row.
+     */
+    default Optional<Map<String, String>> readExactly(DatasetSpec spec, long id) {
+        throw new UnsupportedOperationException("this fixture has no table for extreme values");
     }
 
     /**

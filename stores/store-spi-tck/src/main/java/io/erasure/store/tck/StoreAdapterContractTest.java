@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
@@ -19,6 +20,7 @@ import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreException;
 import io.erasure.store.tck.ContractTable.FixtureRow;
+import io.erasure.support.json.PlatformJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +29,8 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The contract every store adapter passes against its real engine. A subclass supplies only the
@@ -35,7 +39,8 @@ import org.junit.jupiter.api.TestInfo;
  * <p>Tests of what an adapter declares it cannot do ({@link io.erasure.store.spi.StoreCapabilities}) are
  * skipped for it: restores without {@code restore}, cut-off conditions without {@code cutoffConditioned},
  * anonymisation without {@code clearColumns}; lookups unless the adapter implements {@link IdentifierLookup} and the
- * fixture supplies a table with an identifier column ({@link ContractTable#createWithIdentifier}).
+ * fixture supplies a table with an identifier column ({@link ContractTable#createWithIdentifier}); value fidelity
+ * unless the fixture supplies a table for extreme values ({@link ContractTable#createForExtremeValues}).
  *
  * <p>Times: rows are written at {@link #BEFORE} (older than the cut-off) unless a test writes newer data
  * at {@link #AFTER}; deletes use {@link #CUTOFF}.
@@ -48,6 +53,9 @@ public abstract class StoreAdapterContractTest {
     protected static final long BEFORE = BASE;
     protected static final CutoffTimestamp CUTOFF = new CutoffTimestamp(BASE + 1_000_000);
     protected static final long AFTER = CUTOFF.micros() + 1_000;
+
+    /** The JSON settings of the services, which carry deletion records through the log topic and the log. */
+    private static final JsonMapper LOG_JSON = PlatformJson.mapper();
 
     protected DatasetSpec spec;
 
@@ -282,6 +290,28 @@ public abstract class StoreAdapterContractTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    // --- value fidelity through the log (ContractTable#createForExtremeValues) ---
+
+    @Test
+    void extremeValuesAreRestoredExactlyFromTheirRecordAfterItsTripThroughTheLog() {
+        assumeRestore();
+        spec = extremeValuesTable();
+        table().writeExtremeValues(spec, 1, BEFORE);
+        Map<String, String> stored = table().readExactly(spec, 1).orElseThrow();
+        List<DeletionRecord> logged = recordsOf(adapter().readRows(spec, keys(1))).stream()
+                .map(StoreAdapterContractTest::throughTheLog).toList();
+        assertThat(logged).hasSize(1);
+
+        delete(keys(1));
+        assertThat(table().readExactly(spec, 1)).as("deleted").isEmpty();
+        RestoreOutcome restored = adapter().restore(spec, logged);
+
+        assertThat(restored.records()).extracting(RestoreOutcome.RecordOutcome::status)
+                .containsExactly(RestoreOutcome.Status.RESTORED);
+        assertThat(table().readExactly(spec, 1)).as("the restored row, as the store renders it")
+                .hasValueSatisfying(row -> assertThat(row).containsExactlyInAnyOrderEntriesOf(stored));
+    }
+
     // --- helpers for subclasses' own store-specific tests ---
 
     protected void assumeCutoffConditioned() {
@@ -303,6 +333,33 @@ public abstract class StoreAdapterContractTest {
         assumeTrue(members != null, "the fixture has no table with an identifier column");
         adapter().checkDataset(members);
         return members;
+    }
+
+    /** A fresh table for extreme values from the fixture, checked; skips when there is none. */
+    protected DatasetSpec extremeValuesTable() {
+        DatasetSpec extremes = table().createForExtremeValues(spec.table() + "_x").orElse(null);
+        assumeTrue(extremes != null, "the fixture has no table for extreme values");
+        adapter().checkDataset(extremes);
+        return extremes;
+    }
+
+    /**
+     * A record as a restore gets it back: published as JSON to the log topic and read by the log's ingest, then its
+     * key and columns stored as JSON in the log and read again by recovery, all through the services' mapper.
+     */
+    protected static DeletionRecord throughTheLog(DeletionRecord published) {
+        DeletionRecord ingested = LOG_JSON.readerFor(DeletionRecord.class)
+                .without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .readValue(LOG_JSON.writeValueAsString(published));
+        LoggedPayload payload = LOG_JSON.readValue(
+                LOG_JSON.writeValueAsString(new LoggedPayload(ingested.primaryKey(), ingested.columns())), LoggedPayload.class);
+        return new DeletionRecord(ingested.recordId(), ingested.dataset(), payload.primaryKey(), payload.columns(),
+                ingested.cutoff(), ingested.runId(), ingested.requestId(), ingested.taskId(), ingested.batchId(),
+                ingested.deletedAt(), ingested.retainedRef(), ingested.anonymised());
+    }
+
+    /** The shape of what the log keeps encrypted per record (deletion-log-client's {@code Payload}). */
+    private record LoggedPayload(Map<String, Object> primaryKey, List<ColumnValue> columns) {
     }
 
     /** A batch that clears {@code payload} of the rows instead of deleting them. */
