@@ -52,9 +52,14 @@ import javax.sql.DataSource;
  *       survives; one updated between the cut-off and the plan does not. The deletion service must therefore plan
  *       <em>before</em> reading the rows it logs: the logged version is then the planned one or newer, and a newer one
  *       makes the delete a no-op, so no unlogged content is ever deleted.</li>
- *   <li>An explicit {@link ConditionalColumn#none() none}: deletes are unconditional: a row updated after the
- *       cut-off is deleted too. This is the owner's registered choice; {@link #checkDataset} accepts it.</li>
+ *   <li>An explicit {@link ConditionalColumn#none() none}: deletes are not conditioned on the cut-off: a row updated
+ *       after the cut-off but before the plan is deleted too. This is the owner's registered choice;
+ *       {@link #checkDataset} accepts it.</li>
  * </ul>
+ * Whatever the guard, a delete also removes only the row versions its plan found (by {@code xmin}, for the key's row,
+ * its subtree and its child rows; see {@link DatasetSql}): a row written after the plan, so after or during the read
+ * for the log, keeps its key's rows, counted as kept. Nothing unlogged is deleted after a long wait between the read
+ * and the delete (the log's acknowledgement, a kill switch, the throttle).
  *
  * <h2>Subtrees and child tables</h2>
  * A dataset may have a {@link Hierarchy} (given to the constructor, or in the connection settings, see
@@ -121,7 +126,7 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
 
     /**
      * Checks the table, its primary key, the identifier and conditional columns (timestamp/timestamptz for
-     * TIMESTAMP, smallint/integer/bigint for VERSION; an explicit none is accepted and makes deletes unconditional),
+     * TIMESTAMP, smallint/integer/bigint for VERSION; an explicit none is accepted and makes deletes independent of the cut-off),
      * the declared hierarchy, and that no undeclared table has a foreign key to the dataset's tables.
      */
     @Override
@@ -129,7 +134,8 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
         DatasetSql sql = call("check dataset '" + spec.name() + "'", c -> recheck(c, spec));
         if (sql.shape().guard().kind() == CutoffGuard.Kind.NONE) {
             LOG.log(System.Logger.Level.WARNING, "dataset ''{0}'' ({1}) is registered without a conditional column: its deletes"
-                    + " are unconditional, so a row updated after the cut-off is deleted too", spec.name(), spec.quotedTable());
+                    + " are not conditioned on the cut-off, so a row updated after it (but before the plan) is deleted too",
+                    spec.name(), spec.quotedTable());
         }
     }
 

@@ -64,8 +64,8 @@ class ConditionalColumnsIT {
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
         assertThat(plan.statements()).singleElement().satisfies(s -> {
-            // the keys and the schema version planned at, no cut-off
-            assertThat(s.values()).hasSize(2);
+            // the keys, their planned row versions and the schema version planned at; no cut-off
+            assertThat(s.values()).hasSize(3);
             assertThat(s.text()).doesNotContain("cutoff");
         });
         assertThat(outcome.deleted()).isEqualTo(2);

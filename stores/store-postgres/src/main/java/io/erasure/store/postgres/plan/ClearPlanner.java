@@ -32,6 +32,6 @@ public final class ClearPlanner {
         ClearColumnsSql clearing = sql.clearing();
         // as for a delete: the clear requires the version read here, and a NULL version proves nothing
         return DeletePlanner.planKeys(connection, sql, batch, clearing.planQuery(), clearing.usesCutoff(),
-                Action.CLEAR_COLUMNS, clearing.clearStatement(batch.clearColumns()), batchSize, java.util.List.of());
+                Action.CLEAR_COLUMNS, clearing.clearStatement(batch.clearColumns()), batchSize, false, java.util.List.of());
     }
 }

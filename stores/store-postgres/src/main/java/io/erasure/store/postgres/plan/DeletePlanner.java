@@ -27,6 +27,11 @@ import java.util.Map;
  * <p>Only DELETE_ROW keys reach a statement, so a row that appears after the plan is never deleted by it. For a
  * VERSION guard each key carries the version read here and the delete requires it unchanged; a row whose
  * version is NULL is skipped (nothing proves it unchanged).
+ *
+ * <p>Each key also carries the digest of the rows its delete removes as they are now (its unit: see
+ * {@link DatasetSql}): the delete removes them only while they are all, and only, those row versions. The deletion
+ * service reads the rows for the log after planning, so a row written after the plan (before or after the read) is
+ * never deleted by it, whatever guard the dataset has; a row written between plan and read is logged but kept.
  */
 public final class DeletePlanner {
 
@@ -38,21 +43,23 @@ public final class DeletePlanner {
 
     public DeletePlan plan(Connection connection, DatasetSql sql, DeleteBatch batch) throws SQLException {
         return planKeys(connection, sql, batch, sql.planQuery(), sql.shape().usesCutoff(), Action.DELETE_ROW,
-                sql.deleteStatement(), batchSize, List.of(sql.shape().schema().digest()));
+                sql.deleteStatement(), batchSize, true, List.of(sql.shape().schema().digest()));
     }
 
     /**
      * The planning both a delete and a clear ({@link ClearPlanner}) share: {@code planQuery} decides each key, the keys
      * that {@code change} cut into {@code statement}s of {@code batchSize} keys, each with the cut-off when
-     * {@code usesCutoff}, then {@code trailing} values.
+     * {@code usesCutoff}, then, when {@code withUnits}, the planned unit digests of the chunk's keys (a JSON array), then
+     * {@code trailing} values.
      */
     static DeletePlan planKeys(Connection connection, DatasetSql sql, DeleteBatch batch, String planQuery,
-                               boolean usesCutoff, Action change, String statement, int batchSize, List<Object> trailing)
-            throws SQLException {
+                               boolean usesCutoff, Action change, String statement, int batchSize, boolean withUnits,
+                               List<Object> trailing) throws SQLException {
         CutoffGuard guard = sql.shape().guard();
         OffsetDateTime cutoff = OffsetDateTime.ofInstant(batch.cutoff().toInstant(), ZoneOffset.UTC);
         List<KeyDecision> decisions = new ArrayList<>(batch.keys().size());
         List<Map<String, Object>> toChange = new ArrayList<>();
+        List<String> units = new ArrayList<>();
         try (PreparedStatement query = connection.prepareStatement(planQuery)) {
             query.setString(1, JsonValues.documents(sql.shape().table(), batch.keys()));
             if (usesCutoff) {
@@ -73,10 +80,12 @@ public final class DeletePlanner {
                             Map<String, Object> withVersion = new LinkedHashMap<>(key);
                             withVersion.put(guard.column(), version);
                             toChange.add(withVersion);
+                            units.add(withUnits ? rs.getString("unit_digest") : null);
                         }
                     } else {
                         action = change;
                         toChange.add(key);
+                        units.add(withUnits ? rs.getString("unit_digest") : null);
                     }
                     decisions.add(new KeyDecision(key, action));
                 }
@@ -85,14 +94,33 @@ public final class DeletePlanner {
         List<PlannedStatement> statements = new ArrayList<>();
         for (int from = 0; from < toChange.size(); from += batchSize) {
             List<Map<String, Object>> chunk = toChange.subList(from, Math.min(toChange.size(), from + batchSize));
-            List<Object> values = new ArrayList<>(2);
+            List<Object> values = new ArrayList<>(4);
             values.add(JsonValues.documents(sql.shape().table(), chunk));
             if (usesCutoff) {
                 values.add(cutoff);
+            }
+            if (withUnits) {
+                values.add(digests(units.subList(from, Math.min(toChange.size(), from + batchSize))));
             }
             values.addAll(trailing);
             statements.add(new PlannedStatement(statement, values));
         }
         return new DeletePlan(batch, statements, decisions);
+    }
+
+    /** A JSON array of the digests (md5 hex, or null where the plan found none: such a key never matches). */
+    private static String digests(List<String> units) {
+        StringBuilder json = new StringBuilder("[");
+        for (String unit : units) {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            if (unit == null || !unit.matches("[0-9a-f]{32}")) {
+                json.append("null");
+            } else {
+                json.append('"').append(unit).append('"');
+            }
+        }
+        return json.append(']').toString();
     }
 }

@@ -10,8 +10,9 @@ package io.erasure.store.postgres.schema;
  *       reads each row's current version and the delete goes only if {@code column = version read at plan time}:
  *       a row updated since the plan survives, one updated between the cut-off and the plan does not.</li>
  *   <li>{@link Kind#NONE}: the owner registered the dataset explicitly without a conditional column; deletes are
- *       unconditional and a row updated after the cut-off is deleted too.</li>
+ *       not conditioned on the cut-off and a row updated after it (but before the plan) is deleted too.</li>
  * </ul>
+ * Every delete is in addition conditioned on the row versions its plan found ({@code xmin}), whatever the guard.
  */
 public record CutoffGuard(Kind kind, String column, boolean withTimeZone) {
 

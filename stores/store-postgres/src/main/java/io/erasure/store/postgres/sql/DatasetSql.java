@@ -21,9 +21,22 @@ import java.util.stream.Collectors;
  *   <li>{@code roots}: the rows of those keys;</li>
  *   <li>{@code nodes(ord, is_root, key columns, ...)}: the roots and, for a tree, every row of their subtrees;</li>
  *   <li>{@code dep_<i>}: the rows of child table i that belong to a node;</li>
+ *   <li>{@code units(ord, digest)}: per key, a digest of every row a delete of it removes (node and child rows,
+ *       each by table, primary key and {@code xmin}, the id of the transaction that wrote that row version). Any
+ *       write to one of those rows, a row deleted and inserted again, a row added under a node all change it;</li>
  *   <li>{@code blocked(ord)}: keys that must not be deleted because a node or a child was written after the
- *       cut-off (or its materialized path is malformed): the whole subtree of such a key is kept.</li>
+ *       cut-off (or its materialized path is malformed), or, in a delete, because the key's unit digest is no longer
+ *       the one planned: the whole subtree of such a key is kept.</li>
  * </ul>
+ *
+ * <h2>Deleting exactly what was planned (and so read)</h2>
+ * The cut-off cannot guard every row (a dataset registered with conditional column none, a child table without
+ * updated_at, a VERSION column that a write left unchanged), and between the read for the log and the delete there
+ * is the log's acknowledgement, a kill switch's pause and the throttle's wait. So the plan records each key's unit
+ * digest, and the delete removes a key's rows only while the digest is the same and each row still has the
+ * {@code xmin} it had: a row written since (even inside the delete's own statement, through PostgreSQL's re-check of
+ * a concurrently updated row) keeps the key and its whole unit, counted as kept. The deletion service plans before it
+ * reads, so the rows it logged are the planned ones or newer; newer ones make the delete skip the key.
  */
 public final class DatasetSql {
 
@@ -62,7 +75,7 @@ public final class DatasetSql {
         return read;
     }
 
-    /** {@code (ord, present, blocked[, current_version])} per key; binds the keys[, the cut-off]. */
+    /** {@code (ord, present, blocked, unit_digest[, current_version])} per key; binds the keys[, the cut-off]. */
     public String planQuery() {
         return plan;
     }
@@ -71,7 +84,8 @@ public final class DatasetSql {
      * Deletes the keys' rows (and their subtrees and child rows) at the cut-off, and only if the catalog is still at
      * the planned {@link io.erasure.store.postgres.schema.SchemaVersion}; returns
      * {@code (ord, deleted, present, dependents, schema_unchanged)} per key. Binds the keys (with their planned versions
-     * for a VERSION guard)[, the cut-off], the planned schema digest. Run it after {@link #lockStatement()} in one
+     * for a VERSION guard)[, the cut-off], the keys' planned unit digests (a JSON array of strings, in key order), the
+     * planned schema digest. Run it after {@link #lockStatement()} in one
      * transaction.
      */
     public String deleteStatement() {
@@ -137,9 +151,11 @@ public final class DatasetSql {
     private String buildPlan() {
         // joins on aggregated CTEs rather than a subquery per key: linear in the number of keys
         String version = shape.guard().kind() == CutoffGuard.Kind.VERSION ? ", r.current_version" : "";
-        return with(Purpose.PLAN) + "\nSELECT k.ord, (r.ord IS NOT NULL) AS present, (b.ord IS NOT NULL) AS blocked" + version
+        return with(Purpose.PLAN) + "\nSELECT k.ord, (r.ord IS NOT NULL) AS present, (b.ord IS NOT NULL) AS blocked,"
+                + " u.digest AS unit_digest" + version
                 + "\nFROM keys AS k\nLEFT JOIN (SELECT DISTINCT ON (ord) * FROM roots) AS r ON r.ord = k.ord"
-                + "\nLEFT JOIN (SELECT DISTINCT ord FROM blocked) AS b ON b.ord = k.ord\nORDER BY k.ord";
+                + "\nLEFT JOIN (SELECT DISTINCT ord FROM blocked) AS b ON b.ord = k.ord"
+                + "\nLEFT JOIN units AS u ON u.ord = k.ord\nORDER BY k.ord";
     }
 
     private String buildDelete() {
@@ -154,16 +170,20 @@ public final class DatasetSql {
         // children first in the text; all sub-statements run in one statement, foreign keys are checked at its end
         for (int i = 0; i < shape.children().size(); i++) {
             DatasetShape.Child child = shape.children().get(i);
-            List<String> childColumns = new ArrayList<>(child.declared().references().keySet());
-            List<String> parentColumns = new ArrayList<>(child.declared().references().values());
+            // exactly the child rows found with the doomed nodes, each at the version found
+            List<String> childKey = child.table().primaryKey();
             sql.append(",\ndel_").append(i).append(" AS (DELETE FROM ").append(child.declared().quotedTable())
-                    .append(" AS c USING doomed AS d WHERE ").append(match("c", childColumns, "d", parentColumns))
+                    .append(" AS c USING dep_").append(i).append(" AS d WHERE ").append(match("c", "d", childKey))
+                    .append(" AND ").append(unchanged("c", "d"))
+                    // a key's nodes are doomed all together or not at all
+                    .append(" AND EXISTS (SELECT 1 FROM doomed AS x WHERE x.ord = d.ord)")
                     .append(guardCondition("c", child.guard())).append(" RETURNING d.ord)");
             dependents.append(" + coalesce(x").append(i).append(".n, 0)");
             joins.append("\nLEFT JOIN (SELECT ord, count(*) AS n FROM del_").append(i).append(" GROUP BY ord) AS x").append(i)
                     .append(" ON x").append(i).append(".ord = k.ord");
         }
         sql.append(",\ngone AS (DELETE FROM ").append(table).append(" AS t USING doomed AS d WHERE ").append(match("t", "d", key))
+                .append(" AND ").append(unchanged("t", "d"))
                 .append(guardCondition("t", shape.guard())).append(" RETURNING d.ord, d.is_root)");
         // joins on aggregated CTEs rather than a subquery per key: linear in the number of keys
         sql.append("\nSELECT k.ord, coalesce(g.deleted, false) AS deleted, (r.ord IS NOT NULL) AS present, ")
@@ -182,13 +202,18 @@ public final class DatasetSql {
         if (purpose != Purpose.READ && shape.usesCutoff()) {
             ctes.add("cutoff AS (SELECT CAST(? AS timestamptz) AS at)");
         }
+        if (purpose == Purpose.DELETE) {
+            ctes.add("planned AS (SELECT p.ord, p.digest FROM jsonb_array_elements_text(CAST(? AS jsonb)) WITH ORDINALITY"
+                    + " AS p(digest, ord))");
+        }
         ctes.add(roots(purpose));
         ctes.add(nodes());
         for (int i = 0; i < shape.children().size(); i++) {
             ctes.add(dependents(i));
         }
         if (purpose != Purpose.READ) {
-            ctes.add(blocked());
+            ctes.add(units());
+            ctes.add(blocked(purpose));
         }
         return (recursive ? "WITH RECURSIVE " : "WITH ") + String.join(",\n", ctes);
     }
@@ -201,7 +226,7 @@ public final class DatasetSql {
     }
 
     private String roots(Purpose purpose) {
-        StringBuilder columns = new StringBuilder("k.ord, " + list("t", key));
+        StringBuilder columns = new StringBuilder("k.ord, " + list("t", key) + ", " + xmin("t") + " AS row_xmin");
         CutoffGuard guard = shape.guard();
         if (guard.kind() == CutoffGuard.Kind.UPDATED_AT) {
             columns.append(", ").append(qualified("t", guard.column())).append(" AS cond");
@@ -225,13 +250,13 @@ public final class DatasetSql {
         if (tree.mode() == TreeShape.Mode.RECURSIVE) {
             String id = Names.quoted(key.get(0));
             // UNION (not UNION ALL) drops rows already found, so a cycle in the data ends the recursion
-            return "nodes AS (SELECT r.ord, true AS is_root, r." + id + (guarded ? ", r.cond" : "") + " FROM roots AS r"
+            return "nodes AS (SELECT r.ord, true AS is_root, r." + id + (guarded ? ", r.cond" : "") + ", r.row_xmin FROM roots AS r"
                     + "\n  UNION\n  SELECT n.ord, false, c." + id + (guarded ? ", " + qualified("c", shape.guard().column()) : "")
-                    + " FROM nodes AS n JOIN " + table + " AS c ON " + qualified("c", tree.parentColumn().orElseThrow())
-                    + " = n." + id + ")";
+                    + ", " + xmin("c") + " FROM nodes AS n JOIN " + table + " AS c ON "
+                    + qualified("c", tree.parentColumn().orElseThrow()) + " = n." + id + ")";
         }
         return "nodes AS (SELECT r.ord, " + match("c", "r", key) + " AS is_root, " + list("c", key)
-                + (guarded ? ", " + qualified("c", shape.guard().column()) + " AS cond" : "")
+                + (guarded ? ", " + qualified("c", shape.guard().column()) + " AS cond" : "") + ", " + xmin("c") + " AS row_xmin"
                 + " FROM roots AS r JOIN " + table + " AS c ON starts_with(" + qualified("c", tree.pathColumn().orElseThrow())
                 + ", r.node_path) WHERE " + validPath("r.node_path") + ")";
     }
@@ -242,12 +267,29 @@ public final class DatasetSql {
         List<String> parentColumns = new ArrayList<>(child.declared().references().values());
         String cond = child.guard().kind() == CutoffGuard.Kind.UPDATED_AT
                 ? ", " + qualified("c", child.guard().column()) + " AS cond" : "";
-        return "dep_" + i + " AS (SELECT n.ord, " + list("c", child.table().primaryKey()) + cond + " FROM nodes AS n JOIN "
+        return "dep_" + i + " AS (SELECT n.ord, " + list("c", child.table().primaryKey()) + cond + ", " + xmin("c")
+                + " AS row_xmin FROM nodes AS n JOIN "
                 + child.declared().quotedTable() + " AS c ON " + match("c", childColumns, "n", parentColumns) + ")";
     }
 
-    private String blocked() {
+    /** Per key, the digest of its unit: every node and child row, by source table, primary key and xmin. */
+    private String units() {
+        List<String> rows = new ArrayList<>();
+        rows.add("SELECT n.ord, '-1:' || ROW(" + list("n", key) + ")::text || ':' || n.row_xmin FROM nodes AS n");
+        for (int i = 0; i < shape.children().size(); i++) {
+            rows.add("SELECT d.ord, '" + i + ":' || ROW(" + list("d", shape.children().get(i).table().primaryKey())
+                    + ")::text || ':' || d.row_xmin FROM dep_" + i + " AS d");
+        }
+        return "units AS (SELECT u.ord, md5(string_agg(u.id, ',' ORDER BY u.id)) AS digest FROM (" + String.join(" UNION ALL ", rows)
+                + ") AS u(ord, id) GROUP BY u.ord)";
+    }
+
+    private String blocked(Purpose purpose) {
         List<String> parts = new ArrayList<>();
+        if (purpose == Purpose.DELETE) {
+            // a key whose rows are not all, and only, the rows planned, each at its planned version
+            parts.add("SELECT p.ord FROM planned AS p LEFT JOIN units AS u ON u.ord = p.ord WHERE u.digest IS DISTINCT FROM p.digest");
+        }
         if (shape.guard().kind() == CutoffGuard.Kind.UPDATED_AT) {
             parts.add("SELECT ord FROM nodes WHERE " + writtenAfter("cond", shape.guard()));
         }
@@ -287,6 +329,16 @@ public final class DatasetSql {
             case VERSION -> " AND " + qualified(alias, guard.column()) + " = d.planned_version";
             case NONE -> "";
         };
+    }
+
+    /** The row version's xmin as a number (xid has no ordering operators, so it cannot be sorted or united). */
+    private static String xmin(String alias) {
+        return "(" + alias + ".xmin::text::bigint)";
+    }
+
+    /** The row is still the version found in the statement's CTEs (re-checked by PostgreSQL on a concurrent update). */
+    private static String unchanged(String alias, String found) {
+        return xmin(alias) + " = " + found + ".row_xmin";
     }
 
     private static String writeMicros(String alias, CutoffGuard guard) {

@@ -16,7 +16,7 @@ import java.util.Optional;
  * @param references  child column → the dataset key column it references (the foreign key), covering the whole key
  * @param updatedAt   the child's own {@code updated_at} column, if it has one: a child written after the cut-off then
  *                    keeps its parent (and the parent's whole subtree) alive; without one, children are deleted with
- *                    their parent whatever their write time
+ *                    their parent whatever their write time (but, like every row, only at the version the plan found)
  */
 public record ChildTable(String namespace, String table, Map<String, String> references, Optional<String> updatedAt) {
 

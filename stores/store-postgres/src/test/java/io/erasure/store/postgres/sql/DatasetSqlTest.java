@@ -27,10 +27,10 @@ class DatasetSqlTest {
 
         assertThat(sql.deleteStatement())
                 .contains("DELETE FROM \"shop\".\"orders\" AS t USING doomed AS d WHERE (t.\"id\") = (d.\"id\")"
-                        + " AND t.\"updated_at\" <= (SELECT at FROM cutoff)")
+                        + " AND (t.xmin::text::bigint) = d.row_xmin AND t.\"updated_at\" <= (SELECT at FROM cutoff)")
                 .contains("jsonb_populate_record(NULL::\"shop\".\"orders\", e.doc)");
-        // the keys, the cut-off, the schema version planned at
-        assertThat(placeholders(sql.deleteStatement())).isEqualTo(3);
+        // the keys, the cut-off, the row versions and the schema version planned at
+        assertThat(placeholders(sql.deleteStatement())).isEqualTo(4);
         assertThat(placeholders(sql.planQuery())).isEqualTo(2);
         assertThat(placeholders(sql.readQuery())).isEqualTo(1);
         assertThat(sql.planQuery()).doesNotContain("DELETE");
@@ -48,9 +48,10 @@ class DatasetSqlTest {
         String delete = new DatasetSql(shape).deleteStatement();
 
         assertThat(delete).contains("starts_with(c.\"path\", r.node_path)")
-                .contains("DELETE FROM \"shop\".\"order_items\" AS c USING doomed AS d WHERE (c.\"order_id\") = (d.\"id\")"
-                        + " AND c.\"changed_at\" <= ((SELECT at FROM cutoff) AT TIME ZONE 'UTC')");
-        assertThat(placeholders(delete)).isEqualTo(3);
+                .contains("DELETE FROM \"shop\".\"order_items\" AS c USING dep_0 AS d WHERE (c.\"order_id\", c.\"line\")"
+                        + " = (d.\"order_id\", d.\"line\") AND (c.xmin::text::bigint) = d.row_xmin")
+                .contains(" AND c.\"changed_at\" <= ((SELECT at FROM cutoff) AT TIME ZONE 'UTC')");
+        assertThat(placeholders(delete)).isEqualTo(4);
     }
 
     @Test
