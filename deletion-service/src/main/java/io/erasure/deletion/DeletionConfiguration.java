@@ -1,5 +1,6 @@
 package io.erasure.deletion;
 
+import io.erasure.deletion.control.ControlCatchUp;
 import io.erasure.deletion.control.ControlState;
 import io.erasure.deletion.execution.BatchEvents;
 import io.erasure.deletion.execution.BatchExecutor;
@@ -7,6 +8,7 @@ import io.erasure.deletion.lookup.IdentifierResolver;
 import io.erasure.deletion.fanout.CopyFanOut;
 import io.erasure.support.tasks.DeletionTaskPublisher;
 import io.erasure.deletion.execution.DeletionMetrics;
+import io.erasure.deletion.execution.DeletionPaused;
 import io.erasure.deletion.execution.ProcessedBatches;
 import io.erasure.deletion.execution.StepListener;
 import io.erasure.deletion.execution.StoreCalls;
@@ -31,7 +33,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DefaultErrorHandler;
@@ -127,7 +131,7 @@ class DeletionConfiguration {
                                 Clock clock) {
         return new BatchExecutor(stores, deletionLog, lag, throttle, control, new ProcessedBatches(jdbc),
                 new CopyFanOut(publisher, json, jdbc), events, calls, new DeletionMetrics(meters),
-                steps.getIfAvailable(() -> StepListener.NONE), properties.killSwitchPoll(), clock);
+                steps.getIfAvailable(() -> StepListener.NONE), properties.killSwitchPoll(), properties.pauseHold(), clock);
     }
 
     @Bean
@@ -139,8 +143,15 @@ class DeletionConfiguration {
     }
 
     @Bean
-    TaskListener taskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json) {
-        return new TaskListener(executor, lookups, json);
+    ControlCatchUp controlCatchUp(ControlState control, ConsumerFactory<?, ?> consumers,
+                                  KafkaListenerEndpointRegistry listeners) {
+        return new ControlCatchUp(control, consumers, listeners);
+    }
+
+    @Bean
+    TaskListener taskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json,
+                              DeletionProperties properties, Clock clock) {
+        return new TaskListener(executor, lookups, json, properties.pollBudget(), clock);
     }
 
     /**
@@ -152,7 +163,7 @@ class DeletionConfiguration {
         ExponentialBackOff backOff = new ExponentialBackOff(1_000, 2.0);
         backOff.setMaxInterval(60_000);
         DefaultErrorHandler handler = new DefaultErrorHandler(backOff);
-        handler.addRetryableExceptions(StoreException.Retriable.class);
+        handler.addRetryableExceptions(StoreException.Retriable.class, DeletionPaused.class);
         return handler;
     }
 

@@ -19,13 +19,18 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                          is refused and the dataset left to the nightly audit
  * @param forwardLookupRetention how long the keys a lookup resolved are kept, so a redelivered lookup publishes the
  *                          same tasks (default 30 days); after that it looks up anew
+ * @param pauseHold         how long a shard waits in place for a kill switch (or the log's lag) before it hands its
+ *                          poll back to the consumer, which keeps polling and redelivers it (default 10 s)
+ * @param pollBudget        the longest one poll's tasks may run before the rest are handed back (default 10 min; must
+ *                          stay well under the consumer's max.poll.interval.ms, or the group evicts the shard and a
+ *                          second replica runs the same task concurrently)
  */
 @ConfigurationProperties("erasure.deletion")
 public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Integer minRowsPerSecond,
                                  Integer increaseStep, Double decreaseFactor, Duration controlInterval,
                                  Duration latencyTarget, Long logLagThreshold, Integer maxRecordBytes,
                                  Integer retryAttempts, Duration killSwitchPoll, Integer forwardLookupMaxKeys,
-                                 Duration forwardLookupRetention) {
+                                 Duration forwardLookupRetention, Duration pauseHold, Duration pollBudget) {
 
     public DeletionProperties {
         headroom = headroom == null ? 0.3 : headroom;
@@ -41,6 +46,11 @@ public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Inte
         killSwitchPoll = killSwitchPoll == null ? Duration.ofMillis(500) : killSwitchPoll;
         forwardLookupMaxKeys = forwardLookupMaxKeys == null ? 100_000 : forwardLookupMaxKeys;
         forwardLookupRetention = forwardLookupRetention == null ? Duration.ofDays(30) : forwardLookupRetention;
+        pauseHold = pauseHold == null ? Duration.ofSeconds(10) : pauseHold;
+        pollBudget = pollBudget == null ? Duration.ofMinutes(10) : pollBudget;
+        if (pauseHold.isNegative() || pollBudget.isNegative() || pollBudget.isZero()) {
+            throw new IllegalArgumentException("erasure.deletion.pause-hold must be >= 0 and poll-budget > 0");
+        }
         if (headroom < 0 || headroom >= 1) {
             throw new IllegalArgumentException("erasure.deletion.headroom must be in [0, 1), got " + headroom);
         }

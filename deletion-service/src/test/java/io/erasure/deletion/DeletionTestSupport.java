@@ -4,6 +4,8 @@ import io.erasure.deletion.execution.Step;
 import io.erasure.deletion.execution.StepListener;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.PostgresEngine;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -56,17 +58,29 @@ public abstract class DeletionTestSupport {
     @Autowired
     protected Crashes crashes;
 
-    /** Makes the next batch with the armed id throw after the armed step, once, as a crash would. */
+    /**
+     * Makes the next batch with the armed id throw after the armed step, once, as a crash would; or runs an armed
+     * action there, once (e.g. a live write landing between two steps).
+     */
     @TestConfiguration
     public static class Crashes implements StepListener {
         private final AtomicReference<String> armed = new AtomicReference<>();
+        private final Map<String, Runnable> actions = new ConcurrentHashMap<>();
 
         public void arm(Step step, String batchId) {
             armed.set(step + "@" + batchId);
         }
 
+        public void runAfter(Step step, String batchId, Runnable action) {
+            actions.put(step + "@" + batchId, action);
+        }
+
         @Override
         public void after(Step step, String batchId) {
+            Runnable action = actions.remove(step + "@" + batchId);
+            if (action != null) {
+                action.run();
+            }
             if (armed.compareAndSet(step + "@" + batchId, null)) {
                 throw new SimulatedCrash("crash after " + step + " of " + batchId);
             }

@@ -206,6 +206,14 @@ public record DeletionTask(
         return requestId != null;
     }
 
+    /**
+     * The dataset whose kill switch and cancellations govern this task: the source dataset for a copy task
+     * (its own name is the copy's view, which no operator ever switches off), the dataset itself otherwise.
+     */
+    public String controlScope() {
+        return copyOf != null ? copyOf : dataset;
+    }
+
     /** True for a lookup task (its keys are identifier values to resolve, not rows to delete). */
     public boolean lookup() {
         return lookupColumn != null;

@@ -49,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * A copy task (a task of a copy's view) goes through the same steps on the copy's store.
  * A crash between any two steps loses nothing: before the acknowledgement nothing was deleted, after
  * it every row has its record; the redelivered batch re-plans and finds what is already gone absent.
- * Kill switches are checked before each batch and again right before its delete.
+ * Kill switches and cancellation (of the source dataset, for a copy task) are checked before each batch, while
+ * it waits for the throttle and again right before its delete; a pause longer than the hold hands the poll back
+ * to the consumer ({@link DeletionPaused}) instead of blocking it.
  */
 public class BatchExecutor {
 
@@ -67,12 +69,14 @@ public class BatchExecutor {
     private final DeletionMetrics metrics;
     private final StepListener steps;
     private final Duration pausePoll;
+    private final Duration pauseHold;
     private final Clock clock;
 
     public BatchExecutor(StoreAdapterPool stores, WriteAheadDeletionLog deletionLog, LogIngestionLag logLag,
                          AdaptiveThrottle throttle, ControlState control, ProcessedBatches processed, CopyFanOut fanOut,
                          BatchEvents events,
-                         StoreCalls calls, DeletionMetrics metrics, StepListener steps, Duration pausePoll, Clock clock) {
+                         StoreCalls calls, DeletionMetrics metrics, StepListener steps, Duration pausePoll, Duration pauseHold,
+                         Clock clock) {
         this.stores = stores;
         this.deletionLog = deletionLog;
         this.logLag = logLag;
@@ -85,15 +89,22 @@ public class BatchExecutor {
         this.metrics = metrics;
         this.steps = steps;
         this.pausePoll = pausePoll;
+        this.pauseHold = pauseHold;
         this.clock = clock;
+    }
+
+    /** {@link #execute(DeletionTask, Instant)} without a time budget. */
+    public void execute(DeletionTask task) {
+        execute(task, Instant.MAX);
     }
 
     /**
      * Executes a task. Store trouble that outlasts the retries is thrown as {@link StoreException.Retriable}
-     * (the task is redelivered later); anything that retrying cannot fix is reported as BatchFailed.
+     * (the task is redelivered later); anything that retrying cannot fix is reported as BatchFailed. A kill switch
+     * that stays on, or {@code handBackAt} passing, throws {@link DeletionPaused} before the next delete.
      */
-    public void execute(DeletionTask task) {
-        if (control.cancelled(task.dataset(), task.runId())) {
+    public void execute(DeletionTask task, Instant handBackAt) {
+        if (cancelled(task)) {
             log.info("task {} belongs to cancelled run {}: skipped", task.taskId(), task.runId());
             return;
         }
@@ -116,15 +127,20 @@ public class BatchExecutor {
             List<Map<String, Object>> batchKeys = keys.subList(from, Math.min(keys.size(), from + batchSize));
             String batchId = task.batchId(index);
             try {
-                executeBatch(task, adapter, batchId, batchKeys);
+                executeBatch(task, adapter, batchId, batchKeys, handBackAt);
             } catch (StoreException.Fatal | IllegalArgumentException refused) {
                 fail(task, batchId, refused);
+                return;
+            } catch (Cancelled cancelled) {
+                log.info("task {} of {}: run {} cancelled before batch {} was deleted; the rest is skipped", task.taskId(),
+                        task.dataset(), task.runId(), batchId);
                 return;
             }
         }
     }
 
-    private void executeBatch(DeletionTask task, StoreAdapter adapter, String batchId, List<Map<String, Object>> keys) {
+    private void executeBatch(DeletionTask task, StoreAdapter adapter, String batchId, List<Map<String, Object>> keys,
+                              Instant handBackAt) {
         DatasetSpec spec = task.spec();
         String store = spec.connectionRef();
         String keySet = keys.stream().map(CanonicalKey::render).sorted().collect(Collectors.joining("\n"));
@@ -133,7 +149,7 @@ public class BatchExecutor {
             report(task, batchId, done.get());
             return;
         }
-        awaitGo(task.dataset());
+        awaitGo(task, handBackAt);
 
         DeletePlan plan = calls.call(store, () -> adapter.planDelete(new DeleteBatch(spec, batchId, task.cutoff(), keys,
                 task.clearColumns())));
@@ -142,6 +158,11 @@ public class BatchExecutor {
                 .filter(d -> d.action() == DeletePlan.Action.DELETE_ROW || d.action() == DeletePlan.Action.DELETE_PARTITION
                         || d.action() == DeletePlan.Action.CLEAR_COLUMNS)
                 .map(DeletePlan.KeyDecision::key).toList();
+        // the throttle waits before the read, so nothing but the log's acknowledgement lies between read and delete
+        if (!toDelete.isEmpty() && !throttle.acquire(store, toDelete.size(), () -> mustWait(task) || cancelled(task),
+                pausePoll)) {
+            throw halted(task);
+        }
         List<LiveRow> rows = toDelete.isEmpty() ? List.of() : calls.call(store, () -> adapter.readRows(spec, toDelete));
         steps.after(Step.READ, batchId);
         // hierarchies return child rows too; copies are of the dataset's own rows
@@ -159,8 +180,9 @@ public class BatchExecutor {
         DeleteOutcome outcome = new DeleteOutcome(0, (int) plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF),
                 (int) plan.count(DeletePlan.Action.ABSENT), 0, 0);
         if (!toDelete.isEmpty()) {
-            awaitGo(task.dataset());
-            throttle.acquire(store, toDelete.size());
+            if (mustWait(task) || cancelled(task)) {
+                throw halted(task); // right before the delete statements: a switch flipped since the read
+            }
             long started = System.nanoTime();
             outcome = calls.call(store, () -> adapter.executeDelete(plan));
             throttle.observe(store, Duration.ofNanos(System.nanoTime() - started));
@@ -172,6 +194,7 @@ public class BatchExecutor {
         List<Map<String, Object>> alreadyAbsent = plan.decisions().stream()
                 .filter(d -> d.action() == DeletePlan.Action.ABSENT).map(DeletePlan.KeyDecision::key).toList();
         List<Map<String, Object>> deleted = new ArrayList<>();
+        BatchCounts counts = new BatchCounts(outcome.deleted(), outcome.skippedNewer(), outcome.absent(), 0);
         if (!toDelete.isEmpty() && task.anonymising()) {
             List<LiveRow> after = calls.call(store, () -> adapter.readRows(spec, toDelete));
             Anonymisation.ReadBack readBack = Anonymisation.readBack(task, toDelete, after);
@@ -179,15 +202,18 @@ public class BatchExecutor {
             stillPresent = readBack.stillPresent();
         } else if (!toDelete.isEmpty() && readBackPossible(spec)) {
             List<LiveState> after = calls.call(store, () -> adapter.checkLiveState(spec, toDelete));
+            long keptNewer = 0;
             for (int i = 0; i < toDelete.size(); i++) {
                 LiveState state = after.get(i);
                 if (!state.present()) {
                     deleted.add(toDelete.get(i));
-                } else if (!state.writtenAfter(task.cutoff())) {
-                    // still there and not a concurrent write that rightly won: the delete missed it
-                    stillPresent++;
+                } else if (state.writtenAfter(task.cutoff())) {
+                    keptNewer++; // a concurrent write rightly won: the row is alive, not deleted
+                } else {
+                    stillPresent++; // still there with nothing newer: the delete missed it
                 }
             }
+            counts = ReadBackCounts.of(plan, outcome, deleted.size(), keptNewer, stillPresent);
         } else {
             deleted.addAll(toDelete);
         }
@@ -196,7 +222,6 @@ public class BatchExecutor {
         int copyTasks = fanOut.publish(task, batchId, deleted, alreadyAbsent, sourceGoneAt);
         steps.after(Step.COPIES_PUBLISHED, batchId);
 
-        BatchCounts counts = new BatchCounts(outcome.deleted(), outcome.skippedNewer(), outcome.absent(), 0);
         if (!plan.warnings().isEmpty()) {
             log.warn("batch {} of {}: {}", batchId, task.dataset(), plan.warnings());
         }
@@ -244,14 +269,25 @@ public class BatchExecutor {
                 String.valueOf(refused.getMessage()), false));
     }
 
-    /** Waits while a kill switch is on or the deletion log's ingestion lags too far behind. */
-    private void awaitGo(String dataset) {
+    /**
+     * Waits, up to the pause hold, while a kill switch is on or the deletion log's ingestion lags too far behind;
+     * then hands the poll back ({@link DeletionPaused}) rather than blocking the consumer. Also hands it back once
+     * the poll's time budget is spent.
+     */
+    private void awaitGo(DeletionTask task, Instant handBackAt) {
+        Instant holdUntil = clock.instant().plus(pauseHold);
         boolean announced = false;
-        while (control.stopped(dataset) || logLag.tooFarBehind()) {
+        while (mustWait(task)) {
+            if (cancelled(task)) {
+                throw new Cancelled();
+            }
             if (!announced) {
-                log.warn("deletion of {} paused: {}", dataset, control.stopped(dataset) ? "kill switch on"
-                        : "deletion log ingestion lags by " + logLag.lag() + " records");
+                log.warn("deletion of {} paused: {}", task.dataset(), pauseReason(task));
                 announced = true;
+            }
+            if (clock.instant().isAfter(holdUntil) || clock.instant().isAfter(handBackAt)) {
+                throw new DeletionPaused("deletion of " + task.dataset() + " paused (" + pauseReason(task)
+                        + "): task " + task.taskId() + " handed back to the consumer");
             }
             try {
                 Thread.sleep(pausePoll.toMillis());
@@ -259,6 +295,42 @@ public class BatchExecutor {
                 Thread.currentThread().interrupt();
                 throw new StoreException.Retriable("interrupted while paused", e);
             }
+        }
+        if (cancelled(task)) {
+            throw new Cancelled();
+        }
+        if (clock.instant().isAfter(handBackAt)) {
+            throw new DeletionPaused("the poll's time budget is spent: task " + task.taskId() + " handed back to the"
+                    + " consumer before batch of " + task.dataset());
+        }
+    }
+
+    private boolean mustWait(DeletionTask task) {
+        return control.stopped(task.controlScope()) || logLag.tooFarBehind();
+    }
+
+    private boolean cancelled(DeletionTask task) {
+        return control.cancelled(task.controlScope(), task.runId());
+    }
+
+    private String pauseReason(DeletionTask task) {
+        return control.stopped(task.controlScope()) ? control.stopReason(task.controlScope())
+                : "deletion log ingestion lags by " + logLag.lag() + " records";
+    }
+
+    /** What stopped a batch between its plan and its delete: a cancellation ends the task, anything else pauses it. */
+    private RuntimeException halted(DeletionTask task) {
+        if (cancelled(task)) {
+            return new Cancelled();
+        }
+        return new DeletionPaused("deletion of " + task.dataset() + " paused before its delete (" + pauseReason(task)
+                + "): task " + task.taskId() + " handed back to the consumer");
+    }
+
+    /** The task's run was cancelled: nothing more of it is deleted. */
+    private static final class Cancelled extends RuntimeException {
+        Cancelled() {
+            super(null, null, false, false);
         }
     }
 }

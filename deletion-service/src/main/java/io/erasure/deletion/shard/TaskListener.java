@@ -1,9 +1,13 @@
 package io.erasure.deletion.shard;
 
+import io.erasure.deletion.control.ControlCatchUp;
 import io.erasure.deletion.execution.BatchExecutor;
 import io.erasure.deletion.lookup.IdentifierResolver;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.task.DeletionTask;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -20,7 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
  * consumer group, each served by its own listener thread, so a shard stuck on a failing store does not
  * hold back the others. Within what a poll brings, forward (event-driven) deletions go first, then by
  * priority. Offsets are committed after the poll's tasks are done; a crash redelivers them, which the
- * executor absorbs (processed batches, re-planning).
+ * executor absorbs (processed batches, re-planning). The container starts only once the kill switches are read
+ * ({@link ControlCatchUp}); a poll that waits on a switch or outlasts its time budget is handed back to the
+ * container, which keeps the consumer polling while it backs off.
  */
 public class TaskListener {
 
@@ -33,12 +39,17 @@ public class TaskListener {
     private final BatchExecutor executor;
     private final IdentifierResolver lookups;
     private final JsonMapper json;
+    private final Duration pollBudget;
+    private final Clock clock;
     private volatile AfterTask afterTask = AfterTask.NONE;
 
-    public TaskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json) {
+    public TaskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json, Duration pollBudget,
+                        Clock clock) {
         this.executor = executor;
         this.lookups = lookups;
         this.json = json;
+        this.pollBudget = pollBudget;
+        this.clock = clock;
     }
 
     /** Told of each task the executor returned from (done, skipped or refused); e.g. purge/ keeps each dataset's spec. */
@@ -54,8 +65,10 @@ public class TaskListener {
         this.afterTask = afterTask;
     }
 
-    @KafkaListener(id = "deletion-shards", topics = Topics.DELETION_TASKS, groupId = "${erasure.deletion.group:deletion-service}",
-            batch = "true", concurrency = "${erasure.deletion.shards-per-replica:2}")
+    // started by ControlCatchUp once the kill switches are read: never before
+    @KafkaListener(id = ControlCatchUp.SHARDS, topics = Topics.DELETION_TASKS,
+            groupId = "${erasure.deletion.group:deletion-service}", batch = "true", autoStartup = "false",
+            concurrency = "${erasure.deletion.shards-per-replica:2}")
     public void onTasks(List<ConsumerRecord<String, String>> records) {
         List<DeletionTask> tasks = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
@@ -68,12 +81,14 @@ public class TaskListener {
             }
         }
         tasks.sort(FORWARD_FIRST);
+        // past this the rest of the poll is handed back, long before max.poll.interval.ms evicts the shard
+        Instant handBackAt = clock.instant().plus(pollBudget);
         for (DeletionTask task : tasks) {
             if (task.lookup()) {
                 lookups.resolve(task); // finds the rows and publishes their tasks; deletes nothing
                 continue;
             }
-            executor.execute(task);
+            executor.execute(task, handBackAt);
             afterTask.executed(task);
         }
     }

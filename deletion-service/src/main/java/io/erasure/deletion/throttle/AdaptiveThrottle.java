@@ -2,6 +2,7 @@ package io.erasure.deletion.throttle;
 
 import io.erasure.deletion.DeletionProperties;
 import io.erasure.store.spi.LoadSignal;
+import io.erasure.store.spi.StoreException;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.micrometer.core.instrument.Gauge;
@@ -9,6 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -41,6 +44,36 @@ public class AdaptiveThrottle {
     /** Blocks until {@code rows} deletes may go to the store. */
     public void acquire(String store, int rows) {
         RateLimiter.waitForPermission(state(store).limiter, rows);
+    }
+
+    /**
+     * Waits until {@code rows} deletes may go to the store, checking {@code stop} every {@code poll} while it
+     * waits. Returns false, deleting nothing, as soon as {@code stop} is true (the permits it reserved stay spent:
+     * the store's rate is never exceeded by giving up). Throws {@link StoreException.Retriable} when the wait
+     * would be longer than the limiter allows.
+     */
+    public boolean acquire(String store, int rows, BooleanSupplier stop, Duration poll) {
+        if (stop.getAsBoolean()) {
+            return false;
+        }
+        long waitNanos = state(store).limiter.reservePermission(rows);
+        if (waitNanos < 0) {
+            throw new StoreException.Retriable("deleting " + rows + " rows from " + store + " would wait longer than the"
+                    + " throttle allows at " + limit(store) + " rows/s; the batch is retried later", null);
+        }
+        long until = System.nanoTime() + waitNanos;
+        for (long left = waitNanos; left > 0; left = until - System.nanoTime()) {
+            if (stop.getAsBoolean()) {
+                return false;
+            }
+            try {
+                Thread.sleep(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), poll.toMillis())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException.Retriable("interrupted while waiting for the throttle of " + store, e);
+            }
+        }
+        return !stop.getAsBoolean();
     }
 
     /** Records how long a batch of the store took, for the next adjustment. */

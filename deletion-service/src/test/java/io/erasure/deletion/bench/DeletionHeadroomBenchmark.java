@@ -102,7 +102,7 @@ public final class DeletionHeadroomBenchmark {
         ScheduledExecutorService control = Executors.newSingleThreadScheduledExecutor();
         if (adapter != null) {
             AdaptiveThrottle throttle = headroom < 0 ? null : new AdaptiveThrottle(new DeletionProperties(headroom,
-                    100_000, 50, 500, 0.7, Duration.ofSeconds(1), Duration.ofMillis(250), null, null, null, null, null, null),
+                    100_000, 50, 500, 0.7, Duration.ofSeconds(1), Duration.ofMillis(250), null, null, null, null, null, null, null, null),
                     new ShardOwnership(), new SimpleMeterRegistry());
             if (throttle != null) {
                 control.scheduleWithFixedDelay(() -> throttle.adjust(store -> adapter.loadSignal()), 1, 1, TimeUnit.SECONDS);

@@ -1,0 +1,228 @@
+package io.erasure.deletion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.erasure.deletion.control.ControlState;
+import io.erasure.infra.LocalEngines;
+import io.erasure.infra.kafka.TopicRecords;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.CopyTarget;
+import io.erasure.model.dataset.DatasetCopy;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.DeletionLimits;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.event.BatchCompleted;
+import io.erasure.model.event.ControlSignal;
+import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.core.KafkaTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Kill switches and cancellations govern every task of a dataset, its copies' included, and hold from the first
+ * task a replica consumes.
+ */
+class KillSwitchIT extends DeletionTestSupport {
+
+    private static final Instant NOW = Instant.now();
+    private static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(NOW.minus(Duration.ofHours(1)));
+
+    @Autowired
+    KafkaTemplate<String, String> kafka;
+
+    @Autowired
+    JsonMapper json;
+
+    @Autowired
+    ControlState controlState;
+
+    private String schema;
+    private DatasetSpec spec;
+
+    @BeforeEach
+    void liveTableWithACopy() {
+        schema = "k" + Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000);
+        jdbc.execute("CREATE SCHEMA " + schema);
+        for (String table : List.of("profiles", "profiles_copy")) {
+            jdbc.execute("CREATE TABLE " + schema + "." + table
+                    + " (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
+            for (long id = 1; id <= 10; id++) {
+                jdbc.update("INSERT INTO " + schema + "." + table + " VALUES (?, ?, ?)", id, "name-" + id,
+                        Timestamp.from(NOW.minus(Duration.ofDays(10))));
+            }
+        }
+        spec = DatasetSpec.builder().name(schema + "-profiles").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
+                .namespace(schema).table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
+                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+                .backup(S3Layout.defaultBackupLocation(schema + "-profiles", BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.5)).ownerTeam("demo-team")
+                .copies(List.of(new DatasetCopy("profiles-copy", StoreKind.POSTGRES, "pg-main",
+                        new CopyTarget.TableMapping(schema, "profiles_copy", Map.of("id", "id", "name", "name")))))
+                .build();
+    }
+
+    @Test
+    void aKillSwitchOnTheSourceDatasetStopsItsCopyTasks() {
+        DeletionTask source = DeletionTask.forRun(RunId.random(), spec, keys(1, 2), CUTOFF);
+        DeletionTask copyTask = DeletionTask.forCopy(source, spec.copies().get(0), keys(1, 2));
+        control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
+
+        publish(copyTask);
+
+        sleepMillis(3_000);
+        assertThat(ids("profiles_copy")).as("copy rows while the source's switch is on").contains(1L, 2L);
+        assertThat(completed(copyTask, 0)).isEmpty();
+
+        control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
+        assertThat(completed(copyTask, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(2));
+        assertThat(ids("profiles_copy")).doesNotContain(1L, 2L).contains(3L);
+    }
+
+    @Test
+    void aCopyTaskOfACancelledRunDeletesNothing() {
+        RunId run = RunId.random();
+        DeletionTask source = DeletionTask.forRun(run, spec, keys(3, 4), CUTOFF);
+        DeletionTask copyTask = DeletionTask.forCopy(source, spec.copies().get(0), keys(3, 4));
+        control(ControlSignal.dataset(spec.name(), false, List.of(run), "operator", "run cancelled"));
+        sleepMillis(500);
+
+        publish(copyTask);
+        // a task published after it, on the same dataset and store, shows the copy task was consumed and skipped
+        DeletionTask later = DeletionTask.forRun(RunId.random(), spec, keys(9), CUTOFF);
+        publish(later);
+
+        completed(later, 1);
+        sleepMillis(1_000);
+        assertThat(ids("profiles_copy")).as("copy rows of the cancelled run").contains(3L, 4L);
+        assertThat(completed(copyTask, 0)).isEmpty();
+    }
+
+    /**
+     * A replica that starts while a switch is on must not delete before it has read the switch: the control topic
+     * holds many older messages before it, so reading it takes many polls, and the task is waiting when the
+     * replica's shards join.
+     */
+    @Test
+    void aRestartedReplicaReadsTheKillSwitchesBeforeItDeletesAnything() throws Exception {
+        for (int i = 0; i < 3_000; i++) {
+            ControlSignal other = ControlSignal.dataset(schema + "-other-" + i, false, List.of(), "operator", "noise");
+            kafka.send(Topics.CONTROL, Topics.controlKey(other),
+                    json.writeValueAsString(EventEnvelope.startChain(other, null, Clock.systemUTC())));
+        }
+        control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
+        // this test's own replica has seen the switch too, so only the restarted one could delete the rows
+        await().atMost(Duration.ofSeconds(60)).until(() -> controlState.stopped(spec.name()));
+        String group = "restarted-" + schema;
+        startGroupAtTheEndOfTheTaskTopic(group);
+        DeletionTask task = DeletionTask.forRun(RunId.random(), spec, keys(5, 6), CUTOFF);
+        publish(task);
+
+        try (ConfigurableApplicationContext restarted = startReplica(group)) {
+            sleepMillis(6_000);
+            assertThat(ids("profiles")).as("rows of the switched-off dataset after the restart").contains(5L, 6L);
+            assertThat(completed(task, 0)).isEmpty();
+        } finally {
+            control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
+        }
+    }
+
+    /** A second deletion replica, as after a restart: same engines, its own shard group, a fresh control state. */
+    private ConfigurableApplicationContext startReplica(String group) {
+        Map<String, Object> properties = new HashMap<>();
+        LocalEngines.postgres().springProperties().forEach(properties::put);
+        LocalEngines.kafka().springProperties().forEach(properties::put);
+        LocalEngines.s3().springProperties().forEach(properties::put);
+        LocalEngines.postgres().storeConnectionProperties("pg-main").forEach(properties::put);
+        properties.put("server.port", "0");
+        properties.put("erasure.deletion.group", group);
+        properties.put("erasure.deletion.kill-switch-poll", "100ms");
+        properties.put("spring.flyway.enabled", "false");
+        // as arguments: default properties would rank below application.yml
+        return new SpringApplicationBuilder(DeletionApplication.class).run(properties.entrySet().stream()
+                .map(p -> "--" + p.getKey() + "=" + p.getValue()).toArray(String[]::new));
+    }
+
+    private void startGroupAtTheEndOfTheTaskTopic(String group) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                LocalEngines.kafka().bootstrapServers()))) {
+            List<TopicPartition> partitions = admin.describeTopics(List.of(Topics.DELETION_TASKS)).allTopicNames()
+                    .get(10, TimeUnit.SECONDS).get(Topics.DELETION_TASKS).partitions().stream()
+                    .map(p -> new TopicPartition(Topics.DELETION_TASKS, p.partition())).toList();
+            Map<TopicPartition, OffsetAndMetadata> ends = admin.listOffsets(partitions.stream()
+                            .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()))).all().get(10, TimeUnit.SECONDS)
+                    .entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+                            e -> new OffsetAndMetadata(e.getValue().offset())));
+            admin.alterConsumerGroupOffsets(group, ends).all().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static List<Map<String, Object>> keys(long... ids) {
+        return LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+    }
+
+    private void publish(DeletionTask task) {
+        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task));
+    }
+
+    private void control(ControlSignal signal) {
+        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(signal, null,
+                Clock.systemUTC())));
+    }
+
+    private void send(String topic, String key, String value) {
+        try {
+            kafka.send(topic, key, value).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<Long> ids(String table) {
+        return jdbc.queryForList("SELECT id FROM " + schema + "." + table + " ORDER BY id", Long.class);
+    }
+
+    private List<BatchCompleted> completed(DeletionTask task, int atLeast) {
+        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+                        value -> json.readValue(value, EventEnvelope.class),
+                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted b
+                                && b.dataset().equals(task.dataset()), atLeast,
+                        Duration.ofSeconds(atLeast == 0 ? 3 : 60))
+                .stream().map(e -> (BatchCompleted) e.payload()).toList();
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
