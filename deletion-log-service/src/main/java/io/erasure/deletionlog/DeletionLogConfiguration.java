@@ -2,7 +2,16 @@ package io.erasure.deletionlog;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.ingest.DeadLetters;
 import io.erasure.deletionlog.schema.DeletionLogKeyspace;
+import io.erasure.model.contract.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.KafkaTemplate;
 import io.erasure.support.access.AccessRules;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -26,7 +35,22 @@ class DeletionLogConfiguration {
     @Bean
     DeletionLog deletionLog(CqlSession session, DeletionLogKeyspace schema, DeletionLogProperties properties, JsonMapper json,
                             Clock clock) {
-        return DeletionLog.open(session, properties.masterKey(), properties.ttl(), json, clock);
+        return DeletionLog.open(session, properties.masterKey(), properties.ttl(), json, clock, properties.consistency());
+    }
+
+    /** Dead letters may hold the only copy of deleted rows: kept 30 days like the log, as durable as the log topic. */
+    @Bean
+    NewTopic deadLetterTopic(@Value("${erasure.topics.replicas:1}") int replicas) {
+        return TopicBuilder.name(Topics.DELETION_LOG_DEAD_LETTER).partitions(1).replicas(replicas)
+                .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(Duration.ofDays(30).toMillis()))
+                .config(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false")
+                .config(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(Math.min(2, replicas)))
+                .build();
+    }
+
+    @Bean
+    DeadLetters deadLetters(KafkaTemplate<String, String> kafka, JsonMapper json, MeterRegistry meters) {
+        return new DeadLetters(kafka, json, meters);
     }
 
     /**

@@ -23,8 +23,13 @@ import io.erasure.store.spi.StoreException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.config.TopicConfig;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -97,9 +102,13 @@ class DeletionConfiguration {
     }
 
     @Bean
-    LogIngestionLag logIngestionLag(Admin admin, DeletionProperties properties,
+    LogIngestionLag logIngestionLag(Admin admin, KafkaAdmin kafkaAdmin, DeletionProperties properties,
                                     @Value("${erasure.deletion.log-ingest-group:deletion-log-service}") String group) {
-        return new LogIngestionLag(admin, group, properties.logLagThreshold(), Duration.ofSeconds(2));
+        Map<String, Object> reader = new HashMap<>(kafkaAdmin.getConfigurationProperties());
+        reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        reader.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return new LogIngestionLag(admin, () -> new KafkaConsumer<>(reader, new StringDeserializer(), new StringDeserializer()),
+                group, properties.logLagThreshold(), Duration.ofSeconds(2));
     }
 
     @Bean

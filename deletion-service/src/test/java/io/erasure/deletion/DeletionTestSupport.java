@@ -23,7 +23,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "erasure.deletion.kill-switch-poll=100ms",
         "erasure.deletion.retry-attempts=2"})
-@Import(DeletionTestSupport.Crashes.class)
+@Import({DeletionTestSupport.Crashes.class, LogIngestStandIn.class})
 public abstract class DeletionTestSupport {
 
     /** A second way to the same PostgreSQL, through a gate tests can cut: connection {@code pg-gated}. */

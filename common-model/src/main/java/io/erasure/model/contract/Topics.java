@@ -24,13 +24,27 @@ public final class Topics {
     public static final String DELETION_TASKS = "erasure.deletion.tasks";
     /** deletion → deletion-log, written before each delete; key: dataset + primary key. */
     public static final String DELETION_LOG = "erasure.deletion.log";
+    /**
+     * deletion-log → operators: log records the ingest could not store (unreadable, or a format it does not know), kept
+     * 30 days like the log; key: the original key. Each carries the headers {@link #DEAD_LETTER_DATASET} (the dataset, or
+     * {@code global} when it cannot be told), {@link #DEAD_LETTER_REASON} and the original topic, partition and offset.
+     * Deletion of a dataset stops while it has a dead letter the group {@link #DEAD_LETTERS_RESOLVED_GROUP} has not
+     * committed past (all datasets for a {@code global} one): an operator repairs the record, then moves that group's offset.
+     */
+    public static final String DELETION_LOG_DEAD_LETTER = "erasure.deletion.log.dead-letter";
+    /** The consumer group whose committed offsets on {@link #DELETION_LOG_DEAD_LETTER} mark dead letters as resolved. */
+    public static final String DEAD_LETTERS_RESOLVED_GROUP = "erasure-dead-letters-resolved";
+    public static final String DEAD_LETTER_DATASET = "erasure.dataset";
+    public static final String DEAD_LETTER_REASON = "erasure.reason";
+    public static final String DEAD_LETTER_ORIGIN = "erasure.origin";
     /** control-plane → deletion, validation; compacted; key: {@code global} or a dataset. */
     public static final String CONTROL = "erasure.control";
     /** upstream systems / REST → control-plane; key: identifier. */
     public static final String FORWARD_REQUESTS = "erasure.forward.requests";
 
     public static final List<String> ALL =
-            List.of(RUN_COMMANDS, RUN_EVENTS, AUDIT_UNITS, DELETION_TASKS, DELETION_LOG, CONTROL, FORWARD_REQUESTS);
+            List.of(RUN_COMMANDS, RUN_EVENTS, AUDIT_UNITS, DELETION_TASKS, DELETION_LOG, CONTROL, FORWARD_REQUESTS,
+                    DELETION_LOG_DEAD_LETTER);
 
     /** Key of {@link #CONTROL} messages for platform-wide signals. */
     public static final String CONTROL_GLOBAL_KEY = Names.RESERVED_GLOBAL;

@@ -14,7 +14,8 @@ class TopicsTest {
     void topicNamesAreTheContract() {
         assertThat(Topics.ALL).containsExactly(
                 "erasure.run.commands", "erasure.run.events", "erasure.audit.units", "erasure.deletion.tasks",
-                "erasure.deletion.log", "erasure.control", "erasure.forward.requests");
+                "erasure.deletion.log", "erasure.control", "erasure.forward.requests",
+                "erasure.deletion.log.dead-letter");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.erasure.deletionlog.client;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -27,15 +28,21 @@ public final class DatasetKeys {
     private final PreparedStatement dropKey;
 
     public DatasetKeys(CqlSession session, SecretKey master, Clock clock) {
+        this(session, master, clock, LogStatements.DEFAULT);
+    }
+
+    /** {@code consistency}: of every read and write of the keys (a key read from a stale replica could outlive its purge). */
+    public DatasetKeys(CqlSession session, SecretKey master, Clock clock, ConsistencyLevel consistency) {
+        LogStatements statements = new LogStatements(session, consistency);
         this.session = session;
         this.master = master;
         this.clock = clock;
-        this.latest = session.prepare("SELECT version, wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? LIMIT 1");
-        this.byVersion = session.prepare("SELECT wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? AND version = ?");
-        this.create = session.prepare("INSERT INTO " + LogSchema.DATASET_KEYS + " (dataset, version, wrapped_key, created_at)"
+        this.latest = statements.prepare("SELECT version, wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? LIMIT 1");
+        this.byVersion = statements.prepare("SELECT wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? AND version = ?");
+        this.create = statements.prepare("INSERT INTO " + LogSchema.DATASET_KEYS + " (dataset, version, wrapped_key, created_at)"
                 + " VALUES (?, ?, ?, ?) IF NOT EXISTS");
-        this.versions = session.prepare("SELECT version FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ?");
-        this.dropKey = session.prepare("DELETE wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? AND version = ?");
+        this.versions = statements.prepare("SELECT version FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ?");
+        this.dropKey = statements.prepare("DELETE wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? AND version = ?");
     }
 
     public record DataKey(int version, SecretKey key) {

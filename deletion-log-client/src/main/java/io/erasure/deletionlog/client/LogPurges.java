@@ -1,5 +1,6 @@
 package io.erasure.deletionlog.client;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -46,23 +47,28 @@ public final class LogPurges {
     private final PreparedStatement history;
 
     public LogPurges(CqlSession session, DatasetKeys keys, Clock clock, Duration ttl) {
+        this(session, keys, clock, ttl, LogStatements.DEFAULT);
+    }
+
+    public LogPurges(CqlSession session, DatasetKeys keys, Clock clock, Duration ttl, ConsistencyLevel consistency) {
+        LogStatements statements = new LogStatements(session, consistency);
         this.session = session;
         this.keys = keys;
         this.clock = clock;
         this.ttlSeconds = LogSchema.requireTtl(ttl);
-        this.keyRows = session.prepare("SELECT record_id, deleted_at, run_id, request_id FROM " + LogSchema.BY_KEY
+        this.keyRows = statements.prepare("SELECT record_id, deleted_at, run_id, request_id FROM " + LogSchema.BY_KEY
                 + " WHERE dataset = ? AND key_hash = ?");
-        this.deleteByKey = session.prepare("DELETE FROM " + LogSchema.BY_KEY + " WHERE dataset = ? AND key_hash = ?");
-        this.deleteByTime = session.prepare("DELETE FROM " + LogSchema.BY_TIME
+        this.deleteByKey = statements.prepare("DELETE FROM " + LogSchema.BY_KEY + " WHERE dataset = ? AND key_hash = ?");
+        this.deleteByTime = statements.prepare("DELETE FROM " + LogSchema.BY_TIME
                 + " WHERE dataset = ? AND hour = ? AND deleted_at = ? AND record_id = ?");
-        this.deleteByRun = session.prepare("DELETE FROM " + LogSchema.BY_RUN + " WHERE origin_id = ? AND shard = ? AND record_id = ?");
-        this.markKey = session.prepare("INSERT INTO " + LogSchema.PURGED_KEYS + " (dataset, key_hash, purged_at, purged_by)"
+        this.deleteByRun = statements.prepare("DELETE FROM " + LogSchema.BY_RUN + " WHERE origin_id = ? AND shard = ? AND record_id = ?");
+        this.markKey = statements.prepare("INSERT INTO " + LogSchema.PURGED_KEYS + " (dataset, key_hash, purged_at, purged_by)"
                 + " VALUES (?, ?, ?, ?) USING TTL ?");
-        this.markDataset = session.prepare("INSERT INTO " + LogSchema.PURGED_DATASETS + " (dataset, purged_at, purged_by)"
+        this.markDataset = statements.prepare("INSERT INTO " + LogSchema.PURGED_DATASETS + " (dataset, purged_at, purged_by)"
                 + " VALUES (?, ?, ?)");
-        this.logPurge = session.prepare("INSERT INTO " + LogSchema.PURGES + " (dataset, purged_at, purge_id, scope, key_hash,"
+        this.logPurge = statements.prepare("INSERT INTO " + LogSchema.PURGES + " (dataset, purged_at, purge_id, scope, key_hash,"
                 + " purged_by, reason, records_removed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-        this.history = session.prepare("SELECT purged_at, purge_id, scope, key_hash, purged_by, reason, records_removed FROM "
+        this.history = statements.prepare("SELECT purged_at, purge_id, scope, key_hash, purged_by, reason, records_removed FROM "
                 + LogSchema.PURGES + " WHERE dataset = ?");
     }
 

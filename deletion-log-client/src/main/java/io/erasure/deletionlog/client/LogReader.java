@@ -1,5 +1,6 @@
 package io.erasure.deletionlog.client;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -47,16 +48,21 @@ public final class LogReader {
     private final PreparedStatement keyPurge;
 
     public LogReader(CqlSession session, DatasetKeys keys, JsonMapper json) {
+        this(session, keys, json, LogStatements.DEFAULT);
+    }
+
+    public LogReader(CqlSession session, DatasetKeys keys, JsonMapper json, ConsistencyLevel consistency) {
+        LogStatements statements = new LogStatements(session, consistency);
         this.session = session;
         this.keys = keys;
         this.json = json;
-        this.byKey = session.prepare("SELECT " + LogSchema.RECORD_COLUMNS + " FROM " + LogSchema.BY_KEY
+        this.byKey = statements.prepare("SELECT " + LogSchema.RECORD_COLUMNS + " FROM " + LogSchema.BY_KEY
                 + " WHERE dataset = ? AND key_hash = ?");
-        this.byTime = session.prepare("SELECT " + LogSchema.RECORD_COLUMNS + " FROM " + LogSchema.BY_TIME
+        this.byTime = statements.prepare("SELECT " + LogSchema.RECORD_COLUMNS + " FROM " + LogSchema.BY_TIME
                 + " WHERE dataset = ? AND hour = ? AND deleted_at >= ? AND deleted_at < ?");
-        this.byRun = session.prepare("SELECT " + LogSchema.RECORD_COLUMNS + " FROM " + LogSchema.BY_RUN
+        this.byRun = statements.prepare("SELECT " + LogSchema.RECORD_COLUMNS + " FROM " + LogSchema.BY_RUN
                 + " WHERE origin_id = ? AND shard = ?");
-        this.keyPurge = session.prepare("SELECT purged_at, purged_by FROM " + LogSchema.PURGED_KEYS
+        this.keyPurge = statements.prepare("SELECT purged_at, purged_by FROM " + LogSchema.PURGED_KEYS
                 + " WHERE dataset = ? AND key_hash = ?");
     }
 

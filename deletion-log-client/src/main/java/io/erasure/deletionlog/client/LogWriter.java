@@ -1,5 +1,6 @@
 package io.erasure.deletionlog.client;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -45,20 +46,27 @@ public final class LogWriter {
     private final PreparedStatement datasetPurge;
 
     public LogWriter(CqlSession session, DatasetKeys keys, JsonMapper json, Clock clock, Duration ttl) {
+        this(session, keys, json, clock, ttl, LogStatements.DEFAULT);
+    }
+
+    /** {@code consistency}: of the record writes and the purge checks before them. */
+    public LogWriter(CqlSession session, DatasetKeys keys, JsonMapper json, Clock clock, Duration ttl,
+                     ConsistencyLevel consistency) {
+        LogStatements statements = new LogStatements(session, consistency);
         this.session = session;
         this.keys = keys;
         this.json = json;
         this.clock = clock;
         this.ttlSeconds = LogSchema.requireTtl(ttl);
         String values = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
-        this.byKey = session.prepare("INSERT INTO " + LogSchema.BY_KEY + " (" + LogSchema.RECORD_COLUMNS + ") VALUES ("
+        this.byKey = statements.prepare("INSERT INTO " + LogSchema.BY_KEY + " (" + LogSchema.RECORD_COLUMNS + ") VALUES ("
                 + values + ") USING TTL ?");
-        this.byTime = session.prepare("INSERT INTO " + LogSchema.BY_TIME + " (" + LogSchema.RECORD_COLUMNS + ", hour) VALUES ("
+        this.byTime = statements.prepare("INSERT INTO " + LogSchema.BY_TIME + " (" + LogSchema.RECORD_COLUMNS + ", hour) VALUES ("
                 + values + ", ?) USING TTL ?");
-        this.byRun = session.prepare("INSERT INTO " + LogSchema.BY_RUN + " (" + LogSchema.RECORD_COLUMNS
+        this.byRun = statements.prepare("INSERT INTO " + LogSchema.BY_RUN + " (" + LogSchema.RECORD_COLUMNS
                 + ", origin_id, shard) VALUES (" + values + ", ?, ?) USING TTL ?");
-        this.keyPurge = session.prepare("SELECT purged_at FROM " + LogSchema.PURGED_KEYS + " WHERE dataset = ? AND key_hash = ?");
-        this.datasetPurge = session.prepare("SELECT purged_at FROM " + LogSchema.PURGED_DATASETS + " WHERE dataset = ?");
+        this.keyPurge = statements.prepare("SELECT purged_at FROM " + LogSchema.PURGED_KEYS + " WHERE dataset = ? AND key_hash = ?");
+        this.datasetPurge = statements.prepare("SELECT purged_at FROM " + LogSchema.PURGED_DATASETS + " WHERE dataset = ?");
     }
 
     /** Writes {@code records} and returns once every row is acknowledged; a failure throws and the whole call may be retried. */

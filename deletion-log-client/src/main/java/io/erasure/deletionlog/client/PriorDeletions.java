@@ -145,10 +145,11 @@ public final class PriorDeletions {
             synchronized (this) {
                 current = statements;
                 if (current == null) {
+                    LogStatements log = new LogStatements(session, LogStatements.DEFAULT);
                     current = new Statements(
-                            session.prepare("SELECT record_id, deleted_at, run_id, request_id, anonymised FROM " + byKeyTable
+                            log.prepare("SELECT record_id, deleted_at, run_id, request_id, anonymised FROM " + byKeyTable
                                     + " WHERE dataset = ? AND key_hash = ?"),
-                            session.prepare("SELECT purged_at FROM " + purgedDatasetsTable + " WHERE dataset = ?"));
+                            log.prepare("SELECT purged_at FROM " + purgedDatasetsTable + " WHERE dataset = ?"));
                     statements = current;
                 }
             }

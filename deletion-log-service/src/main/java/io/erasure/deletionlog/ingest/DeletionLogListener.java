@@ -21,7 +21,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Stores every deletion record of {@code erasure.deletion.log} in the Cassandra log, a poll's batch at
  * a time; offsets are committed only after the whole batch is stored (a failure redelivers it, and the
- * writes are idempotent). Only committed (read_committed) records are seen.
+ * writes are idempotent). Only committed (read_committed) records are seen. A record that can never be
+ * stored is not skipped: it goes to the dead-letter topic ({@link DeadLetters}), acknowledged before the
+ * batch's offsets are committed, and deletion of its dataset stops until it is resolved.
  */
 @Component
 public class DeletionLogListener {
@@ -31,34 +33,34 @@ public class DeletionLogListener {
     private static final Logger log = LoggerFactory.getLogger(DeletionLogListener.class);
 
     private final LogWriter writer;
+    private final DeadLetters deadLetters;
     private final ObjectReader recordReader;
     private final Counter stored;
     private final Counter skipped;
-    private final Counter unreadable;
 
-    public DeletionLogListener(DeletionLog deletionLog, JsonMapper json, MeterRegistry meters) {
+    public DeletionLogListener(DeletionLog deletionLog, DeadLetters deadLetters, JsonMapper json, MeterRegistry meters) {
         this.writer = deletionLog.writer();
+        this.deadLetters = deadLetters;
         // a record published before DeletionRecord.anonymised existed (still on the topic during an upgrade) has no such
         // field; it deleted a whole row, so the missing flag reads as false instead of making the record unreadable
         this.recordReader = json.readerFor(DeletionRecord.class).without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
         this.stored = meters.counter("erasure.deletion_log.records", "outcome", "stored");
         this.skipped = meters.counter("erasure.deletion_log.records", "outcome", "skipped");
-        this.unreadable = meters.counter("erasure.deletion_log.records", "outcome", "unreadable");
     }
 
     @KafkaListener(topics = Topics.DELETION_LOG, groupId = GROUP, batch = "true")
     public void onRecords(List<ConsumerRecord<String, String>> messages) {
         List<DeletionRecord> records = new ArrayList<>(messages.size());
+        List<DeadLetters.DeadLetter> unstorable = new ArrayList<>();
         for (ConsumerRecord<String, String> message : messages) {
             try {
                 records.add(recordReader.readValue(message.value()));
             } catch (JacksonException | IllegalArgumentException e) {
                 // it can never be stored; the deletion service validates what it publishes, so this is a bug to look at
-                unreadable.increment();
-                log.error("unreadable deletion record at {}-{}@{} skipped: {}", message.topic(), message.partition(),
-                        message.offset(), e.getMessage());
+                unstorable.add(new DeadLetters.DeadLetter(message, "unreadable deletion record: " + e.getMessage()));
             }
         }
+        deadLetters.send(unstorable);
         LogWriter.Written written = writer.write(records);
         stored.increment(written.written());
         skipped.increment(written.skippedPurged() + written.skippedExpired());

@@ -306,7 +306,7 @@ public class BatchExecutor {
     }
 
     private boolean mustWait(DeletionTask task) {
-        return control.stopped(task.controlScope()) || logLag.tooFarBehind();
+        return control.stopped(task.controlScope()) || logLag.tooFarBehind(task.dataset(), task.controlScope());
     }
 
     private boolean cancelled(DeletionTask task) {
@@ -315,7 +315,7 @@ public class BatchExecutor {
 
     private String pauseReason(DeletionTask task) {
         return control.stopped(task.controlScope()) ? control.stopReason(task.controlScope())
-                : "deletion log ingestion lags by " + logLag.lag() + " records";
+                : logLag.why(task.dataset(), task.controlScope());
     }
 
     /** What stopped a batch between its plan and its delete: a cancellation ends the task, anything else pauses it. */

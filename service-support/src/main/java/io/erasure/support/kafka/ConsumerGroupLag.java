@@ -25,7 +25,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class ConsumerGroupLag {
 
-    public record Lag(String topic, String group, long total, Map<Integer, Long> partitions) {
+    /** {@code committed}: whether the group has committed an offset on any partition of the topic. */
+    public record Lag(String topic, String group, long total, Map<Integer, Long> partitions, boolean committed) {
     }
 
     private ConsumerGroupLag() {
@@ -41,7 +42,7 @@ public final class ConsumerGroupLag {
                         .get(topic);
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                    return new Lag(topic, group, 0, Map.of());
+                    return new Lag(topic, group, 0, Map.of(), false);
                 }
                 throw e;
             }
@@ -54,13 +55,15 @@ public final class ConsumerGroupLag {
                     .partitionsToOffsetAndMetadata().get(wait, TimeUnit.MILLISECONDS);
             Map<Integer, Long> partitions = new TreeMap<>();
             long total = 0;
+            boolean anyCommitted = false;
             for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> end : ends.entrySet()) {
                 OffsetAndMetadata done = committed.get(end.getKey());
+                anyCommitted |= done != null;
                 long lag = Math.max(0, end.getValue().offset() - (done == null ? 0 : done.offset()));
                 partitions.put(end.getKey().partition(), lag);
                 total += lag;
             }
-            return new Lag(topic, group, total, partitions);
+            return new Lag(topic, group, total, partitions, anyCommitted);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while measuring the lag of " + group + " on " + topic, e);
