@@ -43,6 +43,9 @@ public abstract class DeletionTestSupport {
         // a category tree: deleting a category deletes its whole subtree (ForwardTreeIT)
         registry.add("erasure.connections[pg-main].settings[hierarchy." + ForwardTreeIT.DATASET + ".tree.parent-column]",
                 () -> "parent_id");
+        // its identifier is the category's own id: the categories under a deleted one go with it
+        registry.add("erasure.connections[pg-main].settings[hierarchy." + ForwardTreeIT.DATASET + ".tree.node-identifier]",
+                () -> "inherited");
         // a cache tier for copies
         LocalEngines.redis().storeConnectionProperties("redis-main").forEach((name, value) -> registry.add(name, () -> value));
         // a Cassandra store with JMX, for the purge status ("deleted but still on disk")

@@ -41,9 +41,12 @@ class TreeDeleteIT {
         TestDatabase.execute("CREATE SCHEMA IF NOT EXISTS tree");
         recursive = TestDatabase.spec("tree", "by_parent", "id", ConditionalColumn.timestamp("updated_at"));
         path = TestDatabase.spec("tree", "by_path", "id", ConditionalColumn.timestamp("updated_at"));
+        // the identifier column is the node's own id: the nodes under a key belong to it
         adapter = TestDatabase.open(Map.of(
                 "hierarchy." + recursive.name() + ".tree.parent-column", "parent_id",
-                "hierarchy." + path.name() + ".tree.path-column", "path"));
+                "hierarchy." + recursive.name() + ".tree.node-identifier", "inherited",
+                "hierarchy." + path.name() + ".tree.path-column", "path",
+                "hierarchy." + path.name() + ".tree.node-identifier", "inherited"));
     }
 
     @AfterAll

@@ -2,6 +2,7 @@ package io.erasure.store.postgres.plan;
 
 import io.erasure.store.postgres.json.JsonValues;
 import io.erasure.store.postgres.schema.CutoffGuard;
+import io.erasure.store.postgres.schema.DatasetShape;
 import io.erasure.store.postgres.sql.DatasetSql;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeletePlan;
@@ -60,6 +61,7 @@ public final class DeletePlanner {
         List<KeyDecision> decisions = new ArrayList<>(batch.keys().size());
         List<Map<String, Object>> toChange = new ArrayList<>();
         List<String> units = new ArrayList<>();
+        KeptNodes kept = new KeptNodes();
         try (PreparedStatement query = connection.prepareStatement(planQuery)) {
             query.setString(1, JsonValues.documents(sql.shape().table(), batch.keys()));
             if (usesCutoff) {
@@ -88,6 +90,9 @@ public final class DeletePlanner {
                         units.add(withUnits ? rs.getString("unit_digest") : null);
                     }
                     decisions.add(new KeyDecision(key, action));
+                    if (withUnits && action != Action.ABSENT) {
+                        kept.add(action == change, rs.getLong("kept_nodes"));
+                    }
                 }
             }
         }
@@ -105,7 +110,48 @@ public final class DeletePlanner {
             values.addAll(trailing);
             statements.add(new PlannedStatement(statement, values));
         }
-        return new DeletePlan(batch, statements, decisions);
+        return new DeletePlan(batch, statements, decisions, kept.warnings(sql.shape()));
+    }
+
+    /** Tree nodes of other identifiers that keys of the plan keep (under a key deleted, or with the key kept whole). */
+    private static final class KeptNodes {
+        private long nodesUnderDeleted;
+        private int keysDeleted;
+        private long nodesUnderKept;
+        private int keysKept;
+
+        void add(boolean deleted, long nodes) {
+            if (nodes == 0) {
+                return;
+            }
+            if (deleted) {
+                nodesUnderDeleted += nodes;
+                keysDeleted++;
+            } else {
+                nodesUnderKept += nodes;
+                keysKept++;
+            }
+        }
+
+        List<String> warnings(DatasetShape shape) {
+            String dataset = shape.spec().name();
+            String declare = "if the nodes under a key have no identifier of their own, declare hierarchy." + dataset
+                    + ".tree.node-identifier = inherited";
+            List<String> warnings = new ArrayList<>();
+            if (keysDeleted > 0) {
+                warnings.add(nodesUnderDeleted + " tree node(s) of other identifiers (or of none) were kept, with everything"
+                        + " under them, under " + keysDeleted + " key(s) of dataset '" + dataset + "' whose own nodes are deleted:"
+                        + " a subtree delete removes only the nodes of its key's identifier; " + declare);
+            }
+            if (keysKept > 0 && !shape.selfReferences().isEmpty()) {
+                warnings.add(keysKept + " key(s) kept whole: their subtrees in " + shape.table().qualifiedName() + " hold "
+                        + nodesUnderKept + " node(s) of other identifiers (or of none), and the foreign key "
+                        + shape.selfReferences().get(0).constraint() + " (" + shape.selfReferences().get(0).onDeleteText()
+                        + ") of the table onto itself would cascade into, change or refuse on them if the nodes above them"
+                        + " were deleted; " + declare + ", or move those nodes");
+            }
+            return warnings;
+        }
     }
 
     /** A JSON array of the digests (md5 hex, or null where the plan found none: such a key never matches). */

@@ -27,6 +27,19 @@ public record DatasetShape(DatasetSpec spec, TableSchema table, CutoffGuard guar
         this(spec, table, guard, tree, children, SchemaVersion.UNKNOWN);
     }
 
+    /**
+     * True for a tree whose nodes each have their own identifier ({@link TreeShape.NodeIdentifier#OWN}): a subtree delete
+     * keeps the nodes of other identifiers.
+     */
+    public boolean nodesHaveOwnIdentifier() {
+        return tree.map(TreeShape::nodesHaveOwnIdentifier).orElse(false);
+    }
+
+    /** The foreign keys of the dataset's table onto itself (a tree's parent column, usually). */
+    public List<TableSchema.Reference> selfReferences() {
+        return table.referencedBy().stream().filter(r -> r.qualifiedName().equals(table.qualifiedName())).toList();
+    }
+
     /** The dataset's table and its child tables: what a delete writes to. */
     public List<TableSchema> tables() {
         List<TableSchema> tables = new java.util.ArrayList<>();

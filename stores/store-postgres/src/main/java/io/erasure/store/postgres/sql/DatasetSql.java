@@ -19,7 +19,9 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>{@code keys(ord, key columns[, planned_version])}: the requested keys, numbered;</li>
  *   <li>{@code roots}: the rows of those keys;</li>
- *   <li>{@code nodes(ord, is_root, key columns, ...)}: the roots and, for a tree, every row of their subtrees;</li>
+ *   <li>{@code nodes(ord, is_root, key columns, ...)}: the roots and, for a tree, every row of their subtrees; for a
+ *       tree whose nodes have their own identifier, only the nodes of the root's identifier: a node of another one
+ *       (in {@code foreign_nodes}) is left out with everything under it;</li>
  *   <li>{@code dep_<i>}: the rows of child table i that belong to a node;</li>
  *   <li>{@code units(ord, digest)}: per key, a digest of every row a delete of it removes (node and child rows,
  *       each by table, primary key and {@code xmin}, the id of the transaction that wrote that row version). Any
@@ -75,7 +77,11 @@ public final class DatasetSql {
         return read;
     }
 
-    /** {@code (ord, present, blocked, unit_digest[, current_version])} per key; binds the keys[, the cut-off]. */
+    /**
+     * {@code (ord, present, blocked, unit_digest, kept_nodes[, current_version])} per key, {@code kept_nodes} counting the
+     * tree nodes of other identifiers directly under the key's nodes (kept, with what hangs under them); binds the
+     * keys[, the cut-off].
+     */
     public String planQuery() {
         return plan;
     }
@@ -151,11 +157,14 @@ public final class DatasetSql {
     private String buildPlan() {
         // joins on aggregated CTEs rather than a subquery per key: linear in the number of keys
         String version = shape.guard().kind() == CutoffGuard.Kind.VERSION ? ", r.current_version" : "";
+        String kept = shape.nodesHaveOwnIdentifier() ? "coalesce(f.n, 0)" : "0";
+        String keptJoin = shape.nodesHaveOwnIdentifier()
+                ? "\nLEFT JOIN (SELECT ord, count(*) AS n FROM (" + keptBoundary() + ") AS x GROUP BY ord) AS f ON f.ord = k.ord" : "";
         return with(Purpose.PLAN) + "\nSELECT k.ord, (r.ord IS NOT NULL) AS present, (b.ord IS NOT NULL) AS blocked,"
-                + " u.digest AS unit_digest" + version
+                + " u.digest AS unit_digest, " + kept + " AS kept_nodes" + version
                 + "\nFROM keys AS k\nLEFT JOIN (SELECT DISTINCT ON (ord) * FROM roots) AS r ON r.ord = k.ord"
                 + "\nLEFT JOIN (SELECT DISTINCT ord FROM blocked) AS b ON b.ord = k.ord"
-                + "\nLEFT JOIN units AS u ON u.ord = k.ord\nORDER BY k.ord";
+                + "\nLEFT JOIN units AS u ON u.ord = k.ord" + keptJoin + "\nORDER BY k.ord";
     }
 
     private String buildDelete() {
@@ -207,7 +216,14 @@ public final class DatasetSql {
                     + " AS p(digest, ord))");
         }
         ctes.add(roots(purpose));
+        boolean byPath = shape.tree().map(t -> t.mode() == TreeShape.Mode.MATERIALIZED_PATH).orElse(false);
+        if (shape.nodesHaveOwnIdentifier() && byPath) {
+            ctes.add(foreignNodes());
+        }
         ctes.add(nodes());
+        if (shape.nodesHaveOwnIdentifier() && !byPath && purpose != Purpose.READ) {
+            ctes.add(foreignNodes());
+        }
         for (int i = 0; i < shape.children().size(); i++) {
             ctes.add(dependents(i));
         }
@@ -238,6 +254,9 @@ public final class DatasetSql {
         }
         shape.tree().flatMap(TreeShape::pathColumn)
                 .ifPresent(path -> columns.append(", ").append(qualified("t", path)).append(" AS node_path"));
+        if (shape.nodesHaveOwnIdentifier()) {
+            columns.append(", ").append(qualified("t", shape.spec().identifierColumn())).append(" AS root_ident");
+        }
         return "roots AS (SELECT " + columns + " FROM keys AS k JOIN " + table + " AS t ON " + match("t", "k", key) + ")";
     }
 
@@ -249,16 +268,54 @@ public final class DatasetSql {
         boolean guarded = shape.guard().kind() == CutoffGuard.Kind.UPDATED_AT;
         if (tree.mode() == TreeShape.Mode.RECURSIVE) {
             String id = Names.quoted(key.get(0));
-            // UNION (not UNION ALL) drops rows already found, so a cycle in the data ends the recursion
-            return "nodes AS (SELECT r.ord, true AS is_root, r." + id + (guarded ? ", r.cond" : "") + ", r.row_xmin FROM roots AS r"
+            boolean own = tree.nodesHaveOwnIdentifier();
+            // UNION (not UNION ALL) drops rows already found, so a cycle in the data ends the recursion; a node of another
+            // identifier is not followed, so neither it nor anything under it is a node of this key
+            return "nodes AS (SELECT r.ord, true AS is_root, r." + id + (guarded ? ", r.cond" : "") + ", r.row_xmin"
+                    + (own ? ", r.root_ident" : "") + " FROM roots AS r"
                     + "\n  UNION\n  SELECT n.ord, false, c." + id + (guarded ? ", " + qualified("c", shape.guard().column()) : "")
-                    + ", " + xmin("c") + " FROM nodes AS n JOIN " + table + " AS c ON "
-                    + qualified("c", tree.parentColumn().orElseThrow()) + " = n." + id + ")";
+                    + ", " + xmin("c") + (own ? ", n.root_ident" : "") + " FROM nodes AS n JOIN " + table + " AS c ON "
+                    + qualified("c", tree.parentColumn().orElseThrow()) + " = n." + id
+                    + (own ? " WHERE " + sameIdentifier("c", "n") : "") + ")";
         }
+        String path = qualified("c", tree.pathColumn().orElseThrow());
         return "nodes AS (SELECT r.ord, " + match("c", "r", key) + " AS is_root, " + list("c", key)
                 + (guarded ? ", " + qualified("c", shape.guard().column()) + " AS cond" : "") + ", " + xmin("c") + " AS row_xmin"
-                + " FROM roots AS r JOIN " + table + " AS c ON starts_with(" + qualified("c", tree.pathColumn().orElseThrow())
-                + ", r.node_path) WHERE " + validPath("r.node_path") + ")";
+                + " FROM roots AS r JOIN " + table + " AS c ON starts_with(" + path + ", r.node_path) WHERE " + validPath("r.node_path")
+                + (tree.nodesHaveOwnIdentifier() ? " AND NOT EXISTS (SELECT 1 FROM foreign_nodes AS x WHERE x.ord = r.ord AND"
+                + " starts_with(" + path + ", x.node_path))" : "") + ")";
+    }
+
+    /**
+     * The tree nodes of another identifier (or none) that a key's subtree holds: recursive, those directly under one of
+     * the key's nodes; materialized path, every one in the key's subtree (a node under one of them is kept too).
+     */
+    private String foreignNodes() {
+        TreeShape tree = shape.tree().orElseThrow();
+        if (tree.mode() == TreeShape.Mode.RECURSIVE) {
+            String id = Names.quoted(key.get(0));
+            return "foreign_nodes AS (SELECT n.ord, c." + id + " FROM nodes AS n JOIN " + table + " AS c ON "
+                    + qualified("c", tree.parentColumn().orElseThrow()) + " = n." + id + " WHERE (" + sameIdentifier("c", "n")
+                    + ") IS NOT TRUE)";
+        }
+        String path = qualified("f", tree.pathColumn().orElseThrow());
+        return "foreign_nodes AS (SELECT r.ord, " + path + " AS node_path FROM roots AS r JOIN " + table + " AS f ON starts_with("
+                + path + ", r.node_path) WHERE " + validPath("r.node_path") + " AND NOT " + match("f", "r", key) + " AND ("
+                + sameIdentifier("f", "r") + ") IS NOT TRUE)";
+    }
+
+    /** {@code (ord)} per kept node of another identifier whose parent is one of the key's nodes. */
+    private String keptBoundary() {
+        if (shape.tree().orElseThrow().mode() == TreeShape.Mode.RECURSIVE) {
+            return "SELECT ord FROM foreign_nodes";
+        }
+        return "SELECT f.ord FROM foreign_nodes AS f WHERE NOT EXISTS (SELECT 1 FROM foreign_nodes AS g WHERE g.ord = f.ord"
+                + " AND g.node_path <> f.node_path AND starts_with(f.node_path, g.node_path))";
+    }
+
+    /** The node's identifier is its key's (a NULL is nobody's). */
+    private String sameIdentifier(String node, String root) {
+        return qualified(node, shape.spec().identifierColumn()) + " = " + root + ".root_ident";
     }
 
     private String dependents(int i) {
@@ -301,6 +358,10 @@ public final class DatasetSql {
         }
         if (shape.tree().map(t -> t.mode() == TreeShape.Mode.MATERIALIZED_PATH).orElse(false)) {
             parts.add("SELECT ord FROM roots WHERE NOT coalesce(" + validPath("node_path") + ", false)");
+        }
+        if (shape.nodesHaveOwnIdentifier() && !shape.selfReferences().isEmpty()) {
+            // deleting the nodes above a kept node would cascade into it, change it or fail on the foreign key
+            parts.add("SELECT ord FROM foreign_nodes");
         }
         if (parts.isEmpty()) {
             parts.add("SELECT ord FROM keys WHERE false");

@@ -18,6 +18,7 @@ import java.util.TreeSet;
  * <pre>
  * hierarchy.&lt;dataset&gt;.tree.parent-column        = parent_id     (recursive mode)
  * hierarchy.&lt;dataset&gt;.tree.path-column          = path          (materialized-path mode)
+ * hierarchy.&lt;dataset&gt;.tree.node-identifier      = own | inherited  (optional, default own: see {@link TreeShape})
  * hierarchy.&lt;dataset&gt;.child.&lt;name&gt;.table        = shop.order_items
  * hierarchy.&lt;dataset&gt;.child.&lt;name&gt;.references   = order_id=id   (child column=parent key column, comma separated)
  * hierarchy.&lt;dataset&gt;.child.&lt;name&gt;.updated-at   = updated_at    (optional)
@@ -67,7 +68,12 @@ public record Hierarchies(Map<String, Hierarchy> byDataset) {
     private static Hierarchy parse(Map<String, String> settings) {
         Optional<String> parent = Optional.ofNullable(settings.get("tree.parent-column"));
         Optional<String> path = Optional.ofNullable(settings.get("tree.path-column"));
-        Optional<TreeShape> tree = parent.isEmpty() && path.isEmpty() ? Optional.empty() : Optional.of(new TreeShape(parent, path));
+        String nodeIdentifier = settings.get("tree.node-identifier");
+        if (nodeIdentifier != null && parent.isEmpty() && path.isEmpty()) {
+            throw new IllegalArgumentException("tree.node-identifier needs a tree: set tree.parent-column or tree.path-column too");
+        }
+        Optional<TreeShape> tree = parent.isEmpty() && path.isEmpty() ? Optional.empty()
+                : Optional.of(new TreeShape(parent, path, TreeShape.NodeIdentifier.fromSetting(nodeIdentifier)));
         List<ChildTable> children = new ArrayList<>();
         TreeSet<String> childNames = new TreeSet<>();
         for (String key : settings.keySet()) {
@@ -78,9 +84,10 @@ public record Hierarchies(Map<String, Hierarchy> byDataset) {
                     throw new IllegalArgumentException("setting '" + key + "' must be child.<name>.table|references|updated-at");
                 }
                 childNames.add(rest.substring(0, dot));
-            } else if (!key.equals("tree.parent-column") && !key.equals("tree.path-column")) {
-                throw new IllegalArgumentException("unknown setting '" + key + "'; use tree.parent-column, tree.path-column or"
-                        + " child.<name>.table|references|updated-at");
+            } else if (!key.equals("tree.parent-column") && !key.equals("tree.path-column")
+                    && !key.equals("tree.node-identifier")) {
+                throw new IllegalArgumentException("unknown setting '" + key + "'; use tree.parent-column, tree.path-column,"
+                        + " tree.node-identifier or child.<name>.table|references|updated-at");
             }
         }
         for (String child : childNames) {

@@ -27,8 +27,28 @@ class HierarchiesTest {
         assertThat(orders.children()).containsExactly(new ChildTable("shop", "order_items",
                 Map.of("order_id", "id", "tenant", "tenant_id"), Optional.of("updated_at")));
         assertThat(hierarchies.of("folders").tree()).contains(TreeShape.recursive("parent_id"));
+        assertThat(hierarchies.of("folders").tree().orElseThrow().nodeIdentifier())
+                .as("by default each node belongs to its own identifier").isEqualTo(TreeShape.NodeIdentifier.OWN);
         assertThat(hierarchies.of("paths").tree().orElseThrow().mode()).isEqualTo(TreeShape.Mode.MATERIALIZED_PATH);
         assertThat(hierarchies.of("customers").isFlat()).isTrue();
+    }
+
+    @Test
+    void nodesWithoutAnIdentifierOfTheirOwnAreDeclaredAndAnythingElseIsRefused() {
+        Hierarchies hierarchies = Hierarchies.fromSettings(connection(Map.of(
+                "hierarchy.categories.tree.parent-column", "parent_id",
+                "hierarchy.categories.tree.node-identifier", "inherited")));
+        assertThat(hierarchies.of("categories").tree().orElseThrow().nodeIdentifier()).isEqualTo(TreeShape.NodeIdentifier.INHERITED);
+
+        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of("hierarchy.categories.tree.parent-column", "parent_id",
+                "hierarchy.categories.tree.node-identifier", "parent"))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("dataset 'categories'")
+                .hasMessageContaining("tree.node-identifier must be 'own'")
+                .hasMessageContaining("or 'inherited'")
+                .hasMessageContaining("got 'parent'");
+        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of("hierarchy.orders.tree.node-identifier", "own"))))
+                .hasMessageContaining("tree.node-identifier needs a tree");
     }
 
     @Test
