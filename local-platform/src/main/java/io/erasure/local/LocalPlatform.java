@@ -11,6 +11,7 @@ import io.erasure.local.demo.DemoData;
 import io.erasure.local.demo.PlatformClient;
 import io.erasure.process.ChildJvm;
 import io.erasure.process.JavaRuntimes;
+import io.erasure.process.RuntimeClasspath;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -206,11 +207,27 @@ public final class LocalPlatform {
         return properties;
     }
 
-    private static ChildJvm start(Path project, Path root, Service service, Map<String, String> engineProperties) {
-        Path jar = serviceJar(project, service.module());
+    /** The property that names the SSTable writer's classpath to recovery-service's bulk path. */
+    static final String BULK_WRITER_CLASSPATH = "erasure.recovery.bulk-writer-classpath";
+
+    /**
+     * The command-line arguments of {@code service}: its port, the engines' properties, and what only it needs. The
+     * recovery service's jar has no cassandra-all (no service depends on it), so its bulk path gets the SSTable writer's
+     * classpath from here: runtime-cassandra's, which this launcher has to start the node.
+     */
+    static List<String> serviceArguments(Service service, Map<String, String> engineProperties) {
         List<String> args = new ArrayList<>();
         args.add("--server.port=" + service.port());
         engineProperties.forEach((key, value) -> args.add("--" + key + "=" + value));
+        if (service.module().equals("recovery-service")) {
+            args.add("--" + BULK_WRITER_CLASSPATH + "=" + RuntimeClasspath.of("runtime-cassandra").asPath());
+        }
+        return args;
+    }
+
+    private static ChildJvm start(Path project, Path root, Service service, Map<String, String> engineProperties) {
+        Path jar = serviceJar(project, service.module());
+        List<String> args = serviceArguments(service, engineProperties);
         return ChildJvm.start(service.module(), ChildJvm.guardJar() + File.pathSeparator + jar, JavaRuntimes.current(),
                 List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), BOOT_LAUNCHER, args,
                 root.resolve("services/" + service.module()), root.resolve("logs/" + service.module() + ".log"));

@@ -86,8 +86,8 @@ public class BulkRestores {
             try {
                 classpath();
             } catch (IllegalStateException e) {
-                log.warn("Cassandra recoveries of {} records or more ({}) will fail until the bulk path can start its SSTable"
-                        + " writer: {}", threshold, THRESHOLD_PROPERTY, e.getMessage());
+                log.warn("Cassandra recoveries of {} records or more ({}) restore online (slower) until the bulk path can"
+                        + " start its SSTable writer: {}", threshold, THRESHOLD_PROPERTY, e.getMessage());
             }
         }
     }
@@ -96,9 +96,52 @@ public class BulkRestores {
         return threshold > 0;
     }
 
-    /** The path a recovery of {@code records} records of {@code spec}'s dataset takes. */
+    /** The path a recovery of {@code records} records of {@code spec}'s dataset takes by size, whether it can run or not. */
     public RestorePath pathFor(DatasetSpec spec, int records) {
         return enabled() && spec.storeKind() == StoreKind.CASSANDRA && records >= threshold ? RestorePath.BULK : RestorePath.ONLINE;
+    }
+
+    /**
+     * The path a recovery takes, and why it is online where its size chose the bulk path ({@code reason}, null
+     * otherwise).
+     */
+    public record PathChoice(RestorePath path, String reason) {
+    }
+
+    /**
+     * The path a recovery of {@code records} records of {@code spec}'s dataset takes: {@link #pathFor}, except that a
+     * recovery whose bulk path cannot run here (no SSTable writer on the classpath, a connection without JMX) restores
+     * online and says why: a recovery never fails for lack of the faster path.
+     */
+    public PathChoice choose(DatasetSpec spec, int records) {
+        if (pathFor(spec, records) != RestorePath.BULK) {
+            return new PathChoice(RestorePath.ONLINE, null);
+        }
+        String unavailable = unavailable(spec);
+        return unavailable == null ? new PathChoice(RestorePath.BULK, null)
+                : new PathChoice(RestorePath.ONLINE, "restored online: " + records + " records reach the bulk threshold ("
+                        + THRESHOLD_PROPERTY + "=" + threshold + "), but the bulk path cannot run here: " + unavailable);
+    }
+
+    /** Why the bulk path cannot restore {@code spec}'s dataset on this service, or null when it can. */
+    private String unavailable(DatasetSpec spec) {
+        String writerClasspath;
+        try {
+            writerClasspath = resolvedClasspath();
+        } catch (IllegalStateException e) {
+            return e.getMessage();
+        }
+        StoreConnectionsProperties.Connection connection = connections.connections().get(spec.connectionRef());
+        if (connection == null) {
+            return null; // the adapter pool names the unknown connection and the fix
+        }
+        try {
+            BulkSettings.of(new StoreConnection(spec.connectionRef(), connection.kind(), connection.settings()), workDir,
+                    writerTimeout, writerHeap, writerClasspath, loader);
+            return null;
+        } catch (StoreException.Fatal | IllegalArgumentException e) {
+            return e.getMessage();
+        }
     }
 
     public int batchSize() {
@@ -132,14 +175,19 @@ public class BulkRestores {
 
     /** The SSTable writer's classpath, checked once it is found. */
     private String classpath() {
+        try {
+            return resolvedClasspath();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "; or set " + THRESHOLD_PROPERTY
+                    + "=0 to restore every recovery online", e);
+        }
+    }
+
+    /** @throws IllegalStateException naming {@value #CLASSPATH_PROPERTY} if there is no usable writer classpath */
+    private String resolvedClasspath() {
         String resolved = classpath;
         if (resolved == null) {
-            try {
-                resolved = WriterClasspath.resolve(configuredClasspath, CLASSPATH_PROPERTY);
-            } catch (IllegalStateException e) {
-                throw new IllegalStateException(e.getMessage() + "; or set " + THRESHOLD_PROPERTY
-                        + "=0 to restore every recovery online", e);
-            }
+            resolved = WriterClasspath.resolve(configuredClasspath, CLASSPATH_PROPERTY);
             classpath = resolved;
         }
         return resolved;

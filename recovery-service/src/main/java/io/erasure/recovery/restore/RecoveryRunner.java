@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A Cassandra recovery of at least {@code erasure.recovery.bulk-threshold} records takes the bulk path
  * instead ({@link BulkRestores}: SSTables, same rules, same outcomes); a dry-run only reads either way. The
- * path taken is stored with the request. Records of an anonymisation are restored online on either path.
+ * path taken is stored with the request, and why a recovery of that size went online where the bulk path cannot run
+ * here (no SSTable writer, no JMX): it restores online rather than fail. Records of an anonymisation are restored
+ * online on either path.
  */
 public class RecoveryRunner {
 
@@ -48,16 +50,18 @@ public class RecoveryRunner {
     private final RecoveryStore store;
     private final RestoreThrottle throttle;
     private final BulkRestores bulk;
+    private final RetainedRows retained;
     private final Clock clock;
     private final int batchSize;
 
     public RecoveryRunner(Supplier<LogReader> reader, StoreAdapterPool adapters, RecoveryStore store, RestoreThrottle throttle,
-                          BulkRestores bulk, Clock clock, int batchSize) {
+                          BulkRestores bulk, RetainedRows retained, Clock clock, int batchSize) {
         this.reader = reader;
         this.adapters = adapters;
         this.store = store;
         this.throttle = throttle;
         this.bulk = bulk;
+        this.retained = retained;
         this.clock = clock;
         this.batchSize = Math.max(1, Math.min(batchSize, throttle.maxBatch()));
     }
@@ -81,8 +85,12 @@ public class RecoveryRunner {
                     settled.add(item(record, Outcome.FAILED, "record of dataset '" + record.dataset() + "', but the request's"
                             + " spec is '" + spec.name() + "'; recover that dataset with its own spec"));
                 } else if (record.retainedRef() != null) {
-                    settled.add(item(record, Outcome.FAILED, "the row's columns are in S3 at " + record.retainedRef()
-                            + "; restoring retained rows is not supported yet"));
+                    // a row too large for a log message: its columns are in S3, restored like any other once loaded
+                    try {
+                        restorable.add(retained.load(record));
+                    } catch (RetainedRows.Unavailable e) {
+                        settled.add(item(record, Outcome.FAILED, e.getMessage()));
+                    }
                 } else {
                     restorable.add(record);
                 }
@@ -92,8 +100,9 @@ public class RecoveryRunner {
             // anonymisations always go online, where the adapter restores only the cleared columns.
             List<LoggedRecord> wholeRows = restorable.stream().filter(record -> !record.anonymised()).toList();
             List<LoggedRecord> anonymisations = restorable.stream().filter(LoggedRecord::anonymised).toList();
-            RestorePath path = bulk.pathFor(spec, wholeRows.size());
-            store.started(id, found.records().size() + found.missingKeys().size(), path, clock.instant());
+            BulkRestores.PathChoice choice = bulk.choose(spec, wholeRows.size());
+            RestorePath path = choice.path();
+            store.started(id, found.records().size() + found.missingKeys().size(), path, choice.reason(), clock.instant());
             store.recorded(id, settled);
 
             StoreAdapter adapter = restorable.isEmpty() ? null : adapters.checkedAdapter(spec);

@@ -28,10 +28,11 @@ public class RecoveryStore {
 
     /**
      * A request as the API shows it: who asked, what, and how far it got; {@code path} is how its rows are (in a
-     * dry-run: would be) written back, null until it has started.
+     * dry-run: would be) written back, null until it has started; {@code pathReason} why a recovery large enough for
+     * the bulk path restores online (the bulk path cannot run here), else null.
      */
     public record RequestView(UUID id, String requestedBy, String reason, String scopeKind, JsonNode scope, String dataset,
-                              boolean dryRun, Status status, RestorePath path, Instant requestedAt, Instant startedAt,
+                              boolean dryRun, Status status, RestorePath path, String pathReason, Instant requestedAt, Instant startedAt,
                               Instant completedAt, long recordsTotal, long recordsDone, long restored, long conflicts,
                               long expired, long failed, long purged, long notInLog, String failure) {
     }
@@ -64,9 +65,10 @@ public class RecoveryStore {
                 RecoveryScope.class);
     }
 
-    public void started(UUID id, long total, RestorePath path, Instant now) {
-        jdbc.update("UPDATE recovery_requests SET status = 'RUNNING', started_at = ?, records_total = ?, path = ? WHERE id = ?",
-                Timestamp.from(now), total, path.name(), id);
+    /** @param pathReason why the recovery restores online though its size chose the bulk path; null otherwise */
+    public void started(UUID id, long total, RestorePath path, String pathReason, Instant now) {
+        jdbc.update("UPDATE recovery_requests SET status = 'RUNNING', started_at = ?, records_total = ?, path = ?,"
+                + " path_reason = ? WHERE id = ?", Timestamp.from(now), total, path.name(), pathReason, id);
     }
 
     /** Stores a batch's outcomes and adds them to the request's counters, in one transaction-free idempotent step. */
@@ -131,7 +133,7 @@ public class RecoveryStore {
         return new RequestView(rs.getObject("id", UUID.class), rs.getString("requested_by"), rs.getString("reason"),
                 rs.getString("scope_kind"), json.readTree(rs.getString("scope")), rs.getString("dataset"), rs.getBoolean("dry_run"),
                 Status.valueOf(rs.getString("status")), rs.getString("path") == null ? null : RestorePath.valueOf(rs.getString("path")),
-                instant(rs, "requested_at"), instant(rs, "started_at"),
+                rs.getString("path_reason"), instant(rs, "requested_at"), instant(rs, "started_at"),
                 instant(rs, "completed_at"), rs.getLong("records_total"), rs.getLong("records_done"), rs.getLong("rows_restored"),
                 rs.getLong("conflicts"), rs.getLong("expired"), rs.getLong("failed"), rs.getLong("purged"), rs.getLong("not_in_log"),
                 rs.getString("failure"));

@@ -54,6 +54,19 @@ class BulkRestoresTest {
                 .hasMessageContaining("erasure.recovery.bulk-threshold=0");
     }
 
+    @Test
+    void aRecoveryLargeEnoughForTheBulkPathRestoresOnlineWithTheReasonWhenTheWriterIsMissing() {
+        BulkRestores bulk = bulk(10, work.resolve("sstable-writer") + "/*");
+
+        BulkRestores.PathChoice choice = bulk.choose(spec(StoreKind.CASSANDRA), 10);
+
+        assertThat(choice.path()).isEqualTo(RestorePath.ONLINE);
+        assertThat(choice.reason()).contains("10 records").contains("erasure.recovery.bulk-threshold=10")
+                .contains("erasure.recovery.bulk-writer-classpath").contains("sstable-writer");
+        assertThat(bulk.choose(spec(StoreKind.CASSANDRA), 9)).as("under the threshold: no reason to give")
+                .isEqualTo(new BulkRestores.PathChoice(RestorePath.ONLINE, null));
+    }
+
     private BulkRestores bulk(int threshold, String classpath) {
         StoreConnectionsProperties connections = new StoreConnectionsProperties(Map.of());
         return new BulkRestores(new StoreAdapterPool(null, connections), connections, Clock.systemUTC(), threshold, 50_000,
