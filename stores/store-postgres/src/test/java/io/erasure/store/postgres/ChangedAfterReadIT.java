@@ -48,8 +48,8 @@ class ChangedAfterReadIT {
     @BeforeEach
     void freshTables() {
         TestDatabase.execute("DROP TABLE IF EXISTS gap.notes, gap.order_items, gap.orders");
-        TestDatabase.execute("CREATE TABLE gap.notes (id bigint PRIMARY KEY, body text NOT NULL)");
-        TestDatabase.execute("INSERT INTO gap.notes SELECT i, 'note ' || i FROM generate_series(1, 5) AS i");
+        TestDatabase.execute("CREATE TABLE gap.notes (id bigint PRIMARY KEY, body text NOT NULL, email text)");
+        TestDatabase.execute("INSERT INTO gap.notes SELECT i, 'note ' || i, i || '@x' FROM generate_series(1, 5) AS i");
         TestDatabase.execute("CREATE TABLE gap.orders (id bigint PRIMARY KEY, customer text NOT NULL, updated_at timestamptz NOT NULL)");
         // no updated_at: the cut-off cannot tell when an item was written
         TestDatabase.execute("CREATE TABLE gap.order_items (order_id bigint NOT NULL REFERENCES gap.orders (id), line int,"
@@ -70,7 +70,7 @@ class ChangedAfterReadIT {
         TestDatabase.execute("UPDATE gap.notes SET body = 'edited after the read' WHERE id = 1");
         // the same key and the same values, but another row than the one read
         TestDatabase.execute("DELETE FROM gap.notes WHERE id = 2");
-        TestDatabase.execute("INSERT INTO gap.notes VALUES (2, 'note 2')");
+        TestDatabase.execute("INSERT INTO gap.notes VALUES (2, 'note 2', '2@x')");
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
         assertThat(TestDatabase.column(String.class, "SELECT body FROM gap.notes ORDER BY id"))
@@ -106,5 +106,19 @@ class ChangedAfterReadIT {
                 .containsExactly("sku-1-1", "changed after the read", "sku-2-1", "sku-2-2", "added after the read");
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnguardedValueWrittenAfterTheReadIsNotClearedByAnAnonymisation() {
+        DeletePlan plan = adapter.planDelete(new DeleteBatch(notes, "b-1", CUTOFF, ids(1, 2), List.of("email")));
+        assertThat(adapter.readRows(notes, ids(1, 2))).hasSize(2);
+
+        TestDatabase.execute("UPDATE gap.notes SET email = 'new@x' WHERE id = 1");
+        DeleteOutcome outcome = adapter.executeDelete(plan);
+
+        assertThat(TestDatabase.column(String.class, "SELECT coalesce(email, '-') FROM gap.notes WHERE id IN (1, 2) ORDER BY id"))
+                .containsExactly("new@x", "-");
+        assertThat(outcome.deleted()).as("cleared").isEqualTo(1);
+        assertThat(outcome.skippedNewer()).isEqualTo(1);
     }
 }

@@ -15,8 +15,8 @@ import java.sql.SQLException;
  * subtree does not matter, it is not touched) or CLEAR_COLUMNS; then the keys to clear cut into statements of
  * {@code batchSize} keys, each its own transaction.
  *
- * <p>Only CLEAR_COLUMNS keys reach a statement, and each statement repeats the cut-off condition, so a row written
- * between plan and execute keeps its values. Columns that cannot be cleared are refused before anything is read
+ * <p>Only CLEAR_COLUMNS keys reach a statement, and each statement repeats the cut-off condition and requires the row
+ * version planned, so a row written between plan and execute keeps its values (whatever the guard). Columns that cannot be cleared are refused before anything is read
  * ({@link ClearableColumns}).
  */
 public final class ClearPlanner {
@@ -32,6 +32,6 @@ public final class ClearPlanner {
         ClearColumnsSql clearing = sql.clearing();
         // as for a delete: the clear requires the version read here, and a NULL version proves nothing
         return DeletePlanner.planKeys(connection, sql, batch, clearing.planQuery(), clearing.usesCutoff(),
-                Action.CLEAR_COLUMNS, clearing.clearStatement(batch.clearColumns()), batchSize, false, java.util.List.of());
+                Action.CLEAR_COLUMNS, clearing.clearStatement(batch.clearColumns()), batchSize, true, java.util.List.of());
     }
 }

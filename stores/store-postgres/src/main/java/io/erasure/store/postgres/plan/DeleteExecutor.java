@@ -30,8 +30,8 @@ public final class DeleteExecutor {
         boolean anonymising = plan.batch().anonymising();
         String expected = anonymising ? sql.clearing().clearStatement(plan.batch().clearColumns()) : sql.deleteStatement();
         boolean usesCutoff = anonymising ? sql.clearing().usesCutoff() : sql.shape().usesCutoff();
-        // keys[, cut-off] and, for a delete, the planned unit digests and schema version
-        int values = 1 + (usesCutoff ? 1 : 0) + (anonymising ? 0 : 2);
+        // keys[, cut-off], the planned row (unit) digests and, for a delete, the schema version
+        int values = 1 + (usesCutoff ? 1 : 0) + 1 + (anonymising ? 0 : 1);
         String dataset = "dataset '" + plan.batch().spec().name() + "'";
         for (PlannedStatement statement : plan.statements()) {
             if (!anonymising && !statement.values().isEmpty()

@@ -20,7 +20,9 @@ import java.util.stream.Collectors;
  *
  * <h2>What the clear conditions on, and what it writes besides NULLs</h2>
  * Exactly what a delete conditions on ({@link CutoffGuard}): {@code updated_at <= cut-off}, or the version read at
- * plan time, or nothing for an explicit none.
+ * plan time, or nothing for an explicit none; and, whatever the guard, the row version the plan found ({@code xmin},
+ * as a delete's unit digest: see {@link DatasetSql}), so a value written after the plan, and so after the read that
+ * logged the values to clear, is never cleared unlogged.
  * <ul>
  *   <li>An updated_at column is left as it is: the clear is not a write of the owner's data, and bumping it would
  *       make the anonymised row look written after the cut-off, so a later delete at that cut-off would skip it and
@@ -48,28 +50,31 @@ public final class ClearColumnsSql {
     }
 
     /**
-     * {@code (ord, present, blocked[, current_version])} per key, judging the keyed row alone; binds the keys[, the
-     * cut-off].
+     * {@code (ord, present, blocked, unit_digest, kept_nodes[, current_version])} per key, judging the keyed row alone
+     * ({@code kept_nodes} is always 0: subtrees are not touched); binds the keys[, the cut-off].
      */
     public String planQuery() {
         String present = "(" + qualified("t", key.get(0)) + " IS NOT NULL)";
         String blocked = guard.kind() == CutoffGuard.Kind.UPDATED_AT
                 ? "(" + present + " AND " + writtenAfter(qualified("t", guard.column()), guard) + ")" : "false";
         String version = guard.kind() == CutoffGuard.Kind.VERSION ? ", " + qualified("t", guard.column()) + " AS current_version" : "";
-        return with(false) + "\nSELECT k.ord, " + present + " AS present, " + blocked + " AS blocked" + version
+        return with(false, false) + "\nSELECT k.ord, " + present + " AS present, " + blocked + " AS blocked, " + rowDigest("t")
+                + " AS unit_digest, 0 AS kept_nodes" + version
                 + "\nFROM keys AS k LEFT JOIN " + table + " AS t ON " + match("t", "k", key) + "\nORDER BY k.ord";
     }
 
     /**
      * Sets {@code columns} to NULL in the keys' rows still at or before the cut-off (or at their planned version);
      * returns {@code (ord, deleted, present)} per key, {@code deleted} meaning cleared, so that the delete executor
-     * counts both alike. Binds the keys (with their planned versions for a VERSION guard)[, the cut-off].
+     * counts both alike. Binds the keys (with their planned versions for a VERSION guard)[, the cut-off], the keys'
+     * planned row digests (a JSON array of strings, in key order).
      */
     public String clearStatement(List<String> columns) {
         String set = columns.stream().map(c -> Names.quoted(c) + " = NULL").collect(Collectors.joining(", "));
-        return with(guard.kind() == CutoffGuard.Kind.VERSION)
-                + ",\ncleared AS (UPDATE " + table + " AS t SET " + set + bumpVersion() + " FROM keys AS k WHERE "
-                + match("t", "k", key) + condition("k") + " RETURNING k.ord)"
+        return with(guard.kind() == CutoffGuard.Kind.VERSION, true)
+                + ",\ncleared AS (UPDATE " + table + " AS t SET " + set + bumpVersion()
+                + " FROM keys AS k JOIN planned AS p ON p.ord = k.ord WHERE " + match("t", "k", key) + " AND " + rowDigest("t")
+                + " = p.digest" + condition("k") + " RETURNING k.ord)"
                 + "\nSELECT k.ord, (c.ord IS NOT NULL) AS deleted, (" + qualified("t", key.get(0)) + " IS NOT NULL) AS present"
                 + "\nFROM keys AS k LEFT JOIN cleared AS c ON c.ord = k.ord LEFT JOIN " + table + " AS t ON "
                 + match("t", "k", key) + "\nORDER BY k.ord";
@@ -91,12 +96,19 @@ public final class ClearColumnsSql {
                 + stillNull + written;
     }
 
-    private String with(boolean withPlannedVersion) {
+    private String with(boolean withPlannedVersion, boolean withPlannedRows) {
         String version = withPlannedVersion ? ", " + qualified("r", guard.column()) + " AS planned_version" : "";
         return "WITH keys AS (SELECT e.ord, " + list("r", key) + version
                 + " FROM jsonb_array_elements(CAST(? AS jsonb)) WITH ORDINALITY AS e(doc, ord)"
                 + " CROSS JOIN LATERAL jsonb_populate_record(NULL::" + table + ", e.doc) AS r)"
-                + (usesCutoff() ? ",\ncutoff AS (SELECT CAST(? AS timestamptz) AS at)" : "");
+                + (usesCutoff() ? ",\ncutoff AS (SELECT CAST(? AS timestamptz) AS at)" : "")
+                + (withPlannedRows ? ",\nplanned AS (SELECT p.ord, p.digest FROM jsonb_array_elements_text(CAST(? AS jsonb))"
+                + " WITH ORDINALITY AS p(digest, ord))" : "");
+    }
+
+    /** The digest of the row version: it changes with every write of the row, and a row inserted again has another. */
+    private String rowDigest(String alias) {
+        return "md5(" + alias + ".xmin::text)";
     }
 
     private String condition(String keys) {

@@ -30,10 +30,12 @@ class ClearColumnsSqlTest {
 
         String clear = sql.clearStatement(List.of("email"));
 
-        assertThat(clear).contains("UPDATE \"shop\".\"people\" AS t SET \"email\" = NULL FROM keys AS k WHERE"
-                + " (t.\"id\") = (k.\"id\") AND t.\"updated_at\" <= ((SELECT at FROM cutoff) AT TIME ZONE 'UTC') RETURNING k.ord");
+        assertThat(clear).contains("UPDATE \"shop\".\"people\" AS t SET \"email\" = NULL FROM keys AS k JOIN planned AS p"
+                + " ON p.ord = k.ord WHERE (t.\"id\") = (k.\"id\") AND md5(t.xmin::text) = p.digest"
+                + " AND t.\"updated_at\" <= ((SELECT at FROM cutoff) AT TIME ZONE 'UTC') RETURNING k.ord");
         assertThat(clear).doesNotContain("\"updated_at\" =");
-        assertThat(placeholders(clear)).isEqualTo(2);
+        // the keys, the cut-off, the row versions planned
+        assertThat(placeholders(clear)).isEqualTo(3);
         assertThat(placeholders(sql.planQuery())).isEqualTo(2);
         assertThat(sql.planQuery()).doesNotContain("UPDATE");
         assertThat(sql.restoreStatement(List.of("email"))).startsWith("WITH cutoff AS (SELECT CAST(? AS timestamptz) AS at)")
@@ -48,7 +50,7 @@ class ClearColumnsSqlTest {
 
         assertThat(clear).contains("SET \"email\" = NULL, \"version\" = t.\"version\" + 1")
                 .contains("AND t.\"version\" = k.planned_version").doesNotContain("cutoff");
-        assertThat(placeholders(clear)).isEqualTo(1);
+        assertThat(placeholders(clear)).isEqualTo(2);
         assertThat(sql.restoreStatement(List.of("email"))).doesNotContain("cutoff").contains("\"version\" = t.\"version\" + 1");
     }
 
