@@ -137,6 +137,12 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
                     + " are not conditioned on the cut-off, so a row updated after it (but before the plan) is deleted too",
                     spec.name(), spec.quotedTable());
         }
+        if (sql.shape().nodesHaveOwnIdentifier() && sql.shape().table().primaryKey().contains(spec.identifierColumn())) {
+            LOG.log(System.Logger.Level.WARNING, "dataset ''{0}'' is a tree whose identifier column ''{1}'' is its primary key,"
+                    + " and its nodes have their own identifier (the default): a subtree delete removes only the key''s row and"
+                    + " keeps every node under it; if the nodes belong to their key, set hierarchy.{0}.tree.node-identifier ="
+                    + " inherited", spec.name(), spec.identifierColumn());
+        }
     }
 
     @Override
