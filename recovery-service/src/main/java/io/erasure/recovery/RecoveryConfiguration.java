@@ -8,6 +8,8 @@ import io.erasure.recovery.restore.BulkRestores;
 import io.erasure.recovery.restore.RecoveryRunner;
 import io.erasure.recovery.restore.RecoveryStore;
 import io.erasure.recovery.restore.RestoreThrottle;
+import io.erasure.recovery.restore.RetainedRows;
+import io.erasure.support.S3Properties;
 import io.erasure.support.access.AccessRules;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.support.stores.StoreConnectionsProperties;
@@ -15,11 +17,13 @@ import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import java.util.concurrent.Executors;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.function.SingletonSupplier;
+import software.amazon.awssdk.services.s3.S3Client;
 import tools.jackson.databind.json.JsonMapper;
 
 @Configuration(proxyBeanMethods = false)
@@ -76,9 +80,17 @@ class RecoveryConfiguration {
                 new LogReader(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json));
     }
 
+    /** Rows too large for a log message are in the platform bucket ({@code erasure.s3.*}), where this service has one. */
+    @Bean
+    RetainedRows retainedRows(ObjectProvider<S3Client> s3, ObjectProvider<S3Properties> s3Properties, JsonMapper json) {
+        S3Client client = s3.getIfAvailable();
+        return new RetainedRows(client, client == null ? null : s3Properties.getObject().bucket(), json);
+    }
+
     @Bean
     RecoveryRunner recoveryRunner(Supplier<LogReader> logReader, Clock clock, StoreAdapterPool adapters, RecoveryStore store,
-                                  RestoreThrottle throttle, BulkRestores bulk, RecoveryProperties properties) {
-        return new RecoveryRunner(logReader, adapters, store, throttle, bulk, clock, properties.batchSize());
+                                  RestoreThrottle throttle, BulkRestores bulk, RetainedRows retained,
+                                  RecoveryProperties properties) {
+        return new RecoveryRunner(logReader, adapters, store, throttle, bulk, retained, clock, properties.batchSize());
     }
 }

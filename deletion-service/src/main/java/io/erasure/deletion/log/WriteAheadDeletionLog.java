@@ -3,10 +3,12 @@ package io.erasure.deletion.log;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.record.DeletionRecord;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -18,7 +20,10 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code erasure.deletion.log} topic (idempotent producer, acks=all). {@link #append} returns only
  * when every record of the batch is acknowledged, and throws otherwise, so the caller never deletes
  * a row whose record might be missing. A record too large for one message keeps its columns in S3
- * under {@code retained/} (written first) and carries the reference.
+ * under {@code retained/} (written first) and carries the reference. "Too large" is measured on the message as it is
+ * sent: its UTF-8 bytes and its key's, against the producer's {@code max.request.size} less a margin for the record
+ * batch's framing (a row of CJK text is three bytes a character: counting characters let a 1.5 MB message through to be
+ * refused by the broker and retried for ever, blocking its shard).
  */
 public class WriteAheadDeletionLog {
 
@@ -28,26 +33,48 @@ public class WriteAheadDeletionLog {
     private final JsonMapper json;
     private final int maxRecordBytes;
 
+    /** Room left in a request for the record batch's and the record's framing and headers. */
+    static final int FRAMING_MARGIN_BYTES = 16 * 1024;
+    private static final int DEFAULT_MAX_REQUEST_SIZE = 1_048_576;
+
+    /** {@code maxRecordBytes}: a ceiling of its own; the producer's {@code max.request.size} less a margin also applies. */
     public WriteAheadDeletionLog(KafkaTemplate<String, String> kafka, S3Client s3, String bucket, JsonMapper json,
                                  int maxRecordBytes) {
         this.kafka = kafka;
         this.s3 = s3;
         this.bucket = bucket;
         this.json = json;
-        this.maxRecordBytes = maxRecordBytes;
+        this.maxRecordBytes = Math.min(maxRecordBytes, maxRequestSize(kafka) - FRAMING_MARGIN_BYTES);
+    }
+
+    private static int maxRequestSize(KafkaTemplate<String, String> kafka) {
+        Object configured = kafka.getProducerFactory().getConfigurationProperties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        return configured == null ? DEFAULT_MAX_REQUEST_SIZE : Integer.parseInt(configured.toString().trim());
+    }
+
+    /** The bytes Kafka counts for this message's key and value. */
+    static int messageBytes(String key, String value) {
+        return key.getBytes(StandardCharsets.UTF_8).length + value.getBytes(StandardCharsets.UTF_8).length;
     }
 
     public void append(List<DeletionRecord> records) {
         List<CompletableFuture<SendResult<String, String>>> acks = new ArrayList<>();
         for (DeletionRecord record : records) {
+            String messageKey = Topics.logKey(record);
             String message = json.writeValueAsString(record);
-            if (message.length() > maxRecordBytes) {
+            if (messageBytes(messageKey, message) > maxRecordBytes) {
                 String key = S3Layout.retainedKey(record.dataset(), record.originId(), record.recordId());
                 s3.putObject(r -> r.bucket(bucket).key(key).contentType("application/json"),
-                        RequestBody.fromString(json.writeValueAsString(record.columns())));
+                        RequestBody.fromBytes(json.writeValueAsBytes(record.columns())));
                 message = json.writeValueAsString(record.withRetainedColumns(key));
+                if (messageBytes(messageKey, message) > maxRecordBytes) {
+                    // only the key is left, and no retry can make it smaller: refuse the batch rather than block the shard
+                    throw new IllegalArgumentException("the deletion record of a row of " + record.dataset() + " is "
+                            + messageBytes(messageKey, message) + " bytes even with its columns retained in S3 (its"
+                            + " primary key is that large), over the " + maxRecordBytes + " a log message may have");
+                }
             }
-            acks.add(kafka.send(Topics.DELETION_LOG, Topics.logKey(record), message));
+            acks.add(kafka.send(Topics.DELETION_LOG, messageKey, message));
         }
         try {
             CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
