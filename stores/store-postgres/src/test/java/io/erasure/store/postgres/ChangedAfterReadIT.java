@@ -30,14 +30,18 @@ class ChangedAfterReadIT {
     private static StoreAdapter adapter;
     private static DatasetSpec notes;
     private static DatasetSpec orders;
+    private static DatasetSpec folders;
 
     @BeforeAll
     static void open() {
         TestDatabase.execute("CREATE SCHEMA IF NOT EXISTS gap");
         notes = TestDatabase.spec("gap", "notes", "id", ConditionalColumn.none());
         orders = TestDatabase.spec("gap", "orders", "id", ConditionalColumn.timestamp("updated_at"));
+        folders = TestDatabase.spec("gap", "folders", "id", ConditionalColumn.none());
         String child = "hierarchy." + orders.name() + ".child.items.";
-        adapter = TestDatabase.open(Map.of(child + "table", "gap.order_items", child + "references", "order_id=id"));
+        adapter = TestDatabase.open(Map.of(child + "table", "gap.order_items", child + "references", "order_id=id",
+                "hierarchy." + folders.name() + ".tree.parent-column", "parent_id",
+                "hierarchy." + folders.name() + ".tree.node-identifier", "inherited"));
     }
 
     @AfterAll
@@ -47,7 +51,12 @@ class ChangedAfterReadIT {
 
     @BeforeEach
     void freshTables() {
-        TestDatabase.execute("DROP TABLE IF EXISTS gap.notes, gap.order_items, gap.orders");
+        TestDatabase.execute("DROP TABLE IF EXISTS gap.notes, gap.order_items, gap.orders, gap.folders");
+        TestDatabase.execute("CREATE TABLE gap.folders (id bigint PRIMARY KEY, parent_id bigint REFERENCES gap.folders (id),"
+                + " name text NOT NULL)");
+        // two trees: 1 with 2 and 3 under it (3 under 2), 10 with 11 under it
+        TestDatabase.execute("INSERT INTO gap.folders VALUES (1, NULL, 'a'), (2, 1, 'b'), (3, 2, 'c'), (10, NULL, 'x'),"
+                + " (11, 10, 'y')");
         TestDatabase.execute("CREATE TABLE gap.notes (id bigint PRIMARY KEY, body text NOT NULL, email text)");
         TestDatabase.execute("INSERT INTO gap.notes SELECT i, 'note ' || i, i || '@x' FROM generate_series(1, 5) AS i");
         TestDatabase.execute("CREATE TABLE gap.orders (id bigint PRIMARY KEY, customer text NOT NULL, updated_at timestamptz NOT NULL)");
@@ -59,6 +68,26 @@ class ChangedAfterReadIT {
                 + " FROM generate_series(1, 3) AS o, generate_series(1, 2) AS l");
         adapter.checkDataset(notes);
         adapter.checkDataset(orders);
+        adapter.checkDataset(folders);
+    }
+
+    @Test
+    void anUnguardedSubtreeNodeChangedOrAddedAfterTheReadKeepsItsWholeTree() {
+        DeletePlan plan = adapter.planDelete(new DeleteBatch(folders, "b-1", CUTOFF, ids(1, 10)));
+        assertThat(adapter.readRows(folders, ids(1, 10))).hasSize(5);
+
+        TestDatabase.execute("UPDATE gap.folders SET name = 'renamed after the read' WHERE id = 3");
+        DeleteOutcome outcome = adapter.executeDelete(plan);
+
+        assertThat(TestDatabase.column(Long.class, "SELECT id FROM gap.folders ORDER BY id")).containsExactly(1L, 2L, 3L);
+        assertThat(outcome.deleted()).isEqualTo(1);
+        assertThat(outcome.skippedNewer()).isEqualTo(1);
+
+        DeletePlan again = adapter.planDelete(new DeleteBatch(folders, "b-2", CUTOFF, ids(1)));
+        adapter.readRows(folders, ids(1));
+        TestDatabase.execute("INSERT INTO gap.folders VALUES (4, 2, 'added after the read')");
+        assertThat(adapter.executeDelete(again).skippedNewer()).isEqualTo(1);
+        assertThat(TestDatabase.count("SELECT count(*) FROM gap.folders")).isEqualTo(4);
     }
 
     @Test

@@ -32,12 +32,16 @@ class SchemaChangesIT {
 
     private static StoreAdapter adapter;
     private static DatasetSpec accounts;
+    private static DatasetSpec carts;
 
     @BeforeAll
     static void open() {
         TestDatabase.execute("CREATE SCHEMA IF NOT EXISTS drift");
         accounts = TestDatabase.spec("drift", "accounts", "id", ConditionalColumn.timestamp("updated_at"));
-        adapter = TestDatabase.open(Map.of());
+        carts = TestDatabase.spec("drift", "carts", "id", ConditionalColumn.timestamp("updated_at"));
+        String child = "hierarchy." + carts.name() + ".child.lines.";
+        adapter = TestDatabase.open(Map.of(child + "table", "drift.cart_lines", child + "references", "cart_id=id",
+                child + "updated-at", "updated_at"));
     }
 
     @AfterAll
@@ -85,6 +89,29 @@ class SchemaChangesIT {
                 .hasMessageContaining("ON DELETE CASCADE");
         assertThat(TestDatabase.count("SELECT count(*) FROM drift.sessions")).isEqualTo(2);
         assertThat(TestDatabase.count("SELECT count(*) FROM drift.accounts")).isEqualTo(3);
+    }
+
+    @Test
+    void aCascadingForeignKeyOntoAChildTableAddedLaterIsRefusedToo() {
+        TestDatabase.execute("DROP TABLE IF EXISTS drift.line_notes, drift.cart_lines, drift.carts");
+        TestDatabase.execute("CREATE TABLE drift.carts (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
+        TestDatabase.execute("CREATE TABLE drift.cart_lines (cart_id bigint REFERENCES drift.carts (id), line int,"
+                + " updated_at timestamptz NOT NULL, PRIMARY KEY (cart_id, line))");
+        TestDatabase.execute("INSERT INTO drift.carts VALUES (1, ?), (2, ?)", BEFORE, BEFORE);
+        TestDatabase.execute("INSERT INTO drift.cart_lines VALUES (1, 1, ?), (2, 1, ?)", BEFORE, BEFORE);
+        adapter.checkDataset(carts);
+        assertThat(adapter.executeDelete(adapter.planDelete(new DeleteBatch(carts, "b-0", CUTOFF, ids(2)))).deleted()).isEqualTo(1);
+
+        TestDatabase.execute("CREATE TABLE drift.line_notes (id bigint PRIMARY KEY, cart_id bigint, line int,"
+                + " FOREIGN KEY (cart_id, line) REFERENCES drift.cart_lines ON DELETE CASCADE)");
+        TestDatabase.execute("INSERT INTO drift.line_notes VALUES (7, 1, 1)");
+
+        assertThatThrownBy(() -> adapter.planDelete(new DeleteBatch(carts, "b-1", CUTOFF, ids(1))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("child table drift.cart_lines is referenced by drift.line_notes")
+                .hasMessageContaining("ON DELETE CASCADE");
+        assertThat(TestDatabase.count("SELECT count(*) FROM drift.line_notes")).isEqualTo(1);
+        TestDatabase.execute("DROP TABLE drift.line_notes, drift.cart_lines, drift.carts");
     }
 
     @Test
