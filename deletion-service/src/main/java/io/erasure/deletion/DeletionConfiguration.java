@@ -14,6 +14,7 @@ import io.erasure.deletion.execution.StepListener;
 import io.erasure.deletion.execution.StoreCalls;
 import io.erasure.deletion.log.LogIngestionLag;
 import io.erasure.deletion.log.WriteAheadDeletionLog;
+import io.erasure.deletionlog.client.SealedRecords;
 import io.erasure.deletion.shard.TaskListener;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
 import io.erasure.deletion.throttle.ShardOwnership;
@@ -25,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -113,8 +115,9 @@ class DeletionConfiguration {
 
     @Bean
     WriteAheadDeletionLog writeAheadDeletionLog(KafkaTemplate<String, String> kafka, S3Client s3, JsonMapper json,
-                                                @Value("${erasure.s3.bucket}") String bucket, DeletionProperties properties) {
-        return new WriteAheadDeletionLog(kafka, s3, bucket, json, properties.maxRecordBytes());
+                                                @Value("${erasure.s3.bucket}") String bucket, DeletionProperties properties,
+                                                Supplier<SealedRecords> sealedRecords) {
+        return new WriteAheadDeletionLog(kafka, s3, bucket, json, properties.maxRecordBytes(), sealedRecords);
     }
 
     @Bean

@@ -319,7 +319,7 @@ class DeletionPipelineIT extends DeletionTestSupport {
 
     private List<DeletionRecord> records(DeletionTask task, int atLeast) {
         return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
-                value -> json.readValue(value, DeletionRecord.class),
+                this::logged,
                 r -> task.runId().equals(r.runId()), atLeast, Duration.ofSeconds(atLeast == 0 ? 3 : 30));
     }
 

@@ -50,6 +50,8 @@ public abstract class DeletionTestSupport {
         LocalEngines.redis().storeConnectionProperties("redis-main").forEach((name, value) -> registry.add(name, () -> value));
         // a Cassandra store with JMX, for the purge status ("deleted but still on disk")
         LocalEngines.cassandra().storeConnectionProperties("cass-main").forEach((name, value) -> registry.add(name, () -> value));
+        // the deletion log's Cassandra: records are sealed with its dataset keys (its tables: LogIngestStandIn)
+        LocalEngines.cassandra().springProperties().forEach((name, value) -> registry.add(name, () -> value));
     }
 
     @LocalServerPort
@@ -60,6 +62,24 @@ public abstract class DeletionTestSupport {
 
     @Autowired
     protected Crashes crashes;
+
+    /** Opens the records on the log topic as deletion-log-service does (they are sealed with their dataset's key). */
+    @Autowired
+    protected java.util.function.Supplier<io.erasure.deletionlog.client.SealedRecords> sealedRecords;
+
+    /** A record of the log topic; one of a dataset purged by another test reads as a record of no run of this one. */
+    protected io.erasure.model.record.DeletionRecord logged(String message) {
+        try {
+            return sealedRecords.get().openFromTopic(message);
+        } catch (io.erasure.deletionlog.client.SealedRecords.KeyGone purged) {
+            return PURGED;
+        }
+    }
+
+    private static final io.erasure.model.record.DeletionRecord PURGED = new io.erasure.model.record.DeletionRecord(
+            "0".repeat(64), "purged", java.util.Map.of("id", 0), java.util.List.of(io.erasure.model.record.ColumnValue.of("id", 0)),
+            io.erasure.model.cutoff.CutoffTimestamp.ofMicros(1), io.erasure.model.run.RunId.of("purged-record"), null, "purged",
+            "purged", java.time.Instant.EPOCH, null);
 
     /**
      * Makes the next batch with the armed id throw after the armed step, once, as a crash would; or runs an armed

@@ -178,7 +178,7 @@ class ForwardLookupIT extends DeletionTestSupport {
 
     private List<DeletionRecord> records(String requestId, int count) {
         return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
-                value -> json.readValue(value, DeletionRecord.class), r -> requestId.equals(r.requestId()), count,
+                this::logged, r -> requestId.equals(r.requestId()), count,
                 Duration.ofSeconds(60));
     }
 

@@ -88,7 +88,7 @@ class ForwardTreeIT extends DeletionTestSupport {
         assertThat(batch.counts().deleted()).isEqualTo(1);
         assertThat(ids()).as("the subtree is gone, the other root and its child stay").containsExactly(1000L, 1001L);
         List<DeletionRecord> logged = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
-                value -> json.readValue(value, DeletionRecord.class), r -> requestId.equals(r.requestId()), DEPTH + 1,
+                this::logged, r -> requestId.equals(r.requestId()), DEPTH + 1,
                 Duration.ofSeconds(60));
         assertThat(logged.stream().map(DeletionRecord::recordId).distinct())
                 .as("every row of the subtree logged once, though the batch ran twice").hasSize(DEPTH + 1);

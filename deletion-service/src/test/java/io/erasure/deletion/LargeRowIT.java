@@ -32,7 +32,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.kafka.core.KafkaTemplate;
 import software.amazon.awssdk.services.s3.S3Client;
-import tools.jackson.core.type.TypeReference;
+import io.erasure.deletionlog.client.SealedRecords;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -82,11 +82,11 @@ class LargeRowIT extends DeletionTestSupport {
         assertThat(batch.counts().deleted()).isEqualTo(2);
         assertThat(jdbc.queryForList("SELECT id FROM " + schema + ".notes", Long.class)).isEmpty();
 
-        DeletionRecord large = LoggedRecords.read(json, task, 2).stream()
+        DeletionRecord large = LoggedRecords.read(this::logged, task, 2).stream()
                 .filter(r -> ((Number) r.primaryKey().get("id")).longValue() == 1).findFirst().orElseThrow();
         assertThat(large.retainedRef()).startsWith(S3Layout.retainedPrefix(spec.name()));
         assertThat(large.columns()).isEmpty();
-        List<ColumnValue> retained = LoggedRecords.retainedColumns(json, s3, bucket, large);
+        List<ColumnValue> retained = LoggedRecords.retainedColumns(sealedRecords.get(), s3, bucket, large);
         assertThat(retained).filteredOn(c -> c.name().equals("body")).singleElement()
                 .satisfies(c -> assertThat(c.value()).isEqualTo(text));
     }
@@ -101,15 +101,14 @@ class LargeRowIT extends DeletionTestSupport {
 
     /** How tests read the log topic and the retained rows. */
     static final class LoggedRecords {
-        static List<DeletionRecord> read(JsonMapper json, DeletionTask task, int atLeast) {
-            return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
-                    value -> json.readValue(value, DeletionRecord.class), r -> task.runId().equals(r.runId()), atLeast,
+        static List<DeletionRecord> read(java.util.function.Function<String, DeletionRecord> logged, DeletionTask task,
+                                         int atLeast) {
+            return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG, logged, r -> task.runId().equals(r.runId()), atLeast,
                     Duration.ofSeconds(30));
         }
 
-        static List<ColumnValue> retainedColumns(JsonMapper json, S3Client s3, String bucket, DeletionRecord record) {
-            byte[] bytes = s3.getObjectAsBytes(r -> r.bucket(bucket).key(record.retainedRef())).asByteArray();
-            return json.readValue(bytes, new TypeReference<List<ColumnValue>>() { });
+        static List<ColumnValue> retainedColumns(SealedRecords sealed, S3Client s3, String bucket, DeletionRecord record) {
+            return sealed.openRetained(s3.getObjectAsBytes(r -> r.bucket(bucket).key(record.retainedRef())).asByteArray());
         }
     }
 }

@@ -1,5 +1,8 @@
 package io.erasure.deletion;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.erasure.deletionlog.client.LogSchema;
 import io.erasure.infra.LocalEngines;
 import io.erasure.model.contract.Topics;
 import java.time.Duration;
@@ -15,13 +18,17 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The deletion-log service's part in these tests: its group consumes and commits the log topic, so the ingestion gate
- * (which fails closed while the group never committed) sees a log being ingested. It stores nothing.
+ * (which fails closed while the group never committed) sees a log being ingested. It stores nothing, but creates the
+ * log's tables, whose {@code dataset_keys} seal every record.
  */
 @TestConfiguration
 public class LogIngestStandIn {
 
     @Bean
-    Ingest logIngestStandIn() {
+    Ingest logIngestStandIn(CqlSession deletionLogKeysSession) {
+        deletionLogKeysSession.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
+                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}").setTimeout(Duration.ofSeconds(30)));
+        LogSchema.create(deletionLogKeysSession, Duration.ofDays(30));
         return new Ingest();
     }
 

@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.deletionlog.client.DatasetKeys;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.client.PayloadCipher;
+import io.erasure.deletionlog.client.SealedRecords;
 import io.erasure.recovery.restore.BulkRestores;
 import io.erasure.recovery.restore.RecoveryRunner;
 import io.erasure.recovery.restore.RecoveryStore;
@@ -82,9 +83,13 @@ class RecoveryConfiguration {
 
     /** Rows too large for a log message are in the platform bucket ({@code erasure.s3.*}), where this service has one. */
     @Bean
-    RetainedRows retainedRows(ObjectProvider<S3Client> s3, ObjectProvider<S3Properties> s3Properties, JsonMapper json) {
+    RetainedRows retainedRows(ObjectProvider<S3Client> s3, ObjectProvider<S3Properties> s3Properties, CqlSession session,
+                              JsonMapper json, Clock clock, @Value("${erasure.deletion-log.master-key:}") String masterKey) {
         S3Client client = s3.getIfAvailable();
-        return new RetainedRows(client, client == null ? null : s3Properties.getObject().bucket(), json);
+        // sealed with the dataset's key; opened on first use, as the log's tables may not exist yet
+        Supplier<SealedRecords> sealed = SingletonSupplier.of(() ->
+                new SealedRecords(new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json));
+        return new RetainedRows(client, client == null ? null : s3Properties.getObject().bucket(), sealed);
     }
 
     @Bean

@@ -4,6 +4,7 @@ import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.event.ControlSignal;
 import io.erasure.model.key.CanonicalKey;
+import io.erasure.model.key.DeterministicId;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
@@ -22,7 +23,10 @@ public final class Topics {
     public static final String AUDIT_UNITS = "erasure.audit.units";
     /** validation and forward deletion → deletion; key: dataset + partition key. */
     public static final String DELETION_TASKS = "erasure.deletion.tasks";
-    /** deletion → deletion-log, written before each delete; key: dataset + primary key. */
+    /**
+     * deletion → deletion-log, written before each delete; key: dataset + hash of the primary key ({@link #logKey}). The
+     * row itself is sealed with its dataset's data key (deletion-log-client's {@code SealedRecords}).
+     */
     public static final String DELETION_LOG = "erasure.deletion.log";
     /**
      * deletion-log → operators: log records the ingest could not store (unreadable, or a format it does not know), kept
@@ -74,9 +78,13 @@ public final class Topics {
                 : task.spec().keyColumns().partitionKeyOf(task.keys().get(0)));
     }
 
-    /** Key for {@link #DELETION_LOG}: {@code dataset|{"col":value,...}} over the full primary key. */
+    /**
+     * Key for {@link #DELETION_LOG}: {@code dataset|<SHA-256 of (dataset, canonical primary key)>}, the log's key hash (the
+     * primary key is a column value and must not travel in clear; records of one row still share a partition, in order).
+     */
     public static String logKey(String dataset, Map<String, ?> primaryKey) {
-        return Names.datasetName("dataset", dataset) + "|" + CanonicalKey.render(primaryKey);
+        return Names.datasetName("dataset", dataset) + "|"
+                + DeterministicId.sha256Hex("deletion-log-key-v1", dataset, CanonicalKey.render(primaryKey));
     }
 
     public static String logKey(DeletionRecord record) {

@@ -24,7 +24,7 @@ class TopicsTest {
         assertThat(Topics.taskKey("orders", key("customer_id", 1))).isEqualTo("orders|{\"customer_id\":1}");
         assertThat(Topics.logKey("orders", key("order_id", "o", "customer_id", 1L)))
                 .isEqualTo(Topics.logKey("orders", key("customer_id", 1, "order_id", "o")))
-                .isEqualTo("orders|{\"customer_id\":1,\"order_id\":\"o\"}");
+                .startsWith("orders|").doesNotContain("customer_id").hasSize("orders|".length() + 64);
         assertThat(Topics.forwardRequestKey("customers", "42")).isEqualTo("customers|42");
     }
 

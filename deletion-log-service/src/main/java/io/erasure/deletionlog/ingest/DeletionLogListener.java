@@ -1,7 +1,9 @@
 package io.erasure.deletionlog.ingest;
 
 import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.client.LogPurges;
 import io.erasure.deletionlog.client.LogWriter;
+import io.erasure.deletionlog.client.SealedRecords;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.record.DeletionRecord;
 import io.micrometer.core.instrument.Counter;
@@ -14,13 +16,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Stores every deletion record of {@code erasure.deletion.log} in the Cassandra log, a poll's batch at
- * a time; offsets are committed only after the whole batch is stored (a failure redelivers it, and the
+ * a time (sealed with their dataset's key, or plain as published before sealing: {@link SealedRecords}); offsets are
+ * committed only after the whole batch is stored (a failure redelivers it, and the
  * writes are idempotent). Only committed (read_committed) records are seen. A record that can never be
  * stored is not skipped: it goes to the dead-letter topic ({@link DeadLetters}), acknowledged before the
  * batch's offsets are committed, and deletion of its dataset stops until it is resolved.
@@ -33,28 +34,44 @@ public class DeletionLogListener {
     private static final Logger log = LoggerFactory.getLogger(DeletionLogListener.class);
 
     private final LogWriter writer;
+    private final LogPurges purges;
+    private final SealedRecords sealed;
     private final DeadLetters deadLetters;
-    private final ObjectReader recordReader;
     private final Counter stored;
     private final Counter skipped;
 
     public DeletionLogListener(DeletionLog deletionLog, DeadLetters deadLetters, JsonMapper json, MeterRegistry meters) {
         this.writer = deletionLog.writer();
+        this.purges = deletionLog.purges();
+        this.sealed = new SealedRecords(deletionLog.keys(), json);
         this.deadLetters = deadLetters;
-        // a record published before DeletionRecord.anonymised existed (still on the topic during an upgrade) has no such
-        // field; it deleted a whole row, so the missing flag reads as false instead of making the record unreadable
-        this.recordReader = json.readerFor(DeletionRecord.class).without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
         this.stored = meters.counter("erasure.deletion_log.records", "outcome", "stored");
         this.skipped = meters.counter("erasure.deletion_log.records", "outcome", "skipped");
+    }
+
+    /** Whether a purge of the message's whole dataset came at or after its deletion. */
+    private boolean purgedAfterDeletion(SealedRecords batch, String message) {
+        SealedRecords.TopicMessage envelope = batch.envelopeOf(message).orElseThrow();
+        return purges.history(envelope.dataset()).stream().anyMatch(purge -> purge.scope() == LogPurges.Scope.DATASET
+                && !purge.purgedAt().isBefore(envelope.deletedAt()));
     }
 
     @KafkaListener(topics = Topics.DELETION_LOG, groupId = GROUP, batch = "true")
     public void onRecords(List<ConsumerRecord<String, String>> messages) {
         List<DeletionRecord> records = new ArrayList<>(messages.size());
         List<DeadLetters.DeadLetter> unstorable = new ArrayList<>();
+        SealedRecords batch = sealed.forOneBatch();
+        int purgedBeforeIngest = 0;
         for (ConsumerRecord<String, String> message : messages) {
             try {
-                records.add(recordReader.readValue(message.value()));
+                records.add(batch.openFromTopic(message.value()));
+            } catch (SealedRecords.KeyGone e) {
+                if (purgedAfterDeletion(batch, message.value())) {
+                    // its dataset was purged while it was on the topic: its copy there is unreadable, as it must be
+                    purgedBeforeIngest++;
+                } else {
+                    unstorable.add(new DeadLetters.DeadLetter(message, e.getMessage()));
+                }
             } catch (JacksonException | IllegalArgumentException e) {
                 // it can never be stored; the deletion service validates what it publishes, so this is a bug to look at
                 unstorable.add(new DeadLetters.DeadLetter(message, "unreadable deletion record: " + e.getMessage()));
@@ -63,7 +80,7 @@ public class DeletionLogListener {
         deadLetters.send(unstorable);
         LogWriter.Written written = writer.write(records);
         stored.increment(written.written());
-        skipped.increment(written.skippedPurged() + written.skippedExpired());
+        skipped.increment(written.skippedPurged() + written.skippedExpired() + purgedBeforeIngest);
         if (written.skippedPurged() + written.skippedExpired() > 0) {
             log.info("{} records not stored: {} of purged keys or datasets, {} older than the retention",
                     written.skippedPurged() + written.skippedExpired(), written.skippedPurged(), written.skippedExpired());

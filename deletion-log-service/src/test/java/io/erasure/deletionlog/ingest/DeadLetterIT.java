@@ -57,7 +57,7 @@ class DeadLetterIT extends DeletionLogTestSupport {
     }
 
     /** The dead letters whose value contains {@code marker}, read from the start with a plain consumer. */
-    private static List<ConsumerRecord<String, String>> deadLetters(String marker) {
+    static List<ConsumerRecord<String, String>> deadLetters(String marker) {
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new StringDeserializer())) {

@@ -4,7 +4,12 @@ import io.erasure.model.contract.S3Layout;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.record.DeletionRecord;
 import java.nio.charset.StandardCharsets;
+import io.erasure.deletionlog.client.DatasetKeys;
+import io.erasure.deletionlog.client.SealedRecords;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +29,10 @@ import tools.jackson.databind.json.JsonMapper;
  * sent: its UTF-8 bytes and its key's, against the producer's {@code max.request.size} less a margin for the record
  * batch's framing (a row of CJK text is three bytes a character: counting characters let a 1.5 MB message through to be
  * refused by the broker and retried for ever, blocking its shard).
+ *
+ * <p>Nothing of a row leaves in clear (DESIGN invariant 8): the message and the retained object are sealed with the
+ * dataset's current data key ({@link SealedRecords}), so a legal purge of the dataset's keys makes every copy unreadable
+ * at once, the topic's and S3's as well as the Cassandra log's. Only the dataset, record id and deletion time are in clear.
  */
 public class WriteAheadDeletionLog {
 
@@ -32,6 +41,7 @@ public class WriteAheadDeletionLog {
     private final String bucket;
     private final JsonMapper json;
     private final int maxRecordBytes;
+    private final Supplier<SealedRecords> sealing;
 
     /** Room left in a request for the record batch's and the record's framing and headers. */
     static final int FRAMING_MARGIN_BYTES = 16 * 1024;
@@ -39,7 +49,8 @@ public class WriteAheadDeletionLog {
 
     /** {@code maxRecordBytes}: a ceiling of its own; the producer's {@code max.request.size} less a margin also applies. */
     public WriteAheadDeletionLog(KafkaTemplate<String, String> kafka, S3Client s3, String bucket, JsonMapper json,
-                                 int maxRecordBytes) {
+                                 int maxRecordBytes, Supplier<SealedRecords> sealing) {
+        this.sealing = sealing;
         this.kafka = kafka;
         this.s3 = s3;
         this.bucket = bucket;
@@ -59,14 +70,17 @@ public class WriteAheadDeletionLog {
 
     public void append(List<DeletionRecord> records) {
         List<CompletableFuture<SendResult<String, String>>> acks = new ArrayList<>();
+        SealedRecords sealed = sealing.get();
+        Map<String, DatasetKeys.DataKey> keys = new HashMap<>();
         for (DeletionRecord record : records) {
+            DatasetKeys.DataKey dataKey = keys.computeIfAbsent(record.dataset(), sealed::currentKey);
             String messageKey = Topics.logKey(record);
-            String message = json.writeValueAsString(record);
+            String message = sealed.sealForTopic(record, dataKey);
             if (messageBytes(messageKey, message) > maxRecordBytes) {
                 String key = S3Layout.retainedKey(record.dataset(), record.originId(), record.recordId());
                 s3.putObject(r -> r.bucket(bucket).key(key).contentType("application/json"),
-                        RequestBody.fromBytes(json.writeValueAsBytes(record.columns())));
-                message = json.writeValueAsString(record.withRetainedColumns(key));
+                        RequestBody.fromBytes(sealed.sealRetained(record, dataKey)));
+                message = sealed.sealForTopic(record.withRetainedColumns(key), dataKey);
                 if (messageBytes(messageKey, message) > maxRecordBytes) {
                     // only the key is left, and no retry can make it smaller: refuse the batch rather than block the shard
                     throw new IllegalArgumentException("the deletion record of a row of " + record.dataset() + " is "

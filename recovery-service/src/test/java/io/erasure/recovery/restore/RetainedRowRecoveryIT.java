@@ -2,6 +2,7 @@ package io.erasure.recovery.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.erasure.deletionlog.client.SealedRecords;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.BackupFormat;
@@ -33,7 +34,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A row too large for one Kafka message is logged with its columns under {@code retained/} in S3 and only the reference
- * in the record; a recovery fetches the retained columns and restores the row exactly, like any other.
+ * in the record (sealed with the dataset's key, or in clear from before sealing); a recovery fetches the retained columns
+ * and restores the row exactly, like any other.
  */
 class RetainedRowRecoveryIT extends RecoveryTestSupport {
 
@@ -51,6 +53,15 @@ class RetainedRowRecoveryIT extends RecoveryTestSupport {
 
     @Test
     void aRowRetainedInS3IsRestoredExactly() {
+        restoredExactly(true);
+    }
+
+    @Test
+    void aRowRetainedInClearBeforeSealingExistedIsRestoredExactly() {
+        restoredExactly(false);
+    }
+
+    private void restoredExactly(boolean sealed) {
         String table = unique("notes");
         jdbc.execute("CREATE SCHEMA IF NOT EXISTS recovery_it");
         jdbc.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, body text, updated_at timestamptz NOT NULL)");
@@ -66,7 +77,7 @@ class RetainedRowRecoveryIT extends RecoveryTestSupport {
                 + " ORDER BY id");
         RunId run = RunId.of(unique("run"));
 
-        logRetainedAndDelete(spec, run, List.of(1L, 2L));
+        logRetainedAndDelete(spec, run, List.of(1L, 2L), sealed);
         assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table, Long.class)).isZero();
 
         JsonNode restore = recover("{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":"
@@ -79,7 +90,8 @@ class RetainedRowRecoveryIT extends RecoveryTestSupport {
     }
 
     /** What the deletion service does with a row too large for a message: columns to S3, the reference to the log. */
-    private void logRetainedAndDelete(DatasetSpec spec, RunId run, List<Long> ids) {
+    private void logRetainedAndDelete(DatasetSpec spec, RunId run, List<Long> ids, boolean sealed) {
+        SealedRecords sealing = new SealedRecords(log.keys(), json);
         StoreAdapter adapter = adapters.checkedAdapter(spec);
         List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
         List<LiveRow> rows = adapter.readRows(spec, keys);
@@ -87,8 +99,9 @@ class RetainedRowRecoveryIT extends RecoveryTestSupport {
         List<DeletionRecord> records = rows.stream().map(row -> {
             DeletionRecord record = DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now());
             String key = S3Layout.retainedKey(record.dataset(), record.originId(), record.recordId());
-            s3.putObject(r -> r.bucket(s3Properties.bucket()).key(key), RequestBody.fromString(
-                    json.writeValueAsString(record.columns())));
+            s3.putObject(r -> r.bucket(s3Properties.bucket()).key(key), sealed
+                    ? RequestBody.fromBytes(sealing.sealRetained(record, sealing.currentKey(record.dataset())))
+                    : RequestBody.fromString(json.writeValueAsString(record.columns())));
             return json.readValue(json.writeValueAsString(record.withRetainedColumns(key)), DeletionRecord.class);
         }).toList();
         assertThat(records).allSatisfy(r -> assertThat(r.columns()).isEmpty());
