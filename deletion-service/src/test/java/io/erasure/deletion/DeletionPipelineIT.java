@@ -100,6 +100,19 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     @Test
+    void aTaskWithACutoffInTheFutureDeletesNothingAndFailsWithTheReason() {
+        DeletionTask task = DeletionTask.forRun(RunId.random(), spec, keysOf(9, 10),
+                CutoffTimestamp.fromInstant(NOW.plus(Duration.ofHours(1))));
+
+        publish(task);
+
+        assertThat(events(task, BatchFailed.class, 1)).singleElement()
+                .satisfies(f -> assertThat(f.reason()).contains("cut-off in the future"));
+        assertThat(ids()).contains(9L, 10L);
+        assertThat(records(task, 0)).isEmpty();
+    }
+
+    @Test
     void aRedeliveredTaskHasNoSecondEffect() {
         DeletionTask task = task(spec, 1, 2);
         publish(task);

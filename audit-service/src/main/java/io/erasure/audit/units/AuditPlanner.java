@@ -85,7 +85,9 @@ public final class AuditPlanner {
 
     private BackupManifest readManifest(String key) {
         try {
-            return bucket.readManifest(key);
+            BackupManifest manifest = bucket.readManifest(key);
+            BackupBucket.requireCutoffBefore(manifest, key, clock.instant(), "now");
+            return manifest;
         } catch (BackupIntegrityException e) {
             throw new AuditFailure(e.getMessage(), e);
         }

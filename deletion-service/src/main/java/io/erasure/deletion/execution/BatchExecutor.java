@@ -57,6 +57,9 @@ public class BatchExecutor {
 
     private static final Logger log = LoggerFactory.getLogger(BatchExecutor.class);
 
+    /** How far ahead of this replica's clock a task's cut-off may be before the task is refused. */
+    static final Duration CUTOFF_CLOCK_SKEW = Duration.ofMinutes(2);
+
     private final StoreAdapterPool stores;
     private final WriteAheadDeletionLog deletionLog;
     private final LogIngestionLag logLag;
@@ -106,6 +109,15 @@ public class BatchExecutor {
     public void execute(DeletionTask task, Instant handBackAt) {
         if (cancelled(task)) {
             log.info("task {} belongs to cancelled run {}: skipped", task.taskId(), task.runId());
+            return;
+        }
+        Instant latestCutoff = clock.instant().plus(CUTOFF_CLOCK_SKEW);
+        if (task.cutoff().toInstant().isAfter(latestCutoff)) {
+            // nothing would count as written after it, and Cassandra tombstones would hide every later write
+            fail(task, task.batchId(0), new IllegalArgumentException("task " + task.taskId() + " of " + task.dataset()
+                    + " has a cut-off in the future (" + task.cutoff().toInstant() + ", later than now + "
+                    + CUTOFF_CLOCK_SKEW + "); nothing is deleted: check the backup's cutoffMicros (microseconds since"
+                    + " the epoch) or the request's tombstone time"));
             return;
         }
         StoreAdapter adapter;

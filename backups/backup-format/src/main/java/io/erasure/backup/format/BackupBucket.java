@@ -4,6 +4,7 @@ import io.erasure.model.backup.BackupManifest;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupLocation;
+import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -13,6 +14,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -24,6 +27,9 @@ import java.util.Optional;
  * and is never read.
  */
 public final class BackupBucket {
+
+    /** How far a cut-off may be ahead of the upload or of now before it is refused (clocks differ a little). */
+    public static final Duration CLOCK_SKEW = Duration.ofMinutes(2);
 
     private final S3Client s3;
     private final String bucket;
@@ -68,13 +74,14 @@ public final class BackupBucket {
      * @throws BackupIntegrityException if it is missing or invalid, or names another snapshot than its folder
      */
     public BackupManifest readManifest(String manifestKey) {
-        byte[] json;
+        ResponseBytes<GetObjectResponse> object;
         try {
-            json = s3.getObjectAsBytes(r -> r.bucket(bucket).key(manifestKey)).asByteArray();
+            object = s3.getObjectAsBytes(r -> r.bucket(bucket).key(manifestKey));
         } catch (NoSuchKeyException e) {
             throw new BackupIntegrityException("manifest " + manifestKey + " is missing");
         }
-        BackupManifest manifest = BackupJson.readManifest(json, manifestKey);
+        BackupManifest manifest = BackupJson.readManifest(object.asByteArray(), manifestKey);
+        requireCutoffBefore(manifest, manifestKey, object.response().lastModified(), "its upload");
         String folder = manifestKey.substring(0, manifestKey.length() - S3Layout.MANIFEST.length() - 1);
         String snapshot = folder.substring(folder.lastIndexOf('/') + 1);
         if (!manifest.snapshot().equals(snapshot)) {
@@ -82,6 +89,26 @@ public final class BackupBucket {
                     + " but lies in folder " + snapshot + "; it was copied from another snapshot");
         }
         return manifest;
+    }
+
+    /**
+     * A cut-off after the moment the manifest was uploaded (or after now) cannot be an export's start: it is a unit
+     * error (e.g. nanoseconds written as micros) or a clock far off. With it nothing would count as written after
+     * the backup, and Cassandra tombstones would land in the future and hide later writes; refused.
+     *
+     * @throws BackupIntegrityException if {@code cutoffMicros} is later than {@code moment} plus {@link #CLOCK_SKEW}
+     */
+    public static void requireCutoffBefore(BackupManifest manifest, String manifestKey, Instant moment, String what) {
+        if (moment == null) {
+            return;
+        }
+        Instant cutoff = manifest.cutoff().toInstant();
+        if (cutoff.isAfter(moment.plus(CLOCK_SKEW))) {
+            throw new BackupIntegrityException("manifest " + manifestKey + " has cutoffMicros " + manifest.cutoffMicros()
+                    + " (" + cutoff + "), later than " + what + " at " + moment + ": a cut-off is the export's start"
+                    + " minus a clock-skew margin, in microseconds since the epoch; fix the exporter and write the"
+                    + " snapshot again");
+        }
     }
 
     public void writeManifest(BackupLocation location, BackupManifest manifest) {

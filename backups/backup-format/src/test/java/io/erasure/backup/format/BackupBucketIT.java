@@ -62,6 +62,29 @@ class BackupBucketIT {
     }
 
     @Test
+    void aCutoffLaterThanTheManifestsUploadIsRefused() throws IOException {
+        BackupManifest honest = writeSnapshot("20240130T020000Z", 1);
+        // nanoseconds written as micros: year ~55,000
+        long nanos = java.time.Instant.now().toEpochMilli() * 1_000_000L;
+        BackupManifest nanosAsMicros = new BackupManifest(dataset, "20240131T020000Z", honest.format(), honest.schema(),
+                nanos, honest.parts());
+        bucket.writeManifest(location, nanosAsMicros);
+        // ten minutes ahead of its own upload: a clock far off
+        long ahead = java.time.Instant.now().plus(java.time.Duration.ofMinutes(10)).toEpochMilli() * 1_000L;
+        bucket.writeManifest(location, new BackupManifest(dataset, "20240201T020000Z", honest.format(), honest.schema(),
+                ahead, honest.parts()));
+
+        for (String snapshot : List.of("20240131T020000Z", "20240201T020000Z")) {
+            String key = S3Layout.manifestKey(location, snapshot);
+            assertThatThrownBy(() -> bucket.readManifest(key))
+                    .isInstanceOf(BackupIntegrityException.class)
+                    .hasMessageStartingWith("manifest " + key + " has cutoffMicros ")
+                    .hasMessageContaining("later than its upload");
+        }
+        assertThat(bucket.readManifest(S3Layout.manifestKey(location, "20240130T020000Z"))).isEqualTo(honest);
+    }
+
+    @Test
     void multipartPartsAreCompleteAndAnAbortedOneLeavesNothing() throws IOException {
         String key = "backups/" + dataset + "/big.bin";
         byte[] data = new byte[MultipartUploadStream.DEFAULT_CHUNK_SIZE * 2 + 12345];
