@@ -11,21 +11,32 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One deletion rate limit per target store (connection), adjusted by {@link AimdController} from the
- * store's own utilization signal (the same for every replica, since it is the store's) and the latency
- * deletion observes; the static cap is this replica's share of the fleet's cap.
+ * One deletion rate limit per target store (connection), moved by {@link AimdController} once per control step from
+ * what that step newly learnt about the store:
  *
- * <p>Latency counts as overload when a batch is slower than the configured target, or slower than
- * {@value #LATENCY_TOLERANCE}× the fastest batch seen recently: the store's own signal does not see
- * queueing outside the node (a shared host, the network), but its clients do.
+ * <ul>
+ *   <li>the store's utilization (the same for every replica, since it is the store's): over 1 − headroom is overload;</li>
+ *   <li>the store's live read p99 ({@link LoadSignal#readLatency()}, where the store reports it) against its baseline
+ *       before deletion ({@link ReadLatencyBaseline}): over {@link AimdController#readLatencyLimit()} times it is
+ *       overload. This is the headroom as live traffic feels it;</li>
+ *   <li>deletion's own batch latency, a secondary signal ({@link BatchLatency}): a median of recent batches, heard
+ *       only in a step that follows new batches.</li>
+ * </ul>
+ * Every observation counts once: a read-latency window by its end, a batch in the first step after it. A step that
+ * learnt nothing new about latency decides on the utilization alone, so one slow batch cuts the rate at most once.
+ * A store whose signal cannot be read keeps its limit until it can. The static cap is this replica's share of the
+ * fleet's cap.
  */
 public class AdaptiveThrottle {
 
-    static final double LATENCY_TOLERANCE = 1.5;
+    private static final Logger LOG = LoggerFactory.getLogger(AdaptiveThrottle.class);
 
     private final DeletionProperties properties;
     private final AimdController aimd;
@@ -43,7 +54,9 @@ public class AdaptiveThrottle {
 
     /** Blocks until {@code rows} deletes may go to the store. */
     public void acquire(String store, int rows) {
-        RateLimiter.waitForPermission(state(store).limiter, rows);
+        Store state = state(store);
+        state.sentSinceStep.add(rows);
+        RateLimiter.waitForPermission(state.limiter, rows);
     }
 
     /**
@@ -56,11 +69,13 @@ public class AdaptiveThrottle {
         if (stop.getAsBoolean()) {
             return false;
         }
-        long waitNanos = state(store).limiter.reservePermission(rows);
+        Store state = state(store);
+        long waitNanos = state.limiter.reservePermission(rows);
         if (waitNanos < 0) {
             throw new StoreException.Retriable("deleting " + rows + " rows from " + store + " would wait longer than the"
                     + " throttle allows at " + limit(store) + " rows/s; the batch is retried later", null);
         }
+        state.sentSinceStep.add(rows); // reserved permits are spent, even when the wait is given up
         long until = System.nanoTime() + waitNanos;
         for (long left = waitNanos; left > 0; left = until - System.nanoTime()) {
             if (stop.getAsBoolean()) {
@@ -76,25 +91,32 @@ public class AdaptiveThrottle {
         return !stop.getAsBoolean();
     }
 
-    /** Records how long a batch of the store took, for the next adjustment. */
+    /** Records how long a batch of the store took; it counts once, in the next control step. */
     public void observe(String store, Duration batchLatency) {
-        Store state = state(store);
-        state.lastLatency = batchLatency;
-        long nanos = batchLatency.toNanos();
-        // the fastest recent batch, slowly forgotten (1 % per batch) so a changed workload is relearnt
-        state.bestLatencyNanos = state.bestLatencyNanos == 0 ? nanos
-                : Math.min(nanos, state.bestLatencyNanos + state.bestLatencyNanos / 100);
+        state(store).batches.observe(batchLatency);
     }
 
     /** One control step for every store in use: reads its load signal and moves its limit. */
     public void adjust(Function<String, LoadSignal> loadOf) {
         stores.forEach((name, store) -> {
-            LoadSignal signal = loadOf.apply(name);
+            long sent = store.sentSinceStep.sumThenReset();
+            boolean quiet = (sent == 0 && store.sentLastStep == 0) || store.limit <= properties.minRowsPerSecond();
+            store.sentLastStep = sent;
+            LoadSignal signal;
+            try {
+                signal = loadOf.apply(name);
+            } catch (RuntimeException e) {
+                // not knowing the store's load is no reason to delete faster
+                LOG.warn("cannot read the load of store {}; its deletion rate stays at {} rows/s: {}", name, store.limit,
+                        e.toString());
+                return;
+            }
             store.utilization = signal.utilization();
-            double latencyRatio = Math.max(
-                    (double) store.lastLatency.toNanos() / properties.latencyTarget().toNanos(),
-                    store.bestLatencyNanos == 0 ? 0 : store.lastLatency.toNanos() / (LATENCY_TOLERANCE * store.bestLatencyNanos));
-            int next = aimd.next(store.limit, cap(), signal.utilization(), latencyRatio);
+            double readRatio = store.reads.ratio(signal.readLatency(), quiet).orElse(0);
+            double batchRatio = store.batches.ratioSinceLastStep(properties.latencyTarget());
+            boolean overloaded = aimd.overloaded(signal.utilization(), readRatio, batchRatio);
+            int sentRate = (int) Math.min(Integer.MAX_VALUE, sent * 1_000 / Math.max(1, properties.controlInterval().toMillis()));
+            int next = aimd.next(store.limit, sent == 0 ? store.limit : sentRate, cap(), overloaded);
             if (next != store.limit) {
                 store.limit = next;
                 store.limiter.changeLimitForPeriod(next);
@@ -122,6 +144,11 @@ public class AdaptiveThrottle {
                     .description("current deletion rate limit (rows/s)").register(meters);
             Gauge.builder("erasure.deletion.store.utilization", store, s -> s.utilization).tag("store", key)
                     .description("the store's utilization signal").register(meters);
+            Gauge.builder("erasure.deletion.store.read.p99", store, s -> s.reads.lastP99Millis()).tag("store", key)
+                    .baseUnit("milliseconds").description("the store's live read p99 (last window)").register(meters);
+            Gauge.builder("erasure.deletion.store.read.p99.baseline", store, s -> s.reads.baselineMillis()).tag("store", key)
+                    .baseUnit("milliseconds").description("the live read p99 before deletion, which the throttle"
+                            + " keeps it near").register(meters);
             return store;
         });
     }
@@ -129,8 +156,10 @@ public class AdaptiveThrottle {
     private static final class Store {
         volatile int limit;
         volatile double utilization;
-        volatile Duration lastLatency = Duration.ZERO;
-        volatile long bestLatencyNanos;
+        final LongAdder sentSinceStep = new LongAdder();
+        long sentLastStep;
+        final ReadLatencyBaseline reads = new ReadLatencyBaseline();
+        final BatchLatency batches = new BatchLatency();
         final RateLimiter limiter;
 
         Store(int limit, RateLimiter limiter) {

@@ -1,14 +1,34 @@
 package io.erasure.deletion.throttle;
 
 /**
- * Additive increase, multiplicative decrease of a deletion rate from a store's utilization: above the
- * target (1 − headroom), or when batches are slower than the latency target, the rate is cut by a
- * factor; below it the rate grows by a step, up to the cap. Pure arithmetic, so it is tested alone.
+ * Additive increase, multiplicative decrease of a deletion rate. The store counts as overloaded when its utilization
+ * is above the target (1 − headroom), when its live reads' p99 is above {@link #readLatencyLimit()} times their
+ * baseline, or when deletion's own batches are slower than their target; then the rate is cut by a factor, otherwise
+ * it grows by a step, up to the cap. Pure arithmetic, so it is tested alone.
  */
 public record AimdController(double headroom, int increaseStep, double decreaseFactor, int minRate) {
 
     public double target() {
         return 1 - headroom;
+    }
+
+    /**
+     * How far the live read p99 may rise over its baseline while deleting, as a ratio: the allowance shrinks
+     * linearly with the headroom, 1.3 at the default headroom 0.3, 1.21 at 0.5, 1.39 at 0.1, and 1 (none) at 1.
+     */
+    public double readLatencyLimit() {
+        return 1 + (1 - headroom) * 3 / 7;
+    }
+
+    /**
+     * Whether the store needs deletion to slow down.
+     *
+     * @param utilization       the store's utilization signal, 0..1
+     * @param readLatencyRatio  the live read p99 over its baseline (0 when not known)
+     * @param batchLatencyRatio deletion's recent batch latency over its target (above 1 is overload; 0 when not known)
+     */
+    public boolean overloaded(double utilization, double readLatencyRatio, double batchLatencyRatio) {
+        return utilization > target() || readLatencyRatio > readLatencyLimit() || batchLatencyRatio > 1;
     }
 
     /**
@@ -20,12 +40,15 @@ public record AimdController(double headroom, int increaseStep, double decreaseF
      * @param latencyRatio observed batch latency / latency target (above 1 is overload)
      */
     public int next(int rate, int cap, double utilization, double latencyRatio) {
-        int next;
-        if (utilization > target() || latencyRatio > 1) {
-            next = (int) Math.floor(rate * decreaseFactor);
-        } else {
-            next = rate + increaseStep;
-        }
+        return next(rate, rate, cap, overloaded(utilization, 0, latencyRatio));
+    }
+
+    /**
+     * The next rate: on overload the factor applies to what deletion actually sent ({@code sent} rows/s, when below
+     * the limit), so that a cut slows deletion at once instead of first spending itself on an unused limit.
+     */
+    public int next(int rate, int sent, int cap, boolean overloaded) {
+        int next = overloaded ? (int) Math.floor(Math.min(rate, sent) * decreaseFactor) : rate + increaseStep;
         return Math.max(minRate, Math.min(cap, next));
     }
 }

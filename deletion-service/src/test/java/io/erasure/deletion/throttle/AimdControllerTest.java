@@ -1,6 +1,7 @@
 package io.erasure.deletion.throttle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
@@ -34,5 +35,28 @@ class AimdControllerTest {
     @Test
     void aSmallerShareOfTheCapPullsTheRateDown() {
         assertThat(aimd.next(3_000, 1_250, 0.2, 0.1)).isEqualTo(1_250);
+    }
+
+    @Test
+    void theLiveReadsMayRiseByLessTheMoreHeadroomIsKept() {
+        assertThat(new AimdController(0.3, 100, 0.7, 10).readLatencyLimit()).isCloseTo(1.3, within(1e-9));
+        assertThat(new AimdController(0.5, 100, 0.7, 10).readLatencyLimit()).isLessThan(1.3);
+        assertThat(new AimdController(0.1, 100, 0.7, 10).readLatencyLimit()).isGreaterThan(1.3);
+        assertThat(new AimdController(0.99, 100, 0.7, 10).readLatencyLimit()).isCloseTo(1.0, within(0.01));
+    }
+
+    @Test
+    void liveReadsSlowedPastTheAllowanceAreOverloadAtAnyUtilization() {
+        AimdController headroom30 = new AimdController(0.3, 100, 0.7, 10);
+        assertThat(headroom30.overloaded(0.0, 1.31, 0)).isTrue();
+        assertThat(headroom30.overloaded(0.0, 1.29, 0)).isFalse();
+        assertThat(headroom30.overloaded(0.0, 0, 0)).as("nothing known: not overloaded").isFalse();
+    }
+
+    @Test
+    void aCutAppliesToWhatWasSentWhenThatIsBelowTheLimit() {
+        assertThat(aimd.next(5_000, 1_000, 5_000, true)).isEqualTo(500);
+        assertThat(aimd.next(800, 1_000, 5_000, true)).isEqualTo(400);
+        assertThat(aimd.next(800, 1_000, 5_000, false)).isEqualTo(900);
     }
 }
