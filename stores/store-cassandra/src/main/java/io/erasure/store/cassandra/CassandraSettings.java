@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  *   <tr><td>{@code read-concurrency}</td><td>point reads in flight per call; default 32</td></tr>
  *   <tr><td>{@code request-timeout-ms}</td><td>default 10000</td></tr>
  *   <tr><td>{@code username}, {@code password}</td><td>optional, both or neither</td></tr>
- *   <tr><td>{@code jmx-host}, {@code jmx-port}</td><td>optional: pending compactions in the load signal, gossip's view of the nodes for the gc_grace guard, SSTable tombstone statistics for the purge status</td></tr>
+ *   <tr><td>{@code jmx-host}, {@code jmx-port}</td><td>optional: pending compactions, the node's CPU and its client read p99 in the load signal, gossip's view of the nodes for the gc_grace guard, SSTable tombstone statistics for the purge status</td></tr>
  *   <tr><td>{@code load.*}</td><td>limits that count as full utilization, see {@link LoadLimits}</td></tr>
  * </table>
  */

@@ -11,7 +11,6 @@ import io.erasure.store.cassandra.guard.TableSettings;
 import io.erasure.store.cassandra.guard.TableSettingsReader;
 import io.erasure.store.cassandra.jmx.NodeJmx;
 import io.erasure.store.cassandra.load.LoadProbe;
-import io.erasure.store.cassandra.load.PendingCompactions;
 import io.erasure.store.cassandra.lookup.IdentifierRoute;
 import io.erasure.store.cassandra.lookup.KeyFinder;
 import io.erasure.store.cassandra.plan.AnonymisingPlanner;
@@ -103,7 +102,7 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
         this.executor = new DeleteExecutor(cql, settings.maxRowTombstonesPerPartition());
         this.restorer = new Restorer(cql, reads, clock);
         this.jmx = jmx;
-        this.load = new LoadProbe(cql, settings.localDatacenter(), settings.loadLimits(), jmx.map(PendingCompactions::new),
+        this.load = new LoadProbe(cql, settings.localDatacenter(), settings.loadLimits(), jmx,
                 clock);
         this.cluster = new ClusterWatch(cql, downtimes, jmx, clock);
         this.tableSettings = new TableSettingsReader(cql, clock);

@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import io.erasure.store.cassandra.CqlRunner;
+import io.erasure.store.cassandra.jmx.NodeJmx;
 import io.erasure.store.spi.LoadSignal;
 import io.erasure.store.spi.StoreException;
 import java.time.Clock;
@@ -27,9 +28,11 @@ import java.util.Set;
  *   <li>{@code write_latency}, {@code read_latency}: the highest recent p99 of any user table
  *       ({@code system_views.local_write_latency} / {@code local_read_latency}, column {@code p99th_ms});</li>
  *   <li>{@code pending_compactions}: JMX {@code Compaction.PendingTasks}, when a JMX address is configured
- *       (only the node at that address is asked).</li>
+ *       (only the node at that address is asked);</li>
+ *   <li>{@code cpu}: the node process's CPU load over JMX ({@link NodeCpu}), when a JMX address is configured.</li>
  * </ul>
- * Each part is its value over its {@link LoadLimits limit}, clamped to 0..1.
+ * Each part is its value over its {@link LoadLimits limit}, clamped to 0..1. With a JMX address the signal also
+ * carries the node's client read p99 ({@link ClientReadLatency}), which the throttle compares with its baseline.
  */
 public final class LoadProbe {
 
@@ -40,14 +43,17 @@ public final class LoadProbe {
     private final String localDatacenter;
     private final LoadLimits limits;
     private final Optional<PendingCompactions> pendingCompactions;
+    private final Optional<NodeCpu> cpu;
+    private final Optional<ClientReadLatency> readLatency;
     private final Clock clock;
 
-    public LoadProbe(CqlRunner cql, String localDatacenter, LoadLimits limits, Optional<PendingCompactions> pendingCompactions,
-                     Clock clock) {
+    public LoadProbe(CqlRunner cql, String localDatacenter, LoadLimits limits, Optional<NodeJmx> jmx, Clock clock) {
         this.cql = cql;
         this.localDatacenter = localDatacenter;
         this.limits = limits;
-        this.pendingCompactions = pendingCompactions;
+        this.pendingCompactions = jmx.map(PendingCompactions::new);
+        this.cpu = jmx.map(NodeCpu::new);
+        this.readLatency = jmx.map(node -> new ClientReadLatency(node, clock));
         this.clock = clock;
     }
 
@@ -92,7 +98,9 @@ public final class LoadProbe {
         parts.put("read_latency", LoadSignal.ratio(worst.getOrDefault("read_latency", 0.0), limits.readLatencyMillis()));
         pendingCompactions.flatMap(PendingCompactions::read)
                 .ifPresent(pending -> parts.put("pending_compactions", LoadSignal.ratio(pending, limits.pendingCompactions())));
-        return LoadSignal.of(parts, clock.instant());
+        cpu.flatMap(NodeCpu::read).ifPresent(load -> parts.put("cpu", load));
+        return LoadSignal.of(parts, clock.instant())
+                .withReadLatency(readLatency.flatMap(ClientReadLatency::read).orElse(null));
     }
 
     private Statement<?> onNode(String query, Node node) {

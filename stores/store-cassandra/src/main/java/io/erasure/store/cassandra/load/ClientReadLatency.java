@@ -1,0 +1,118 @@
+package io.erasure.store.cassandra.load;
+
+import io.erasure.store.cassandra.jmx.NodeJmx;
+import io.erasure.store.spi.LoadSignal.ReadLatency;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import javax.management.ObjectName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The p99 of the node's client reads as coordinator ({@code org.apache.cassandra.metrics:type=ClientRequest,scope=Read,
+ * name=Latency}) over windows of time, over JMX: what live readers experience, queueing in the node included.
+ *
+ * <p>The MBean's {@code 99thPercentile} decays with a half-life of a minute, so it still shows a burst a minute after
+ * it ended; a throttle steered by it would keep cutting long after the cause was gone. Instead the histogram's
+ * cumulative bucket counts (operation {@code values}, the same 1.2-spaced microsecond buckets) are read at each
+ * measurement and a window's p99 is taken from the counts added since the window began. A window closes once it is
+ * {@link #MIN_WINDOW} old with at least {@link #MIN_READS} reads in it, or {@link #MAX_WINDOW} old (with fewer reads, or
+ * none: then there is no latency to report). Until the next window closes the last one is reported again, with its
+ * own end, so a consumer counts it once. The counts are read without side effects on the node (unlike the MBean's
+ * {@code RecentValues}, which every JMX client would share). Thread-safe.
+ */
+public final class ClientReadLatency {
+
+    static final Duration MIN_WINDOW = Duration.ofMillis(900);
+    static final Duration MAX_WINDOW = Duration.ofSeconds(10);
+    static final long MIN_READS = 100;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClientReadLatency.class);
+    private static final ObjectName READ_LATENCY = NodeJmx.objectName(
+            "org.apache.cassandra.metrics:type=ClientRequest,scope=Read,name=Latency");
+    private static final long[] BUCKET_MICROS = bucketOffsets(164);
+
+    private final NodeJmx jmx;
+    private final Clock clock;
+    private long[] windowStart;
+    private Instant windowStartedAt;
+    private ReadLatency last;
+
+    public ClientReadLatency(NodeJmx jmx, Clock clock) {
+        this.jmx = jmx;
+        this.clock = clock;
+    }
+
+    /** The latest complete window's p99, or empty (no window closed yet, no reads, or JMX not readable now). */
+    public synchronized Optional<ReadLatency> read() {
+        long[] counts;
+        try {
+            counts = (long[]) jmx.call(server -> server.invoke(READ_LATENCY, "values", null, null));
+        } catch (Exception e) {
+            LOG.warn("cannot read the client read latency from {}: {}", jmx.describe(), e.toString());
+            return Optional.empty();
+        }
+        return Optional.ofNullable(advance(counts, clock.instant()));
+    }
+
+    /** Adds a reading of the cumulative counts; returns the latest complete window. */
+    ReadLatency advance(long[] counts, Instant now) {
+        if (windowStart == null || windowStart.length != counts.length || before(counts, windowStart)) {
+            windowStart = counts; // first reading, or the node restarted: start over
+            windowStartedAt = now;
+            last = null;
+            return null;
+        }
+        Duration age = Duration.between(windowStartedAt, now);
+        long[] window = new long[counts.length];
+        long reads = 0;
+        for (int i = 0; i < counts.length; i++) {
+            window[i] = counts[i] - windowStart[i];
+            reads += window[i];
+        }
+        boolean enough = reads >= MIN_READS && age.compareTo(MIN_WINDOW) >= 0;
+        if (enough || age.compareTo(MAX_WINDOW) >= 0) {
+            last = reads == 0 ? null : new ReadLatency(p99Micros(window, reads) / 1000.0, reads, now);
+            windowStart = counts;
+            windowStartedAt = now;
+        }
+        return last;
+    }
+
+    /** The upper bound of the bucket holding the 99th percentile read, as Cassandra reports percentiles. */
+    static long p99Micros(long[] window, long reads) {
+        long rank = (long) Math.ceil(reads * 0.99);
+        long seen = 0;
+        for (int i = 0; i < window.length; i++) {
+            seen += window[i];
+            if (seen >= rank) {
+                return BUCKET_MICROS[Math.min(i, BUCKET_MICROS.length - 1)];
+            }
+        }
+        return BUCKET_MICROS[BUCKET_MICROS.length - 1];
+    }
+
+    private static boolean before(long[] counts, long[] start) {
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] < start[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Cassandra's {@code EstimatedHistogram} offsets without a zero bucket: 1, 2, 3, ... each about 1.2× the last. */
+    static long[] bucketOffsets(int size) {
+        long[] offsets = new long[size];
+        long last = 1;
+        offsets[0] = last;
+        for (int i = 1; i < size; i++) {
+            long next = Math.round(last * 1.2);
+            offsets[i] = next == last ? next + 1 : next;
+            last = offsets[i];
+        }
+        return offsets;
+    }
+}

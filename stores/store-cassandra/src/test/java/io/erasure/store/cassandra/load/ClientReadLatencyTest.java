@@ -1,0 +1,85 @@
+package io.erasure.store.cassandra.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.erasure.store.spi.LoadSignal.ReadLatency;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class ClientReadLatencyTest {
+
+    private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+    private static final long[] OFFSETS = ClientReadLatency.bucketOffsets(164);
+
+    private final ClientReadLatency latency = new ClientReadLatency(null, null);
+
+    @Test
+    void theOffsetsAreCassandrasMicrosecondBuckets() {
+        assertThat(OFFSETS).startsWith(1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 17, 20, 24, 29, 35, 42, 50, 60, 72, 86, 103);
+    }
+
+    @Test
+    void aWindowsP99ComesOnlyFromTheReadsAddedInIt() {
+        long[] start = counts(bucket(1_000), 10_000); // a slow past: 10,000 reads of about 1 ms
+        assertThat(latency.advance(start, T0)).as("the first reading only starts a window").isNull();
+
+        long[] now = start.clone();
+        now[bucket(100)] += 990;
+        now[bucket(400)] += 10;
+        ReadLatency window = latency.advance(now, T0.plusSeconds(1));
+
+        assertThat(window.reads()).isEqualTo(1_000);
+        assertThat(window.p99Millis()).isEqualTo(OFFSETS[bucket(100)] / 1000.0);
+        assertThat(window.windowEnd()).isEqualTo(T0.plusSeconds(1));
+    }
+
+    @Test
+    void aWindowStaysOpenUntilItHoldsEnoughReadsAndTheLastOneIsReportedWithItsOwnEnd() {
+        long[] counts = new long[165];
+        latency.advance(counts.clone(), T0);
+        counts[bucket(500)] += 200;
+        ReadLatency first = latency.advance(counts.clone(), T0.plusSeconds(1));
+
+        counts[bucket(5_000)] += 10; // too few reads for a p99 of their own yet
+        ReadLatency again = latency.advance(counts.clone(), T0.plusSeconds(2));
+
+        assertThat(again).isSameAs(first);
+        counts[bucket(5_000)] += 90;
+        ReadLatency second = latency.advance(counts.clone(), T0.plusSeconds(3));
+        assertThat(second.windowEnd()).isEqualTo(T0.plusSeconds(3));
+        assertThat(second.reads()).isEqualTo(100);
+        assertThat(second.p99Millis()).isGreaterThan(first.p99Millis());
+    }
+
+    @Test
+    void aWindowWithoutReadsClosesAtItsLongestWithNothingToReport() {
+        long[] counts = new long[165];
+        latency.advance(counts.clone(), T0);
+        counts[bucket(500)] += 200;
+        assertThat(latency.advance(counts.clone(), T0.plusSeconds(1))).isNotNull();
+
+        assertThat(latency.advance(counts.clone(), T0.plus(ClientReadLatency.MAX_WINDOW).plusSeconds(1))).isNull();
+    }
+
+    @Test
+    void countsThatGoBackMeanTheNodeRestartedAndStartAnew() {
+        long[] counts = counts(bucket(500), 1_000);
+        latency.advance(counts, T0);
+        assertThat(latency.advance(new long[165], T0.plusSeconds(1))).isNull();
+    }
+
+    private static long[] counts(int bucket, long reads) {
+        long[] counts = new long[165];
+        counts[bucket] = reads;
+        return counts;
+    }
+
+    private static int bucket(long micros) {
+        int i = 0;
+        while (OFFSETS[i] < micros) {
+            i++;
+        }
+        return i;
+    }
+}
