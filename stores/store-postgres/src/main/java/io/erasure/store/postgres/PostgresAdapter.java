@@ -116,7 +116,8 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
         this.planner = new DeletePlanner(settings.batchSize());
         this.clearPlanner = new ClearPlanner(settings.batchSize());
         this.identifierIndex = new IdentifierIndex(clock);
-        this.load = new PostgresLoad(settings.latencyLimitMs(), settings.lockWaitLimit(), clock, System::nanoTime);
+        this.load = new PostgresLoad(settings.latencyLimitMs(), settings.lockWaitLimit(), settings.activeSessionLimit(),
+                settings.cpus(), clock, System::nanoTime);
     }
 
     @Override

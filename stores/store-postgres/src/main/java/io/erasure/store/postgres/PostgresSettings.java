@@ -17,9 +17,14 @@ import io.erasure.store.spi.StoreException;
  *                           gives up (and is retried later) rather than queueing traffic behind it (default 2000)
  * @param latencyLimitMs     {@code latency-limit-ms}: the round trip that counts as fully loaded (default 100)
  * @param lockWaitLimit      {@code lock-wait-limit}: sessions waiting on locks that count as fully loaded (default 10)
+ * @param activeSessionLimit {@code active-session-limit}: sessions running a statement at once that count as fully
+ *                           loaded (default 16); about twice the database's cores
+ * @param cpus               {@code cpus}: the database host's cores; that many sessions running on a CPU (active, not
+ *                           waiting for I/O, a lock or a client) count as fully loaded (default 4)
  */
 public record PostgresSettings(String url, String username, String password, int poolSize, int batchSize,
-                               int statementTimeoutMs, int lockTimeoutMs, int latencyLimitMs, int lockWaitLimit) {
+                               int statementTimeoutMs, int lockTimeoutMs, int latencyLimitMs, int lockWaitLimit,
+                               int activeSessionLimit, int cpus) {
 
     public static final int DEFAULT_BATCH_SIZE = 200;
 
@@ -34,7 +39,10 @@ public record PostgresSettings(String url, String username, String password, int
         positive("lock-timeout-ms", lockTimeoutMs);
         positive("latency-limit-ms", latencyLimitMs);
         positive("lock-wait-limit", lockWaitLimit);
+        positive("active-session-limit", activeSessionLimit);
+        positive("cpus", cpus);
     }
+
 
     public static PostgresSettings from(StoreConnection connection) {
         return new PostgresSettings(connection.required("url"), connection.required("username"),
@@ -44,19 +52,22 @@ public record PostgresSettings(String url, String username, String password, int
                 connection.intSetting("statement-timeout-ms", 30_000),
                 connection.intSetting("lock-timeout-ms", 2_000),
                 connection.intSetting("latency-limit-ms", 100),
-                connection.intSetting("lock-wait-limit", 10));
+                connection.intSetting("lock-wait-limit", 10),
+                connection.intSetting("active-session-limit", 16),
+                connection.intSetting("cpus", 4));
     }
 
     public PostgresSettings withBatchSize(int rows) {
         return new PostgresSettings(url, username, password, poolSize, rows, statementTimeoutMs, lockTimeoutMs,
-                latencyLimitMs, lockWaitLimit);
+                latencyLimitMs, lockWaitLimit, activeSessionLimit, cpus);
     }
 
     @Override
     public String toString() {
         return "PostgresSettings[url=" + url + ", username=" + username + ", password=***, poolSize=" + poolSize
                 + ", batchSize=" + batchSize + ", statementTimeoutMs=" + statementTimeoutMs + ", lockTimeoutMs="
-                + lockTimeoutMs + ", latencyLimitMs=" + latencyLimitMs + ", lockWaitLimit=" + lockWaitLimit + "]";
+                + lockTimeoutMs + ", latencyLimitMs=" + latencyLimitMs + ", lockWaitLimit=" + lockWaitLimit
+                + ", activeSessionLimit=" + activeSessionLimit + ", cpus=" + cpus + "]";
     }
 
     private static void positive(String name, int value) {

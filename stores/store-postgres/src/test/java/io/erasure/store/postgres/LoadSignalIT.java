@@ -30,7 +30,7 @@ class LoadSignalIT {
                 Hierarchies.none(), Clock.fixed(MEASURED, ZoneOffset.UTC))) {
             LoadSignal idle = adapter.loadSignal();
             assertThat(idle.measuredAt()).isEqualTo(MEASURED);
-            assertThat(idle.parts()).containsOnlyKeys("connections", "lock_waits", "latency");
+            assertThat(idle.parts()).containsOnlyKeys("connections", "lock_waits", "latency", "active_sessions", "cpu");
             assertThat(idle.parts().get("lock_waits")).isZero();
             assertThat(idle.parts().get("connections")).isStrictlyBetween(0.0, 1.0);
 
@@ -52,6 +52,62 @@ class LoadSignalIT {
                 assertThat(busy.utilization()).isEqualTo(1.0);
             }
         }
+    }
+
+    @Test
+    void sessionsRunningStatementsShowAsActiveAndThoseOnACpuAsCpu() throws Exception {
+        PostgresSettings settings = PostgresSettings.from(TestDatabase.connection(Map.of("active-session-limit", "2",
+                "cpus", "1", "latency-limit-ms", "10000")));
+        try (PostgresAdapter adapter = new PostgresAdapter(PostgresAdapterProvider.pool("pg-sessions", settings), settings,
+                Hierarchies.none(), Clock.fixed(MEASURED, ZoneOffset.UTC));
+             Connection sleeper = TestDatabase.jdbc(); Connection spinner = TestDatabase.jdbc()) {
+            CompletableFuture<Void> sleeping = runAsync(sleeper, "SELECT pg_sleep(20)");
+            LoadSignal oneWaiting = await(adapter, signal -> signal.parts().get("active_sessions") >= 0.5);
+            assertThat(oneWaiting.parts().get("active_sessions")).as("a sleeping statement is active").isEqualTo(0.5);
+            assertThat(oneWaiting.parts().get("cpu")).as("but waits, on no CPU").isZero();
+
+            // a statement that only computes: on a CPU the whole time
+            CompletableFuture<Void> spinning = runAsync(spinner, "SELECT count(*) FROM generate_series(1, 2000000000)");
+            LoadSignal busy = await(adapter, signal -> signal.parts().get("cpu") > 0);
+            cancel(sleeper, spinner);
+            sleeping.handle((ok, e) -> null).get(20, TimeUnit.SECONDS);
+            spinning.handle((ok, e) -> null).get(20, TimeUnit.SECONDS);
+
+            assertThat(busy.parts().get("active_sessions")).isEqualTo(1.0);
+            assertThat(busy.parts().get("cpu")).isEqualTo(1.0);
+            assertThat(busy.utilization()).isEqualTo(1.0);
+        }
+    }
+
+    private static CompletableFuture<Void> runAsync(Connection connection, String sql) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                connection.createStatement().execute("SET statement_timeout = 20000");
+                connection.createStatement().execute(sql);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    private static void cancel(Connection... connections) throws Exception {
+        try (Connection admin = TestDatabase.jdbc()) {
+            for (Connection connection : connections) {
+                int pid = connection.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+                admin.createStatement().execute("SELECT pg_cancel_backend(" + pid + ")");
+            }
+        }
+    }
+
+    private static LoadSignal await(PostgresAdapter adapter, java.util.function.Predicate<LoadSignal> seen)
+            throws InterruptedException {
+        LoadSignal signal = adapter.loadSignal();
+        // the statement needs a moment to start; bounded wait, no fixed sleep in the assertion
+        for (int i = 0; i < 200 && !seen.test(signal); i++) {
+            Thread.sleep(50);
+            signal = adapter.loadSignal();
+        }
+        return signal;
     }
 
     private static LoadSignal awaitLockWait(PostgresAdapter adapter) throws InterruptedException {
