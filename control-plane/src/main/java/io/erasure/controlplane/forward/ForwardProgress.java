@@ -21,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
  * every key and the copy tasks they published (their {@code copyTasks}) have each reported a batch;
  * a lookup target first needs each lookup's report, which names the tasks it published and their keys;
  * the request is PURGED once every target that must confirm has. A batch is counted once, whatever
- * the redeliveries and their order.
+ * the redeliveries and their order: it is added to its target's running totals ({@code sum_*}) in the
+ * transaction that records it, so an event costs the same however many batches the request already has.
  */
 @Service
 public class ForwardProgress {
@@ -74,6 +75,11 @@ public class ForwardProgress {
             return;
         }
         Instant now = clock.instant();
+        // the failure a completion is about to replace, if any: its part of the target's totals goes
+        Map<String, Object> previous = jdbc.queryForList("""
+                        SELECT counted, failure, deleted, skipped_newer, already_absent, failed, still_present, copy_tasks
+                        FROM forward_batches WHERE request_id = ? AND batch_id = ? AND NOT completed""",
+                requestId, batchId).stream().findFirst().orElse(null);
         // a completion replaces an earlier failure of the same batch (a redelivery that succeeded); nothing else is re-counted
         int changed = jdbc.update("""
                         INSERT INTO forward_batches (request_id, batch_id, task_id, dataset, copy_of, completed, failure, deleted,
@@ -95,21 +101,128 @@ public class ForwardProgress {
             metrics.batchRedelivered();
             return;
         }
-        confirm(requestId, copyOf == null ? dataset : copyOf, now);
+        String target = copyOf == null ? dataset : copyOf;
+        Map<String, Object> row = jdbc.queryForList("""
+                        SELECT lookup, task_ids @> to_jsonb(?::text) AS own_task FROM forward_targets
+                        WHERE request_id = ? AND dataset = ? FOR UPDATE""",
+                taskId, requestId, target).stream().findFirst().orElse(null);
+        if (row != null) {
+            Batch batch = new Batch(requestId, batchId, taskId, target, failure, deleted, skippedNewer, alreadyAbsent,
+                    failedKeys, stillPresent, copyTasks);
+            if (copyOf == null) {
+                addSourceBatch(batch, (Boolean) row.get("lookup"), (Boolean) row.get("own_task"), previous,
+                        completed ? resolution : null);
+            } else {
+                addCopyBatch(batch, previous);
+            }
+            confirm(requestId, target, now);
+        }
         if (request.state() == RequestState.TOMBSTONED && targets.allConfirmed(requestId)
                 && requests.move(requestId, RequestState.TOMBSTONED, RequestState.PURGED, now)) {
             log.info("request {} PURGED: every target confirmed", requestId);
         }
     }
 
+    /** One batch result as recorded, for the running totals of its target ({@code target}: the source dataset). */
+    private record Batch(String requestId, String batchId, String taskId, String target, String failure, long deleted,
+                         long skippedNewer, long alreadyAbsent, long failedKeys, long stillPresent, int copyTasks) {
+    }
+
     /**
-     * Recomputes one target from its batches. A lookup target counts only the batches of the tasks its lookups
-     * reported (a lookup redelivered after a crash may have published others), and expects the keys they found.
+     * Adds a source batch to its target's totals. A lookup target counts only the batches of its lookup tasks and of
+     * the tasks its lookups reported (a lookup redelivered after a crash may have published others): a batch that
+     * reports before the lookup that published its task is counted when that lookup reports.
+     */
+    private void addSourceBatch(Batch batch, boolean lookup, boolean ownTask, Map<String, Object> previous,
+                                LookupResolution resolution) {
+        boolean accepted = !lookup || ownTask || jdbc.queryForObject("""
+                        SELECT EXISTS (SELECT 1 FROM forward_resolved_tasks WHERE request_id = ? AND dataset = ? AND task_id = ?)""",
+                Boolean.class, batch.requestId(), batch.target(), batch.taskId());
+        if (previous != null && (Boolean) previous.get("counted")) {
+            jdbc.update("""
+                            UPDATE forward_targets SET sum_reported = sum_reported - ?, sum_deleted = sum_deleted - ?,
+                                sum_skipped_newer = sum_skipped_newer - ?, sum_already_absent = sum_already_absent - ?,
+                                sum_failed_keys = sum_failed_keys - ?, sum_still_present = sum_still_present - ?,
+                                sum_copy_tasks = sum_copy_tasks - ?, sum_failures = sum_failures - ?
+                            WHERE request_id = ? AND dataset = ?""",
+                    number(previous, "deleted") + number(previous, "skipped_newer") + number(previous, "already_absent")
+                            + number(previous, "failed"), number(previous, "deleted"), number(previous, "skipped_newer"),
+                    number(previous, "already_absent"), number(previous, "failed"), number(previous, "still_present"),
+                    number(previous, "copy_tasks"), previous.get("failure") == null ? 0 : 1, batch.requestId(),
+                    batch.target());
+        }
+        if (accepted) {
+            jdbc.update("""
+                            UPDATE forward_targets SET sum_reported = sum_reported + ?, sum_deleted = sum_deleted + ?,
+                                sum_skipped_newer = sum_skipped_newer + ?, sum_already_absent = sum_already_absent + ?,
+                                sum_failed_keys = sum_failed_keys + ?, sum_still_present = sum_still_present + ?,
+                                sum_copy_tasks = sum_copy_tasks + ?, sum_failures = sum_failures + ?
+                            WHERE request_id = ? AND dataset = ?""",
+                    batch.deleted() + batch.skippedNewer() + batch.alreadyAbsent() + batch.failedKeys(), batch.deleted(),
+                    batch.skippedNewer(), batch.alreadyAbsent(), batch.failedKeys(), batch.stillPresent(),
+                    batch.copyTasks(), batch.failure() == null ? 0 : 1, batch.requestId(), batch.target());
+            jdbc.update("UPDATE forward_batches SET counted = true WHERE request_id = ? AND batch_id = ?",
+                    batch.requestId(), batch.batchId());
+        }
+        if (resolution == null) {
+            return;
+        }
+        jdbc.update("""
+                        UPDATE forward_targets SET sum_lookups_reported = sum_lookups_reported + 1,
+                            sum_lookup_keys = sum_lookup_keys + ?, sum_lookup_refusals = sum_lookup_refusals + ?
+                        WHERE request_id = ? AND dataset = ?""",
+                resolution.keys(), resolution.refused() ? 1 : 0, batch.requestId(), batch.target());
+        for (String resolved : resolution.taskIds()) {
+            jdbc.update("""
+                            INSERT INTO forward_resolved_tasks (request_id, dataset, task_id) VALUES (?, ?, ?)
+                            ON CONFLICT DO NOTHING""",
+                    batch.requestId(), batch.target(), resolved);
+        }
+        if (lookup && !resolution.taskIds().isEmpty()) {
+            // the batches of these tasks that reported before this lookup did
+            jdbc.update("""
+                            WITH now_counted AS (
+                                UPDATE forward_batches SET counted = true
+                                WHERE request_id = ? AND dataset = ? AND copy_of IS NULL AND NOT counted AND task_id = ANY (?)
+                                RETURNING deleted, skipped_newer, already_absent, failed, still_present, copy_tasks, failure)
+                            UPDATE forward_targets t SET
+                                sum_reported = t.sum_reported + s.reported, sum_deleted = t.sum_deleted + s.deleted,
+                                sum_skipped_newer = t.sum_skipped_newer + s.skipped_newer,
+                                sum_already_absent = t.sum_already_absent + s.already_absent,
+                                sum_failed_keys = t.sum_failed_keys + s.failed, sum_still_present = t.sum_still_present + s.still_present,
+                                sum_copy_tasks = t.sum_copy_tasks + s.copy_tasks, sum_failures = t.sum_failures + s.failures
+                            FROM (SELECT coalesce(sum(deleted + skipped_newer + already_absent + failed), 0) AS reported,
+                                         coalesce(sum(deleted), 0) AS deleted, coalesce(sum(skipped_newer), 0) AS skipped_newer,
+                                         coalesce(sum(already_absent), 0) AS already_absent, coalesce(sum(failed), 0) AS failed,
+                                         coalesce(sum(still_present), 0) AS still_present,
+                                         coalesce(sum(copy_tasks), 0) AS copy_tasks, count(failure) AS failures
+                                  FROM now_counted) s
+                            WHERE t.request_id = ? AND t.dataset = ?""",
+                    batch.requestId(), batch.target(), resolution.taskIds().toArray(String[]::new), batch.requestId(),
+                    batch.target());
+        }
+    }
+
+    /** Adds a copy's batch to its source target's totals; a copy task counts once, however many batches it has. */
+    private void addCopyBatch(Batch batch, Map<String, Object> previous) {
+        boolean newTask = previous == null && jdbc.queryForObject("""
+                        SELECT count(*) FROM forward_batches WHERE request_id = ? AND task_id = ? AND copy_of = ?""",
+                Long.class, batch.requestId(), batch.taskId(), batch.target()) == 1;
+        long stillPresent = batch.stillPresent() - (previous == null ? 0 : number(previous, "still_present"));
+        long failures = (batch.failure() == null ? 0 : 1) - (previous == null || previous.get("failure") == null ? 0 : 1);
+        jdbc.update("""
+                        UPDATE forward_targets SET sum_copy_tasks_reported = sum_copy_tasks_reported + ?,
+                            sum_copy_still_present = sum_copy_still_present + ?, sum_copy_failures = sum_copy_failures + ?
+                        WHERE request_id = ? AND dataset = ?""",
+                newTask ? 1 : 0, stillPresent, failures, batch.requestId(), batch.target());
+    }
+
+    /**
+     * Works out one target's outcome from its running totals; the failure and refusal texts, which only failing
+     * targets have, are read from their batches.
      */
     private void confirm(String requestId, String dataset, Instant now) {
-        Map<String, Object> target = jdbc.queryForList("""
-                        SELECT expected_keys, outcome, action, lookup, lookup_tasks FROM forward_targets
-                        WHERE request_id = ? AND dataset = ? FOR UPDATE""",
+        Map<String, Object> target = jdbc.queryForList("SELECT * FROM forward_targets WHERE request_id = ? AND dataset = ?",
                 requestId, dataset).stream().findFirst().orElse(null);
         if (target == null || !TargetOutcome.PENDING.name().equals(target.get("outcome"))
                 && !TargetOutcome.ROWS_REMAINING.name().equals(target.get("outcome"))
@@ -117,18 +230,17 @@ public class ForwardProgress {
             return; // not a target this request deletes from
         }
         boolean lookup = (Boolean) target.get("lookup");
-        Map<String, Object> lookups = jdbc.queryForMap("""
-                SELECT count(*) AS reported, coalesce(sum(resolved_keys), 0) AS keys,
-                       string_agg(refusal, '; ' ORDER BY batch_id) AS refusals
-                FROM forward_batches WHERE request_id = ? AND dataset = ? AND completed AND resolved_task_ids IS NOT NULL""",
-                requestId, dataset);
-        if (lookup && lookups.get("refusals") != null) {
+        if (lookup && number(target, "sum_lookup_refusals") > 0) {
+            String refusals = jdbc.queryForObject("""
+                            SELECT string_agg(refusal, '; ' ORDER BY batch_id) FROM forward_batches
+                            WHERE request_id = ? AND dataset = ? AND completed AND resolved_task_ids IS NOT NULL""",
+                    String.class, requestId, dataset);
             if (ForwardAction.ANONYMISE.name().equals(target.get("action"))) {
                 // runs do not anonymise (they are refused on such a dataset): nobody else will, so the request stays open
                 jdbc.update("""
                                 UPDATE forward_targets SET outcome = ?, detail = ?, updated_at = ?
                                 WHERE request_id = ? AND dataset = ?""",
-                        TargetOutcome.FAILED.name(), "cannot be anonymised: " + lookups.get("refusals"),
+                        TargetOutcome.FAILED.name(), "cannot be anonymised: " + refusals,
                         Timestamp.from(now), requestId, dataset);
                 return;
             }
@@ -136,40 +248,32 @@ public class ForwardProgress {
             jdbc.update("""
                             UPDATE forward_targets SET outcome = ?, detail = ?, blocking = false, confirmed = true, updated_at = ?
                             WHERE request_id = ? AND dataset = ?""",
-                    TargetOutcome.LEFT_TO_AUDIT.name(), ForwardTargets.NOT_INDEXED + lookups.get("refusals"),
+                    TargetOutcome.LEFT_TO_AUDIT.name(), ForwardTargets.NOT_INDEXED + refusals,
                     Timestamp.from(now), requestId, dataset);
             return;
         }
-        Map<String, Object> source = jdbc.queryForMap("""
-                SELECT coalesce(sum(deleted + skipped_newer + already_absent + failed), 0) AS reported,
-                       coalesce(sum(deleted), 0) AS deleted, coalesce(sum(skipped_newer), 0) AS skipped_newer,
-                       coalesce(sum(already_absent), 0) AS already_absent, coalesce(sum(failed), 0) AS failed_keys,
-                       coalesce(sum(still_present), 0) AS still_present, coalesce(sum(copy_tasks), 0) AS copy_tasks,
-                       string_agg(failure, '; ' ORDER BY batch_id) AS failures
-                FROM forward_batches b WHERE request_id = ? AND dataset = ? AND copy_of IS NULL
-                  AND (NOT ? OR task_id IN (
-                      SELECT jsonb_array_elements_text(t.task_ids) FROM forward_targets t
-                      WHERE t.request_id = b.request_id AND t.dataset = b.dataset) OR task_id IN (
-                      SELECT jsonb_array_elements_text(l.resolved_task_ids) FROM forward_batches l
-                      WHERE l.request_id = b.request_id AND l.dataset = b.dataset AND l.resolved_task_ids IS NOT NULL))""",
-                requestId, dataset, lookup);
-        Map<String, Object> copies = jdbc.queryForMap("""
-                SELECT count(DISTINCT task_id) AS reported, coalesce(sum(still_present), 0) AS still_present,
-                       string_agg(dataset || ': ' || failure, '; ' ORDER BY batch_id) AS failures
-                FROM forward_batches WHERE request_id = ? AND copy_of = ?""", requestId, dataset);
-        long expected = lookup ? number(lookups, "keys") : ((Number) target.get("expected_keys")).longValue();
-        long reported = number(source, "reported");
-        long copyTasksExpected = number(source, "copy_tasks");
-        long copyTasksReported = number(copies, "reported");
-        long stillPresent = number(source, "still_present") + number(copies, "still_present");
-        String failures = join((String) source.get("failures"), (String) copies.get("failures"));
-        boolean resolved = !lookup || number(lookups, "reported") >= ((Number) target.get("lookup_tasks")).longValue();
+        String sourceFailures = number(target, "sum_failures") == 0 ? null : jdbc.queryForObject("""
+                        SELECT string_agg(failure, '; ' ORDER BY batch_id) FROM forward_batches
+                        WHERE request_id = ? AND failure IS NOT NULL AND dataset = ? AND copy_of IS NULL AND counted""",
+                String.class, requestId, dataset);
+        String copyFailures = number(target, "sum_copy_failures") == 0 ? null : jdbc.queryForObject("""
+                        SELECT string_agg(dataset || ': ' || failure, '; ' ORDER BY batch_id) FROM forward_batches
+                        WHERE request_id = ? AND failure IS NOT NULL AND copy_of = ?""",
+                String.class, requestId, dataset);
+        long expected = lookup ? number(target, "sum_lookup_keys") : number(target, "expected_keys");
+        long reported = number(target, "sum_reported");
+        long copyTasksExpected = number(target, "sum_copy_tasks");
+        long copyTasksReported = number(target, "sum_copy_tasks_reported");
+        long stillPresent = number(target, "sum_still_present") + number(target, "sum_copy_still_present");
+        long failedKeys = number(target, "sum_failed_keys");
+        String failures = join(sourceFailures, copyFailures);
+        boolean resolved = !lookup || number(target, "sum_lookups_reported") >= number(target, "lookup_tasks");
         boolean complete = resolved && reported >= expected && copyTasksReported >= copyTasksExpected;
         TargetOutcome outcome;
         String detail = null;
-        if (failures != null || number(source, "failed_keys") > 0) {
+        if (failures != null || failedKeys > 0) {
             outcome = TargetOutcome.FAILED;
-            detail = failures != null ? failures : number(source, "failed_keys") + " keys failed";
+            detail = failures != null ? failures : failedKeys + " keys failed";
         } else if (!complete) {
             outcome = TargetOutcome.PENDING;
         } else if (stillPresent > 0) {
@@ -185,8 +289,8 @@ public class ForwardProgress {
                             skipped_newer = ?, already_absent = ?, still_present = ?, copy_tasks_expected = ?,
                             copy_tasks_reported = ?, expected_keys = ?, updated_at = ?
                         WHERE request_id = ? AND dataset = ?""",
-                outcome.name(), detail, confirmed, reported, number(source, "deleted"),
-                number(source, "skipped_newer"), number(source, "already_absent"), stillPresent, copyTasksExpected,
+                outcome.name(), detail, confirmed, reported, number(target, "sum_deleted"),
+                number(target, "sum_skipped_newer"), number(target, "sum_already_absent"), stillPresent, copyTasksExpected,
                 copyTasksReported, expected, Timestamp.from(now), requestId, dataset);
     }
 

@@ -95,6 +95,7 @@ public class RequestPartitions {
         String[] ids = requestIds.toArray(String[]::new);
         jdbc.update("DELETE FROM forward_targets WHERE request_id = ANY (?)", (Object) ids);
         jdbc.update("DELETE FROM forward_batches WHERE request_id = ANY (?)", (Object) ids);
+        jdbc.update("DELETE FROM forward_resolved_tasks WHERE request_id = ANY (?)", (Object) ids);
     }
 
     /** The attached partitions by name, with their month. */

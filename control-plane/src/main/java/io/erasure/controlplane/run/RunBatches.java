@@ -2,6 +2,7 @@ package io.erasure.controlplane.run;
 
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchFailed;
+import io.erasure.model.event.ReadBackResult;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -16,7 +17,9 @@ import org.springframework.stereotype.Repository;
 /**
  * The batch results of runs: each batch counted once by its id, whatever the delivery order or count,
  * and the batches that failed for good. A run's own batches and its copies' batches are kept apart by
- * {@code copy_of}.
+ * {@code copy_of}. A batch counted for the first time is added to its run's running totals
+ * ({@code run_batch_totals}, and the counters on {@code runs}) in the same transaction, so recording one costs
+ * the same however many batches the run already has.
  */
 @Repository
 public class RunBatches {
@@ -29,46 +32,89 @@ public class RunBatches {
         this.clock = clock;
     }
 
-    /** Counts a batch result once; returns false if this batch was already counted. */
-    public boolean addCompleted(String runId, BatchCompleted batch) {
+    /**
+     * Counts a batch result once and adds it to the run's running totals in the same statement sequence (the
+     * caller's transaction); returns false, adding nothing, if this batch was already counted.
+     *
+     * @param runDataset the run's own dataset, under which its own batches are totalled
+     */
+    public boolean addCompleted(String runId, String runDataset, BatchCompleted batch) {
         var counts = batch.counts();
-        return jdbc.update("""
+        Timestamp now = Timestamp.from(clock.instant());
+        boolean added = jdbc.update("""
                         INSERT INTO run_batches (run_id, batch_id, task_id, dataset, copy_of, copy_tasks, keys_digest, deleted,
                                                  skipped_newer, already_absent, failed, read_back, still_present, received_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, batch_id) DO NOTHING""",
                 runId, batch.batchId(), batch.taskId(), batch.dataset(), batch.copyOf(), batch.copyTasks(),
                 batch.keysDigest(), counts.deleted(), counts.skippedNewer(), counts.alreadyAbsent(), counts.failed(),
-                batch.readBack().name(), batch.stillPresent(), Timestamp.from(clock.instant())) == 1;
+                batch.readBack().name(), batch.stillPresent(), now) == 1;
+        if (!added) {
+            return false;
+        }
+        ReadBackResult readBack = batch.readBack();
+        jdbc.update("""
+                        INSERT INTO run_batch_totals (run_id, dataset, batches, deleted, skipped_newer, already_absent, failed,
+                                                      still_present, clean_batches, rows_remaining_batches,
+                                                      not_supported_batches, first_at, last_at)
+                        VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (run_id, dataset) DO UPDATE SET
+                            batches = run_batch_totals.batches + 1,
+                            deleted = run_batch_totals.deleted + EXCLUDED.deleted,
+                            skipped_newer = run_batch_totals.skipped_newer + EXCLUDED.skipped_newer,
+                            already_absent = run_batch_totals.already_absent + EXCLUDED.already_absent,
+                            failed = run_batch_totals.failed + EXCLUDED.failed,
+                            still_present = run_batch_totals.still_present + EXCLUDED.still_present,
+                            clean_batches = run_batch_totals.clean_batches + EXCLUDED.clean_batches,
+                            rows_remaining_batches = run_batch_totals.rows_remaining_batches + EXCLUDED.rows_remaining_batches,
+                            not_supported_batches = run_batch_totals.not_supported_batches + EXCLUDED.not_supported_batches,
+                            first_at = least(run_batch_totals.first_at, EXCLUDED.first_at),
+                            last_at = greatest(run_batch_totals.last_at, EXCLUDED.last_at)""",
+                runId, batch.ofCopy() ? batch.dataset() : runDataset, counts.deleted(), counts.skippedNewer(),
+                counts.alreadyAbsent(), counts.failed(), batch.stillPresent(), readBack == ReadBackResult.CLEAN ? 1 : 0,
+                readBack == ReadBackResult.ROWS_REMAINING ? 1 : 0, readBack == ReadBackResult.NOT_SUPPORTED ? 1 : 0,
+                now, now);
+        if (batch.ofCopy()) {
+            copyTaskReported(runId, batch.taskId());
+        } else {
+            jdbc.update("""
+                            UPDATE runs SET batches_completed = batches_completed + 1,
+                                            copy_tasks_published = copy_tasks_published + ? WHERE id = ?""",
+                    batch.copyTasks(), runId);
+        }
+        return true;
     }
 
     /** Records a batch that failed for good, once; {@code copyOf} names the source when it is a copy's batch. */
     public boolean addFailure(String runId, BatchFailed failed, String copyOf) {
-        return jdbc.update("""
+        boolean added = jdbc.update("""
                         INSERT INTO run_batch_failures (run_id, batch_id, task_id, dataset, copy_of, reason, received_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, batch_id) DO NOTHING""",
                 runId, failed.batchId(), failed.taskId(), failed.dataset(), copyOf, failed.reason(),
                 Timestamp.from(clock.instant())) == 1;
+        if (added && copyOf != null) {
+            copyTaskReported(runId, failed.taskId());
+        }
+        return added;
+    }
+
+    /** A copy task is done once it has reported a batch or failed for good (a task may be cut into batches). */
+    private void copyTaskReported(String runId, String taskId) {
+        if (jdbc.update("INSERT INTO run_copy_tasks (run_id, task_id) VALUES (?, ?) ON CONFLICT DO NOTHING", runId,
+                taskId) == 1) {
+            jdbc.update("UPDATE runs SET copy_tasks_reported = copy_tasks_reported + 1 WHERE id = ?", runId);
+        }
     }
 
     /**
-     * Sums per dataset: the run's own batches under {@code runDataset} (batches counted before copies were
-     * recorded have no dataset), each copy's under its view name.
+     * The running totals per dataset: the run's own batches under its dataset's name, each copy's under its
+     * view name. Reads one row per dataset, however many batches reported.
      */
-    public Map<String, BatchTotals> totalsByDataset(String runId, String runDataset) {
+    public Map<String, BatchTotals> totalsByDataset(String runId) {
         Map<String, BatchTotals> totals = new LinkedHashMap<>();
-        jdbc.query("""
-                        SELECT CASE WHEN copy_of IS NULL THEN ? ELSE dataset END AS of_dataset, count(*) AS batches,
-                               sum(deleted) AS deleted, sum(skipped_newer) AS skipped_newer,
-                               sum(already_absent) AS already_absent, sum(failed) AS failed,
-                               sum(still_present) AS still_present,
-                               count(*) FILTER (WHERE read_back = 'CLEAN') AS clean,
-                               count(*) FILTER (WHERE read_back = 'ROWS_REMAINING') AS rows_remaining,
-                               count(*) FILTER (WHERE read_back = 'NOT_SUPPORTED') AS not_supported,
-                               min(received_at) AS first_at, max(received_at) AS last_at
-                        FROM run_batches WHERE run_id = ? GROUP BY 1 ORDER BY 1""",
+        jdbc.query("SELECT * FROM run_batch_totals WHERE run_id = ? ORDER BY dataset",
                 rs -> {
-                    totals.put(rs.getString("of_dataset"), totals(rs));
-                }, runDataset, runId);
+                    totals.put(rs.getString("dataset"), totals(rs));
+                }, runId);
         return totals;
     }
 
@@ -81,7 +127,10 @@ public class RunBatches {
                 runId);
     }
 
-    /** The {@code keysDigest}s the batches reported, per dataset as in {@link #totalsByDataset}. */
+    /**
+     * The {@code keysDigest}s the batches reported, per dataset as in {@link #totalsByDataset} (batches counted
+     * before copies were recorded have no dataset: they are the run's own). Read once, for the receipt.
+     */
     public Map<String, List<String>> keysDigests(String runId, String runDataset) {
         Map<String, List<String>> digests = new LinkedHashMap<>();
         jdbc.query("""
@@ -96,7 +145,8 @@ public class RunBatches {
     private static BatchTotals totals(ResultSet rs) throws SQLException {
         return new BatchTotals(rs.getLong("batches"), rs.getLong("deleted"), rs.getLong("skipped_newer"),
                 rs.getLong("already_absent"), rs.getLong("failed"), rs.getLong("still_present"),
-                new BatchTotals.ReadBacks(rs.getLong("clean"), rs.getLong("rows_remaining"), rs.getLong("not_supported")),
+                new BatchTotals.ReadBacks(rs.getLong("clean_batches"), rs.getLong("rows_remaining_batches"),
+                        rs.getLong("not_supported_batches")),
                 rs.getTimestamp("first_at").toInstant().toString(), rs.getTimestamp("last_at").toInstant().toString());
     }
 }

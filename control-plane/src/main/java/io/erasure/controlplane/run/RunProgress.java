@@ -173,7 +173,7 @@ public class RunProgress {
                     batch.dataset(), batch.copyOf(), run.id(), run.dataset());
             return;
         }
-        if (batches.addCompleted(run.id(), batch)) {
+        if (batches.addCompleted(run.id(), run.dataset(), batch)) {
             recordDeletionCounts(run);
             if (!batch.warnings().isEmpty()) {
                 runs.recordWarnings(run.id(), batch.warnings());
@@ -248,7 +248,7 @@ public class RunProgress {
 
     /** The run's counts show the deletion of its own dataset and of each copy as the batches report. */
     private void recordDeletionCounts(RunRecord run) {
-        Map<String, BatchTotals> totals = batches.totalsByDataset(run.id(), run.dataset());
+        Map<String, BatchTotals> totals = batches.totalsByDataset(run.id());
         Map<String, Object> counts = new LinkedHashMap<>();
         counts.put("deletion", totals.getOrDefault(run.dataset(), BatchTotals.NONE));
         if (!run.spec().copies().isEmpty()) {

@@ -50,7 +50,7 @@ public class RunReceipts {
 
     /** The receipt of {@code run}, which ends in {@code outcome}. */
     public Map<String, Object> build(RunRecord run, RunState outcome) {
-        return ReceiptBody.of(run, outcome, batches.totalsByDataset(run.id(), run.dataset()), batches.failures(run.id()),
+        return ReceiptBody.of(run, outcome, batches.totalsByDataset(run.id()), batches.failures(run.id()),
                 batches.keysDigests(run.id(), run.dataset()), sha256(json.writeValueAsBytes(run.spec())), clock.instant());
     }
 

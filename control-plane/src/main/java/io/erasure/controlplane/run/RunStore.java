@@ -20,17 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
 @Repository
 public class RunStore {
 
-    // a copy task is done once it has reported a batch or failed for good (a task may be cut into batches)
-    private static final String SELECT = """
-            SELECT r.*,
-                   (SELECT count(*) FROM run_batches b WHERE b.run_id = r.id AND b.copy_of IS NULL) AS batches_completed,
-                   (SELECT coalesce(sum(b.copy_tasks), 0) FROM run_batches b
-                    WHERE b.run_id = r.id AND b.copy_of IS NULL) AS copy_tasks_published,
-                   (SELECT count(*) FROM (SELECT b.task_id FROM run_batches b WHERE b.run_id = r.id AND b.copy_of IS NOT NULL
-                                          UNION
-                                          SELECT f.task_id FROM run_batch_failures f
-                                          WHERE f.run_id = r.id AND f.copy_of IS NOT NULL) t) AS copy_tasks_reported
-            FROM runs r""";
+    // batches_completed, copy_tasks_published and copy_tasks_reported are running totals kept by RunBatches
+    private static final String SELECT = "SELECT r.* FROM runs r";
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;

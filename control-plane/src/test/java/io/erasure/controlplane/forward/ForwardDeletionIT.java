@@ -14,6 +14,7 @@ import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchCounts;
+import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.ForwardDeletionRequested;
@@ -24,6 +25,7 @@ import io.erasure.model.task.DeletionTask;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -251,6 +253,64 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
     }
 
     @Test
+    void aLookupTargetOfManyTasksCountsEachBatchOnceWhateverTheOrderRedeliveriesAndReplacedFailures() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
+        DatasetSpec orders = registerOn(source, spec -> spec.table("orders")
+                .keyColumns(KeyColumns.of(List.of("order_id"), List.of())));
+        EventEnvelope event = request(source, "77", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        List<DeletionTask> tasks = tasksOf(requestId, 2);
+        DeletionTask lookup = taskOf(tasks, orders.name());
+        List<DeletionTask> resolved = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            resolved.add(DeletionTask.resolvedFrom(lookup, List.of(Map.of("order_id", 1_000 + i))));
+        }
+        long deleted = resolved.stream().mapToLong(ForwardDeletionIT::deletedOf).sum();
+
+        // half report before their lookup (some twice), with a stale task of an earlier, crashed lookup
+        for (int i = 0; i < 150; i++) {
+            batchEvent(sourceBatch(resolved.get(i), deletedOf(resolved.get(i)), 0));
+            if (i % 7 == 0) {
+                batchEvent(sourceBatch(resolved.get(i), deletedOf(resolved.get(i)), 0));
+            }
+        }
+        batchEvent(sourceBatch(DeletionTask.resolvedFrom(lookup, List.of(Map.of("order_id", 5))), 1, 0));
+        batchEvent(sourceBatch(taskOf(tasks, profiles.name()), 1, 0));
+        batchEvent(lookupBatch(lookup, new LookupResolution(resolved.stream().map(DeletionTask::taskId).toList(), 300, null)));
+        // the rest after it; ten fail for good first, then succeed on redelivery
+        for (int i = 150; i < 160; i++) {
+            failedEvent(new BatchFailed(orders.name(), resolved.get(i).taskId(), resolved.get(i).batchId(0), requestId,
+                    "timeout " + i, false));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> target(view(requestId), orders.name()).outcome()
+                == TargetOutcome.FAILED);
+        assertThat(target(view(requestId), orders.name()).detail()).as("every failure, in batch order")
+                .contains("timeout 150").contains("timeout 159");
+        for (int i = 150; i < 300; i++) {
+            batchEvent(sourceBatch(resolved.get(i), deletedOf(resolved.get(i)), 0));
+        }
+
+        RequestView purged = awaitState(requestId, RequestState.PURGED);
+        ForwardTarget target = target(purged, orders.name());
+        assertThat(target.outcome()).isEqualTo(TargetOutcome.DELETED);
+        assertThat(target.keys()).isEqualTo(300);
+        assertThat(target.deleted()).as("each resolved batch once, the stale one not").isEqualTo(deleted);
+        assertThat(target.alreadyAbsent()).isEqualTo(300 - deleted);
+        assertThat(target.detail()).isNull();
+        assertThat(jdbc.queryForMap("""
+                        SELECT sum(deleted) AS deleted, sum(already_absent) AS absent, count(failure) AS failures
+                        FROM forward_batches WHERE request_id = ? AND dataset = ? AND counted""", requestId, orders.name()))
+                .as("what the counted batches sum to").containsEntry("deleted", java.math.BigDecimal.valueOf(deleted))
+                .containsEntry("absent", java.math.BigDecimal.valueOf(300 - deleted)).containsEntry("failures", 0L);
+    }
+
+    private static long deletedOf(DeletionTask resolved) {
+        return Math.floorMod(resolved.taskId().hashCode(), 3) == 0 ? 0 : 1;
+    }
+
+    @Test
     void aKeptSnapshotIsRecordedWhileTheOtherTargetsArePurged() {
         String source = registerSource();
         DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
@@ -427,6 +487,11 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
         String requestId = ((BatchCompleted) payload).requestId();
         send(Topics.RUN_EVENTS, requestId, EventEnvelope.of(payload, null, DeterministicId.nameBasedUuid("run-chain", requestId),
                 Clock.systemUTC()).withEventId(DeterministicId.nameBasedUuid("batch-event", ((BatchCompleted) payload).batchId())));
+    }
+
+    private void failedEvent(BatchFailed payload) {
+        send(Topics.RUN_EVENTS, payload.requestId(), EventEnvelope.of(payload, null,
+                DeterministicId.nameBasedUuid("run-chain", payload.requestId()), Clock.systemUTC()));
     }
 
     private void send(String topic, String key, EventEnvelope event) {
