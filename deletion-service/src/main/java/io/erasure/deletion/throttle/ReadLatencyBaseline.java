@@ -15,7 +15,10 @@ import java.util.OptionalDouble;
  */
 final class ReadLatencyBaseline {
 
-    /** Fewer reads than this in a window make a p99 that is little more than their maximum: not acted on. */
+    /**
+     * A window with fewer reads than this from other clients than deletion is not acted on: a p99 of few reads is
+     * little more than their maximum, and deletion's own reads alone are no live traffic to protect.
+     */
     static final long MIN_READS = 50;
     /** Weight of a new window in the baseline's average. */
     static final double WEIGHT = 0.2;
@@ -33,7 +36,7 @@ final class ReadLatencyBaseline {
             return OptionalDouble.empty();
         }
         lastWindow = latency.windowEnd();
-        if (latency.reads() < MIN_READS) {
+        if (latency.otherReads() < MIN_READS) {
             return OptionalDouble.empty();
         }
         double p99 = latency.p99Millis();

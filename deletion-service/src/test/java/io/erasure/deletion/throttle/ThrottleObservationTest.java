@@ -96,6 +96,14 @@ class ThrottleObservationTest {
     }
 
     @Test
+    void aWindowOfDeletionsOwnReadsAloneIsNoLiveTrafficToProtect() {
+        learnBaseline(1.0);
+        deleteAtTheLimit();
+        throttle.adjust(store -> IDLE.withReadLatency(new ReadLatency(5.0, 3_000, next(), 2_990)));
+        assertThat(throttle.limit("store")).isEqualTo(900);
+    }
+
+    @Test
     void overTheUtilizationTargetTheCutAppliesToWhatDeletionActuallySent() {
         throttle.limit("store");
         for (int step = 0; step < 50; step++) {

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -28,6 +29,7 @@ public final class CqlRunner {
     private final ConsistencyLevel consistency;
     private final int concurrency;
     private final Map<String, PreparedStatement> prepared = new ConcurrentHashMap<>();
+    private final LongAdder reads = new LongAdder();
 
     public CqlRunner(CqlSession session, ConsistencyLevel consistency, int concurrency) {
         this.session = session;
@@ -67,7 +69,13 @@ public final class CqlRunner {
 
     /** The rows of the first page of each statement, in order; at most {@code concurrency} statements in flight. */
     public List<List<Row>> readAll(String doing, List<? extends Statement<?>> statements) {
+        reads.add(statements.size());
         return runAll(doing, statements, CqlRunner::firstPage);
+    }
+
+    /** How many read statements and pages this runner has sent, so the load signal can tell its reads from others'. */
+    public long readsSent() {
+        return reads.sum();
     }
 
     /** Receives the rows of {@link #readEach}; answers false once it has enough, which stops all further reading. */
@@ -91,6 +99,7 @@ public final class CqlRunner {
                 inFlight.release();
                 break;
             }
+            reads.increment();
             futures.add(session.executeAsync(statement).toCompletableFuture()
                     .thenCompose(resultSet -> drain(resultSet, sink, enough))
                     .whenComplete((result, failure) -> inFlight.release()));
@@ -102,7 +111,7 @@ public final class CqlRunner {
         }
     }
 
-    private static CompletionStage<Void> drain(AsyncResultSet resultSet, RowSink sink, AtomicBoolean enough) {
+    private CompletionStage<Void> drain(AsyncResultSet resultSet, RowSink sink, AtomicBoolean enough) {
         for (Row row : resultSet.currentPage()) {
             if (enough.get() || !sink.accept(row)) {
                 enough.set(true);
@@ -110,6 +119,7 @@ public final class CqlRunner {
             }
         }
         if (resultSet.hasMorePages() && !enough.get()) {
+            reads.increment();
             return resultSet.fetchNextPage().thenCompose(next -> drain(next, sink, enough));
         }
         return CompletableFuture.completedFuture(null);

@@ -50,15 +50,27 @@ public record LoadSignal(double utilization, Map<String, Double> parts, Instant 
      * @param p99Millis the 99th percentile, in milliseconds
      * @param reads     how many reads the window holds (a p99 of few reads is little more than their maximum)
      * @param windowEnd when the window closed
+     * @param ownReads  how many of them this adapter sent itself (0 when it does not count them): a window made only
+     *                  of deletion's own reads has no live traffic to protect
      */
-    public record ReadLatency(double p99Millis, long reads, Instant windowEnd) {
+    public record ReadLatency(double p99Millis, long reads, Instant windowEnd, long ownReads) {
+
+        /** A window whose reads the adapter did not tell apart. */
+        public ReadLatency(double p99Millis, long reads, Instant windowEnd) {
+            this(p99Millis, reads, windowEnd, 0);
+        }
+
+        /** The reads of other clients than this adapter: the live traffic, as far as the adapter can tell. */
+        public long otherReads() {
+            return Math.max(0, reads - ownReads);
+        }
 
         public ReadLatency {
             if (!(p99Millis >= 0) || Double.isInfinite(p99Millis)) {
                 throw new IllegalArgumentException("p99Millis must be a finite value >= 0, got " + p99Millis);
             }
-            if (reads < 0) {
-                throw new IllegalArgumentException("reads must be >= 0, got " + reads);
+            if (reads < 0 || ownReads < 0) {
+                throw new IllegalArgumentException("reads and ownReads must be >= 0, got " + reads + ", " + ownReads);
             }
             Objects.requireNonNull(windowEnd, "windowEnd");
         }

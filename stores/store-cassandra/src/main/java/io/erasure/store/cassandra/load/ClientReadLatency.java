@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import javax.management.ObjectName;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * {@link #MIN_WINDOW} old with at least {@link #MIN_READS} reads in it, or {@link #MAX_WINDOW} old (with fewer reads, or
  * none: then there is no latency to report). Until the next window closes the last one is reported again, with its
  * own end, so a consumer counts it once. The counts are read without side effects on the node (unlike the MBean's
- * {@code RecentValues}, which every JMX client would share). Thread-safe.
+ * {@code RecentValues}, which every JMX client would share). Each window also says how many reads the adapter sent
+ * itself in it (all of this adapter's reads, deletion's included), so that a window of deletion's own reads alone is
+ * not mistaken for live traffic slowed down. Thread-safe.
  */
 public final class ClientReadLatency {
 
@@ -35,13 +38,17 @@ public final class ClientReadLatency {
     private static final long[] BUCKET_MICROS = bucketOffsets(164);
 
     private final NodeJmx jmx;
+    private final LongSupplier ownReads;
     private final Clock clock;
+    private long ownReadsAtStart;
     private long[] windowStart;
     private Instant windowStartedAt;
     private ReadLatency last;
 
-    public ClientReadLatency(NodeJmx jmx, Clock clock) {
+    /** {@code ownReads}: how many reads the adapter has sent so far, to tell them from live traffic in a window. */
+    public ClientReadLatency(NodeJmx jmx, LongSupplier ownReads, Clock clock) {
         this.jmx = jmx;
+        this.ownReads = ownReads;
         this.clock = clock;
     }
 
@@ -54,14 +61,15 @@ public final class ClientReadLatency {
             LOG.warn("cannot read the client read latency from {}: {}", jmx.describe(), e.toString());
             return Optional.empty();
         }
-        return Optional.ofNullable(advance(counts, clock.instant()));
+        return Optional.ofNullable(advance(counts, ownReads.getAsLong(), clock.instant()));
     }
 
-    /** Adds a reading of the cumulative counts; returns the latest complete window. */
-    ReadLatency advance(long[] counts, Instant now) {
+    /** Adds a reading of the cumulative counts (and of the adapter's own reads); returns the latest complete window. */
+    ReadLatency advance(long[] counts, long ownReadsNow, Instant now) {
         if (windowStart == null || windowStart.length != counts.length || before(counts, windowStart)) {
             windowStart = counts; // first reading, or the node restarted: start over
             windowStartedAt = now;
+            ownReadsAtStart = ownReadsNow;
             last = null;
             return null;
         }
@@ -74,9 +82,11 @@ public final class ClientReadLatency {
         }
         boolean enough = reads >= MIN_READS && age.compareTo(MIN_WINDOW) >= 0;
         if (enough || age.compareTo(MAX_WINDOW) >= 0) {
-            last = reads == 0 ? null : new ReadLatency(p99Micros(window, reads) / 1000.0, reads, now);
+            last = reads == 0 ? null
+                    : new ReadLatency(p99Micros(window, reads) / 1000.0, reads, now, ownReadsNow - ownReadsAtStart);
             windowStart = counts;
             windowStartedAt = now;
+            ownReadsAtStart = ownReadsNow;
         }
         return last;
     }

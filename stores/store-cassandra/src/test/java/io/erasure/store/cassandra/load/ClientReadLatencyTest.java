@@ -12,7 +12,7 @@ class ClientReadLatencyTest {
     private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
     private static final long[] OFFSETS = ClientReadLatency.bucketOffsets(164);
 
-    private final ClientReadLatency latency = new ClientReadLatency(null, null);
+    private final ClientReadLatency latency = new ClientReadLatency(null, () -> 0, null);
 
     @Test
     void theOffsetsAreCassandrasMicrosecondBuckets() {
@@ -22,12 +22,12 @@ class ClientReadLatencyTest {
     @Test
     void aWindowsP99ComesOnlyFromTheReadsAddedInIt() {
         long[] start = counts(bucket(1_000), 10_000); // a slow past: 10,000 reads of about 1 ms
-        assertThat(latency.advance(start, T0)).as("the first reading only starts a window").isNull();
+        assertThat(latency.advance(start, 0, T0)).as("the first reading only starts a window").isNull();
 
         long[] now = start.clone();
         now[bucket(100)] += 990;
         now[bucket(400)] += 10;
-        ReadLatency window = latency.advance(now, T0.plusSeconds(1));
+        ReadLatency window = latency.advance(now, 0, T0.plusSeconds(1));
 
         assertThat(window.reads()).isEqualTo(1_000);
         assertThat(window.p99Millis()).isEqualTo(OFFSETS[bucket(100)] / 1000.0);
@@ -35,18 +35,29 @@ class ClientReadLatencyTest {
     }
 
     @Test
+    void aWindowSaysHowManyOfItsReadsTheAdapterSentItself() {
+        long[] counts = new long[165];
+        latency.advance(counts.clone(), 1_000, T0);
+        counts[bucket(500)] += 300;
+        ReadLatency window = latency.advance(counts.clone(), 1_250, T0.plusSeconds(1));
+
+        assertThat(window.ownReads()).isEqualTo(250);
+        assertThat(window.otherReads()).isEqualTo(50);
+    }
+
+    @Test
     void aWindowStaysOpenUntilItHoldsEnoughReadsAndTheLastOneIsReportedWithItsOwnEnd() {
         long[] counts = new long[165];
-        latency.advance(counts.clone(), T0);
+        latency.advance(counts.clone(), 0, T0);
         counts[bucket(500)] += 200;
-        ReadLatency first = latency.advance(counts.clone(), T0.plusSeconds(1));
+        ReadLatency first = latency.advance(counts.clone(), 0, T0.plusSeconds(1));
 
         counts[bucket(5_000)] += 10; // too few reads for a p99 of their own yet
-        ReadLatency again = latency.advance(counts.clone(), T0.plusSeconds(2));
+        ReadLatency again = latency.advance(counts.clone(), 0, T0.plusSeconds(2));
 
         assertThat(again).isSameAs(first);
         counts[bucket(5_000)] += 90;
-        ReadLatency second = latency.advance(counts.clone(), T0.plusSeconds(3));
+        ReadLatency second = latency.advance(counts.clone(), 0, T0.plusSeconds(3));
         assertThat(second.windowEnd()).isEqualTo(T0.plusSeconds(3));
         assertThat(second.reads()).isEqualTo(100);
         assertThat(second.p99Millis()).isGreaterThan(first.p99Millis());
@@ -55,18 +66,18 @@ class ClientReadLatencyTest {
     @Test
     void aWindowWithoutReadsClosesAtItsLongestWithNothingToReport() {
         long[] counts = new long[165];
-        latency.advance(counts.clone(), T0);
+        latency.advance(counts.clone(), 0, T0);
         counts[bucket(500)] += 200;
-        assertThat(latency.advance(counts.clone(), T0.plusSeconds(1))).isNotNull();
+        assertThat(latency.advance(counts.clone(), 0, T0.plusSeconds(1))).isNotNull();
 
-        assertThat(latency.advance(counts.clone(), T0.plus(ClientReadLatency.MAX_WINDOW).plusSeconds(1))).isNull();
+        assertThat(latency.advance(counts.clone(), 0, T0.plus(ClientReadLatency.MAX_WINDOW).plusSeconds(1))).isNull();
     }
 
     @Test
     void countsThatGoBackMeanTheNodeRestartedAndStartAnew() {
         long[] counts = counts(bucket(500), 1_000);
-        latency.advance(counts, T0);
-        assertThat(latency.advance(new long[165], T0.plusSeconds(1))).isNull();
+        latency.advance(counts, 0, T0);
+        assertThat(latency.advance(new long[165], 0, T0.plusSeconds(1))).isNull();
     }
 
     private static long[] counts(int bucket, long reads) {
