@@ -117,6 +117,10 @@ public class AdaptiveThrottle {
             boolean overloaded = aimd.overloaded(signal.utilization(), readRatio, batchRatio);
             int sentRate = (int) Math.min(Integer.MAX_VALUE, sent * 1_000 / Math.max(1, properties.controlInterval().toMillis()));
             int next = aimd.next(store.limit, sent == 0 ? store.limit : sentRate, cap(), overloaded);
+            if (overloaded) {
+                LOG.debug("store {} overloaded (utilization {}, live read p99 {}x its baseline, batches {}x their target):"
+                        + " {} -> {} rows/s", name, signal.utilization(), readRatio, batchRatio, store.limit, next);
+            }
             if (next != store.limit) {
                 store.limit = next;
                 store.limiter.changeLimitForPeriod(next);

@@ -14,7 +14,7 @@ final class BatchLatency {
 
     static final int WINDOW = 5;
     /** A median this many times the fastest recent one counts as overload. */
-    static final double TOLERANCE = 2.0;
+    static final double TOLERANCE = 3.0;
 
     private final long[] recent = new long[WINDOW];
     private int size;
