@@ -175,6 +175,9 @@ class ValidationPipelineIT extends ValidationTestSupport {
         assertThat(report.dryRun()).isTrue();
         assertThat(report.plannedStatementCount()).isPositive();
         assertThat(report.plannedStatements()).allSatisfy(s -> assertThat(s).contains("DELETE FROM \"" + schema + "\".\"profiles\""));
+        // four batches of at most 3 (this context's batch size), each an identifier read and a row read of 2 statements
+        assertThat(report.reads()).as("read statements charged to the budgets").isEqualTo(16);
+        assertThat(report.readsPerCandidate()).isEqualTo(1.6);
         assertThat(profileIds()).hasSize(9);
     }
 

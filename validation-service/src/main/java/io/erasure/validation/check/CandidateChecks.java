@@ -19,6 +19,11 @@ import java.util.Map;
  * Re-checks candidates against live state with bounded, throttled point reads: the identifier is
  * still deletable, the row still exists, and nothing in it was written after the backup's cut-off.
  * Only a candidate that passes all three is kept.
+ *
+ * <p>A batch is read as two key sets (its identifiers, then the rows of those still deletable), and each
+ * read is charged to its store's budget by the statements the adapter sends for it
+ * ({@link StoreAdapter#readStatements}): one per key for a store read key by key, a couple for a store
+ * that reads a key set in one statement.
  */
 public class CandidateChecks {
 
@@ -34,8 +39,11 @@ public class CandidateChecks {
         this.clock = clock;
     }
 
-    /** The outcome of checking one batch: what is kept, and how many were dropped for which reason. */
-    public record Checked(List<Candidate> kept, Map<DropReason, Long> dropped) {
+    /**
+     * The outcome of checking one batch: what is kept, how many were dropped for which reason, and the read
+     * statements charged to the stores' budgets for it.
+     */
+    public record Checked(List<Candidate> kept, Map<DropReason, Long> dropped, long reads) {
     }
 
     public Checked check(DatasetSpec spec, IdentifierSource source, CutoffTimestamp cutoff, List<Candidate> batch) {
@@ -44,9 +52,11 @@ public class CandidateChecks {
         for (Candidate candidate : batch) {
             ids.putIfAbsent(candidate.identifier(), identifierValue(spec, candidate));
         }
-        RateLimiter sourceLimiter = throttle.limiter(source.connectionRef());
-        RateLimiter.waitForPermission(sourceLimiter, ids.size());
+        DatasetSpec identifierTable = IdentifierLiveness.asTable(source);
+        int identifierReads = Math.max(1, stores.checkedAdapter(identifierTable).readStatements(identifierTable, ids.size()));
+        RateLimiter.waitForPermission(throttle.limiter(source.connectionRef()), identifierReads);
         Map<String, IdentifierLiveness.State> idStates = identifiers.states(source, ids, clock.instant());
+        long reads = identifierReads;
 
         List<Candidate> stillDeletable = new ArrayList<>();
         for (Candidate candidate : batch) {
@@ -59,7 +69,9 @@ public class CandidateChecks {
         List<Candidate> kept = new ArrayList<>();
         if (!stillDeletable.isEmpty()) {
             StoreAdapter adapter = stores.checkedAdapter(spec);
-            RateLimiter.waitForPermission(throttle.limiter(spec.connectionRef()), stillDeletable.size());
+            int rowReads = Math.max(1, adapter.readStatements(spec, stillDeletable.size()));
+            RateLimiter.waitForPermission(throttle.limiter(spec.connectionRef()), rowReads);
+            reads += rowReads;
             List<LiveState> states = adapter.checkLiveState(spec, stillDeletable.stream().map(Candidate::key).toList());
             for (int i = 0; i < stillDeletable.size(); i++) {
                 LiveState state = states.get(i);
@@ -72,7 +84,7 @@ public class CandidateChecks {
                 }
             }
         }
-        return new Checked(kept, dropped);
+        return new Checked(kept, dropped, reads);
     }
 
     /** The identifier as the source table keys it: the typed key value when the identifier is a key column. */

@@ -14,12 +14,17 @@ import java.util.Map;
  * ({@code "checked"}) or not ({@code "not configured"}: then {@code resurrectedCount} 0 means "not
  * looked for"). {@code resurrectedCount} rows of the final set were deleted before and are live again;
  * they are listed at {@code resurrectedKey} (null when there are none).
+ *
+ * <p>{@code reads} is how many read statements the live checks sent, as charged to the stores' read budgets
+ * (identifier source and dataset together), and {@code readsPerCandidate} that over {@code candidateCount}
+ * (0 when there were none); a report written before they were counted reads back with both 0.
  */
 public record ValidationReport(String runId, DatasetSpec spec, IdentifierSource identifierSource, Instant validatedAt,
                                long cutoffMicros, long candidateCount, long finalCount,
                                Map<String, Long> droppedByReason, int taskCount, long keyCount, boolean exceedsLimit,
                                boolean dryRun, long plannedStatementCount, List<String> plannedStatements,
-                               String resurrectionCheck, long resurrectedCount, String resurrectedKey) {
+                               String resurrectionCheck, long resurrectedCount, String resurrectedKey, long reads,
+                               double readsPerCandidate) {
 
     public ValidationReport {
         droppedByReason = Map.copyOf(droppedByReason);

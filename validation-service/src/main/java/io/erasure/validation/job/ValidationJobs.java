@@ -144,6 +144,7 @@ public class ValidationJobs {
         List<List<Candidate>> finalParts = new ArrayList<>();
         List<Integer> indexes = new ArrayList<>();
         long candidateCount = 0;
+        long reads = 0;
         Map<String, Long> dropped = new TreeMap<>();
         List<ResurrectedRow> resurrected = new ArrayList<>();
         for (String part : parts) {
@@ -154,6 +155,7 @@ public class ValidationJobs {
                 CandidateChecks.Checked checked = checks.check(spec, source, cutoff,
                         candidates.subList(from, Math.min(candidates.size(), from + properties.batchSize())));
                 kept.addAll(checked.kept());
+                reads += checked.reads();
                 resurrected.addAll(resurrection.detect(run, spec, checked.kept()));
                 checked.dropped().forEach((reason, n) -> dropped.merge(reason.key(), n, Long::sum));
             }
@@ -190,7 +192,7 @@ public class ValidationJobs {
         String resurrectedKey = writeResurrected(run, spec, resurrected);
         return new ValidationReport(run.value(), spec, source, clock.instant(), cutoff.micros(), candidateCount, finalCount,
                 dropped, taskCount, keyCount, exceedsLimit, dryRun, statementCount, statements, resurrection.status(),
-                resurrected.size(), resurrectedKey);
+                resurrected.size(), resurrectedKey, reads, candidateCount == 0 ? 0 : (double) reads / candidateCount);
     }
 
     /** Writes the run's list of resurrected rows (replacing an earlier one); returns its key, null when there are none. */

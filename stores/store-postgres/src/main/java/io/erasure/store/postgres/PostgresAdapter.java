@@ -157,6 +157,15 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
                 (c, sql) -> RowReader.checkLiveState(c, sql, keys));
     }
 
+    /**
+     * Two, whatever the key count (up to {@link #MAX_BATCH}): the whole key set is read in one statement (the keys
+     * go in as one JSON parameter), after the one catalog query that checks the dataset's shape is still current.
+     */
+    @Override
+    public int readStatements(DatasetSpec spec, int keyCount) {
+        return keyCount == 0 ? 0 : 2;
+    }
+
     @Override
     public DeletePlan planDelete(DeleteBatch batch) {
         if (batch.anonymising()) {

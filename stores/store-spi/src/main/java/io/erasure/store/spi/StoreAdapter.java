@@ -64,6 +64,16 @@ public interface StoreAdapter extends AutoCloseable {
     List<LiveState> checkLiveState(DatasetSpec spec, List<Map<String, Object>> keys);
 
     /**
+     * How many statements one {@link #readRows} or {@link #checkLiveState} call of {@code keyCount} keys sends to
+     * the store: what a caller's read budget (validation's reads per second) is charged for the call. An adapter
+     * that reads a whole key set in one multi-key statement says so here; the default is one point read per key,
+     * which is never less than what the store serves.
+     */
+    default int readStatements(DatasetSpec spec, int keyCount) {
+        return keyCount;
+    }
+
+    /**
      * Plans the delete of a batch without changing anything: the exact statements with their bound
      * values (what a dry-run shows) and, per key, what will happen. May read live state (Cassandra
      * reads the partitions to decide whether a partition delete is safe).
