@@ -5,7 +5,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * @param batchSize            candidates checked per round of point reads
- * @param readsPerSecond       point reads per second per store connection (the throttle)
+ * @param readsPerSecond       read statements per second per store connection (the throttle), as the adapter
+ *                             counts them ({@code StoreAdapter.readStatements}: a key set or a point read)
  * @param taskSize             keys per deletion task (capped by the adapter's max batch)
  * @param revalidateAfter      a final set older than this is re-validated before its tasks are published
  * @param maxPlannedStatements statements kept in a dry-run report (the count is always complete)

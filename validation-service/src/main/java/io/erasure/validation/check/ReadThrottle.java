@@ -5,7 +5,10 @@ import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import java.time.Duration;
 
-/** Bounds validation's point reads per store connection (reads per second), so live traffic keeps its headroom. */
+/**
+ * Bounds validation's reads per store connection (read statements per second, as the adapter counts them), so live
+ * traffic keeps its headroom.
+ */
 public class ReadThrottle {
 
     private final RateLimiterRegistry limiters;
