@@ -19,6 +19,7 @@ import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.ReadBackResult;
+import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import java.net.InetSocketAddress;
@@ -100,6 +101,13 @@ class ReadBackCountsIT extends DeletionTestSupport {
         assertThat(batch.counts().failed()).isZero();
         assertThat(batch.readBack()).isEqualTo(ReadBackResult.CLEAN);
         assertThat(batch.keysDigest()).isEqualTo(io.erasure.model.key.CanonicalKey.digestOf(keysOf(1, 3)));
+        // row 2's record is published again, marked: the log says its delete did not apply
+        List<DeletionRecord> records = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
+                this::logged, r -> task.runId().equals(r.runId()), 4, Duration.ofSeconds(30));
+        assertThat(records).filteredOn(DeletionRecord::keptNewer).singleElement()
+                .satisfies(r -> assertThat(((Number) r.primaryKey().get("id")).longValue()).isEqualTo(2L));
+        assertThat(records).filteredOn(r -> !r.keptNewer()).extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
+                .containsExactlyInAnyOrder(1L, 2L, 3L);
     }
 
     private static List<Map<String, Object>> keysOf(long... ids) {

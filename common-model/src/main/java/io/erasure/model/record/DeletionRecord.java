@@ -23,6 +23,11 @@ import java.util.regex.Pattern;
  * primary key)}, so a record re-published after a crash or a redelivered task is stored once.
  * A row too large for one Kafka message has its columns in S3 under {@code retainedRef} (a key
  * under {@code retained/}) and an empty column list here.
+ *
+ * <p>{@code keptNewer}: at read-back the row was alive with a write after the cut-off, so the delete did not
+ * apply to it (or only to its cells older than the cut-off, which a restore can still bring back). The deletion
+ * service publishes such a record a second time with the flag set; the log keeps the flagged copy. It is not
+ * counted as deleted, and seeing its row alive later is no resurrection.
  */
 public record DeletionRecord(
         String recordId,
@@ -36,7 +41,8 @@ public record DeletionRecord(
         String batchId,
         Instant deletedAt,
         String retainedRef,
-        Boolean anonymised) {
+        Boolean anonymised,
+        Boolean keptNewer) {
 
     private static final Pattern RECORD_ID = Pattern.compile("[0-9a-f]{64}");
 
@@ -71,6 +77,15 @@ public record DeletionRecord(
         Require.nonNull("record.deletedAt", deletedAt);
         // records published before the flag existed carry none: they are whole-row deletions
         anonymised = Boolean.TRUE.equals(anonymised);
+        keptNewer = Boolean.TRUE.equals(keptNewer);
+    }
+
+    /** A record that applied as logged (see {@code keptNewer}). */
+    public DeletionRecord(String recordId, String dataset, Map<String, Object> primaryKey, List<ColumnValue> columns,
+                          CutoffTimestamp cutoff, RunId runId, String requestId, String taskId, String batchId,
+                          Instant deletedAt, String retainedRef, Boolean anonymised) {
+        this(recordId, dataset, primaryKey, columns, cutoff, runId, requestId, taskId, batchId, deletedAt, retainedRef,
+                anonymised, false);
     }
 
     /** The record of a deleted row. */
@@ -107,7 +122,13 @@ public record DeletionRecord(
     public DeletionRecord withRetainedColumns(String s3Key) {
         Require.nonBlank("retainedRef", s3Key);
         return new DeletionRecord(recordId, dataset, primaryKey, List.of(), cutoff, runId, requestId, taskId, batchId,
-                deletedAt, s3Key, anonymised);
+                deletedAt, s3Key, anonymised, keptNewer);
+    }
+
+    /** This record marked as not applied: its row was found alive with a write after the cut-off at read-back. */
+    public DeletionRecord asKeptNewer() {
+        return new DeletionRecord(recordId, dataset, primaryKey, columns, cutoff, runId, requestId, taskId, batchId,
+                deletedAt, retainedRef, anonymised, true);
     }
 
     /**

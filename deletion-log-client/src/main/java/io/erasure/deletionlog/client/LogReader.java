@@ -148,7 +148,13 @@ public final class LogReader {
         return new LoggedRecord(recordId, dataset, row.getString("key_hash"), row.getInstant("deleted_at"),
                 row.getString("run_id"), row.getString("request_id"), row.getString("task_id"), row.getString("batch_id"),
                 row.getLong("cutoff_micros"), row.getString("retained_ref"), purged,
-                purged ? null : payload.primaryKey(), purged || !withColumns ? null : payload.columns(), anonymised(row));
+                purged ? null : payload.primaryKey(), purged || !withColumns ? null : payload.columns(), anonymised(row),
+                keptNewer(row));
+    }
+
+    /** Null in a row written before the column existed, or of a record that applied as logged. */
+    static boolean keptNewer(Row row) {
+        return !row.isNull("kept_newer") && row.getBoolean("kept_newer");
     }
 
     /** Null in a row written before the column existed: such records deleted whole rows. */

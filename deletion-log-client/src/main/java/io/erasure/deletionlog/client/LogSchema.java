@@ -20,7 +20,8 @@ import java.util.List;
  * Record tables expire by TTL (default 30 days after the delete); the purge history does not expire.
  *
  * <p>Columns added to the record tables after their first release ({@code anonymised}: the record of a forward
- * deletion's anonymisation, holding only the cleared columns) are added to existing keyspaces by idempotent
+ * deletion's anonymisation, holding only the cleared columns; {@code kept_newer}: a record whose row a newer write
+ * kept alive, see {@code DeletionRecord.keptNewer}) are added to existing keyspaces by idempotent
  * {@code ALTER TABLE ... ADD IF NOT EXISTS}; rows written before read such a column as null. Readers prepare
  * statements that name the new columns, so deletion-log-service (which runs this DDL) is deployed before them.
  */
@@ -37,11 +38,11 @@ public final class LogSchema {
     public static final int RUN_SHARDS = 16;
 
     static final String RECORD_COLUMNS = "record_id, dataset, key_hash, deleted_at, run_id, request_id, task_id, batch_id,"
-            + " cutoff_micros, key_version, payload, retained_ref, anonymised";
+            + " cutoff_micros, key_version, payload, retained_ref, anonymised, kept_newer";
 
     private static final String RECORD_COLUMN_TYPES = "record_id text, dataset text, key_hash text, deleted_at timestamp,"
             + " run_id text, request_id text, task_id text, batch_id text, cutoff_micros bigint, key_version int,"
-            + " payload blob, retained_ref text, anonymised boolean, ";
+            + " payload blob, retained_ref text, anonymised boolean, kept_newer boolean, ";
     // schema changes wait for agreement between nodes, far longer than a normal request
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(30);
 
@@ -63,6 +64,7 @@ public final class LogSchema {
         List<String> alters = new ArrayList<>();
         for (String table : List.of(BY_KEY, BY_TIME, BY_RUN)) {
             alters.add("ALTER TABLE " + inKeyspace(quotedKeyspace, table) + " ADD IF NOT EXISTS anonymised boolean");
+            alters.add("ALTER TABLE " + inKeyspace(quotedKeyspace, table) + " ADD IF NOT EXISTS kept_newer boolean");
         }
         return alters;
     }

@@ -58,7 +58,7 @@ public final class LogWriter {
         this.json = json;
         this.clock = clock;
         this.ttlSeconds = LogSchema.requireTtl(ttl);
-        String values = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+        String values = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
         this.byKey = statements.prepare("INSERT INTO " + LogSchema.BY_KEY + " (" + LogSchema.RECORD_COLUMNS + ") VALUES ("
                 + values + ") USING TTL ?");
         this.byTime = statements.prepare("INSERT INTO " + LogSchema.BY_TIME + " (" + LogSchema.RECORD_COLUMNS + ", hour) VALUES ("
@@ -109,7 +109,8 @@ public final class LogWriter {
         ByteBuffer payload = ByteBuffer.wrap(PayloadCipher.encrypt(key.key(), plain, record.recordId()));
         Object[] common = {record.recordId(), record.dataset(), keyHash, record.deletedAt(),
                 record.runId() == null ? null : record.runId().value(), record.requestId(), record.taskId(), record.batchId(),
-                record.cutoff().micros(), key.version(), payload, record.retainedRef(), record.anonymised()};
+                record.cutoff().micros(), key.version(), payload, record.retainedRef(), record.anonymised(),
+                record.keptNewer()};
         writes.add(async(byKey.bind(append(common, ttl))));
         writes.add(async(byTime.bind(append(common, hourOf(record.deletedAt()), ttl))));
         writes.add(async(byRun.bind(append(common, record.originId(), shardOf(record.recordId()), ttl))));

@@ -13,7 +13,8 @@ import java.util.Map;
  * are null when the record was purged (its dataset key is gone), and {@code columns} also when the reader
  * did not ask for full rows (only the RECOVERY role may). {@code anonymised}: the record of a forward deletion's
  * anonymisation, whose columns are only the ones it cleared (the row was kept); false for records logged before the
- * flag existed, which all deleted whole rows.
+ * flag existed, which all deleted whole rows. {@code keptNewer}: at read-back the row was alive with a write after the
+ * cut-off, so the delete did not apply to it (or only to its older cells); not counted as a deletion.
  */
 public record LoggedRecord(
         String recordId,
@@ -29,7 +30,16 @@ public record LoggedRecord(
         boolean purged,
         Map<String, Object> primaryKey,
         List<ColumnValue> columns,
-        boolean anonymised) {
+        boolean anonymised,
+        boolean keptNewer) {
+
+    /** A record that applied as logged. */
+    public LoggedRecord(String recordId, String dataset, String keyHash, Instant deletedAt, String runId, String requestId,
+                        String taskId, String batchId, long cutoffMicros, String retainedRef, boolean purged,
+                        Map<String, Object> primaryKey, List<ColumnValue> columns, boolean anonymised) {
+        this(recordId, dataset, keyHash, deletedAt, runId, requestId, taskId, batchId, cutoffMicros, retainedRef, purged,
+                primaryKey, columns, anonymised, false);
+    }
 
     /** The deletion record to restore from; only for a record read with its columns and not purged. */
     public DeletionRecord toDeletionRecord() {
@@ -38,7 +48,8 @@ public record LoggedRecord(
                     + "; it cannot be restored");
         }
         return new DeletionRecord(recordId, dataset, primaryKey, columns, CutoffTimestamp.ofMicros(cutoffMicros),
-                runId == null ? null : RunId.of(runId), requestId, taskId, batchId, deletedAt, retainedRef, anonymised);
+                runId == null ? null : RunId.of(runId), requestId, taskId, batchId, deletedAt, retainedRef, anonymised,
+                keptNewer);
     }
 
     public String originId() {
@@ -48,6 +59,6 @@ public record LoggedRecord(
     /** This record without its columns (metadata only). */
     public LoggedRecord withoutColumns() {
         return new LoggedRecord(recordId, dataset, keyHash, deletedAt, runId, requestId, taskId, batchId, cutoffMicros,
-                retainedRef, purged, primaryKey, null, anonymised);
+                retainedRef, purged, primaryKey, null, anonymised, keptNewer);
     }
 }

@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * concurrent and bounded, reading only the clear metadata columns (deletion time, run or request id).
  * No data key is needed, so a caller without the master key (validation) can ask.
  *
- * <p>Only deletions of rows count: an anonymisation (a record with {@code anonymised} set) cleared some columns
+ * <p>Only deletions of rows count: a record marked {@code keptNewer} never removed its row, and an anonymisation
+ * (a record with {@code anonymised} set) cleared some columns
  * and kept the row on purpose, so that row being live later is no resurrection.
  *
  * <p>Purges are honoured: a key purge removes the key's rows, and records of a purged dataset deleted
@@ -147,7 +148,7 @@ public final class PriorDeletions {
                 if (current == null) {
                     LogStatements log = new LogStatements(session, LogStatements.DEFAULT);
                     current = new Statements(
-                            log.prepare("SELECT record_id, deleted_at, run_id, request_id, anonymised FROM " + byKeyTable
+                            log.prepare("SELECT record_id, deleted_at, run_id, request_id, anonymised, kept_newer FROM " + byKeyTable
                                     + " WHERE dataset = ? AND key_hash = ?"),
                             log.prepare("SELECT purged_at FROM " + purgedDatasetsTable + " WHERE dataset = ?"));
                     statements = current;
@@ -178,6 +179,9 @@ public final class PriorDeletions {
             }
             if (LogReader.anonymised(row)) {
                 return; // the row was kept, only columns were cleared
+            }
+            if (LogReader.keptNewer(row)) {
+                return; // a write after the cut-off kept the row alive: it was never gone
             }
             String recordId = row.getString("record_id");
             count++;

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +69,29 @@ class PriorDeletionsIT {
         assertThat(found.get(KeyHash.of(dataset, Map.of("id", 2))))
                 .isEqualTo(new PriorDeletions.PriorDeletion(KeyHash.of(dataset, Map.of("id", 2)),
                         NOW.minus(Duration.ofHours(3)), "request-7", 1));
+    }
+
+    /** A record re-published as kept newer (its row was alive with a newer write at read-back) replaces the first. */
+    @Test
+    void aRecordWhoseRowANewerWriteKeptAliveIsNoPriorDeletion() {
+        String dataset = "prior-kept-" + UUID.randomUUID().toString().substring(0, 8);
+        DeletionRecord kept = record(dataset, RunId.of("run-kept"), null, 1, NOW.minus(Duration.ofHours(1)));
+        DeletionRecord gone = record(dataset, RunId.of("run-kept"), null, 2, NOW.minus(Duration.ofHours(1)));
+        log.writer().write(List.of(kept, gone));
+        log.writer().write(List.of(kept.asKeptNewer()));
+
+        Map<String, PriorDeletions.PriorDeletion> found = new PriorDeletions(session).find(dataset,
+                List.of(Map.of("id", 1), Map.of("id", 2)));
+
+        assertThat(found).containsOnlyKeys(KeyHash.of(dataset, Map.of("id", 2)));
+        assertThat(log.reader().byKey(dataset, Map.of("id", 1), true).records()).singleElement().satisfies(r -> {
+            assertThat(r.keptNewer()).isTrue();
+            assertThat(r.toDeletionRecord().keptNewer()).isTrue();
+            assertThat(r.columns()).extracting(ColumnValue::name)
+                    .containsExactlyElementsOf(kept.columns().stream().map(ColumnValue::name).toList());
+        });
+        assertThat(log.reader().byKey(dataset, Map.of("id", 2), true).records()).singleElement()
+                .satisfies(r -> assertThat(r.keptNewer()).isFalse());
     }
 
     @Test

@@ -214,18 +214,19 @@ public class BatchExecutor {
             stillPresent = readBack.stillPresent();
         } else if (!toDelete.isEmpty() && readBackPossible(spec)) {
             List<LiveState> after = calls.call(store, () -> adapter.checkLiveState(spec, toDelete));
-            long keptNewer = 0;
+            Set<String> keptNewer = new HashSet<>();
             for (int i = 0; i < toDelete.size(); i++) {
                 LiveState state = after.get(i);
                 if (!state.present()) {
                     deleted.add(toDelete.get(i));
                 } else if (state.writtenAfter(task.cutoff())) {
-                    keptNewer++; // a concurrent write rightly won: the row is alive, not deleted
+                    keptNewer.add(CanonicalKey.render(toDelete.get(i))); // a concurrent write rightly won: alive
                 } else {
                     stillPresent++; // still there with nothing newer: the delete missed it
                 }
             }
-            counts = ReadBackCounts.of(plan, outcome, deleted.size(), keptNewer, stillPresent);
+            counts = ReadBackCounts.of(plan, outcome, deleted.size(), keptNewer.size(), stillPresent);
+            markKeptNewer(records, keptNewer);
         } else {
             deleted.addAll(toDelete);
         }
@@ -245,6 +246,18 @@ public class BatchExecutor {
                 result);
         fanOut.forget(batchId);
         metrics.batchDone(task.dataset(), store, counts, outcome.tombstones(), records.size());
+    }
+
+    /**
+     * The records of rows a newer write kept alive are published again, marked: the log then says the delete did not
+     * apply to them, so they count neither as deleted nor, when their row is seen later, as resurrected.
+     */
+    private void markKeptNewer(List<DeletionRecord> records, Set<String> keptNewer) {
+        if (keptNewer.isEmpty()) {
+            return;
+        }
+        deletionLog.append(records.stream().filter(r -> keptNewer.contains(CanonicalKey.render(r.primaryKey())))
+                .map(DeletionRecord::asKeptNewer).toList());
     }
 
     /**

@@ -47,7 +47,7 @@ public class RetainedRows {
         }
         return new LoggedRecord(record.recordId(), record.dataset(), record.keyHash(), record.deletedAt(), record.runId(),
                 record.requestId(), record.taskId(), record.batchId(), record.cutoffMicros(), null, record.purged(),
-                record.primaryKey(), columns, record.anonymised());
+                record.primaryKey(), columns, record.anonymised(), record.keptNewer());
     }
 
     /** The retained columns of a record cannot be read (no bucket, gone, unreadable). */
