@@ -15,6 +15,7 @@ import io.erasure.deletion.execution.StoreCalls;
 import io.erasure.deletion.log.LogIngestionLag;
 import io.erasure.deletion.log.WriteAheadDeletionLog;
 import io.erasure.deletionlog.client.SealedRecords;
+import io.erasure.deletion.shard.StoreLanes;
 import io.erasure.deletion.shard.TaskListener;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
 import io.erasure.deletion.throttle.ShardOwnership;
@@ -40,7 +41,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -80,11 +80,10 @@ class DeletionConfiguration {
     }
 
     @Bean
-    ShardOwnership shardOwnership(@Value("${erasure.topics.task-partitions:8}") int partitions,
-                                  ConcurrentKafkaListenerContainerFactory<?, ?> factory) {
+    ShardOwnership shardOwnership(@Value("${erasure.topics.task-partitions:8}") int partitions) {
+        // fed by the lane of the service's own group (StoreLanes), the one group every replica's share is counted in
         ShardOwnership ownership = new ShardOwnership();
         ownership.totalPartitions(partitions);
-        factory.getContainerProperties().setConsumerRebalanceListener(ownership);
         return ownership;
     }
 
@@ -155,9 +154,17 @@ class DeletionConfiguration {
     }
 
     @Bean
-    ControlCatchUp controlCatchUp(ControlState control, ConsumerFactory<?, ?> consumers,
-                                  KafkaListenerEndpointRegistry listeners) {
-        return new ControlCatchUp(control, consumers, listeners);
+    ControlCatchUp controlCatchUp(ControlState control, ConsumerFactory<?, ?> consumers, StoreLanes lanes) {
+        return new ControlCatchUp(control, consumers, lanes::start);
+    }
+
+    /** One execution lane per configured store, so a slow or failing store holds back only its own tasks. */
+    @Bean
+    StoreLanes storeLanes(ConcurrentKafkaListenerContainerFactory<?, ?> factory, TaskListener listener,
+                          StoreAdapterPool stores, ShardOwnership ownership, Admin admin,
+                          @Value("${erasure.deletion.group:deletion-service}") String group,
+                          @Value("${erasure.deletion.shards-per-replica:2}") int shards) {
+        return new StoreLanes(factory, listener, stores.connectionRefs(), group, shards, ownership, admin);
     }
 
     @Bean

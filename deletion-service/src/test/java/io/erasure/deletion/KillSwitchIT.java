@@ -160,6 +160,7 @@ class KillSwitchIT extends DeletionTestSupport {
         LocalEngines.postgres().springProperties().forEach(properties::put);
         LocalEngines.kafka().springProperties().forEach(properties::put);
         LocalEngines.s3().springProperties().forEach(properties::put);
+        LocalEngines.cassandra().springProperties().forEach(properties::put); // the deletion log's dataset keys
         LocalEngines.postgres().storeConnectionProperties("pg-main").forEach(properties::put);
         properties.put("server.port", "0");
         properties.put("erasure.deletion.group", group);

@@ -14,20 +14,15 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.ConsumerFactory;
-import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * Reads {@code erasure.control} to its end before the deletion shards start consuming tasks, so a replica that
- * (re)starts while a kill switch is on never deletes before it has seen the switch. The shard listener
- * ({@value #SHARDS}) does not start on its own; this starts it once {@link ControlState} is caught up. While Kafka
- * cannot be reached it keeps trying, and deletes nothing.
+ * (re)starts while a kill switch is on never deletes before it has seen the switch. The shards' lanes do not start
+ * on their own; this starts them once {@link ControlState} is caught up. While Kafka cannot be reached it keeps
+ * trying, and deletes nothing.
  */
 public class ControlCatchUp implements SmartLifecycle {
-
-    /** The id of the deletion shards' listener container, started once the control state is caught up. */
-    public static final String SHARDS = "deletion-shards";
 
     private static final Logger log = LoggerFactory.getLogger(ControlCatchUp.class);
     private static final Duration POLL = Duration.ofMillis(200);
@@ -35,14 +30,14 @@ public class ControlCatchUp implements SmartLifecycle {
 
     private final ControlState control;
     private final ConsumerFactory<?, ?> consumers;
-    private final KafkaListenerEndpointRegistry listeners;
+    private final Runnable startShards;
     private volatile boolean running;
     private volatile Thread worker;
 
-    public ControlCatchUp(ControlState control, ConsumerFactory<?, ?> consumers, KafkaListenerEndpointRegistry listeners) {
+    public ControlCatchUp(ControlState control, ConsumerFactory<?, ?> consumers, Runnable startShards) {
         this.control = control;
         this.consumers = consumers;
-        this.listeners = listeners;
+        this.startShards = startShards;
     }
 
     @Override
@@ -81,9 +76,8 @@ public class ControlCatchUp implements SmartLifecycle {
                 }
             }
         }
-        MessageListenerContainer shards = listeners.getListenerContainer(SHARDS);
-        if (running && shards != null && !shards.isRunning()) {
-            shards.start();
+        if (running) {
+            startShards.run();
         }
     }
 

@@ -1,6 +1,5 @@
 package io.erasure.deletion.shard;
 
-import io.erasure.deletion.control.ControlCatchUp;
 import io.erasure.deletion.execution.BatchExecutor;
 import io.erasure.deletion.lookup.IdentifierResolver;
 import io.erasure.model.contract.Topics;
@@ -11,22 +10,21 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.kafka.annotation.KafkaListener;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The deletion shards: the partitions of {@code erasure.deletion.tasks}, shared by the replicas of the
- * consumer group, each served by its own listener thread, so a shard stuck on a failing store does not
- * hold back the others. Within what a poll brings, forward (event-driven) deletions go first, then by
- * priority. Offsets are committed after the poll's tasks are done; a crash redelivers them, which the
- * executor absorbs (processed batches, re-planning). The container starts only once the kill switches are read
- * ({@link ControlCatchUp}); a poll that waits on a switch or outlasts its time budget is handed back to the
- * container, which keeps the consumer polling while it backs off.
+ * The deletion shards: the partitions of {@code erasure.deletion.tasks}, shared by the replicas of each lane's
+ * consumer group ({@link StoreLanes}: one lane per store), each served by its own listener thread. Within what a
+ * poll brings, the lane's forward (event-driven) deletions go first, then by priority. Offsets are committed after
+ * the poll's tasks are done; a crash redelivers them, which the executor absorbs (processed batches, re-planning).
+ * The lanes start only once the kill switches are read; a poll that waits on a switch or outlasts its time budget
+ * is handed back to the container, which keeps the consumer polling while it backs off.
  */
 public class TaskListener {
 
@@ -65,15 +63,18 @@ public class TaskListener {
         this.afterTask = afterTask;
     }
 
-    // started by ControlCatchUp once the kill switches are read: never before
-    @KafkaListener(id = ControlCatchUp.SHARDS, topics = Topics.DELETION_TASKS,
-            groupId = "${erasure.deletion.group:deletion-service}", batch = "true", autoStartup = "false",
-            concurrency = "${erasure.deletion.shards-per-replica:2}")
-    public void onTasks(List<ConsumerRecord<String, String>> records) {
+    /**
+     * Executes the tasks of one poll of a lane that are {@code mine} (of the lane's store); the others belong to
+     * another lane and are passed over.
+     */
+    public void onTasks(List<ConsumerRecord<String, String>> records, Predicate<DeletionTask> mine) {
         List<DeletionTask> tasks = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
             try {
-                tasks.add(json.readValue(record.value(), DeletionTask.class));
+                DeletionTask task = json.readValue(record.value(), DeletionTask.class);
+                if (mine.test(task)) {
+                    tasks.add(task);
+                }
             } catch (JacksonException | IllegalArgumentException e) {
                 // a task that cannot be read can never be executed safely: skip it loudly
                 log.error("unreadable deletion task at {}-{}@{} skipped: {}", record.topic(), record.partition(),

@@ -39,6 +39,11 @@ public class StoreAdapterPool implements AutoCloseable {
         });
     }
 
+    /** The references of every configured connection. */
+    public Set<String> connectionRefs() {
+        return Set.copyOf(properties.connections().keySet());
+    }
+
     /** The adapter for a dataset, after checking the dataset against the live schema (once per spec). */
     public StoreAdapter checkedAdapter(DatasetSpec spec) {
         StoreAdapter adapter = adapter(spec.connectionRef());

@@ -1,0 +1,134 @@
+package io.erasure.deletion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.erasure.infra.LocalEngines;
+import io.erasure.infra.kafka.TopicRecords;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.DeletionLimits;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.event.BatchCompleted;
+import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
+import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.kafka.core.KafkaTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One store never holds back another: with {@code pg-gated} unreachable, a task of it sits in the same task
+ * partition ahead of tasks of {@code pg-main}, and those still complete while the gate stays cut.
+ */
+class StoreLanesIT extends DeletionTestSupport {
+
+    private static final Instant NOW = Instant.now();
+    private static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(NOW.minus(Duration.ofHours(1)));
+
+    @Autowired
+    KafkaTemplate<String, String> kafka;
+
+    @Autowired
+    JsonMapper json;
+
+    @Value("${erasure.topics.task-partitions:8}")
+    int partitions;
+
+    @AfterEach
+    void reopen() throws Exception {
+        GATE.open();
+    }
+
+    @Test
+    void aStalledStoreHoldsBackOnlyItsOwnTasks() throws Exception {
+        String schema = "l" + Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000);
+        jdbc.execute("CREATE SCHEMA " + schema);
+        jdbc.execute("CREATE TABLE " + schema + ".stalled (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
+        jdbc.update("INSERT INTO " + schema + ".stalled VALUES (1, ?)", Timestamp.from(NOW.minus(Duration.ofDays(3))));
+        DeletionTask stalled = DeletionTask.forRun(RunId.random(), spec(schema, "stalled", "pg-gated"),
+                List.of(Map.of("id", 1L)), CUTOFF);
+        int partition = partitionOf(Topics.taskKey(stalled));
+        // tasks of pg-main datasets whose keys land in the stalled task's partition, behind it
+        List<DeletionTask> behind = new ArrayList<>();
+        for (int i = 0; behind.size() < 4; i++) {
+            String table = "live_" + i;
+            DeletionTask candidate = DeletionTask.forRun(RunId.random(), spec(schema, table, "pg-main"),
+                    List.of(Map.of("id", 1L)), CUTOFF);
+            if (partitionOf(Topics.taskKey(candidate)) == partition) {
+                jdbc.execute("CREATE TABLE " + schema + "." + table + " (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
+                jdbc.update("INSERT INTO " + schema + "." + table + " VALUES (1, ?)",
+                        Timestamp.from(NOW.minus(Duration.ofDays(3))));
+                behind.add(candidate);
+            }
+        }
+        GATE.cut();
+
+        publish(stalled);
+        for (DeletionTask task : behind) {
+            publish(task);
+        }
+
+        for (DeletionTask task : behind) {
+            assertThat(completed(task, 1)).as("a pg-main task behind the stalled store's")
+                    .singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+            assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema + "." + task.spec().table(), Long.class))
+                    .isZero();
+        }
+        assertThat(completed(stalled, 0)).isEmpty();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema + ".stalled", Long.class)).isEqualTo(1);
+
+        GATE.open();
+        // the stalled lane resumes at its next back-off (doubling up to a minute while the store was gone)
+        // (a delete whose answer the gate cut is retried and then finds the row gone: counted as already absent)
+        assertThat(completed(stalled, 1, Duration.ofSeconds(150))).singleElement().satisfies(b ->
+                assertThat(b.counts().deleted() + b.counts().alreadyAbsent()).as(b.toString()).isEqualTo(1));
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema + ".stalled", Long.class)).isZero();
+    }
+
+    private int partitionOf(String key) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+    }
+
+    private static DatasetSpec spec(String schema, String table, String connection) {
+        String name = schema + "-" + table.replace('_', '-');
+        return DatasetSpec.builder().name(name).storeKind(StoreKind.POSTGRES).connectionRef(connection)
+                .namespace(schema).table(table).keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
+                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+                .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
+    }
+
+    private void publish(DeletionTask task) throws Exception {
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)).get(10, TimeUnit.SECONDS);
+    }
+
+    private List<BatchCompleted> completed(DeletionTask task, int atLeast) {
+        return completed(task, atLeast, Duration.ofSeconds(atLeast == 0 ? 3 : 60));
+    }
+
+    private List<BatchCompleted> completed(DeletionTask task, int atLeast, Duration within) {
+        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+                        value -> json.readValue(value, EventEnvelope.class),
+                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted, atLeast,
+                        within)
+                .stream().map(e -> (BatchCompleted) e.payload()).toList();
+    }
+}
