@@ -22,9 +22,11 @@ import org.slf4j.LoggerFactory;
  * {@link #MIN_WINDOW} old with at least {@link #MIN_READS} reads in it, or {@link #MAX_WINDOW} old (with fewer reads, or
  * none: then there is no latency to report). Until the next window closes the last one is reported again, with its
  * own end, so a consumer counts it once. The counts are read without side effects on the node (unlike the MBean's
- * {@code RecentValues}, which every JMX client would share). Each window also says how many reads the adapter sent
- * itself in it (all of this adapter's reads, deletion's included), so that a window of deletion's own reads alone is
- * not mistaken for live traffic slowed down. Thread-safe.
+ * {@code RecentValues}, which every JMX client would share). Deletion's own reads are kept out where the node allows:
+ * it also counts reads per consistency level ({@code scope=Read-LOCAL_QUORUM}, ...), so reads at other levels than
+ * the adapter's are other clients' for certain (see {@link #advance}); otherwise the window says how many of its reads
+ * the adapter sent itself, so that a window of deletion's own reads alone is not mistaken for live traffic slowed
+ * down. Thread-safe.
  */
 public final class ClientReadLatency {
 
@@ -38,16 +40,24 @@ public final class ClientReadLatency {
     private static final long[] BUCKET_MICROS = bucketOffsets(164);
 
     private final NodeJmx jmx;
+    private final ObjectName ownLevelLatency;
     private final LongSupplier ownReads;
     private final Clock clock;
     private long ownReadsAtStart;
     private long[] windowStart;
+    private long[] levelWindowStart;
     private Instant windowStartedAt;
     private ReadLatency last;
 
-    /** {@code ownReads}: how many reads the adapter has sent so far, to tell them from live traffic in a window. */
-    public ClientReadLatency(NodeJmx jmx, LongSupplier ownReads, Clock clock) {
+    /**
+     * @param ownConsistency the consistency level the adapter reads at: the node counts reads per level too, so reads
+     *                       at other levels are exactly the other clients' ones
+     * @param ownReads       how many reads the adapter has sent so far, to tell them from live traffic in a window
+     */
+    public ClientReadLatency(NodeJmx jmx, String ownConsistency, LongSupplier ownReads, Clock clock) {
         this.jmx = jmx;
+        this.ownLevelLatency = NodeJmx.objectName("org.apache.cassandra.metrics:type=ClientRequest,scope=Read-"
+                + ownConsistency + ",name=Latency");
         this.ownReads = ownReads;
         this.clock = clock;
     }
@@ -55,19 +65,31 @@ public final class ClientReadLatency {
     /** The latest complete window's p99, or empty (no window closed yet, no reads, or JMX not readable now). */
     public synchronized Optional<ReadLatency> read() {
         long[] counts;
+        long[] ownLevel;
         try {
+            ownLevel = (long[]) jmx.call(server -> server.invoke(ownLevelLatency, "values", null, null));
             counts = (long[]) jmx.call(server -> server.invoke(READ_LATENCY, "values", null, null));
         } catch (Exception e) {
             LOG.warn("cannot read the client read latency from {}: {}", jmx.describe(), e.toString());
             return Optional.empty();
         }
-        return Optional.ofNullable(advance(counts, ownReads.getAsLong(), clock.instant()));
+        return Optional.ofNullable(advance(counts, ownLevel, ownReads.getAsLong(), clock.instant()));
     }
 
-    /** Adds a reading of the cumulative counts (and of the adapter's own reads); returns the latest complete window. */
-    ReadLatency advance(long[] counts, long ownReadsNow, Instant now) {
-        if (windowStart == null || windowStart.length != counts.length || before(counts, windowStart)) {
+    /**
+     * Adds a reading of the cumulative counts of all reads and of those at the adapter's consistency level (read
+     * first, so never more than their share of all), and of the adapter's own reads; returns the latest complete
+     * window.
+     *
+     * <p>When reads at other levels than the adapter's make up at least half of the reads it did not send itself
+     * (live traffic at its own level, then, is the smaller part), the window's p99 is theirs alone: deletion's reads,
+     * bursts of a batch's keys, are not in it. Otherwise it is the p99 of all reads, with the adapter's own count.
+     */
+    ReadLatency advance(long[] counts, long[] ownLevel, long ownReadsNow, Instant now) {
+        if (windowStart == null || windowStart.length != counts.length || ownLevel.length != counts.length
+                || before(counts, windowStart) || before(ownLevel, levelWindowStart)) {
             windowStart = counts; // first reading, or the node restarted: start over
+            levelWindowStart = ownLevel;
             windowStartedAt = now;
             ownReadsAtStart = ownReadsNow;
             last = null;
@@ -75,16 +97,25 @@ public final class ClientReadLatency {
         }
         Duration age = Duration.between(windowStartedAt, now);
         long[] window = new long[counts.length];
+        long[] otherLevels = new long[counts.length];
         long reads = 0;
+        long otherLevelReads = 0;
         for (int i = 0; i < counts.length; i++) {
             window[i] = counts[i] - windowStart[i];
+            otherLevels[i] = Math.max(0, window[i] - (ownLevel[i] - levelWindowStart[i]));
             reads += window[i];
+            otherLevelReads += otherLevels[i];
         }
         boolean enough = reads >= MIN_READS && age.compareTo(MIN_WINDOW) >= 0;
         if (enough || age.compareTo(MAX_WINDOW) >= 0) {
-            last = reads == 0 ? null
-                    : new ReadLatency(p99Micros(window, reads) / 1000.0, reads, now, ownReadsNow - ownReadsAtStart);
+            long own = ownReadsNow - ownReadsAtStart;
+            if (otherLevelReads >= MIN_READS && otherLevelReads * 2 >= reads - own) {
+                last = new ReadLatency(p99Micros(otherLevels, otherLevelReads) / 1000.0, otherLevelReads, now, 0);
+            } else {
+                last = reads == 0 ? null : new ReadLatency(p99Micros(window, reads) / 1000.0, reads, now, own);
+            }
             windowStart = counts;
+            levelWindowStart = ownLevel;
             windowStartedAt = now;
             ownReadsAtStart = ownReadsNow;
         }

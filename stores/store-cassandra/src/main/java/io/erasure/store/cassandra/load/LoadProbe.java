@@ -53,7 +53,7 @@ public final class LoadProbe {
         this.limits = limits;
         this.pendingCompactions = jmx.map(PendingCompactions::new);
         this.cpu = jmx.map(NodeCpu::new);
-        this.readLatency = jmx.map(node -> new ClientReadLatency(node, cql::readsSent, clock));
+        this.readLatency = jmx.map(node -> new ClientReadLatency(node, cql.consistency().name(), cql::readsSent, clock));
         this.clock = clock;
     }
 

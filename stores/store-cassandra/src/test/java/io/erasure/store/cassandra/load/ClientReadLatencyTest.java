@@ -3,7 +3,6 @@ package io.erasure.store.cassandra.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.store.spi.LoadSignal.ReadLatency;
-import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +11,7 @@ class ClientReadLatencyTest {
     private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
     private static final long[] OFFSETS = ClientReadLatency.bucketOffsets(164);
 
-    private final ClientReadLatency latency = new ClientReadLatency(null, () -> 0, null);
+    private final ClientReadLatency latency = new ClientReadLatency(null, "LOCAL_QUORUM", () -> 0, null);
 
     @Test
     void theOffsetsAreCassandrasMicrosecondBuckets() {
@@ -22,12 +21,12 @@ class ClientReadLatencyTest {
     @Test
     void aWindowsP99ComesOnlyFromTheReadsAddedInIt() {
         long[] start = counts(bucket(1_000), 10_000); // a slow past: 10,000 reads of about 1 ms
-        assertThat(latency.advance(start, 0, T0)).as("the first reading only starts a window").isNull();
+        assertThat(atOneLevel(start, 0, T0)).as("the first reading only starts a window").isNull();
 
         long[] now = start.clone();
         now[bucket(100)] += 990;
         now[bucket(400)] += 10;
-        ReadLatency window = latency.advance(now, 0, T0.plusSeconds(1));
+        ReadLatency window = atOneLevel(now, 0, T0.plusSeconds(1));
 
         assertThat(window.reads()).isEqualTo(1_000);
         assertThat(window.p99Millis()).isEqualTo(OFFSETS[bucket(100)] / 1000.0);
@@ -37,27 +36,59 @@ class ClientReadLatencyTest {
     @Test
     void aWindowSaysHowManyOfItsReadsTheAdapterSentItself() {
         long[] counts = new long[165];
-        latency.advance(counts.clone(), 1_000, T0);
+        atOneLevel(counts.clone(), 1_000, T0);
         counts[bucket(500)] += 300;
-        ReadLatency window = latency.advance(counts.clone(), 1_250, T0.plusSeconds(1));
+        ReadLatency window = atOneLevel(counts.clone(), 1_250, T0.plusSeconds(1));
 
         assertThat(window.ownReads()).isEqualTo(250);
         assertThat(window.otherReads()).isEqualTo(50);
     }
 
     @Test
+    void readsAtOtherConsistencyLevelsAreReportedAloneWithoutDeletionsBursts() {
+        long[] all = new long[165];
+        long[] deletionsLevel = new long[165];
+        latency.advance(all.clone(), deletionsLevel.clone(), 0, T0);
+        all[bucket(500)] += 1_000; // live reads at LOCAL_ONE
+        all[bucket(20_000)] += 3_000; // deletion's, at LOCAL_QUORUM
+        deletionsLevel[bucket(20_000)] += 3_000;
+        ReadLatency window = latency.advance(all.clone(), deletionsLevel.clone(), 3_000, T0.plusSeconds(1));
+
+        assertThat(window.p99Millis()).isEqualTo(OFFSETS[bucket(500)] / 1000.0);
+        assertThat(window.reads()).isEqualTo(1_000);
+        assertThat(window.ownReads()).isZero();
+    }
+
+    @Test
+    void liveReadsMostlyAtDeletionsLevelKeepEveryReadInTheWindow() {
+        long[] all = new long[165];
+        long[] deletionsLevel = new long[165];
+        latency.advance(all.clone(), deletionsLevel.clone(), 0, T0);
+        all[bucket(500)] += 100; // a few live reads at LOCAL_ONE
+        all[bucket(2_000)] += 1_000; // live reads at LOCAL_QUORUM
+        all[bucket(20_000)] += 3_000; // deletion's
+        deletionsLevel[bucket(2_000)] += 1_000;
+        deletionsLevel[bucket(20_000)] += 3_000;
+        ReadLatency window = latency.advance(all.clone(), deletionsLevel.clone(), 3_000, T0.plusSeconds(1));
+
+        assertThat(window.reads()).isEqualTo(4_100);
+        assertThat(window.ownReads()).isEqualTo(3_000);
+        assertThat(window.p99Millis()).isEqualTo(OFFSETS[bucket(20_000)] / 1000.0);
+    }
+
+    @Test
     void aWindowStaysOpenUntilItHoldsEnoughReadsAndTheLastOneIsReportedWithItsOwnEnd() {
         long[] counts = new long[165];
-        latency.advance(counts.clone(), 0, T0);
+        atOneLevel(counts.clone(), 0, T0);
         counts[bucket(500)] += 200;
-        ReadLatency first = latency.advance(counts.clone(), 0, T0.plusSeconds(1));
+        ReadLatency first = atOneLevel(counts.clone(), 0, T0.plusSeconds(1));
 
         counts[bucket(5_000)] += 10; // too few reads for a p99 of their own yet
-        ReadLatency again = latency.advance(counts.clone(), 0, T0.plusSeconds(2));
+        ReadLatency again = atOneLevel(counts.clone(), 0, T0.plusSeconds(2));
 
         assertThat(again).isSameAs(first);
         counts[bucket(5_000)] += 90;
-        ReadLatency second = latency.advance(counts.clone(), 0, T0.plusSeconds(3));
+        ReadLatency second = atOneLevel(counts.clone(), 0, T0.plusSeconds(3));
         assertThat(second.windowEnd()).isEqualTo(T0.plusSeconds(3));
         assertThat(second.reads()).isEqualTo(100);
         assertThat(second.p99Millis()).isGreaterThan(first.p99Millis());
@@ -66,18 +97,22 @@ class ClientReadLatencyTest {
     @Test
     void aWindowWithoutReadsClosesAtItsLongestWithNothingToReport() {
         long[] counts = new long[165];
-        latency.advance(counts.clone(), 0, T0);
+        atOneLevel(counts.clone(), 0, T0);
         counts[bucket(500)] += 200;
-        assertThat(latency.advance(counts.clone(), 0, T0.plusSeconds(1))).isNotNull();
+        assertThat(atOneLevel(counts.clone(), 0, T0.plusSeconds(1))).isNotNull();
 
-        assertThat(latency.advance(counts.clone(), 0, T0.plus(ClientReadLatency.MAX_WINDOW).plusSeconds(1))).isNull();
+        assertThat(atOneLevel(counts.clone(), 0, T0.plus(ClientReadLatency.MAX_WINDOW).plusSeconds(1))).isNull();
     }
 
     @Test
     void countsThatGoBackMeanTheNodeRestartedAndStartAnew() {
-        long[] counts = counts(bucket(500), 1_000);
-        latency.advance(counts, 0, T0);
-        assertThat(latency.advance(new long[165], 0, T0.plusSeconds(1))).isNull();
+        atOneLevel(counts(bucket(500), 1_000), 0, T0);
+        assertThat(atOneLevel(new long[165], 0, T0.plusSeconds(1))).isNull();
+    }
+
+    /** Every read at the adapter's own consistency level. */
+    private ReadLatency atOneLevel(long[] counts, long ownReads, Instant now) {
+        return latency.advance(counts, counts.clone(), ownReads, now);
     }
 
     private static long[] counts(int bucket, long reads) {
