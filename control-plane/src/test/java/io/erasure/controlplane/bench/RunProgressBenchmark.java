@@ -1,6 +1,7 @@
 package io.erasure.controlplane.bench;
 
 import io.erasure.controlplane.ControlPlaneApplication;
+import io.erasure.controlplane.forward.ForwardProgress;
 import io.erasure.controlplane.run.RunProgress;
 import io.erasure.controlplane.run.RunStore;
 import io.erasure.infra.LocalEngines;
@@ -36,14 +37,17 @@ import tools.jackson.databind.json.JsonMapper;
  * The cost of one {@code BatchCompleted} as a run's batch count grows: for each size in {@code bench.sizes}
  * (default 1,000 and 10,000) it starts a DELETING run of that many tasks and applies that many batch results
  * through {@link RunProgress#apply} (the listener's transaction, without Kafka in the way), then prints the
- * time per event over the whole run and over its last 1,000 events. Against the local PostgreSQL (and Kafka
+ * time per event over the whole run and over its last 1,000 events; then the same for the batches of one
+ * forward-deletion target through {@link ForwardProgress#apply}. Against the local PostgreSQL (and Kafka
  * and S3, which the context needs). Not a test: it asserts nothing and never runs in {@code verify}.
  *
  * <pre>
- * ./mvnw -B -q -o -f control-plane/pom.xml test-compile org.codehaus.mojo:exec-maven-plugin:3.5.0:java \
- *   -Dexec.mainClass=io.erasure.controlplane.bench.RunProgressBenchmark -Dexec.classpathScope=test \
- *   [-Dbench.sizes=1000,10000]
+ * ./mvnw -B -q -o -f control-plane/pom.xml test-compile dependency:build-classpath \
+ *   -Dmdep.outputFile=/tmp/cp-control-plane.txt -Dmdep.includeScope=test
+ * java -cp control-plane/target/test-classes:control-plane/target/classes:$(cat /tmp/cp-control-plane.txt) \
+ *   [-Dbench.sizes=1000,10000] io.erasure.controlplane.bench.RunProgressBenchmark
  * </pre>
+ * (The exec plugin's parent POM is not in the offline repository here, hence the plain {@code java}.)
  * The machine is shared: compare the sizes within one run, not figures across runs.
  */
 public final class RunProgressBenchmark {
@@ -75,15 +79,58 @@ public final class RunProgressBenchmark {
             measure(progress, deletingRun(runs, jdbc, json, 500), 500);
             System.out.printf(Locale.ROOT, "RunProgress: one BatchCompleted per task, one caller%n");
             for (int size : sizes) {
-                Result result = measure(progress, deletingRun(runs, jdbc, json, size), size);
-                System.out.printf(Locale.ROOT, "%,7d batches: %7.2f s, %8.3f ms/event overall, %8.3f ms/event over the last 1,000%n",
-                        size, result.total().toNanos() / 1e9, result.total().toNanos() / 1e6 / size,
-                        result.lastThousand().toNanos() / 1e6 / Math.min(1_000, size));
+                print(size, measure(progress, deletingRun(runs, jdbc, json, size), size));
+            }
+            ForwardProgress forward = context.getBean(ForwardProgress.class);
+            measureForward(forward, pendingRequest(jdbc, 500), 500);
+            System.out.printf(Locale.ROOT, "ForwardProgress: one BatchCompleted per task of one target, one caller%n");
+            for (int size : sizes) {
+                print(size, measureForward(forward, pendingRequest(jdbc, size), size));
             }
         }
     }
 
     private record Result(Duration total, Duration lastThousand) {
+    }
+
+    private static void print(int size, Result result) {
+        System.out.printf(Locale.ROOT, "%,7d batches: %7.2f s, %8.3f ms/event overall, %8.3f ms/event over the last 1,000%n",
+                size, result.total().toNanos() / 1e9, result.total().toNanos() / 1e6 / size,
+                result.lastThousand().toNanos() / 1e6 / Math.min(1_000, size));
+    }
+
+    private static Result measureForward(ForwardProgress progress, String requestId, int batches) {
+        long start = System.nanoTime();
+        long lastStart = start;
+        for (int i = 0; i < batches; i++) {
+            if (i == Math.max(0, batches - 1_000)) {
+                lastStart = System.nanoTime();
+            }
+            BatchCompleted batch = new BatchCompleted(FORWARD_DATASET, "task-" + i, "b-" + i, requestId,
+                    new BatchCounts(100, 0, 0, 0), ReadBackResult.CLEAN, 0, null, 0, null);
+            progress.apply(EventEnvelope.of(batch, null, UUID.randomUUID(), Clock.systemUTC()));
+        }
+        long end = System.nanoTime();
+        return new Result(Duration.ofNanos(end - start), Duration.ofNanos(end - lastStart));
+    }
+
+    private static final String FORWARD_DATASET = "bench-forward";
+
+    /** A TOMBSTONED request with one key target expecting one key more than the benchmark reports. */
+    private static String pendingRequest(JdbcTemplate jdbc, int tasks) {
+        String requestId = "req-" + UUID.randomUUID();
+        Timestamp now = Timestamp.from(Instant.now());
+        jdbc.update("""
+                        INSERT INTO deletion_requests (id, created_at, aggregate_type, aggregate_id, version, state, tombstoned_at,
+                            published_at, event_id, origin_chain_id, child_ids, requested_by, updated_at)
+                        VALUES (?, ?, 'bench', ?, 1, 'TOMBSTONED', ?, ?, ?, ?, '{}', 'bench', ?)""",
+                requestId, now, requestId, now, now, UUID.randomUUID(), UUID.randomUUID(), now);
+        jdbc.update("""
+                        INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
+                            task_ids, blocking, outcome, confirmed, expected_keys, updated_at)
+                        VALUES (?, ?, ?, 'k', 'bench', 'DELETE', '[]', '[]', true, 'PENDING', false, ?, ?)""",
+                requestId, FORWARD_DATASET, UUID.randomUUID(), tasks * 100 + 1, now);
+        return requestId;
     }
 
     private static Result measure(RunProgress progress, String runId, int batches) {
