@@ -54,7 +54,10 @@ class DeletionRecordTest {
         assertThat(record.taskId()).isEqualTo(task.taskId());
         assertThat(record.cutoff()).isEqualTo(CUTOFF);
         assertThat(record.idMatchesContent()).isTrue();
-        assertThat(Topics.logKey(record)).isEqualTo("orders|{\"customer_id\":42,\"order_id\":\"o-9\"}");
+        // the primary key is a column value: it travels hashed, and one row's records still share a partition
+        assertThat(Topics.logKey(record)).matches("orders\\|[0-9a-f]{64}")
+                .doesNotContain("o-9")
+                .isEqualTo(Topics.logKey("orders", Map.of("order_id", "o-9", "customer_id", 42)));
     }
 
     @Test
