@@ -4,13 +4,15 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * @param headroom          share of a store's capacity kept free for live traffic (default 0.3: aim at 70 % utilization)
+ * @param headroom          share of a store's capacity kept free for live traffic (default 0.3: aim at 70 % utilization,
+ *                          and keep the live read p99 within 1.3× its baseline where the store reports it)
  * @param maxRowsPerSecond  static cap of deletes per second per store, for the whole fleet (split by partition share)
  * @param minRowsPerSecond  the throttle never goes below this (so a run always progresses)
  * @param increaseStep      rows/s added per control interval while under the target (additive increase)
  * @param decreaseFactor    the rate is multiplied by this when over the target (multiplicative decrease)
  * @param controlInterval   how often the throttle reads each store's load signal
- * @param latencyTarget     a batch slower than this counts as overload, like a high utilization
+ * @param latencyTarget     recent delete batches slower than this (their median) count as overload, like a high
+ *                          utilization
  * @param logLagThreshold   deletion pauses while the deletion log's ingestion lags by more records than this
  * @param maxRecordBytes    records larger than this (JSON) keep their columns in S3 under retained/
  * @param retryAttempts     attempts of a store call on retriable errors (exponential backoff with jitter)
