@@ -22,6 +22,8 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "erasure.deletion.kill-switch-poll=100ms",
+        // pauses longer than this hand their poll back to the container (kill-switch tests pause for seconds)
+        "erasure.deletion.pause-hold=1s",
         "erasure.deletion.retry-attempts=2"})
 @Import({DeletionTestSupport.Crashes.class, LogIngestStandIn.class})
 public abstract class DeletionTestSupport {
