@@ -204,7 +204,10 @@ class ForwardDeletionPlatformIT {
                 .isGreaterThanOrEqualTo(Duration.ofMinutes(1));
     }
 
-    /** Commits the deletion service's group at the end of every task partition; waits until its dead member has left. */
+    /**
+     * Commits the deletion service's groups (its own and each store lane's, {@code deletion-service.<store>}) at the end
+     * of every task partition; waits until their dead members have left.
+     */
     private static void skipEveryTask(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
@@ -214,16 +217,21 @@ class ForwardDeletionPlatformIT {
             Map<TopicPartition, OffsetAndMetadata> ends = new HashMap<>();
             admin.listOffsets(latest).all().get().forEach((partition, offset) ->
                     ends.put(partition, new OffsetAndMetadata(offset.offset())));
+            List<String> groups = admin.listConsumerGroups().all().get().stream().map(g -> g.groupId())
+                    .filter(g -> g.equals("deletion-service") || g.startsWith("deletion-service.")).toList();
+            assertThat(groups).as("the deletion service's consumer groups").contains("deletion-service");
             long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-            while (true) {
-                try {
-                    admin.alterConsumerGroupOffsets("deletion-service", ends).all().get();
-                    return;
-                } catch (ExecutionException stillAMember) {
-                    if (System.nanoTime() > deadline) {
-                        throw stillAMember;
+            for (String group : groups) {
+                while (true) {
+                    try {
+                        admin.alterConsumerGroupOffsets(group, ends).all().get();
+                        break;
+                    } catch (ExecutionException stillAMember) {
+                        if (System.nanoTime() > deadline) {
+                            throw stillAMember;
+                        }
+                        Thread.sleep(2000); // the killed consumer's session has not expired yet
                     }
-                    Thread.sleep(2000); // the killed consumer's session has not expired yet
                 }
             }
         }
