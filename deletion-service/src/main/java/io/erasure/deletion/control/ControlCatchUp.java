@@ -76,8 +76,17 @@ public class ControlCatchUp implements SmartLifecycle {
                 }
             }
         }
-        if (running) {
-            startShards.run();
+        while (running) {
+            try {
+                startShards.run();
+                return;
+            } catch (RuntimeException e) {
+                // nothing is deleted until the shards run: say so loudly, and keep trying
+                log.error("deletion shards could not start ({}); retrying in {}", e.getMessage(), RETRY, e);
+                if (!sleep(RETRY)) {
+                    return;
+                }
+            }
         }
     }
 

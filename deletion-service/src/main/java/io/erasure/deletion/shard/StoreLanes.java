@@ -77,19 +77,29 @@ public class StoreLanes implements DisposableBean {
         return group + "." + store;
     }
 
-    /** Starts every lane; called once the kill switches are read. */
+    /**
+     * Starts every lane; called once the kill switches are read. All or none: if one lane cannot start, those started
+     * are stopped again and the call throws, so it can be retried.
+     */
     public synchronized void start() {
         if (!containers.isEmpty()) {
             return;
         }
-        for (String store : stores) {
-            startAtTheServiceGroupsOffsets(laneGroup(group, store));
-            containers.add(lane("deletion-lane-" + store, laneGroup(group, store), task -> store.equals(storeOf(task)),
-                    NO_SHARE));
+        List<ConcurrentMessageListenerContainer<?, ?>> lanes = new ArrayList<>();
+        try {
+            for (String store : stores) {
+                startAtTheServiceGroupsOffsets(laneGroup(group, store));
+                lanes.add(lane("deletion-lane-" + store, laneGroup(group, store), task -> store.equals(storeOf(task)),
+                        NO_SHARE));
+            }
+            lanes.add(lane("deletion-lane-unconfigured", group, task -> !stores.contains(storeOf(task)), ownership));
+            lanes.forEach(ConcurrentMessageListenerContainer::start);
+        } catch (RuntimeException e) {
+            lanes.stream().filter(ConcurrentMessageListenerContainer::isRunning)
+                    .forEach(ConcurrentMessageListenerContainer::stop);
+            throw e;
         }
-        containers.add(lane("deletion-lane-unconfigured", group, task -> !stores.contains(storeOf(task)),
-                ownership));
-        containers.forEach(ConcurrentMessageListenerContainer::start);
+        containers.addAll(lanes);
         log.info("deletion lanes started: {} (and one for unconfigured stores), {} shard(s) each", stores, concurrency);
     }
 
