@@ -19,7 +19,7 @@ class AuditArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("com.datastax..", "org.postgresql..", "java.sql..",
                         "javax.sql..", "redis.clients..", "io.erasure.store..", "io.erasure.support.stores..",
                         "io.erasure.backup.export..")
-                .because("the audit reads S3 backups only (DESIGN.md, invariant 6: offline audit); live state is"
+                .because("the audit reads S3 backups only (docs/design.md, invariant 6: offline audit); live state is"
                         + " re-checked by validation's bounded point reads, and exports are backup tooling, never part of a run")
                 .check(audit);
     }

@@ -38,7 +38,7 @@ import io.erasure.support.access.CrossOriginProperties;
 /**
  * {@code helm/erasure} deploys every service module of the root pom on its own port, with probes and
  * resources, telling it exactly the engines its configuration reads, through variables Spring binds; and
- * its topics job creates the contract's topics with the production durability of DESIGN.md.
+ * its topics job creates the contract's topics with the production durability of docs/design.md.
  *
  * <p>Helm is not needed: the values and the templates' variable names are read as files, the way
  * {@code ComposeFileTest} reads docker-compose.yml.

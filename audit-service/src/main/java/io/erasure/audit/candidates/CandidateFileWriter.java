@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Writes a candidate file: gzip JSON Lines, one
  * {@code {"key": {col: value…}, "identifier": "…", "writeTimeMicros": n|null}} per line, key
- * columns in primary-key order (the contract in DESIGN.md, read by validation). The same
+ * columns in primary-key order (the contract in docs/design.md, read by validation). The same
  * candidates always give the same bytes, so a redone unit rewrites an identical object.
  */
 public final class CandidateFileWriter implements CandidateSink, AutoCloseable {
