@@ -1,8 +1,10 @@
 package io.erasure.model.dataset;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +28,12 @@ import java.util.regex.Pattern;
  * an HTTP callback): a key template or a callback. It is null for tabular stores. Such datasets are
  * usually the views of copies ({@link DatasetCopy#viewOf}); there {@code namespace} and {@code table}
  * are the source's and only informative.
+ *
+ * <p>{@code spreadOver} (optional, {@code PT10S} to {@code P1D}) asks for a run's deletion to be paced so that it ends
+ * near the end of a window of that length, which starts when validation publishes the run's tasks: never faster than
+ * the store's throttle allows, and at the throttle's rate once the window is over. Forward deletions and copies are
+ * never paced. Null (the default) deletes as fast as the throttle allows. At most a day, because a run's rows were
+ * checked against live state before its tasks were published, and a final set older than a day is checked again.
  */
 public record DatasetSpec(
         String name,
@@ -43,13 +51,19 @@ public record DatasetSpec(
         int priority,
         String schedule,
         String ownerTeam,
-        CopyTarget target) {
+        CopyTarget target,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Duration spreadOver) {
 
     /** Nightly at 02:00 (Spring cron: second minute hour day-of-month month day-of-week). */
     public static final String DEFAULT_SCHEDULE = "0 0 2 * * *";
     public static final int DEFAULT_PRIORITY = 5;
     /** Priorities run from 0 (lowest) to 9 (most urgent). */
     public static final int MAX_PRIORITY = 9;
+
+    /** The shortest window a run may be spread over. */
+    public static final Duration MIN_SPREAD = Duration.ofSeconds(10);
+    /** The longest: a final set is re-validated once a day old; a spread run must not delete on an older check. */
+    public static final Duration MAX_SPREAD = Duration.ofDays(1);
 
     private static final Pattern CRON_FIELD = Pattern.compile("[0-9A-Za-z*/,?#LW-]+");
     private static final Set<String> CRON_MACROS =
@@ -83,6 +97,7 @@ public record DatasetSpec(
         } else {
             CopyTarget.requireFits("dataset '" + name + "'", storeKind, target);
         }
+        requireSpread(spreadOver);
         for (DatasetCopy copy : copies) {
             Names.datasetName("copies[" + copy.name() + "] view name (dataset name + '--' + copy name, at most 63"
                     + " characters)", copy.viewName(name));
@@ -97,7 +112,8 @@ public record DatasetSpec(
         return new Builder().name(name).storeKind(storeKind).connectionRef(connectionRef).namespace(namespace)
                 .table(table).keyColumns(keyColumns).identifierColumn(identifierColumn)
                 .identifierSource(identifierSource).conditionalColumn(conditionalColumn).backup(backup)
-                .copies(copies).limits(limits).priority(priority).schedule(schedule).ownerTeam(ownerTeam).target(target);
+                .copies(copies).limits(limits).priority(priority).schedule(schedule).ownerTeam(ownerTeam).target(target)
+                .spreadOver(spreadOver);
     }
 
     /** True if the identifier is (part of) the partition key: a partition delete may then apply. */
@@ -128,6 +144,13 @@ public record DatasetSpec(
         }
     }
 
+    private static void requireSpread(Duration spreadOver) {
+        if (spreadOver != null && (spreadOver.compareTo(MIN_SPREAD) < 0 || spreadOver.compareTo(MAX_SPREAD) > 0)) {
+            throw new IllegalArgumentException("spreadOver must be an ISO-8601 duration between PT10S and P1D (e.g. PT6H),"
+                    + " or absent to delete as fast as the throttle allows; got " + spreadOver);
+        }
+    }
+
     private static String requireCron(String schedule) {
         if (CRON_MACROS.contains(schedule)) {
             return schedule;
@@ -145,7 +168,9 @@ public record DatasetSpec(
         return schedule;
     }
 
-    /** Fluent construction with the defaults: no copies, priority {@value #DEFAULT_PRIORITY}, nightly schedule. */
+    /**
+     * Fluent construction with the defaults: no copies, priority {@value #DEFAULT_PRIORITY}, nightly schedule, not spread.
+     */
     public static final class Builder {
         private String name;
         private StoreKind storeKind;
@@ -163,6 +188,7 @@ public record DatasetSpec(
         private String schedule = DEFAULT_SCHEDULE;
         private String ownerTeam;
         private CopyTarget target;
+        private Duration spreadOver;
 
         private Builder() {
         }
@@ -183,10 +209,11 @@ public record DatasetSpec(
         public Builder schedule(String schedule) { this.schedule = schedule; return this; }
         public Builder ownerTeam(String ownerTeam) { this.ownerTeam = ownerTeam; return this; }
         public Builder target(CopyTarget target) { this.target = target; return this; }
+        public Builder spreadOver(Duration spreadOver) { this.spreadOver = spreadOver; return this; }
 
         public DatasetSpec build() {
             return new DatasetSpec(name, storeKind, connectionRef, namespace, table, keyColumns, identifierColumn,
-                    identifierSource, conditionalColumn, backup, copies, limits, priority, schedule, ownerTeam, target);
+                    identifierSource, conditionalColumn, backup, copies, limits, priority, schedule, ownerTeam, target, spreadOver);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.erasure.model.Fixtures;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -239,5 +240,39 @@ class DatasetSpecTest {
         String unknownKind = JSON.writeValueAsString(Fixtures.orders()).replace("\"CASSANDRA\"", "\"mongodb\"");
         assertThatThrownBy(() -> JSON.readValue(unknownKind, DatasetSpec.class))
                 .hasMessageContaining("use one of CASSANDRA, POSTGRES");
+    }
+
+    @Test
+    void aRunIsSpreadOverAWindowOfTenSecondsToADay() {
+        assertThat(Fixtures.orders().spreadOver()).as("not spread unless asked").isNull();
+        assertThat(Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build().spreadOver())
+                .isEqualTo(Duration.ofHours(6));
+        assertThat(Fixtures.cassandraOrders().spreadOver(Duration.ofSeconds(10)).build().spreadOver())
+                .isEqualTo(DatasetSpec.MIN_SPREAD);
+        assertThat(Fixtures.cassandraOrders().spreadOver(Duration.ofDays(1)).build().spreadOver())
+                .isEqualTo(DatasetSpec.MAX_SPREAD);
+        for (Duration outOfRange : List.of(Duration.ofSeconds(9), Duration.ZERO, Duration.ofHours(-6),
+                Duration.ofDays(1).plusSeconds(1), Duration.ofDays(7))) {
+            assertThatThrownBy(() -> Fixtures.cassandraOrders().spreadOver(outOfRange).build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("spreadOver must be an ISO-8601 duration between PT10S and P1D")
+                    .hasMessageEndingWith("got " + outOfRange);
+        }
+    }
+
+    @Test
+    void spreadOverTravelsAsAnIsoDurationAndIsLeftOutWhenNotSet() {
+        DatasetSpec spread = Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build();
+        String json = JSON.writeValueAsString(spread);
+        assertThat(JSON.readTree(json).get("spreadOver").asString()).isEqualTo("PT6H");
+        assertThat(JSON.readValue(json, DatasetSpec.class)).isEqualTo(spread);
+        assertThat(spread.toBuilder().build()).isEqualTo(spread);
+
+        // a spec without it serializes as before, so its stored JSON and its SHA-256 in receipts do not change
+        String plain = JSON.writeValueAsString(Fixtures.orders());
+        assertThat(JSON.readTree(plain).has("spreadOver")).isFalse();
+        String tooLong = json.replace("\"PT6H\"", "\"P7D\"");
+        assertThatThrownBy(() -> JSON.readValue(tooLong, DatasetSpec.class))
+                .hasMessageContaining("spreadOver must be an ISO-8601 duration between PT10S and P1D");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.controlplane.ControlPlaneTestSupport;
 import io.erasure.model.dataset.DatasetSpec;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,32 @@ class RegistryApiIT extends ControlPlaneTestSupport {
         Integer stored = jdbc.queryForObject("SELECT count(*) FROM datasets WHERE name = ?", Integer.class,
                 "other-" + spec.name());
         assertThat(stored).isZero();
+    }
+
+    @Test
+    void aSpreadWindowIsStoredAndReturnedAndOneOutOfRangeIsRefusedNamingTheFieldAndTheRange() {
+        DatasetSpec spec = registerDataset(b -> b.spreadOver(Duration.ofHours(6)));
+
+        Map<?, ?> view = as("viewer").get().uri("/api/datasets/" + spec.name()).exchange().expectStatus().isOk()
+                .returnResult(Map.class).getResponseBody();
+        assertThat(((Map<?, ?>) view.get("spec")).get("spreadOver")).isEqualTo("PT6H");
+        assertThat(jdbc.queryForObject("SELECT spec ->> 'spreadOver' FROM datasets WHERE name = ?", String.class,
+                spec.name())).isEqualTo("PT6H");
+
+        as("owner").put().uri("/api/datasets/" + spec.name()).contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(spec.toBuilder().spreadOver(null).build())).exchange().expectStatus().isOk();
+        List<Map<String, Object>> history = as("viewer").get().uri("/api/datasets/" + spec.name() + "/history").exchange()
+                .expectStatus().isOk().returnResult(new ParameterizedTypeReference<List<Map<String, Object>>>() { })
+                .getResponseBody();
+        assertThat(history).extracting(r -> (Object) ((Map<?, ?>) r.get("spec")).get("spreadOver")).containsExactly("PT6H", null);
+
+        Map<String, Object> body = asMap(spec.toBuilder().name("other-" + spec.name()).build());
+        assertRefused(with(body, "spreadOver", "P7D"), "spreadOver must be an ISO-8601 duration between PT10S and P1D");
+        assertRefused(with(body, "spreadOver", "PT5S"), "spreadOver must be an ISO-8601 duration between PT10S and P1D");
+        assertRefused(with(body, "spreadOver", "-PT6H"), "got PT-6H");
+        assertRefused(with(body, "spreadOver", "six hours"), "request body is invalid at spreadOver: ");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM datasets WHERE name = ?", Integer.class, "other-" + spec.name()))
+                .isZero();
     }
 
     @Test

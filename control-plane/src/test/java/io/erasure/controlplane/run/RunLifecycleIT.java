@@ -17,6 +17,7 @@ import io.erasure.model.event.ValidationCompleted;
 import io.erasure.model.event.ValidationRequested;
 import io.erasure.model.run.RunId;
 import io.erasure.model.run.RunState;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,24 @@ class RunLifecycleIT extends RunEventsTestSupport {
         assertThat(runs.find(runId).orElseThrow().state()).isEqualTo(RunState.COMPLETED);
         assertThat(runs.find(runId).orElseThrow().candidateCount()).isEqualTo(12);
         assertThat(actionsOf("run:" + runId)).extracting(a -> a.get("action")).containsExactly("run.started", "run.approved");
+    }
+
+    @Test
+    void aRunFreezesTheSpreadWindowItStartedWith() {
+        DatasetSpec spec = registerDataset(b -> b.spreadOver(Duration.ofHours(6)));
+        String runId = trigger(spec, false, "owner");
+        as("owner").put().uri("/api/datasets/" + spec.name()).contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(spec.toBuilder().spreadOver(Duration.ofMinutes(30)).build())).exchange()
+                .expectStatus().isOk();
+
+        assertThat(runs.find(runId).orElseThrow().spec().spreadOver()).isEqualTo(Duration.ofHours(6));
+        assertThat(commands(runId, AuditRequested.class, 1)).singleElement()
+                .satisfies(e -> assertThat(((AuditRequested) e.payload()).spec().spreadOver()).isEqualTo(Duration.ofHours(6)));
+        send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, 12,
+                S3Layout.candidatesPrefix(RunId.of(runId)))));
+        assertThat(commands(runId, ValidationRequested.class, 1)).singleElement()
+                .satisfies(e -> assertThat(((ValidationRequested) e.payload()).spec().spreadOver())
+                        .as("validation builds the tasks from the frozen spec").isEqualTo(Duration.ofHours(6)));
     }
 
     @Test
