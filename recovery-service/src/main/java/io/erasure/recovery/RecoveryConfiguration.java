@@ -96,6 +96,7 @@ class RecoveryConfiguration {
     RecoveryRunner recoveryRunner(Supplier<LogReader> logReader, Clock clock, StoreAdapterPool adapters, RecoveryStore store,
                                   RestoreThrottle throttle, BulkRestores bulk, RetainedRows retained,
                                   RecoveryProperties properties) {
-        return new RecoveryRunner(logReader, adapters, store, throttle, bulk, retained, clock, properties.batchSize());
+        return new RecoveryRunner(logReader, adapters, store, throttle, bulk, retained, clock,
+                new RecoveryRunner.Sizes(properties.pageSize(), properties.batchSize()));
     }
 }

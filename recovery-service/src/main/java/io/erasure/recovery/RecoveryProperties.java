@@ -9,6 +9,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * @param rowsPerSecond       restored rows per second per store connection ({@code erasure.recovery.rows-per-second})
  * @param batchSize           records per adapter call (at most {@code rowsPerSecond})
+ * @param pageSize            records a recovery reads from the deletion log at a time (by keys: keys), at most
+ *                            1,000 (the log's largest page; {@code erasure.recovery.page-size}); a recovery holds one page
+ *                            (the bulk path: one bulk batch), however many records its run or window has
  * @param workers             recoveries run at once by this replica
  * @param bulkThreshold       a recovery of a Cassandra dataset with at least this many records to restore takes the bulk
  *                            path (SSTables written in a child JVM, imported into the node, read back) instead of the
@@ -31,8 +34,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("erasure.recovery")
 public record RecoveryProperties(@DefaultValue("500") int rowsPerSecond, @DefaultValue("100") int batchSize,
-                                 @DefaultValue("2") int workers, @DefaultValue("20000") int bulkThreshold,
-                                 @DefaultValue("50000") int bulkBatchSize, String bulkWriterClasspath, String bulkWorkDir,
+                                 @DefaultValue("500") int pageSize, @DefaultValue("2") int workers,
+                                 @DefaultValue("20000") int bulkThreshold, @DefaultValue("50000") int bulkBatchSize,
+                                 String bulkWriterClasspath, String bulkWorkDir,
                                  @DefaultValue("512m") String bulkWriterHeap, @DefaultValue("10m") Duration bulkWriterTimeout,
                                  @DefaultValue("auto") String bulkLoader) {
 

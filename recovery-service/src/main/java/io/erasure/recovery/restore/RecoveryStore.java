@@ -71,6 +71,14 @@ public class RecoveryStore {
                 + " path_reason = ? WHERE id = ?", Timestamp.from(now), total, path.name(), pathReason, id);
     }
 
+    /**
+     * Sets the request's total to what it acted on, where that differs from the count it {@link #started} with (the
+     * log changed between the count and the read).
+     */
+    public void counted(UUID id, long total) {
+        jdbc.update("UPDATE recovery_requests SET records_total = ? WHERE id = ?", total, id);
+    }
+
     /** Stores a batch's outcomes and adds them to the request's counters, in one transaction-free idempotent step. */
     public void recorded(UUID id, List<RecoveryItem> items) {
         jdbc.batchUpdate("INSERT INTO recovery_outcomes (request_id, record_id, primary_key, outcome, detail, deleted_at, run_id)"

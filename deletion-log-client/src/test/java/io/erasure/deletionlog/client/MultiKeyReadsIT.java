@@ -1,0 +1,233 @@
+package io.erasure.deletionlog.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DriverExecutionProfile;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.session.Request;
+import com.datastax.oss.driver.api.core.tracker.RequestTracker;
+import io.erasure.infra.CassandraEngine;
+import io.erasure.infra.LocalEngines;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.record.ColumnValue;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.run.RunId;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Keys read in multi-key statements answer what one read per key answers, in a fraction of the statements; headers
+ * (no payload) page and sort as the records they stand for. On the real log tables.
+ */
+class MultiKeyReadsIT {
+
+    private static final String MASTER_KEY = "bXVsdGkta2V5LXJlYWRzLXRlc3QtbWFzdGVyLWtleSE=";
+    private static final Instant FIRST = Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(Duration.ofHours(3));
+    private static final Instant SECOND = FIRST.plus(Duration.ofMinutes(90));
+    private static final AtomicInteger KEY_STATEMENTS = new AtomicInteger();
+
+    private static CqlSession session;
+    private static DeletionLog log;
+
+    @BeforeAll
+    static void logTables() {
+        CassandraEngine cassandra = LocalEngines.cassandra();
+        session = CqlSession.builder().addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
+                .withLocalDatacenter(cassandra.localDatacenter()).addRequestTracker(new KeyStatements()).build();
+        session.execute("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
+                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        LogSchema.create(session, Duration.ofDays(30));
+        log = DeletionLog.open(session, MASTER_KEY, Duration.ofDays(30), JsonMapper.builder().build(), Clock.systemUTC());
+    }
+
+    @AfterAll
+    static void close() {
+        if (session != null) {
+            session.close();
+        }
+    }
+
+    @Test
+    void keysReadTogetherAnswerAsEachKeyReadAloneInAFractionOfTheStatements() {
+        String dataset = "multi-" + System.nanoTime() % 1_000_000;
+        String first = "run-a-" + System.nanoTime() % 1_000_000;
+        write(dataset, first, LongStream.rangeClosed(1, 250), FIRST, false);
+        write(dataset, "run-b-" + System.nanoTime() % 1_000_000, LongStream.rangeClosed(1, 40), SECOND, false);
+        write(dataset, "request-" + System.nanoTime() % 1_000_000, LongStream.rangeClosed(41, 50), SECOND, true);
+        log.purges().purgeKey(dataset, Map.of("id", 7L), "operator", "legal request");
+        // 251..260 were never deleted
+        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 260).<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
+
+        KEY_STATEMENTS.set(0);
+        List<LogReader.KeyHistory> together = log.reader().byKeys(dataset, keys, true);
+        int statements = trackedStatements();
+        KEY_STATEMENTS.set(0);
+        List<LogReader.KeyHistory> alone = keys.stream().map(key -> log.reader().byKey(dataset, key, true)).toList();
+
+        assertThat(trackedStatements()).as("one read per key, and one of its purge marker").isEqualTo(2 * keys.size());
+        assertThat(statements).as("multi-key statements of at most " + LogReader.KEYS_PER_QUERY + " keys")
+                .isEqualTo(2 * 3);
+        assertThat(together).hasSize(keys.size());
+        assertThat(together).usingRecursiveFieldByFieldElementComparator().containsExactlyElementsOf(alone);
+        assertThat(together.get(0).records()).extracting(LoggedRecord::deletedAt).as("newest first")
+                .containsExactly(SECOND, FIRST);
+        assertThat(together.get(6).purged()).as("key 7 was purged").isTrue();
+        assertThat(together.get(6).records()).isEmpty();
+        assertThat(together.get(259).records()).isEmpty();
+        assertThat(together.get(44).records().get(0).anonymised()).isTrue();
+        assertThat(together.get(0).records().get(0).columns()).isNotEmpty();
+    }
+
+    @Test
+    void headersByKeyAreTheRecordsWithoutTheirPayloadsNewestFirst() {
+        String dataset = "headers-" + System.nanoTime() % 1_000_000;
+        write(dataset, "run-a-" + System.nanoTime() % 1_000_000, LongStream.rangeClosed(1, 120), FIRST, false);
+        write(dataset, "request-" + System.nanoTime() % 1_000_000, LongStream.rangeClosed(1, 30), SECOND, true);
+        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 125).<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
+        List<String> hashes = keys.stream().map(key -> KeyHash.of(dataset, key)).toList();
+
+        Map<String, List<RecordHeader>> headers = log.reader().headersByKey(dataset, hashes);
+
+        List<LogReader.KeyHistory> histories = log.reader().byKeys(dataset, keys, false);
+        assertThat(headers).as("keys without records are left out").hasSize(120);
+        for (LogReader.KeyHistory history : histories) {
+            List<RecordHeader> expected = history.records().stream().map(MultiKeyReadsIT::header).toList();
+            assertThat(headers.getOrDefault(KeyHash.of(dataset, history.key()), List.of())).as("key %s", history.key())
+                    .isEqualTo(expected);
+        }
+        assertThat(headers.get(hashes.get(0)).get(0).anonymised()).isTrue();
+
+        log.purges().purgeDataset(dataset, "operator", "legal request");
+
+        assertThat(log.reader().headersByKey(dataset, hashes).values()).allSatisfy(list ->
+                assertThat(list).allMatch(RecordHeader::purged));
+        assertThat(log.reader().byKeys(dataset, keys, false)).allSatisfy(history ->
+                assertThat(history.records()).allMatch(LoggedRecord::purged));
+    }
+
+    @Test
+    void windowAndRunHeadersPageAsTheirRecords() {
+        String dataset = "paged-" + System.nanoTime() % 1_000_000;
+        String run = "run-p-" + System.nanoTime() % 1_000_000;
+        write(dataset, run, LongStream.rangeClosed(1, 130), FIRST, false);
+        write(dataset, run + "-later", LongStream.rangeClosed(1, 20), SECOND, false);
+        Instant from = FIRST.minusSeconds(1);
+        Instant to = SECOND.plusSeconds(1);
+
+        List<RecordHeader> windowHeaders = all(cursor -> {
+            HeaderPage page = log.reader().windowHeaders(dataset, from, to, 37, cursor);
+            return new Page<>(page.headers(), page.nextCursor());
+        });
+        List<RecordHeader> windowRecords = all(cursor -> {
+            LogPage page = log.reader().window(dataset, from, to, 37, cursor, false);
+            return new Page<>(page.records().stream().map(MultiKeyReadsIT::header).toList(), page.nextCursor());
+        });
+        List<RecordHeader> runHeaders = all(cursor -> {
+            HeaderPage page = log.reader().runHeaders(run, 37, cursor);
+            return new Page<>(page.headers(), page.nextCursor());
+        });
+        List<RecordHeader> runRecords = all(cursor -> {
+            LogPage page = log.reader().run(run, 37, cursor, false);
+            return new Page<>(page.records().stream().map(MultiKeyReadsIT::header).toList(), page.nextCursor());
+        });
+
+        assertThat(windowHeaders).hasSize(150).isEqualTo(windowRecords);
+        assertThat(windowHeaders.subList(130, 150)).allMatch(header -> header.deletedAt().equals(SECOND));
+        assertThat(runHeaders).hasSize(130).isEqualTo(runRecords);
+    }
+
+    @Test
+    void aKeySetLargerThanAPageIsRefusedWithTheFix() {
+        List<Map<String, Object>> keys = LongStream.rangeClosed(1, LogReader.MAX_PAGE + 1)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+
+        assertThatThrownBy(() -> log.reader().byKeys("too-many", keys, false)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most " + LogReader.MAX_PAGE).hasMessageContaining("in parts");
+    }
+
+    /** The tracker's count once it stops moving: the driver may report a request just after its result is handed over. */
+    private static int trackedStatements() {
+        int seen = -1;
+        for (int i = 0; i < 20 && seen != KEY_STATEMENTS.get(); i++) {
+            seen = KEY_STATEMENTS.get();
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        return KEY_STATEMENTS.get();
+    }
+
+    private record Page<T>(List<T> items, String next) {
+    }
+
+    private static <T> List<T> all(Function<String, Page<T>> read) {
+        List<T> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            Page<T> page = read.apply(cursor);
+            assertThat(page.items()).hasSizeLessThanOrEqualTo(37);
+            all.addAll(page.items());
+            cursor = page.next();
+        } while (cursor != null);
+        return all;
+    }
+
+    private static RecordHeader header(LoggedRecord record) {
+        return new RecordHeader(record.recordId(), record.dataset(), record.keyHash(), record.deletedAt(), record.purged(),
+                record.anonymised());
+    }
+
+    /** Deletion (or, {@code anonymised}, anonymisation) records of {@code ids} by {@code origin}, deleted at {@code at}. */
+    private static void write(String dataset, String origin, LongStream ids, Instant at, boolean anonymised) {
+        List<DeletionRecord> records = new ArrayList<>();
+        ids.forEach(id -> {
+            Map<String, Object> key = Map.of("id", id);
+            List<ColumnValue> columns = anonymised ? List.of(ColumnValue.of("email", id + "@example.com"))
+                    : List.of(ColumnValue.of("id", id), ColumnValue.of("name", "n-" + id));
+            boolean run = origin.startsWith("run");
+            records.add(new DeletionRecord(DeletionRecord.recordIdFor(origin, dataset, key), dataset, key, columns,
+                    CutoffTimestamp.fromInstant(at.minusSeconds(30)), run ? RunId.of(origin) : null, run ? null : origin,
+                    "task-1", "batch-1", at, null, anonymised));
+        });
+        log.writer().write(records);
+    }
+
+    /** Counts the statements on the by-key and purge-marker tables. */
+    private static final class KeyStatements implements RequestTracker {
+        @Override
+        public void onSuccess(Request request, long latencyNanos, DriverExecutionProfile profile, Node node,
+                              String requestLogPrefix) {
+            if (request instanceof BoundStatement bound) {
+                String query = bound.getPreparedStatement().getQuery();
+                if (query.startsWith("SELECT") && (query.contains(LogSchema.BY_KEY) || query.contains(LogSchema.PURGED_KEYS))) {
+                    KEY_STATEMENTS.incrementAndGet();
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
