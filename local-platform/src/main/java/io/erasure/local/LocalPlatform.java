@@ -93,9 +93,18 @@ public final class LocalPlatform {
 
     /** Starts the engines under {@code root} and every service built in {@code project}; closing stops them all. */
     public static Running start(Path project, Path root) throws InterruptedException {
+        return start(project, root, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, Path)}, with {@code overrides} added to every service's properties (a benchmark's rate cap,
+     * say); an override wins over the platform's own value of the same property.
+     */
+    public static Running start(Path project, Path root, Map<String, String> overrides) throws InterruptedException {
         System.out.println("Starting Cassandra, Kafka, PostgreSQL, Redis and S3 (data under " + root + ") ...");
         List<Engine> engines = LocalInfraMain.start(root.resolve("engines"));
         Map<String, String> properties = serviceProperties(engines);
+        properties.putAll(overrides);
         Running running = new Running(engines, new ArrayList<>(), project, root, properties);
         try {
             for (Service service : SERVICES) {
