@@ -19,6 +19,7 @@ import io.erasure.deletion.shard.StoreLanes;
 import io.erasure.deletion.shard.TaskListener;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
 import io.erasure.deletion.throttle.ShardOwnership;
+import io.erasure.deletion.throttle.SpreadPacer;
 import io.erasure.model.contract.Topics;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.store.spi.StoreException;
@@ -135,12 +136,23 @@ class DeletionConfiguration {
     }
 
     @Bean
+    ProcessedBatches processedBatches(JdbcTemplate jdbc) {
+        return new ProcessedBatches(jdbc);
+    }
+
+    /** Runs spread over a window are paced on the fleet's progress (processed batches), at this replica's share. */
+    @Bean
+    SpreadPacer spreadPacer(ProcessedBatches processed, ShardOwnership ownership, Clock clock) {
+        return new SpreadPacer(processed, ownership, clock, SpreadPacer.Sleeper.THREAD);
+    }
+
+    @Bean
     BatchExecutor batchExecutor(StoreAdapterPool stores, WriteAheadDeletionLog deletionLog, LogIngestionLag lag,
-                                AdaptiveThrottle throttle, ControlState control, JdbcTemplate jdbc,
-                                DeletionTaskPublisher publisher, BatchEvents events, StoreCalls calls, JsonMapper json,
-                                MeterRegistry meters, ObjectProvider<StepListener> steps, DeletionProperties properties,
-                                Clock clock) {
-        return new BatchExecutor(stores, deletionLog, lag, throttle, control, new ProcessedBatches(jdbc),
+                                AdaptiveThrottle throttle, SpreadPacer pacer, ControlState control,
+                                ProcessedBatches processed, DeletionTaskPublisher publisher, BatchEvents events,
+                                StoreCalls calls, JdbcTemplate jdbc, JsonMapper json, MeterRegistry meters,
+                                ObjectProvider<StepListener> steps, DeletionProperties properties, Clock clock) {
+        return new BatchExecutor(stores, deletionLog, lag, throttle, pacer, control, processed,
                 new CopyFanOut(publisher, json, jdbc), events, calls, new DeletionMetrics(meters),
                 steps.getIfAvailable(() -> StepListener.NONE), properties.killSwitchPoll(), properties.pauseHold(), clock);
     }

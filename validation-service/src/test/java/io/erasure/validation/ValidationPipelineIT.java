@@ -121,8 +121,28 @@ class ValidationPipelineIT extends ValidationTestSupport {
         assertThat(tasks.get(0).spec()).isEqualTo(spec);
         assertThat(tasks.get(0).keys()).extracting(k -> ((Number) k.get("customer_id")).longValue())
                 .containsExactlyInAnyOrder(1L, 2L, 7L, 8L, 10L);
+        assertThat(tasks.get(0).paced()).as("not spread unless its spec asks").isFalse();
         assertThat(published.keyCount()).isEqualTo(5);
         assertThat(profileIds()).as("validation deletes nothing").hasSize(9);
+    }
+
+    @Test
+    void theTasksOfASpreadRunCarryItsWindowFromWhenTheyArePublishedAndItsKeyCount() {
+        spec = spec.toBuilder().spreadOver(Duration.ofHours(6)).build();
+        String runId = withCandidates();
+        command(runId, new ValidationRequested(spec, source, CUTOFF, 10, 1_000, false));
+        single(runId, ValidationCompleted.class);
+
+        Instant authorized = Instant.now();
+        command(runId, new DeletionAuthorized(spec.name(), DeletionAuthorized.Basis.UNDER_LIMIT, "cp"));
+
+        assertThat(single(runId, TasksPublished.class).keyCount()).isEqualTo(5);
+        assertThat(tasks(runId, 1)).isNotEmpty().allSatisfy(task -> {
+            assertThat(task.paced()).isTrue();
+            assertThat(task.spread().plannedKeys()).as("the run's keys, all tasks together").isEqualTo(5);
+            assertThat(task.spread().start()).isBetween(authorized.minusSeconds(1), Instant.now());
+            assertThat(task.spread().length()).isEqualTo(Duration.ofHours(6));
+        });
     }
 
     @Test

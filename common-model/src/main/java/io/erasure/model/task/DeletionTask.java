@@ -1,5 +1,6 @@
 package io.erasure.model.task;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.cutoff.CutoffTimestamp;
@@ -30,6 +31,10 @@ import java.util.Map;
  *   <li>an <b>anonymising</b> task ({@code clearColumns} not empty): the rows are kept and only those columns
  *       are cleared (set to null), conditioned on the cut-off and logged write-ahead like a delete.</li>
  * </ul>
+ *
+ * <p>{@code spread} is set only on the tasks of a run whose frozen spec has {@code spreadOver}, by validation when it
+ * publishes them ({@link #withSpread}); the deletion service then paces the run's batches over that window. Null
+ * everywhere else: forward deletion and copies are never paced. It is not part of the task id.
  */
 public record DeletionTask(
         String taskId,
@@ -42,7 +47,8 @@ public record DeletionTask(
         int priority,
         String copyOf,
         String lookupColumn,
-        List<String> clearColumns) {
+        List<String> clearColumns,
+        @JsonInclude(JsonInclude.Include.NON_NULL) SpreadWindow spread) {
 
     /** Keys per task: small enough for one Kafka message, large enough to batch well. */
     public static final int MAX_KEYS = 1_000;
@@ -77,6 +83,7 @@ public record DeletionTask(
                 throw new IllegalArgumentException("task.dataset '" + dataset + "' is not a copy view of '" + copyOf + "'");
             }
         }
+        requireSpreadFits(spec, runId, copyOf, keys, spread);
     }
 
     /** A task of a dataset itself (not of one of its copies). */
@@ -88,7 +95,13 @@ public record DeletionTask(
     /** A task that deletes rows by their full keys. */
     public DeletionTask(String taskId, RunId runId, String requestId, String dataset, DatasetSpec spec,
                         List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority, String copyOf) {
-        this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, null, List.of());
+        this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, null, List.of(), null);
+    }
+
+    /** This task of a run, paced over {@code window} (its spec's {@code spreadOver} from when the tasks were published). */
+    public DeletionTask withSpread(SpreadWindow window) {
+        return new DeletionTask(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, lookupColumn,
+                clearColumns, Require.nonNull("spread", window));
     }
 
     /** {@link #forCopy(DeletionTask, io.erasure.model.dataset.DatasetCopy, List, CutoffTimestamp)} at the source's cut-off. */
@@ -139,7 +152,7 @@ public record DeletionTask(
                                        CutoffTimestamp cutoff, int priority, List<String> clearColumns) {
         Names.opaqueId("task.requestId", requestId);
         return new DeletionTask(taskIdFor(requestId, spec.name(), keys, null, clearColumns), null, requestId, spec.name(),
-                spec, keys, cutoff, priority, null, null, clearColumns);
+                spec, keys, cutoff, priority, null, null, clearColumns, null);
     }
 
     /**
@@ -151,7 +164,7 @@ public record DeletionTask(
         Names.opaqueId("task.requestId", requestId);
         String column = spec.identifierColumn();
         return new DeletionTask(taskIdFor(requestId, spec.name(), identifiers, column, clearColumns), null, requestId,
-                spec.name(), spec, identifiers, cutoff, priority, null, column, clearColumns);
+                spec.name(), spec, identifiers, cutoff, priority, null, column, clearColumns, null);
     }
 
     /** An ordinary task for {@code keys} found by the lookup task {@code lookup}: same request, cut-off and effect. */
@@ -219,6 +232,11 @@ public record DeletionTask(
         return lookupColumn != null;
     }
 
+    /** True for a task whose batches are paced over its run's spread window. */
+    public boolean paced() {
+        return spread != null;
+    }
+
     /** True for a task that clears columns (anonymises) instead of deleting rows. */
     public boolean anonymising() {
         return !clearColumns.isEmpty();
@@ -250,6 +268,26 @@ public record DeletionTask(
             checked.add(CanonicalKey.copyOf(field, copy.get(i)));
         }
         return List.copyOf(checked);
+    }
+
+    /** Only a run's own tasks are paced, over exactly the window their frozen spec asks for. */
+    private static void requireSpreadFits(DatasetSpec spec, RunId runId, String copyOf, List<Map<String, Object>> keys,
+                                          SpreadWindow spread) {
+        if (spread == null) {
+            return;
+        }
+        if (runId == null || copyOf != null) {
+            throw new IllegalArgumentException("task.spread is only for a run's own tasks; forward deletion and copies are"
+                    + " never paced");
+        }
+        if (!spread.length().equals(spec.spreadOver())) {
+            throw new IllegalArgumentException("task.spread lasts " + spread.length() + " but the frozen spec's spreadOver is "
+                    + spec.spreadOver());
+        }
+        if (spread.plannedKeys() < keys.size()) {
+            throw new IllegalArgumentException("task.spread.plannedKeys (" + spread.plannedKeys() + ", the run's keys) must"
+                    + " be at least this task's " + keys.size() + " keys");
+        }
     }
 
     /** Columns an anonymising task may clear: distinct, named safely, and never part of the key. */

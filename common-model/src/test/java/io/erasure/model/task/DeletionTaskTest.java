@@ -6,6 +6,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.run.RunId;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -127,5 +128,49 @@ class DeletionTaskTest {
                 .isEqualTo(io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 2), key("id", 1L))))
                 .isNotEqualTo(io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 1))));
         assertThat(io.erasure.model.key.CanonicalKey.digestOf(List.of())).isNull();
+    }
+
+    @Test
+    void aRunsTaskIsPacedOverItsSpecsSpreadWindowWithoutChangingItsId() {
+        DatasetSpec spread = Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build();
+        List<Map<String, Object>> keys = List.of(key("customer_id", 1, "order_id", "a"), key("customer_id", 2, "order_id", "b"));
+        DeletionTask task = DeletionTask.forRun(RUN, spread, keys, CUTOFF);
+        SpreadWindow window = SpreadWindow.of(Fixtures.T0, Duration.ofHours(6), 500);
+
+        DeletionTask paced = task.withSpread(window);
+
+        assertThat(task.paced()).isFalse();
+        assertThat(paced.paced()).isTrue();
+        assertThat(paced.spread().end()).isEqualTo(Fixtures.T0.plus(Duration.ofHours(6)));
+        assertThat(paced.taskId()).as("a re-published task is the same task").isEqualTo(task.taskId());
+        assertThat(JSON.readValue(JSON.writeValueAsString(paced), DeletionTask.class)).isEqualTo(paced);
+        assertThat(JSON.readTree(JSON.writeValueAsString(task)).has("spread")).as("unpaced tasks travel as before")
+                .isFalse();
+    }
+
+    @Test
+    void onlyARunsOwnTasksArePacedAndOnlyOverTheWindowTheirSpecAsks() {
+        DatasetSpec spread = Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build();
+        List<Map<String, Object>> keys = List.of(key("customer_id", 1, "order_id", "a"), key("customer_id", 2, "order_id", "b"));
+        SpreadWindow sixHours = SpreadWindow.of(Fixtures.T0, Duration.ofHours(6), 500);
+
+        assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, keys, CUTOFF).withSpread(sixHours))
+                .hasMessage("task.spread lasts PT6H but the frozen spec's spreadOver is null");
+        assertThatThrownBy(() -> DeletionTask.forRun(RUN, spread, keys, CUTOFF)
+                .withSpread(SpreadWindow.of(Fixtures.T0, Duration.ofHours(1), 500)))
+                .hasMessage("task.spread lasts PT1H but the frozen spec's spreadOver is PT6H");
+        assertThatThrownBy(() -> DeletionTask.forward("req-1", spread, keys, CUTOFF, 9).withSpread(sixHours))
+                .hasMessageContaining("forward deletion and copies are never paced");
+        DeletionTask source = DeletionTask.forRun(RUN, spread, keys, CUTOFF).withSpread(sixHours);
+        DeletionTask copy = DeletionTask.forCopy(source, spread.copy("orders-cache").orElseThrow(), keys);
+        assertThat(copy.paced()).as("copies follow their source's paced batches").isFalse();
+        assertThatThrownBy(() -> copy.withSpread(sixHours)).hasMessageContaining("never paced");
+        assertThatThrownBy(() -> DeletionTask.forRun(RUN, spread, keys, CUTOFF)
+                .withSpread(SpreadWindow.of(Fixtures.T0, Duration.ofHours(6), 1)))
+                .hasMessageContaining("task.spread.plannedKeys (1, the run's keys) must be at least this task's 2 keys");
+        assertThatThrownBy(() -> new SpreadWindow(Fixtures.T0, Fixtures.T0, 5))
+                .hasMessageStartingWith("spread.end must be after spread.start");
+        assertThatThrownBy(() -> SpreadWindow.of(Fixtures.T0, Duration.ofHours(6), 0))
+                .hasMessage("spread.plannedKeys must be > 0, got 0");
     }
 }

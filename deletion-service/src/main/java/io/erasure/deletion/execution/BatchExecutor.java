@@ -5,6 +5,7 @@ import io.erasure.deletion.fanout.CopyFanOut;
 import io.erasure.deletion.log.LogIngestionLag;
 import io.erasure.deletion.log.WriteAheadDeletionLog;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
+import io.erasure.deletion.throttle.SpreadPacer;
 import io.erasure.model.dataset.CopyTarget;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.BatchCompleted;
@@ -52,6 +53,8 @@ import org.slf4j.LoggerFactory;
  * Kill switches and cancellation (of the source dataset, for a copy task) are checked before each batch, while
  * it waits for the throttle and again right before its delete; a pause longer than the hold hands the poll back
  * to the consumer ({@link DeletionPaused}) instead of blocking it.
+ * A batch of a run spread over a window first waits for its pace ({@link SpreadPacer}), with the same checks; a pace
+ * wait that would outlast the poll's time budget hands the poll back at the budget's end.
  */
 public class BatchExecutor {
 
@@ -64,6 +67,7 @@ public class BatchExecutor {
     private final WriteAheadDeletionLog deletionLog;
     private final LogIngestionLag logLag;
     private final AdaptiveThrottle throttle;
+    private final SpreadPacer pacer;
     private final ControlState control;
     private final ProcessedBatches processed;
     private final CopyFanOut fanOut;
@@ -76,14 +80,15 @@ public class BatchExecutor {
     private final Clock clock;
 
     public BatchExecutor(StoreAdapterPool stores, WriteAheadDeletionLog deletionLog, LogIngestionLag logLag,
-                         AdaptiveThrottle throttle, ControlState control, ProcessedBatches processed, CopyFanOut fanOut,
-                         BatchEvents events,
+                         AdaptiveThrottle throttle, SpreadPacer pacer, ControlState control, ProcessedBatches processed,
+                         CopyFanOut fanOut, BatchEvents events,
                          StoreCalls calls, DeletionMetrics metrics, StepListener steps, Duration pausePoll, Duration pauseHold,
                          Clock clock) {
         this.stores = stores;
         this.deletionLog = deletionLog;
         this.logLag = logLag;
         this.throttle = throttle;
+        this.pacer = pacer;
         this.control = control;
         this.processed = processed;
         this.fanOut = fanOut;
@@ -162,6 +167,7 @@ public class BatchExecutor {
             return;
         }
         awaitGo(task, handBackAt);
+        awaitPace(task, batchId, keys.size(), handBackAt);
 
         DeletePlan plan = calls.call(store, () -> adapter.planDelete(new DeleteBatch(spec, batchId, task.cutoff(), keys,
                 task.clearColumns())));
@@ -243,7 +249,7 @@ public class BatchExecutor {
         report(task, batchId, result);
         steps.after(Step.REPORTED, batchId);
         processed.done(batchId, task.dataset(), keySet, task.runId() == null ? null : task.runId().value(), task.taskId(),
-                result);
+                result, task.paced() ? keys.size() : 0);
         fanOut.forget(batchId);
         metrics.batchDone(task.dataset(), store, counts, outcome.tombstones(), records.size());
     }
@@ -327,6 +333,17 @@ public class BatchExecutor {
         if (clock.instant().isAfter(handBackAt)) {
             throw new DeletionPaused("the poll's time budget is spent: task " + task.taskId() + " handed back to the"
                     + " consumer before batch of " + task.dataset());
+        }
+    }
+
+    /** A paced batch waits for its slot, before its plan: nothing of it is read or deleted while it waits. */
+    private void awaitPace(DeletionTask task, String batchId, int keys, Instant handBackAt) {
+        switch (pacer.await(task, batchId, keys, () -> mustWait(task) || cancelled(task), pausePoll, handBackAt)) {
+            case GO -> { }
+            case STOPPED -> throw halted(task);
+            case HAND_BACK -> throw new DeletionPaused("run " + task.runId() + " of " + task.dataset() + " is spread until "
+                    + task.spread().end() + " and its next batch is not due within the poll's time budget: task "
+                    + task.taskId() + " handed back to the consumer");
         }
     }
 

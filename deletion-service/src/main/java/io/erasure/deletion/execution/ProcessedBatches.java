@@ -1,15 +1,27 @@
 package io.erasure.deletion.execution;
 
+import io.erasure.deletion.throttle.SpreadPacer;
 import io.erasure.model.event.BatchCounts;
 import io.erasure.model.key.DeterministicId;
+import io.erasure.model.run.RunId;
+import java.util.Arrays;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Batches already executed, keyed by batch id and the scope of their effect (dataset + key set): a
- * redelivered task re-reports the recorded result and changes nothing (DESIGN invariant 4).
+ * redelivered task re-reports the recorded result and changes nothing (DESIGN invariant 4). A paced run's batches
+ * also add their keys to the run's progress, which every replica paces it on ({@link SpreadPacer}).
  */
-public class ProcessedBatches {
+public class ProcessedBatches implements SpreadPacer.Progress {
+
+    private static final String INSERT_BATCH = """
+            INSERT INTO processed_batches (batch_id, scope_hash, run_id, dataset, task_id, rows_deleted, rows_skipped,
+                                           already_absent, still_present, records_logged, copy_tasks, keys_digest)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, scope_hash) DO NOTHING""";
+    private static final String ADD_PROGRESS = """
+            INSERT INTO spread_progress (run_id, dataset, keys_done) SELECT ?, ?, ? FROM recorded
+            ON CONFLICT (run_id, dataset) DO UPDATE SET keys_done = spread_progress.keys_done + EXCLUDED.keys_done""";
 
     private final JdbcTemplate jdbc;
 
@@ -44,15 +56,32 @@ public class ProcessedBatches {
     }
 
     public void done(String batchId, String dataset, String keySet, String runId, String taskId, Done result) {
+        done(batchId, dataset, keySet, runId, taskId, result, 0);
+    }
+
+    /** Records a batch; {@code pacedKeys} > 0 (the keys of a paced run's batch) adds them to the run's progress. */
+    public void done(String batchId, String dataset, String keySet, String runId, String taskId, Done result,
+                     int pacedKeys) {
         BatchCounts counts = result.counts();
-        jdbc.update("""
-                        INSERT INTO processed_batches (batch_id, scope_hash, run_id, dataset, task_id, rows_deleted,
-                                                       rows_skipped, already_absent, still_present, records_logged,
-                                                       copy_tasks, keys_digest)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id, scope_hash) DO NOTHING""",
-                batchId, scope(dataset, keySet), runId, dataset, taskId, counts.deleted(), counts.skippedNewer(),
-                counts.alreadyAbsent(), result.stillPresent(), result.recordsLogged(), result.copyTasks(),
-                result.keysDigest());
+        Object[] batch = {batchId, scope(dataset, keySet), runId, dataset, taskId, counts.deleted(),
+                counts.skippedNewer(), counts.alreadyAbsent(), result.stillPresent(), result.recordsLogged(),
+                result.copyTasks(), result.keysDigest()};
+        if (pacedKeys <= 0 || runId == null) {
+            jdbc.update(INSERT_BATCH, batch);
+            return;
+        }
+        // one statement: the keys count exactly when the batch is recorded, so a redelivered batch never adds them twice
+        Object[] withProgress = Arrays.copyOf(batch, batch.length + 3);
+        withProgress[batch.length] = runId;
+        withProgress[batch.length + 1] = dataset;
+        withProgress[batch.length + 2] = pacedKeys;
+        jdbc.update("WITH recorded AS (" + INSERT_BATCH + " RETURNING 1) " + ADD_PROGRESS, withProgress);
+    }
+
+    @Override
+    public long keysDone(RunId run, String dataset) {
+        return jdbc.query("SELECT keys_done FROM spread_progress WHERE run_id = ? AND dataset = ?",
+                (rs, i) -> rs.getLong(1), run.value(), dataset).stream().findFirst().orElse(0L);
     }
 
     public int deliveries(String batchId) {

@@ -33,6 +33,11 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
  * has its own offsets, its own poll loop and its own back-off. One more lane, in the service's own group, takes the
  * tasks of stores this replica has no connection for (they fail with how to configure one).
  *
+ * <p>Each store has a second lane for the tasks of runs spread over a window ({@link DeletionTask#paced()}, group
+ * {@code <group>.<store>:paced}): their batches wait for their pace in the listener thread, and in a lane of their own
+ * those waits hold back neither forward deletion nor the store's runs without a window. Paced runs of one store share
+ * their lane's shards.
+ *
  * <p>A lane group that has never committed starts where the service's group is, so turning lanes on neither
  * skips nor replays tasks. Every replica runs the same lanes, so each lane group spreads the partitions like the
  * service's group does; the throttle's share of the cap is taken from the service's group.
@@ -77,6 +82,11 @@ public class StoreLanes implements DisposableBean {
         return group + "." + store;
     }
 
+    /** The consumer group of a store's lane for paced runs (':' is never part of a store's name). */
+    public static String pacedLaneGroup(String group, String store) {
+        return laneGroup(group, store) + ":paced";
+    }
+
     /**
      * Starts every lane; called once the kill switches are read. All or none: if one lane cannot start, those started
      * are stopped again and the call throws, so it can be retried.
@@ -89,8 +99,11 @@ public class StoreLanes implements DisposableBean {
         try {
             for (String store : stores) {
                 startAtTheServiceGroupsOffsets(laneGroup(group, store));
-                lanes.add(lane("deletion-lane-" + store, laneGroup(group, store), task -> store.equals(storeOf(task)),
-                        NO_SHARE));
+                lanes.add(lane("deletion-lane-" + store, laneGroup(group, store),
+                        task -> store.equals(storeOf(task)) && !task.paced(), NO_SHARE));
+                startAtTheServiceGroupsOffsets(pacedLaneGroup(group, store));
+                lanes.add(lane("deletion-lane-" + store + "-paced", pacedLaneGroup(group, store),
+                        task -> store.equals(storeOf(task)) && task.paced(), NO_SHARE));
             }
             lanes.add(lane("deletion-lane-unconfigured", group, task -> !stores.contains(storeOf(task)), ownership));
             lanes.forEach(ConcurrentMessageListenerContainer::start);
@@ -100,7 +113,8 @@ public class StoreLanes implements DisposableBean {
             throw e;
         }
         containers.addAll(lanes);
-        log.info("deletion lanes started: {} (and one for unconfigured stores), {} shard(s) each", stores, concurrency);
+        log.info("deletion lanes started: {} (each with one for paced runs, and one for unconfigured stores), {} shard(s)"
+                + " each", stores, concurrency);
     }
 
     public synchronized boolean running() {

@@ -11,6 +11,7 @@ import io.erasure.model.event.ValidationRequested;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.task.SpreadWindow;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.PlannedStatement;
@@ -37,7 +38,9 @@ import org.springframework.stereotype.Component;
 /**
  * The validation jobs of a run: check the candidates and write the final set (reporting counts to
  * the control plane, which decides), then, only on {@code DeletionAuthorized}, publish the deletion
- * tasks. A dry-run stops after planning the exact delete statements into the report.
+ * tasks. A dry-run stops after planning the exact delete statements into the report. The tasks of a run whose spec
+ * asks to be spread over a window carry that window, from the moment they are published, and the run's key count,
+ * which the deletion service paces the run on.
  *
  * <p>Rows of the final set that the deletion log knows as deleted before (zombies) are reported as
  * resurrected and stay in the final set: this run deletes them again, at its own cut-off.
@@ -119,15 +122,29 @@ public class ValidationJobs {
         int taskCount = 0;
         long keyCount = 0;
         int maxKeys = taskSize(report.spec());
+        SpreadWindow spread = spreadWindow(report);
         for (String part : files.parts(S3Layout.finalPrefix(run))) {
             List<DeletionTask> tasks = TaskPlanner.plan(run, report.spec(), new CutoffTimestamp(report.cutoffMicros()),
                     files.readPart(part), maxKeys);
+            if (spread != null) {
+                tasks = tasks.stream().map(task -> task.withSpread(spread)).toList();
+            }
             publisher.publish(tasks);
             taskCount += tasks.size();
             keyCount += tasks.stream().mapToLong(t -> t.keys().size()).sum();
         }
         events.send(runId, new TasksPublished(authorization.dataset(), taskCount, keyCount));
         processed.markDone("publish:" + runId, runId, scope);
+    }
+
+    /** The window a run's deletion is spread over, starting now; null when its spec does not ask for one. */
+    private SpreadWindow spreadWindow(ValidationReport report) {
+        if (report.spec().spreadOver() == null || report.keyCount() <= 0) {
+            return null;
+        }
+        log.info("run {}: {} keys of {} are spread over {}", report.runId(), report.keyCount(), report.spec().name(),
+                report.spec().spreadOver());
+        return SpreadWindow.of(clock.instant(), report.spec().spreadOver(), report.keyCount());
     }
 
     public void cancelled(String runId, String dataset) {
