@@ -1,12 +1,15 @@
 package io.erasure.deletion;
 
 import java.time.Duration;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * @param headroom          share of a store's capacity kept free for live traffic (default 0.3: aim at 70 % utilization,
  *                          and keep the live read p99 within 1.3× its baseline where the store reports it)
  * @param maxRowsPerSecond  static cap of deletes per second per store, for the whole fleet (split by partition share)
+ * @param storeMaxRowsPerSecond the static cap of particular stores, by connection ref, where an operator knows better
+ *                          than the default (a large PostgreSQL primary, a small shared Cassandra cluster)
  * @param minRowsPerSecond  the throttle never goes below this (so a run always progresses)
  * @param increaseStep      rows/s added per control interval while under the target (additive increase)
  * @param decreaseFactor    the rate is multiplied by this when over the target (multiplicative decrease)
@@ -32,7 +35,8 @@ public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Inte
                                  Integer increaseStep, Double decreaseFactor, Duration controlInterval,
                                  Duration latencyTarget, Long logLagThreshold, Integer maxRecordBytes,
                                  Integer retryAttempts, Duration killSwitchPoll, Integer forwardLookupMaxKeys,
-                                 Duration forwardLookupRetention, Duration pauseHold, Duration pollBudget) {
+                                 Duration forwardLookupRetention, Duration pauseHold, Duration pollBudget,
+                                 Map<String, Integer> storeMaxRowsPerSecond) {
 
     public DeletionProperties {
         headroom = headroom == null ? 0.3 : headroom;
@@ -50,6 +54,14 @@ public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Inte
         forwardLookupRetention = forwardLookupRetention == null ? Duration.ofDays(30) : forwardLookupRetention;
         pauseHold = pauseHold == null ? Duration.ofSeconds(10) : pauseHold;
         pollBudget = pollBudget == null ? Duration.ofMinutes(10) : pollBudget;
+        storeMaxRowsPerSecond = storeMaxRowsPerSecond == null ? Map.of() : Map.copyOf(storeMaxRowsPerSecond);
+        int floor = minRowsPerSecond;
+        storeMaxRowsPerSecond.forEach((store, cap) -> {
+            if (cap == null || cap < floor) {
+                throw new IllegalArgumentException("erasure.deletion.store-max-rows-per-second[" + store + "] must be >= "
+                        + "min-rows-per-second (" + floor + "), got " + cap);
+            }
+        });
         if (pauseHold.isNegative() || pollBudget.isNegative() || pollBudget.isZero()) {
             throw new IllegalArgumentException("erasure.deletion.pause-hold must be >= 0 and poll-budget > 0");
         }

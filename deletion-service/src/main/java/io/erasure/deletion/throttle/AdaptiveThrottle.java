@@ -116,8 +116,11 @@ public class AdaptiveThrottle {
             double batchRatio = store.batches.ratioSinceLastStep(properties.latencyTarget());
             boolean overloaded = aimd.overloaded(signal.utilization(), readRatio, batchRatio);
             int sentRate = (int) Math.min(Integer.MAX_VALUE, sent * 1_000 / Math.max(1, properties.controlInterval().toMillis()));
-            int next = aimd.next(store.limit, sent == 0 ? store.limit : sentRate, cap(), overloaded);
+            int cap = cap(name);
+            int next = aimd.next(store.limit, sentRate, cap, overloaded, store.slowStartBelow < 0 ? cap : store.slowStartBelow);
             if (overloaded) {
+                // slow start ends at the first overload: from the rate it was cut to, the limit grows by steps
+                store.slowStartBelow = next;
                 LOG.debug("store {} overloaded (utilization {}, live read p99 {}x its baseline, batches {}x their target):"
                         + " {} -> {} rows/s", name, signal.utilization(), readRatio, batchRatio, store.limit, next);
             }
@@ -132,13 +135,15 @@ public class AdaptiveThrottle {
         return state(store).limit;
     }
 
-    private int cap() {
-        return Math.max(properties.minRowsPerSecond(), (int) Math.floor(properties.maxRowsPerSecond() * ownership.share()));
+    /** This replica's share of the store's static cap (its own, where the operator set one, else the fleet's). */
+    private int cap(String store) {
+        int fleetCap = properties.storeMaxRowsPerSecond().getOrDefault(store, properties.maxRowsPerSecond());
+        return Math.max(properties.minRowsPerSecond(), (int) Math.floor(fleetCap * ownership.share()));
     }
 
     private Store state(String name) {
         return stores.computeIfAbsent(name, key -> {
-            int start = Math.max(properties.minRowsPerSecond(), cap() / 10);
+            int start = Math.max(properties.minRowsPerSecond(), cap(key) / 10);
             Store store = new Store(start, RateLimiter.of("delete-" + key, RateLimiterConfig.custom()
                     .limitForPeriod(start)
                     .limitRefreshPeriod(Duration.ofSeconds(1))
@@ -160,6 +165,8 @@ public class AdaptiveThrottle {
     private static final class Store {
         volatile int limit;
         volatile double utilization;
+        /** Below this rate a filled limit doubles each step; -1 until the store is first overloaded (then: the cap). */
+        int slowStartBelow = -1;
         final LongAdder sentSinceStep = new LongAdder();
         long sentLastStep;
         final ReadLatencyBaseline reads = new ReadLatencyBaseline();

@@ -4,7 +4,9 @@ package io.erasure.deletion.throttle;
  * Additive increase, multiplicative decrease of a deletion rate. The store counts as overloaded when its utilization
  * is above the target (1 − headroom), when its live reads' p99 is above {@link #readLatencyLimit()} times their
  * baseline, or when deletion's own batches are slower than their target; then the rate is cut by a factor, otherwise
- * it grows by a step, up to the cap. Pure arithmetic, so it is tested alone.
+ * it grows by a step, up to the cap. Below a slow-start threshold (the cap until the store is first overloaded, then
+ * the rate that overload was cut to) a rate that deletion fills doubles instead, as TCP's slow start does: a run on
+ * an idle store reaches its cap in a few steps, not in cap / step of them. Pure arithmetic, so it is tested alone.
  */
 public record AimdController(double headroom, int increaseStep, double decreaseFactor, int minRate) {
 
@@ -48,7 +50,25 @@ public record AimdController(double headroom, int increaseStep, double decreaseF
      * the limit), so that a cut slows deletion at once instead of first spending itself on an unused limit.
      */
     public int next(int rate, int sent, int cap, boolean overloaded) {
-        int next = overloaded ? (int) Math.floor(Math.min(rate, sent) * decreaseFactor) : rate + increaseStep;
+        return next(rate, sent, cap, overloaded, 0);
+    }
+
+    /**
+     * The next rate with slow start: while the rate is below {@code slowStartBelow} and deletion sent at least half of
+     * it, it doubles (up to that threshold); an unused limit only grows by the step, so an idle store's limit never
+     * jumps ahead of what deletion has shown the store can take.
+     *
+     * @param sent rows/s deletion sent in the step; 0 when it sent nothing (an overload then cuts the rate itself)
+     */
+    public int next(int rate, int sent, int cap, boolean overloaded, int slowStartBelow) {
+        int next;
+        if (overloaded) {
+            next = (int) Math.floor((sent == 0 ? rate : Math.min(rate, sent)) * decreaseFactor);
+        } else if (rate < slowStartBelow && sent * 2L >= rate) {
+            next = (int) Math.min(slowStartBelow, Math.max(rate + (long) increaseStep, 2L * rate));
+        } else {
+            next = rate + increaseStep;
+        }
         return Math.max(minRate, Math.min(cap, next));
     }
 }

@@ -242,7 +242,7 @@ public final class DeletionHeadroomBenchmark {
 
         private AdaptiveThrottle throttle(double headroom, int cap) {
             return new AdaptiveThrottle(new DeletionProperties(headroom, cap, 50, STEP, 0.7, Duration.ofSeconds(1),
-                    Duration.ofMillis(500), null, null, null, null, null, null, null, null),
+                    Duration.ofMillis(500), null, null, null, null, null, null, null, null, null),
                     new ShardOwnership(), new SimpleMeterRegistry());
         }
 

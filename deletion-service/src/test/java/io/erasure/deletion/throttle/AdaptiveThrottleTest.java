@@ -14,7 +14,7 @@ class AdaptiveThrottleTest {
 
     /** 10 rows/s: a batch of 500 rows waits about 50 s for its permits. */
     private final AdaptiveThrottle throttle = new AdaptiveThrottle(new DeletionProperties(0.3, 10, 10, 100, 0.7,
-            Duration.ofSeconds(1), Duration.ofMillis(500), null, null, null, null, null, null, null, null),
+            Duration.ofSeconds(1), Duration.ofMillis(500), null, null, null, null, null, null, null, null, null),
             new ShardOwnership(), new SimpleMeterRegistry());
 
     @Test

@@ -59,4 +59,24 @@ class AimdControllerTest {
         assertThat(aimd.next(800, 1_000, 5_000, true)).isEqualTo(400);
         assertThat(aimd.next(800, 1_000, 5_000, false)).isEqualTo(900);
     }
+
+    @Test
+    void belowTheSlowStartThresholdAFilledRateDoublesUpToIt() {
+        assertThat(aimd.next(500, 500, 5_000, false, 5_000)).isEqualTo(1_000);
+        assertThat(aimd.next(500, 250, 5_000, false, 5_000)).as("half used still counts as filled").isEqualTo(1_000);
+        assertThat(aimd.next(3_000, 3_000, 5_000, false, 5_000)).as("never past the threshold").isEqualTo(5_000);
+        assertThat(aimd.next(3_000, 3_000, 10_000, false, 4_000)).as("a threshold below the cap").isEqualTo(4_000);
+    }
+
+    @Test
+    void aRateDeletionDoesNotFillOrOneAtTheThresholdGrowsByTheStep() {
+        assertThat(aimd.next(500, 200, 5_000, false, 5_000)).isEqualTo(600);
+        assertThat(aimd.next(500, 0, 5_000, false, 5_000)).isEqualTo(600);
+        assertThat(aimd.next(700, 700, 5_000, false, 700)).isEqualTo(800);
+    }
+
+    @Test
+    void nothingSentInAnOverloadedStepCutsTheRateItself() {
+        assertThat(aimd.next(1_000, 0, 5_000, true, 5_000)).isEqualTo(500);
+    }
 }

@@ -8,6 +8,8 @@ import io.erasure.store.spi.LoadSignal.ReadLatency;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -19,7 +21,7 @@ class ThrottleObservationTest {
 
     /** Headroom 0.3, cap 5,000 rows/s (starts at 500), +100 per step, ×0.7 on overload, floor 10. */
     private final AdaptiveThrottle throttle = new AdaptiveThrottle(new DeletionProperties(0.3, 5_000, 10, 100, 0.7,
-            Duration.ofSeconds(1), Duration.ofMillis(500), null, null, null, null, null, null, null, null),
+            Duration.ofSeconds(1), Duration.ofMillis(500), null, null, null, null, null, null, null, null, null),
             new ShardOwnership(), new SimpleMeterRegistry());
 
     private int window;
@@ -57,17 +59,18 @@ class ThrottleObservationTest {
         learnBaseline(1.0);
         deleteAtTheLimit();
         throttle.adjust(store -> IDLE.withReadLatency(new ReadLatency(1.2, 1_000, next())));
-        assertThat(throttle.limit("store")).as("1.2× the baseline is within 1.3×").isEqualTo(900);
+        assertThat(throttle.limit("store")).as("1.2× the baseline is within 1.3×: slow start doubles").isEqualTo(1_600);
 
         deleteAtTheLimit();
         LoadSignal slowed = IDLE.withReadLatency(new ReadLatency(1.5, 1_000, next()));
         throttle.adjust(store -> slowed);
-        assertThat(throttle.limit("store")).as("1.5× the baseline").isEqualTo(630);
+        assertThat(throttle.limit("store")).as("1.5× the baseline").isEqualTo(1_120);
         for (int step = 0; step < 5; step++) {
             deleteAtTheLimit();
             throttle.adjust(store -> slowed); // the same window again: the store has not measured anew
         }
-        assertThat(throttle.limit("store")).as("one window, one cut").isEqualTo(1_130);
+        assertThat(throttle.limit("store")).as("one window, one cut; then steps, slow start is over")
+                .isEqualTo(1_620);
     }
 
     @Test
@@ -92,7 +95,7 @@ class ThrottleObservationTest {
         learnBaseline(1.0);
         deleteAtTheLimit();
         throttle.adjust(store -> IDLE.withReadLatency(new ReadLatency(50, 3, next())));
-        assertThat(throttle.limit("store")).isEqualTo(900);
+        assertThat(throttle.limit("store")).isEqualTo(1_600);
     }
 
     @Test
@@ -100,7 +103,60 @@ class ThrottleObservationTest {
         learnBaseline(1.0);
         deleteAtTheLimit();
         throttle.adjust(store -> IDLE.withReadLatency(new ReadLatency(5.0, 3_000, next(), 2_990)));
-        assertThat(throttle.limit("store")).isEqualTo(900);
+        assertThat(throttle.limit("store")).isEqualTo(1_600);
+    }
+
+    @Test
+    void onAnIdleStoreALimitThatDeletionFillsDoublesToTheCapInAFewSteps() {
+        List<Integer> limits = new ArrayList<>();
+        for (int step = 0; step < 5; step++) {
+            deleteAtTheLimit();
+            throttle.adjust(store -> IDLE);
+            limits.add(throttle.limit("store"));
+        }
+        assertThat(limits).containsExactly(1_000, 2_000, 4_000, 5_000, 5_000);
+    }
+
+    @Test
+    void aLimitDeletionDoesNotFillGrowsOnlyByTheStep() {
+        throttle.acquire("store", 100, () -> false, Duration.ofMillis(20)); // 100 of the 500 allowed
+        throttle.adjust(store -> IDLE);
+        assertThat(throttle.limit("store")).isEqualTo(600);
+        throttle.adjust(store -> IDLE);
+        assertThat(throttle.limit("store")).as("nothing sent at all").isEqualTo(700);
+    }
+
+    @Test
+    void afterTheFirstOverloadSlowStartIsOverForThatStoreOnly() {
+        deleteAtTheLimit();
+        throttle.adjust(store -> IDLE);
+        deleteAtTheLimit();
+        throttle.adjust(store -> LoadSignal.of(Map.of("cpu", 0.9), Instant.EPOCH));
+        assertThat(throttle.limit("store")).as("1,000 sent, cut by 0.7").isEqualTo(700);
+        deleteAtTheLimit();
+        throttle.adjust(store -> IDLE);
+        assertThat(throttle.limit("store")).as("additive from the cut").isEqualTo(800);
+
+        throttle.acquire("other", 500, () -> false, Duration.ofMillis(20));
+        throttle.adjust(store -> IDLE);
+        assertThat(throttle.limit("other")).as("another store still starts slowly, doubling").isEqualTo(1_000);
+    }
+
+    @Test
+    void anOperatorsCapForOneStoreReplacesTheFleetsForItAlone() {
+        AdaptiveThrottle capped = new AdaptiveThrottle(new DeletionProperties(0.3, 5_000, 10, 100, 0.7,
+                Duration.ofSeconds(1), Duration.ofMillis(500), null, null, null, null, null, null, null, null,
+                Map.of("big", 20_000)), new ShardOwnership(), new SimpleMeterRegistry());
+        assertThat(capped.limit("big")).as("a tenth of its own cap to start").isEqualTo(2_000);
+        for (int step = 0; step < 10; step++) {
+            for (String store : List.of("big", "store")) {
+                AtomicInteger checks = new AtomicInteger();
+                capped.acquire(store, capped.limit(store), () -> checks.getAndIncrement() > 0, Duration.ofMillis(20));
+            }
+            capped.adjust(store -> IDLE);
+        }
+        assertThat(capped.limit("big")).isEqualTo(20_000);
+        assertThat(capped.limit("store")).isEqualTo(5_000);
     }
 
     @Test
