@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  *
  * <p>An anonymisation kept its row and cleared some columns, and must be re-applied as exactly that: the columns'
  * names are only in the record's encrypted columns, so for those keys alone the key's history is read with columns
- * and the record found by its id. A key whose names cannot be read is skipped with the reason, never deleted
- * instead: deleting a row that was kept on purpose is the one thing a reapplication must not do.
+ * (in the log's multi-key reads) and the record found by its id. A key whose names cannot be read is skipped with the
+ * reason, never deleted instead: deleting a row that was kept on purpose is the one thing a reapplication must not do.
  */
 final class ErasureLogScan {
 
@@ -127,16 +127,25 @@ final class ErasureLogScan {
 
         List<Erasure> erasures = new ArrayList<>(latest.size());
         List<Skipped> skipped = new ArrayList<>();
+        List<LoggedRecord> anonymisations = new ArrayList<>();
         for (LoggedRecord record : latest.values()) {
-            if (!record.anonymised()) {
-                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), List.of(), record.recordId()));
-                continue;
-            }
-            Cleared cleared = clearedColumns(record);
-            if (cleared.columns() != null) {
-                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), cleared.columns(), record.recordId()));
+            if (record.anonymised()) {
+                anonymisations.add(record);
             } else {
-                skipped.add(new Skipped(record.primaryKey(), record.recordId(), cleared.unreadable()));
+                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), List.of(), record.recordId()));
+            }
+        }
+        for (int from = 0; from < anonymisations.size(); from += LogReader.MAX_PAGE) {
+            List<LoggedRecord> part = anonymisations.subList(from, Math.min(anonymisations.size(), from + LogReader.MAX_PAGE));
+            List<Cleared> cleared = clearedColumns(dataset, part);
+            for (int i = 0; i < part.size(); i++) {
+                LoggedRecord record = part.get(i);
+                if (cleared.get(i).columns() != null) {
+                    erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), cleared.get(i).columns(),
+                            record.recordId()));
+                } else {
+                    skipped.add(new Skipped(record.primaryKey(), record.recordId(), cleared.get(i).unreadable()));
+                }
             }
         }
         return new Erasures(erasures, read, purged, skipped);
@@ -146,12 +155,25 @@ final class ErasureLogScan {
     private record Cleared(List<String> columns, String unreadable) {
     }
 
-    /** One point read of the anonymised key's history, with columns, to find the record by its id. */
-    private Cleared clearedColumns(LoggedRecord anonymisation) {
-        if (anonymisation.retainedRef() != null) {
-            return new Cleared(null, RETAINED);
+    /**
+     * The cleared columns of each of {@code anonymisations} (at most {@link LogReader#MAX_PAGE}, records of
+     * {@code dataset}), in order: their keys' histories, with columns, read in the log's multi-key statements, each
+     * record found by its id.
+     */
+    private List<Cleared> clearedColumns(String dataset, List<LoggedRecord> anonymisations) {
+        List<LoggedRecord> readable = anonymisations.stream().filter(record -> record.retainedRef() == null).toList();
+        List<LogReader.KeyHistory> histories = readable.isEmpty() ? List.of()
+                : reader.get().byKeys(dataset, readable.stream().map(LoggedRecord::primaryKey).toList(), true);
+        List<Cleared> cleared = new ArrayList<>(anonymisations.size());
+        int next = 0;
+        for (LoggedRecord anonymisation : anonymisations) {
+            cleared.add(anonymisation.retainedRef() != null ? new Cleared(null, RETAINED)
+                    : clearedColumns(anonymisation, histories.get(next++)));
         }
-        LogReader.KeyHistory history = reader.get().byKey(anonymisation.dataset(), anonymisation.primaryKey(), true);
+        return cleared;
+    }
+
+    private static Cleared clearedColumns(LoggedRecord anonymisation, LogReader.KeyHistory history) {
         Optional<LoggedRecord> found = history.records().stream()
                 .filter(record -> record.recordId().equals(anonymisation.recordId()))
                 .findFirst();
