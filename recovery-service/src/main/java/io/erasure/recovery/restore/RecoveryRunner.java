@@ -189,7 +189,7 @@ public class RecoveryRunner {
                 return;
             }
             List<LoggedRecord> batch = bulkBatch.subList(0, count);
-            store.recorded(id, bulkRestore(spec, List.copyOf(batch)));
+            store.recorded(id, bulkRestore(spec, batch));
             batch.clear();
         }
 

@@ -78,7 +78,7 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         int rows = 620;
         DatasetSpec spec = postgresTable();
         List<Long> ids = LongStream.rangeClosed(1, rows).boxed().toList();
-        ids.forEach(id -> insert(spec, id, "owner-" + id));
+        insert(spec, ids, "owner-");
         List<Map<String, Object>> before = table(spec);
         RunId run = RunId.of(unique("run"));
         logAndDelete(spec, run, ids, Instant.now());
@@ -122,11 +122,11 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         List<Long> ids = LongStream.rangeClosed(1, 150).boxed().toList();
         List<Long> deletedTwice = LongStream.rangeClosed(1, 60).boxed().toList();
         Instant windowStart = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(30, ChronoUnit.MINUTES);
-        ids.forEach(id -> insert(spec, id, "first-" + id));
+        insert(spec, ids, "first-");
         RunId first = RunId.of(unique("run"));
         logAndDelete(spec, first, ids, windowStart.plusSeconds(60));
         // written again by the application, then deleted again by a later run: that later row is the one to bring back
-        deletedTwice.forEach(id -> insert(spec, id, "second-" + id));
+        insert(spec, deletedTwice, "second-");
         logAndDelete(spec, RunId.of(unique("run")), deletedTwice, windowStart.plusSeconds(600));
         Observed observed = new Observed();
 
@@ -153,7 +153,7 @@ class PagedRecoveryIT extends RecoveryTestSupport {
     void aByKeysRecoveryOfManyKeysReadsTheLogInMultiKeyStatements() {
         DatasetSpec spec = postgresTable();
         List<Long> ids = LongStream.rangeClosed(1, 300).boxed().toList();
-        ids.forEach(id -> insert(spec, id, "owner-" + id));
+        insert(spec, ids, "owner-");
         logAndDelete(spec, RunId.of(unique("run")), ids, Instant.now());
         List<Map<String, Object>> keys = LongStream.rangeClosed(1, 320).<Map<String, Object>>mapToObj(id -> Map.of("id", id))
                 .toList();
@@ -199,6 +199,36 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         assertThat(session.execute("SELECT count(*) FROM " + spec.quotedTable()).one().getLong(0)).isEqualTo(rows);
         assertThat(observed.mostHeld.get()).as("one bulk batch and the page being read, at most")
                 .isPositive().isLessThanOrEqualTo(bulkBatch + PAGE);
+    }
+
+    @Test
+    void aCassandraRecoveryByKeysChoosesItsPathByTheWholeRowsTheLogHoldsForThem() {
+        DatasetSpec spec = cassandraTable();
+        List<Long> deleted = LongStream.rangeClosed(1, BULK_THRESHOLD + 5).boxed().toList();
+        for (long id : deleted) {
+            session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (?, ?) USING TIMESTAMP ?")
+                    .bind(id, "name-" + id, WRITTEN));
+        }
+        logAndDelete(spec, RunId.of(unique("run")), deleted, Instant.now());
+        RecoveryRunner runner = runner(new Observed(), bulk);
+        List<Map<String, Object>> allKeys = LongStream.rangeClosed(1, BULK_THRESHOLD + 15)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+        // as many keys as the threshold, but fewer of them deleted
+        List<Map<String, Object>> mostlyNeverDeleted = LongStream.rangeClosed(16, BULK_THRESHOLD + 15)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+
+        RecoveryStore.RequestView large = recover(runner, new RecoveryScope.ByKeys(spec.name(), allKeys), spec, true);
+        RecoveryStore.RequestView small = recover(runner, new RecoveryScope.ByKeys(spec.name(), mostlyNeverDeleted), spec, true);
+
+        assertThat(large.status()).as(large.failure()).isEqualTo(RecoveryStore.Status.COMPLETED);
+        assertThat(large.path()).as("the whole rows in the log reach the bulk threshold").isEqualTo(RestorePath.BULK);
+        assertThat(large.recordsTotal()).isEqualTo(allKeys.size());
+        assertThat(large.restored()).as("restorable, in a dry-run").isEqualTo(deleted.size());
+        assertThat(large.notInLog()).isEqualTo(10);
+        assertThat(small.path()).as("%d keys, %d of them deleted", mostlyNeverDeleted.size(), deleted.size() - 15)
+                .isEqualTo(RestorePath.ONLINE);
+        assertThat(small.recordsTotal()).isEqualTo(mostlyNeverDeleted.size());
+        assertThat(small.restored()).isEqualTo(deleted.size() - 15);
     }
 
     // --- the runner on an observed log session and store
@@ -304,9 +334,11 @@ class PagedRecoveryIT extends RecoveryTestSupport {
                 .build();
     }
 
-    private void insert(DatasetSpec spec, long id, String name) {
-        jdbc.update("INSERT INTO recovery_it." + spec.table() + " (id, name, balance, updated_at) VALUES (?, ?, ?::numeric, ?)",
-                id, name, id + ".25", OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC));
+    /** Rows {@code ids}, each named {@code name} and its id, written before the cut-off. */
+    private void insert(DatasetSpec spec, List<Long> ids, String name) {
+        OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
+        jdbc.batchUpdate("INSERT INTO recovery_it." + spec.table() + " (id, name, balance, updated_at) VALUES (?, ?, ?::numeric, ?)",
+                ids.stream().map(id -> new Object[] {id, name + id, id + ".25", updated}).toList());
     }
 
     private List<Map<String, Object>> table(DatasetSpec spec) {
