@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -93,18 +94,18 @@ public final class LocalPlatform {
 
     /** Starts the engines under {@code root} and every service built in {@code project}; closing stops them all. */
     public static Running start(Path project, Path root) throws InterruptedException {
-        return start(project, root, Map.of());
+        return start(project, root, properties -> properties);
     }
 
     /**
-     * As {@link #start(Path, Path)}, with {@code overrides} added to every service's properties (a benchmark's rate cap,
-     * say); an override wins over the platform's own value of the same property.
+     * As {@link #start(Path, Path)}, with every service's properties passed through {@code adjust} first (a benchmark's
+     * rate cap, a second connection to the same engine).
      */
-    public static Running start(Path project, Path root, Map<String, String> overrides) throws InterruptedException {
+    public static Running start(Path project, Path root, UnaryOperator<Map<String, String>> adjust)
+            throws InterruptedException {
         System.out.println("Starting Cassandra, Kafka, PostgreSQL, Redis and S3 (data under " + root + ") ...");
         List<Engine> engines = LocalInfraMain.start(root.resolve("engines"));
-        Map<String, String> properties = serviceProperties(engines);
-        properties.putAll(overrides);
+        Map<String, String> properties = new LinkedHashMap<>(adjust.apply(serviceProperties(engines)));
         Running running = new Running(engines, new ArrayList<>(), project, root, properties);
         try {
             for (Service service : SERVICES) {

@@ -42,62 +42,60 @@ final class BenchTables implements AutoCloseable {
         this.cassandra = cassandra;
     }
 
-    static String members(int n) {
-        return "members_" + n;
-    }
-
-    static String accounts(int n) {
-        return "accounts_" + n;
-    }
-
-    static String profiles(int n) {
-        return "profiles_" + n;
+    /** The three tables of one data set: {@code <label>members_<n>}, {@code <label>accounts_<n>}, {@code <label>profiles_<n>}. */
+    record Names(String members, String accounts, String profiles) {
+        static Names of(String label, int n) {
+            return new Names(label + "members_" + n, label + "accounts_" + n, label + "profiles_" + n);
+        }
     }
 
     static boolean deletable(long member, int deletableEvery) {
         return member % deletableEvery == 0;
     }
 
-    void load(int n, int deletableEvery) throws SQLException, InterruptedException {
+    void load(Names names, int n, int deletableEvery) throws SQLException, InterruptedException {
+        String members = names.members();
+        String accounts = names.accounts();
+        String profiles = names.profiles();
         Instant longAgo = Instant.now().minus(Duration.ofDays(30));
         Instant left = Instant.now().minus(Duration.ofDays(10));
         try (Connection pg = postgres(); Statement sql = pg.createStatement()) {
             sql.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
-            sql.execute("DROP TABLE IF EXISTS bench." + members(n) + ", bench." + accounts(n));
-            sql.execute("CREATE TABLE bench." + members(n) + " (member_id bigint PRIMARY KEY, left_at timestamptz,"
+            sql.execute("DROP TABLE IF EXISTS bench." + members + ", bench." + accounts);
+            sql.execute("CREATE TABLE bench." + members + " (member_id bigint PRIMARY KEY, left_at timestamptz,"
                     + " updated_at timestamptz NOT NULL)");
-            sql.execute("CREATE TABLE bench." + accounts(n) + " (account_id bigint PRIMARY KEY, member_id bigint NOT NULL,"
+            sql.execute("CREATE TABLE bench." + accounts + " (account_id bigint PRIMARY KEY, member_id bigint NOT NULL,"
                     + " email text NOT NULL, payload text NOT NULL, updated_at timestamptz NOT NULL)");
-            try (var members = pg.prepareStatement("INSERT INTO bench." + members(n) + " SELECT i,"
+            try (var memberRows = pg.prepareStatement("INSERT INTO bench." + members + " SELECT i,"
                     + " CASE WHEN i % ? = 0 THEN ?::timestamptz END, ?::timestamptz FROM generate_series(1, ?) AS i");
-                 var accounts = pg.prepareStatement("INSERT INTO bench." + accounts(n) + " SELECT i, i,"
+                 var accountRows = pg.prepareStatement("INSERT INTO bench." + accounts + " SELECT i, i,"
                          + " 'member' || i || '@example.com', md5(i::text), ?::timestamptz FROM generate_series(1, ?) AS i")) {
-                members.setInt(1, deletableEvery);
-                members.setTimestamp(2, Timestamp.from(left));
-                members.setTimestamp(3, Timestamp.from(longAgo));
-                members.setInt(4, n);
-                members.execute();
-                accounts.setTimestamp(1, Timestamp.from(longAgo));
-                accounts.setInt(2, n);
-                accounts.execute();
+                memberRows.setInt(1, deletableEvery);
+                memberRows.setTimestamp(2, Timestamp.from(left));
+                memberRows.setTimestamp(3, Timestamp.from(longAgo));
+                memberRows.setInt(4, n);
+                memberRows.execute();
+                accountRows.setTimestamp(1, Timestamp.from(longAgo));
+                accountRows.setInt(2, n);
+                accountRows.execute();
             }
-            sql.execute("VACUUM ANALYZE bench." + members(n) + ", bench." + accounts(n));
+            sql.execute("VACUUM ANALYZE bench." + members + ", bench." + accounts);
         }
         cassandra.execute("CREATE KEYSPACE IF NOT EXISTS " + SCHEMA
                 + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-        cassandra.execute("DROP TABLE IF EXISTS bench." + profiles(n));
-        cassandra.execute("CREATE TABLE bench." + profiles(n) + " (member_id bigint PRIMARY KEY, display_name text,"
+        cassandra.execute("DROP TABLE IF EXISTS bench." + profiles);
+        cassandra.execute("CREATE TABLE bench." + profiles + " (member_id bigint PRIMARY KEY, display_name text,"
                 + " email text, payload text)");
-        writeProfiles(profiles(n), 1, n, 1, longAgo);
+        writeProfiles(profiles, 1, n, 1, longAgo);
     }
 
     /** Copies of the deletable rows of size {@code n}, in their own tables, for the adapter's own rate. */
-    void loadAdapterCopies(int n, int deletableEvery) throws SQLException, InterruptedException {
+    void loadAdapterCopies(Names names, int n, int deletableEvery) throws SQLException, InterruptedException {
         Instant longAgo = Instant.now().minus(Duration.ofDays(30));
-        String table = "adapter_" + accounts(n);
+        String table = "adapter_" + names.accounts();
         try (Connection pg = postgres(); Statement sql = pg.createStatement()) {
             sql.execute("DROP TABLE IF EXISTS bench." + table);
-            sql.execute("CREATE TABLE bench." + table + " (LIKE bench." + accounts(n) + " INCLUDING ALL)");
+            sql.execute("CREATE TABLE bench." + table + " (LIKE bench." + names.accounts() + " INCLUDING ALL)");
             try (var copy = pg.prepareStatement("INSERT INTO bench." + table + " SELECT i, i, 'member' || i || '@example.com',"
                     + " md5(i::text), ?::timestamptz FROM generate_series(?, ?, ?) AS i")) {
                 copy.setTimestamp(1, Timestamp.from(longAgo));
@@ -108,10 +106,10 @@ final class BenchTables implements AutoCloseable {
             }
             sql.execute("VACUUM ANALYZE bench." + table);
         }
-        cassandra.execute("DROP TABLE IF EXISTS bench.adapter_" + profiles(n));
-        cassandra.execute("CREATE TABLE bench.adapter_" + profiles(n) + " (member_id bigint PRIMARY KEY, display_name text,"
+        cassandra.execute("DROP TABLE IF EXISTS bench.adapter_" + names.profiles());
+        cassandra.execute("CREATE TABLE bench.adapter_" + names.profiles() + " (member_id bigint PRIMARY KEY, display_name text,"
                 + " email text, payload text)");
-        writeProfiles("adapter_" + profiles(n), deletableEvery, n, deletableEvery, longAgo);
+        writeProfiles("adapter_" + names.profiles(), deletableEvery, n, deletableEvery, longAgo);
     }
 
     /** Profiles {@code from, from + step, ... <= to}, one asynchronous insert per row (one partition each), 128 in flight. */

@@ -1,6 +1,8 @@
 package io.erasure.local.bench;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.erasure.backup.export.BackupExporterMain;
 import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.PostgresEngine;
@@ -54,6 +56,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class PipelineBenchmark {
 
+    private static final List<String> SERVICE_NAMES = List.of("control-plane", "audit", "validation", "deletion",
+            "deletion-log", "recovery");
     private static final String TEAM = "demo-team"; // the local owner's team
     private static final int TASK_SIZE = 500;
 
@@ -67,14 +71,27 @@ public final class PipelineBenchmark {
         List<Integer> sizes = Stream.of(System.getProperty("bench.sizes", "10000,100000,1000000").split(","))
                 .map(String::trim).map(Integer::parseInt).toList();
         int deletableEvery = Integer.getInteger("bench.deletable-every", 10);
+        int isolationSize = Integer.getInteger("bench.isolation-size", 100_000);
         Map<String, String> overrides = new LinkedHashMap<>();
         System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("bench.set."))
                 .forEach(name -> overrides.put(name.substring("bench.set.".length()), System.getProperty(name)));
+        // the isolation phase's slow store: the same Cassandra node through a second connection, pinned to the floor
+        overrides.putIfAbsent("erasure.deletion.store-max-rows-per-second[" + SLOW + "]", "10");
         // the services' jars come from a built checkout: this one, or a copy that no build rewrites while it runs
         Path project = Path.of(System.getProperty("bench.project", "")).toAbsolutePath();
         Path root = Path.of("local-platform/target/pipeline-bench").toAbsolutePath();
         deleteTree(root);
-        try (LocalPlatform.Running platform = LocalPlatform.start(project, root, overrides)) {
+        try (LocalPlatform.Running platform = LocalPlatform.start(project, root, properties -> {
+            Map<String, String> adjusted = new LinkedHashMap<>(properties);
+            String main = "erasure.connections[cassandra-main].";
+            properties.forEach((name, value) -> {
+                if (name.startsWith(main)) {
+                    adjusted.put("erasure.connections[" + SLOW + "]." + name.substring(main.length()), value);
+                }
+            });
+            adjusted.putAll(overrides);
+            return adjusted;
+        })) {
             PostgresEngine postgres = platform.engine(PostgresEngine.class);
             CassandraEngine cassandra = platform.engine(CassandraEngine.class);
             JsonMapper json = JsonMapper.builder().build();
@@ -84,38 +101,61 @@ public final class PipelineBenchmark {
             String[] hostPort = cassandra.contactPoint().split(":");
             CqlSession session = CqlSession.builder()
                     .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
-                    .withLocalDatacenter(CassandraEngine.LOCAL_DATACENTER).build();
+                    .withLocalDatacenter(CassandraEngine.LOCAL_DATACENTER)
+                    // schema changes and a loaded host take longer than the driver's 2 s default
+                    .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60)).build())
+                    .build();
             List<List<StoreResult>> results = new ArrayList<>();
             try (BenchTables tables = new BenchTables(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password(), session)) {
                 for (int n : sizes) {
                     results.add(cycle(n, deletableEvery, tables, platform, controlPlane, runs));
                     print(sizes.subList(0, results.size()), results, deletableEvery, overrides);
                 }
+                if (isolationSize > 0) {
+                    isolation(isolationSize, deletableEvery, tables, platform, controlPlane, runs);
+                }
             }
         }
     }
 
-    private static List<StoreResult> cycle(int n, int deletableEvery, BenchTables tables, LocalPlatform.Running platform,
-                                           PlatformClient controlPlane, RunStages runs) throws Exception {
-        System.out.printf(Locale.ROOT, "%n== %,d rows per table: loading, exporting backups, registering ...%n", n);
-        tables.load(n, deletableEvery);
-        String source = "bench-members-" + n;
-        export(platform, source, "postgres", BenchTables.members(n), "member_id");
-        DatasetSpec accounts = spec("bench-accounts-" + n, StoreKind.POSTGRES, "pg-main", BenchTables.accounts(n),
+    private static final String SLOW = "cassandra-slow";
+
+    /** One data set loaded, backed up and registered: its identifier source and its two datasets. */
+    record Prepared(BenchTables.Names names, DatasetSpec accounts, DatasetSpec profiles) {
+    }
+
+    private static Prepared prepare(String label, int n, int deletableEvery, String cassandraConnection,
+                                    BenchTables tables, LocalPlatform.Running platform, PlatformClient controlPlane)
+            throws Exception {
+        BenchTables.Names names = BenchTables.Names.of(label, n);
+        String prefix = "bench-" + label.replace('_', '-');
+        tables.load(names, n, deletableEvery);
+        String source = prefix + "members-" + n;
+        export(platform, source, "postgres", names.members(), "member_id");
+        DatasetSpec accounts = spec(prefix + "accounts-" + n, StoreKind.POSTGRES, "pg-main", names.accounts(),
                 "account_id", source, ConditionalColumn.timestamp("updated_at"));
-        DatasetSpec profiles = spec("bench-profiles-" + n, StoreKind.CASSANDRA, "cassandra-main", BenchTables.profiles(n),
+        DatasetSpec profiles = spec(prefix + "profiles-" + n, StoreKind.CASSANDRA, cassandraConnection, names.profiles(),
                 "member_id", source, ConditionalColumn.none());
-        export(platform, accounts.name(), "postgres", BenchTables.accounts(n), "member_id");
-        export(platform, profiles.name(), "cassandra", BenchTables.profiles(n), "member_id");
+        export(platform, accounts.name(), "postgres", names.accounts(), "member_id");
+        export(platform, profiles.name(), "cassandra", names.profiles(), "member_id");
         controlPlane.as("operator", "operator").post("/api/identifier-sources", new IdentifierSource(source,
-                StoreKind.POSTGRES, "pg-main", BenchTables.SCHEMA, BenchTables.members(n), "member_id", "left_at",
+                StoreKind.POSTGRES, "pg-main", BenchTables.SCHEMA, names.members(), "member_id", "left_at",
                 S3Layout.defaultBackupLocation(source, BackupFormat.JSONL_GZIP), Duration.ofDays(7)))
                 .require("registering " + source);
         PlatformClient owner = controlPlane.as("owner", "owner");
         owner.post("/api/datasets", accounts).require("registering " + accounts.name());
         owner.post("/api/datasets", profiles).require("registering " + profiles.name());
+        return new Prepared(names, accounts, profiles);
+    }
 
-        tables.loadAdapterCopies(n, deletableEvery);
+    private static List<StoreResult> cycle(int n, int deletableEvery, BenchTables tables, LocalPlatform.Running platform,
+                                           PlatformClient controlPlane, RunStages runs) throws Exception {
+        System.out.printf(Locale.ROOT, "%n== %,d rows per table: loading, exporting backups, registering ...%n", n);
+        Prepared prepared = prepare("", n, deletableEvery, "cassandra-main", tables, platform, controlPlane);
+        DatasetSpec accounts = prepared.accounts();
+        DatasetSpec profiles = prepared.profiles();
+        tables.loadAdapterCopies(prepared.names(), n, deletableEvery);
         long expected = n / deletableEvery;
         Duration timeout = Duration.ofMinutes(20).plusSeconds(n / 100);
         List<StoreResult> results = new ArrayList<>();
@@ -142,6 +182,40 @@ public final class PipelineBenchmark {
             results.add(new StoreResult(spec.storeKind().name().toLowerCase(Locale.ROOT), n, deleted, run.stages(), adapter));
         }
         return results;
+    }
+
+    /**
+     * One store never holds back another: a PostgreSQL run's deletion rate alone, then while a Cassandra run deletes
+     * through a store pinned to the floor ({@value #SLOW}, 10 rows/s), which is cancelled afterwards.
+     */
+    private static void isolation(int n, int deletableEvery, BenchTables tables, LocalPlatform.Running platform,
+                                  PlatformClient controlPlane, RunStages runs) throws Exception {
+        System.out.printf(Locale.ROOT, "%n== isolation, %,d rows per table: loading, exporting backups, registering ...%n", n);
+        Prepared solo = prepare("solo_", n, deletableEvery, "cassandra-main", tables, platform, controlPlane);
+        Prepared beside = prepare("iso_", n, deletableEvery, SLOW, tables, platform, controlPlane);
+        Duration timeout = Duration.ofMinutes(20).plusSeconds(n / 100);
+        System.out.printf(Locale.ROOT, "   %s alone ...%n", solo.accounts().name());
+        double alone = deletionRate(runs.run(solo.accounts().name(), timeout));
+        String slowRun = runs.trigger(beside.profiles().name());
+        runs.awaitDeleting(slowRun, timeout);
+        System.out.printf(Locale.ROOT, "   %s while %s deletes at the floor ...%n", beside.accounts().name(),
+                beside.profiles().name());
+        long slowBefore = runs.deleted(slowRun);
+        double besideSlow = deletionRate(runs.run(beside.accounts().name(), timeout));
+        long slowDeleted = runs.deleted(slowRun) - slowBefore;
+        runs.cancel(slowRun);
+        System.out.println();
+        System.out.println("| PostgreSQL run of " + String.format(Locale.ROOT, "%,d", n / deletableEvery)
+                + " rows | deletion rows/s | of alone |");
+        System.out.println("|---|---|---|");
+        System.out.printf(Locale.ROOT, "| alone | %,.0f | 100 %% |%n", alone);
+        System.out.printf(Locale.ROOT, "| beside a Cassandra run whose store is held at 10 rows/s (%,d of its rows reported"
+                + " deleted meanwhile) | %,.0f | %.0f %% |%n", slowDeleted, besideSlow, 100 * besideSlow / alone);
+    }
+
+    private static double deletionRate(RunStages.Result run) {
+        long deleted = run.run().path("counts").path("deletion").path("deleted").asLong(0);
+        return deleted / Math.max(run.stages().get(Stage.DELETION).wall().toNanos() / 1e9, 1e-3);
     }
 
     private static DatasetSpec spec(String name, StoreKind kind, String connection, String table, String key,
@@ -225,6 +299,13 @@ public final class PipelineBenchmark {
                             rated ? String.format(Locale.ROOT, "%,.0f", seconds * 1e6 / rows) : "–");
                 }
                 Measured deletion = result.stages().get(Stage.DELETION);
+                StringBuilder byService = new StringBuilder();
+                for (int k = 0; k < deletion.perService().length; k++) {
+                    byService.append(k == 0 ? "" : ", ").append(SERVICE_NAMES.get(k))
+                            .append(String.format(Locale.ROOT, " %.1f", deletion.perService()[k]));
+                }
+                System.out.printf(Locale.ROOT, "| %,d | %s | deletion, CPU-s by service | %s | | | | | |%n", sizes.get(i),
+                        result.store(), byService);
                 double pipelineRate = result.deleted() / Math.max(deletion.wall().toNanos() / 1e9, 1e-3);
                 System.out.printf(Locale.ROOT, "| %,d | %s | adapter alone (unthrottled) | %,d | %.1f s | %,.0f | – | – | %,.0f |"
                                 + "  deletion at %.0f %% of it%n", sizes.get(i), result.store(), result.adapter().deleted(),

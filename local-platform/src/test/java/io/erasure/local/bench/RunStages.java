@@ -22,10 +22,14 @@ final class RunStages {
 
     enum Stage { AUDIT, VALIDATION, APPROVAL, DELETION, VERIFICATION }
 
-    record Sample(long nanos, double serviceCpuSeconds, double hostCpuSeconds) {
+    record Sample(long nanos, double[] perService, double hostCpuSeconds) {
+        double serviceCpuSeconds() {
+            return java.util.Arrays.stream(perService).sum();
+        }
     }
 
-    record Measured(Duration wall, double serviceCpuSeconds, double hostCpuSeconds) {
+    /** @param perService CPU-seconds of each service, in {@code LocalPlatform}'s order */
+    record Measured(Duration wall, double serviceCpuSeconds, double hostCpuSeconds, double[] perService) {
     }
 
     record Result(JsonNode run, Map<Stage, Measured> stages) {
@@ -48,8 +52,7 @@ final class RunStages {
     Result run(String dataset, Duration timeout) throws InterruptedException {
         Map<String, Sample> entered = new java.util.HashMap<>();
         entered.put("TRIGGERED", sample());
-        String runId = owner.post("/api/datasets/" + dataset + "/runs", null).require("triggering a run of " + dataset)
-                .path("id").asString();
+        String runId = trigger(dataset);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             JsonNode run = operator.get("/api/runs/" + runId).require("reading run " + runId);
@@ -69,6 +72,43 @@ final class RunStages {
             Thread.sleep(POLL.toMillis());
         }
         throw new IllegalStateException("the run " + runId + " of " + dataset + " did not end within " + timeout);
+    }
+
+    String trigger(String dataset) {
+        return owner.post("/api/datasets/" + dataset + "/runs", null).require("triggering a run of " + dataset)
+                .path("id").asString();
+    }
+
+    /** Waits until the run deletes, approving it when held. */
+    void awaitDeleting(String runId, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            String state = operator.get("/api/runs/" + runId).require("reading run " + runId).path("state").asString();
+            switch (state) {
+                case "DELETING" -> {
+                    return;
+                }
+                case "AWAITING_APPROVAL" -> operator.post("/api/runs/" + runId + "/approve", null).require("approving " + runId);
+                default -> {
+                    if (FINAL.contains(state) || state.equals("VERIFYING")) {
+                        throw new IllegalStateException("the run " + runId + " got to " + state + " without being seen deleting");
+                    }
+                }
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+        throw new IllegalStateException("the run " + runId + " did not start deleting within " + timeout);
+    }
+
+    /** How many rows the run has deleted so far. */
+    long deleted(String runId) {
+        return operator.get("/api/runs/" + runId).require("reading run " + runId).path("counts").path("deletion")
+                .path("deleted").asLong(0);
+    }
+
+    void cancel(String runId) {
+        operator.post("/api/runs/" + runId + "/cancel", java.util.Map.of("reason", "benchmark phase over"))
+                .require("cancelling " + runId);
     }
 
     /**
@@ -102,16 +142,20 @@ final class RunStages {
     }
 
     private static Measured between(Sample from, Sample to) {
+        double[] perService = new double[to.perService().length];
+        for (int i = 0; i < perService.length; i++) {
+            perService[i] = to.perService()[i] - from.perService()[i];
+        }
         return new Measured(Duration.ofNanos(to.nanos() - from.nanos()), to.serviceCpuSeconds() - from.serviceCpuSeconds(),
-                to.hostCpuSeconds() - from.hostCpuSeconds());
+                to.hostCpuSeconds() - from.hostCpuSeconds(), perService);
     }
 
     private Sample sample() {
-        double services = 0;
-        for (ChildJvm service : this.services) {
-            services += cpuSeconds(service.pid());
+        double[] perService = new double[services.size()];
+        for (int i = 0; i < perService.length; i++) {
+            perService[i] = cpuSeconds(services.get(i).pid());
         }
-        return new Sample(System.nanoTime(), services, hostCpuSeconds());
+        return new Sample(System.nanoTime(), perService, hostCpuSeconds());
     }
 
     private static double cpuSeconds(long pid) {
