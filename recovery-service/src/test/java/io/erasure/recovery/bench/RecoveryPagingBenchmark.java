@@ -3,6 +3,7 @@ package io.erasure.recovery.bench;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.deletionlog.client.DatasetKeys;
 import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.client.HeaderPage;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.client.LogSchema;
 import io.erasure.deletionlog.client.PayloadCipher;
@@ -117,6 +118,19 @@ public final class RecoveryPagingBenchmark {
                     context.getBean(BulkRestores.class), context.getBean(RetainedRows.class), clock,
                     new RecoveryRunner.Sizes(500, 100));
 
+            // what the census before a recovery by run reads: every record's header, no payload
+            for (int i = 0; i < 3; i++) {
+                long headersStart = System.nanoTime();
+                long headers = 0;
+                String cursor = null;
+                do {
+                    HeaderPage page = reader.runHeaders(run.value(), 500, cursor);
+                    headers += page.headers().size();
+                    cursor = page.nextCursor();
+                } while (cursor != null);
+                System.out.printf(Locale.ROOT, "headers of the run: %,d in %.2f s%n", headers,
+                        (System.nanoTime() - headersStart) / 1e9);
+            }
             System.out.printf(Locale.ROOT, "recovery by run, %,d records, pages of 500, batches of 100:%n", records);
             List<Double> rates = new ArrayList<>();
             for (int i = 0; i <= runs; i++) {
@@ -144,6 +158,20 @@ public final class RecoveryPagingBenchmark {
             jdbc.execute("TRUNCATE recovery_bench." + spec.table());
             List<Map<String, Object>> keys = LongStream.rangeClosed(1, Math.min(keyCount, records))
                     .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+            // the log reads alone: one key at a time (as before), then pages of 500 keys in multi-key statements
+            for (int i = 0; i < 2; i++) {
+                long alone = System.nanoTime();
+                keys.forEach(key -> reader.byKey(spec.name(), key, true));
+                double aloneSeconds = (System.nanoTime() - alone) / 1e9;
+                long together = System.nanoTime();
+                for (int from = 0; from < keys.size(); from += 500) {
+                    reader.byKeys(spec.name(), keys.subList(from, Math.min(keys.size(), from + 500)), true);
+                }
+                double togetherSeconds = (System.nanoTime() - together) / 1e9;
+                System.out.printf(Locale.ROOT, "log reads of %,d keys: one by one %.2f s (%,.0f keys/s), %d at a time in"
+                                + " statements of %d keys %.2f s (%,.0f keys/s)%n", keys.size(), aloneSeconds,
+                        keys.size() / aloneSeconds, 500, LogReader.KEYS_PER_QUERY, togetherSeconds, keys.size() / togetherSeconds);
+            }
             long start = System.nanoTime();
             RecoveryStore.RequestView byKeys = recover(store, runner, new RecoveryScope.ByKeys(spec.name(), keys), spec);
             double seconds = (System.nanoTime() - start) / 1e9;
