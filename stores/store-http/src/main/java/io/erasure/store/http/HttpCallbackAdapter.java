@@ -41,7 +41,8 @@ import java.util.Map;
  *   <li>nothing is restored ({@code restore} false): the owner's system must restore.</li>
  * </ul>
  * Every URL is checked against the connection's allow-list and address rules at {@link #checkDataset} and again
- * before each call ({@link TargetPolicy}). Thread-safe; the JDK HTTP client is shared by all calls.
+ * at each call, where the host is resolved once per connection and only checked addresses are connected to
+ * ({@link TargetPolicy}). Thread-safe; one pooled HTTP client is shared by all calls.
  */
 public final class HttpCallbackAdapter implements StoreAdapter {
 
@@ -71,7 +72,7 @@ public final class HttpCallbackAdapter implements StoreAdapter {
 
     /**
      * Accepts an HTTP_CALLBACK dataset whose URL and check URL are allowed (host on the allow-list, only public
-     * addresses unless private ones are allowed), whose headers' secrets this connection defines, and whose key
+     * addresses or those operators allow), whose headers' secrets this connection defines, and whose key
      * columns are the callback's. Sends nothing to the owner.
      */
     @Override
@@ -166,9 +167,10 @@ public final class HttpCallbackAdapter implements StoreAdapter {
         return LoadSignal.of(Map.of(), clock.instant());
     }
 
-    /** Nothing to release: the JDK client's connections close when idle. */
+    /** Closes the HTTP client's pooled connections. */
     @Override
     public void close() {
+        client.close();
     }
 
     private void requireBatch(List<Map<String, Object>> keys) {

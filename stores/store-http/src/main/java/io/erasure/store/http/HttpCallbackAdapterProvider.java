@@ -7,15 +7,13 @@ import io.erasure.store.http.target.TargetPolicy;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapterProvider;
 import io.erasure.store.spi.StoreConnection;
-import java.net.http.HttpClient;
 import java.time.Clock;
-import java.time.Duration;
 
 /**
  * Opens {@link HttpCallbackAdapter}s (type {@code HTTP_CALLBACK}). Settings: see {@link HttpCallbackSettings}
- * ({@code allowed-hosts} required; {@code allow-private-addresses}, {@code timeout-ms}, {@code max-attempts},
- * {@code backoff-ms}, {@code max-batch}, {@code secret.<NAME>}). Opening contacts nobody: targets are checked per
- * dataset and per call.
+ * ({@code allowed-hosts} required; {@code allowed-addresses}, {@code allow-private-addresses}, {@code timeout-ms},
+ * {@code max-attempts}, {@code backoff-ms}, {@code max-batch}, {@code secret.<NAME>}). Opening contacts nobody:
+ * targets are checked per dataset and per call.
  */
 public final class HttpCallbackAdapterProvider implements StoreAdapterProvider {
 
@@ -29,15 +27,10 @@ public final class HttpCallbackAdapterProvider implements StoreAdapterProvider {
         return open(HttpCallbackSettings.from(connection), HostResolver.SYSTEM, Clock.systemUTC());
     }
 
-    /** An adapter on {@code settings} whose targets are resolved by {@code resolver}. */
+    /** An adapter on {@code settings} whose targets are resolved by {@code resolver}, for registration and calls alike. */
     public static HttpCallbackAdapter open(HttpCallbackSettings settings, HostResolver resolver, Clock clock) {
-        HttpClient http = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofMillis(settings.timeoutMs()))
-                // a redirect could lead off the allow-list, so it is reported, never followed
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
-        TargetPolicy policy = new TargetPolicy(settings.ref(), settings.allowedHosts(), settings.allowPrivateAddresses(), resolver);
-        CallbackClient client = new CallbackClient(http, policy, new SecretHeaders(settings), settings, clock);
+        TargetPolicy policy = new TargetPolicy(settings, resolver);
+        CallbackClient client = new CallbackClient(policy, new SecretHeaders(settings), settings, clock);
         return new HttpCallbackAdapter(settings, policy, client, clock);
     }
 }

@@ -1,5 +1,6 @@
 package io.erasure.store.http;
 
+import io.erasure.store.http.target.AddressRange;
 import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 import java.util.ArrayList;
@@ -15,22 +16,27 @@ import java.util.TreeMap;
  * @param ref                   the connection's name, for messages that say which setting to change
  * @param allowedHosts          {@code allowed-hosts} (required): comma list of host names ({@code owner.example.com})
  *                              or {@code *.suffix} patterns ({@code *.corp.example.com}, any subdomain of it)
- * @param allowPrivateAddresses {@code allow-private-addresses} (default false): whether a host may resolve to a
- *                              loopback, private, link-local (incl. the cloud metadata address), unspecified or
- *                              multicast address
+ * @param allowPrivateAddresses {@code allow-private-addresses} (default false): whether a host may resolve to any
+ *                              address at all, however internal (loopback, private, link-local with the cloud
+ *                              metadata address, carrier-grade NAT, NAT64, ...); prefer {@code allowed-addresses}
+ * @param allowedAddresses      {@code allowed-addresses} (default none): comma list of the non-public ranges a host
+ *                              may resolve to ({@code 10.20.0.0/16}, {@code 127.0.0.1/32}, {@code 64:ff9b::/96}
+ *                              for NAT64), for owners inside the network; every other address must be public
  * @param timeoutMs             {@code timeout-ms}: connect and response timeout of one attempt (default 10000)
  * @param maxAttempts           {@code max-attempts}: attempts per call, the first included (default 4)
  * @param backoffMs             {@code backoff-ms}: first wait between attempts, doubled each time with jitter (default 200)
  * @param maxBatch              {@code max-batch}: keys per call (default 500)
  * @param secrets               {@code secret.<NAME>}: values of the {@code secret:NAME} header references; never logged
  */
-public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolean allowPrivateAddresses, int timeoutMs,
-                                   int maxAttempts, int backoffMs, int maxBatch, Map<String, String> secrets) {
+public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolean allowPrivateAddresses,
+                                   List<AddressRange> allowedAddresses, int timeoutMs, int maxAttempts, int backoffMs,
+                                   int maxBatch, Map<String, String> secrets) {
 
     public static final String SECRET_PREFIX = "secret.";
 
     public HttpCallbackSettings {
         allowedHosts = List.copyOf(allowedHosts);
+        allowedAddresses = List.copyOf(allowedAddresses);
         if (allowedHosts.isEmpty()) {
             throw new StoreException.Fatal("connection '" + ref + "' setting 'allowed-hosts' lists no host; name the hosts"
                     + " callbacks may reach, e.g. erasure.connections." + ref + ".allowed-hosts=owner.example.com,*.corp.example.com");
@@ -53,6 +59,7 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
         return new HttpCallbackSettings(ref,
                 hostPatterns(ref, connection.required("allowed-hosts")),
                 bool(ref, "allow-private-addresses", connection.setting("allow-private-addresses").orElse("false")),
+                addressRanges(ref, connection.setting("allowed-addresses").orElse("")),
                 connection.intSetting("timeout-ms", 10_000),
                 connection.intSetting("max-attempts", 4),
                 connection.intSetting("backoff-ms", 200),
@@ -69,7 +76,8 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
     @Override
     public String toString() {
         return "HttpCallbackSettings[ref=" + ref + ", allowedHosts=" + allowedHosts + ", allowPrivateAddresses="
-                + allowPrivateAddresses + ", timeoutMs=" + timeoutMs + ", maxAttempts=" + maxAttempts + ", backoffMs="
+                + allowPrivateAddresses + ", allowedAddresses=" + allowedAddresses.stream().map(AddressRange::cidr).toList()
+                + ", timeoutMs=" + timeoutMs + ", maxAttempts=" + maxAttempts + ", backoffMs="
                 + backoffMs + ", maxBatch=" + maxBatch + ", secrets=" + new TreeMap<>(secrets).keySet() + "]";
     }
 
@@ -89,6 +97,22 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
             patterns.add(pattern);
         }
         return patterns;
+    }
+
+    private static List<AddressRange> addressRanges(String ref, String value) {
+        List<AddressRange> ranges = new ArrayList<>();
+        for (String part : value.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            try {
+                ranges.add(AddressRange.parse(part, "allowed by erasure.connections." + ref + ".allowed-addresses"));
+            } catch (IllegalArgumentException e) {
+                throw new StoreException.Fatal("connection '" + ref + "' setting 'allowed-addresses' has " + e.getMessage()
+                        + "; list IPv4 or IPv6 ranges in CIDR form (10.20.0.0/16, 127.0.0.1/32, 64:ff9b::/96)", e);
+            }
+        }
+        return ranges;
     }
 
     private static boolean bool(String ref, String name, String value) {

@@ -26,11 +26,14 @@ final class CallbackFixtures {
     private CallbackFixtures() {
     }
 
-    /** Settings for the fake owner on loopback: private addresses allowed, the owner's token as secret, short backoff. */
+    /**
+     * Settings for the fake owner on loopback: 127.0.0.1 allowed explicitly by operators (every other non-public
+     * address stays refused), the owner's token as secret, short backoff.
+     */
     static Map<String, String> loopbackSettings() {
         Map<String, String> settings = new HashMap<>();
         settings.put("allowed-hosts", "127.0.0.1,localhost");
-        settings.put("allow-private-addresses", "true");
+        settings.put("allowed-addresses", "127.0.0.1/32");
         settings.put("secret." + SECRET, FakeOwnerService.TOKEN);
         settings.put("max-attempts", "3");
         settings.put("backoff-ms", "20");

@@ -2,6 +2,9 @@ package io.erasure.store.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsServer;
 import io.erasure.store.tck.ContractTable.FixtureRow;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,11 +23,14 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.ExtendedSSLSession;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The data owner's service, for real, on 127.0.0.1: its store is an in-memory map of tables of rows, and it
+ * The data owner's service, for real, on 127.0.0.1 (or another loopback address, over HTTP or HTTPS): its store is an in-memory map of tables of rows, and it
  * answers {@code POST /<table>/delete} (deletes the rows named in {@code keys}, answers the counts) and
  * {@code POST /<table>/check} (answers {@code present} per key), after checking the {@code Authorization} header
  * (401 otherwise). Tests may script answers ahead of the real ones (a 503, a slow answer) and read what it
@@ -42,8 +48,8 @@ final class FakeOwnerService implements AutoCloseable {
     private final Map<String, Deque<Scripted>> scripts = new ConcurrentHashMap<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
 
-    private FakeOwnerService() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    private FakeOwnerService(HttpServer server) {
+        this.server = server;
         server.createContext("/", this::handle);
         server.setExecutor(executor);
         server.start();
@@ -51,10 +57,22 @@ final class FakeOwnerService implements AutoCloseable {
 
     static FakeOwnerService start() {
         try {
-            return new FakeOwnerService();
+            return new FakeOwnerService(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0));
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the fake owner service", e);
         }
+    }
+
+    /** A service on {@code address} (any of 127.0.0.0/8 on Linux) and {@code port} (0: any free one). */
+    static FakeOwnerService start(String address, int port) throws IOException {
+        return new FakeOwnerService(HttpServer.create(new InetSocketAddress(InetAddress.getByName(address), port), 0));
+    }
+
+    /** An HTTPS service on {@code address}, any free port, with the key and certificate of {@code tls}. */
+    static FakeOwnerService startTls(String address, SSLContext tls) throws IOException {
+        HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getByName(address), 0), 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        return new FakeOwnerService(server);
     }
 
     /** {@code http://127.0.0.1:<port>/<table>/<action>}. */
@@ -115,7 +133,7 @@ final class FakeOwnerService implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             Map<String, String> headers = new LinkedHashMap<>();
             exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), values.get(0)));
-            received.add(new Received(table, action, exchange.getRequestMethod(), headers, body));
+            received.add(new Received(table, action, exchange.getRequestMethod(), headers, body, serverName(exchange)));
 
             Scripted scripted = scripts.getOrDefault(table, new ConcurrentLinkedDeque<>()).poll();
             if (scripted != null) {
@@ -153,6 +171,16 @@ final class FakeOwnerService implements AutoCloseable {
         }
     }
 
+    /** The host name the client asked for in TLS (SNI), or null. */
+    private static String serverName(HttpExchange exchange) {
+        if (exchange instanceof HttpsExchange https && https.getSSLSession() instanceof ExtendedSSLSession session) {
+            return session.getRequestedServerNames().stream()
+                    .filter(SNIHostName.class::isInstance).map(name -> ((SNIHostName) name).getAsciiName())
+                    .findFirst().orElse(null);
+        }
+        return null;
+    }
+
     private static void reply(HttpExchange exchange, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
@@ -163,8 +191,9 @@ final class FakeOwnerService implements AutoCloseable {
         }
     }
 
-    /** A request as the owner received it; header names in lower case. */
-    record Received(String table, String action, String method, Map<String, String> headers, String body) {
+    /** A request as the owner received it; header names in lower case; {@code serverName} the TLS SNI (null over HTTP). */
+    record Received(String table, String action, String method, Map<String, String> headers, String body,
+                    String serverName) {
     }
 
     private record Scripted(int status, String body, Map<String, String> headers, Duration delay) {

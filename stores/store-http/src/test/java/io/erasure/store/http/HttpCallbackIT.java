@@ -18,6 +18,8 @@ import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 import io.erasure.store.tck.ContractTable.FixtureRow;
+import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -118,8 +120,88 @@ class HttpCallbackIT {
         DeletePlan plan = rebound.planDelete(batch(target, "batch-rebind", ids(1)));
         assertThatThrownBy(() -> rebound.executeDelete(plan))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("resolves to 127.0.0.1, a loopback address");
+                .hasMessageContaining("resolves to 127.0.0.1, in 127.0.0.0/8 (loopback)");
         assertThat(owner.get(table, 1)).isPresent();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"100.64.0.1", "198.18.0.1", "198.19.255.255", "240.0.0.1", "255.255.255.255", "192.0.0.8",
+            "192.0.2.1", "198.51.100.1", "203.0.113.1", "64:ff9b::a00:1", "64:ff9b::808:808", "64:ff9b:1::a00:1",
+            "2002:a00:1::1", "2001::1", "::8.8.8.8"})
+    void aHostResolvingToAnyOtherNonPublicRangeIsRefusedAtRegistrationAndAtCallTime(String address) throws Exception {
+        InetAddress resolved = InetAddress.getByName(address);
+        StoreAdapter strict = HttpCallbackAdapterProvider.open(HttpCallbackSettings.from(new StoreConnection("strict",
+                StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.test", "secret.owner-token", FakeOwnerService.TOKEN,
+                        "max-attempts", "1"))), host -> List.of(resolved), Clock.systemUTC());
+        DatasetSpec target = CallbackFixtures.spec(table, "http://owner.test:" + owner.port() + "/" + table + "/delete", null);
+
+        assertThatThrownBy(() -> strict.checkDataset(target))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("host 'owner.test' resolves to " + resolved.getHostAddress())
+                .hasMessageContaining("erasure.connections.strict.allowed-addresses");
+        DeletePlan plan = strict.planDelete(batch(target, "batch-range", ids(1)));
+        assertThatThrownBy(() -> strict.executeDelete(plan))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("copy.httpCallback.url http://owner.test:" + owner.port())
+                .hasMessageContaining("resolves to " + resolved.getHostAddress());
+        strict.close();
+    }
+
+    // --- one lookup per connection: the address checked is the address connected to ---
+
+    @Test
+    void aCallConnectsOnlyToTheAddressItsOneLookupCheckedNotToALaterAnswer() throws Exception {
+        FakeOwnerService[] servers = onTwoLoopbackAddresses();
+        try (FakeOwnerService checked = servers[0]; FakeOwnerService internal = servers[1]) {
+            int port = checked.port();
+            seed(checked, internal);
+            AtomicInteger lookups = new AtomicInteger();
+            // operators allow the owner's 127.0.0.2 only; the second answer points at another service, on 127.0.0.1
+            HostResolver rebinding = host -> List.of(InetAddress.getByName(
+                    lookups.incrementAndGet() == 1 ? "127.0.0.2" : "127.0.0.1"));
+            StoreAdapter pinned = HttpCallbackAdapterProvider.open(HttpCallbackSettings.from(new StoreConnection("pinned",
+                    StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.test", "allowed-addresses", "127.0.0.2/32",
+                            "secret.owner-token", FakeOwnerService.TOKEN, "max-attempts", "1"))), rebinding, Clock.systemUTC());
+            DatasetSpec target = CallbackFixtures.spec(table, "http://owner.test:" + port + "/" + table + "/delete", null);
+
+            DeleteOutcome outcome = pinned.executeDelete(pinned.planDelete(batch(target, "batch-pinned", ids(1))));
+
+            assertThat(outcome.deleted()).isEqualTo(1);
+            assertThat(lookups).hasValue(1);
+            assertThat(checked.get(table, 1)).isEmpty();
+            assertThat(checked.received(table)).singleElement()
+                    .satisfies(request -> assertThat(request.headers().get("host")).isEqualTo("owner.test:" + port));
+            assertThat(internal.received(table)).isEmpty();
+            assertThat(internal.get(table, 1)).isPresent();
+            pinned.close();
+        }
+    }
+
+    @Test
+    void withEveryAddressAllowedACallStillConnectsToWhatItsOwnLookupReturned() throws Exception {
+        FakeOwnerService[] servers = onTwoLoopbackAddresses();
+        try (FakeOwnerService resolved = servers[0]; FakeOwnerService elsewhere = servers[1]) {
+            int port = resolved.port();
+            seed(resolved, elsewhere);
+            AtomicInteger lookups = new AtomicInteger();
+            // the platform's resolver says 127.0.0.2; the system's own lookup of localhost would say 127.0.0.1
+            HostResolver dns = host -> {
+                lookups.incrementAndGet();
+                return List.of(InetAddress.getByName("127.0.0.2"));
+            };
+            StoreAdapter open = HttpCallbackAdapterProvider.open(HttpCallbackSettings.from(new StoreConnection("open",
+                    StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "localhost", "allow-private-addresses", "true",
+                            "secret.owner-token", FakeOwnerService.TOKEN, "max-attempts", "1"))), dns, Clock.systemUTC());
+            DatasetSpec target = CallbackFixtures.spec(table, "http://localhost:" + port + "/" + table + "/delete", null);
+
+            DeleteOutcome outcome = open.executeDelete(open.planDelete(batch(target, "batch-resolved", ids(1))));
+
+            assertThat(elsewhere.received(table)).isEmpty();
+            assertThat(resolved.get(table, 1)).isEmpty();
+            assertThat(outcome.deleted()).isEqualTo(1);
+            assertThat(lookups).hasValue(1);
+            open.close();
+        }
     }
 
     @Test
@@ -346,6 +428,26 @@ class HttpCallbackIT {
         assertThatThrownBy(() -> adapter.restore(spec, List.of()))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("owner's system must restore");
+    }
+
+    /** An owner on 127.0.0.2 and another service on 127.0.0.1, on the same port; servers[0] is the owner. */
+    private static FakeOwnerService[] onTwoLoopbackAddresses() throws IOException {
+        for (int tries = 0; tries < 10; tries++) {
+            FakeOwnerService first = FakeOwnerService.start("127.0.0.2", 0);
+            try {
+                return new FakeOwnerService[] {first, FakeOwnerService.start("127.0.0.1", first.port())};
+            } catch (BindException taken) {
+                first.close();
+            }
+        }
+        throw new IllegalStateException("no port free on both 127.0.0.1 and 127.0.0.2 after 10 tries");
+    }
+
+    private void seed(FakeOwnerService... services) {
+        for (FakeOwnerService service : services) {
+            service.createTable(table);
+            service.put(table, new FixtureRow(1, "row-1", 1, 1, null));
+        }
     }
 
     private DeleteOutcome delete(String batchId, List<Map<String, Object>> keys) {

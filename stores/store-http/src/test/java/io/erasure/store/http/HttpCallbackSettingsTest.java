@@ -48,6 +48,26 @@ class HttpCallbackSettingsTest {
     }
 
     @Test
+    void allowedAddressesAreReadAsRanges() {
+        HttpCallbackSettings settings = from(Map.of("allowed-hosts", "h",
+                "allowed-addresses", " 10.20.0.0/16, 127.0.0.1,64:ff9b::/96,"));
+
+        assertThat(settings.allowedAddresses()).extracting(range -> range.cidr())
+                .containsExactly("10.20.0.0/16", "127.0.0.1", "64:ff9b::/96");
+        assertThat(settings.allowedAddresses()).extracting(range -> range.prefixLength()).containsExactly(16, 32, 96);
+        assertThat(from(Map.of("allowed-hosts", "h")).allowedAddresses()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"owner.example.com", "cafe", "10.0.0.0/33", "10.0.0.0/x", "::/129", "10.0.0/8", "*"})
+    void anAllowedAddressThatIsNotARangeIsRefusedWithoutALookup(String entry) {
+        assertThatThrownBy(() -> from(Map.of("allowed-hosts", "h", "allowed-addresses", entry)))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'allowed-addresses' has '" + entry + "'")
+                .hasMessageContaining("CIDR form");
+    }
+
+    @Test
     void secretsAreReadButNeverPrinted() {
         HttpCallbackSettings settings = from(Map.of("allowed-hosts", "h", "secret.token", "Bearer very-secret-value"));
 

@@ -9,11 +9,9 @@ import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,6 +22,22 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.ParseException;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,26 +46,38 @@ import org.slf4j.LoggerFactory;
  * backoff with jitter from {@code backoff-ms}, up to {@code max-attempts}. What is retried: timeouts, connection
  * failures, 408, 429 and 5xx (a {@code Retry-After} is honoured when it is at most {@link #MAX_RETRY_AFTER};
  * a longer one ends the call as retriable, for the caller's own backoff). What is not: other 4xx and redirects
- * ({@link StoreException.Fatal}), which retrying cannot fix. Every attempt re-checks the target
+ * ({@link StoreException.Fatal}), which retrying cannot fix. Every attempt re-checks the URL against the allow-list
  * ({@link TargetPolicy}) and carries the same {@code Idempotency-Key}, so the owner applies a batch once however
  * often it arrives.
  *
+ * <p>The HTTP client (Apache HttpClient 5, classic) resolves hosts only through {@link CheckedDnsResolver}: a new
+ * connection is made to an address the policy checked in the same lookup, never to a second, unchecked answer. A
+ * pooled connection is reused only for its own host and port, and was checked when it was made. Redirects, the
+ * client's own retries, cookies and decompression are off: what is sent is what the plan shows.
+ *
  * <p>Secret header values are resolved just before sending and never put in a message: response excerpts are
- * redacted in case the owner echoes a header back.
+ * redacted in case the owner echoes a header back. The client's own header and wire loggers
+ * ({@code org.apache.hc.client5.http.headers} and {@code .wire}) print every header at DEBUG: keep them above DEBUG
+ * wherever callbacks run.
  */
-public final class CallbackClient {
+public final class CallbackClient implements AutoCloseable {
 
     /** The longest {@code Retry-After} this call sleeps through; a longer one is left to the caller's backoff. */
     public static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(30);
-    /** Headers the JDK client sets itself, and the idempotency key the platform owns. */
-    public static final Set<String> RESERVED_HEADERS = Set.of("connection", "content-length", "expect", "host", "upgrade",
-            CallbackRequest.IDEMPOTENCY_KEY.toLowerCase(Locale.ROOT));
+    /** Headers the HTTP client sets itself, and the idempotency key the platform owns. */
+    public static final Set<String> RESERVED_HEADERS = Set.of("connection", "content-length", "expect", "host",
+            "transfer-encoding", "upgrade", CallbackRequest.IDEMPOTENCY_KEY.toLowerCase(Locale.ROOT));
 
     private static final Logger LOG = LoggerFactory.getLogger(CallbackClient.class);
     private static final int EXCERPT_CHARS = 200;
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    // an idle connection is dropped after this; a live one is re-resolved (and re-checked) at least this often
+    private static final TimeValue CONNECTION_LIFETIME = TimeValue.ofMinutes(1);
+    // per owner host and in all: a deletion replica runs a few lanes, each calling one owner at a time
+    private static final int MAX_CONNECTIONS_PER_HOST = 20;
+    private static final int MAX_CONNECTIONS = 100;
 
-    private final HttpClient http;
+    private final CloseableHttpClient http;
     private final TargetPolicy policy;
     private final SecretHeaders secrets;
     private final Duration timeout;
@@ -59,9 +85,8 @@ public final class CallbackClient {
     private final Retry retry;
     private final Clock clock;
 
-    public CallbackClient(HttpClient http, TargetPolicy policy, SecretHeaders secrets, HttpCallbackSettings settings,
-                          Clock clock) {
-        this.http = http;
+    public CallbackClient(TargetPolicy policy, SecretHeaders secrets, HttpCallbackSettings settings, Clock clock) {
+        this.http = httpClient(policy, Timeout.ofMilliseconds(settings.timeoutMs()));
         this.policy = policy;
         this.secrets = secrets;
         this.timeout = Duration.ofMillis(settings.timeoutMs());
@@ -112,55 +137,89 @@ public final class CallbackClient {
         for (String name : headers.keySet()) {
             if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
                 throw new StoreException.Fatal("copy.httpCallback.headers must not set '" + name + "': the platform sets"
-                        + " it (reserved: Connection, Content-Length, Expect, Host, Upgrade, Idempotency-Key); remove it");
+                        + " it (reserved: Connection, Content-Length, Expect, Host, Transfer-Encoding, Upgrade,"
+                        + " Idempotency-Key); remove it");
             }
         }
     }
 
-    private String attempt(CallbackRequest request, Map<String, String> headers, AtomicInteger attempts) {
-        attempts.incrementAndGet();
-        URI uri;
-        try {
-            uri = policy.check(request.field(), request.url());
-        } catch (StoreException.Retriable unresolved) {
-            throw new Transient(unresolved.getMessage(), null, unresolved);
-        }
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
-                .timeout(timeout)
-                .method(request.method(), HttpRequest.BodyPublishers.ofString(request.body(), StandardCharsets.UTF_8));
-        headers.forEach(builder::header);
-        if (headers.keySet().stream().noneMatch("Content-Type"::equalsIgnoreCase)) {
-            builder.header("Content-Type", "application/json");
-        }
-        if (request.idempotencyKey() != null) {
-            builder.header(CallbackRequest.IDEMPOTENCY_KEY, request.idempotencyKey());
-        }
-        HttpResponse<String> response;
-        try {
-            response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (HttpTimeoutException e) {
-            throw new Transient(request.target() + " did not answer within " + timeout.toMillis() + " ms (timeout-ms)", null, e);
-        } catch (IOException e) {
-            throw new Transient(request.target() + " failed: " + e, null, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoreException.Retriable(request.target() + " was interrupted", e);
-        }
-        return answer(request, response);
+    /** Closes the pooled connections. */
+    @Override
+    public void close() {
+        http.close(CloseMode.GRACEFUL);
     }
 
-    private String answer(CallbackRequest request, HttpResponse<String> response) {
-        int status = response.statusCode();
+    private static CloseableHttpClient httpClient(TargetPolicy policy, Timeout timeout) {
+        return HttpClients.custom()
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+                        .setDnsResolver(new CheckedDnsResolver(policy))
+                        // the JVM's trust store and javax.net.ssl settings; certificates checked against the host name
+                        .setTlsSocketStrategy(DefaultClientTlsStrategy.createSystemDefault())
+                        .setDefaultConnectionConfig(ConnectionConfig.custom()
+                                .setConnectTimeout(timeout)
+                                .setSocketTimeout(timeout)
+                                .setTimeToLive(CONNECTION_LIFETIME)
+                                .build())
+                        .setMaxConnPerRoute(MAX_CONNECTIONS_PER_HOST)
+                        .setMaxConnTotal(MAX_CONNECTIONS)
+                        .build())
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(timeout)
+                        .setResponseTimeout(timeout)
+                        .build())
+                // a redirect could lead off the allow-list, so it is reported, never followed
+                .disableRedirectHandling()
+                // retries are this class's, with the same idempotency key and a fresh check
+                .disableAutomaticRetries()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .disableContentCompression()
+                .evictIdleConnections(CONNECTION_LIFETIME)
+                .build();
+    }
+
+    private String attempt(CallbackRequest request, Map<String, String> headers, AtomicInteger attempts) {
+        attempts.incrementAndGet();
+        URI uri = policy.allowedUri(request.field(), request.url());
+        HttpUriRequestBase call = new HttpUriRequestBase(request.method(), uri);
+        call.setEntity(new ByteArrayEntity(request.body().getBytes(StandardCharsets.UTF_8), null));
+        headers.forEach(call::addHeader);
+        if (headers.keySet().stream().noneMatch("Content-Type"::equalsIgnoreCase)) {
+            call.addHeader("Content-Type", "application/json");
+        }
+        if (request.idempotencyKey() != null) {
+            call.addHeader(CallbackRequest.IDEMPOTENCY_KEY, request.idempotencyKey());
+        }
+        Answer answer;
+        try {
+            answer = http.execute(call, Answer::read);
+        } catch (StoreException.Fatal refused) {
+            // the resolver refused the address the host resolved to
+            throw new StoreException.Fatal(request.field() + " " + request.url() + " is refused: " + refused.getMessage(),
+                    refused);
+        } catch (SocketTimeoutException | ConnectionRequestTimeoutException e) {
+            throw new Transient(request.target() + " did not answer within " + timeout.toMillis() + " ms (timeout-ms)", null, e);
+        } catch (InterruptedIOException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException.Retriable(request.target() + " was interrupted", e);
+        } catch (IOException e) {
+            throw new Transient(request.target() + " failed: " + e, null, e);
+        }
+        return answer(request, answer);
+    }
+
+    private String answer(CallbackRequest request, Answer response) {
+        int status = response.status();
         if (status >= 200 && status < 300) {
             return response.body();
         }
         String excerpt = excerpt(response.body());
         if (status == 408 || status == 429 || status >= 500 && status < 600) {
-            Duration retryAfter = retryAfter(response.headers().firstValue("Retry-After").orElse(null), clock);
+            Duration retryAfter = retryAfter(response.retryAfter(), clock);
             throw new Transient(request.target() + " answered " + status + ": " + excerpt, retryAfter, null);
         }
         if (status >= 300 && status < 400) {
-            String location = secrets.redact(response.headers().firstValue("Location").orElse("nowhere"));
+            String location = secrets.redact(response.location() == null ? "nowhere" : response.location());
             throw new StoreException.Fatal(request.target() + " answered " + status + ", a redirect to " + location
                     + "; redirects are not followed (they could lead off the allow-list): register the final URL");
         }
@@ -194,6 +253,20 @@ public final class CallbackClient {
             return until.isNegative() ? Duration.ZERO : until;
         } catch (DateTimeParseException e) {
             return null;
+        }
+    }
+
+    /** What the owner answered, read before the response is closed. */
+    private record Answer(int status, String body, String retryAfter, String location) {
+
+        static Answer read(ClassicHttpResponse response) throws IOException, ParseException {
+            String body = response.getEntity() == null ? "" : EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8);
+            return new Answer(response.getCode(), body, value(response.getFirstHeader("Retry-After")),
+                    value(response.getFirstHeader("Location")));
+        }
+
+        private static String value(Header header) {
+            return header == null ? null : header.getValue();
         }
     }
 

@@ -31,6 +31,9 @@ class CallbackClientTest {
                 .hasMessageContaining("'Host'");
         assertThatThrownBy(() -> CallbackClient.requireSendable(Map.of("idempotency-key", "x")))
                 .isInstanceOf(StoreException.Fatal.class);
+        // the client would refuse to send it, on every retry
+        assertThatThrownBy(() -> CallbackClient.requireSendable(Map.of("Transfer-Encoding", "chunked")))
+                .isInstanceOf(StoreException.Fatal.class);
         CallbackClient.requireSendable(Map.of("Authorization", "secret:t", "Content-Type", "application/json"));
     }
 }
