@@ -65,7 +65,8 @@ public final class LogWriter {
                 + values + ", ?) USING TTL ?");
         this.byRun = statements.prepare("INSERT INTO " + LogSchema.BY_RUN + " (" + LogSchema.RECORD_COLUMNS
                 + ", origin_id, shard) VALUES (" + values + ", ?, ?) USING TTL ?");
-        this.keyPurge = statements.prepare("SELECT purged_at FROM " + LogSchema.PURGED_KEYS + " WHERE dataset = ? AND key_hash = ?");
+        this.keyPurge = statements.prepare("SELECT key_hash, purged_at FROM " + LogSchema.PURGED_KEYS
+                + " WHERE dataset = ? AND key_hash IN ?");
         this.datasetPurge = statements.prepare("SELECT purged_at FROM " + LogSchema.PURGED_DATASETS + " WHERE dataset = ?");
     }
 
@@ -81,12 +82,17 @@ public final class LogWriter {
         int purged = 0;
         int expired = 0;
         for (Map.Entry<String, List<DeletionRecord>> dataset : byDataset.entrySet()) {
-            Instant datasetPurgedAt = purgedAt(session.execute(datasetPurge.bind(dataset.getKey())).one());
+            CompletableFuture<AsyncResultSet> datasetPurgeRead = async(datasetPurge.bind(dataset.getKey()));
+            Map<String, String> hashes = new LinkedHashMap<>();
+            for (DeletionRecord record : dataset.getValue()) {
+                hashes.computeIfAbsent(record.recordId(), id -> KeyHash.of(record.dataset(), record.primaryKey()));
+            }
+            Map<String, Instant> keyPurges = keyPurges(dataset.getKey(), hashes.values());
+            Instant datasetPurgedAt = purgedAt(datasetPurgeRead.join().one());
             DatasetKeys.DataKey key = keys.current(dataset.getKey());
             for (DeletionRecord record : dataset.getValue()) {
-                String keyHash = KeyHash.of(record.dataset(), record.primaryKey());
-                Instant keyPurgedAt = purgedAt(session.execute(keyPurge.bind(record.dataset(), keyHash)).one());
-                if (coveredBy(datasetPurgedAt, record) || coveredBy(keyPurgedAt, record)) {
+                String keyHash = hashes.get(record.recordId());
+                if (coveredBy(datasetPurgedAt, record) || coveredBy(keyPurges.get(keyHash), record)) {
                     purged++;
                     continue;
                 }
@@ -101,6 +107,34 @@ public final class LogWriter {
         }
         CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
         return new Written(written, purged, expired);
+    }
+
+    /**
+     * When each of {@code hashes} was purged, for those that were: multi-key reads of at most
+     * {@value LogReader#KEYS_PER_QUERY} keys (one partition each), all in flight at once, so a batch of records costs a
+     * few round trips instead of one per record.
+     */
+    private Map<String, Instant> keyPurges(String dataset, java.util.Collection<String> hashes) {
+        List<String> distinct = List.copyOf(new java.util.LinkedHashSet<>(hashes));
+        List<CompletableFuture<AsyncResultSet>> reads = new ArrayList<>();
+        for (int from = 0; from < distinct.size(); from += LogReader.KEYS_PER_QUERY) {
+            reads.add(async(keyPurge.bind(dataset, distinct.subList(from, Math.min(distinct.size(),
+                    from + LogReader.KEYS_PER_QUERY)))));
+        }
+        Map<String, Instant> purged = new java.util.HashMap<>();
+        for (CompletableFuture<AsyncResultSet> read : reads) {
+            collect(read.join(), purged);
+        }
+        return purged;
+    }
+
+    private static void collect(AsyncResultSet page, Map<String, Instant> purged) {
+        for (Row row : page.currentPage()) {
+            purged.put(row.getString("key_hash"), row.getInstant("purged_at"));
+        }
+        if (page.hasMorePages()) {
+            collect(page.fetchNextPage().toCompletableFuture().join(), purged);
+        }
     }
 
     private void write(DeletionRecord record, String keyHash, DatasetKeys.DataKey key, int ttl,

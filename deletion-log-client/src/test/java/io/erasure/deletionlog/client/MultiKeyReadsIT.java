@@ -163,6 +163,33 @@ class MultiKeyReadsIT {
                 .hasMessageContaining("at most " + LogReader.MAX_PAGE).hasMessageContaining("in parts");
     }
 
+    @Test
+    void aBatchOfRecordsChecksItsKeysPurgesInAFewStatementsAndSkipsExactlyThePurgedOnes() {
+        String dataset = "purged-" + System.nanoTime() % 1_000_000;
+        String run = "run-p-" + System.nanoTime() % 1_000_000;
+        write(dataset, run, LongStream.rangeClosed(1, 250), FIRST, false);
+        for (long id : new long[] {7, 150, 249}) {
+            log.purges().purgeKey(dataset, Map.of("id", id), "operator", "legal request");
+        }
+        List<DeletionRecord> redelivered = new ArrayList<>();
+        LongStream.rangeClosed(1, 250).forEach(id -> {
+            Map<String, Object> key = Map.of("id", id);
+            redelivered.add(new DeletionRecord(DeletionRecord.recordIdFor(run, dataset, key), dataset, key,
+                    List.of(ColumnValue.of("id", id)), CutoffTimestamp.fromInstant(FIRST.minusSeconds(30)), RunId.of(run),
+                    null, "task-1", "batch-1", FIRST, null, false));
+        });
+
+        KEY_STATEMENTS.set(0);
+        LogWriter.Written written = log.writer().write(redelivered); // a late re-delivery from the topic
+        int statements = trackedStatements();
+
+        assertThat(written.skippedPurged()).as("the purged keys' records are not written back").isEqualTo(3);
+        assertThat(written.written()).isEqualTo(247);
+        assertThat(statements).as("purge markers read " + LogReader.KEYS_PER_QUERY + " keys a statement, not one per record")
+                .isEqualTo(3);
+        assertThat(log.reader().byKey(dataset, Map.of("id", 150L), true).purged()).as("still purged").isTrue();
+    }
+
     /** The tracker's count once it stops moving: the driver may report a request just after its result is handed over. */
     private static int trackedStatements() {
         int seen = -1;
