@@ -7,12 +7,14 @@ import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 
-/** The service starts against real PostgreSQL, Kafka, S3 and reports each of them healthy. */
+/** The service starts against real PostgreSQL, Kafka, S3 and reports each of them healthy to an operator. */
 class ValidationApplicationIT extends ValidationTestSupport {
 
     @Test
     void healthIsUpWithEveryEngine() {
-        RestTestClient.bindToServer().baseUrl("http://localhost:" + port).build()
+        // the components only to an operator (ValidationEndpointAccessIT)
+        RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeaders(h -> h.setBasicAuth("operator", "operator")).build()
                 .get().uri("/actuator/health")
                 .exchange()
                 .expectAll(

@@ -1,12 +1,15 @@
 package io.erasure.support.access;
 
+import java.util.Arrays;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.method.configuration.EnableMethodSecurity;
@@ -21,10 +24,14 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 
 /**
- * Every service API call is authenticated: HTTP Basic against {@code erasure.access.users} locally,
+ * Every service call is authenticated: HTTP Basic against {@code erasure.access.users} locally,
  * and JWT bearer tokens when an OAuth2 issuer is configured (roles from the {@code roles} claim, the
- * team from {@code team}). Health, Prometheus and the API documentation are open; a service adds its
- * own rules as {@link AccessRules} beans; then {@code GET /api/**} needs any role and everything else
+ * team from {@code team}). Only the probes are open: {@code /actuator/health/liveness}, {@code /readiness}
+ * and {@code /actuator/health}, which answers anyone but an OPERATOR with the status alone
+ * ({@link OperatorHealthDetails}). {@code /actuator/prometheus} needs METRICS (Prometheus' own credential)
+ * or OPERATOR, the rest of {@code /actuator} OPERATOR; services cannot loosen these. A service then adds
+ * its own rules as {@link AccessRules} beans; after them {@code GET /api/**} needs a reader's role, any
+ * other {@code /api/**} call any role but METRICS, and everything else (the API documentation among it)
  * an authenticated caller, whose roles the service checks through {@link Caller}. With
  * {@code erasure.access.cors.allowed-origins} set ({@link CrossOriginAutoConfiguration}), CORS preflights are
  * answered before authentication.
@@ -42,6 +49,12 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 @EnableConfigurationProperties(AccessProperties.class)
 public class AccessAutoConfiguration {
 
+    /** What Kubernetes, compose and {@code ./erasure-local} poll; {@code /actuator/health} shows them the status only. */
+    static final String[] PROBES = {"/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"};
+
+    private static final String[] READERS = names(Role.VIEWER, Role.OWNER, Role.OPERATOR, Role.RECOVERY);
+    private static final String[] API_ROLES = names(Role.VIEWER, Role.OWNER, Role.OPERATOR, Role.RECOVERY, Role.PUBLISHER);
+
     @Bean
     @ConditionalOnMissingBean(SecurityFilterChain.class)
     SecurityFilterChain api(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder, ObjectProvider<AccessRules> rules,
@@ -49,11 +62,13 @@ public class AccessAutoConfiguration {
         http.csrf(csrf -> csrf.disable())
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .authorizeHttpRequests(requests -> {
-                    requests.requestMatchers("/actuator/health/**", "/actuator/info", "/actuator/prometheus",
-                            "/swagger-ui/**", "/swagger-ui.html", "/v3/api-docs/**").permitAll();
+                    // first, so that no service rule can open more of the actuator
+                    requests.requestMatchers(PROBES).permitAll()
+                            .requestMatchers("/actuator/prometheus").hasAnyRole(Role.METRICS.name(), Role.OPERATOR.name())
+                            .requestMatchers("/actuator", "/actuator/**").hasRole(Role.OPERATOR.name());
                     rules.orderedStream().forEach(rule -> rule.apply(requests));
-                    requests.requestMatchers(HttpMethod.GET, "/api/**")
-                            .hasAnyRole("VIEWER", "OWNER", "OPERATOR", "RECOVERY")
+                    requests.requestMatchers(HttpMethod.GET, "/api/**").hasAnyRole(READERS)
+                            .requestMatchers("/api/**").hasAnyRole(API_ROLES)
                             .anyRequest().authenticated();
                 })
                 .httpBasic(Customizer.withDefaults());
@@ -85,5 +100,20 @@ public class AccessAutoConfiguration {
     @ConditionalOnMissingBean
     CallerResolver callerResolver(AccessProperties properties) {
         return new CallerResolver(properties);
+    }
+
+    private static String[] names(Role... roles) {
+        return Arrays.stream(roles).map(Role::name).toArray(String[]::new);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor",
+            "org.springframework.boot.actuate.endpoint.SecurityContext"})
+    static class HealthDetails {
+
+        @Bean
+        static HealthEndpointGroupsPostProcessor operatorHealthDetails() {
+            return new OperatorHealthDetails();
+        }
     }
 }

@@ -11,7 +11,9 @@ public enum Role {
     /** Read-only: registry, runs, dashboard. */
     VIEWER,
     /** An upstream system that publishes forward-deletion requests ("identifier deleted"), and nothing else. */
-    PUBLISHER;
+    PUBLISHER,
+    /** Prometheus' own credential: scrapes {@code /actuator/prometheus}, and nothing else (no API, no other endpoint). */
+    METRICS;
 
     public String authority() {
         return "ROLE_" + name();
