@@ -24,7 +24,9 @@ import java.util.stream.Collectors;
  *   <tr><td>{@code local-datacenter}</td><td>required</td></tr>
  *   <tr><td>{@code consistency}</td><td>reads, deletes, read-backs and restores; default {@code LOCAL_QUORUM}</td></tr>
  *   <tr><td>{@code max-row-tombstones-per-partition}</td><td>row deletes of one partition per unlogged batch; default 100</td></tr>
- *   <tr><td>{@code read-concurrency}</td><td>point reads in flight per call; default 32</td></tr>
+ *   <tr><td>{@code read-concurrency}</td><td>read statements in flight per call; default 32</td></tr>
+ *   <tr><td>{@code max-keys-per-read}</td><td>keys one read statement asks for (its {@code IN} list): keys of one
+ *       partition, or of several for a table without clustering columns; default 100</td></tr>
  *   <tr><td>{@code request-timeout-ms}</td><td>default 10000</td></tr>
  *   <tr><td>{@code username}, {@code password}</td><td>optional, both or neither</td></tr>
  *   <tr><td>{@code jmx-host}, {@code jmx-port}</td><td>optional: pending compactions, the node's CPU and its client read p99 in the load signal, gossip's view of the nodes for the gc_grace guard, SSTable tombstone statistics for the purge status</td></tr>
@@ -38,6 +40,7 @@ public record CassandraSettings(
         ConsistencyLevel consistency,
         int maxRowTombstonesPerPartition,
         int readConcurrency,
+        int maxKeysPerRead,
         Duration requestTimeout,
         Optional<Credentials> credentials,
         Optional<InetSocketAddress> jmx,
@@ -46,6 +49,7 @@ public record CassandraSettings(
     public static final ConsistencyLevel DEFAULT_CONSISTENCY = DefaultConsistencyLevel.LOCAL_QUORUM;
     public static final int DEFAULT_MAX_ROW_TOMBSTONES_PER_PARTITION = 100;
     public static final int DEFAULT_READ_CONCURRENCY = 32;
+    public static final int DEFAULT_MAX_KEYS_PER_READ = 100;
     public static final int DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
     public CassandraSettings {
@@ -53,6 +57,9 @@ public record CassandraSettings(
         contactPoints = List.copyOf(contactPoints);
         Objects.requireNonNull(localDatacenter, "localDatacenter");
         Objects.requireNonNull(consistency, "consistency");
+        if (maxKeysPerRead < 1) {
+            throw new IllegalArgumentException("maxKeysPerRead must be at least 1, got " + maxKeysPerRead);
+        }
         Objects.requireNonNull(requestTimeout, "requestTimeout");
         Objects.requireNonNull(credentials, "credentials");
         Objects.requireNonNull(jmx, "jmx");
@@ -76,6 +83,7 @@ public record CassandraSettings(
                 .orElse(DEFAULT_CONSISTENCY);
         int cap = atLeastOne(connection, "max-row-tombstones-per-partition", DEFAULT_MAX_ROW_TOMBSTONES_PER_PARTITION);
         int readConcurrency = atLeastOne(connection, "read-concurrency", DEFAULT_READ_CONCURRENCY);
+        int keysPerRead = atLeastOne(connection, "max-keys-per-read", DEFAULT_MAX_KEYS_PER_READ);
         Duration timeout = Duration.ofMillis(atLeastOne(connection, "request-timeout-ms", DEFAULT_REQUEST_TIMEOUT_MS));
 
         Optional<String> username = connection.setting("username");
@@ -95,8 +103,8 @@ public record CassandraSettings(
             throw new StoreException.Fatal("connection '" + ref + "' sets 'jmx-host' without 'jmx-port'; set the node's"
                     + " JMX port (7199 by default), or remove 'jmx-host' to go without pending compactions");
         }
-        return new CassandraSettings(ref, contactPoints, datacenter, consistency, cap, readConcurrency, timeout, credentials,
-                jmx, LoadLimits.from(connection));
+        return new CassandraSettings(ref, contactPoints, datacenter, consistency, cap, readConcurrency, keysPerRead, timeout,
+                credentials, jmx, LoadLimits.from(connection));
     }
 
     private static List<InetSocketAddress> contactPoints(String ref, String value) {

@@ -94,7 +94,7 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
                           Clock clock) {
         this.cql = cql;
         this.catalog = new TableCatalog(cql.session(), settings.connectionRef());
-        this.reads = new LiveReads(cql);
+        this.reads = new LiveReads(cql, settings.maxKeysPerRead());
         this.planner = new DeletePlanner(cql, reads);
         this.anonymisingPlanner = new AnonymisingPlanner(reads);
         this.identifierRoute = new IdentifierRoute(cql);
@@ -128,6 +128,19 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
     @Override
     public List<LiveState> checkLiveState(DatasetSpec spec, List<Map<String, Object>> keys) {
         return reads.states(shape(spec, keys), keys);
+    }
+
+    /**
+     * The most statements one {@link #readRows} or {@link #checkLiveState} call of {@code keyCount} keys sends
+     * ({@link LiveReads#statements}): {@code ceil(keyCount / max-keys-per-read)} for a table keyed by one
+     * partition column (an integer, decimal, text, UUID, blob or boolean; not a timestamp) without clustering
+     * columns, else {@code keyCount}. The caller charges before it reads and passes only the count, so this is an upper
+     * bound for keys in as many partitions as keys: keys of one partition share statements, but the budget is
+     * never charged less than what is sent.
+     */
+    @Override
+    public int readStatements(DatasetSpec spec, int keyCount) {
+        return reads.statements(shape(spec, List.of()), keyCount);
     }
 
     @Override

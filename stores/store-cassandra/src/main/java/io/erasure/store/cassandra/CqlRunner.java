@@ -70,7 +70,25 @@ public final class CqlRunner {
     /** The rows of the first page of each statement, in order; at most {@code concurrency} statements in flight. */
     public List<List<Row>> readAll(String doing, List<? extends Statement<?>> statements) {
         reads.add(statements.size());
-        return runAll(doing, statements, CqlRunner::firstPage);
+        return runAll(doing, statements, resultSet -> CompletableFuture.completedFuture(firstPage(resultSet)));
+    }
+
+    /**
+     * Every row of each statement, following its pages (each page counts as a read), in order; at most
+     * {@code concurrency} statements in flight.
+     */
+    public List<List<Row>> readAllPages(String doing, List<? extends Statement<?>> statements) {
+        reads.add(statements.size());
+        return runAll(doing, statements, resultSet -> allPages(resultSet, new ArrayList<>()));
+    }
+
+    private CompletionStage<List<Row>> allPages(AsyncResultSet resultSet, List<Row> rows) {
+        resultSet.currentPage().forEach(rows::add);
+        if (!resultSet.hasMorePages()) {
+            return CompletableFuture.completedFuture(rows);
+        }
+        reads.increment();
+        return resultSet.fetchNextPage().thenCompose(next -> allPages(next, rows));
     }
 
     /** How many read statements and pages this runner has sent, so the load signal can tell its reads from others'. */
@@ -127,7 +145,7 @@ public final class CqlRunner {
 
     /** Executes every statement, at most {@code concurrency} in flight; fails with the first failure once all ended. */
     public void executeAll(String doing, List<? extends Statement<?>> statements) {
-        runAll(doing, statements, resultSet -> Boolean.TRUE);
+        runAll(doing, statements, resultSet -> CompletableFuture.completedFuture(Boolean.TRUE));
     }
 
     /** Like {@link #executeAll} but reports each statement's failure instead of throwing (null = success). */
@@ -143,13 +161,14 @@ public final class CqlRunner {
         return futures.stream().map(CompletableFuture::join).toList();
     }
 
-    private <T> List<T> runAll(String doing, List<? extends Statement<?>> statements, Function<AsyncResultSet, T> map) {
+    private <T> List<T> runAll(String doing, List<? extends Statement<?>> statements,
+                               Function<AsyncResultSet, CompletionStage<T>> map) {
         List<CompletableFuture<T>> futures = new ArrayList<>(statements.size());
         Semaphore inFlight = new Semaphore(concurrency);
         for (Statement<?> statement : statements) {
             acquire(inFlight);
             futures.add(session.executeAsync(statement).toCompletableFuture()
-                    .thenApply(map)
+                    .thenCompose(map)
                     .whenComplete((result, failure) -> inFlight.release()));
         }
         try {

@@ -6,7 +6,8 @@
  *       also writes every statement's text (quoted identifiers, bind markers only).</li>
  *   <li>{@code json}: keys and values in the platform's JSON form, encoded by Cassandra itself through
  *       {@code toJson} / {@code fromJson} / {@code INSERT JSON}.</li>
- *   <li>{@code read}: point reads of full rows (write time and TTL per column) and of live state.</li>
+ *   <li>{@code read}: reads of full rows (write time and TTL per column) and of live state, a key set per
+ *       statement, each row tied back to the keys that asked for it by its key as stored.</li>
  *   <li>{@code plan}: the delete planner (row or partition deletes, at the cut-off), the anonymising planner (cell
  *       deletes of the clear columns, at the cut-off, rows kept) and their executor (unlogged single-partition batches
  *       of at most {@code max-row-tombstones-per-partition} row deletes).</li>

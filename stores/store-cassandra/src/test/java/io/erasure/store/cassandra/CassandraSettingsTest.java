@@ -70,6 +70,15 @@ class CassandraSettingsTest {
                 .hasMessageContaining("max-row-tombstones-per-partition");
     }
 
+    @Test
+    void aReadStatementAsksForAtMostOneHundredKeysUnlessConfigured() {
+        assertThat(CassandraSettings.from(connection(Map.of())).maxKeysPerRead()).isEqualTo(100);
+        assertThat(CassandraSettings.from(connection(Map.of("max-keys-per-read", "20"))).maxKeysPerRead()).isEqualTo(20);
+        assertThatThrownBy(() -> CassandraSettings.from(connection(Map.of("max-keys-per-read", "0"))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("max-keys-per-read");
+    }
+
     private static StoreConnection connection(Map<String, String> extra) {
         Map<String, String> settings = new HashMap<>(base());
         settings.putAll(extra);

@@ -17,7 +17,7 @@ import java.util.Map;
  * Decides what anonymising a batch does (clearing its clear columns and keeping the rows), reading but never
  * writing.
  *
- * <p>Per key, from the same point read a delete plans with: {@link Action#ABSENT} (no row),
+ * <p>Per key, from the same live read a delete plans with: {@link Action#ABSENT} (no row),
  * {@link Action#SKIP_WRITTEN_AFTER_CUTOFF} (any cell of the row newer than the cut-off, cleared column or not: the
  * same rule as a delete, since the row changed after the request), otherwise {@link Action#CLEAR_COLUMNS} with
  * {@code DELETE c1, c2 FROM t USING TIMESTAMP <cut-off> WHERE <full key>}.

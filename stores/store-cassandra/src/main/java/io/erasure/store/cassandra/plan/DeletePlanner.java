@@ -23,9 +23,10 @@ import java.util.Set;
 /**
  * Decides what deleting a batch does, reading but never writing.
  *
- * <p>Per key, from a point read: {@link Action#ABSENT} (no row), {@link Action#SKIP_WRITTEN_AFTER_CUTOFF}
- * (any cell newer than the cut-off), otherwise a delete. A row with only key columns has no write time
- * and is deleted: should a newer write have re-created it, its newer row marker outlives the delete.
+ * <p>Per key, from its live read ({@link LiveReads}): {@link Action#ABSENT} (no row),
+ * {@link Action#SKIP_WRITTEN_AFTER_CUTOFF} (any cell newer than the cut-off), otherwise a delete. A row with only
+ * key columns has no write time and is deleted: should a newer write have re-created it, its newer row marker
+ * outlives the delete.
  *
  * <p>A partition's row deletes become one {@link Action#DELETE_PARTITION} only when the identifier is (part
  * of) the partition key, no key of the batch in that partition was written after the cut-off, and a

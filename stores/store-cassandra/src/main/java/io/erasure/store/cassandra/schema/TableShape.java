@@ -63,20 +63,8 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
      * ({@link #readBothWays}), then {@code MAXWRITETIME} and {@code TTL}.
      */
     public String rowReadCql() {
-        List<String> selectors = new ArrayList<>();
-        for (String key : primaryKey()) {
-            selectors.add("toJson(" + Names.quoted(key) + ")");
-        }
-        for (String column : regular.keySet()) {
-            String quoted = Names.quoted(column);
-            selectors.add(readNatively(column) ? quoted : "toJson(" + quoted + ")");
-            if (readBothWays(column)) {
-                selectors.add(quoted);
-            }
-            selectors.add("MAXWRITETIME(" + quoted + ")");
-            selectors.add("TTL(" + quoted + ")");
-        }
-        return "SELECT " + String.join(", ", selectors) + " FROM " + spec.quotedTable() + " WHERE " + where(primaryKey());
+        return "SELECT " + String.join(", ", rowSelectors()) + " FROM " + spec.quotedTable() + " WHERE "
+                + where(primaryKey());
     }
 
     /**
@@ -84,14 +72,42 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
      * time ({@code MAXWRITETIME} per regular column).
      */
     public String liveStateCql() {
-        List<String> selectors = new ArrayList<>();
-        for (String key : primaryKey()) {
-            selectors.add("toJson(" + Names.quoted(key) + ")");
-        }
-        for (String column : regular.keySet()) {
-            selectors.add("MAXWRITETIME(" + Names.quoted(column) + ")");
-        }
-        return "SELECT " + String.join(", ", selectors) + " FROM " + spec.quotedTable() + " WHERE " + where(primaryKey());
+        return "SELECT " + String.join(", ", liveStateSelectors()) + " FROM " + spec.quotedTable() + " WHERE "
+                + where(primaryKey());
+    }
+
+    /**
+     * The full rows of up to {@code terms} keys in one statement: {@link #rowReadCql}'s columns, then each key
+     * column as stored (to tie a row to the key that asked for it). Values: the JSON of the
+     * {@link #keySetEqualColumns} (shared by the keys), then per key the JSON of its {@link #keySetInColumns}.
+     */
+    public String rowsOfKeySetCql(int terms) {
+        return "SELECT " + String.join(", ", rowSelectors()) + ", " + quotedList(primaryKey()) + " FROM "
+                + spec.quotedTable() + " WHERE " + keySetWhere(terms);
+    }
+
+    /** {@link #liveStateCql} for up to {@code terms} keys in one statement, laid out as {@link #rowsOfKeySetCql}. */
+    public String liveStatesOfKeySetCql(int terms) {
+        return "SELECT " + String.join(", ", liveStateSelectors()) + ", " + quotedList(primaryKey()) + " FROM "
+                + spec.quotedTable() + " WHERE " + keySetWhere(terms);
+    }
+
+    /**
+     * The key columns the keys of one key-set statement share ({@code =}): the partition key of a table with
+     * clustering columns (a statement reads one partition), else all partition columns but the last.
+     */
+    public List<String> keySetEqualColumns() {
+        List<String> partition = partitionKey();
+        return clustered() ? partition : partition.subList(0, partition.size() - 1);
+    }
+
+    /**
+     * The key columns a key-set statement lists per key ({@code IN}): the clustering columns, else the last
+     * partition column.
+     */
+    public List<String> keySetInColumns() {
+        List<String> partition = partitionKey();
+        return clustered() ? spec.keyColumns().clustering() : partition.subList(partition.size() - 1, partition.size());
     }
 
     /**
@@ -182,6 +198,47 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
     public String describe() {
         return spec.quotedTable() + " (" + allTypes().entrySet().stream()
                 .map(e -> e.getKey() + " " + e.getValue().asCql(true, true)).collect(Collectors.joining(", ")) + ")";
+    }
+
+    private List<String> rowSelectors() {
+        List<String> selectors = new ArrayList<>();
+        for (String key : primaryKey()) {
+            selectors.add("toJson(" + Names.quoted(key) + ")");
+        }
+        for (String column : regular.keySet()) {
+            String quoted = Names.quoted(column);
+            selectors.add(readNatively(column) ? quoted : "toJson(" + quoted + ")");
+            if (readBothWays(column)) {
+                selectors.add(quoted);
+            }
+            selectors.add("MAXWRITETIME(" + quoted + ")");
+            selectors.add("TTL(" + quoted + ")");
+        }
+        return selectors;
+    }
+
+    private List<String> liveStateSelectors() {
+        List<String> selectors = new ArrayList<>();
+        for (String key : primaryKey()) {
+            selectors.add("toJson(" + Names.quoted(key) + ")");
+        }
+        for (String column : regular.keySet()) {
+            selectors.add("MAXWRITETIME(" + Names.quoted(column) + ")");
+        }
+        return selectors;
+    }
+
+    private String keySetWhere(int terms) {
+        if (terms < 1) {
+            throw new IllegalArgumentException("a key set has at least one key, got " + terms);
+        }
+        List<String> in = keySetInColumns();
+        String term = in.size() == 1 ? "fromJson(?)"
+                : "(" + in.stream().map(c -> "fromJson(?)").collect(Collectors.joining(", ")) + ")";
+        String list = "(" + String.join(", ", Collections.nCopies(terms, term)) + ")";
+        String columns = in.size() == 1 ? Names.quoted(in.get(0)) : "(" + quotedList(in) + ")";
+        List<String> equal = keySetEqualColumns();
+        return (equal.isEmpty() ? "" : where(equal) + " AND ") + columns + " IN " + list;
     }
 
     private static String quotedList(List<String> columns) {
