@@ -50,7 +50,9 @@ const SERVICE_NAMES = {
 
 async function request(service, base, path, { method = 'GET', body, auth = session.get() } = {}) {
   const sameOrigin = !base;
-  const headers = { Accept: 'application/json' };
+  // X-Requested-By: the services refuse a write with Basic credentials without it (service-support's
+  // CrossSiteWriteGuard), because no other site can make a browser send it
+  const headers = { Accept: 'application/json', 'X-Requested-By': 'erasure-dashboard' };
   if (auth) {
     headers.Authorization = auth.authorization;
   }

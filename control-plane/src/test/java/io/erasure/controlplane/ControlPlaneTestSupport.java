@@ -61,6 +61,8 @@ public abstract class ControlPlaneTestSupport {
     protected RestTestClient as(String user) {
         return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
                 .defaultHeaders(h -> h.setBasicAuth(user, user))
+                // what every client's writes with Basic credentials carry (service-support's CrossSiteWriteGuard)
+                .defaultHeader("X-Requested-By", "tests")
                 .build();
     }
 

@@ -21,6 +21,7 @@ import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 
 /**
@@ -32,14 +33,18 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
  * or OPERATOR, the rest of {@code /actuator} OPERATOR; services cannot loosen these. A service then adds
  * its own rules as {@link AccessRules} beans; after them {@code GET /api/**} needs a reader's role, any
  * other {@code /api/**} call any role but METRICS, and everything else (the API documentation among it)
- * an authenticated caller, whose roles the service checks through {@link Caller}. With
+ * an authenticated caller, whose roles the service checks through {@link Caller}. A write authenticated by
+ * HTTP Basic must carry the header {@value CrossSiteWriteGuard#HEADER} ({@link CrossSiteWriteGuard}). With
  * {@code erasure.access.cors.allowed-origins} set ({@link CrossOriginAutoConfiguration}), CORS preflights are
  * answered before authentication.
  *
  * <p>Applies to servlet services that bring {@code spring-boot-starter-security} and
- * {@code spring-boot-starter-security-oauth2-resource-server}; it replaces Boot's default chain and users.
+ * {@code spring-boot-starter-security-oauth2-resource-server}; it replaces Boot's default chain and users, and
+ * comes before the resource server's auto-configuration, whose JWT-only chain would otherwise take over once an
+ * issuer is set.
  */
 @AutoConfiguration(beforeName = {
+        "org.springframework.boot.security.oauth2.server.resource.autoconfigure.servlet.OAuth2ResourceServerAutoConfiguration",
         "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
         "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
         "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"})
@@ -59,8 +64,11 @@ public class AccessAutoConfiguration {
     @ConditionalOnMissingBean(SecurityFilterChain.class)
     SecurityFilterChain api(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder, ObjectProvider<AccessRules> rules,
                             ObjectProvider<UrlBasedCorsConfigurationSource> crossOrigin) throws Exception {
+        // no sessions, no cookies: a browser's only ambient credential is a cached Basic login, which
+        // CrossSiteWriteGuard keeps from being used by another site instead of CSRF tokens
         http.csrf(csrf -> csrf.disable())
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .addFilterBefore(new CrossSiteWriteGuard(), BasicAuthenticationFilter.class)
                 .authorizeHttpRequests(requests -> {
                     // first, so that no service rule can open more of the actuator
                     requests.requestMatchers(PROBES).permitAll()

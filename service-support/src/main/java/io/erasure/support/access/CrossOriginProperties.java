@@ -12,7 +12,8 @@ import org.springframework.web.cors.CorsConfiguration;
  * Which browser origins may call this service's API ({@code erasure.access.cors.*}), e.g. the ops dashboard
  * served by the control plane calling the deletion log and recovery APIs. Empty (the default) means no
  * cross-origin call is allowed. Callers still authenticate: the {@code Authorization} header is allowed,
- * cookies are not (the platform has no sessions).
+ * cookies are not (the platform has no sessions); so is {@code X-Requested-By}, which a write with HTTP Basic
+ * credentials carries, and which no other origin can send ({@link CrossSiteWriteGuard}).
  *
  * @param allowedOrigins origins as the browser sends them, {@code scheme://host[:port]} without a path,
  *                       e.g. {@code http://127.0.0.1:8080}; a comma-separated string binds too
@@ -25,7 +26,8 @@ public record CrossOriginProperties(List<String> allowedOrigins, @DefaultValue("
 
     /** The methods of the platform's APIs: reads, creations and actions, kill-switch flips. */
     static final List<String> METHODS = List.of("GET", "POST", "PUT");
-    static final List<String> HEADERS = List.of("Authorization", "Content-Type");
+    /** The credentials, JSON bodies, and the header a write with HTTP Basic needs ({@link CrossSiteWriteGuard}). */
+    static final List<String> HEADERS = List.of("Authorization", "Content-Type", CrossSiteWriteGuard.HEADER);
 
     private static final Set<String> SCHEMES = Set.of("http", "https");
 

@@ -63,6 +63,8 @@ class CrossOriginPropertiesTest {
         assertThat(policy.checkHttpMethod(HttpMethod.PUT)).isNotNull();
         assertThat(policy.checkHttpMethod(HttpMethod.DELETE)).isNull();
         assertThat(policy.checkHeaders(List.of("Authorization", "Content-Type"))).hasSize(2);
+        // what a write with Basic credentials needs (CrossSiteWriteGuard), so the dashboard can send it
+        assertThat(policy.checkHeaders(List.of(CrossSiteWriteGuard.HEADER))).containsExactly(CrossSiteWriteGuard.HEADER);
         // the Authorization header is sent explicitly: no cookies, so no credentials mode
         assertThat(policy.getAllowCredentials()).isFalse();
     }
