@@ -6,6 +6,7 @@ import io.erasure.model.event.EventPayload;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
 import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaTemplate;
 import tools.jackson.databind.json.JsonMapper;
@@ -23,15 +24,40 @@ public class BatchEvents {
         this.clock = clock;
     }
 
+    /** Sends a batch result and returns once it is acknowledged. */
     public void send(DeletionTask task, String batchId, EventPayload payload) {
+        sendAsync(task, batchId, payload).await();
+    }
+
+    /** A sent result, until it is acknowledged. */
+    @FunctionalInterface
+    public interface Sent {
+        /** Returns once the result is acknowledged; throws {@link IllegalStateException} otherwise. */
+        void await();
+    }
+
+    /** Sends a batch result; the caller awaits its acknowledgement when it needs it. */
+    public Sent sendAsync(DeletionTask task, String batchId, EventPayload payload) {
         String runId = task.runId() == null ? null : task.runId().value();
         EventEnvelope event = EventEnvelope.of(payload, runId, DeterministicId.nameBasedUuid("run-chain", task.originId()),
                         clock)
                 .withEventId(DeterministicId.nameBasedUuid("batch-event", batchId, EventPayload.typeName(payload.getClass())));
+        CompletableFuture<?> sent;
         try {
-            kafka.send(Topics.RUN_EVENTS, task.originId(), json.writeValueAsString(event)).get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
+            sent = kafka.send(Topics.RUN_EVENTS, task.originId(), json.writeValueAsString(event));
+        } catch (RuntimeException e) {
             throw new IllegalStateException("could not report batch " + batchId + ": " + e.getMessage(), e);
         }
+        return () -> {
+            try {
+                kafka.flush(); // it goes now, not after the producer's linger
+                sent.get(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while reporting batch " + batchId, e);
+            } catch (Exception e) {
+                throw new IllegalStateException("could not report batch " + batchId + ": " + e.getMessage(), e);
+            }
+        };
     }
 }

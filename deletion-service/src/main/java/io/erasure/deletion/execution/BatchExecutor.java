@@ -42,11 +42,14 @@ import org.slf4j.LoggerFactory;
  *   <li>plan (per key: delete, skip as newer than the cut-off, absent) — before reading, so a row
  *       updated between read and delete can never be deleted unlogged;</li>
  *   <li>read the rows the plan deletes (full rows with write times and TTLs);</li>
- *   <li>append one deletion record per row to the log and wait for every acknowledgement (write-ahead);</li>
+ *   <li>append one deletion record per row to the log and wait for every acknowledgement (write-ahead); while they
+ *       arrive, remember the source values the copies need beyond the primary key, if any;</li>
  *   <li>delete, conditioned on the task's cut-off, throttled;</li>
  *   <li>read back; publish the copy tasks of the rows that are gone ({@link CopyFanOut}: copies are
- *       deleted after their source); report the batch.</li>
+ *       deleted after their source); report the batch and, while the report travels, record it as done.</li>
  * </ol>
+ * The service's own PostgreSQL sees two statements per batch (is it a redelivery; record it done, which also drops
+ * the remembered copy values), three where a copy needs remembered values.
  * A copy task (a task of a copy's view) goes through the same steps on the copy's store.
  * A crash between any two steps loses nothing: before the acknowledgement nothing was deleted, after
  * it every row has its record; the redelivered batch re-plans and finds what is already gone absent.
@@ -163,7 +166,7 @@ public class BatchExecutor {
         String keySet = keys.stream().map(CanonicalKey::render).sorted().collect(Collectors.joining("\n"));
         Optional<ProcessedBatches.Done> done = processed.redelivered(batchId, task.dataset(), keySet);
         if (done.isPresent()) {
-            report(task, batchId, done.get());
+            report(task, batchId, done.get()).await();
             return;
         }
         awaitGo(task, handBackAt);
@@ -191,9 +194,11 @@ public class BatchExecutor {
         Instant deletedAt = clock.instant();
         List<DeletionRecord> records = task.anonymising() ? Anonymisation.records(task, batchId, sourceRows, deletedAt)
                 : rows.stream().map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt)).toList();
-        deletionLog.append(records);
+        WriteAheadDeletionLog.Acknowledgements logged = deletionLog.send(records);
+        // while the log acknowledges: both must be in before the delete, neither depends on the other
+        CopyFanOut.Remembered remembered = fanOut.remember(task, batchId, sourceRows);
+        logged.await();
         steps.after(Step.LOGGED, batchId);
-        fanOut.remember(task, batchId, sourceRows);
 
         DeleteOutcome outcome = new DeleteOutcome(0, (int) plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF),
                 (int) plan.count(DeletePlan.Action.ABSENT), 0, 0);
@@ -238,7 +243,7 @@ public class BatchExecutor {
         }
         steps.after(Step.VERIFIED, batchId);
 
-        int copyTasks = fanOut.publish(task, batchId, deleted, alreadyAbsent, sourceGoneAt);
+        int copyTasks = fanOut.publish(task, batchId, remembered, deleted, alreadyAbsent, sourceGoneAt);
         steps.after(Step.COPIES_PUBLISHED, batchId);
 
         if (!plan.warnings().isEmpty()) {
@@ -246,11 +251,14 @@ public class BatchExecutor {
         }
         ProcessedBatches.Done result = new ProcessedBatches.Done(counts, stillPresent, records.size(), copyTasks,
                 CanonicalKey.digestOf(deleted), plan.warnings());
-        report(task, batchId, result);
-        steps.after(Step.REPORTED, batchId);
+        // the batch is recorded while its report travels: a redelivery after a crash in between either re-reports the
+        // record or runs the batch again, finds its rows gone and reports under the same event id; either way the
+        // copy tasks are published before the record, which ends the batch, and its remembered copy values with it
+        BatchEvents.Sent reported = report(task, batchId, result);
         processed.done(batchId, task.dataset(), keySet, task.runId() == null ? null : task.runId().value(), task.taskId(),
-                result, task.paced() ? keys.size() : 0);
-        fanOut.forget(batchId);
+                result, task.paced() ? keys.size() : 0, !spec.copies().isEmpty());
+        reported.await();
+        steps.after(Step.REPORTED, batchId);
         metrics.batchDone(task.dataset(), store, counts, outcome.tombstones(), records.size());
     }
 
@@ -286,9 +294,9 @@ public class BatchExecutor {
         return !(spec.target() instanceof CopyTarget.HttpCallback callback) || callback.checkUrl() != null;
     }
 
-    private void report(DeletionTask task, String batchId, ProcessedBatches.Done result) {
+    private BatchEvents.Sent report(DeletionTask task, String batchId, ProcessedBatches.Done result) {
         long stillPresent = result.stillPresent();
-        events.send(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(),
+        return events.sendAsync(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(),
                 result.counts(), stillPresent > 0 ? ReadBackResult.ROWS_REMAINING : ReadBackResult.CLEAN, stillPresent,
                 task.copyOf(), result.copyTasks(), result.keysDigest(), result.warnings()));
     }

@@ -7,6 +7,7 @@ import io.erasure.model.record.ColumnValue;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.support.tasks.DeletionTaskPublisher;
+import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -27,9 +29,10 @@ import tools.jackson.databind.json.JsonMapper;
  * back as gone, so a cache cannot be refilled from its source; each copy has its own tasks, so a failing
  * copy is retried on its own and does not hold back the others.
  *
- * <p>Crash safety: the values a copy key is made of are {@linkplain #remember remembered} before the
- * source delete; a batch redelivered after a crash between the delete and the publish finds its rows
- * absent, and the remembered values still reach the copies.
+ * <p>Crash safety: the values a copy key is made of, where it needs more than the source's primary key, are
+ * {@linkplain #remember remembered} before the source delete; a batch redelivered after a crash between the delete
+ * and the publish finds its rows absent, and the remembered values (or, for copies keyed by the primary key, the
+ * absent keys themselves) still reach the copies. The delivery that remembered them uses them from memory.
  */
 public class CopyFanOut {
 
@@ -46,13 +49,32 @@ public class CopyFanOut {
         this.jdbc = jdbc;
     }
 
-    /** Keeps, until the batch is reported, the source values the task's copies need of rows about to be deleted. */
-    public void remember(DeletionTask task, String batchId, Collection<LiveRow> rows) {
-        if (task.spec().copies().isEmpty() || rows.isEmpty()) {
-            return;
+    /**
+     * The source values of the copy keys of rows this delivery read, as {@link #remember} stored them (by canonical
+     * source key); none for a dataset without copies.
+     */
+    public record Remembered(Map<String, Map<String, Object>> values) {
+        public static final Remembered NONE = new Remembered(Map.of());
+
+        public Remembered {
+            values = Map.copyOf(values);
+        }
+    }
+
+    /**
+     * Keeps, until the batch is recorded as done ({@code ProcessedBatches.done} drops them), the source values the
+     * task's copies need of rows about to be deleted: one statement for the whole batch. A dataset without copies, or
+     * whose copies are keyed by its primary key alone, writes nothing. Returns the values as they were stored, so
+     * {@link #publish} needs to read back only what an earlier delivery remembered.
+     */
+    public Remembered remember(DeletionTask task, String batchId, Collection<LiveRow> rows) {
+        if (!needsRowValues(task) || rows.isEmpty()) {
+            return Remembered.NONE;
         }
         Set<String> needed = neededColumns(task);
-        List<Object[]> args = new ArrayList<>();
+        List<String> sourceKeys = new ArrayList<>(rows.size());
+        List<String> stored = new ArrayList<>(rows.size());
+        Map<String, Map<String, Object>> remembered = new HashMap<>();
         for (LiveRow row : rows) {
             Map<String, Object> values = new LinkedHashMap<>(row.key());
             for (ColumnValue column : row.columns()) {
@@ -61,11 +83,24 @@ public class CopyFanOut {
                 }
             }
             values.keySet().retainAll(needed);
-            args.add(new Object[]{batchId, CanonicalKey.render(row.key()), json.writeValueAsString(values)});
+            String sourceKey = CanonicalKey.render(row.key());
+            String valuesJson = json.writeValueAsString(values);
+            sourceKeys.add(sourceKey);
+            stored.add(valuesJson);
+            // as a later delivery would read them back: through their JSON
+            remembered.put(sourceKey, json.readValue(valuesJson, VALUES));
         }
-        jdbc.batchUpdate("""
-                INSERT INTO batch_copy_sources (batch_id, source_key, copy_values) VALUES (?, ?, ?::jsonb)
-                ON CONFLICT (batch_id, source_key) DO NOTHING""", args);
+        jdbc.update(connection -> {
+            PreparedStatement insert = connection.prepareStatement("""
+                    INSERT INTO batch_copy_sources (batch_id, source_key, copy_values)
+                    SELECT ?, source_key, copy_values::jsonb FROM unnest(?::text[], ?::text[]) AS v(source_key, copy_values)
+                    ON CONFLICT (batch_id, source_key) DO NOTHING""");
+            insert.setString(1, batchId);
+            insert.setArray(2, connection.createArrayOf("text", sourceKeys.toArray()));
+            insert.setArray(3, connection.createArrayOf("text", stored.toArray()));
+            return insert;
+        });
+        return new Remembered(remembered);
     }
 
     /**
@@ -74,14 +109,21 @@ public class CopyFanOut {
      * before it may have been filled from a deleted row, one written after cannot have been). Keys found
      * already absent (deleted by an earlier delivery of the batch, through the remembered values, or gone
      * before, when their copy keys need no more than the primary key) give copy tasks at the source's own
-     * cut-off, since when they went is unknown. Returns how many tasks were published (the run waits for them).
+     * cut-off, since when they went is unknown. {@code rememberedNow} is what this delivery {@linkplain #remember
+     * remembered}; an earlier delivery's values are read back only for keys it lacks. Returns how many tasks were
+     * published (the run waits for them).
      */
-    public int publish(DeletionTask task, String batchId, Collection<Map<String, Object>> deleted,
-                       Collection<Map<String, Object>> alreadyAbsent, Instant deletedAt) {
+    public int publish(DeletionTask task, String batchId, Remembered rememberedNow,
+                       Collection<Map<String, Object>> deleted, Collection<Map<String, Object>> alreadyAbsent,
+                       Instant deletedAt) {
         if (task.spec().copies().isEmpty() || (deleted.isEmpty() && alreadyAbsent.isEmpty())) {
             return 0;
         }
-        Map<String, Map<String, Object>> remembered = remembered(batchId);
+        Map<String, Map<String, Object>> inHand = rememberedNow.values();
+        boolean allInHand = Stream.concat(deleted.stream(), alreadyAbsent.stream())
+                .allMatch(key -> inHand.containsKey(CanonicalKey.render(key)));
+        // an earlier delivery's values, for keys it deleted before a crash
+        Map<String, Map<String, Object>> remembered = allInHand || !needsRowValues(task) ? inHand : remembered(batchId);
         CutoffTimestamp goneAt = CutoffTimestamp.fromInstant(deletedAt);
         CutoffTimestamp deletedCutoff = goneAt.micros() > task.cutoff().micros() ? goneAt : task.cutoff();
         List<DeletionTask> copyTasks = new ArrayList<>();
@@ -96,10 +138,23 @@ public class CopyFanOut {
         return copyTasks.size();
     }
 
+    /**
+     * Whether a copy key of the task needs a source value beyond the primary key, which only the deleted row had.
+     * Without one (no copies, or copies keyed by the source key alone: every table mapping) nothing needs remembering:
+     * a redelivery finds the keys absent and derives the copy keys from them.
+     */
+    private static boolean needsRowValues(DeletionTask task) {
+        return task.spec().copies().stream().anyMatch(copy -> !keyOnly(task, copy));
+    }
+
+    private static boolean keyOnly(DeletionTask task, DatasetCopy copy) {
+        return task.spec().keyColumns().primaryKey().containsAll(copy.sourceColumns(task.spec()));
+    }
+
     private static Set<Map<String, Object>> copyKeys(DeletionTask task, DatasetCopy copy,
                                                      Collection<Map<String, Object>> sourceKeys,
                                                      Map<String, Map<String, Object>> remembered) {
-        boolean keyOnly = task.spec().keyColumns().primaryKey().containsAll(copy.sourceColumns(task.spec()));
+        boolean keyOnly = keyOnly(task, copy);
         Set<Map<String, Object>> copyKeys = new LinkedHashSet<>();
         for (Map<String, Object> key : sourceKeys) {
             Map<String, Object> values = remembered.get(CanonicalKey.render(key));
@@ -118,11 +173,6 @@ public class CopyFanOut {
         for (List<Map<String, Object>> part : DeletionTask.taskSized(List.copyOf(copyKeys))) {
             tasks.add(DeletionTask.forCopy(source, copy, part, cutoff));
         }
-    }
-
-    /** Drops the remembered values once the batch is reported: the platform keeps no copy it does not need. */
-    public void forget(String batchId) {
-        jdbc.update("DELETE FROM batch_copy_sources WHERE batch_id = ?", batchId);
     }
 
     private Set<String> neededColumns(DeletionTask task) {

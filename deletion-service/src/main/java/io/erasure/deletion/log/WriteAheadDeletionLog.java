@@ -68,7 +68,23 @@ public class WriteAheadDeletionLog {
         return key.getBytes(StandardCharsets.UTF_8).length + value.getBytes(StandardCharsets.UTF_8).length;
     }
 
+    /** Appends {@code records} and returns once every one is acknowledged; throws {@link LogNotAcknowledged} otherwise. */
     public void append(List<DeletionRecord> records) {
+        send(records).await();
+    }
+
+    /** The acknowledgements of records sent to the log. */
+    @FunctionalInterface
+    public interface Acknowledgements {
+        /** Returns once every record is acknowledged; throws {@link LogNotAcknowledged} otherwise. */
+        void await();
+    }
+
+    /**
+     * Sends {@code records} without waiting for the log: the caller may do other work that does not delete while the
+     * acknowledgements arrive, and must {@linkplain Acknowledgements#await await} them before it deletes any row.
+     */
+    public Acknowledgements send(List<DeletionRecord> records) {
         List<CompletableFuture<SendResult<String, String>>> acks = new ArrayList<>();
         SealedRecords sealed = sealing.get();
         Map<String, DatasetKeys.DataKey> keys = new HashMap<>();
@@ -90,12 +106,20 @@ public class WriteAheadDeletionLog {
             }
             acks.add(kafka.send(Topics.DELETION_LOG, messageKey, message));
         }
-        try {
-            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new LogNotAcknowledged("deletion log did not acknowledge " + records.size() + " records; nothing of this"
-                    + " batch is deleted: " + e.getMessage(), e);
-        }
+        CompletableFuture<Void> all = CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new));
+        return () -> {
+            try {
+                kafka.flush(); // the batch's last records go now, not after the producer's linger
+                all.get(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LogNotAcknowledged("interrupted while waiting for the deletion log to acknowledge " + records.size()
+                        + " records; nothing of this batch is deleted", e);
+            } catch (Exception e) {
+                throw new LogNotAcknowledged("deletion log did not acknowledge " + records.size() + " records; nothing of"
+                        + " this batch is deleted: " + e.getMessage(), e);
+            }
+        };
     }
 
     /** The log did not confirm every record: the batch must not delete. */

@@ -34,6 +34,7 @@ public class DeletionTaskPublisher {
             sends.add(kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)));
         }
         try {
+            kafka.flush(); // every caller waits for these: they go now, not after the producer's linger
             CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
