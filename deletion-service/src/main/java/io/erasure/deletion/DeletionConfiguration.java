@@ -181,8 +181,8 @@ class DeletionConfiguration {
 
     @Bean
     TaskListener taskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json,
-                              DeletionProperties properties, Clock clock) {
-        return new TaskListener(executor, lookups, json, properties.pollBudget(), clock);
+                              DeletionProperties properties, Clock clock, MeterRegistry meters) {
+        return new TaskListener(executor, lookups, json, properties.pollBudget(), clock, meters);
     }
 
     /**

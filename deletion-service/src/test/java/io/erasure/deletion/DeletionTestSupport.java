@@ -2,11 +2,16 @@ package io.erasure.deletion;
 
 import io.erasure.deletion.execution.Step;
 import io.erasure.deletion.execution.StepListener;
+import io.erasure.deletion.shard.Lane;
+import io.erasure.deletion.shard.TaskListener;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.PostgresEngine;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -25,7 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
         // pauses longer than this hand their poll back to the container (kill-switch tests pause for seconds)
         "erasure.deletion.pause-hold=1s",
         "erasure.deletion.retry-attempts=2"})
-@Import({DeletionTestSupport.Crashes.class, LogIngestStandIn.class})
+@Import({DeletionTestSupport.Crashes.class, DeletionTestSupport.Reads.class, LogIngestStandIn.class})
 public abstract class DeletionTestSupport {
 
     /** A second way to the same PostgreSQL, through a gate tests can cut: connection {@code pg-gated}. */
@@ -64,6 +69,9 @@ public abstract class DeletionTestSupport {
 
     @Autowired
     protected Crashes crashes;
+
+    @Autowired
+    protected Reads reads;
 
     /** Opens the records on the log topic as deletion-log-service does (they are sealed with their dataset's key). */
     @Autowired
@@ -109,6 +117,33 @@ public abstract class DeletionTestSupport {
             if (armed.compareAndSet(step + "@" + batchId, null)) {
                 throw new SimulatedCrash("crash after " + step + " of " + batchId);
             }
+        }
+    }
+
+    /** Which lanes read (or reported unreadable) each task message, by the message's key. */
+    @TestConfiguration
+    public static class Reads implements TaskListener.TaskReads {
+        private final Map<String, List<String>> read = new ConcurrentHashMap<>();
+        private final Map<String, List<String>> unreadable = new ConcurrentHashMap<>();
+
+        @Override
+        public void read(Lane lane, ConsumerRecord<String, String> record) {
+            read.computeIfAbsent(record.key(), key -> new CopyOnWriteArrayList<>()).add(lane.id());
+        }
+
+        @Override
+        public void unreadable(Lane lane, ConsumerRecord<String, String> record) {
+            unreadable.computeIfAbsent(record.key(), key -> new CopyOnWriteArrayList<>()).add(lane.id());
+        }
+
+        /** The lanes that read the task messages keyed {@code key}, once per read. */
+        public List<String> readBy(String key) {
+            return List.copyOf(read.getOrDefault(key, List.of()));
+        }
+
+        /** The lanes that reported a message keyed {@code key} unreadable. */
+        public List<String> reportedUnreadableBy(String key) {
+            return List.copyOf(unreadable.getOrDefault(key, List.of()));
         }
     }
 

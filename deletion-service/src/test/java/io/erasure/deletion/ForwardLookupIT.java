@@ -98,7 +98,7 @@ class ForwardLookupIT extends DeletionTestSupport {
         });
         String resolvedTask = resolved.resolution().taskIds().get(0);
         assertThat(TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_TASKS,
-                value -> json.readValue(value, DeletionTask.class), t -> resolvedTask.equals(t.taskId()), 2,
+                this::taskOrNull, t -> t != null && resolvedTask.equals(t.taskId()), 2,
                 Duration.ofSeconds(60))).as("published again, with the same keys").hasSize(2)
                 .allSatisfy(t -> assertThat(t.keys()).hasSize(4));
         assertThat(orderIds("orders")).containsExactly(4L, 5L, 6L);
@@ -180,6 +180,15 @@ class ForwardLookupIT extends DeletionTestSupport {
         return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
                 this::logged, r -> requestId.equals(r.requestId()), count,
                 Duration.ofSeconds(60));
+    }
+
+    /** A task of the topic, or null for a message that is none (StoreLanesIT publishes unreadable ones). */
+    private DeletionTask taskOrNull(String value) {
+        try {
+            return json.readValue(value, DeletionTask.class);
+        } catch (tools.jackson.core.JacksonException | IllegalArgumentException notATask) {
+            return null;
+        }
     }
 
     private List<Long> orderIds(String table) {

@@ -17,6 +17,9 @@ import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.task.SpreadWindow;
+import io.erasure.support.tasks.DeletionTaskPublisher;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -26,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +40,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One store never holds back another: with {@code pg-gated} unreachable, a task of it sits in the same task
- * partition ahead of tasks of {@code pg-main}, and those still complete while the gate stays cut.
+ * partition ahead of tasks of {@code pg-main}, and those still complete while the gate stays cut. Each lane reads only
+ * its own tasks when their headers name their store; tasks without headers are read by every lane, and one that cannot
+ * be read is reported once.
  */
 class StoreLanesIT extends DeletionTestSupport {
 
@@ -48,6 +54,12 @@ class StoreLanesIT extends DeletionTestSupport {
 
     @Autowired
     JsonMapper json;
+
+    @Autowired
+    DeletionTaskPublisher publisher;
+
+    @Autowired
+    MeterRegistry meters;
 
     @Value("${erasure.topics.task-partitions:8}")
     int partitions;
@@ -101,6 +113,81 @@ class StoreLanesIT extends DeletionTestSupport {
         assertThat(completed(stalled, 1, Duration.ofSeconds(150))).singleElement().satisfies(b ->
                 assertThat(b.counts().deleted() + b.counts().alreadyAbsent()).as(b.toString()).isEqualTo(1));
         assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema + ".stalled", Long.class)).isZero();
+    }
+
+    @Test
+    void aTaskWithItsStoreInTheHeadersIsReadByItsLaneOnly() throws Exception {
+        DeletionTask task = liveTask("headers");
+
+        publisher.publish(List.of(task));
+
+        assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+        assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task")
+                .containsExactly("deletion-lane-pg-main");
+    }
+
+    @Test
+    void aTaskOfASpreadRunWithHeadersIsReadByItsStoresPacedLaneOnly() throws Exception {
+        DeletionTask plain = liveTask("paced");
+        DeletionTask task = DeletionTask.forRun(plain.runId(), plain.spec().toBuilder().spreadOver(Duration.ofSeconds(10))
+                .build(), plain.keys(), CUTOFF).withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1_000));
+
+        publisher.publish(List.of(task));
+
+        assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+        assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task")
+                .containsExactly("deletion-lane-pg-main-paced");
+    }
+
+    @Test
+    void aTaskWithoutHeadersFromAnOlderPublisherIsReadByEveryLaneAndStillRuns() throws Exception {
+        DeletionTask task = liveTask("no_headers");
+
+        publish(task); // a plain message, as published before the headers existed
+
+        assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+        assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task")
+                .contains("deletion-lane-pg-main", "deletion-lane-pg-main-paced", "deletion-lane-unconfigured",
+                        "deletion-lane-pg-gated");
+    }
+
+    @Test
+    void anUnreadableTaskIsReportedByOneLaneOnly() throws Exception {
+        String withoutHeaders = "unreadable-" + UUID.randomUUID();
+        String withHeaders = "unreadable-" + UUID.randomUUID();
+        ProducerRecord<String, String> named = new ProducerRecord<>(Topics.DELETION_TASKS, withHeaders, "{not a task");
+        named.headers().add(Topics.TASK_STORE, "pg-main".getBytes(StandardCharsets.UTF_8));
+        double before = unreadableCount();
+
+        kafka.send(Topics.DELETION_TASKS, withoutHeaders, "{not a task").get(10, TimeUnit.SECONDS);
+        kafka.send(named).get(10, TimeUnit.SECONDS);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((reads.reportedUnreadableBy(withoutHeaders).isEmpty()
+                || reads.reportedUnreadableBy(withHeaders).isEmpty()) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(3_000); // every lane has had its look
+        assertThat(reads.readBy(withoutHeaders)).as("without headers every lane reads it").hasSizeGreaterThan(2);
+        assertThat(reads.reportedUnreadableBy(withoutHeaders)).containsExactly("deletion-lane-unconfigured");
+        assertThat(reads.readBy(withHeaders)).containsExactly("deletion-lane-pg-main");
+        assertThat(reads.reportedUnreadableBy(withHeaders)).containsExactly("deletion-lane-pg-main");
+        assertThat(unreadableCount() - before).isEqualTo(2);
+    }
+
+    private double unreadableCount() {
+        return meters.counter("erasure.deletion.tasks.unreadable").count();
+    }
+
+    /** A task deleting the one row of a fresh pg-main table. */
+    private DeletionTask liveTask(String table) {
+        String schema = "h" + Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000);
+        jdbc.execute("CREATE SCHEMA " + schema);
+        jdbc.execute("CREATE TABLE " + schema + "." + table
+                + " (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
+        jdbc.update("INSERT INTO " + schema + "." + table + " VALUES (1, ?)",
+                Timestamp.from(NOW.minus(Duration.ofDays(3))));
+        return DeletionTask.forRun(RunId.random(), spec(schema, table, "pg-main"), List.of(Map.of("id", 1L)), CUTOFF);
     }
 
     private int partitionOf(String key) {

@@ -21,8 +21,16 @@ public final class Topics {
     public static final String RUN_EVENTS = "erasure.run.events";
     /** audit → audit consumer group, one unit per backup part; key: run id. */
     public static final String AUDIT_UNITS = "erasure.audit.units";
-    /** validation and forward deletion → deletion; key: dataset + partition key. */
+    /**
+     * validation and forward deletion → deletion; key: dataset + partition key. Each task carries the headers
+     * {@link #TASK_STORE} and, for a run spread over a window, {@link #TASK_PACED}, so each deletion lane takes its
+     * own tasks without reading the others'; a task without them (published before they existed) is read to tell.
+     */
     public static final String DELETION_TASKS = "erasure.deletion.tasks";
+    /** Header of {@link #DELETION_TASKS}: the task's store, its spec's connection ref (UTF-8). */
+    public static final String TASK_STORE = "erasure.store";
+    /** Header of {@link #DELETION_TASKS}: {@code true} on a task of a run spread over a window; absent otherwise. */
+    public static final String TASK_PACED = "erasure.paced";
     /**
      * deletion → deletion-log, written before each delete; key: dataset + hash of the primary key ({@link #logKey}). The
      * row itself is sealed with its dataset's data key (deletion-log-client's {@code SealedRecords}).
@@ -76,6 +84,12 @@ public final class Topics {
     public static String taskKey(DeletionTask task) {
         return taskKey(task.dataset(), task.lookup() ? task.keys().get(0)
                 : task.spec().keyColumns().partitionKeyOf(task.keys().get(0)));
+    }
+
+    /** The headers of {@code task}'s message on {@link #DELETION_TASKS}: {@link #TASK_STORE}, and {@link #TASK_PACED}. */
+    public static Map<String, String> taskHeaders(DeletionTask task) {
+        String store = task.spec().connectionRef();
+        return task.paced() ? Map.of(TASK_STORE, store, TASK_PACED, "true") : Map.of(TASK_STORE, store);
     }
 
     /**

@@ -123,7 +123,8 @@ class ForwardTargets {
                     request.id(), spec.name(), request.eventId());
             return;
         }
-        tasks.forEach(task -> outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task));
+        tasks.forEach(task -> outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task,
+                Topics.taskHeaders(task)));
     }
 
     /** Publishes again the tasks of every target still waiting; their ids are the same, so deletion applies them once. */
@@ -157,7 +158,7 @@ class ForwardTargets {
                 continue;
             }
             for (DeletionTask task : tasks) {
-                outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task);
+                outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task, Topics.taskHeaders(task));
                 sent++;
             }
         }

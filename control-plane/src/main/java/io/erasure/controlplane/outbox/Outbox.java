@@ -3,6 +3,7 @@ package io.erasure.controlplane.outbox;
 import io.erasure.model.event.EventEnvelope;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -33,10 +34,19 @@ public class Outbox {
         addValue(topic, key, event);
     }
 
-    /** A message that is not an envelope, such as a deletion task on {@code erasure.deletion.tasks}, as JSON. */
+    /** A message that is not an envelope, as JSON. */
     public void addValue(String topic, String key, Object value) {
-        jdbc.update("INSERT INTO outbox (topic, message_key, payload, created_at) VALUES (?, ?, ?, ?)",
-                topic, key, json.writeValueAsString(value), Timestamp.from(clock.instant()));
+        addValue(topic, key, value, Map.of());
+    }
+
+    /**
+     * A message that is not an envelope, as JSON, with Kafka headers (sent as UTF-8), such as a deletion task on
+     * {@code erasure.deletion.tasks} with {@code Topics.taskHeaders}.
+     */
+    public void addValue(String topic, String key, Object value, Map<String, String> headers) {
+        jdbc.update("INSERT INTO outbox (topic, message_key, payload, headers, created_at) VALUES (?, ?, ?, ?::jsonb, ?)",
+                topic, key, json.writeValueAsString(value), headers.isEmpty() ? null : json.writeValueAsString(headers),
+                Timestamp.from(clock.instant()));
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override

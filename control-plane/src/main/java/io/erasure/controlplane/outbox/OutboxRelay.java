@@ -1,9 +1,12 @@
 package io.erasure.controlplane.outbox;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -11,6 +14,8 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Sends outbox rows to Kafka in id order and marks them sent. Rows are locked while being sent, so
@@ -22,16 +27,21 @@ public class OutboxRelay {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
+    private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
+    };
+
     private final JdbcTemplate jdbc;
     private final KafkaTemplate<String, String> kafka;
     private final TransactionTemplate transactions;
+    private final JsonMapper json;
     private final Clock clock;
 
     public OutboxRelay(JdbcTemplate jdbc, KafkaTemplate<String, String> kafka, TransactionTemplate transactions,
-                       Clock clock) {
+                       JsonMapper json, Clock clock) {
         this.jdbc = jdbc;
         this.kafka = kafka;
         this.transactions = transactions;
+        this.json = json;
         this.clock = clock;
     }
 
@@ -48,13 +58,13 @@ public class OutboxRelay {
     public synchronized int relay() {
         Integer sent = transactions.execute(status -> {
             List<Row> rows = jdbc.query("""
-                            SELECT id, topic, message_key, payload FROM outbox WHERE sent_at IS NULL
-                            ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED""",
+                            SELECT id, topic, message_key, payload, headers::text AS headers FROM outbox
+                            WHERE sent_at IS NULL ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED""",
                     (rs, i) -> new Row(rs.getLong("id"), rs.getString("topic"), rs.getString("message_key"),
-                            rs.getString("payload")));
+                            rs.getString("payload"), rs.getString("headers")));
             for (Row row : rows) {
                 try {
-                    kafka.send(row.topic(), row.key(), row.payload()).get(30, TimeUnit.SECONDS);
+                    kafka.send(message(row)).get(30, TimeUnit.SECONDS);
                 } catch (Exception e) {
                     throw new IllegalStateException("could not send outbox row " + row.id() + " to " + row.topic(), e);
                 }
@@ -65,6 +75,15 @@ public class OutboxRelay {
         return sent == null ? 0 : sent;
     }
 
-    private record Row(long id, String topic, String key, String payload) {
+    private ProducerRecord<String, String> message(Row row) {
+        ProducerRecord<String, String> message = new ProducerRecord<>(row.topic(), row.key(), row.payload());
+        if (row.headers() != null) {
+            json.readValue(row.headers(), HEADERS).forEach((name, value) ->
+                    message.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+        }
+        return message;
+    }
+
+    private record Row(long id, String topic, String key, String payload, String headers) {
     }
 }

@@ -22,6 +22,7 @@ import io.erasure.model.event.LookupResolution;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +32,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
@@ -384,6 +389,23 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
     }
 
     @Test
+    void publishedAndRepublishedTasksNameTheirStoreInTheirHeaders() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
+        EventEnvelope event = request(source, "77", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        tasksOf(requestId, 1);
+
+        reconciler.reconcile(clock.instant().plus(Duration.ofMinutes(11)));
+
+        assertThat(taskHeadersOf(requestId, 2)).as("the deletion lanes pick their tasks by them").hasSize(2)
+                .allSatisfy(headers -> assertThat(headers).containsExactly(
+                        Map.entry(Topics.TASK_STORE, profiles.connectionRef())));
+        reconciler.reconcile(clock.instant());
+    }
+
+    @Test
     void anEventInAChainThisControlPlaneOriginatedIsDroppedAsALoop() {
         String source = registerSource();
         registerOn(source, UnaryOperator.identity());
@@ -523,6 +545,28 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
         return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_TASKS,
                 value -> json.readValue(value, DeletionTask.class), task -> requestId.equals(task.requestId()), atLeast,
                 Duration.ofSeconds(atLeast == 0 ? 3 : 30));
+    }
+
+    /** The headers of the request's task messages, as UTF-8 strings, in the order they were published. */
+    private List<Map<String, String>> taskHeadersOf(String requestId, int atLeast) {
+        List<Map<String, String>> found = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "test-headers-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(Topics.DELETION_TASKS));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (found.size() < atLeast && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(300))) {
+                    if (requestId.equals(json.readValue(record.value(), DeletionTask.class).requestId())) {
+                        Map<String, String> headers = new java.util.LinkedHashMap<>();
+                        record.headers().forEach(h -> headers.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
+                        found.add(headers);
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     private static DeletionTask taskOf(List<DeletionTask> tasks, String dataset) {

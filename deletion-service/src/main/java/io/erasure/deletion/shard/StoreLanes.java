@@ -13,7 +13,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,9 +28,10 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 /**
  * One execution lane per store (connection): a listener container of its own on {@code erasure.deletion.tasks},
  * in a consumer group of its own ({@code <group>.<store>}), that executes only the tasks of its store and passes
- * over the rest. A store held at its throttle floor, paused or failing holds back only its own lane: every lane
- * has its own offsets, its own poll loop and its own back-off. One more lane, in the service's own group, takes the
- * tasks of stores this replica has no connection for (they fail with how to configure one).
+ * over the rest, told by their headers without reading them ({@link Lane}). A store held at its throttle floor,
+ * paused or failing holds back only its own lane: every lane has its own offsets, its own poll loop and its own
+ * back-off. One more lane, in the service's own group, takes the tasks of stores this replica has no connection for
+ * (they fail with how to configure one).
  *
  * <p>Each store has a second lane for the tasks of runs spread over a window ({@link DeletionTask#paced()}, group
  * {@code <group>.<store>:paced}): their batches wait for their pace in the listener thread, and in a lane of their own
@@ -99,13 +99,11 @@ public class StoreLanes implements DisposableBean {
         try {
             for (String store : stores) {
                 startAtTheServiceGroupsOffsets(laneGroup(group, store));
-                lanes.add(lane("deletion-lane-" + store, laneGroup(group, store),
-                        task -> store.equals(storeOf(task)) && !task.paced(), NO_SHARE));
+                lanes.add(lane(Lane.of(store, false, stores), laneGroup(group, store), NO_SHARE));
                 startAtTheServiceGroupsOffsets(pacedLaneGroup(group, store));
-                lanes.add(lane("deletion-lane-" + store + "-paced", pacedLaneGroup(group, store),
-                        task -> store.equals(storeOf(task)) && task.paced(), NO_SHARE));
+                lanes.add(lane(Lane.of(store, true, stores), pacedLaneGroup(group, store), NO_SHARE));
             }
-            lanes.add(lane("deletion-lane-unconfigured", group, task -> !stores.contains(storeOf(task)), ownership));
+            lanes.add(lane(Lane.fallback(stores), group, ownership));
             lanes.forEach(ConcurrentMessageListenerContainer::start);
         } catch (RuntimeException e) {
             lanes.stream().filter(ConcurrentMessageListenerContainer::isRunning)
@@ -126,21 +124,16 @@ public class StoreLanes implements DisposableBean {
         containers.forEach(ConcurrentMessageListenerContainer::stop);
     }
 
-    private static String storeOf(DeletionTask task) {
-        return task.spec().connectionRef();
-    }
-
-    private ConcurrentMessageListenerContainer<?, ?> lane(String id, String laneGroup, Predicate<DeletionTask> mine,
-                                                          ConsumerRebalanceListener rebalance) {
+    private ConcurrentMessageListenerContainer<?, ?> lane(Lane lane, String laneGroup, ConsumerRebalanceListener rebalance) {
         ConcurrentMessageListenerContainer<?, ?> container = factory.createContainer(Topics.DELETION_TASKS);
         container.getContainerProperties().setGroupId(laneGroup);
         container.getContainerProperties().setConsumerRebalanceListener(rebalance);
         container.getContainerProperties().setMessageListener(
                 (BatchMessageListener<String, String>) (List<ConsumerRecord<String, String>> records) ->
-                        listener.onTasks(records, mine));
+                        listener.onTasks(records, lane));
         container.setConcurrency(concurrency);
-        container.setBeanName(id);
-        container.getContainerProperties().setClientId(id);
+        container.setBeanName(lane.id());
+        container.getContainerProperties().setClientId(lane.id());
         return container;
     }
 

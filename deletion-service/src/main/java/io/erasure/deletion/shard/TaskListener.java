@@ -4,13 +4,15 @@ import io.erasure.deletion.execution.BatchExecutor;
 import io.erasure.deletion.lookup.IdentifierResolver;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.task.DeletionTask;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.Predicate;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,15 +41,37 @@ public class TaskListener {
     private final JsonMapper json;
     private final Duration pollBudget;
     private final Clock clock;
+    private final Counter unreadable;
     private volatile AfterTask afterTask = AfterTask.NONE;
+    private volatile TaskReads reads = TaskReads.NONE;
 
     public TaskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json, Duration pollBudget,
-                        Clock clock) {
+                        Clock clock, MeterRegistry meters) {
         this.executor = executor;
         this.lookups = lookups;
         this.json = json;
         this.pollBudget = pollBudget;
         this.clock = clock;
+        this.unreadable = Counter.builder("erasure.deletion.tasks.unreadable")
+                .description("deletion tasks skipped because they cannot be read (each counted by one lane)")
+                .register(meters);
+    }
+
+    /** Told of each task a lane reads and of each it reports unreadable; production has none, tests count with it. */
+    public interface TaskReads {
+        TaskReads NONE = new TaskReads() {
+        };
+
+        default void read(Lane lane, ConsumerRecord<String, String> record) {
+        }
+
+        default void unreadable(Lane lane, ConsumerRecord<String, String> record) {
+        }
+    }
+
+    @Autowired(required = false)
+    public void taskReads(TaskReads reads) {
+        this.reads = reads;
     }
 
     /** Told of each task the executor returned from (done, skipped or refused); e.g. purge/ keeps each dataset's spec. */
@@ -64,22 +88,41 @@ public class TaskListener {
     }
 
     /**
-     * Executes the tasks of one poll of a lane that are {@code mine} (of the lane's store); the others belong to
-     * another lane and are passed over.
+     * Executes the tasks of one poll that are the {@code lane}'s; the others belong to another lane and are passed
+     * over, unread when their headers say whose they are. A task with headers is its headers' lane's, whatever it
+     * holds, so that exactly one lane executes it.
      */
-    public void onTasks(List<ConsumerRecord<String, String>> records, Predicate<DeletionTask> mine) {
+    public void onTasks(List<ConsumerRecord<String, String>> records, Lane lane) {
         List<DeletionTask> tasks = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
-            try {
-                DeletionTask task = json.readValue(record.value(), DeletionTask.class);
-                if (mine.test(task)) {
-                    tasks.add(task);
-                }
-            } catch (JacksonException | IllegalArgumentException e) {
-                // a task that cannot be read can never be executed safely: skip it loudly
-                log.error("unreadable deletion task at {}-{}@{} skipped: {}", record.topic(), record.partition(),
-                        record.offset(), e.getMessage());
+            Optional<Boolean> byHeaders = lane.takes(record.headers());
+            if (byHeaders.isPresent() && !byHeaders.get()) {
+                continue;
             }
+            DeletionTask task;
+            try {
+                reads.read(lane, record);
+                task = json.readValue(record.value(), DeletionTask.class);
+            } catch (JacksonException | IllegalArgumentException e) {
+                // a task that cannot be read can never be executed safely: skip it loudly, once. Without headers every
+                // lane reads it, and the fallback lane speaks for all
+                if (byHeaders.isPresent() || lane.isFallback()) {
+                    log.error("unreadable deletion task at {}-{}@{} skipped: {}", record.topic(), record.partition(),
+                            record.offset(), e.getMessage());
+                    unreadable.increment();
+                    reads.unreadable(lane, record);
+                }
+                continue;
+            }
+            if (byHeaders.isEmpty() && !lane.takes(task)) {
+                continue;
+            }
+            if (byHeaders.isPresent() && !lane.takes(task)) {
+                log.warn("deletion task {} at {}-{}@{} is of store {}{}, but its headers name this lane's ({}): executed"
+                        + " here", task.taskId(), record.topic(), record.partition(), record.offset(),
+                        task.spec().connectionRef(), task.paced() ? " (paced)" : "", lane.id());
+            }
+            tasks.add(task);
         }
         tasks.sort(FORWARD_FIRST);
         // past this the rest of the poll is handed back, long before max.poll.interval.ms evicts the shard

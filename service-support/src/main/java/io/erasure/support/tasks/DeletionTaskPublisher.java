@@ -2,17 +2,20 @@ package io.erasure.support.tasks;
 
 import io.erasure.model.contract.Topics;
 import io.erasure.model.task.DeletionTask;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Publishes deletion tasks on {@code erasure.deletion.tasks}, keyed by (dataset, partition key of the
- * task's first key) so one shard owns each key range, and returns once every send is acknowledged (by all
+ * task's first key) so one shard owns each key range, with the task's store (and whether it is paced) in headers
+ * ({@link Topics#taskHeaders}), and returns once every send is acknowledged (by all
  * in-sync replicas, with the services' idempotent producer). A task published twice (after a crash, by a
  * retried request) has the same id and is applied once. Used by validation (a run's tasks), deletion (copy
  * tasks) and recovery (re-applied erasures).
@@ -31,7 +34,12 @@ public class DeletionTaskPublisher {
     public void publish(List<DeletionTask> tasks) {
         List<CompletableFuture<SendResult<String, String>>> sends = new ArrayList<>();
         for (DeletionTask task : tasks) {
-            sends.add(kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)));
+            ProducerRecord<String, String> message = new ProducerRecord<>(Topics.DELETION_TASKS, Topics.taskKey(task),
+                    json.writeValueAsString(task));
+            // the deletion lanes pick their own tasks by these, without reading the others'
+            Topics.taskHeaders(task).forEach((name, value) ->
+                    message.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+            sends.add(kafka.send(message));
         }
         try {
             kafka.flush(); // every caller waits for these: they go now, not after the producer's linger
