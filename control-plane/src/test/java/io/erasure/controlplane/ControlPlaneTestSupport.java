@@ -36,7 +36,16 @@ import tools.jackson.databind.json.JsonMapper;
         "erasure.control-plane.outbox-interval=200ms",
         // forward deletion: tests drive the reconciler; a burst is small enough to reach
         "erasure.forward.reconcile-initial-delay=1h",
-        "erasure.forward.burst.max-per-window=5"})
+        "erasure.forward.burst.max-per-window=5",
+        // what the operators grant team demo-team here: the places the tests register, and nothing else
+        "erasure.ownership.grants[0].team=demo-team", "erasure.ownership.grants[0].connection=cassandra-main",
+        "erasure.ownership.grants[0].namespaces=shop,search",
+        "erasure.ownership.grants[1].team=demo-team", "erasure.ownership.grants[1].connection=pg-main",
+        "erasure.ownership.grants[1].namespaces=public",
+        "erasure.ownership.grants[2].team=demo-team", "erasure.ownership.grants[2].connection=redis-main",
+        "erasure.ownership.grants[2].key-prefixes=profile:",
+        "erasure.ownership.grants[3].team=demo-team",
+        "erasure.ownership.grants[3].backup-prefixes=backups/ds-,backups/src-,backups/other-,backups/foreign-"})
 public abstract class ControlPlaneTestSupport {
 
     private static final AtomicInteger NAMES = new AtomicInteger();

@@ -245,7 +245,7 @@ class ForwardDeletionPlatformIT {
         IdentifierSource orderIds = new IdentifierSource("order-ids", StoreKind.POSTGRES, "pg-main", "demo", "orders",
                 "order_id", "updated_at", S3Layout.defaultBackupLocation("order-ids", BackupFormat.JSONL_GZIP),
                 Duration.ZERO);
-        operator.post("/api/identifier-sources", orderIds).require("registering order-ids");
+        owner.post("/api/identifier-sources", orderIds).require("registering order-ids");
         DatasetSpec records = DatasetSpec.builder().name("order-records").storeKind(StoreKind.POSTGRES)
                 .connectionRef("pg-main").namespace("demo").table("orders").keyColumns(KeyColumns.partitionOnly("order_id"))
                 .identifierColumn("order_id").identifierSource("order-ids")

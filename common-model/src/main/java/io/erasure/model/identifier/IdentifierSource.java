@@ -1,5 +1,6 @@
 package io.erasure.model.identifier;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.dataset.BackupLocation;
@@ -13,6 +14,9 @@ import java.time.Instant;
  * An identifier becomes deletable once {@code deletableSinceColumn} is set and the grace period
  * has passed; datasets name their source by {@link #name()}. Audits read its backups, never the
  * live table.
+ *
+ * <p>{@code ownerTeam} is the team whose OWNERs may change the source (OPERATORs always may); null for a source
+ * owned by the operators. A change of any field, the owner included, holds the next run of every dataset using it.
  */
 public record IdentifierSource(
         String name,
@@ -23,7 +27,8 @@ public record IdentifierSource(
         String identifierColumn,
         String deletableSinceColumn,
         BackupLocation backup,
-        Duration gracePeriod) {
+        Duration gracePeriod,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String ownerTeam) {
 
     public IdentifierSource {
         Names.datasetName("identifierSource.name", name);
@@ -40,6 +45,23 @@ public record IdentifierSource(
         if (gracePeriod.isNegative()) {
             throw new IllegalArgumentException("identifierSource.gracePeriod must be >= 0 (e.g. PT72H), got " + gracePeriod);
         }
+        if (ownerTeam != null) {
+            Require.nonBlank("identifierSource.ownerTeam", ownerTeam);
+        }
+    }
+
+    /** A source owned by the operators (no team). */
+    public IdentifierSource(String name, StoreKind storeKind, String connectionRef, String namespace, String table,
+                            String identifierColumn, String deletableSinceColumn, BackupLocation backup,
+                            Duration gracePeriod) {
+        this(name, storeKind, connectionRef, namespace, table, identifierColumn, deletableSinceColumn, backup, gracePeriod,
+                null);
+    }
+
+    /** This source owned by {@code team}. */
+    public IdentifierSource ownedBy(String team) {
+        return new IdentifierSource(name, storeKind, connectionRef, namespace, table, identifierColumn,
+                deletableSinceColumn, backup, gracePeriod, team);
     }
 
     /** True if an identifier marked deletable at {@code deletableSince} may be deleted at {@code now}. */

@@ -3,6 +3,7 @@ package io.erasure.controlplane.registry;
 import io.erasure.support.access.Caller;
 import io.erasure.controlplane.actions.ActionsLog;
 import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.controlplane.ownership.OwnershipRules;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.StoreKind;
 import java.sql.ResultSet;
@@ -13,6 +14,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
@@ -32,9 +35,11 @@ public class DatasetRegistry {
     private final Clock clock;
     private final ActionsLog actions;
     private final IdentifierSourceRegistry sources;
+    private final OwnershipRules ownership;
 
     public DatasetRegistry(JdbcTemplate jdbc, JsonMapper json, Clock clock, ActionsLog actions,
-                           IdentifierSourceRegistry sources) {
+                           IdentifierSourceRegistry sources, OwnershipRules ownership) {
+        this.ownership = ownership;
         this.jdbc = jdbc;
         this.json = json;
         this.clock = clock;
@@ -46,6 +51,7 @@ public class DatasetRegistry {
     public DatasetView register(DatasetSpec spec, Caller caller) {
         requireOwner(caller, spec.ownerTeam(), "register a dataset for team '" + spec.ownerTeam() + "'");
         requireSource(spec);
+        requireGranted(spec);
         Instant now = clock.instant();
         Instant nextRun = Schedules.nextAfter(spec.schedule(), now);
         try {
@@ -73,6 +79,7 @@ public class DatasetRegistry {
         DatasetView current = lockForChange(name, caller);
         requireOwner(caller, spec.ownerTeam(), "move dataset '" + name + "' to team '" + spec.ownerTeam() + "'");
         requireSource(spec);
+        requireGranted(spec);
         Instant now = clock.instant();
         int revision = current.revision() + 1;
         jdbc.update("""
@@ -125,6 +132,17 @@ public class DatasetRegistry {
                 kind == null ? null : kind.name(), kind == null ? null : kind.name(), enabled, enabled);
     }
 
+    /**
+     * Who changed the spec of {@code name} in revisions after {@code afterRevision} (null: from its registration) up to
+     * {@code upToRevision}: registrations and updates, not enabling or disabling.
+     */
+    public Set<String> specEditors(String name, Integer afterRevision, int upToRevision) {
+        return new TreeSet<>(jdbc.queryForList("""
+                        SELECT changed_by FROM dataset_revisions
+                        WHERE dataset = ? AND revision > ? AND revision <= ? AND change IN ('REGISTERED', 'UPDATED')""",
+                String.class, name, afterRevision == null ? 0 : afterRevision, upToRevision));
+    }
+
     public List<DatasetRevision> history(String name) {
         require(name);
         return jdbc.query("SELECT * FROM dataset_revisions WHERE dataset = ? ORDER BY revision",
@@ -147,6 +165,19 @@ public class DatasetRegistry {
             throw ApiProblem.badRequest("identifierSource '" + spec.identifierSource() + "' is not registered; register it"
                     + " first with POST /api/identifier-sources");
         }
+    }
+
+    /**
+     * Refuses a spec whose places its team has no grant for (403, naming the rule), or whose limits are above the
+     * operators' ceiling (400).
+     */
+    private void requireGranted(DatasetSpec spec) {
+        ownership.refusal(spec).ifPresent(refusal -> {
+            throw ApiProblem.forbidden(refusal);
+        });
+        ownership.limitsRefusal(spec.limits()).ifPresent(refusal -> {
+            throw ApiProblem.badRequest(refusal);
+        });
     }
 
     /** Fails with 403 unless {@code caller} is an OWNER of {@code team}; {@code what} completes "may ...". */

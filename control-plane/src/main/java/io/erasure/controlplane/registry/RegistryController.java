@@ -88,4 +88,9 @@ public class RegistryController {
     public IdentifierSource source(@PathVariable String name) {
         return sources.require(name);
     }
+
+    @GetMapping("/api/identifier-sources/{name}/history")
+    public List<IdentifierSourceRegistry.SourceRevision> sourceHistory(@PathVariable String name) {
+        return sources.history(name);
+    }
 }

@@ -42,9 +42,11 @@ public class RunProgress {
     private final RunReceipts receipts;
     private final JdbcTemplate jdbc;
     private final Clock clock;
+    private final RunApprovals approvals;
 
     public RunProgress(RunStore runs, RunBatches batches, RunCommands commands, RunReceipts receipts, JdbcTemplate jdbc,
-                       Clock clock) {
+                       Clock clock, RunApprovals approvals) {
+        this.approvals = approvals;
         this.runs = runs;
         this.batches = batches;
         this.commands = commands;
@@ -124,10 +126,10 @@ public class RunProgress {
             receipts.issue(reload(run), RunState.DRY_RUN_COMPLETED);
             return;
         }
-        String holdReason = holdReason(run, validation);
-        if (holdReason != null) {
+        Optional<String> holdReason = approvals.holdReason(run, validation);
+        if (holdReason.isPresent()) {
             runs.move(run, RunState.AWAITING_APPROVAL);
-            runs.recordDecision(run.id(), holdReason, null);
+            runs.recordDecision(run.id(), holdReason.get(), null);
             return;
         }
         runs.move(run, RunState.AUTHORIZED);
@@ -141,17 +143,6 @@ public class RunProgress {
             commands.send(run.id(), new DeletionAuthorized(run.dataset(), DeletionAuthorized.Basis.UNDER_LIMIT,
                     "control-plane"));
         }
-    }
-
-    /** Why a run must wait for an OPERATOR, or null if it may go on. */
-    private String holdReason(RunRecord run, ValidationCompleted validation) {
-        if (validation.exceedsLimit()) {
-            return "the final set of " + validation.finalCount() + " rows exceeds the dataset's limit " + run.spec().limits();
-        }
-        if (validation.finalCount() > 0 && !runs.hasCompletedRun(run.dataset())) {
-            return "first run of dataset '" + run.dataset() + "'";
-        }
-        return null;
     }
 
     /**

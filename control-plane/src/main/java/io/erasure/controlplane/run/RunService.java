@@ -7,6 +7,7 @@ import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.control.KillSwitches;
 import io.erasure.controlplane.forward.ForwardAction;
 import io.erasure.controlplane.forward.ForwardPolicies;
+import io.erasure.controlplane.ownership.OwnershipRules;
 import io.erasure.controlplane.registry.DatasetRegistry;
 import io.erasure.controlplane.registry.DatasetView;
 import io.erasure.controlplane.registry.IdentifierSourceRegistry;
@@ -40,9 +41,14 @@ public class RunService {
     private final KillSwitches killSwitches;
     private final ActionsLog actions;
     private final ForwardPolicies policies;
+    private final RunApprovals approvals;
+    private final OwnershipRules ownership;
 
     public RunService(RunStore runs, DatasetRegistry datasets, IdentifierSourceRegistry sources, RunCommands commands,
-                      KillSwitches killSwitches, ActionsLog actions, ForwardPolicies policies) {
+                      KillSwitches killSwitches, ActionsLog actions, ForwardPolicies policies, RunApprovals approvals,
+                      OwnershipRules ownership) {
+        this.approvals = approvals;
+        this.ownership = ownership;
         this.policies = policies;
         this.runs = runs;
         this.datasets = datasets;
@@ -72,10 +78,11 @@ public class RunService {
         DatasetView view = datasets.require(dataset);
         Optional<RunRecord> active = runs.activeRun(dataset);
         String keeps = rowsKept(view.spec().name());
-        if (active.isPresent() || !view.enabled() || keeps != null) {
+        Optional<String> ungranted = ownership.refusal(view.spec());
+        if (active.isPresent() || !view.enabled() || keeps != null || ungranted.isPresent()) {
             actions.record(SCHEDULER, "run.skipped", "dataset:" + dataset, Map.of("reason", active
                     .map(run -> "run " + run.id() + " is still " + run.state())
-                    .orElse(!view.enabled() ? "dataset is disabled" : keeps)));
+                    .orElse(!view.enabled() ? "dataset is disabled" : keeps != null ? keeps : ungranted.get())));
             return Optional.empty();
         }
         return Optional.of(start(view, false, SCHEDULER));
@@ -90,15 +97,21 @@ public class RunService {
         if (keeps != null && !dryRun) {
             throw ApiProblem.conflict(keeps);
         }
+        // grants can be narrowed after registration: a dataset no longer granted to its team does not run
+        ownership.refusal(spec).ifPresent(refusal -> {
+            throw ApiProblem.conflict("dataset '" + spec.name() + "' is no longer registrable as it is: " + refusal);
+        });
         String id = RunId.random().value();
-        IdentifierSource source = sources.require(spec.identifierSource());
-        if (!runs.insert(id, spec, view.revision(), source, dryRun, actor)) {
+        IdentifierSourceRegistry.Current source = sources.current(spec.identifierSource()).orElseThrow(
+                () -> ApiProblem.conflict("identifier source '" + spec.identifierSource() + "' of dataset '" + spec.name()
+                        + "' is not registered"));
+        if (!runs.insert(id, spec, view.revision(), source.source(), source.revision(), dryRun, actor)) {
             RunRecord active = runs.activeRun(spec.name()).orElse(null);
             throw ApiProblem.conflict("a run of '" + spec.name() + "' is already active"
                     + (active == null ? "" : ": " + active.id() + " in " + active.state())
                     + "; runs of one dataset never overlap");
         }
-        commands.send(id, new AuditRequested(spec, source, dryRun));
+        commands.send(id, new AuditRequested(spec, source.source(), dryRun));
         runs.move(runs.lock(id).orElseThrow(), RunState.AUDITING);
         actions.record(actor, dryRun ? "run.started.dry-run" : "run.started", subject(id),
                 Map.of("dataset", spec.name(), "revision", view.revision()));
@@ -119,11 +132,7 @@ public class RunService {
     @Transactional
     public RunRecord approve(String runId, Caller caller) {
         RunRecord run = awaitingDecision(runId, caller);
-        DatasetView dataset = datasets.require(run.dataset());
-        if (caller.name().equals(run.triggeredBy()) || caller.name().equals(dataset.registeredBy())) {
-            throw ApiProblem.forbidden("'" + caller.name() + "' triggered this run or registered dataset '" + run.dataset()
-                    + "', so another OPERATOR must approve it");
-        }
+        approvals.requireMayApprove(run, caller);
         if (!runs.move(run, RunState.AUTHORIZED)) {
             throw ApiProblem.conflict("run " + runId + " changed state meanwhile; reload it");
         }

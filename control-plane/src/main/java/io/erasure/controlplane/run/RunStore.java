@@ -37,17 +37,17 @@ public class RunStore {
      * Inserts a PENDING run; returns false (and changes nothing) if the dataset already has an active
      * run: the partial unique index lets one dataset have only one.
      */
-    public boolean insert(String id, DatasetSpec spec, int specRevision, IdentifierSource source, boolean dryRun,
-                          String triggeredBy) {
+    public boolean insert(String id, DatasetSpec spec, int specRevision, IdentifierSource source, int sourceRevision,
+                          boolean dryRun, String triggeredBy) {
         Instant now = clock.instant();
         return jdbc.update("""
-                        INSERT INTO runs (id, dataset, spec, spec_revision, identifier_source, state, version, dry_run,
-                                          triggered_by, steps, created_at, updated_at)
-                        VALUES (?, ?, ?::jsonb, ?, ?::jsonb, 'PENDING', 1, ?, ?, ?::jsonb, ?, ?)
+                        INSERT INTO runs (id, dataset, spec, spec_revision, identifier_source, identifier_source_revision,
+                                          state, version, dry_run, triggered_by, steps, created_at, updated_at)
+                        VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?, 'PENDING', 1, ?, ?, ?::jsonb, ?, ?)
                         ON CONFLICT (dataset) WHERE state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED', 'DRY_RUN_COMPLETED')
                         DO NOTHING""",
-                id, spec.name(), json.writeValueAsString(spec), specRevision, json.writeValueAsString(source), dryRun,
-                triggeredBy,
+                id, spec.name(), json.writeValueAsString(spec), specRevision, json.writeValueAsString(source),
+                sourceRevision, dryRun, triggeredBy,
                 json.writeValueAsString(Map.of(RunState.PENDING.name(), now.toString())), Timestamp.from(now),
                 Timestamp.from(now)) == 1;
     }
@@ -81,10 +81,38 @@ public class RunStore {
                 + " 'DRY_RUN_COMPLETED')", this::record, dataset).stream().findFirst();
     }
 
-    public boolean hasCompletedRun(String dataset) {
-        Integer n = jdbc.queryForObject("SELECT count(*) FROM runs WHERE dataset = ? AND state = 'COMPLETED'",
-                Integer.class, dataset);
-        return n != null && n > 0;
+    /**
+     * The last run a dataset's deletions were allowed on before {@code run}: the latest COMPLETED run of the dataset (not
+     * a dry-run) that deleted at least one row of it. A run that found nothing, failed or was cancelled allowed
+     * nothing, so it is never a baseline. Compares the frozen spec and identifier source (as JSON values: key order
+     * and spacing do not count) with {@code run}'s.
+     */
+    public Optional<Baseline> baseline(String runId) {
+        return jdbc.query("""
+                        SELECT b.id, b.spec_revision, b.identifier_source_revision, b.spec = r.spec AS same_spec,
+                               b.identifier_source IS NOT DISTINCT FROM r.identifier_source AS same_source
+                        FROM runs r
+                        JOIN runs b ON b.dataset = r.dataset AND b.id <> r.id AND b.state = 'COMPLETED' AND NOT b.dry_run
+                                    AND b.created_at <= r.created_at
+                        JOIN run_batch_totals t ON t.run_id = b.id AND t.dataset = b.dataset AND t.deleted > 0
+                        WHERE r.id = ?
+                        ORDER BY b.created_at DESC LIMIT 1""",
+                (rs, i) -> new Baseline(rs.getString("id"), (Integer) rs.getObject("spec_revision"),
+                        (Integer) rs.getObject("identifier_source_revision"), rs.getBoolean("same_spec"),
+                        rs.getBoolean("same_source")), runId).stream().findFirst();
+    }
+
+    /**
+     * The run a dataset's deletions were last allowed on ({@link #baseline}), with the revisions it froze and whether
+     * the spec and the identifier source are still as it froze them.
+     */
+    public record Baseline(String runId, Integer specRevision, Integer sourceRevision, boolean sameSpec,
+                           boolean sameSource) {
+    }
+
+    /** The registry revision of the identifier source the run froze (null for runs started before it was kept). */
+    public Integer identifierSourceRevision(String id) {
+        return jdbc.queryForObject("SELECT identifier_source_revision FROM runs WHERE id = ?", Integer.class, id);
     }
 
     /**

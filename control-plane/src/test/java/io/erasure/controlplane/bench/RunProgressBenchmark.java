@@ -167,7 +167,7 @@ public final class RunProgressBenchmark {
                 name, json.writeValueAsString(spec), now, now);
         IdentifierSource identifiers = new IdentifierSource(source, StoreKind.POSTGRES, "pg-main", "public", "customers",
                 "customer_id", "deleted_at", S3Layout.defaultBackupLocation(source, BackupFormat.JSONL_GZIP), Duration.ofDays(3));
-        runs.insert(runId, spec, 1, identifiers, false, "bench");
+        runs.insert(runId, spec, 1, identifiers, 1, false, "bench");
         jdbc.update("""
                         UPDATE runs SET state = 'DELETING', cutoff_micros = ?, final_count = ?, task_count = ?,
                                         steps = steps || jsonb_build_object('AUTHORIZED', ?::text, 'DELETING', ?::text)

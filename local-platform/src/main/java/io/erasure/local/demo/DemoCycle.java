@@ -105,7 +105,8 @@ public final class DemoCycle {
     private void register() {
         IdentifierSource source = new IdentifierSource(SOURCE, StoreKind.POSTGRES, "pg-main", "demo", "members", "member_id",
                 "left_at", S3Layout.defaultBackupLocation(SOURCE, BackupFormat.JSONL_GZIP), Duration.ofDays(7));
-        registerOnce("/api/identifier-sources", operator, source, SOURCE);
+        // the team registers the source its datasets use: the operator who approves their first runs edited neither
+        registerOnce("/api/identifier-sources", owner, source.ownedBy(TEAM), SOURCE);
         DatasetSpec profiles = DatasetSpec.builder().name(PROFILES).storeKind(StoreKind.CASSANDRA)
                 .connectionRef("cassandra-main").namespace("demo").table("member_profiles")
                 .keyColumns(KeyColumns.partitionOnly("member_id")).identifierColumn("member_id").identifierSource(SOURCE)

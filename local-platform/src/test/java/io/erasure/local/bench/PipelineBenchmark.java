@@ -139,7 +139,8 @@ public final class PipelineBenchmark {
                 "member_id", source, ConditionalColumn.none());
         export(platform, accounts.name(), "postgres", names.accounts(), "member_id");
         export(platform, profiles.name(), "cassandra", names.profiles(), "member_id");
-        controlPlane.as("operator", "operator").post("/api/identifier-sources", new IdentifierSource(source,
+        // registered by the team (not by the operator who approves the first runs, who may not approve their own edit)
+        controlPlane.as("owner", "owner").post("/api/identifier-sources", new IdentifierSource(source,
                 StoreKind.POSTGRES, "pg-main", BenchTables.SCHEMA, names.members(), "member_id", "left_at",
                 S3Layout.defaultBackupLocation(source, BackupFormat.JSONL_GZIP), Duration.ofDays(7)))
                 .require("registering " + source);
