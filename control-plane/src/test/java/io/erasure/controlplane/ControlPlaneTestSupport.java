@@ -37,6 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
         // forward deletion: tests drive the reconciler; a burst is small enough to reach
         "erasure.forward.reconcile-initial-delay=1h",
         "erasure.forward.burst.max-per-window=5",
+        // no deletion service runs beside these tests (local-platform's ITs check registrations against live stores)
+        "erasure.registry.live-check.enabled=false",
         // what the operators grant team demo-team here: the places the tests register, and nothing else
         "erasure.ownership.grants[0].team=demo-team", "erasure.ownership.grants[0].connection=cassandra-main",
         "erasure.ownership.grants[0].namespaces=shop,search",

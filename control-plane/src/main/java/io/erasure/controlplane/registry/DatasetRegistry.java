@@ -25,7 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The registry of datasets. Only an OWNER of a dataset's team changes it; every change is a new
  * revision, kept for the history, and a line in the actions log. Specs are validated when they are
- * built (see DatasetSpec), so nothing invalid reaches this class.
+ * built (see DatasetSpec), so nothing malformed reaches this class; here a registration (and every change) is checked
+ * against what operators granted the team ({@link OwnershipRules}) and then against the live stores it names
+ * ({@link LiveStoreCheck}), before anything is stored.
  */
 @Service
 public class DatasetRegistry {
@@ -36,10 +38,12 @@ public class DatasetRegistry {
     private final ActionsLog actions;
     private final IdentifierSourceRegistry sources;
     private final OwnershipRules ownership;
+    private final LiveStoreCheck liveCheck;
 
     public DatasetRegistry(JdbcTemplate jdbc, JsonMapper json, Clock clock, ActionsLog actions,
-                           IdentifierSourceRegistry sources, OwnershipRules ownership) {
+                           IdentifierSourceRegistry sources, OwnershipRules ownership, LiveStoreCheck liveCheck) {
         this.ownership = ownership;
+        this.liveCheck = liveCheck;
         this.jdbc = jdbc;
         this.json = json;
         this.clock = clock;
@@ -52,6 +56,7 @@ public class DatasetRegistry {
         requireOwner(caller, spec.ownerTeam(), "register a dataset for team '" + spec.ownerTeam() + "'");
         requireSource(spec);
         requireGranted(spec);
+        liveCheck.require(spec);
         Instant now = clock.instant();
         Instant nextRun = Schedules.nextAfter(spec.schedule(), now);
         try {
@@ -80,6 +85,7 @@ public class DatasetRegistry {
         requireOwner(caller, spec.ownerTeam(), "move dataset '" + name + "' to team '" + spec.ownerTeam() + "'");
         requireSource(spec);
         requireGranted(spec);
+        liveCheck.require(spec);
         Instant now = clock.instant();
         int revision = current.revision() + 1;
         jdbc.update("""

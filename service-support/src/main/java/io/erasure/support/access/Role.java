@@ -13,7 +13,12 @@ public enum Role {
     /** An upstream system that publishes forward-deletion requests ("identifier deleted"), and nothing else. */
     PUBLISHER,
     /** Prometheus' own credential: scrapes {@code /actuator/prometheus}, and nothing else (no API, no other endpoint). */
-    METRICS;
+    METRICS,
+    /**
+     * The control plane's own credential at the deletion service: checks a registration against the live stores
+     * ({@code POST /api/dataset-checks}), and nothing else.
+     */
+    REGISTRY;
 
     public String authority() {
         return "ROLE_" + name();
