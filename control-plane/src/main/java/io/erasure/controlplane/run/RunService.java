@@ -82,7 +82,7 @@ public class RunService {
         if (active.isPresent() || !view.enabled() || keeps != null || ungranted.isPresent()) {
             actions.record(SCHEDULER, "run.skipped", "dataset:" + dataset, Map.of("reason", active
                     .map(run -> "run " + run.id() + " is still " + run.state())
-                    .orElse(!view.enabled() ? "dataset is disabled" : keeps != null ? keeps : ungranted.get())));
+                    .orElseGet(() -> !view.enabled() ? "dataset is disabled" : keeps != null ? keeps : ungranted.get())));
             return Optional.empty();
         }
         return Optional.of(start(view, false, SCHEDULER));
