@@ -228,6 +228,14 @@ deletion: deletion-service
 {{- $dashboardOrigin := include "erasure.dashboardOrigin" $root -}}
 {{- $dashboardServices := include "erasure.dashboardServices" $root | fromYaml -}}
 {{- if eq .name "control-plane" -}}
+{{/* registrations: the live check at the deletion service (its password: ERASURE_REGISTRY_LIVECHECK_PASSWORD) */}}
+{{- $deletion := index $v.services "deletion-service" -}}
+{{- $checkUrl := printf "http://%s:%v" (include "erasure.serviceFullname" (dict "root" $root "name" "deletion-service")) $deletion.port -}}
+{{- $_ := set $erasure "registry" (dict "live-check" (dict "url" $checkUrl "username" (required "registry.liveCheck.username is required: the deletion service's REGISTRY user" $v.registry.liveCheck.username))) -}}
+{{- $ceiling := dict "max-fraction" $v.ownership.limitsCeiling.maxFraction "max-rows" (int64 $v.ownership.limitsCeiling.maxRows) -}}
+{{- $_ := set $erasure "ownership" (dict "grants" ($v.ownership.grants | default list) "limits-ceiling" $ceiling) -}}
+{{- end -}}
+{{- if eq .name "control-plane" -}}
 {{- $urls := dict -}}
 {{- range $component, $service := $dashboardServices -}}
 {{- $url := (get ($v.dashboard.services | default dict) $component) | default "" | trim -}}

@@ -225,9 +225,14 @@ public final class LocalPlatform {
      * recovery service's jar has no cassandra-all (no service depends on it), so its bulk path gets the SSTable writer's
      * classpath from here: runtime-cassandra's, which this launcher has to start the node.
      */
+    /** The services' profile of demo users and local-only keys (service-support's LocalOnly). */
+    static final String LOCAL_PROFILE = "local";
+
     static List<String> serviceArguments(Service service, Map<String, String> engineProperties) {
         List<String> args = new ArrayList<>();
         args.add("--server.port=" + service.port());
+        // the demo users and local-only keys of each jar's application-local.yml; without it a service refuses to start
+        args.add("--spring.profiles.active=" + LOCAL_PROFILE);
         engineProperties.forEach((key, value) -> args.add("--" + key + "=" + value));
         if (service.module().equals("recovery-service")) {
             args.add("--" + BULK_WRITER_CLASSPATH + "=" + RuntimeClasspath.of("runtime-cassandra").asPath());

@@ -32,6 +32,14 @@ class LocalPlatformTest {
     }
 
     @Test
+    void everyServiceRunsWithTheLocalProfileOfDemoUsersAndLocalOnlyKeys() {
+        for (LocalPlatform.Service service : LocalPlatform.SERVICES) {
+            assertThat(LocalPlatform.serviceArguments(service, Map.of())).as(service.module())
+                    .contains("--spring.profiles.active=local");
+        }
+    }
+
+    @Test
     void otherServicesDoNotGetIt() {
         assertThat(LocalPlatform.serviceArguments(service("deletion-service"), Map.of()))
                 .noneMatch(arg -> arg.startsWith(PREFIX));

@@ -394,9 +394,12 @@ class HelmChartTest {
             Document module = xml(modulePom);
             if (buildsBootApplication(module)) {
                 Map<String, Object> flat = new TreeMap<>();
-                Path applicationYml = moduleDir.resolve("src/main/resources/application.yml");
-                if (Files.exists(applicationYml)) {
-                    flatten("", yaml(applicationYml), flat);
+                // application-local.yml: the demo users and local-only keys, which the chart must replace
+                for (String file : List.of("application.yml", "application-local.yml")) {
+                    Path applicationYml = moduleDir.resolve("src/main/resources").resolve(file);
+                    if (Files.exists(applicationYml)) {
+                        flatten("", yaml(applicationYml), flat);
+                    }
                 }
                 String name = moduleDir.getFileName().toString();
                 modules.put(name, new Module(name, moduleDir, flat.keySet()));

@@ -47,7 +47,7 @@ class ComposeFileTest {
     private static final String S3_PREFIX = "erasure.s3.";
     private static final String CORS_PREFIX = "erasure.access.cors.";
     /** Spring Boot's own properties that any service reads although no application.yml names them. */
-    private static final Set<String> BOOT_PROPERTIES = Set.of("spring.application.json");
+    private static final Set<String> BOOT_PROPERTIES = Set.of("spring.application.json", "spring.profiles.active");
     /** Secrets whose application.yml value is a local-only default: compose must refuse to start without them. */
     private static final Set<String> SECRETS = Set.of("erasure.deletion-log.master-key", "erasure.receipts.signing-key");
     private static final String TOPIC_REPLICAS = "erasure.topics.replicas";

@@ -52,8 +52,11 @@ record ServiceModule(String name, Set<String> properties) {
             }
             Document module = xml(modulePom);
             if (buildsBootApplication(module)) {
-                Path applicationYml = moduleDir.resolve("src/main/resources/application.yml");
-                services.add(new ServiceModule(moduleDir.getFileName().toString(), propertyNames(applicationYml)));
+                Path resources = moduleDir.resolve("src/main/resources");
+                // the local profile's file holds the demo users and local-only keys the service reads too
+                Set<String> names = new TreeSet<>(propertyNames(resources.resolve("application.yml")));
+                names.addAll(propertyNames(resources.resolve("application-local.yml")));
+                services.add(new ServiceModule(moduleDir.getFileName().toString(), names));
             }
             collectServices(moduleDir, module, services);
         }

@@ -1,0 +1,83 @@
+package io.erasure.support.access;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Profiles;
+
+/**
+ * Refuses to start a service outside the {@code local} profile while it would run with the demo's credentials: the
+ * demo users, plain-text ({@code {noop}}) passwords, no way to authenticate at all, or one of the local-only keys
+ * that ship in every jar's {@code application-local.yml}. A plain {@code java -jar} used to run with
+ * {@code operator/operator} and a master key anyone can read in the source; now it stops before any bean is built,
+ * naming each property to set. {@code ./erasure-local} and the tests activate {@code local}.
+ *
+ * <p>Runs after the config files are loaded (so profiles and every property source count), before the context.
+ */
+public class LocalOnly implements EnvironmentPostProcessor, Ordered {
+
+    /** The profile of the demo: local users and local-only keys. */
+    public static final String PROFILE = "local";
+
+    /** The local-only values shipped in application-local.yml, by property, with the variable that replaces each. */
+    static final Map<String, Secret> SECRETS = Map.of(
+            "erasure.deletion-log.master-key", new Secret("bG9jYWwtb25seS1kZWxldGlvbi1sb2ctbWFzdGVyLWs=",
+                    "ERASURE_DELETIONLOG_MASTERKEY", "openssl rand -base64 32"),
+            "erasure.receipts.signing-key", new Secret("local-only-receipt-signing-key-0123456789abcdef",
+                    "ERASURE_RECEIPTS_SIGNINGKEY", "openssl rand -hex 32"),
+            "erasure.registry.live-check.password", new Secret("registry", "ERASURE_REGISTRY_LIVECHECK_PASSWORD",
+                    "the deletion service's REGISTRY user's password"));
+
+    record Secret(String localValue, String variable, String howToMake) {
+    }
+
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        if (environment.acceptsProfiles(Profiles.of(PROFILE))) {
+            return;
+        }
+        List<String> problems = problems(environment);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("refusing to start with the demo's credentials outside the '" + PROFILE
+                    + "' profile (./erasure-local and the tests activate it with spring.profiles.active=local): "
+                    + String.join("; ", problems));
+        }
+    }
+
+    static List<String> problems(ConfigurableEnvironment environment) {
+        List<String> problems = new ArrayList<>();
+        int users = 0;
+        for (int i = 0; environment.getProperty("erasure.access.users[" + i + "].name") != null; i++) {
+            users++;
+            String password = environment.getProperty("erasure.access.users[" + i + "].password", "");
+            if (password.startsWith("{noop}")) {
+                problems.add("erasure.access.users[" + i + "] ('" + environment.getProperty("erasure.access.users[" + i
+                        + "].name") + "') has a plain-text {noop} password: give it a {bcrypt} hash (htpasswd -nbBC 12"
+                        + " user secret) from a secret store");
+            }
+        }
+        boolean jwt = environment.getProperty("spring.security.oauth2.resourceserver.jwt.issuer-uri") != null
+                || environment.getProperty("spring.security.oauth2.resourceserver.jwt.jwk-set-uri") != null;
+        if (users == 0 && !jwt) {
+            problems.add("no caller could authenticate: set erasure.access.users (name, {bcrypt} password, roles, team)"
+                    + " or spring.security.oauth2.resourceserver.jwt.issuer-uri");
+        }
+        SECRETS.forEach((property, secret) -> {
+            String value = environment.getProperty(property);
+            if (value != null && value.trim().equals(secret.localValue())) {
+                problems.add(property + " is the local-only value published with the source: set " + secret.variable()
+                        + " (" + secret.howToMake() + ") from a secret store");
+            }
+        });
+        return problems;
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.LOWEST_PRECEDENCE;
+    }
+}

@@ -1,0 +1,63 @@
+package io.erasure.support.access;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
+
+/** Issue 18 item 10: outside the local profile a service refuses the demo's users and keys, naming what to set. */
+class LocalOnlyTest {
+
+    private static final String BCRYPT = "{bcrypt}$2a$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW";
+
+    @Test
+    void theDemoUsersAndKeysOfTheLocalProfileAreRefusedWithoutIt() {
+        Map<String, Object> local = new HashMap<>();
+        local.put("erasure.access.users[0].name", "operator");
+        local.put("erasure.access.users[0].password", "{noop}operator");
+        local.put("erasure.deletion-log.master-key", "bG9jYWwtb25seS1kZWxldGlvbi1sb2ctbWFzdGVyLWs=");
+        local.put("erasure.receipts.signing-key", "local-only-receipt-signing-key-0123456789abcdef");
+
+        assertThatThrownBy(() -> postProcess(local))
+                .hasMessageContaining("outside the 'local' profile")
+                .hasMessageContaining("erasure.access.users[0] ('operator') has a plain-text {noop} password")
+                .hasMessageContaining("erasure.deletion-log.master-key is the local-only value")
+                .hasMessageContaining("ERASURE_DELETIONLOG_MASTERKEY")
+                .hasMessageContaining("erasure.receipts.signing-key is the local-only value")
+                .hasMessageContaining("ERASURE_RECEIPTS_SIGNINGKEY");
+    }
+
+    @Test
+    void aServiceNoCallerCouldAuthenticateToIsRefused() {
+        assertThatThrownBy(() -> postProcess(Map.of()))
+                .hasMessageContaining("no caller could authenticate: set erasure.access.users");
+    }
+
+    @Test
+    void realCredentialsOrTheLocalProfileStart() {
+        Map<String, Object> real = Map.of("erasure.access.users[0].name", "alice",
+                "erasure.access.users[0].password", BCRYPT, "erasure.deletion-log.master-key", "c2VjcmV0LWtleS1mcm9tLWEtdmF1bHQtMDEyMzQ1Njc=");
+        assertThatCode(() -> postProcess(real)).doesNotThrowAnyException();
+        assertThatCode(() -> postProcess(Map.of("spring.security.oauth2.resourceserver.jwt.issuer-uri",
+                "https://idp.example.com/"))).doesNotThrowAnyException();
+
+        Map<String, Object> demo = Map.of("erasure.access.users[0].name", "operator",
+                "erasure.access.users[0].password", "{noop}operator");
+        assertThatCode(() -> postProcess(demo, LocalOnly.PROFILE)).doesNotThrowAnyException();
+    }
+
+    /** Runs the guard on an environment of exactly {@code properties} (not this JVM's, whose tests run as local). */
+    private static void postProcess(Map<String, Object> properties, String... profiles) {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+        environment.getPropertySources().remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
+        environment.getPropertySources().addFirst(new MapPropertySource("test", properties));
+        environment.setActiveProfiles(profiles);
+        new LocalOnly().postProcessEnvironment(environment, new SpringApplication());
+    }
+}
