@@ -91,7 +91,7 @@ public final class HttpCallbackAdapter implements StoreAdapter {
             policy.check(CallbackRequest.CHECK_URL_FIELD, callback.checkUrl());
         }
         CallbackClient.requireSendable(callback.headers());
-        secrets.requireResolvable(callback.headers());
+        secrets.requireResolvable(callback.headers(), spec.ownerTeam());
     }
 
     /**

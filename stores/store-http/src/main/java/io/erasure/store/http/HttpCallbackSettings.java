@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The operators' settings of one HTTP-callback connection ({@code erasure.connections.<ref>.*}). They decide
@@ -27,12 +29,16 @@ import java.util.TreeMap;
  * @param backoffMs             {@code backoff-ms}: first wait between attempts, doubled each time with jitter (default 200)
  * @param maxBatch              {@code max-batch}: keys per call (default 500)
  * @param secrets               {@code secret.<NAME>}: values of the {@code secret:NAME} header references; never logged
+ * @param secretTeams           {@code secret-teams.<NAME>}: comma list of the owner teams whose specs may refer to
+ *                              secret NAME (required for each secret): a connection is shared by many teams, and a
+ *                              team's token must never be sent by another team's spec to that team's own endpoint
  */
 public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolean allowPrivateAddresses,
                                    List<AddressRange> allowedAddresses, int timeoutMs, int maxAttempts, int backoffMs,
-                                   int maxBatch, Map<String, String> secrets) {
+                                   int maxBatch, Map<String, String> secrets, Map<String, Set<String>> secretTeams) {
 
     public static final String SECRET_PREFIX = "secret.";
+    public static final String SECRET_TEAMS_PREFIX = "secret-teams.";
 
     public HttpCallbackSettings {
         allowedHosts = List.copyOf(allowedHosts);
@@ -46,14 +52,25 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
         positive(ref, "backoff-ms", backoffMs);
         positive(ref, "max-batch", maxBatch);
         secrets = Map.copyOf(secrets);
+        secretTeams = Map.copyOf(secretTeams);
     }
 
     public static HttpCallbackSettings from(StoreConnection connection) {
         String ref = connection.ref();
         Map<String, String> secrets = new TreeMap<>();
+        Map<String, Set<String>> secretTeams = new TreeMap<>();
         connection.settings().forEach((name, value) -> {
             if (name.startsWith(SECRET_PREFIX) && name.length() > SECRET_PREFIX.length()) {
                 secrets.put(name.substring(SECRET_PREFIX.length()), value);
+            }
+            if (name.startsWith(SECRET_TEAMS_PREFIX) && name.length() > SECRET_TEAMS_PREFIX.length()) {
+                Set<String> teams = new TreeSet<>();
+                for (String team : value.split(",")) {
+                    if (!team.isBlank()) {
+                        teams.add(team.trim());
+                    }
+                }
+                secretTeams.put(name.substring(SECRET_TEAMS_PREFIX.length()), teams);
             }
         });
         return new HttpCallbackSettings(ref,
@@ -64,7 +81,12 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
                 connection.intSetting("max-attempts", 4),
                 connection.intSetting("backoff-ms", 200),
                 connection.intSetting("max-batch", 500),
-                secrets);
+                secrets, secretTeams);
+    }
+
+    /** The setting an operator adds to say which teams may use secret {@code name}. */
+    public String secretTeamsSetting(String name) {
+        return "erasure.connections." + ref + "." + SECRET_TEAMS_PREFIX + name;
     }
 
     /** The setting an operator adds to define secret {@code name}. */
@@ -78,7 +100,7 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
         return "HttpCallbackSettings[ref=" + ref + ", allowedHosts=" + allowedHosts + ", allowPrivateAddresses="
                 + allowPrivateAddresses + ", allowedAddresses=" + allowedAddresses.stream().map(AddressRange::cidr).toList()
                 + ", timeoutMs=" + timeoutMs + ", maxAttempts=" + maxAttempts + ", backoffMs="
-                + backoffMs + ", maxBatch=" + maxBatch + ", secrets=" + new TreeMap<>(secrets).keySet() + "]";
+                + backoffMs + ", maxBatch=" + maxBatch + ", secrets=" + new TreeMap<>(secrets).keySet() + ", secretTeams=" + new TreeMap<>(secretTeams) + "]";
     }
 
     private static List<String> hostPatterns(String ref, String value) {

@@ -35,6 +35,8 @@ final class CallbackFixtures {
         settings.put("allowed-hosts", "127.0.0.1,localhost");
         settings.put("allowed-addresses", "127.0.0.1/32");
         settings.put("secret." + SECRET, FakeOwnerService.TOKEN);
+        // the token is the owners team's: only its specs may send it
+        settings.put("secret-teams." + SECRET, "owners");
         settings.put("max-attempts", "3");
         settings.put("backoff-ms", "20");
         return settings;

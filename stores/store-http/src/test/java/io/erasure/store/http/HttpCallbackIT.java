@@ -89,7 +89,8 @@ class HttpCallbackIT {
     void aHostResolvingToANonPublicAddressIsRefusedAndNeverCalled(String host) {
         StoreAdapter strict = CallbackFixtures.open(Map.of(
                 "allowed-hosts", "localhost,127.0.0.1,169.254.169.254,10.1.2.3,192.168.0.10,[::1]",
-                "secret.owner-token", FakeOwnerService.TOKEN));
+                "secret.owner-token", FakeOwnerService.TOKEN,
+                        "secret-teams.owner-token", "owners"));
         DatasetSpec internal = CallbackFixtures.spec(table, "http://" + host + ":" + owner.port() + "/" + table + "/delete", null);
 
         assertThatThrownBy(() -> strict.checkDataset(internal))
@@ -108,6 +109,7 @@ class HttpCallbackIT {
         AtomicReference<InetAddress> answer = new AtomicReference<>(InetAddress.getByName("93.184.216.34"));
         HostResolver dns = host -> List.of(answer.get());
         Map<String, String> settings = Map.of("allowed-hosts", "owner.example.com", "secret.owner-token", FakeOwnerService.TOKEN,
+                        "secret-teams.owner-token", "owners",
                 "max-attempts", "1");
         StoreAdapter rebound = HttpCallbackAdapterProvider.open(
                 HttpCallbackSettings.from(new StoreConnection("rebinding", StoreKind.HTTP_CALLBACK, settings)), dns,
@@ -132,6 +134,7 @@ class HttpCallbackIT {
         InetAddress resolved = InetAddress.getByName(address);
         StoreAdapter strict = HttpCallbackAdapterProvider.open(HttpCallbackSettings.from(new StoreConnection("strict",
                 StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.test", "secret.owner-token", FakeOwnerService.TOKEN,
+                        "secret-teams.owner-token", "owners",
                         "max-attempts", "1"))), host -> List.of(resolved), Clock.systemUTC());
         DatasetSpec target = CallbackFixtures.spec(table, "http://owner.test:" + owner.port() + "/" + table + "/delete", null);
 
@@ -161,7 +164,8 @@ class HttpCallbackIT {
                     lookups.incrementAndGet() == 1 ? "127.0.0.2" : "127.0.0.1"));
             StoreAdapter pinned = HttpCallbackAdapterProvider.open(HttpCallbackSettings.from(new StoreConnection("pinned",
                     StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.test", "allowed-addresses", "127.0.0.2/32",
-                            "secret.owner-token", FakeOwnerService.TOKEN, "max-attempts", "1"))), rebinding, Clock.systemUTC());
+                            "secret.owner-token", FakeOwnerService.TOKEN,
+                        "secret-teams.owner-token", "owners", "max-attempts", "1"))), rebinding, Clock.systemUTC());
             DatasetSpec target = CallbackFixtures.spec(table, "http://owner.test:" + port + "/" + table + "/delete", null);
 
             DeleteOutcome outcome = pinned.executeDelete(pinned.planDelete(batch(target, "batch-pinned", ids(1))));
@@ -191,7 +195,8 @@ class HttpCallbackIT {
             };
             StoreAdapter open = HttpCallbackAdapterProvider.open(HttpCallbackSettings.from(new StoreConnection("open",
                     StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "localhost", "allow-private-addresses", "true",
-                            "secret.owner-token", FakeOwnerService.TOKEN, "max-attempts", "1"))), dns, Clock.systemUTC());
+                            "secret.owner-token", FakeOwnerService.TOKEN,
+                        "secret-teams.owner-token", "owners", "max-attempts", "1"))), dns, Clock.systemUTC());
             DatasetSpec target = CallbackFixtures.spec(table, "http://localhost:" + port + "/" + table + "/delete", null);
 
             DeleteOutcome outcome = open.executeDelete(open.planDelete(batch(target, "batch-resolved", ids(1))));
@@ -314,12 +319,30 @@ class HttpCallbackIT {
     void aWrongSecretIsRefusedByTheOwnerWithoutShowingIt() {
         Map<String, String> settings = new HashMap<>(CallbackFixtures.loopbackSettings());
         settings.put("secret.owner-token", "Bearer stale-token-0000");
+        settings.put("secret-teams.owner-token", "owners");
         StoreAdapter stale = CallbackFixtures.open(settings);
 
         assertThatThrownBy(() -> stale.executeDelete(stale.planDelete(batch(spec, "batch-stale", ids(1)))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("401")
                 .hasMessageNotContaining("stale-token-0000");
+        assertThat(owner.get(table, 1)).isPresent();
+    }
+
+    @Test
+    void anotherTeamsSpecCannotSendTheOwnersTokenAnywhere() {
+        // team "intruders" points a spec at its own endpoint (here: the same fake owner) with the owners' token
+        DatasetSpec borrowed = spec.toBuilder().ownerTeam("intruders").build();
+
+        assertThatThrownBy(() -> adapter.checkDataset(borrowed))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("team 'intruders' may not use")
+                .hasMessageContaining("secret-teams.owner-token")
+                .hasMessageNotContaining(FakeOwnerService.TOKEN);
+        assertThatThrownBy(() -> adapter.executeDelete(adapter.planDelete(batch(borrowed, "batch-borrowed", ids(1)))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("team 'intruders' may not use");
+        assertThat(owner.received(table)).as("nothing was sent, so the token went nowhere").isEmpty();
         assertThat(owner.get(table, 1)).isPresent();
     }
 

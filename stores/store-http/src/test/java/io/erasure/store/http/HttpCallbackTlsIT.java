@@ -132,7 +132,7 @@ class HttpCallbackTlsIT {
         HostResolver dns = name -> List.of(InetAddress.getByName("127.0.0.2"));
         HttpCallbackSettings settings = HttpCallbackSettings.from(new StoreConnection("tls", StoreKind.HTTP_CALLBACK,
                 Map.of("allowed-hosts", host, "allowed-addresses", "127.0.0.2/32", "secret.owner-token",
-                        FakeOwnerService.TOKEN, "max-attempts", "1")));
+                        FakeOwnerService.TOKEN, "secret-teams.owner-token", "owners", "max-attempts", "1")));
         return withDefaultTls(trustingTheOwner, () -> HttpCallbackAdapterProvider.open(settings, dns, Clock.systemUTC()));
     }
 

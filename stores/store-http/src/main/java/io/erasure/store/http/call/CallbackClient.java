@@ -119,7 +119,7 @@ public final class CallbackClient implements AutoCloseable {
      */
     public String send(CallbackRequest request) {
         requireSendable(request.headers());
-        Map<String, String> headers = secrets.resolve(request.headers());
+        Map<String, String> headers = secrets.resolve(request.headers(), request.ownerTeam());
         AtomicInteger attempts = new AtomicInteger();
         try {
             return retry.executeSupplier(() -> attempt(request, headers, attempts));

@@ -17,9 +17,10 @@ import java.util.TreeMap;
  *
  * @param field          the spec field the URL comes from ({@code copy.httpCallback.url} or {@code .checkUrl})
  * @param idempotencyKey sent as {@value #IDEMPOTENCY_KEY} with every attempt; null for read-only requests
+ * @param ownerTeam      the spec's owner team: the only team whose secrets its headers may refer to
  */
 public record CallbackRequest(String field, String method, String url, Map<String, String> headers, String body,
-                              String idempotencyKey) {
+                              String idempotencyKey, String ownerTeam) {
 
     public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     public static final String URL_FIELD = "copy.httpCallback.url";
@@ -37,7 +38,8 @@ public record CallbackRequest(String field, String method, String url, Map<Strin
         CopyTarget.HttpCallback callback = callbackOf(batch.spec());
         String body = new PayloadTemplate(callback.payloadTemplate(), callback.keyColumns())
                 .render(batch.spec().name(), batch.batchId(), batch.cutoff().micros(), batch.keys());
-        return new CallbackRequest(URL_FIELD, callback.method(), callback.url(), callback.headers(), body, batch.batchId());
+        return new CallbackRequest(URL_FIELD, callback.method(), callback.url(), callback.headers(), body, batch.batchId(),
+                batch.spec().ownerTeam());
     }
 
     /**
@@ -58,7 +60,7 @@ public record CallbackRequest(String field, String method, String url, Map<Strin
         question.put("dataset", spec.name());
         question.put("keys", new PayloadTemplate(callback.payloadTemplate(), callback.keyColumns()).keyObjects(keys));
         return new CallbackRequest(CHECK_URL_FIELD, "POST", callback.checkUrl(), callback.headers(),
-                PayloadTemplate.JSON.writeValueAsString(question), null);
+                PayloadTemplate.JSON.writeValueAsString(question), null, spec.ownerTeam());
     }
 
     /** The spec's callback target, or Fatal if the dataset is not an HTTP callback. */

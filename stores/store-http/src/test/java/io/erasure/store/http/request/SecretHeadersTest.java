@@ -13,21 +13,35 @@ import org.junit.jupiter.api.Test;
 class SecretHeadersTest {
 
     private final SecretHeaders secrets = new SecretHeaders(HttpCallbackSettings.from(new StoreConnection("owners",
-            StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.example.com", "secret.token", "Bearer abc123xyz"))));
+            StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.example.com", "secret.token", "Bearer abc123xyz",
+                    "secret-teams.token", "billing, payments", "secret.unbound", "Bearer nobody"))));
 
     @Test
     void referencesResolveToTheConfiguredValuesAndPlainValuesStay() {
-        assertThat(secrets.resolve(Map.of("Authorization", "secret:token", "X-Team", "billing")))
+        assertThat(secrets.resolve(Map.of("Authorization", "secret:token", "X-Team", "billing"), "billing"))
                 .containsEntry("Authorization", "Bearer abc123xyz")
                 .containsEntry("X-Team", "billing");
     }
 
     @Test
     void anUnknownSecretNamesTheSettingToAdd() {
-        assertThatThrownBy(() -> secrets.resolve(Map.of("X-Api-Key", "secret:api-key")))
+        assertThatThrownBy(() -> secrets.resolve(Map.of("X-Api-Key", "secret:api-key"), "billing"))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("'api-key'")
                 .hasMessageContaining("erasure.connections.owners.secret.api-key");
+    }
+
+    @Test
+    void aSecretIsUsableOnlyByTheTeamsItIsBoundTo() {
+        assertThatThrownBy(() -> secrets.resolve(Map.of("Authorization", "secret:token"), "marketing"))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("team 'marketing' may not use")
+                .hasMessageContaining("bound to [billing, payments] by erasure.connections.owners.secret-teams.token")
+                .hasMessageNotContaining("abc123xyz");
+        assertThatThrownBy(() -> secrets.resolve(Map.of("Authorization", "secret:unbound"), "billing"))
+                .hasMessageContaining("no team may: operators bind it with erasure.connections.owners.secret-teams.unbound");
+        assertThat(secrets.resolve(Map.of("Authorization", "secret:token"), "payments"))
+                .containsEntry("Authorization", "Bearer abc123xyz");
     }
 
     @Test
