@@ -2,7 +2,18 @@ package io.erasure.deletionlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.client.FrozenSpec;
+import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.BackupLocation;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.DeletionLimits;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -15,6 +26,8 @@ class DeletionLogApplicationIT extends DeletionLogTestSupport {
 
     @Autowired
     CqlSession session;
+    @Autowired
+    DeletionLog deletionLog;
 
     @Test
     void healthIsUpWithEveryEngine() {
@@ -41,7 +54,30 @@ class DeletionLogApplicationIT extends DeletionLogTestSupport {
                 .containsEntry("replication_factor", "1");
         assertThat(session.execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'deletion_log'")
                 .all().stream().map(row -> row.getString("table_name")))
-                .contains("records_by_key", "records_by_time", "records_by_run", "dataset_keys", "purges");
+                .contains("records_by_key", "records_by_time", "records_by_run", "dataset_keys", "purges", "frozen_specs",
+                        "frozen_specs_by_dataset");
+    }
+
+    @Test
+    void theSpecARunDeletedUnderIsKeptWithTheLogAndReadableThroughTheQueryApi() {
+        String run = unique("run");
+        DatasetSpec spec = DatasetSpec.builder().name(unique("profiles").replace('_', '-')).storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cassandra-main").namespace("demo").table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id").identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.none())
+                .backup(new BackupLocation("backups/profiles/", BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.5)).ownerTeam("demo-team").build();
+        FrozenSpec frozen = FrozenSpec.of(run, spec, null, Instant.now(), json);
+        deletionLog.specs().write(frozen); // as the deletion service does with a batch's records
+
+        JsonNode specs = get("viewer", "/api/log/runs/{run}/specs", run);
+
+        assertThat(specs).hasSize(1);
+        assertThat(specs.get(0).get("dataset").asString()).isEqualTo(spec.name());
+        assertThat(specs.get(0).get("digest").asString()).isEqualTo(FrozenSpec.digest(spec, json)).startsWith("spec-v1:");
+        assertThat(json.treeToValue(specs.get(0).get("spec"), DatasetSpec.class)).isEqualTo(spec);
+        assertThat(deletionLog.specs().ofDataset(spec.name())).extracting(FrozenSpec::digest).containsExactly(frozen.digest());
+        assertThat(get("viewer", "/api/log/runs/{run}/specs", unique("older-run"))).as("an origin that froze none").isEmpty();
     }
 
     @Test

@@ -116,8 +116,9 @@ class DeletionConfiguration {
     @Bean
     WriteAheadDeletionLog writeAheadDeletionLog(KafkaTemplate<String, String> kafka, S3Client s3, JsonMapper json,
                                                 @Value("${erasure.s3.bucket}") String bucket, DeletionProperties properties,
-                                                Supplier<SealedRecords> sealedRecords) {
-        return new WriteAheadDeletionLog(kafka, s3, bucket, json, properties.maxRecordBytes(), sealedRecords);
+                                                Supplier<SealedRecords> sealedRecords,
+                                                Supplier<io.erasure.deletionlog.client.FrozenSpecs> frozenSpecs) {
+        return new WriteAheadDeletionLog(kafka, s3, bucket, json, properties.maxRecordBytes(), sealedRecords, frozenSpecs);
     }
 
     @Bean

@@ -58,6 +58,9 @@ class DeletionPipelineIT extends DeletionTestSupport {
     @Autowired
     JsonMapper json;
 
+    @org.springframework.beans.factory.annotation.Autowired
+    java.util.function.Supplier<io.erasure.deletionlog.client.FrozenSpecs> frozenSpecs;
+
     private String schema;
     private DatasetSpec spec;
 
@@ -97,6 +100,12 @@ class DeletionPipelineIT extends DeletionTestSupport {
         });
         assertThat(logged.get(0).columns()).filteredOn(c -> c.name().equals("name"))
                 .singleElement().satisfies(c -> assertThat((String) c.value()).startsWith("name-"));
+        // the spec the rows were deleted under is kept with the log: recoveries restore under it, never a caller's
+        assertThat(frozenSpecs.get().ofOrigin(task.runId().value())).singleElement().satisfies(frozen -> {
+            assertThat(frozen.spec()).isEqualTo(spec);
+            assertThat(frozen.digest()).isEqualTo(io.erasure.deletionlog.client.FrozenSpec.digest(spec, json));
+            assertThat(frozen.copyOf()).isNull();
+        });
     }
 
     @Test

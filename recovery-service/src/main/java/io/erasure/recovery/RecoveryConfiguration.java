@@ -2,10 +2,12 @@ package io.erasure.recovery;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.deletionlog.client.DatasetKeys;
+import io.erasure.deletionlog.client.FrozenSpecs;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.client.PayloadCipher;
 import io.erasure.deletionlog.client.SealedRecords;
 import io.erasure.recovery.restore.BulkRestores;
+import io.erasure.recovery.restore.FrozenSpecGuard;
 import io.erasure.recovery.restore.RecoveryRunner;
 import io.erasure.recovery.restore.RecoveryStore;
 import io.erasure.recovery.restore.RestoreThrottle;
@@ -15,6 +17,7 @@ import io.erasure.support.access.AccessRules;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.support.stores.StoreConnectionsProperties;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import java.util.concurrent.Executors;
@@ -92,11 +95,20 @@ class RecoveryConfiguration {
         return new RetainedRows(client, client == null ? null : s3Properties.getObject().bucket(), sealed);
     }
 
+    /**
+     * The specs frozen in the log by the deletion service, which recoveries and reapplications act under (opened on first
+     * use, as the log's tables may not exist yet; the TTL is only for writes, which this service does not make).
+     */
+    @Bean
+    FrozenSpecGuard frozenSpecGuard(CqlSession session, JsonMapper json) {
+        return new FrozenSpecGuard(SingletonSupplier.of(() -> new FrozenSpecs(session, json, Duration.ofDays(30))), json);
+    }
+
     @Bean
     RecoveryRunner recoveryRunner(Supplier<LogReader> logReader, Clock clock, StoreAdapterPool adapters, RecoveryStore store,
                                   RestoreThrottle throttle, BulkRestores bulk, RetainedRows retained,
-                                  RecoveryProperties properties) {
+                                  RecoveryProperties properties, FrozenSpecGuard frozenSpecs, JsonMapper json) {
         return new RecoveryRunner(logReader, adapters, store, throttle, bulk, retained, clock,
-                new RecoveryRunner.Sizes(properties.pageSize(), properties.batchSize()));
+                new RecoveryRunner.Sizes(properties.pageSize(), properties.batchSize()), frozenSpecs, json);
     }
 }

@@ -2,12 +2,18 @@ package io.erasure.recovery;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.client.FrozenSpec;
 import io.erasure.deletionlog.client.LogSchema;
 import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.PostgresEngine;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.task.DeletionTask;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,6 +85,20 @@ public abstract class RecoveryTestSupport {
             logTables = true;
         }
         log = DeletionLog.open(session, masterKey, Duration.ofDays(30), json, Clock.systemUTC());
+    }
+
+    /**
+     * Writes {@code records} of {@code task} to the log as the deletion service does: with the spec the task deletes
+     * under, frozen in the log first (recoveries and reapplications act under it).
+     */
+    protected void logUnder(DeletionTask task, List<DeletionRecord> records) {
+        freeze(task.originId(), task.spec());
+        log.writer().write(records);
+    }
+
+    /** Freezes {@code spec} in the log as the spec {@code originId} deleted its dataset under. */
+    protected void freeze(String originId, DatasetSpec spec) {
+        log.specs().write(FrozenSpec.of(originId, spec, null, Instant.now(), json));
     }
 
     protected RestTestClient as(String user) {

@@ -1,5 +1,5 @@
 // Deletion-log search by key (deletion-log-service GET /api/log/{dataset}/keys?key=<json>) and a recovery of that
-// key (recovery-service POST /api/recoveries with the dataset's registered spec from GET /api/datasets/{name}).
+// key (recovery-service POST /api/recoveries without a spec: each record is restored under the spec its run froze).
 
 import { $, fmtJson, fmtTime, h, message, setText, show } from '../dom.js';
 
@@ -69,22 +69,11 @@ export function logPanel(ctx) {
     const out = $('#recover-message');
     delete out.dataset.recoveryId;
     try {
-      let view;
-      try {
-        view = await ctx.api.get(`/api/datasets/${encodeURIComponent(found.dataset)}`);
-      } catch (e) {
-        if (e.status === 404) {
-          throw new Error(`dataset '${found.dataset}' is not registered in the control plane (a copy's view?): `
-            + 'recover it through the recovery API with that view\'s spec');
-        }
-        throw e;
-      }
       const dryRun = $('#recover-dry-run').checked;
       const created = await ctx.api.service('recovery', '/api/recoveries', {
         method: 'POST',
         body: {
           scope: { type: 'keys', dataset: found.dataset, keys: [found.key] },
-          spec: view.spec,
           dryRun,
           reason: $('#recover-reason').value.trim(),
         },

@@ -7,7 +7,7 @@ import java.time.Duration;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The deletion log's parts over one session, master key and TTL. */
-public record DeletionLog(LogWriter writer, LogReader reader, LogPurges purges, DatasetKeys keys) {
+public record DeletionLog(LogWriter writer, LogReader reader, LogPurges purges, DatasetKeys keys, FrozenSpecs specs) {
 
     /** At {@code LOCAL_QUORUM}. */
     public static DeletionLog open(CqlSession session, String masterKeyBase64, Duration ttl, JsonMapper json, Clock clock) {
@@ -19,6 +19,7 @@ public record DeletionLog(LogWriter writer, LogReader reader, LogPurges purges, 
                                    ConsistencyLevel consistency) {
         DatasetKeys keys = new DatasetKeys(session, PayloadCipher.masterKey(masterKeyBase64), clock, consistency);
         return new DeletionLog(new LogWriter(session, keys, json, clock, ttl, consistency),
-                new LogReader(session, keys, json, consistency), new LogPurges(session, keys, clock, ttl, consistency), keys);
+                new LogReader(session, keys, json, consistency), new LogPurges(session, keys, clock, ttl, consistency), keys,
+                new FrozenSpecs(session, json, ttl, consistency));
     }
 }

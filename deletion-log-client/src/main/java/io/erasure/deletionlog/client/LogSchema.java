@@ -17,6 +17,8 @@ import java.util.List;
  * </ul>
  * The payload (primary key and columns) is encrypted with the dataset's current key ({@code dataset_keys});
  * {@code purged_keys}, {@code purged_datasets} and {@code purges} record legal purges of the log itself.
+ * {@code frozen_specs} (by origin) and {@code frozen_specs_by_dataset} keep the spec each run or request deleted each
+ * dataset under ({@link FrozenSpecs}), which recoveries and reapplications use instead of one a caller sends.
  * Record tables expire by TTL (default 30 days after the delete); the purge history does not expire.
  *
  * <p>Columns added to the record tables after their first release ({@code anonymised}: the record of a forward
@@ -35,6 +37,10 @@ public final class LogSchema {
     public static final String PURGED_KEYS = KEYSPACE + ".purged_keys";
     public static final String PURGED_DATASETS = KEYSPACE + ".purged_datasets";
     public static final String PURGES = KEYSPACE + ".purges";
+    /** The spec each origin deleted each dataset under ({@link FrozenSpecs}), kept as long as the records. */
+    public static final String FROZEN_SPECS = KEYSPACE + ".frozen_specs";
+    /** The same specs by dataset: the revisions a dataset's records in the log were deleted under. */
+    public static final String FROZEN_SPECS_BY_DATASET = KEYSPACE + ".frozen_specs_by_dataset";
     public static final int RUN_SHARDS = 16;
 
     static final String RECORD_COLUMNS = "record_id, dataset, key_hash, deleted_at, run_id, request_id, task_id, batch_id,"
@@ -85,6 +91,11 @@ public final class LogSchema {
                         + " created_at timestamp, PRIMARY KEY (dataset, version)) WITH CLUSTERING ORDER BY (version DESC)",
                 "CREATE TABLE IF NOT EXISTS " + PURGED_KEYS + " (dataset text, key_hash text, purged_at timestamp,"
                         + " purged_by text, PRIMARY KEY ((dataset, key_hash)))" + expiring,
+                "CREATE TABLE IF NOT EXISTS " + FROZEN_SPECS + " (origin_id text, dataset text, spec_digest text,"
+                        + " spec text, copy_of text, frozen_at timestamp, PRIMARY KEY ((origin_id), dataset, spec_digest))"
+                        + expiring,
+                "CREATE TABLE IF NOT EXISTS " + FROZEN_SPECS_BY_DATASET + " (dataset text, spec_digest text, spec text,"
+                        + " frozen_at timestamp, PRIMARY KEY ((dataset), spec_digest))" + expiring,
                 "CREATE TABLE IF NOT EXISTS " + PURGED_DATASETS + " (dataset text PRIMARY KEY, purged_at timestamp,"
                         + " purged_by text)",
                 "CREATE TABLE IF NOT EXISTS " + PURGES + " (dataset text, purged_at timestamp, purge_id text, scope text,"

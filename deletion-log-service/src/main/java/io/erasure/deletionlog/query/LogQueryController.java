@@ -28,12 +28,14 @@ import tools.jackson.databind.json.JsonMapper;
 public class LogQueryController {
 
     private final LogReader reader;
+    private final io.erasure.deletionlog.client.FrozenSpecs specs;
     private final IngestionLag lag;
     private final CallerResolver callers;
     private final JsonMapper json;
 
     public LogQueryController(DeletionLog log, IngestionLag lag, CallerResolver callers, JsonMapper json) {
         this.reader = log.reader();
+        this.specs = log.specs();
         this.lag = lag;
         this.callers = callers;
         this.json = json;
@@ -64,6 +66,15 @@ public class LogQueryController {
     public LogPage run(@PathVariable String runId, @RequestParam(defaultValue = "100") int limit,
                        @RequestParam(required = false) String cursor) {
         return reader.run(runId, limit, cursor, fullRows());
+    }
+
+    /**
+     * The specs a run (or a forward-deletion request) deleted under, one per dataset (its copies' views included), with
+     * their digests: what recoveries and reapplications of its records act under. No row data.
+     */
+    @GetMapping("/log/runs/{runId}/specs")
+    public java.util.List<io.erasure.deletionlog.client.FrozenSpec> specs(@PathVariable String runId) {
+        return specs.ofOrigin(runId);
     }
 
     /** Records on the topic not yet stored: the deletion service pauses while this is high. */

@@ -194,7 +194,7 @@ public class BatchExecutor {
         Instant deletedAt = clock.instant();
         List<DeletionRecord> records = task.anonymising() ? Anonymisation.records(task, batchId, sourceRows, deletedAt)
                 : rows.stream().map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt)).toList();
-        WriteAheadDeletionLog.Acknowledgements logged = deletionLog.send(records);
+        WriteAheadDeletionLog.Acknowledgements logged = deletionLog.send(task, records);
         // while the log acknowledges: both must be in before the delete, neither depends on the other
         CopyFanOut.Remembered remembered = fanOut.remember(task, batchId, sourceRows);
         logged.await();

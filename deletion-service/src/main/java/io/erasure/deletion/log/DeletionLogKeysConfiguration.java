@@ -4,9 +4,11 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.erasure.deletionlog.client.DatasetKeys;
+import io.erasure.deletionlog.client.FrozenSpecs;
 import io.erasure.deletionlog.client.PayloadCipher;
 import io.erasure.deletionlog.client.SealedRecords;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
@@ -48,5 +50,15 @@ class DeletionLogKeysConfiguration {
                                           @Value("${erasure.deletion-log.master-key:}") String masterKey) {
         var master = PayloadCipher.masterKey(masterKey);
         return SingletonSupplier.of(() -> new SealedRecords(new DatasetKeys(deletionLogKeysSession, master, clock), json));
+    }
+
+    /**
+     * The log's frozen specs, written with each batch's records ({@code erasure.deletion-log.ttl}: the log's, the same as
+     * deletion-log-service's); opened on first use, as the table is deletion-log-service's.
+     */
+    @Bean
+    Supplier<FrozenSpecs> frozenSpecs(CqlSession deletionLogKeysSession, JsonMapper json,
+                                      @Value("${erasure.deletion-log.ttl:30d}") Duration ttl) {
+        return SingletonSupplier.of(() -> new FrozenSpecs(deletionLogKeysSession, json, ttl));
     }
 }

@@ -5,7 +5,11 @@ import io.erasure.model.contract.Topics;
 import io.erasure.model.record.DeletionRecord;
 import java.nio.charset.StandardCharsets;
 import io.erasure.deletionlog.client.DatasetKeys;
+import io.erasure.deletionlog.client.FrozenSpec;
+import io.erasure.deletionlog.client.FrozenSpecs;
 import io.erasure.deletionlog.client.SealedRecords;
+import io.erasure.model.task.DeletionTask;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,6 +37,10 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Nothing of a row leaves in clear (DESIGN invariant 8): the message and the retained object are sealed with the
  * dataset's current data key ({@link SealedRecords}), so a legal purge of the dataset's keys makes every copy unreadable
  * at once, the topic's and S3's as well as the Cassandra log's. Only the dataset, record id and deletion time are in clear.
+ *
+ * <p>With a task's records goes the spec the task deletes under ({@link #send(DeletionTask, List)}): written to the
+ * log's {@code frozen_specs} ({@link FrozenSpecs}) and acknowledged like the records, so every record in the log has the
+ * spec its row was deleted under, which recoveries and reapplications use instead of a caller's.
  */
 public class WriteAheadDeletionLog {
 
@@ -42,6 +50,7 @@ public class WriteAheadDeletionLog {
     private final JsonMapper json;
     private final int maxRecordBytes;
     private final Supplier<SealedRecords> sealing;
+    private final Supplier<FrozenSpecs> frozenSpecs;
 
     /** Room left in a request for the record batch's and the record's framing and headers. */
     static final int FRAMING_MARGIN_BYTES = 16 * 1024;
@@ -49,8 +58,9 @@ public class WriteAheadDeletionLog {
 
     /** {@code maxRecordBytes}: a ceiling of its own; the producer's {@code max.request.size} less a margin also applies. */
     public WriteAheadDeletionLog(KafkaTemplate<String, String> kafka, S3Client s3, String bucket, JsonMapper json,
-                                 int maxRecordBytes, Supplier<SealedRecords> sealing) {
+                                 int maxRecordBytes, Supplier<SealedRecords> sealing, Supplier<FrozenSpecs> frozenSpecs) {
         this.sealing = sealing;
+        this.frozenSpecs = frozenSpecs;
         this.kafka = kafka;
         this.s3 = s3;
         this.bucket = bucket;
@@ -78,6 +88,33 @@ public class WriteAheadDeletionLog {
     public interface Acknowledgements {
         /** Returns once every record is acknowledged; throws {@link LogNotAcknowledged} otherwise. */
         void await();
+    }
+
+    /**
+     * {@link #send(List)} of {@code task}'s records, with the spec the task deletes them under frozen in the log (written
+     * once per batch, so it lives as long as the batch's records): the acknowledgements cover both.
+     */
+    public Acknowledgements send(DeletionTask task, List<DeletionRecord> records) {
+        if (records.isEmpty()) {
+            return send(records);
+        }
+        Instant frozenAt = records.get(0).deletedAt();
+        CompletableFuture<Void> frozen = frozenSpecs.get().writeAsync(FrozenSpec.of(task.originId(), task.spec(),
+                task.copyOf(), frozenAt, json));
+        Acknowledgements logged = send(records);
+        return () -> {
+            logged.await();
+            try {
+                frozen.get(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LogNotAcknowledged("interrupted while the deletion log stored the frozen spec of " + task.dataset()
+                        + "; nothing of this batch is deleted", e);
+            } catch (Exception e) {
+                throw new LogNotAcknowledged("the deletion log did not store the frozen spec of " + task.dataset() + " for "
+                        + task.originId() + "; nothing of this batch is deleted: " + e.getMessage(), e);
+            }
+        };
     }
 
     /**

@@ -206,7 +206,8 @@ public final class BatchStepsBenchmark {
                             Map.of("url", postgres.jdbcUrl(), "username", postgres.username(),
                                     "password", postgres.password()))))));
             BatchExecutor executor = new BatchExecutor(stores,
-                    new TimedLog(timings, kafka, s3, json, config, () -> sealed), lag,
+                    new TimedLog(timings, kafka, s3, json, config, () -> sealed,
+                            () -> new io.erasure.deletionlog.client.FrozenSpecs(keysSession, json, Duration.ofDays(30))), lag,
                     new TimedThrottle(timings, config, ownership),
                     new SpreadPacer(processed, ownership, clock, SpreadPacer.Sleeper.THREAD), control, processed,
                     new TimedFanOut(timings, new DeletionTaskPublisher(kafka, json), json, jdbc),
@@ -508,8 +509,9 @@ public final class BatchStepsBenchmark {
         private final Timings timings;
 
         TimedLog(Timings timings, KafkaTemplate<String, String> kafka, S3Client s3, JsonMapper json,
-                 DeletionProperties properties, Supplier<SealedRecords> sealing) {
-            super(kafka, s3, "erasure", json, properties.maxRecordBytes(), sealing);
+                 DeletionProperties properties, Supplier<SealedRecords> sealing,
+                 Supplier<io.erasure.deletionlog.client.FrozenSpecs> frozenSpecs) {
+            super(kafka, s3, "erasure", json, properties.maxRecordBytes(), sealing, frozenSpecs);
             this.timings = timings;
         }
 

@@ -1,5 +1,6 @@
 package io.erasure.recovery.api;
 
+import io.erasure.recovery.restore.FrozenSpecGuard;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -14,6 +15,12 @@ public class ApiErrors {
     @ExceptionHandler(IllegalArgumentException.class)
     ProblemDetail invalid(IllegalArgumentException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+    }
+
+    /** A request whose spec is not the one frozen in the deletion log, or with nothing frozen to act under. */
+    @ExceptionHandler({FrozenSpecGuard.SpecMismatch.class, FrozenSpecGuard.NoFrozenSpec.class})
+    ProblemDetail notFrozen(RuntimeException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
     }
 
     @ExceptionHandler(HttpMessageNotReadableException.class)

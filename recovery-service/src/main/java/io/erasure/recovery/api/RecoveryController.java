@@ -3,6 +3,7 @@ package io.erasure.recovery.api;
 import io.erasure.model.check.Require;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.recovery.RecoveryScope;
+import io.erasure.recovery.restore.FrozenSpecGuard;
 import io.erasure.recovery.restore.RecoveryItem;
 import io.erasure.recovery.restore.RecoveryRunner;
 import io.erasure.recovery.restore.RecoveryStore;
@@ -34,17 +35,18 @@ import org.springframework.web.server.ResponseStatusException;
 public class RecoveryController {
 
     /**
-     * @param spec the dataset's spec as registered (the run's frozen spec for a run): deletion records do
-     *             not carry it, and the adapter needs it to address the table; its name must be the scope's dataset
+     * @param spec optional, best omitted: every record is restored under the spec its run or request deleted it under,
+     *             frozen in the deletion log ({@link FrozenSpecGuard}). Sent, it must be that frozen spec (for a run, the
+     *             one of the dataset it names; by keys or window, every revision the dataset's log holds), or the
+     *             request is refused with the fields that differ; its name must be the scope's dataset
      */
     public record CreateRecovery(RecoveryScope scope, DatasetSpec spec, Boolean dryRun, String reason) {
         public CreateRecovery {
             Require.nonNull("scope (type keys, timeWindow or run)", scope);
-            Require.nonNull("spec (the dataset spec to restore into)", spec);
             Require.nonBlank("reason (why these rows are restored, for the record)", reason);
             String dataset = scope instanceof RecoveryScope.ByKeys k ? k.dataset()
                     : scope instanceof RecoveryScope.ByTimeWindow w ? w.dataset() : null;
-            if (dataset != null && !dataset.equals(spec.name())) {
+            if (spec != null && dataset != null && !dataset.equals(spec.name())) {
                 throw new IllegalArgumentException("spec.name '" + spec.name() + "' must be the scope's dataset '" + dataset + "'");
             }
             dryRun = dryRun == null || dryRun; // a recovery is a dry-run unless the caller says otherwise
@@ -55,11 +57,13 @@ public class RecoveryController {
     private final RecoveryRunner runner;
     private final ExecutorService workers;
     private final CallerResolver callers;
+    private final FrozenSpecGuard frozenSpecs;
     private final Clock clock;
 
     public RecoveryController(RecoveryStore store, RecoveryRunner runner, ExecutorService workers, CallerResolver callers,
-                              Clock clock) {
+                              FrozenSpecGuard frozenSpecs, Clock clock) {
         this.store = store;
+        this.frozenSpecs = frozenSpecs;
         this.runner = runner;
         this.workers = workers;
         this.callers = callers;
@@ -71,7 +75,12 @@ public class RecoveryController {
     public RecoveryStore.RequestView create(@RequestBody CreateRecovery request) {
         Caller caller = callers.current();
         caller.requireAny("a recovery", Role.RECOVERY);
-        UUID id = store.create(caller.name(), request.reason(), request.scope(), request.spec(), request.dryRun(), clock.instant());
+        // a spec sent must be the frozen one; without one, the run resolves each record's (and fails where there is none)
+        String dataset = request.spec() != null ? frozenSpecs.primary(request.scope(), request.spec()).name()
+                : request.scope() instanceof RecoveryScope.ByKeys k ? k.dataset()
+                : request.scope() instanceof RecoveryScope.ByTimeWindow w ? w.dataset() : null;
+        UUID id = store.create(caller.name(), request.reason(), request.scope(), dataset, request.spec(), request.dryRun(),
+                clock.instant());
         workers.submit(() -> runner.run(id, request.dryRun()));
         return view(id);
     }

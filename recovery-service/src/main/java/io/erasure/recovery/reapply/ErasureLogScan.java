@@ -34,10 +34,15 @@ final class ErasureLogScan {
      *
      * @param clearColumns the columns an anonymisation cleared, sorted; empty for a whole-row delete
      * @param recordId     the deletion record of this erasure
+     * @param originId     the run or request that erased it: the spec it froze is the one the erasure is re-applied under
      */
-    record Erasure(Map<String, Object> key, long cutoffMicros, List<String> clearColumns, String recordId) {
+    record Erasure(Map<String, Object> key, long cutoffMicros, List<String> clearColumns, String recordId, String originId) {
         Erasure {
             clearColumns = clearColumns.stream().sorted().toList();
+        }
+
+        Erasure(Map<String, Object> key, long cutoffMicros, List<String> clearColumns, String recordId) {
+            this(key, cutoffMicros, clearColumns, recordId, null);
         }
 
         boolean anonymising() {
@@ -132,7 +137,8 @@ final class ErasureLogScan {
             if (record.anonymised()) {
                 anonymisations.add(record);
             } else {
-                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), List.of(), record.recordId()));
+                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), List.of(), record.recordId(),
+                        record.originId()));
             }
         }
         for (int from = 0; from < anonymisations.size(); from += LogReader.MAX_PAGE) {
@@ -142,7 +148,7 @@ final class ErasureLogScan {
                 LoggedRecord record = part.get(i);
                 if (cleared.get(i).columns() != null) {
                     erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), cleared.get(i).columns(),
-                            record.recordId()));
+                            record.recordId(), record.originId()));
                 } else {
                     skipped.add(new Skipped(record.primaryKey(), record.recordId(), cleared.get(i).unreadable()));
                 }

@@ -7,7 +7,11 @@ import io.erasure.recovery.reapply.ReapplicationStore.ReapplicationView;
 import io.erasure.recovery.reapply.ReapplicationStore.SkippedKeyView;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.recovery.restore.RecoveryStore;
+import io.erasure.deletionlog.client.FrozenSpec;
+import io.erasure.recovery.restore.FrozenSpecGuard;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -16,6 +20,10 @@ import java.util.UUID;
  * tasks for anonymisations) and, unless it is a dry-run, publishes them. A key whose latest erasure a recovery restored
  * since is skipped ({@link ErasureLogScan#RECOVERED}): it was brought back on purpose. Every request, refused ones after the window was resolved included, is kept
  * with who asked.
+ *
+ * <p>Each erasure is re-applied under the spec its own run or request deleted under, frozen in the deletion log
+ * ({@link FrozenSpecGuard}), so the tasks delete from that table and fan out to exactly that spec's copies; a spec the
+ * caller sends is only compared with it, and a request with an erasure whose origin froze none publishes nothing.
  */
 public class ErasureReapplier {
 
@@ -24,11 +32,13 @@ public class ErasureReapplier {
     private final RecoveryStore recoveries;
     private final DeletionTaskPublisher publisher;
     private final ReapplicationStore store;
+    private final FrozenSpecGuard frozenSpecs;
     private final Clock clock;
 
     ErasureReapplier(ErasureWindows windows, ErasureLogScan log, RecoveryStore recoveries, DeletionTaskPublisher publisher,
-                     ReapplicationStore store, Clock clock) {
+                     ReapplicationStore store, FrozenSpecGuard frozenSpecs, Clock clock) {
         this.windows = windows;
+        this.frozenSpecs = frozenSpecs;
         this.recoveries = recoveries;
         this.log = log;
         this.publisher = publisher;
@@ -43,21 +53,23 @@ public class ErasureReapplier {
     public ReapplicationView reapply(ReapplicationRequest request, String requestedBy) {
         String clientRequestId = request.requestId() != null ? request.requestId() : "dry-run-" + UUID.randomUUID();
         String requestId = ReapplicationPlan.requestIdFor(request.dataset(), request.scopeText(), clientRequestId);
-        ErasureWindow window = store.earlierWindow(requestId).orElseGet(() -> windows.resolve(request));
+        ErasureWindow window = store.earlierWindow(requestId).orElseGet(() -> windows.resolve(request,
+                () -> frozenSpecs.latest(request.dataset(), request.spec())));
         UUID id = store.started(requestId, clientRequestId, requestedBy, request, window, clock.instant());
         try {
             ErasureLogScan.Erasures read = log.read(request.dataset(), window);
             // a key recovered after its erasure is live on purpose: deleting it again would undo the recovery
             ErasureLogScan.Erasures erasures = read.without(recoveries.restoredRecords(
                     read.erasures().stream().map(ErasureLogScan.Erasure::recordId).toList()), ErasureLogScan.RECOVERED);
-            ReapplicationPlan plan = plan(requestId, request, erasures);
+            ReapplicationPlan plan = plan(requestId, request, erasures, frozenSpecsOf(request, erasures));
             if (!request.dryRun()) {
                 publisher.publish(plan.tasks());
             }
             store.finished(id, plan, erasures, request.dryRun(), clock.instant());
             ReapplicationView stored = store.find(id).orElseThrow();
             return stored.withGroups(plan.groups().stream().map(group -> new CutoffGroupView(group.cutoffMicros(),
-                            CutoffTimestamp.fromMicros(group.cutoffMicros()), group.clearColumns(), group.keys().size(),
+                            CutoffTimestamp.fromMicros(group.cutoffMicros()), group.clearColumns(), group.specDigest(),
+                            group.keys().size(),
                             group.tasks().stream().map(task -> task.taskId()).toList(), group.keys())).toList())
                     .withSkipped(erasures.skipped().stream()
                             .map(skipped -> new SkippedKeyView(skipped.key(), skipped.recordId(), skipped.reason())).toList());
@@ -67,12 +79,31 @@ public class ErasureReapplier {
         }
     }
 
-    private static ReapplicationPlan plan(String requestId, ReapplicationRequest request, ErasureLogScan.Erasures erasures) {
+    /**
+     * The frozen spec of each erasure's origin, all looked up before anything is published: an origin that froze none
+     * fails the whole request ({@link FrozenSpecGuard.NoFrozenSpec}), and a spec the caller sent must be each of them
+     * ({@link FrozenSpecGuard.SpecMismatch}).
+     */
+    private Map<String, ReapplicationPlan.Under> frozenSpecsOf(ReapplicationRequest request, ErasureLogScan.Erasures erasures) {
+        FrozenSpecGuard.Resolver resolver = frozenSpecs.resolver();
+        Map<String, ReapplicationPlan.Under> byOrigin = new HashMap<>();
+        for (ErasureLogScan.Erasure erasure : erasures.erasures()) {
+            if (!byOrigin.containsKey(erasure.originId())) {
+                FrozenSpec frozen = resolver.of(erasure.originId(), request.dataset());
+                frozenSpecs.requireSame(request.spec(), frozen, "'" + erasure.originId() + "'");
+                byOrigin.put(erasure.originId(), new ReapplicationPlan.Under(frozen.digest(), frozen.spec()));
+            }
+        }
+        return byOrigin;
+    }
+
+    private static ReapplicationPlan plan(String requestId, ReapplicationRequest request, ErasureLogScan.Erasures erasures,
+                                          Map<String, ReapplicationPlan.Under> specs) {
         try {
-            return ReapplicationPlan.of(requestId, request.spec(), erasures);
+            return ReapplicationPlan.of(requestId, erasure -> specs.get(erasure.originId()), erasures);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("spec.keyColumns do not fit the keys (or cleared columns) the log holds for dataset '"
-                    + request.dataset() + "' (send the dataset's registered spec): " + e.getMessage(), e);
+            throw new IllegalArgumentException("the frozen spec's keyColumns do not fit the keys (or cleared columns) the log"
+                    + " holds for dataset '" + request.dataset() + "': " + e.getMessage(), e);
         }
     }
 }

@@ -8,6 +8,8 @@ import io.erasure.model.cutoff.CutoffTimestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
+import io.erasure.model.dataset.DatasetSpec;
 
 /**
  * Turns a request's {@code from}/{@code to} or {@code snapshot} into the window of deletion times to read. The
@@ -30,11 +32,12 @@ final class ErasureWindows {
         this.clock = clock;
     }
 
-    ErasureWindow resolve(ReapplicationRequest request) {
+    /** @param dataset the dataset's frozen spec (its latest revision): a snapshot is looked up in its backups */
+    ErasureWindow resolve(ReapplicationRequest request, Supplier<DatasetSpec> dataset) {
         Instant now = clock.instant();
         Instant oldest = now.minus(retention);
         if (request.snapshot() != null) {
-            return sinceSnapshot(request, now, oldest);
+            return sinceSnapshot(request, dataset.get(), now, oldest);
         }
         Instant from = request.from() == null ? oldest : request.from();
         Instant to = request.to() == null || request.to().isAfter(now) ? now : request.to();
@@ -48,12 +51,12 @@ final class ErasureWindows {
         return new ErasureWindow(from, to, null, null, null);
     }
 
-    private ErasureWindow sinceSnapshot(ReapplicationRequest request, Instant now, Instant oldest) {
+    private ErasureWindow sinceSnapshot(ReapplicationRequest request, DatasetSpec dataset, Instant now, Instant oldest) {
         if (backups == null) {
             throw new IllegalArgumentException("snapshot needs the platform bucket, which this service has not been given"
                     + " (erasure.s3.bucket); give the deletedAt window from/to instead");
         }
-        String key = S3Layout.manifestKey(request.spec().backup(), request.snapshot());
+        String key = S3Layout.manifestKey(dataset.backup(), request.snapshot());
         BackupManifest manifest;
         try {
             manifest = backups.readManifest(key);

@@ -12,7 +12,9 @@ import java.time.Instant;
  * backup {@code snapshot}), and whether to publish them or only report them ({@code dryRun}, the default).
  *
  * @param dataset   the restored dataset; {@code spec.name} must be this name
- * @param spec      the dataset's spec as registered: the published tasks carry it (deletion records do not)
+ * @param spec      optional, best omitted: each erasure is re-applied under the spec its run or request deleted under,
+ *                  frozen in the deletion log, which the published tasks carry (their copies are that spec's). Sent, it
+ *                  must be every such frozen spec, or the request is refused with the fields that differ
  * @param requestId the caller's id of this request: a retry with the same id (and the same dataset and window or
  *                  snapshot) publishes the same tasks, which deletion applies once. Required unless a dry-run
  * @param reason    why, for the record
@@ -22,8 +24,7 @@ public record ReapplicationRequest(String dataset, DatasetSpec spec, Instant fro
 
     public ReapplicationRequest {
         Names.datasetName("dataset", dataset);
-        Require.nonNull("spec (the dataset spec the tasks delete with)", spec);
-        if (!dataset.equals(spec.name())) {
+        if (spec != null && !dataset.equals(spec.name())) {
             throw new IllegalArgumentException("spec.name '" + spec.name() + "' must be the dataset '" + dataset
                     + "': send the spec of the restored dataset");
         }

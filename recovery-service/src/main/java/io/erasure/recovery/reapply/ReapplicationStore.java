@@ -29,7 +29,7 @@ public class ReapplicationStore {
      * an anonymisation; their rows are kept), empty when they delete whole rows. {@code erasedKeys} only in the answer
      * to the request itself, never stored.
      */
-    public record CutoffGroupView(long cutoffMicros, Instant cutoff, List<String> clearColumns, long keys,
+    public record CutoffGroupView(long cutoffMicros, Instant cutoff, List<String> clearColumns, String specDigest, long keys,
                                   List<String> taskIds, List<Map<String, Object>> erasedKeys) {
     }
 
@@ -81,7 +81,7 @@ public class ReapplicationStore {
                         + " snapshot, snapshot_cutoff_micros, window_from, window_to, dry_run, warning, requested_at)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)",
                 id, requestId, clientRequestId, requestedBy, request.reason(), request.dataset(),
-                json.writeValueAsString(request.spec()), window.snapshot(), window.snapshotCutoffMicros(),
+                request.spec() == null ? null : json.writeValueAsString(request.spec()), window.snapshot(), window.snapshotCutoffMicros(),
                 Timestamp.from(window.from()), Timestamp.from(window.to()), request.dryRun(), window.warning(), Timestamp.from(now));
         return id;
     }
@@ -100,10 +100,10 @@ public class ReapplicationStore {
 
     void finished(UUID id, ReapplicationPlan plan, ErasureLogScan.Erasures erasures, boolean dryRun, Instant now) {
         transactions.executeWithoutResult(status -> {
-            jdbc.batchUpdate("INSERT INTO reapplication_groups (reapplication_id, cutoff_micros, clear_columns, keys,"
-                            + " task_ids) VALUES (?, ?, ?, ?, ?)",
+            jdbc.batchUpdate("INSERT INTO reapplication_groups (reapplication_id, cutoff_micros, clear_columns, spec_digest,"
+                            + " keys, task_ids) VALUES (?, ?, ?, ?, ?, ?)",
                     plan.groups().stream().map(group -> new Object[] {id, group.cutoffMicros(),
-                            group.clearColumns().toArray(String[]::new), group.keys().size(),
+                            group.clearColumns().toArray(String[]::new), group.specDigest(), group.keys().size(),
                             group.tasks().stream().map(task -> task.taskId()).toArray(String[]::new)}).toList());
             Map<String, Long> reasons = new TreeMap<>(erasures.skipped().stream()
                     .collect(Collectors.groupingBy(ErasureLogScan.Skipped::reason, Collectors.counting())));
@@ -133,12 +133,12 @@ public class ReapplicationStore {
 
     private List<CutoffGroupView> groups(UUID id) {
         // deletes before anonymisations at one cut-off, as in the plan
-        return jdbc.query("SELECT cutoff_micros, clear_columns, keys, task_ids FROM reapplication_groups"
+        return jdbc.query("SELECT cutoff_micros, clear_columns, spec_digest, keys, task_ids FROM reapplication_groups"
                 + " WHERE reapplication_id = ? ORDER BY cutoff_micros, cardinality(clear_columns),"
-                + " array_to_string(clear_columns, ',')", (rs, n) -> {
+                + " array_to_string(clear_columns, ','), spec_digest", (rs, n) -> {
                     long cutoff = rs.getLong("cutoff_micros");
                     return new CutoffGroupView(cutoff, CutoffTimestamp.fromMicros(cutoff), strings(rs.getArray("clear_columns")),
-                            rs.getLong("keys"), strings(rs.getArray("task_ids")), null);
+                            rs.getString("spec_digest"), rs.getLong("keys"), strings(rs.getArray("task_ids")), null);
                 }, id);
     }
 

@@ -4,6 +4,7 @@ import io.erasure.support.tasks.DeletionTaskPublisher;
 
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.deletionlog.client.LogReader;
+import io.erasure.recovery.restore.FrozenSpecGuard;
 import io.erasure.recovery.restore.RecoveryStore;
 import io.erasure.support.S3Properties;
 import java.time.Clock;
@@ -32,10 +33,10 @@ class ReapplyConfiguration {
     ErasureReapplier erasureReapplier(Supplier<LogReader> logReader, ObjectProvider<S3Client> s3,
                                       ObjectProvider<S3Properties> s3Properties, KafkaTemplate<String, String> kafka,
                                       JsonMapper json, ReapplicationStore store, RecoveryStore recoveries,
-                                      ReapplyProperties properties, Clock clock) {
+                                      ReapplyProperties properties, FrozenSpecGuard frozenSpecs, Clock clock) {
         S3Client client = s3.getIfAvailable();
         BackupBucket backups = client == null ? null : new BackupBucket(client, s3Properties.getObject().bucket());
         return new ErasureReapplier(new ErasureWindows(backups, properties.logRetention(), clock), new ErasureLogScan(logReader),
-                recoveries, new DeletionTaskPublisher(kafka, json), store, clock);
+                recoveries, new DeletionTaskPublisher(kafka, json), store, frozenSpecs, clock);
     }
 }

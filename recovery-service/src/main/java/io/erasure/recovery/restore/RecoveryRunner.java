@@ -1,5 +1,6 @@
 package io.erasure.recovery.restore;
 
+import io.erasure.deletionlog.client.FrozenSpec;
 import io.erasure.deletionlog.client.KeyHash;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.client.LoggedRecord;
@@ -19,12 +20,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs one recovery request: reads its records from the log a page at a time ({@link ScopeReader}), then either
@@ -42,6 +45,12 @@ import org.slf4j.LoggerFactory;
  * (each costs a writer JVM and an import), so it holds that many, not one page. The path taken is stored with the
  * request, and why a recovery of that size went online where the bulk path cannot run here (no SSTable writer, no
  * JMX): it restores online rather than fail. Records of an anonymisation are restored online on either path.
+ *
+ * <p>Every record is restored under the spec its own run or request deleted it under, frozen in the deletion log
+ * ({@link FrozenSpecGuard}): a window of a dataset can hold records of runs under two revisions of its spec, and a run's
+ * records of a copy restore under the copy's view that run froze. The recovery is sized and routed (census, bulk path)
+ * by the run's own frozen spec, or the dataset's latest revision; only records under that spec take the bulk path.
+ * Nothing is restored under a spec a caller sent, nor under a guess for a record whose origin froze none.
  */
 public class RecoveryRunner {
 
@@ -72,10 +81,15 @@ public class RecoveryRunner {
     private final RetainedRows retained;
     private final Clock clock;
     private final Sizes sizes;
+    private final FrozenSpecGuard frozenSpecs;
+    private final JsonMapper json;
 
     public RecoveryRunner(Supplier<LogReader> reader, StoreAdapterPool adapters, RecoveryStore store, RestoreThrottle throttle,
-                          BulkRestores bulk, RetainedRows retained, Clock clock, Sizes sizes) {
+                          BulkRestores bulk, RetainedRows retained, Clock clock, Sizes sizes, FrozenSpecGuard frozenSpecs,
+                          JsonMapper json) {
         this.reader = reader;
+        this.frozenSpecs = frozenSpecs;
+        this.json = json;
         this.adapters = adapters;
         this.store = store;
         this.throttle = throttle;
@@ -88,14 +102,15 @@ public class RecoveryRunner {
     public void run(UUID id, boolean dryRun) {
         try {
             RecoveryScope scope = store.scope(id);
-            DatasetSpec spec = store.spec(id);
+            // sized and routed by the run's (or the dataset's latest) frozen spec; each record restores under its own
+            DatasetSpec spec = frozenSpecs.primary(scope, null);
             ScopeReader scopes = new ScopeReader(reader.get(), sizes.pageSize());
             // by keys the total is the key count; the log is read first only where the bulk path could be taken
             ScopeReader.Census census = scope instanceof RecoveryScope.ByKeys byKeys
                     && bulk.pathFor(spec, byKeys.keys().size()) != RestorePath.BULK
                     ? ScopeReader.Census.ofKeys(byKeys.keys().size()) : scopes.census(scope, spec.name());
             BulkRestores.PathChoice choice = bulk.choose(spec, (int) Math.min(Integer.MAX_VALUE, census.wholeRows()));
-            store.started(id, census.entries(), choice.path(), choice.reason(), clock.instant());
+            store.started(id, spec.name(), census.entries(), choice.path(), choice.reason(), clock.instant());
 
             Restoring restoring = new Restoring(id, spec, dryRun, choice.path() == RestorePath.BULK && !dryRun);
             scopes.forEachPage(scope, restoring::page);
@@ -104,28 +119,60 @@ public class RecoveryRunner {
                 // the log changed between the census and the read (records written, purged or expired meanwhile)
                 store.counted(id, restoring.entries);
             }
-            store.completed(id, clock.instant());
+            if (restoring.unfrozen.isEmpty()) {
+                store.completed(id, clock.instant());
+            } else {
+                store.failed(id, restoring.unfrozenFailure(), clock.instant());
+            }
         } catch (RuntimeException e) {
             log.error("recovery {} failed", id, e);
             store.failed(id, String.valueOf(e.getMessage()), clock.instant());
         }
     }
 
-    /** One recovery's progress through its pages: settles, assesses or restores each page, then lets it go. */
-    private final class Restoring {
-        private final UUID id;
+    /** Where one frozen spec's records go: its adapter and, on the bulk path, the whole rows waiting for it. */
+    private final class Target {
         private final DatasetSpec spec;
-        private final boolean dryRun;
         private final boolean bulkPath;
         /** Whole rows waiting for the next bulk restore, at most {@link BulkRestores#batchSize()} (bulk path only). */
         private final List<LoggedRecord> bulkBatch = new ArrayList<>();
         private StoreAdapter adapter;
         private int batchSize;
+
+        Target(DatasetSpec spec, boolean bulkPath) {
+            this.spec = spec;
+            this.bulkPath = bulkPath;
+        }
+
+        StoreAdapter adapter() {
+            if (adapter == null) {
+                adapter = adapters.checkedAdapter(spec);
+                batchSize = Math.max(1, Math.min(sizes.batchSize(), Math.min(throttle.maxBatch(),
+                        adapter.capabilities().maxBatch())));
+            }
+            return adapter;
+        }
+    }
+
+    /**
+     * One recovery's progress through its pages: settles, assesses or restores each page, then lets it go. Each record
+     * goes to the target of the spec its origin froze for its dataset ({@link FrozenSpecGuard.Resolver}); a record
+     * whose origin froze none is settled as failed, never restored under another spec, and fails the recovery.
+     */
+    private final class Restoring {
+        private final UUID id;
+        private final String primaryDigest;
+        private final boolean dryRun;
+        private final boolean bulkPath;
+        private final FrozenSpecGuard.Resolver specs = frozenSpecs.resolver();
+        private final Map<String, Target> targets = new LinkedHashMap<>();
+        /** Why records could not be restored under a frozen spec, by origin and dataset. */
+        private final Map<String, String> unfrozen = new LinkedHashMap<>();
         private long entries;
 
-        Restoring(UUID id, DatasetSpec spec, boolean dryRun, boolean bulkPath) {
+        Restoring(UUID id, DatasetSpec primary, boolean dryRun, boolean bulkPath) {
             this.id = id;
-            this.spec = spec;
+            this.primaryDigest = FrozenSpec.digest(primary, json);
             this.dryRun = dryRun;
             this.bulkPath = bulkPath;
         }
@@ -134,62 +181,81 @@ public class RecoveryRunner {
             entries += page.records().size() + page.missingKeys().size();
             List<RecoveryItem> settled = new ArrayList<>();
             for (Map<String, Object> key : page.missingKeys()) {
-                settled.add(new RecoveryItem("key:" + KeyHash.of(spec.name(), key), key, Outcome.NOT_IN_LOG,
+                settled.add(new RecoveryItem("key:" + KeyHash.of(page.dataset(), key), key, Outcome.NOT_IN_LOG,
                         "no deletion record in the log: never deleted, or older than the log's retention", null, null));
             }
-            List<LoggedRecord> restorable = new ArrayList<>();
+            Map<Target, List<LoggedRecord>> restorable = new LinkedHashMap<>();
             for (LoggedRecord record : page.records()) {
                 if (record.purged()) {
                     settled.add(item(record, Outcome.PURGED, "purged from the log; its contents cannot be read"));
-                } else if (!record.dataset().equals(spec.name())) {
-                    settled.add(item(record, Outcome.FAILED, "record of dataset '" + record.dataset() + "', but the request's"
-                            + " spec is '" + spec.name() + "'; recover that dataset with its own spec"));
-                } else {
-                    restorable.add(record);
+                    continue;
                 }
+                Target target;
+                try {
+                    target = target(specs.of(record.originId(), record.dataset()));
+                } catch (FrozenSpecGuard.NoFrozenSpec e) {
+                    unfrozen.putIfAbsent(record.originId() + "|" + record.dataset(), e.getMessage());
+                    settled.add(item(record, Outcome.FAILED, e.getMessage()));
+                    continue;
+                }
+                restorable.computeIfAbsent(target, t -> new ArrayList<>()).add(record);
             }
             if (!settled.isEmpty()) {
                 store.recorded(id, settled);
             }
-            if (bulkPath) {
+            restorable.forEach(this::restoreUnder);
+        }
+
+        private Target target(FrozenSpec frozen) {
+            return targets.computeIfAbsent(frozen.digest(), digest -> new Target(frozen.spec(),
+                    bulkPath && digest.equals(primaryDigest)));
+        }
+
+        private void restoreUnder(Target target, List<LoggedRecord> records) {
+            if (target.bulkPath) {
                 // An anonymisation's record holds only the columns it cleared, and its row is live on purpose. The bulk
                 // path restores whole rows into absent keys (a live key is "newer data kept"), so it cannot put those
                 // columns back: anonymisations always go online, where the adapter restores only the cleared columns.
-                List<LoggedRecord> wholeRows = restorable.stream().filter(record -> !record.anonymised()).toList();
-                bulkBatch.addAll(loaded(wholeRows));
-                while (bulkBatch.size() >= bulk.batchSize()) {
-                    flushBulk(bulk.batchSize());
+                List<LoggedRecord> wholeRows = records.stream().filter(record -> !record.anonymised()).toList();
+                target.bulkBatch.addAll(loaded(wholeRows));
+                while (target.bulkBatch.size() >= bulk.batchSize()) {
+                    flushBulk(target, bulk.batchSize());
                 }
-                online(restorable.stream().filter(LoggedRecord::anonymised).toList());
+                online(target, records.stream().filter(LoggedRecord::anonymised).toList());
             } else {
                 // a dry-run reads live state only, whichever path a restore would take
-                online(restorable);
+                online(target, records);
             }
         }
 
         void finish() {
-            flushBulk(bulkBatch.size());
+            targets.values().forEach(target -> flushBulk(target, target.bulkBatch.size()));
         }
 
-        private void online(List<LoggedRecord> records) {
+        String unfrozenFailure() {
+            return unfrozen.size() + " origin(s) of records in this recovery have no frozen spec, so their records were"
+                    + " not restored (outcome FAILED); the others were. " + String.join(" | ", unfrozen.values());
+        }
+
+        private void online(Target target, List<LoggedRecord> records) {
             if (records.isEmpty()) {
                 return;
             }
-            StoreAdapter target = adapter();
-            for (int from = 0; from < records.size(); from += batchSize) {
-                List<LoggedRecord> batch = loaded(records.subList(from, Math.min(records.size(), from + batchSize)));
+            StoreAdapter adapter = target.adapter();
+            for (int from = 0; from < records.size(); from += target.batchSize) {
+                List<LoggedRecord> batch = loaded(records.subList(from, Math.min(records.size(), from + target.batchSize)));
                 if (!batch.isEmpty()) {
-                    store.recorded(id, dryRun ? assess(target, spec, batch) : restore(target, spec, batch));
+                    store.recorded(id, dryRun ? assess(adapter, target.spec, batch) : restore(adapter, target.spec, batch));
                 }
             }
         }
 
-        private void flushBulk(int count) {
+        private void flushBulk(Target target, int count) {
             if (count == 0) {
                 return;
             }
-            List<LoggedRecord> batch = bulkBatch.subList(0, count);
-            store.recorded(id, bulkRestore(spec, batch));
+            List<LoggedRecord> batch = target.bulkBatch.subList(0, count);
+            store.recorded(id, bulkRestore(target.spec, batch));
             batch.clear();
         }
 
@@ -215,15 +281,6 @@ public class RecoveryRunner {
                 store.recorded(id, failed);
             }
             return loaded;
-        }
-
-        private StoreAdapter adapter() {
-            if (adapter == null) {
-                adapter = adapters.checkedAdapter(spec);
-                batchSize = Math.max(1, Math.min(sizes.batchSize(), Math.min(throttle.maxBatch(),
-                        adapter.capabilities().maxBatch())));
-            }
-            return adapter;
         }
     }
 

@@ -45,19 +45,19 @@ public class RecoveryStore {
         this.json = json;
     }
 
-    public UUID create(String requestedBy, String reason, RecoveryScope scope, DatasetSpec spec, boolean dryRun, Instant now) {
+    /**
+     * @param dataset the scope's dataset (by run: the run's, when known)
+     * @param spec    the spec the caller sent, checked against the frozen one, kept for the record; null when omitted
+     */
+    public UUID create(String requestedBy, String reason, RecoveryScope scope, String dataset, DatasetSpec spec,
+                       boolean dryRun, Instant now) {
         UUID id = UUID.randomUUID();
         String kind = scope instanceof RecoveryScope.ByKeys ? "KEYS" : scope instanceof RecoveryScope.ByTimeWindow ? "TIME_WINDOW" : "RUN";
         jdbc.update("INSERT INTO recovery_requests (id, requested_by, reason, scope_kind, scope, dataset, dataset_spec, dry_run,"
                         + " requested_at) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?)",
-                id, requestedBy, reason, kind, json.writerFor(RecoveryScope.class).writeValueAsString(scope), spec.name(),
-                json.writeValueAsString(spec), dryRun, Timestamp.from(now));
+                id, requestedBy, reason, kind, json.writerFor(RecoveryScope.class).writeValueAsString(scope), dataset,
+                spec == null ? null : json.writeValueAsString(spec), dryRun, Timestamp.from(now));
         return id;
-    }
-
-    public DatasetSpec spec(UUID id) {
-        return json.readValue(jdbc.queryForObject("SELECT dataset_spec::text FROM recovery_requests WHERE id = ?", String.class, id),
-                DatasetSpec.class);
     }
 
     public RecoveryScope scope(UUID id) {
@@ -66,9 +66,9 @@ public class RecoveryStore {
     }
 
     /** @param pathReason why the recovery restores online though its size chose the bulk path; null otherwise */
-    public void started(UUID id, long total, RestorePath path, String pathReason, Instant now) {
-        jdbc.update("UPDATE recovery_requests SET status = 'RUNNING', started_at = ?, records_total = ?, path = ?,"
-                + " path_reason = ? WHERE id = ?", Timestamp.from(now), total, path.name(), pathReason, id);
+    public void started(UUID id, String dataset, long total, RestorePath path, String pathReason, Instant now) {
+        jdbc.update("UPDATE recovery_requests SET status = 'RUNNING', dataset = ?, started_at = ?, records_total = ?,"
+                + " path = ?, path_reason = ? WHERE id = ?", dataset, Timestamp.from(now), total, path.name(), pathReason, id);
     }
 
     /**

@@ -40,8 +40,11 @@ final class ScopeReader {
     private static final Comparator<RecordHeader> LATEST = Comparator.comparing(RecordHeader::deletedAt)
             .thenComparing(RecordHeader::recordId);
 
-    /** One page of a scope: records to act on (purged ones included) and requested keys the log has no record of. */
-    record Page(List<LoggedRecord> records, List<Map<String, Object>> missingKeys) {
+    /**
+     * One page of a scope: records to act on (purged ones included) and requested keys the log has no record of;
+     * {@code dataset} the scope's (null by run).
+     */
+    record Page(String dataset, List<LoggedRecord> records, List<Map<String, Object>> missingKeys) {
     }
 
     /**
@@ -83,15 +86,16 @@ final class ScopeReader {
                         records.add(history.records().get(0)); // newest first
                     }
                 }
-                handler.accept(new Page(records, missing));
+                handler.accept(new Page(byKeys.dataset(), records, missing));
             }
         } else if (scope instanceof RecoveryScope.ByTimeWindow window) {
             eachPage(cursor -> reader.window(window.dataset(), window.from(), window.to(), pageSize, cursor, true),
-                    LogPage::nextCursor, page -> handler.accept(new Page(latestInWindow(window, page.records()), List.of())));
+                    LogPage::nextCursor, page -> handler.accept(new Page(window.dataset(), latestInWindow(window, page.records()),
+                            List.of())));
         } else {
             String run = ((RecoveryScope.ByRun) scope).runId().value();
             eachPage(cursor -> reader.run(run, pageSize, cursor, true), LogPage::nextCursor,
-                    page -> handler.accept(new Page(page.records(), List.of())));
+                    page -> handler.accept(new Page(null, page.records(), List.of())));
         }
     }
 

@@ -116,7 +116,7 @@ public final class RecoveryPagingBenchmark {
             LogReader reader = new LogReader(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json);
             RecoveryRunner runner = new RecoveryRunner(() -> reader, adapters, store, new RestoreThrottle(1_000_000),
                     context.getBean(BulkRestores.class), context.getBean(RetainedRows.class), clock,
-                    new RecoveryRunner.Sizes(500, 100));
+                    new RecoveryRunner.Sizes(500, 100), context.getBean(io.erasure.recovery.restore.FrozenSpecGuard.class), json);
 
             // what the census before a recovery by run reads: every record's header, no payload
             for (int i = 0; i < 3; i++) {
@@ -213,7 +213,7 @@ public final class RecoveryPagingBenchmark {
 
     private static RecoveryStore.RequestView recover(RecoveryStore store, RecoveryRunner runner, RecoveryScope scope,
                                                      DatasetSpec spec) {
-        UUID id = store.create("bench", "benchmark", scope, spec, false, Instant.now());
+        UUID id = store.create("bench", "benchmark", scope, spec.name(), spec, false, Instant.now());
         runner.run(id, false);
         RecoveryStore.RequestView view = store.find(id).orElseThrow();
         if (view.status() != RecoveryStore.Status.COMPLETED) {
@@ -256,6 +256,7 @@ public final class RecoveryPagingBenchmark {
                     .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
             List<LiveRow> rows = adapter.readRows(spec, keys);
             DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
+            log.specs().write(io.erasure.deletionlog.client.FrozenSpec.of(run.value(), spec, null, deletedAt, json));
             log.writer().write(rows.stream()
                     .map(row -> DeletionRecord.of(task, "batch-" + task.taskId(), row.key(), row.columns(), deletedAt))
                     .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))

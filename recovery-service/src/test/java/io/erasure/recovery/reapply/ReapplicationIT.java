@@ -16,6 +16,8 @@ import io.erasure.model.contract.Topics;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.CopyTarget;
+import io.erasure.model.dataset.DatasetCopy;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
@@ -254,8 +256,9 @@ class ReapplicationIT extends RecoveryTestSupport {
         assertThat(refused(body(window, false, null))).contains("requestId");
         DatasetSpec otherKeys = spec.toBuilder().keyColumns(KeyColumns.partitionOnly("user_id")).identifierColumn("user_id")
                 .build();
-        assertThat(refused(body(window, false, "bad-4").replace(json.writeValueAsString(spec),
-                json.writeValueAsString(otherKeys)))).contains("spec.keyColumns");
+        assertThat(conflict(body(window, false, "bad-4").replace(json.writeValueAsString(spec),
+                json.writeValueAsString(otherKeys)))).as("a spec with other keys is not the frozen one")
+                .contains("keyColumns: ").contains("user_id").contains("Omit spec");
         as("viewer").post().uri("/api/reapplications").contentType(MediaType.APPLICATION_JSON).body(body(window, false, "bad-5"))
                 .exchange().expectStatus().isForbidden();
 
@@ -320,7 +323,67 @@ class ReapplicationIT extends RecoveryTestSupport {
                 .isEqualTo("owner-1");
     }
 
+    @Test
+    void aReapplicationWhoseSpecNamesAnotherTableOrAddsACopyIsRefusedAndPublishesNothing() {
+        DatasetSpec elsewhere = spec.toBuilder().table(unique("someone_elses")).build();
+        DatasetSpec withCopy = spec.toBuilder().copies(List.of(new DatasetCopy("extra", StoreKind.CASSANDRA, CASSANDRA,
+                new CopyTarget.TableMapping("recovery_it", unique("extra"), Map.of("id", "id"))))).build();
+        String tableRequest = unique("redirected");
+        String copyRequest = unique("widened");
+
+        String table = conflict(body(elsewhere, window(now.minus(1, ChronoUnit.HOURS), now), false, tableRequest));
+        String copies = conflict(body(withCopy, window(now.minus(1, ChronoUnit.HOURS), now), false, copyRequest));
+
+        assertThat(table).as("names the field, both values and the fix").contains("table: \"" + elsewhere.table() + "\"")
+                .contains("(frozen: \"" + spec.table() + "\")").contains("Omit spec");
+        assertThat(copies).contains("copies: [").contains("extra").contains("(frozen: [])").contains("Omit spec");
+        for (String clientRequestId : List.of(tableRequest, copyRequest)) {
+            Map<String, Object> stored = jdbc.queryForMap("SELECT request_id, status, failure FROM reapplications"
+                    + " WHERE client_request_id = ?", clientRequestId);
+            assertThat(stored.get("status")).as("kept in the history as refused").isEqualTo("FAILED");
+            assertThat((String) stored.get("failure")).contains("spec differs");
+            assertThat(publishedTasks((String) stored.get("request_id"), 0, Duration.ofSeconds(5)))
+                    .as("nothing is published").isEmpty();
+        }
+    }
+
+    @Test
+    void withoutASpecEachErasureIsReappliedUnderTheSpecItsRunFrozeWithExactlyThatSpecsCopies() {
+        // a later run erased key 5 under a revision of the spec with a copy (and another priority)
+        DatasetSpec revised = spec.toBuilder().priority(7).copies(List.of(new DatasetCopy("mirror", StoreKind.CASSANDRA,
+                CASSANDRA, new CopyTarget.TableMapping("recovery_it", unique("mirror"), Map.of("id", "id"))))).build();
+        logAndDelete(revised, RunId.of(unique("run")), SECOND_CUTOFF, List.of(5L), now.minus(5, ChronoUnit.MINUTES));
+
+        JsonNode report = reapply("recovery", "{\"dataset\":\"" + spec.name() + "\","
+                + window(now.minus(1, ChronoUnit.HOURS), Instant.now()) + "\"dryRun\":false,\"requestId\":\""
+                + unique("restore") + "\",\"reason\":\"table restored from backup\"}");
+
+        assertThat(report.get("status").asString()).isEqualTo("PUBLISHED");
+        assertThat(report.get("groups")).as("one group per cut-off and frozen spec").hasSize(3);
+        List<DeletionTask> tasks = publishedTasks(report.get("requestId").asString(), 3, Duration.ofSeconds(40));
+        assertThat(tasks).hasSize(3);
+        Map<Set<Long>, DatasetSpec> specByKeys = tasks.stream().collect(Collectors.toMap(ReapplicationIT::ids,
+                DeletionTask::spec));
+        assertThat(specByKeys).containsOnly(Map.entry(Set.of(1L, 2L), spec), Map.entry(Set.of(3L, 4L), spec),
+                Map.entry(Set.of(5L), revised));
+        assertThat(specByKeys.get(Set.of(5L)).copies()).extracting(copy -> copy.name())
+                .as("the fan-out deletes again exactly the copies that run had").containsExactly("mirror");
+        assertThat(specByKeys.get(Set.of(1L, 2L)).copies()).isEmpty();
+    }
+
     // --- fixtures
+
+    /** The detail of a 409 answer to {@code body}. */
+    private String conflict(String body) {
+        String problem = as("operator").post().uri("/api/reapplications").contentType(MediaType.APPLICATION_JSON).body(body)
+                .exchange().expectStatus().isEqualTo(409).expectBody(String.class).returnResult().getResponseBody();
+        return json.readTree(problem).get("detail").asString();
+    }
+
+    private String body(DatasetSpec sent, String scope, boolean dryRun, String requestId) {
+        return "{\"dataset\":\"" + sent.name() + "\",\"spec\":" + json.writeValueAsString(sent) + "," + scope
+                + "\"dryRun\":" + dryRun + ",\"requestId\":\"" + requestId + "\",\"reason\":\"table restored from backup\"}";
+    }
 
     private String body(String scope, boolean dryRun, String requestId) {
         return "{\"dataset\":\"" + spec.name() + "\",\"spec\":" + json.writeValueAsString(spec) + "," + scope
@@ -416,7 +479,7 @@ class ReapplicationIT extends RecoveryTestSupport {
         List<LiveRow> rows = adapter.readRows(spec, keys);
         assertThat(rows).hasSize(ids.size());
         DeletionTask task = DeletionTask.forRun(run, spec, keys, cutoff);
-        log.writer().write(rows.stream()
+        logUnder(task, rows.stream()
                 .map(row -> DeletionRecord.of(task, task.batchId(0), row.key(), row.columns(), deletedAt))
                 .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
                 .toList());
@@ -429,7 +492,7 @@ class ReapplicationIT extends RecoveryTestSupport {
         StoreAdapter adapter = adapters.checkedAdapter(spec);
         List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
         DeletionTask task = DeletionTask.forward(requestId, spec, keys, cutoff, spec.priority(), List.of(column));
-        log.writer().write(adapter.readRows(spec, keys).stream()
+        logUnder(task, adapter.readRows(spec, keys).stream()
                 .map(row -> DeletionRecord.of(task, task.batchId(0), row.key(),
                         row.columns().stream().filter(value -> value.name().equals(column)).toList(), deletedAt))
                 .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))

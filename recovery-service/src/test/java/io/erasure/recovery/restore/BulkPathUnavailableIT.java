@@ -126,7 +126,7 @@ class BulkPathUnavailableIT extends RecoveryTestSupport {
         List<LiveRow> rows = adapter.readRows(spec, keys);
         assertThat(rows).hasSize(ids.size());
         DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
-        log.writer().write(rows.stream()
+        logUnder(task, rows.stream()
                 .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now()))
                 .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
                 .toList());

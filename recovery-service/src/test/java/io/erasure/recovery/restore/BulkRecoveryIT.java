@@ -214,7 +214,7 @@ class BulkRecoveryIT extends RecoveryTestSupport {
                 // through JSON, as the records travel on the topic
                 .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
                 .toList();
-        log.writer().write(records);
+        logUnder(task, records);
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "batch-1", CUTOFF, keys)));
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
     }
@@ -226,7 +226,7 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         DeletionTask task = DeletionTask.forward(requestId, spec, List.of(key), CUTOFF, spec.priority(), List.of(column));
         DeletionRecord record = DeletionRecord.of(task, "batch-1", live.key(), List.of(column(live, column)), deletedAt);
         assertThat(record.anonymised()).isTrue();
-        log.writer().write(List.of(json.readValue(json.writeValueAsString(record), DeletionRecord.class)));
+        logUnder(task, List.of(json.readValue(json.writeValueAsString(record), DeletionRecord.class)));
         session.execute(session.prepare("DELETE " + column + " FROM " + spec.quotedTable() + " USING TIMESTAMP ? WHERE id = ?")
                 .bind(CUTOFF.micros(), id));
     }

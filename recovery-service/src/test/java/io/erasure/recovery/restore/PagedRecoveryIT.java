@@ -67,6 +67,8 @@ class PagedRecoveryIT extends RecoveryTestSupport {
     @Autowired
     RetainedRows retained;
     @Autowired
+    FrozenSpecGuard frozenSpecs;
+    @Autowired
     StoreConnectionsProperties connections;
     @Autowired
     RecoveryProperties properties;
@@ -279,11 +281,12 @@ class PagedRecoveryIT extends RecoveryTestSupport {
             }
         };
         return new RecoveryRunner(() -> reader, adapters, store, new RestoreThrottle(100_000), bulkRestores, retained, clock,
-                new RecoveryRunner.Sizes(PAGE, 100));
+                new RecoveryRunner.Sizes(PAGE, 100), frozenSpecs, json);
     }
 
     private RecoveryStore.RequestView recover(RecoveryRunner runner, RecoveryScope scope, DatasetSpec spec, boolean dryRun) {
-        UUID id = store().create("recovery", "paged recovery test", scope, spec, dryRun, Instant.now());
+        UUID id = store().create("recovery", "paged recovery test", scope, spec.name(), spec, dryRun,
+                Instant.now());
         runner.run(id, dryRun);
         return store().find(id).orElseThrow();
     }
@@ -359,7 +362,7 @@ class PagedRecoveryIT extends RecoveryTestSupport {
             List<LiveRow> rows = adapter.readRows(spec, keys);
             assertThat(rows).hasSize(keys.size());
             DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
-            log.writer().write(rows.stream()
+            logUnder(task, rows.stream()
                     .map(row -> DeletionRecord.of(task, "batch-" + task.taskId(), row.key(), row.columns(), deletedAt))
                     // through JSON, as the records travel on the topic
                     .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))

@@ -7,6 +7,8 @@ import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.CopyTarget;
+import io.erasure.model.dataset.DatasetCopy;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
@@ -246,7 +248,114 @@ class RecoveryIT extends RecoveryTestSupport {
         assertThat(problem).contains("spec.name").contains("some-other-dataset");
     }
 
+    @Test
+    void aRecoveryWhoseSpecNamesAnotherTableOrAddsACopyIsRefusedAndNothingIsWrittenThere() {
+        DatasetSpec spec = cassandraTable();
+        DatasetSpec other = cassandraTable(); // another team's table, the same columns
+        writeCassandra(spec, 1, "alice", "a@example.com", null);
+        RunId run = RunId.of(unique("run"));
+        logAndDelete(spec, run, List.of(1L), Instant.now());
+        DatasetSpec elsewhere = spec.toBuilder().table(other.table()).build();
+        DatasetSpec withCopy = spec.toBuilder().copies(List.of(new DatasetCopy("mirror", StoreKind.CASSANDRA, CASSANDRA,
+                new CopyTarget.TableMapping("recovery_it", other.table(), Map.of("id", "id", "name", "name"))))).build();
+        String reason = unique("redirected");
+
+        String table = conflict("{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":"
+                + json.writeValueAsString(elsewhere) + ",\"dryRun\":false,\"reason\":\"" + reason + "\"}");
+        String copies = conflict("{\"scope\":{\"type\":\"keys\",\"dataset\":\"" + spec.name() + "\",\"keys\":[{\"id\":1}]},"
+                + "\"spec\":" + json.writeValueAsString(withCopy) + ",\"dryRun\":false,\"reason\":\"" + reason + "\"}");
+
+        assertThat(table).as("names the field, both values and the fix").contains("table: \"" + other.table() + "\"")
+                .contains("(frozen: \"" + spec.table() + "\")").contains("Omit spec").contains(run.value());
+        assertThat(copies).contains("copies: [").contains("mirror").contains("(frozen: [])").contains("Omit spec");
+        assertThat(cassandraRow(other, 1)).as("nothing is written to the table the spec named").isNull();
+        assertThat(cassandraRow(spec, 1)).as("nor anywhere else").isNull();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_requests WHERE reason = ?", Long.class, reason))
+                .as("a refused request is not stored").isZero();
+    }
+
+    @Test
+    void aRecoveryWithoutSpecRestoresExactlyTheDeletedRowsIntoTheFrozenTable() {
+        DatasetSpec spec = cassandraTable();
+        DatasetSpec other = cassandraTable();
+        writeCassandra(spec, 1, "alice", "a@example.com", 3600);
+        writeCassandra(spec, 2, "bob", "b@example.com", null);
+        writeCassandra(spec, 3, "carol", "c@example.com", null);
+        RunId run = RunId.of(unique("run"));
+        logAndDelete(spec, run, List.of(1L, 2L), Instant.now());
+
+        JsonNode restore = recover("{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"dryRun\":false,"
+                + "\"reason\":\"deleted by mistake\"}");
+
+        assertThat(restore.get("status").asString()).as(restore.toString()).isEqualTo("COMPLETED");
+        assertThat(restore.get("dataset").asString()).as("the run's dataset, from its frozen spec").isEqualTo(spec.name());
+        assertThat(restore.get("restored").asLong()).isEqualTo(2);
+        Row alice = cassandraRow(spec, 1);
+        assertThat(alice.getString("name")).isEqualTo("alice");
+        assertThat(alice.getString("email")).isEqualTo("a@example.com");
+        assertThat(alice.getInt("ttl")).isBetween(1, 3600);
+        assertThat(cassandraRow(spec, 2).getString("email")).isEqualTo("b@example.com");
+        assertThat(cassandraRow(spec, 3).getString("name")).as("never deleted, untouched").isEqualTo("carol");
+        assertThat(session.execute("SELECT count(*) FROM " + spec.quotedTable()).one().getLong(0)).isEqualTo(3);
+        assertThat(session.execute("SELECT count(*) FROM " + other.quotedTable()).one().getLong(0)).isZero();
+    }
+
+    @Test
+    void recordsOfTwoRunsUnderTwoSpecRevisionsRestoreEachUnderItsOwn() {
+        DatasetSpec first = cassandraTable();
+        DatasetSpec moved = cassandraTable();
+        // the same dataset, registered again with its rows in another table: the second run froze that revision
+        DatasetSpec second = first.toBuilder().table(moved.table()).build();
+        writeCassandra(first, 1, "alice", "a@example.com", null);
+        writeCassandra(first, 2, "bob", "b@example.com", null);
+        writeCassandra(second, 3, "carol", "c@example.com", null);
+        writeCassandra(second, 4, "dave", "d@example.com", null);
+        Instant windowStart = Instant.now().minus(1, ChronoUnit.HOURS);
+        logAndDelete(first, RunId.of(unique("run")), List.of(1L, 2L), windowStart.plusSeconds(60));
+        logAndDelete(second, RunId.of(unique("run")), List.of(3L, 4L), windowStart.plusSeconds(120));
+
+        JsonNode restore = recover("{\"scope\":{\"type\":\"timeWindow\",\"dataset\":\"" + first.name() + "\",\"from\":\""
+                + windowStart + "\",\"to\":\"" + windowStart.plus(10, ChronoUnit.MINUTES) + "\"},\"dryRun\":false,"
+                + "\"reason\":\"both runs were wrong\"}");
+
+        assertThat(restore.get("status").asString()).as(restore.toString()).isEqualTo("COMPLETED");
+        assertThat(restore.get("restored").asLong()).isEqualTo(4);
+        assertThat(cassandraRow(first, 1).getString("name")).isEqualTo("alice");
+        assertThat(cassandraRow(first, 2).getString("name")).isEqualTo("bob");
+        assertThat(cassandraRow(second, 3).getString("name")).isEqualTo("carol");
+        assertThat(cassandraRow(second, 4).getString("name")).isEqualTo("dave");
+        assertThat(cassandraRow(first, 3)).as("each run's rows go back where that run deleted them").isNull();
+        assertThat(cassandraRow(second, 1)).isNull();
+
+        String sent = conflict("{\"scope\":{\"type\":\"keys\",\"dataset\":\"" + first.name() + "\",\"keys\":[{\"id\":1}]},"
+                + "\"spec\":" + json.writeValueAsString(first) + ",\"dryRun\":true,\"reason\":\"test\"}");
+        assertThat(sent).as("one spec cannot be both revisions").contains("table: \"" + first.table() + "\"")
+                .contains("(frozen: \"" + moved.table() + "\")");
+    }
+
+    @Test
+    void aRecordWhoseRunFrozeNoSpecFailsTheRecoveryAndIsNotRestored() {
+        DatasetSpec spec = cassandraTable();
+        writeCassandra(spec, 1, "alice", "a@example.com", null);
+        RunId run = RunId.of(unique("run"));
+        logAndDelete(spec, run, List.of(1L), Instant.now(), false); // logged before frozen specs were kept
+
+        JsonNode byRun = recover("{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"dryRun\":false,"
+                + "\"reason\":\"older log\"}");
+
+        assertThat(byRun.get("status").asString()).isEqualTo("FAILED");
+        assertThat(byRun.get("failure").asString()).contains("no frozen spec").contains(run.value()).contains("guessed");
+        assertThat(cassandraRow(spec, 1)).as("not restored under a guessed spec").isNull();
+    }
+
     // --- fixtures
+
+    /** The detail of a 409 answer to {@code body}. */
+    private String conflict(String body) {
+        String problem = as("recovery").post().uri("/api/recoveries").contentType(MediaType.APPLICATION_JSON).body(body)
+                .exchange().expectStatus().isEqualTo(409).expectBody(String.class).returnResult().getResponseBody();
+        return json.readTree(problem).get("detail").asString();
+    }
 
     private DatasetSpec cassandraTable() {
         String table = unique("profiles");
@@ -284,8 +393,15 @@ class RecoveryIT extends RecoveryTestSupport {
                 + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
     }
 
-    /** What the deletion service does: read the live rows, log them, then delete at the cut-off. */
     private void logAndDelete(DatasetSpec spec, RunId run, List<Long> ids, Instant deletedAt) {
+        logAndDelete(spec, run, ids, deletedAt, true);
+    }
+
+    /**
+     * What the deletion service does: read the live rows, log them (with the spec frozen, unless {@code frozen} is
+     * false: a log from before frozen specs), then delete at the cut-off.
+     */
+    private void logAndDelete(DatasetSpec spec, RunId run, List<Long> ids, Instant deletedAt, boolean frozen) {
         StoreAdapter adapter = adapters.checkedAdapter(spec);
         List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
         List<LiveRow> rows = adapter.readRows(spec, keys);
@@ -296,8 +412,12 @@ class RecoveryIT extends RecoveryTestSupport {
                 // through JSON, as the records travel on the topic
                 .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
                 .toList();
-        log.writer().write(records);
-        log.writer().write(records); // a re-delivery is stored once
+        if (frozen) {
+            logUnder(task, records);
+            logUnder(task, records); // a re-delivery is stored once
+        } else {
+            log.writer().write(records);
+        }
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "batch-1", CUTOFF, keys)));
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
     }
@@ -313,7 +433,7 @@ class RecoveryIT extends RecoveryTestSupport {
                 .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
                 .toList();
         assertThat(records).hasSize(ids.size()).allMatch(DeletionRecord::anonymised);
-        log.writer().write(records);
+        logUnder(task, records);
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, task.batchId(0), CUTOFF, keys, List.of(column))));
         assertThat(adapter.readRows(spec, keys)).as("rows kept, the column cleared").hasSize(ids.size())
                 .allSatisfy(row -> assertThat(row.columns()).filteredOn(value -> value.name().equals(column))

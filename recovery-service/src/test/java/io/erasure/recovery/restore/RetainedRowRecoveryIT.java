@@ -105,7 +105,7 @@ class RetainedRowRecoveryIT extends RecoveryTestSupport {
             return json.readValue(json.writeValueAsString(record.withRetainedColumns(key)), DeletionRecord.class);
         }).toList();
         assertThat(records).allSatisfy(r -> assertThat(r.columns()).isEmpty());
-        log.writer().write(records);
+        logUnder(task, records);
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "batch-1", CUTOFF, keys)));
     }
 }
