@@ -102,9 +102,13 @@ public final class RunProgressBenchmark {
             through.measure(500);
             idle(idleSeconds, statements);
             System.out.printf(Locale.ROOT, "%nRunProgress: N BatchCompleted of one run through Kafka and RunEventsListener%n");
+            String largest = null;
             for (int size : sizes) {
-                through.print(size, through.measure(size));
+                Through.Result result = through.measure(size);
+                through.print(size, result);
+                largest = result.runId();
             }
+            explain(jdbc, largest);
             ForwardProgress forward = context.getBean(ForwardProgress.class);
             measureForward(forward, pendingRequest(jdbc, 500), 500);
             System.out.printf(Locale.ROOT, "%nForwardProgress: one BatchCompleted per task of one target, one caller%n");
@@ -131,11 +135,32 @@ public final class RunProgressBenchmark {
                 nanos / 1e6 / wall, ran.getOrDefault(kind, 0L) / wall));
     }
 
+    /**
+     * The plans of the reads on an event's path and of the receipt's, against the run of the largest size: each must
+     * find its rows by the run's key, not scan the run's batches.
+     */
+    private static void explain(JdbcTemplate jdbc, String runId) {
+        Map<String, String> reads = new LinkedHashMap<>();
+        reads.put("the run, locked", "SELECT r.* FROM runs r WHERE r.id = '%s' FOR UPDATE");
+        reads.put("running totals", "SELECT * FROM run_batch_totals WHERE run_id = '%s' ORDER BY dataset");
+        reads.put("failed batches", "SELECT batch_id FROM run_batch_failures WHERE run_id = '%s' ORDER BY received_at, batch_id");
+        reads.put("a batch counted once", "SELECT 1 FROM run_batches WHERE run_id = '%s' AND batch_id = 'b-17'");
+        reads.put("receipt: batch digests", "SELECT keys_digest FROM run_batches WHERE run_id = '%s'"
+                + " AND keys_digest IS NOT NULL ORDER BY 1");
+        System.out.printf(Locale.ROOT, "%nPlans against the run of %s batches%n",
+                jdbc.queryForObject("SELECT batches_completed FROM runs WHERE id = ?", Long.class, runId));
+        reads.forEach((name, sql) -> {
+            System.out.printf(Locale.ROOT, "  %s:%n", name);
+            jdbc.queryForList("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) " + sql.formatted(runId), String.class)
+                    .forEach(line -> System.out.println("    " + line));
+        });
+    }
+
     /** The listener path: events sent to Kafka, counted by the control plane's own consumer. */
     private record Through(RunStore runs, JdbcTemplate jdbc, JsonMapper json, KafkaTemplate<String, String> kafka,
                            StatementCounter statements) {
 
-        record Result(int events, Duration wall, long listenerCpuNanos, long processCpuNanos, long listenerStatements,
+        record Result(String runId, int events, Duration wall, long listenerCpuNanos, long processCpuNanos, long listenerStatements,
                       Map<String, TableStats> tables) {
         }
 
@@ -165,7 +190,7 @@ public final class RunProgressBenchmark {
             long listenerStatementsAfter = statements.byKind().getOrDefault(LISTENER, 0L);
             Thread.sleep(1_500); // the backends report their table statistics at most every 500 ms
             Map<String, TableStats> tables = TableStats.minus(TableStats.read(jdbc), tablesBefore);
-            return new Result(batches, wall, listenerCpuAfter - listenerCpu, processCpuAfter - processCpu,
+            return new Result(runId, batches, wall, listenerCpuAfter - listenerCpu, processCpuAfter - processCpu,
                     listenerStatementsAfter - listenerStatements, tables);
         }
 
