@@ -1,6 +1,7 @@
 package io.erasure.controlplane.bench;
 
 import io.erasure.controlplane.ControlPlaneApplication;
+import io.erasure.controlplane.StatementCounter;
 import io.erasure.controlplane.forward.ForwardProgress;
 import io.erasure.controlplane.run.RunStore;
 import io.erasure.infra.LocalEngines;
@@ -23,11 +24,7 @@ import io.erasure.model.run.RunId;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,8 +36,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -89,7 +84,7 @@ public final class RunProgressBenchmark {
         LocalEngines.s3().springProperties().forEach((name, value) -> properties.add(name + "=" + value));
         // as arguments: they must win over application.yml, as the ITs' dynamic properties do
         String[] arguments = properties.stream().map(p -> "--" + p).toArray(String[]::new);
-        StatementCounter statements = new StatementCounter();
+        CountingDataSources statements = new CountingDataSources();
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(ControlPlaneApplication.class)
                 .initializers(c -> c.getBeanFactory().addBeanPostProcessor(statements)).run(arguments)) {
             RunStore runs = context.getBean(RunStore.class);
@@ -120,7 +115,7 @@ public final class RunProgressBenchmark {
     }
 
     /** CPU and statements per second with nothing to do, by thread kind. */
-    private static void idle(int seconds, StatementCounter statements) throws InterruptedException {
+    private static void idle(int seconds, CountingDataSources statements) throws InterruptedException {
         Map<String, Long> cpuBefore = cpuByKind();
         long processBefore = processCpuNanos();
         Map<String, Long> statementsBefore = statements.byKind();
@@ -158,7 +153,7 @@ public final class RunProgressBenchmark {
 
     /** The listener path: events sent to Kafka, counted by the control plane's own consumer. */
     private record Through(RunStore runs, JdbcTemplate jdbc, JsonMapper json, KafkaTemplate<String, String> kafka,
-                           StatementCounter statements) {
+                           CountingDataSources statements) {
 
         record Result(String runId, int events, Duration wall, long listenerCpuNanos, long processCpuNanos, long listenerStatements,
                       Map<String, TableStats> tables) {
@@ -295,65 +290,18 @@ public final class RunProgressBenchmark {
     }
 
     /** Counts the SQL statements the context's connections execute, by the kind of thread that runs them. */
-    static final class StatementCounter implements BeanPostProcessor {
+    private static final class CountingDataSources implements BeanPostProcessor {
 
-        private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+        private final StatementCounter counter = new StatementCounter(thread -> kind(thread.getName()));
 
         Map<String, Long> byKind() {
-            Map<String, Long> snapshot = new LinkedHashMap<>();
-            counts.forEach((kind, n) -> snapshot.put(kind, n.sum()));
-            return snapshot;
+            return counter.byKey();
         }
 
         @Override
         public Object postProcessAfterInitialization(Object bean, String beanName) {
-            if (bean instanceof DataSource dataSource && !Proxy.isProxyClass(bean.getClass())) {
-                return proxy(DataSource.class, dataSource, (target, method, args) -> {
-                    Object result = invoke(target, method, args);
-                    return result instanceof Connection connection ? connection(connection) : result;
-                });
-            }
-            return bean;
-        }
-
-        private Connection connection(Connection connection) {
-            return proxy(Connection.class, connection, (target, method, args) -> {
-                Object result = invoke(target, method, args);
-                if (result instanceof Statement statement && method.getName().matches("prepareStatement|createStatement|prepareCall")) {
-                    @SuppressWarnings("unchecked")
-                    Class<Statement> type = (Class<Statement>) method.getReturnType();
-                    return proxy(type, statement, (s, m, a) -> {
-                        if (m.getName().startsWith("execute")) {
-                            counts.computeIfAbsent(kind(Thread.currentThread().getName()), k -> new LongAdder()).increment();
-                        }
-                        return invoke(s, m, a);
-                    });
-                }
-                return result;
-            });
-        }
-
-        private interface Handler<T> {
-            Object handle(T target, java.lang.reflect.Method method, Object[] args) throws Throwable;
-        }
-
-        @SuppressWarnings("unchecked")
-        private static <T> T proxy(Class<T> type, T target, Handler<T> handler) {
-            InvocationHandler invocation = (p, method, args) -> {
-                if (method.getName().equals("unwrap") || method.getName().equals("isWrapperFor")) {
-                    return invoke(target, method, args);
-                }
-                return handler.handle(target, method, args);
-            };
-            return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, invocation);
-        }
-
-        private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-            try {
-                return method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
+            return bean instanceof DataSource dataSource && !Proxy.isProxyClass(bean.getClass())
+                    ? counter.wrap(dataSource) : bean;
         }
     }
 
