@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -34,11 +35,12 @@ public class RunBatches {
 
     /**
      * Counts a batch result once and adds it to the run's running totals in the same statement sequence (the
-     * caller's transaction); returns false, adding nothing, if this batch was already counted.
+     * caller's transaction); returns the run's counters as this batch left them, or nothing, adding nothing, if this
+     * batch was already counted.
      *
      * @param runDataset the run's own dataset, under which its own batches are totalled
      */
-    public boolean addCompleted(String runId, String runDataset, BatchCompleted batch) {
+    public Optional<RunRecord.BatchCounters> addCompleted(String runId, String runDataset, BatchCompleted batch) {
         var counts = batch.counts();
         Timestamp now = Timestamp.from(clock.instant());
         boolean added = jdbc.update("""
@@ -49,7 +51,7 @@ public class RunBatches {
                 batch.keysDigest(), counts.deleted(), counts.skippedNewer(), counts.alreadyAbsent(), counts.failed(),
                 batch.readBack().name(), batch.stillPresent(), now) == 1;
         if (!added) {
-            return false;
+            return Optional.empty();
         }
         ReadBackResult readBack = batch.readBack();
         jdbc.update("""
@@ -74,14 +76,20 @@ public class RunBatches {
                 readBack == ReadBackResult.ROWS_REMAINING ? 1 : 0, readBack == ReadBackResult.NOT_SUPPORTED ? 1 : 0,
                 now, now);
         if (batch.ofCopy()) {
-            copyTaskReported(runId, batch.taskId());
-        } else {
-            jdbc.update("""
-                            UPDATE runs SET batches_completed = batches_completed + 1,
-                                            copy_tasks_published = copy_tasks_published + ? WHERE id = ?""",
-                    batch.copyTasks(), runId);
+            return Optional.of(copyTaskReported(runId, batch.taskId())
+                    .orElseGet(() -> counters("SELECT " + COUNTERS + " FROM runs WHERE id = ?", runId)));
         }
-        return true;
+        return Optional.of(counters("""
+                        UPDATE runs SET batches_completed = batches_completed + 1,
+                                        copy_tasks_published = copy_tasks_published + ? WHERE id = ? RETURNING\s"""
+                + COUNTERS, batch.copyTasks(), runId));
+    }
+
+    private static final String COUNTERS = "batches_completed, copy_tasks_published, copy_tasks_reported";
+
+    private RunRecord.BatchCounters counters(String sql, Object... args) {
+        return jdbc.queryForObject(sql, (rs, i) -> new RunRecord.BatchCounters(rs.getLong(1), rs.getLong(2), rs.getLong(3)),
+                args);
     }
 
     /** Records a batch that failed for good, once; {@code copyOf} names the source when it is a copy's batch. */
@@ -97,12 +105,17 @@ public class RunBatches {
         return added;
     }
 
-    /** A copy task is done once it has reported a batch or failed for good (a task may be cut into batches). */
-    private void copyTaskReported(String runId, String taskId) {
+    /**
+     * A copy task is done once it has reported a batch or failed for good (a task may be cut into batches); returns the
+     * run's counters if this is the first time the task reported, nothing if it had before.
+     */
+    private Optional<RunRecord.BatchCounters> copyTaskReported(String runId, String taskId) {
         if (jdbc.update("INSERT INTO run_copy_tasks (run_id, task_id) VALUES (?, ?) ON CONFLICT DO NOTHING", runId,
                 taskId) == 1) {
-            jdbc.update("UPDATE runs SET copy_tasks_reported = copy_tasks_reported + 1 WHERE id = ?", runId);
+            return Optional.of(counters("UPDATE runs SET copy_tasks_reported = copy_tasks_reported + 1 WHERE id = ?"
+                    + " RETURNING " + COUNTERS, runId));
         }
+        return Optional.empty();
     }
 
     /**

@@ -164,13 +164,17 @@ public class RunProgress {
                     batch.dataset(), batch.copyOf(), run.id(), run.dataset());
             return;
         }
-        if (batches.addCompleted(run.id(), run.dataset(), batch)) {
-            recordDeletionCounts(run);
-            if (!batch.warnings().isEmpty()) {
-                runs.recordWarnings(run.id(), batch.warnings());
-            }
+        Optional<RunRecord.BatchCounters> counted = batches.addCompleted(run.id(), run.dataset(), batch);
+        if (counted.isEmpty()) {
+            finishIfAllBatchesDone(run); // a batch counted before: nothing changed since the run was locked
+            return;
         }
-        finishIfAllBatchesDone(reload(run));
+        recordDeletionCounts(run);
+        if (!batch.warnings().isEmpty()) {
+            runs.recordWarnings(run.id(), batch.warnings());
+        }
+        // the counters are all that this batch changed of what the decision reads; the receipt reloads the whole run
+        finishIfAllBatchesDone(run.withBatchCounters(counted.get()));
     }
 
     /**

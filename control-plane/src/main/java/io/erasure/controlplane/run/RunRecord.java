@@ -21,4 +21,16 @@ public record RunRecord(String id, String dataset, DatasetSpec spec, Integer spe
                         long copyTasksReported, Map<String, Object> counts, Map<String, Object> steps,
                         String approvalReason, String decidedBy, String failureReason, Map<String, Object> receipt,
                         Instant createdAt, Instant updatedAt) {
+
+    /** The same run with the counters {@link RunBatches} keeps, as a batch it counted left them. */
+    public RunRecord withBatchCounters(BatchCounters counters) {
+        return new RunRecord(id, dataset, spec, specRevision, state, version, dryRun, triggeredBy, cutoffMicros, totalRows,
+                candidateCount, finalCount, taskCount, counters.batchesCompleted(), counters.copyTasksPublished(),
+                counters.copyTasksReported(), counts, steps, approvalReason, decidedBy, failureReason, receipt, createdAt,
+                updatedAt);
+    }
+
+    /** What a run waits for, as {@code runs} holds it: see the components of the same names above. */
+    public record BatchCounters(long batchesCompleted, long copyTasksPublished, long copyTasksReported) {
+    }
 }

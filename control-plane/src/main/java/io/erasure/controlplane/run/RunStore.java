@@ -62,10 +62,12 @@ public class RunStore {
         return jdbc.query(SELECT + " WHERE r.id = ?", this::record, id).stream().findFirst();
     }
 
-    /** The run, locked for the rest of the transaction, so events of one run apply one at a time. */
+    /**
+     * The run, locked for the rest of the transaction, so events of one run apply one at a time. One statement: a
+     * {@code FOR UPDATE} that had to wait returns the row as the transaction it waited for left it.
+     */
     public Optional<RunRecord> lock(String id) {
-        jdbc.query("SELECT id FROM runs WHERE id = ? FOR UPDATE", (rs, i) -> rs.getString(1), id);
-        return find(id);
+        return jdbc.query(SELECT + " WHERE r.id = ? FOR UPDATE", this::record, id).stream().findFirst();
     }
 
     public List<RunRecord> list(String dataset, RunState state, int limit) {

@@ -50,6 +50,7 @@ import tools.jackson.databind.json.JsonMapper;
  * java -cp "local-platform/target/test-classes:local-platform/target/classes:$(cat local-platform/target/bench.classpath)" \
  *   io.erasure.local.bench.PipelineBenchmark
  * # before the class name: -Dbench.sizes=10000,100000,1000000 -Dbench.deletable-every=10
+ * #   -Dbench.stores=postgres (the runs to measure; default postgres,cassandra: both tables are loaded either way)
  * #   -Dbench.project=/path/to/another/built/checkout (the services' jars; default: this one)
  * #   -Dbench.set.erasure.deletion.max-rows-per-second=20000 (any service property, prefixed with bench.set.)
  * </pre>
@@ -160,7 +161,11 @@ public final class PipelineBenchmark {
         long expected = n / deletableEvery;
         Duration timeout = Duration.ofMinutes(20).plusSeconds(n / 100);
         List<StoreResult> results = new ArrayList<>();
+        List<String> stores = List.of(System.getProperty("bench.stores", "postgres,cassandra").split(","));
         for (DatasetSpec spec : List.of(accounts, profiles)) {
+            if (!stores.contains(spec.storeKind().name().toLowerCase(Locale.ROOT))) {
+                continue;
+            }
             System.out.printf(Locale.ROOT, "   %s: run ...%n", spec.name());
             RunStages.Result run = runs.run(spec.name(), timeout);
             long deleted = run.run().path("counts").path("deletion").path("deleted").asLong(0);
