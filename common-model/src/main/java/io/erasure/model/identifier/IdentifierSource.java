@@ -1,5 +1,6 @@
 package io.erasure.model.identifier;
 
+import io.erasure.model.check.Allowed;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.dataset.BackupLocation;
@@ -23,7 +24,7 @@ public record IdentifierSource(
         String identifierColumn,
         String deletableSinceColumn,
         BackupLocation backup,
-        Duration gracePeriod) {
+        @Allowed("an ISO-8601 duration of at least PT0S, e.g. PT72H") Duration gracePeriod) {
 
     public IdentifierSource {
         Names.datasetName("identifierSource.name", name);
