@@ -1,5 +1,6 @@
 package io.erasure.model.dataset;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.erasure.model.check.Names;
@@ -51,7 +52,11 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
      * A key such as {@code profile:{customer_id}}; each {@code {column}} is replaced by that
      * column's value in the source row. At least one placeholder is required, otherwise every row
      * would map to the same key.
+     *
+     * <p>Its JSON carries {@code prefix} ({@link #isPrefix()}) for readers; a spec sent back as it was read (the
+     * dashboard sends a dataset's spec to the recovery service) may carry it too, and it is ignored, not refused.
      */
+    @JsonIgnoreProperties(value = "prefix", allowGetters = true)
     record KeyTemplate(String template) implements CopyTarget {
 
         private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.DeserializationFeature;
 
 /**
  * Every list a request can carry is bounded, the bound is named in the refusal, and a list at the bound is
@@ -122,6 +123,17 @@ class RequestBoundsTest {
         // the constructors refuse what the words exclude
         assertThatThrownBy(() -> Fixtures.cassandraOrders().priority(10).build()).hasMessageContaining("between 0 and 9");
         assertThatThrownBy(() -> new DeletionLimits(1.5, null)).hasMessageContaining("between 0 and 1");
+    }
+
+    @Test
+    void aSpecAsTheServicesWriteItIsReadBackByAReaderThatRefusesUnknownFields() {
+        DatasetSpec spec = Fixtures.cassandraOrders().copies(List.of(new DatasetCopy("files", StoreKind.S3_OBJECT,
+                "s3-main", new CopyTarget.KeyTemplate("orders/{order_id}/")))).build();
+        String json = Fixtures.JSON.writeValueAsString(spec);
+
+        assertThat(json).contains("\"prefix\":true");
+        assertThat(Fixtures.JSON.readerFor(DatasetSpec.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .<DatasetSpec>readValue(json)).isEqualTo(spec);
     }
 
     private static ForwardDeletionRequested forward(Map<String, List<String>> childIds) {
