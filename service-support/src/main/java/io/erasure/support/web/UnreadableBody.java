@@ -162,14 +162,18 @@ public final class UnreadableBody {
 
     /** The value that did not fit, as the caller sent it, cut; null when Jackson's message does not say. */
     private static String got(JacksonException e) {
-        if (e instanceof InvalidFormatException invalid && invalid.getValue() != null) {
-            Object value = invalid.getValue();
-            return value instanceof Number ? Require.truncate(value.toString()) : Require.echo(value);
-        }
         String message = String.valueOf(e.getOriginalMessage());
         Matcher quoted = QUOTED_VALUE.matcher(message);
+        if (e instanceof InvalidFormatException invalid && invalid.getValue() != null
+                && !(invalid.getValue() instanceof Number)) {
+            return Require.echo(invalid.getValue());
+        }
+        // a number as written (1e30), not as parsed (1.0E30)
         if (quoted.find()) {
             return Require.truncate(quoted.group(1));
+        }
+        if (e instanceof InvalidFormatException invalid && invalid.getValue() != null) {
+            return Require.truncate(invalid.getValue().toString());
         }
         Matcher string = FROM_STRING.matcher(message);
         if (string.find()) {
