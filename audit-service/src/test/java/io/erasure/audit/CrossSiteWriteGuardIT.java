@@ -87,6 +87,18 @@ class CrossSiteWriteGuardIT {
         setLevel(client("Bearer not-a-token"), "WARN").expectStatus().isUnauthorized();
     }
 
+    @Test
+    void aBodyOverTheLimitIs413EvenOnAServiceWithoutAnApiAndChangesNothing() {
+        String padded = "{\"configuredLevel\": \"DEBUG\", \"padding\": \"" + "x".repeat(1_200_000) + "\"}";
+
+        basic("operator").post().uri(LOGGER).contentType(MediaType.APPLICATION_JSON).header("X-Requested-By", "tests")
+                .body(padded).exchange()
+                .expectStatus().isEqualTo(413)
+                .expectBody().jsonPath("$.detail").value(String.class, detail -> assertThat(detail)
+                        .contains("larger than 1048576 bytes", "erasure.http.max-request-body"));
+        assertThat(configuredLevel()).as("the refused write changed nothing").isNull();
+    }
+
     /** POSTs the logger's level (null: back to inherited), with the X-Requested-By header if one is given. */
     private static RestTestClient.ResponseSpec setLevel(RestTestClient client, String level, String... requestedBy) {
         RestTestClient.RequestBodySpec post = client.post().uri(LOGGER).contentType(MediaType.APPLICATION_JSON);

@@ -87,4 +87,27 @@ class DeletionLogApplicationIT extends DeletionLogTestSupport {
         anonymous.get().uri("/api/ingestion/lag").exchange().expectStatus().isUnauthorized();
         anonymous.get().uri("/actuator/health").exchange().expectStatus().isOk();
     }
+
+    @Test
+    void aPurgeRequestIsBoundedAndReadStrictlyAndARefusedOnePurgesNothing() {
+        String dataset = unique("bounded-purge");
+        String wideKey = java.util.stream.IntStream.range(0, 33).mapToObj(i -> "\"c" + i + "\":1")
+                .collect(java.util.stream.Collectors.joining(",", "{", "}"));
+
+        assertThat(purgeRefusal(dataset, "{\"key\":" + wideKey + ",\"reason\":\"legal hold lifted\"}"))
+                .isEqualTo("key (columns of one key) has 33 elements; at most 32 are allowed");
+        assertThat(purgeRefusal(dataset, "{\"key\":{\"id\":1},\"reason\":\"erasure\",\"scope\":\"all\"}"))
+                .isEqualTo("field 'scope' is not known: PurgeRequest has key, reason. Remove it or correct its name:"
+                        + " unknown fields are refused, not ignored");
+
+        assertThat(as("operator").get().uri("/api/log/{dataset}/purges", dataset).exchange().expectStatus().isOk()
+                .expectBody(String.class).returnResult().getResponseBody()).isEqualTo("[]");
+    }
+
+    private String purgeRefusal(String dataset, String body) {
+        String problem = as("operator").post().uri("/api/log/{dataset}/purge", dataset)
+                .contentType(org.springframework.http.MediaType.APPLICATION_JSON).body(body).exchange()
+                .expectStatus().isBadRequest().expectBody(String.class).returnResult().getResponseBody();
+        return json.readTree(problem).path("detail").asString();
+    }
 }

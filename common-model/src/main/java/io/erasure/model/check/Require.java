@@ -11,7 +11,8 @@ import java.util.Objects;
  */
 public final class Require {
 
-    private static final int MAX_ECHO = 80;
+    /** How much of a value an error message quotes: enough to recognise it, never a whole oversized input. */
+    public static final int MAX_ECHO = 200;
 
     private Require() {
     }
@@ -51,6 +52,37 @@ public final class Require {
         return value;
     }
 
+    /**
+     * Fails unless a list (or map) of {@code size} elements stays within {@code max}, naming the field and the bound.
+     * Checked before the elements are, so an oversized request costs no more than counting it.
+     */
+    public static void atMost(String field, int size, int max) {
+        if (size > max) {
+            throw new IllegalArgumentException(field + " has " + size + " elements; at most " + max + " are allowed");
+        }
+    }
+
+    /** {@link #listOf(String, Collection)} with at most {@code max} elements. */
+    public static <T> List<T> listOf(String field, Collection<? extends T> values, int max) {
+        nonNull(field, values);
+        atMost(field, values.size(), max);
+        return listOf(field, values);
+    }
+
+    /** {@link #nonEmptyListOf(String, Collection)} with at most {@code max} elements. */
+    public static <T> List<T> nonEmptyListOf(String field, Collection<? extends T> values, int max) {
+        nonNull(field, values);
+        atMost(field, values.size(), max);
+        return nonEmptyListOf(field, values);
+    }
+
+    /** {@link #mapOf(String, Map)} with at most {@code max} entries. */
+    public static <K, V> Map<K, V> mapOf(String field, Map<? extends K, ? extends V> values, int max) {
+        nonNull(field, values);
+        atMost(field, values.size(), max);
+        return mapOf(field, values);
+    }
+
     /** An immutable copy of a list that must be present, with no null element. */
     public static <T> List<T> listOf(String field, Collection<? extends T> values) {
         nonNull(field, values);
@@ -77,7 +109,7 @@ public final class Require {
         nonNull(field, values);
         values.forEach((k, v) -> {
             if (k == null || v == null) {
-                throw new IllegalArgumentException(field + " must not contain null keys or values, got " + k + "=" + v);
+                throw new IllegalArgumentException(field + " must not contain null keys or values, got " + echo(k) + "=" + v);
             }
         });
         return Map.copyOf(values);
@@ -89,12 +121,20 @@ public final class Require {
         }
     }
 
-    /** Renders user input for an error message: quoted, and cut so a huge value cannot flood logs. */
+    /**
+     * Renders user input for an error message: quoted, and cut after {@value #MAX_ECHO} characters with the count of
+     * the rest ({@code 'aaaa…(4800 more)'}), so a huge value can flood neither a response nor the logs.
+     */
     public static String echo(Object value) {
-        String text = Objects.toString(value);
-        if (text.length() > MAX_ECHO) {
-            text = text.substring(0, MAX_ECHO) + "...";
+        return "'" + truncate(Objects.toString(value)) + "'";
+    }
+
+    /** {@code text} cut as {@link #echo} cuts it, unquoted. */
+    public static String truncate(String text) {
+        if (text == null || text.length() <= MAX_ECHO) {
+            return text;
         }
-        return "'" + text + "'";
+        int end = Character.isHighSurrogate(text.charAt(MAX_ECHO - 1)) ? MAX_ECHO - 1 : MAX_ECHO;
+        return text.substring(0, end) + "\u2026(" + (text.length() - end) + " more)";
     }
 }

@@ -1,5 +1,6 @@
 package io.erasure.model.dataset;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.erasure.model.check.Names;
@@ -51,7 +52,11 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
      * A key such as {@code profile:{customer_id}}; each {@code {column}} is replaced by that
      * column's value in the source row. At least one placeholder is required, otherwise every row
      * would map to the same key.
+     *
+     * <p>Its JSON carries {@code prefix} ({@link #isPrefix()}) for readers; a spec sent back as it was read (the
+     * dashboard sends a dataset's spec to the recovery service) may carry it too, and it is ignored, not refused.
      */
+    @JsonIgnoreProperties(value = "prefix", allowGetters = true)
     record KeyTemplate(String template) implements CopyTarget {
 
         private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
@@ -62,7 +67,9 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
             if (literal.indexOf('{') >= 0 || literal.indexOf('}') >= 0) {
                 throw new IllegalArgumentException("copy.keyTemplate has an unbalanced '{' or '}': " + Require.echo(template));
             }
-            if (placeholdersOf(template).isEmpty()) {
+            List<String> placeholders = placeholdersOf(template);
+            Require.atMost("copy.keyTemplate placeholders", placeholders.size(), KeyColumns.MAX_COLUMNS);
+            if (placeholders.isEmpty()) {
                 throw new IllegalArgumentException("copy.keyTemplate must contain at least one {column} placeholder,"
                         + " e.g. 'profile:{customer_id}', got " + Require.echo(template));
             }
@@ -109,12 +116,19 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
         }
     }
 
-    /** A table of a copy store; {@code columns} maps source columns to the copy's columns. */
+    /**
+     * A table of a copy store; {@code columns} maps source columns to the copy's columns, at most
+     * {@value #MAX_COLUMNS} of them.
+     */
     record TableMapping(String namespace, String table, Map<String, String> columns) implements CopyTarget {
+
+        /** Room for every key column ({@link KeyColumns#MAX_COLUMNS}) and the identifier, twice over. */
+        public static final int MAX_COLUMNS = 64;
+
         public TableMapping {
             Names.identifier("copy.namespace", namespace);
             Names.identifier("copy.table", table);
-            columns = Require.mapOf("copy.columns", columns);
+            columns = Require.mapOf("copy.columns", columns, MAX_COLUMNS);
             if (columns.isEmpty()) {
                 throw new IllegalArgumentException("copy.columns must map at least one source column to a copy column,"
                         + " e.g. {\"customer_id\": \"customer_id\"}");
@@ -145,6 +159,9 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
     record HttpCallback(String url, String method, Map<String, String> headers, String payloadTemplate,
                         List<String> keyColumns, String checkUrl) implements CopyTarget {
 
+        /** The most headers a callback sends: a few credentials and routing headers, with room to spare. */
+        public static final int MAX_HEADERS = 32;
+
         private static final java.util.Set<String> METHODS = java.util.Set.of("POST", "PUT", "DELETE", "PATCH");
         private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9-]{1,64}");
 
@@ -155,7 +172,7 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
                 throw new IllegalArgumentException("copy.httpCallback.method must be one of " + METHODS + ", got "
                         + Require.echo(method));
             }
-            headers = headers == null ? Map.of() : Require.mapOf("copy.httpCallback.headers", headers);
+            headers = headers == null ? Map.of() : Require.mapOf("copy.httpCallback.headers", headers, MAX_HEADERS);
             headers.forEach((name, value) -> {
                 if (!HEADER_NAME.matcher(name).matches()) {
                     throw new IllegalArgumentException("copy.httpCallback.headers name " + Require.echo(name)
@@ -171,7 +188,7 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
                 throw new IllegalArgumentException("copy.httpCallback.payloadTemplate must contain {keys}, where the"
                         + " batch's keys go, e.g. {\"dataset\": \"{dataset}\", \"keys\": {keys}}");
             }
-            keyColumns = Require.nonEmptyListOf("copy.httpCallback.keyColumns", keyColumns);
+            keyColumns = Require.nonEmptyListOf("copy.httpCallback.keyColumns", keyColumns, KeyColumns.MAX_COLUMNS);
             keyColumns.forEach(column -> Names.identifier("copy.httpCallback.keyColumns", column));
             if (checkUrl != null) {
                 requireHttpUrl("copy.httpCallback.checkUrl", checkUrl);

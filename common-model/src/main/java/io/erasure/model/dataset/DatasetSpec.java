@@ -1,6 +1,7 @@
 package io.erasure.model.dataset;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.erasure.model.check.Allowed;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 
@@ -48,10 +49,11 @@ public record DatasetSpec(
         BackupLocation backup,
         List<DatasetCopy> copies,
         DeletionLimits limits,
-        int priority,
+        @Allowed("an integer between 0 and " + DatasetSpec.MAX_PRIORITY) int priority,
         String schedule,
         String ownerTeam,
         CopyTarget target,
+        @Allowed("an ISO-8601 duration between PT10S and P1D (e.g. PT6H), or absent")
         @JsonInclude(JsonInclude.Include.NON_NULL) Duration spreadOver) {
 
     /** Nightly at 02:00 (Spring cron: second minute hour day-of-month month day-of-week). */
@@ -59,6 +61,12 @@ public record DatasetSpec(
     public static final int DEFAULT_PRIORITY = 5;
     /** Priorities run from 0 (lowest) to 9 (most urgent). */
     public static final int MAX_PRIORITY = 9;
+
+    /**
+     * The most copies a dataset may have: every cache, index and object copy of a table, with room to spare; each
+     * is a task per batch, so the bound also caps a batch's fan-out.
+     */
+    public static final int MAX_COPIES = 32;
 
     /** The shortest window a run may be spread over. */
     public static final Duration MIN_SPREAD = Duration.ofSeconds(10);
@@ -83,7 +91,7 @@ public record DatasetSpec(
                     + " (VERSION) column that deletes are conditioned on, or set it explicitly to none");
         }
         Require.nonNull("backup (S3 prefix and format)", backup);
-        copies = copies == null ? List.of() : Require.listOf("copies", copies);
+        copies = copies == null ? List.of() : Require.listOf("copies", copies, MAX_COPIES);
         requireUniqueCopyNames(copies);
         Require.nonNull("limits", limits);
         Require.inRange("priority", priority, 0, MAX_PRIORITY);

@@ -14,12 +14,21 @@ import java.util.Set;
 /**
  * A table's primary key: partition key columns (at least one) then clustering columns, in order.
  * For PostgreSQL the primary key columns are the partition columns and clustering is empty.
+ * At most {@value #MAX_COLUMNS} columns in all.
  */
 public record KeyColumns(List<String> partition, List<String> clustering) {
 
+    /**
+     * The most columns a primary key may have (partition and clustering together): PostgreSQL's limit on the
+     * columns of an index, and far more than any Cassandra table keys by. Every key (a task's, a recovery's, a
+     * deletion record's) has at most this many columns too.
+     */
+    public static final int MAX_COLUMNS = 32;
+
     public KeyColumns {
-        partition = Require.listOf("keyColumns.partition", partition);
-        clustering = clustering == null ? List.of() : Require.listOf("keyColumns.clustering", clustering);
+        partition = Require.listOf("keyColumns.partition", partition, MAX_COLUMNS);
+        clustering = clustering == null ? List.of() : Require.listOf("keyColumns.clustering", clustering, MAX_COLUMNS);
+        Require.atMost("keyColumns (partition and clustering together)", partition.size() + clustering.size(), MAX_COLUMNS);
         if (partition.isEmpty()) {
             throw new IllegalArgumentException("keyColumns.partition must name at least one partition key column");
         }
@@ -63,7 +72,7 @@ public record KeyColumns(List<String> partition, List<String> clustering) {
         Require.nonNull(field, key);
         if (!key.keySet().equals(Set.copyOf(primaryKey()))) {
             throw new IllegalArgumentException(field + " must have exactly the primary key columns " + primaryKey()
-                    + ", got " + key.keySet());
+                    + ", got " + Require.truncate(key.keySet().toString()));
         }
     }
 
@@ -73,7 +82,8 @@ public record KeyColumns(List<String> partition, List<String> clustering) {
         for (String column : partition) {
             Object value = key.get(column);
             if (value == null) {
-                throw new IllegalArgumentException("key " + key.keySet() + " lacks partition key column '" + column + "'");
+                throw new IllegalArgumentException("key " + Require.truncate(key.keySet().toString()) + " lacks partition key column '"
+                        + column + "'");
             }
             partitionKey.put(column, value);
         }

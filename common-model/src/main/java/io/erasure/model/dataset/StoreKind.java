@@ -1,5 +1,7 @@
 package io.erasure.model.dataset;
 
+import io.erasure.model.check.Require;
+
 import com.fasterxml.jackson.annotation.JsonCreator;
 
 import java.util.Arrays;
@@ -39,7 +41,7 @@ public enum StoreKind {
                 }
             }
         }
-        throw new IllegalArgumentException("store kind '" + value + "' is unknown; use one of " + known());
+        throw new IllegalArgumentException("store kind " + Require.echo(value) + " is unknown; use one of " + known());
     }
 
     public static String known() {

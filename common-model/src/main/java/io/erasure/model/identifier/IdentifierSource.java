@@ -1,6 +1,7 @@
 package io.erasure.model.identifier;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.erasure.model.check.Allowed;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.dataset.BackupLocation;
@@ -27,7 +28,7 @@ public record IdentifierSource(
         String identifierColumn,
         String deletableSinceColumn,
         BackupLocation backup,
-        Duration gracePeriod,
+        @Allowed("an ISO-8601 duration of at least PT0S, e.g. PT72H") Duration gracePeriod,
         @JsonInclude(JsonInclude.Include.NON_NULL) String ownerTeam) {
 
     public IdentifierSource {

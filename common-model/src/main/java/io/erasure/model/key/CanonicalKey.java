@@ -1,6 +1,7 @@
 package io.erasure.model.key;
 
 import io.erasure.model.check.Require;
+import io.erasure.model.dataset.KeyColumns;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -28,11 +29,13 @@ public final class CanonicalKey {
     }
 
     /**
-     * An unmodifiable copy of a key that keeps the column order given: non-empty, column names
-     * present, values non-null (key columns are never null).
+     * An unmodifiable copy of a key that keeps the column order given: non-empty, at most
+     * {@link KeyColumns#MAX_COLUMNS} columns (no primary key has more), column names present, values non-null
+     * (key columns are never null).
      */
     public static Map<String, Object> copyOf(String field, Map<String, ?> key) {
         Require.nonNull(field, key);
+        Require.atMost(field + " (columns of one key)", key.size(), KeyColumns.MAX_COLUMNS);
         if (key.isEmpty()) {
             throw new IllegalArgumentException(field + " must contain at least one key column");
         }
@@ -40,7 +43,8 @@ public final class CanonicalKey {
         key.forEach((column, value) -> {
             Require.nonBlank(field + " column name", column);
             if (value == null) {
-                throw new IllegalArgumentException(field + "." + column + " must not be null: key columns always have a value");
+                throw new IllegalArgumentException(field + "." + Require.truncate(column)
+                        + " must not be null: key columns always have a value");
             }
             copy.put(column, value);
         });

@@ -6,6 +6,7 @@ import io.erasure.controlplane.actions.ActionsLog;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.outbox.Outbox;
 import io.erasure.model.check.Names;
+import io.erasure.model.check.Require;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.event.ControlSignal;
 import io.erasure.model.event.EventEnvelope;
@@ -48,7 +49,7 @@ public class KillSwitches {
             Names.datasetName("scope", scope);
             Integer known = jdbc.queryForObject("SELECT count(*) FROM datasets WHERE name = ?", Integer.class, scope);
             if (known == null || known == 0) {
-                throw ApiProblem.notFound("dataset '" + scope + "' (kill switch scopes are 'global' or a dataset name)");
+                throw ApiProblem.notFound("dataset " + Require.echo(scope) + " (kill switch scopes are 'global' or a dataset name)");
             }
         }
         if (reason == null || reason.isBlank()) {

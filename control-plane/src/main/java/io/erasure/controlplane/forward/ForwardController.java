@@ -2,6 +2,7 @@ package io.erasure.controlplane.forward;
 
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.registry.IdentifierSourceRegistry;
+import io.erasure.model.check.Require;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.ForwardDeletionRequested;
 import io.erasure.model.key.DeterministicId;
@@ -119,7 +120,7 @@ public class ForwardController {
         try {
             return RequestState.valueOf(state.trim().toUpperCase());
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("state must be one of " + List.of(RequestState.values()) + ", got '" + state + "'");
+            throw ApiProblem.badRequest("state must be one of " + List.of(RequestState.values()) + ", got " + Require.echo(state));
         }
     }
 }

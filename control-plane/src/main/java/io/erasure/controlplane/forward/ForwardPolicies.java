@@ -4,6 +4,7 @@ import io.erasure.controlplane.actions.ActionsLog;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.registry.DatasetRegistry;
 import io.erasure.controlplane.registry.DatasetView;
+import io.erasure.model.check.Require;
 import io.erasure.support.access.Caller;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -97,14 +98,17 @@ public class ForwardPolicies {
         }
     }
 
-    /** The body of {@code PUT /api/datasets/{name}/forward-policy}. */
+    /** The body of {@code PUT /api/datasets/{name}/forward-policy}; at most {@value #MAX_CLEAR_COLUMNS} clear columns. */
     public record PolicyBody(ForwardAction action, List<String> clearColumns) {
+
+        /** Every column of a wide table, yet a policy stays a small document that each forward task carries. */
+        public static final int MAX_CLEAR_COLUMNS = 256;
 
         public PolicyBody {
             if (action == null) {
                 throw new IllegalArgumentException("action is required: one of DELETE, KEEP_SNAPSHOT, ANONYMISE");
             }
-            clearColumns = clearColumns == null ? List.of() : List.copyOf(clearColumns);
+            clearColumns = clearColumns == null ? List.of() : Require.listOf("clearColumns", clearColumns, MAX_CLEAR_COLUMNS);
             if (action == ForwardAction.ANONYMISE && clearColumns.isEmpty()) {
                 throw new IllegalArgumentException("clearColumns is required for ANONYMISE: the non-key columns to set to"
                         + " null, e.g. [\"email\", \"name\"]");

@@ -2,6 +2,7 @@ package io.erasure.controlplane.run;
 
 import io.erasure.support.access.CallerResolver;
 import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.model.check.Require;
 import io.erasure.model.run.RunState;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -94,7 +95,7 @@ public class RunController {
         try {
             return RunState.valueOf(state.trim().toUpperCase());
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("state '" + state + "' is unknown; use one of " + List.of(RunState.values()));
+            throw ApiProblem.badRequest("state " + Require.echo(state) + " is unknown; use one of " + List.of(RunState.values()));
         }
     }
 

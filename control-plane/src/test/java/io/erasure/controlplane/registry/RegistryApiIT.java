@@ -77,7 +77,7 @@ class RegistryApiIT extends ControlPlaneTestSupport {
         assertRefused(with(body, "spreadOver", "P7D"), "spreadOver must be an ISO-8601 duration between PT10S and P1D");
         assertRefused(with(body, "spreadOver", "PT5S"), "spreadOver must be an ISO-8601 duration between PT10S and P1D");
         assertRefused(with(body, "spreadOver", "-PT6H"), "got PT-6H");
-        assertRefused(with(body, "spreadOver", "six hours"), "request body is invalid at spreadOver: ");
+        assertRefused(with(body, "spreadOver", "six hours"), "field 'spreadOver' must be an ISO-8601 duration between PT10S and P1D");
         assertThat(jdbc.queryForObject("SELECT count(*) FROM datasets WHERE name = ?", Integer.class, "other-" + spec.name()))
                 .isZero();
     }

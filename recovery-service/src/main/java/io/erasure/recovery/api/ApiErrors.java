@@ -3,12 +3,14 @@ package io.erasure.recovery.api;
 import io.erasure.recovery.restore.FrozenSpecGuard;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
-import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
-/** Refusals as RFC 9457 problem details; an invalid body answers with the record's own message (field and fix). */
+/**
+ * Refusals as RFC 9457 problem details. An unreadable or invalid body is answered before this by service-support's
+ * {@link io.erasure.support.web.RequestBodyErrors}, with the record's own message or the field and what it accepts.
+ */
 @RestControllerAdvice
 public class ApiErrors {
 
@@ -21,20 +23,6 @@ public class ApiErrors {
     @ExceptionHandler({FrozenSpecGuard.SpecMismatch.class, FrozenSpecGuard.NoFrozenSpec.class})
     ProblemDetail notFrozen(RuntimeException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
-    }
-
-    @ExceptionHandler(HttpMessageNotReadableException.class)
-    ProblemDetail unreadable(HttpMessageNotReadableException e) {
-        Throwable cause = e;
-        String best = null;
-        while (cause != null) {
-            if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
-                best = cause.getMessage();
-            }
-            cause = cause.getCause() == cause ? null : cause.getCause();
-        }
-        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, best != null ? best : "request body is invalid: "
-                + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
     }
 
     @ExceptionHandler(AccessDeniedException.class)

@@ -21,13 +21,22 @@ import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.support.stores.StoreAdapterPool;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -346,6 +355,41 @@ class RecoveryIT extends RecoveryTestSupport {
         assertThat(byRun.get("status").asString()).isEqualTo("FAILED");
         assertThat(byRun.get("failure").asString()).contains("no frozen spec").contains(run.value()).contains("guessed");
         assertThat(cassandraRow(spec, 1)).as("not restored under a guessed spec").isNull();
+    }
+
+    @Test
+    void aRecoveryRequestIsBoundedAndReadStrictlyAndNoRefusedOneIsStored() throws Exception {
+        DatasetSpec spec = cassandraTable();
+        Integer before = jdbc.queryForObject("SELECT count(*) FROM recovery_requests", Integer.class);
+        String keys = IntStream.range(0, 1_001).mapToObj(i -> "{\"id\":" + i + "}").collect(Collectors.joining(",", "[", "]"));
+
+        assertThat(refusal(byKeys(spec, keys))).startsWith("scope.keys has 1001 elements; at most 1000 are allowed");
+        assertThat(refusal(byKeys(spec, "[{\"id\":1}]").replace("\"dryRun\":false", "\"dryrun\":false")))
+                .startsWith("field 'dryrun' is not known: CreateRecovery has dryRun, reason, scope, spec");
+        assertThat(refusal("{\"scope\":{\"type\":\"timeWindow\",\"dataset\":\"" + spec.name() + "\",\"from\":\"yesterday\","
+                + "\"to\":\"2026-01-01T00:00:00Z\"},\"spec\":" + json.writeValueAsString(spec) + ",\"reason\":\"test\"}"))
+                .isEqualTo("field 'scope.from' must be an ISO-8601 instant such as 2026-01-31T00:00:00Z; got 'yesterday'");
+
+        // 1.5 MB sent chunked (no Content-Length): counted as it is read, refused once past the 1MB limit
+        byte[] large = byKeys(spec, "[{\"id\":1}]").replace("\"reason\":\"", "\"reason\":\"" + "x".repeat(1_500_000))
+                .getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> tooLarge = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://localhost:" + port + "/api/recoveries"))
+                .header("Content-Type", "application/json").header("X-Requested-By", "tests")
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("recovery:recovery".getBytes(StandardCharsets.UTF_8)))
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(large))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(tooLarge.statusCode()).isEqualTo(413);
+        assertThat(json.readTree(tooLarge.body()).path("detail").asString()).contains("erasure.http.max-request-body");
+
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_requests", Integer.class)).isEqualTo(before);
+    }
+
+    private String refusal(String body) {
+        String problem = as("recovery").post().uri("/api/recoveries").contentType(MediaType.APPLICATION_JSON).body(body)
+                .exchange().expectStatus().isBadRequest().expectBody(String.class).returnResult().getResponseBody();
+        assertThat(problem).hasSizeLessThan(1_000);
+        return json.readTree(problem).path("detail").asString();
     }
 
     // --- fixtures
