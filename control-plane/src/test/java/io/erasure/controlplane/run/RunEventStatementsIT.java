@@ -41,6 +41,9 @@ class RunEventStatementsIT extends RunEventsTestSupport {
     @Autowired
     Clock clock;
 
+    @Autowired
+    RunApprovals approvals;
+
     @Test
     void aBatchResultCostsSevenStatementsWhateverTheRunsBatchCount() {
         DatasetSpec spec = registerDataset();
@@ -49,7 +52,7 @@ class RunEventStatementsIT extends RunEventsTestSupport {
         DataSource counted = counter.wrap(dataSource);
         JdbcTemplate jdbc = new JdbcTemplate(counted);
         RunProgress progress = new RunProgress(new RunStore(jdbc, json, clock), new RunBatches(jdbc, clock), commands,
-                receipts, jdbc, clock);
+                receipts, jdbc, clock, approvals);
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(counted));
 
         List<Long> statements = new ArrayList<>();
