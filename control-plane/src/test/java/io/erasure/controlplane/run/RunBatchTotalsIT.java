@@ -13,6 +13,7 @@ import io.erasure.model.event.BatchCounts;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.run.RunState;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,8 +79,9 @@ class RunBatchTotalsIT extends RunEventsTestSupport {
             }
         }
         sendAll(events);
+        // ~2,300 events, one transaction each: seconds on an idle host, minutes at a load average of 30
         RunRecord waiting = awaitRun(runId, run -> run.batchesCompleted() == BATCHES - 1
-                && run.copyTasksReported() == COPY_TASKS);
+                && run.copyTasksReported() == COPY_TASKS, Duration.ofMinutes(5));
         assertThat(waiting.state()).as("one batch has not reported").isEqualTo(RunState.DELETING);
         assertThat(waiting.copyTasksPublished()).isEqualTo(COPY_TASKS);
         assertThat(number(waiting.counts(), "deletion.batches")).isEqualTo(BATCHES - 1);

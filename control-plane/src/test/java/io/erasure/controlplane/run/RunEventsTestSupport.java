@@ -101,7 +101,12 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
 
     /** Waits until the run has applied events up to {@code predicate}, e.g. a batch count. */
     RunRecord awaitRun(String runId, java.util.function.Predicate<RunRecord> predicate) {
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        return awaitRun(runId, predicate, Duration.ofSeconds(30));
+    }
+
+    /** As {@link #awaitRun(String, java.util.function.Predicate)}, for a burst whose size sets how long it may take. */
+    RunRecord awaitRun(String runId, java.util.function.Predicate<RunRecord> predicate, Duration atMost) {
+        return await().atMost(atMost).pollInterval(Duration.ofMillis(100))
                 .until(() -> runs.find(runId).orElseThrow(), predicate);
     }
 
