@@ -294,7 +294,7 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     private void publish(DeletionTask task) {
-        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task));
+        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)));
     }
 
     private void control(ControlSignal signal) {
