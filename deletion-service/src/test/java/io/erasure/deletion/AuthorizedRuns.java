@@ -45,6 +45,14 @@ public class AuthorizedRuns {
     public static final TaskSigner DELETION_TASKS = new TaskSigner(SigningKey.of("deletion-local",
             "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C"), "deletion-service", Clock.systemUTC());
 
+    private static final java.util.concurrent.atomic.AtomicLong SEQUENCE = new java.util.concurrent.atomic.AtomicLong();
+
+    /** {@code signal} as the control plane publishes it: signed, numbered after every signal signed before. */
+    public static io.erasure.model.event.ControlSignal signed(io.erasure.model.event.ControlSignal signal) {
+        long now = java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+        return signal.signed(SEQUENCE.updateAndGet(last -> Math.max(last + 1, now)), CONTROL_PLANE);
+    }
+
     private final S3Client s3;
     private final String bucket;
     private final JsonMapper json;

@@ -298,8 +298,8 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     private void control(ControlSignal signal) {
-        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(signal, null,
-                Clock.systemUTC())));
+        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(
+                AuthorizedRuns.signed(signal), null, Clock.systemUTC())));
     }
 
     private void send(String topic, String key, String value) {

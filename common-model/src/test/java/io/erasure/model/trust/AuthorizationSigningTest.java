@@ -61,6 +61,26 @@ class AuthorizationSigningTest {
     }
 
     @Test
+    void aControlSignalVerifiesOnlyAsSignedAndOnlyForAKeyGrantedControl() {
+        TrustedKeys control = TrustedKeys.of(Map.of("cp-1", new TrustedKeys.Trusted(
+                TrustedKeys.publicKey("p", PUBLIC), EnumSet.of(Kind.CONTROL))));
+        io.erasure.model.event.ControlSignal engage = io.erasure.model.event.ControlSignal.dataset("orders", true,
+                List.of(io.erasure.model.run.RunId.of("run-2"), io.erasure.model.run.RunId.of("run-1")), "oncall", "incident")
+                .signed(42, controlPlane);
+        assertThat(control.refusal(engage.keyId(), Kind.CONTROL, engage.signedContent(), engage.signature())).isEmpty();
+        io.erasure.model.event.ControlSignal lifted = new io.erasure.model.event.ControlSignal(engage.scope(), false,
+                engage.cancelledRuns(), engage.actor(), engage.reason(), engage.sequence(), engage.keyId(), engage.signature());
+        io.erasure.model.event.ControlSignal later = new io.erasure.model.event.ControlSignal(engage.scope(), true,
+                engage.cancelledRuns(), engage.actor(), engage.reason(), 43, engage.keyId(), engage.signature());
+        assertThat(control.refusal(lifted.keyId(), Kind.CONTROL, lifted.signedContent(), lifted.signature()))
+                .get().asString().contains("does not match");
+        assertThat(control.refusal(later.keyId(), Kind.CONTROL, later.signedContent(), later.signature()))
+                .as("the sequence is signed too").get().asString().contains("does not match");
+        assertThat(trusted.refusal(engage.keyId(), Kind.CONTROL, engage.signedContent(), engage.signature()))
+                .get().asString().contains("trusted for [RUN] but not for CONTROL");
+    }
+
+    @Test
     void keysThatAreNotEd25519FailNamingTheProperty() {
         assertThatThrownBy(() -> SigningKey.of("cp-1", "")).hasMessageContaining("erasure.signing.private-key is required");
         assertThatThrownBy(() -> SigningKey.of("cp-1", "bm90LWEta2V5")).hasMessageContaining("not an Ed25519 private key");
