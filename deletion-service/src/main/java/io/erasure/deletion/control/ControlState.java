@@ -32,8 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
  * being skipped: it may have been the switch turning on.
  *
  * <p>Only the control plane decides: a signal without a valid signature of a key trusted for {@code CONTROL} counts as
- * unreadable (its scope stops, whatever it says, so a forged "lift" never lifts), and a signed signal older
- * ({@code sequence}) than the one its scope already has is ignored (a replayed old "lift" after a newer "engage").
+ * unreadable (its scope stops, whatever it says, so a forged "lift" never lifts), and a signed lift not newer
+ * ({@code sequence}) than the newest signal its scope has had is ignored (a replayed old "lift" after a newer
+ * "engage"); an engage always applies, since stopping is safe whatever the signal's age or its signer's clock.
  */
 @Component
 public class ControlState {
@@ -93,13 +94,14 @@ public class ControlState {
             } else {
                 // kept apart from the signal itself: a forged message in between must not reset it
                 long newest = appliedSequences.getOrDefault(signal.scope(), -1L);
-                if (signal.sequence() <= newest) {
+                if (!signal.active() && signal.sequence() <= newest) {
                     refused.increment();
-                    log.warn("control signal for {} at {}@{} issued at {} is not newer than the one applied ({}): ignored"
-                            + " (a replay)", signal.scope(), partition, offset, signal.sequence(), newest);
+                    log.warn("control signal lifting {} at {}@{} issued at {} is not newer than the newest applied ({}):"
+                            + " ignored (a replay)", signal.scope(), partition, offset, signal.sequence(), newest);
                     return;
                 }
-                appliedSequences.put(signal.scope(), signal.sequence());
+                // an engage applies whatever its number (stopping is always safe, also across control-plane clocks)
+                appliedSequences.put(signal.scope(), Math.max(newest, signal.sequence()));
             }
         }
         signals.put(signal.scope(), signal);
