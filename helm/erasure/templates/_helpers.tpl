@@ -221,6 +221,24 @@ deletion: deletion-service
 {{- $_ := set $erasure "connections" $v.connections.definitions -}}
 {{- end -}}
 {{- end -}}
+{{- $signing := dict "local-keys" false -}}
+{{- if include "erasure.needs" (dict "service" $svc "thing" "signing") -}}
+{{/* the private key itself comes from its Secret as ERASURE_SIGNING_PRIVATEKEY */}}
+{{- $key := get $v.signing.keys .name | default dict -}}
+{{- $_ := set $signing "key-id" (required (printf "signing.keys.%s.keyId is required: the id deletion-service trusts its public key by" .name) $key.keyId) -}}
+{{- end -}}
+{{- if eq .name "deletion-service" -}}
+{{- if not $v.signing.trustedKeys -}}
+{{- fail "signing.trustedKeys is required: deletion-service executes only tasks signed by a key listed there (the control plane's with grants [RUN, FORWARD, CONTROL], its own with [COPY, FORWARD], recovery's with [FORWARD])" -}}
+{{- end -}}
+{{- $trusted := dict -}}
+{{- range $id, $entry := $v.signing.trustedKeys -}}
+{{- $_ := set $trusted $id (dict "public-key" (required (printf "signing.trustedKeys.%s.publicKey is required" $id) $entry.publicKey) "grants" (required (printf "signing.trustedKeys.%s.grants is required: what the key may sign (RUN, FORWARD, COPY, CONTROL)" $id) $entry.grants)) -}}
+{{- end -}}
+{{- $_ := set $signing "trusted-keys" $trusted -}}
+{{- end -}}
+{{/* every service: the jars' LOCAL ONLY keys are neither used nor trusted */}}
+{{- $_ := set $erasure "signing" $signing -}}
 {{- if include "erasure.needs" (dict "service" $svc "thing" "receipts") -}}
 {{/* the signing key itself comes from its Secret as ERASURE_RECEIPTS_SIGNINGKEY */}}
 {{- $_ := set $erasure "receipts" (dict "key-id" (required "receipts.keyId is required: it names the receipt signing key in every signature" $v.receipts.keyId)) -}}

@@ -17,6 +17,13 @@ import io.erasure.deletion.log.WriteAheadDeletionLog;
 import io.erasure.deletionlog.client.SealedRecords;
 import io.erasure.deletion.shard.StoreLanes;
 import io.erasure.deletion.shard.TaskListener;
+import io.erasure.deletion.trust.AuthorizedFinalSets;
+import io.erasure.deletion.trust.TaskVerifier;
+import io.erasure.model.trust.Authorization;
+import io.erasure.model.trust.TrustedKeys;
+import io.erasure.support.trust.SigningProperties;
+import io.erasure.support.trust.TaskSigner;
+import java.util.EnumSet;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
 import io.erasure.deletion.throttle.ShardOwnership;
 import io.erasure.deletion.throttle.SpreadPacer;
@@ -132,8 +139,10 @@ class DeletionConfiguration {
     }
 
     @Bean
-    DeletionTaskPublisher deletionTaskPublisher(KafkaTemplate<String, String> kafka, JsonMapper json) {
-        return new DeletionTaskPublisher(kafka, json);
+    DeletionTaskPublisher deletionTaskPublisher(KafkaTemplate<String, String> kafka, JsonMapper json,
+                                                SigningProperties signing, Clock clock) {
+        // the copy and lookup tasks this service derives are signed with its own key, trusted for COPY and FORWARD only
+        return new DeletionTaskPublisher(kafka, json, new TaskSigner(signing.signingKey(), "deletion-service", clock));
     }
 
     @Bean
@@ -181,9 +190,17 @@ class DeletionConfiguration {
     }
 
     @Bean
-    TaskListener taskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json,
+    TaskListener taskListener(BatchExecutor executor, IdentifierResolver lookups, TaskVerifier verifier, JsonMapper json,
                               DeletionProperties properties, Clock clock, MeterRegistry meters) {
-        return new TaskListener(executor, lookups, json, properties.pollBudget(), clock, meters);
+        return new TaskListener(executor, lookups, verifier, json, properties.pollBudget(), clock, meters);
+    }
+
+    /** Only authorized tasks delete: a run's are checked against its signed final set in S3. */
+    @Bean
+    TaskVerifier taskVerifier(TrustedKeys trusted, S3Client s3, @Value("${erasure.s3.bucket}") String bucket,
+                              JsonMapper json) {
+        return new TaskVerifier(trusted, new AuthorizedFinalSets(s3, bucket, json),
+                EnumSet.of(Authorization.Kind.RUN, Authorization.Kind.FORWARD, Authorization.Kind.COPY));
     }
 
     /**

@@ -303,12 +303,12 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     private void publish(DeletionTask task) {
-        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task));
+        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)));
     }
 
     private void control(ControlSignal signal) {
-        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(signal, null,
-                Clock.systemUTC())));
+        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(
+                AuthorizedRuns.signed(signal), null, Clock.systemUTC())));
     }
 
     private void send(String topic, String key, String value) {

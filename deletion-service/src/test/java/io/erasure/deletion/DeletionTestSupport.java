@@ -30,7 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
         // pauses longer than this hand their poll back to the container (kill-switch tests pause for seconds)
         "erasure.deletion.pause-hold=1s",
         "erasure.deletion.retry-attempts=2"})
-@Import({DeletionTestSupport.Crashes.class, DeletionTestSupport.Reads.class, LogIngestStandIn.class})
+@Import({DeletionTestSupport.Crashes.class, DeletionTestSupport.Reads.class, LogIngestStandIn.class, AuthorizedRuns.class})
 public abstract class DeletionTestSupport {
 
     /** A second way to the same PostgreSQL, through a gate tests can cut: connection {@code pg-gated}. */
@@ -69,6 +69,29 @@ public abstract class DeletionTestSupport {
 
     @Autowired
     protected Crashes crashes;
+
+    /** Authorizes a run's tasks as validation and the control plane would (final set in S3, signed authorization). */
+    @Autowired
+    protected AuthorizedRuns runs;
+
+    private final Map<String, io.erasure.model.task.DeletionTask> authorizedTasks = new ConcurrentHashMap<>();
+
+    /**
+     * {@code task} as the platform publishes it: a run's own task authorized (once: publishing it again sends the same
+     * authorized task), a forward task signed by the control plane, a copy task by this service.
+     */
+    protected io.erasure.model.task.DeletionTask authorized(io.erasure.model.task.DeletionTask task) {
+        if (task.authority() != null) {
+            return task;
+        }
+        if (task.copyOf() != null) {
+            return AuthorizedRuns.DELETION_TASKS.sign(task);
+        }
+        if (task.runId() == null) {
+            return AuthorizedRuns.CONTROL_PLANE_TASKS.sign(task);
+        }
+        return authorizedTasks.computeIfAbsent(task.taskId() + "|" + task.paced(), id -> runs.authorize(task));
+    }
 
     @Autowired
     protected Reads reads;

@@ -91,7 +91,7 @@ class EncryptedLogIT extends DeletionTestSupport {
                 .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
         DeletionTask task = DeletionTask.forRun(RunId.random(), spec, List.of(Map.of("id", id), Map.of("id", id + 1)), CUTOFF);
 
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
         BatchCompleted batch = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
                         e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted, 1,

@@ -161,7 +161,7 @@ class ForwardLookupIT extends DeletionTestSupport {
     }
 
     private void send(DeletionTask task) throws Exception {
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
     }
 
     private BatchCompleted batchOf(String requestId, String taskId) {

@@ -78,7 +78,7 @@ class ForwardTreeIT extends DeletionTestSupport {
                 CutoffTimestamp.fromInstant(Instant.now()), 9);
         crashes.arm(Step.LOGGED, task.batchId(0));
 
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
 
         BatchCompleted batch = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),

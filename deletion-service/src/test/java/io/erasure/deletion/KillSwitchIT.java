@@ -22,6 +22,7 @@ import io.erasure.model.event.ControlSignal;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.trust.SigningKey;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,6 +64,9 @@ class KillSwitchIT extends DeletionTestSupport {
 
     @Autowired
     ControlState controlState;
+
+    @Autowired
+    io.micrometer.core.instrument.MeterRegistry meters;
 
     private String schema;
     private DatasetSpec spec;
@@ -125,6 +129,61 @@ class KillSwitchIT extends DeletionTestSupport {
         assertThat(completed(copyTask, 0)).isEmpty();
     }
 
+    /** Only the control plane lifts a switch: an unsigned or forged lift stops the scope, and lifts nothing. */
+    @Test
+    void aForgedLiftDoesNotLiftTheKillSwitch() {
+        control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> controlState.stopped(spec.name()));
+        DeletionTask task = DeletionTask.forRun(RunId.random(), spec, keys(7, 8), CUTOFF);
+        publish(task);
+        double refusedBefore = refused();
+
+        ControlSignal lift = ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear");
+        send(Topics.CONTROL, Topics.controlKey(lift), json.writeValueAsString(EventEnvelope.startChain(lift, null,
+                Clock.systemUTC())));
+        ControlSignal forged = lift.signed(Long.MAX_VALUE / 2, SigningKey.of("control-plane-local",
+                "MC4CAQAwBQYDK2VwBCIEIEUHjKJq8tv3PnGRRnfIRcoUP/qVi14iPX4vPt+cJmxT"));
+        send(Topics.CONTROL, Topics.controlKey(lift), json.writeValueAsString(EventEnvelope.startChain(forged, null,
+                Clock.systemUTC())));
+
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> refused() >= refusedBefore + 2);
+            assertThat(controlState.stopped(spec.name())).as("still stopped after the forged lifts").isTrue();
+            assertThat(controlState.stopReason(spec.name())).contains("refused (its signature by key");
+            assertThat(ids("profiles")).contains(7L, 8L);
+        } finally {
+            control(lift); // the control plane's own, signed
+        }
+        assertThat(completed(task, 1)).hasSize(1);
+        assertThat(ids("profiles")).doesNotContain(7L, 8L);
+    }
+
+    /** An old, genuinely signed lift sent again after a newer engage changes nothing: signals never step back. */
+    @Test
+    void aReplayedLiftAfterANewerEngageDoesNotLift() {
+        ControlSignal lift = AuthorizedRuns.signed(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "ok"));
+        String liftMessage = json.writeValueAsString(EventEnvelope.startChain(lift, null, Clock.systemUTC()));
+        send(Topics.CONTROL, Topics.controlKey(lift), liftMessage);
+        control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> controlState.stopped(spec.name()));
+        double refusedBefore = refused();
+
+        send(Topics.CONTROL, Topics.controlKey(lift), liftMessage);
+
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> refused() >= refusedBefore + 1);
+            assertThat(controlState.stopped(spec.name())).as("the replayed lift is older than the engage").isTrue();
+            assertThat(controlState.stopReason(spec.name())).contains("incident");
+        } finally {
+            control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> !controlState.stopped(spec.name()));
+    }
+
+    private double refused() {
+        return meters.counter("erasure.deletion.control.refused").count();
+    }
+
     /**
      * A replica that starts while a switch is on must not delete before it has read the switch: the control topic
      * holds many older messages before it, so reading it takes many polls, and the task is waiting when the
@@ -135,7 +194,7 @@ class KillSwitchIT extends DeletionTestSupport {
         for (int i = 0; i < 3_000; i++) {
             ControlSignal other = ControlSignal.dataset(schema + "-other-" + i, false, List.of(), "operator", "noise");
             kafka.send(Topics.CONTROL, Topics.controlKey(other),
-                    json.writeValueAsString(EventEnvelope.startChain(other, null, Clock.systemUTC())));
+                    json.writeValueAsString(EventEnvelope.startChain(AuthorizedRuns.signed(other), null, Clock.systemUTC())));
         }
         control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
         // this test's own replica has seen the switch too, so only the restarted one could delete the rows
@@ -190,12 +249,12 @@ class KillSwitchIT extends DeletionTestSupport {
     }
 
     private void publish(DeletionTask task) {
-        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task));
+        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)));
     }
 
     private void control(ControlSignal signal) {
-        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(signal, null,
-                Clock.systemUTC())));
+        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(
+                AuthorizedRuns.signed(signal), null, Clock.systemUTC())));
     }
 
     private void send(String topic, String key, String value) {

@@ -72,7 +72,7 @@ class LargeRowIT extends DeletionTestSupport {
                 .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
         DeletionTask task = DeletionTask.forRun(RunId.random(), spec, List.of(Map.of("id", 1L), Map.of("id", 2L)), CUTOFF);
 
-        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task));
+        send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)));
 
         BatchCompleted batch = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),

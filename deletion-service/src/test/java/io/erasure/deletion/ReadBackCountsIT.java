@@ -89,7 +89,7 @@ class ReadBackCountsIT extends DeletionTestSupport {
         crashes.runAfter(Step.LOGGED, task.batchId(0), () -> cassandra.execute("INSERT INTO " + KEYSPACE + "." + table
                 + " (id, name) VALUES (2, 'new-2')"));
 
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
 
         BatchCompleted batch = completed(task);
         assertThat(cassandra.execute("SELECT name FROM " + KEYSPACE + "." + table + " WHERE id = 2").one().getString("name"))

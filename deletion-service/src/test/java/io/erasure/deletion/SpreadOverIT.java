@@ -62,10 +62,10 @@ class SpreadOverIT extends DeletionTestSupport {
 
         Instant start = Instant.now();
         SpreadWindow window = SpreadWindow.of(start, WINDOW, ROWS);
-        for (DeletionTask task : tasks(spreadRun, spread)) {
+        for (DeletionTask task : runs.authorize(tasks(spreadRun, spread))) {
             publish(task.withSpread(window));
         }
-        for (DeletionTask task : tasks(plainRun, plain)) {
+        for (DeletionTask task : runs.authorize(tasks(plainRun, plain))) {
             publish(task);
         }
 
@@ -119,7 +119,7 @@ class SpreadOverIT extends DeletionTestSupport {
     }
 
     private void publish(DeletionTask task) throws Exception {
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
     }
 
     /** Each batch's first report (a poll handed back and delivered again reports a done batch once more). */

@@ -119,7 +119,7 @@ class StoreLanesIT extends DeletionTestSupport {
     void aTaskWithItsStoreInTheHeadersIsReadByItsLaneOnly() throws Exception {
         DeletionTask task = liveTask("headers");
 
-        publisher.publish(List.of(task));
+        publisher.publish(List.of(authorized(task)));
 
         assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
         assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task")
@@ -132,7 +132,7 @@ class StoreLanesIT extends DeletionTestSupport {
         DeletionTask task = DeletionTask.forRun(plain.runId(), plain.spec().toBuilder().spreadOver(Duration.ofSeconds(10))
                 .build(), plain.keys(), CUTOFF).withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1_000));
 
-        publisher.publish(List.of(task));
+        publisher.publish(List.of(authorized(task)));
 
         assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
         assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task")
@@ -204,7 +204,7 @@ class StoreLanesIT extends DeletionTestSupport {
     }
 
     private void publish(DeletionTask task) throws Exception {
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
     }
 
     private List<BatchCompleted> completed(DeletionTask task, int atLeast) {

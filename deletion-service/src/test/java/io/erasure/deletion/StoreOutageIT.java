@@ -60,7 +60,7 @@ class StoreOutageIT extends DeletionTestSupport {
         DeletionTask task = DeletionTask.forRun(RunId.random(), spec,
                 List.of(Map.of("id", 1L), Map.of("id", 2L)), CutoffTimestamp.fromInstant(Instant.now().minusSeconds(60)));
 
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
         Thread.sleep(4_000);
         assertThat(jdbc.queryForList("SELECT id FROM outage.profiles ORDER BY id", Long.class)).containsExactly(1L, 2L, 3L);
         assertThat(completed(task, 0)).isEmpty();

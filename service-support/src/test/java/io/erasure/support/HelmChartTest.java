@@ -154,6 +154,9 @@ class HelmChartTest {
             if (properties.contains("erasure.access.users")) {
                 expected.add("access");
             }
+            if (properties.contains("erasure.signing.private-key")) {
+                expected.add("signing"); // it signs what it publishes to the deletion service
+            }
             if (readsStoreConnections(module)) {
                 expected.add("connections");
             }
@@ -191,7 +194,8 @@ class HelmChartTest {
     @Test
     void secretsWithLocalDefaultsComeFromRequiredSecrets() throws IOException {
         String deployment = Files.readString(chart.resolve("templates/deployment.yaml"));
-        for (String variable : List.of("ERASURE_DELETIONLOG_MASTERKEY", "ERASURE_RECEIPTS_SIGNINGKEY")) {
+        for (String variable : List.of("ERASURE_DELETIONLOG_MASTERKEY", "ERASURE_RECEIPTS_SIGNINGKEY",
+                "ERASURE_SIGNING_PRIVATEKEY")) {
             Matcher entry = Pattern.compile("- name: " + variable + "\\s+valueFrom:\\s+secretKeyRef:\\s+name: \\{\\{ required ")
                     .matcher(deployment);
             assertThat(entry.find()).as(variable + ": from a Secret the chart requires (the jar's value is local-only)").isTrue();
@@ -205,6 +209,11 @@ class HelmChartTest {
         assertThat(map(receipts, "signingKey")).as("receipts.signingKey").containsEntry("existingSecret", "").containsKey("key");
         assertThat(((List<?>) services().get("control-plane").get("needs")).stream().map(String::valueOf))
                 .as("control-plane signs receipts").contains("receipts");
+        assertThat(deployment).as("the task signing key, for the services that sign tasks")
+                .containsPattern("if \\$needs\\.signing \\}\\}\\s+\\{\\{- \\$signingKey[^\\n]*\\n\\s+# [^\\n]*\\n\\s+- name: ERASURE_SIGNING_PRIVATEKEY");
+        String helpers = Files.readString(chart.resolve("templates/_helpers.tpl"));
+        assertThat(helpers).as("the jars' LOCAL ONLY signing keys are switched off").contains("dict \"local-keys\" false")
+                .contains("signing.trustedKeys is required");
     }
 
     @Test

@@ -152,7 +152,7 @@ class ResurrectionIT extends ValidationTestSupport {
                          "firstDeletedBy": "request-4", "foundByRun": "%s"}""".formatted(spec.name(), REQUEST_DELETION, runId)));
         assertThat(counted() - countedBefore).isEqualTo(2.0);
 
-        command(runId, new DeletionAuthorized(spec.name(), DeletionAuthorized.Basis.APPROVED, "operator2"));
+        command(runId, authorized(runId, DeletionAuthorized.Basis.APPROVED, "operator2"));
 
         List<DeletionTask> tasks = tasks(runId);
         assertThat(tasks).allSatisfy(task -> assertThat(task.cutoff()).as("deleted again at this run's cut-off").isEqualTo(CUTOFF));

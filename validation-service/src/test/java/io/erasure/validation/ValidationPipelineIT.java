@@ -24,6 +24,8 @@ import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.validation.finalset.RunFiles;
+import io.erasure.model.trust.FinalSetManifest;
+import io.erasure.model.event.ValidationFailed;
 import io.erasure.validation.finalset.ValidationReport;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -112,7 +114,7 @@ class ValidationPipelineIT extends ValidationTestSupport {
                 e -> assertThat(e.payload()).isNotInstanceOf(TasksPublished.class));
         assertThat(tasks(runId, 0)).isEmpty();
 
-        command(runId, new DeletionAuthorized(spec.name(), DeletionAuthorized.Basis.APPROVED, "operator2"));
+        command(runId, authorized(runId, DeletionAuthorized.Basis.APPROVED, "operator2"));
 
         TasksPublished published = single(runId, TasksPublished.class);
         List<DeletionTask> tasks = tasks(runId, 1);
@@ -122,6 +124,9 @@ class ValidationPipelineIT extends ValidationTestSupport {
         assertThat(tasks.get(0).keys()).extracting(k -> ((Number) k.get("customer_id")).longValue())
                 .containsExactlyInAnyOrder(1L, 2L, 7L, 8L, 10L);
         assertThat(tasks.get(0).paced()).as("not spread unless its spec asks").isFalse();
+        assertThat(tasks.get(0).authority().authorization().origin()).as("the run's signed authorization, copied")
+                .isEqualTo(runId);
+        assertThat(tasks.get(0).authority().authorization().setDigest()).isEqualTo(completed.finalSetDigest());
         assertThat(published.keyCount()).isEqualTo(5);
         assertThat(profileIds()).as("validation deletes nothing").hasSize(9);
     }
@@ -134,7 +139,7 @@ class ValidationPipelineIT extends ValidationTestSupport {
         single(runId, ValidationCompleted.class);
 
         Instant authorized = Instant.now();
-        command(runId, new DeletionAuthorized(spec.name(), DeletionAuthorized.Basis.UNDER_LIMIT, "cp"));
+        command(runId, authorized(runId, DeletionAuthorized.Basis.UNDER_LIMIT, "cp"));
 
         assertThat(single(runId, TasksPublished.class).keyCount()).isEqualTo(5);
         assertThat(tasks(runId, 1)).isNotEmpty().allSatisfy(task -> {
@@ -153,7 +158,7 @@ class ValidationPipelineIT extends ValidationTestSupport {
         command(runId, request);
         single(runId, ValidationCompleted.class);
         command(runId, request);
-        DeletionAuthorized authorized = new DeletionAuthorized(spec.name(), DeletionAuthorized.Basis.UNDER_LIMIT, "cp");
+        DeletionAuthorized authorized = authorized(runId, DeletionAuthorized.Basis.UNDER_LIMIT, "cp");
         command(runId, authorized);
         single(runId, TasksPublished.class);
         command(runId, authorized);
@@ -176,12 +181,32 @@ class ValidationPipelineIT extends ValidationTestSupport {
         jdbc.update("UPDATE " + schema + ".customers SET deleted_at = NULL WHERE customer_id = 7");
         jdbc.update("UPDATE " + schema + ".profiles SET updated_at = now() WHERE customer_id = 8");
         sleep(1200);
-        command(runId, new DeletionAuthorized(spec.name(), DeletionAuthorized.Basis.APPROVED, "operator2"));
+        command(runId, authorized(runId, DeletionAuthorized.Basis.APPROVED, "operator2"));
 
         TasksPublished published = single(runId, TasksPublished.class);
         assertThat(published.keyCount()).isEqualTo(3);
-        assertThat(tasks(runId, 1).get(0).keys()).extracting(k -> ((Number) k.get("customer_id")).longValue())
+        DeletionTask task = tasks(runId, 1).get(0);
+        assertThat(task.keys()).extracting(k -> ((Number) k.get("customer_id")).longValue())
                 .containsExactlyInAnyOrder(1L, 2L, 10L);
+        // the signed final set stays as it was authorized: the re-validated keys are a subset of one of its parts
+        assertThat(finalIds(runId)).as("the authorized final set, not rewritten").containsExactly(1L, 2L, 7L, 8L, 10L);
+        FinalSetManifest manifest = files.readJson(S3Layout.finalManifestKey(RunId.of(runId)), FinalSetManifest.class)
+                .orElseThrow();
+        assertThat(task.authority().authorization().setDigest()).isEqualTo(manifest.digest());
+        assertThat(manifest.part(task.authority().finalPart())).as("the part the task names").isNotNull()
+                .extracting(FinalSetManifest.Part::keyCount).isEqualTo(5L);
+    }
+
+    @Test
+    void anAuthorizationWithoutASignaturePublishesNothing() {
+        String runId = withCandidates();
+        command(runId, new ValidationRequested(spec, source, CUTOFF, 10, 1_000, false));
+        single(runId, ValidationCompleted.class);
+
+        command(runId, new DeletionAuthorized(spec.name(), DeletionAuthorized.Basis.UNDER_LIMIT, "cp", null));
+
+        assertThat(single(runId, ValidationFailed.class).reason()).contains("carries no signed authorization");
+        assertThat(tasks(runId, 0)).isEmpty();
     }
 
     @Test

@@ -74,6 +74,30 @@ public abstract class ValidationTestSupport {
         return deletionLog;
     }
 
+    /** The control plane's LOCAL ONLY key of its application.yml: it signs what the tests authorize. */
+    private static final io.erasure.model.trust.SigningKey CONTROL_PLANE = io.erasure.model.trust.SigningKey.of(
+            "control-plane-local", "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem");
+
+    /**
+     * The DeletionAuthorized the control plane sends for a validated run: signed over the run's frozen spec, cut-off
+     * and the final-set digest validation reported (read back from its report).
+     */
+    protected io.erasure.model.event.DeletionAuthorized authorized(String runId,
+                                                                    io.erasure.model.event.DeletionAuthorized.Basis basis,
+                                                                    String by) {
+        io.erasure.validation.finalset.ValidationReport report = runFiles.readJson(
+                io.erasure.model.contract.S3Layout.reportKey(io.erasure.model.run.RunId.of(runId)),
+                io.erasure.validation.finalset.ValidationReport.class).orElseThrow();
+        io.erasure.model.trust.Authorization signed = CONTROL_PLANE.sign(io.erasure.model.trust.Authorization.unsigned(
+                io.erasure.model.trust.Authorization.Kind.RUN, runId, report.spec().name(),
+                io.erasure.support.trust.SpecDigest.of(report.spec()), report.finalSetDigest(), report.cutoffMicros(),
+                basis.name(), by, java.time.Instant.now()));
+        return new io.erasure.model.event.DeletionAuthorized(report.spec().name(), basis, by, signed);
+    }
+
+    @Autowired
+    private io.erasure.validation.finalset.RunFiles runFiles;
+
     @LocalServerPort
     protected int port;
 

@@ -131,6 +131,23 @@ public final class S3Layout {
         return finalPrefix(runId) + partName(index, BackupFormat.JSONL_GZIP);
     }
 
+    /** {@code runs/<runId>/final/manifest.json}: the final set's part digests, whose digest the control plane signs. */
+    public static String finalManifestKey(RunId runId) {
+        return finalPrefix(runId) + MANIFEST;
+    }
+
+    /**
+     * {@code runs/<runId>/revalidated/}: what a re-validation (final set older than 24 h) kept, part for part; the
+     * authorized final set under {@code final/} is never rewritten, so its signed digests keep matching.
+     */
+    public static String revalidatedPrefix(RunId runId) {
+        return runPrefix(runId) + "revalidated/";
+    }
+
+    public static String revalidatedPartKey(RunId runId, int index) {
+        return revalidatedPrefix(runId) + partName(index, BackupFormat.JSONL_GZIP);
+    }
+
     /** Rows of the final set already deleted once (zombies): gzip JSON Lines of key, first deletion and its origin. */
     public static String resurrectedKey(RunId runId) {
         return runPrefix(runId) + "resurrected.jsonl.gz";

@@ -11,8 +11,14 @@ import java.util.List;
  * {@code erasure.control} topic. Because compaction keeps one message per key, each message is the
  * whole state of its scope: {@code active} is the kill switch (deletion stops while it is on) and
  * {@code cancelledRuns} lists the scope's cancelled runs still to be dropped by consumers.
+ *
+ * <p>The control plane signs each signal ({@link io.erasure.model.trust.Authorization.Kind#CONTROL}, over
+ * {@link #signedContent()}); {@code sequence} is when it was issued (microseconds since the epoch), so a consumer keeps
+ * the newest signal of each scope and a re-sent older one (an old "lift" replayed after a newer "engage") changes
+ * nothing. A consumer treats a signal without a valid signature as unreadable: its scope stops.
  */
-public record ControlSignal(String scope, boolean active, List<RunId> cancelledRuns, String actor, String reason)
+public record ControlSignal(String scope, boolean active, List<RunId> cancelledRuns, String actor, String reason,
+                            long sequence, String keyId, String signature)
         implements EventPayload {
 
     public static final String GLOBAL = Names.RESERVED_GLOBAL;
@@ -25,6 +31,36 @@ public record ControlSignal(String scope, boolean active, List<RunId> cancelledR
         cancelledRuns = cancelledRuns == null ? List.of() : Require.listOf("cancelledRuns", cancelledRuns);
         Require.nonBlank("actor", actor);
         Require.nonBlank("reason", reason);
+        Require.nonNegative("sequence", sequence);
+        if (keyId != null) {
+            Names.opaqueId("keyId", keyId);
+        }
+    }
+
+    /** An unsigned signal (sequence 0): what a consumer makes of a message it cannot trust, or one still to be signed. */
+    public ControlSignal(String scope, boolean active, List<RunId> cancelledRuns, String actor, String reason) {
+        this(scope, active, cancelledRuns, actor, reason, 0, null, null);
+    }
+
+    /** The bytes the signature covers: every field but the signature, cancelled runs sorted. */
+    public byte[] signedContent() {
+        List<String> fields = new java.util.ArrayList<>();
+        fields.add("control-signal-v1");
+        fields.add(scope);
+        fields.add(Boolean.toString(active));
+        fields.add(actor);
+        fields.add(reason);
+        fields.add(Long.toString(sequence));
+        fields.add(String.valueOf(keyId));
+        cancelledRuns.stream().map(RunId::value).sorted().forEach(fields::add);
+        return io.erasure.model.key.DeterministicId.framed(fields.toArray(String[]::new));
+    }
+
+    /** This signal issued at {@code sequence} and signed with {@code key}. */
+    public ControlSignal signed(long sequence, io.erasure.model.trust.SigningKey key) {
+        ControlSignal unsigned = new ControlSignal(scope, active, cancelledRuns, actor, reason, sequence, key.keyId(), null);
+        return new ControlSignal(scope, active, cancelledRuns, actor, reason, sequence, key.keyId(),
+                key.sign(unsigned.signedContent()));
     }
 
     public static ControlSignal global(boolean active, String actor, String reason) {

@@ -14,15 +14,18 @@ import java.util.Map;
  * <p>{@code resurrectedCount}: rows of the final set whose key an earlier run or request already deleted
  * (found in the deletion log) and that are live again — zombies, deleted again by this run at its own
  * cut-off; listed under {@code resurrectedKey} (an S3 key, null when there are none).
+ *
+ * <p>{@code finalSetDigest} is the digest of the final set's manifest ({@code FinalSetManifest}), which the control
+ * plane signs when it authorizes the run; null from a validation that predates it (such a run's tasks are refused).
  */
 public record ValidationCompleted(String dataset, long candidateCount, long finalCount, Map<String, Long> droppedByReason,
                                   String finalSetPrefix, int taskCount, boolean exceedsLimit, long resurrectedCount,
-                                  String resurrectedKey)
+                                  String resurrectedKey, String finalSetDigest)
         implements EventPayload, RunScoped {
 
     public ValidationCompleted(String dataset, long candidateCount, long finalCount, Map<String, Long> droppedByReason,
                                String finalSetPrefix, int taskCount, boolean exceedsLimit) {
-        this(dataset, candidateCount, finalCount, droppedByReason, finalSetPrefix, taskCount, exceedsLimit, 0, null);
+        this(dataset, candidateCount, finalCount, droppedByReason, finalSetPrefix, taskCount, exceedsLimit, 0, null, null);
     }
 
     public ValidationCompleted {

@@ -35,7 +35,8 @@ public final class DeterministicId {
         }
     }
 
-    private static byte[] framed(String... parts) {
+    /** The parts length-prefixed, as hashed above: the exact bytes a signature over the parts covers. */
+    public static byte[] framed(String... parts) {
         StringBuilder framed = new StringBuilder();
         for (String part : parts) {
             if (part == null) {

@@ -8,6 +8,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
+import io.erasure.model.trust.TaskAuthority;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,11 @@ import java.util.Map;
  * <p>{@code spread} is set only on the tasks of a run whose frozen spec has {@code spreadOver}, by validation when it
  * publishes them ({@link #withSpread}); the deletion service then paces the run's batches over that window. Null
  * everywhere else: forward deletion and copies are never paced. It is not part of the task id.
+ *
+ * <p>{@code authority} proves the task may delete ({@link TaskAuthority}): the control plane's signed authorization of
+ * the run (with the final-set part the keys come from), or a signature of this one task by the service that published
+ * it. The deletion service refuses a task without a valid one. It is not part of the task id: the id says what the task
+ * does, the authority who allowed it.
  */
 public record DeletionTask(
         String taskId,
@@ -48,7 +54,8 @@ public record DeletionTask(
         String copyOf,
         String lookupColumn,
         List<String> clearColumns,
-        @JsonInclude(JsonInclude.Include.NON_NULL) SpreadWindow spread) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) SpreadWindow spread,
+        @JsonInclude(JsonInclude.Include.NON_NULL) TaskAuthority authority) {
 
     /** Keys per task: small enough for one Kafka message, large enough to batch well. */
     public static final int MAX_KEYS = 1_000;
@@ -95,13 +102,35 @@ public record DeletionTask(
     /** A task that deletes rows by their full keys. */
     public DeletionTask(String taskId, RunId runId, String requestId, String dataset, DatasetSpec spec,
                         List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority, String copyOf) {
-        this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, null, List.of(), null);
+        this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, null, List.of(), null, null);
+    }
+
+    /** A task with its lookup and anonymising fields and its window, not yet authorized. */
+    public DeletionTask(String taskId, RunId runId, String requestId, String dataset, DatasetSpec spec,
+                        List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority, String copyOf,
+                        String lookupColumn, List<String> clearColumns, SpreadWindow spread) {
+        this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, lookupColumn, clearColumns, spread,
+                null);
     }
 
     /** This task of a run, paced over {@code window} (its spec's {@code spreadOver} from when the tasks were published). */
     public DeletionTask withSpread(SpreadWindow window) {
         return new DeletionTask(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, lookupColumn,
-                clearColumns, Require.nonNull("spread", window));
+                clearColumns, Require.nonNull("spread", window), authority);
+    }
+
+    /** This task carrying {@code authority} (what allows it to delete). */
+    public DeletionTask withAuthority(TaskAuthority authority) {
+        return new DeletionTask(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, lookupColumn,
+                clearColumns, spread, Require.nonNull("authority", authority));
+    }
+
+    /**
+     * The id this task's content gives ({@link #taskIdFor}): equal to {@code taskId} for every task built here. A
+     * verifier recomputes it rather than trusting the {@code taskId} a message says.
+     */
+    public String contentId() {
+        return taskIdFor(originId(), dataset, keys, lookupColumn, clearColumns);
     }
 
     /** {@link #forCopy(DeletionTask, io.erasure.model.dataset.DatasetCopy, List, CutoffTimestamp)} at the source's cut-off. */

@@ -31,7 +31,7 @@ class EventEnvelopeTest {
         return List.of(
                 new AuditRequested(Fixtures.orders(), Fixtures.customers(), false),
                 new ValidationRequested(Fixtures.orders(), Fixtures.customers(), CUTOFF, 120, 10_000, true),
-                new DeletionAuthorized("orders", DeletionAuthorized.Basis.APPROVED, "bob"),
+                new DeletionAuthorized("orders", DeletionAuthorized.Basis.APPROVED, "bob", null),
                 new RunCancelled("orders", "alice", "wrong identifier source"),
                 new AuditCompleted("orders", "20240131T020000Z", CUTOFF, 10_000, 120, "runs/run-1/candidates/"),
                 new AuditFailed("orders", "manifest missing"),

@@ -16,6 +16,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import io.erasure.model.trust.SigningKey;
+import io.erasure.support.trust.SigningProperties;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -24,6 +28,10 @@ import org.springframework.transaction.annotation.Transactional;
  * Kill switches, one per dataset and one global, published on the compacted {@code erasure.control}
  * topic: each message carries the whole state of its scope (switch and cancelled runs), so a deletion
  * replica that starts reads the current state, and one that runs sees a flip within seconds.
+ *
+ * <p>Each message is signed with the control plane's key ({@code erasure.signing.private-key}) and numbered by when it
+ * was issued (microseconds, never twice the same in one process): deletion applies only signed signals, and never an
+ * older one over a newer, so a forged or replayed "lift" lifts nothing.
  */
 @Service
 public class KillSwitches {
@@ -31,12 +39,15 @@ public class KillSwitches {
     private final JdbcTemplate jdbc;
     private final Outbox outbox;
     private final ActionsLog actions;
+    private final SigningKey key;
     private final Clock clock;
+    private final AtomicLong lastSequence = new AtomicLong();
 
-    public KillSwitches(JdbcTemplate jdbc, Outbox outbox, ActionsLog actions, Clock clock) {
+    public KillSwitches(JdbcTemplate jdbc, Outbox outbox, ActionsLog actions, SigningProperties signing, Clock clock) {
         this.jdbc = jdbc;
         this.outbox = outbox;
         this.actions = actions;
+        this.key = signing.signingKey();
         this.clock = clock;
     }
 
@@ -93,7 +104,9 @@ public class KillSwitches {
     }
 
     private void publish(String scope, boolean active, List<RunId> cancelled, String actor, String reason) {
-        ControlSignal signal = new ControlSignal(scope, active, cancelled, actor, reason);
+        long now = ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant());
+        long sequence = lastSequence.updateAndGet(last -> Math.max(last + 1, now));
+        ControlSignal signal = new ControlSignal(scope, active, cancelled, actor, reason).signed(sequence, key);
         outbox.add(Topics.CONTROL, Topics.controlKey(signal), EventEnvelope.startChain(signal, null, clock));
     }
 

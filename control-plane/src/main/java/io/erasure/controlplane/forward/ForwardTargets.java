@@ -9,6 +9,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.support.trust.TaskSigner;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -58,10 +59,12 @@ class ForwardTargets {
     private final ForwardPolicies policies;
     private final Outbox outbox;
     private final ForwardMetrics metrics;
+    private final TaskSigner signer;
     private final Clock clock;
 
     ForwardTargets(JdbcTemplate jdbc, JsonMapper json, DatasetRegistry datasets, ForwardPolicies policies, Outbox outbox,
-                   ForwardMetrics metrics, Clock clock) {
+                   ForwardMetrics metrics, TaskSigner signer, Clock clock) {
+        this.signer = signer;
         this.jdbc = jdbc;
         this.json = json;
         this.datasets = datasets;
@@ -123,7 +126,8 @@ class ForwardTargets {
                     request.id(), spec.name(), request.eventId());
             return;
         }
-        tasks.forEach(task -> outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task,
+        // each signed: the deletion service executes no forward task the control plane did not sign
+        tasks.forEach(task -> outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), signer.sign(task),
                 Topics.taskHeaders(task)));
     }
 
@@ -158,7 +162,7 @@ class ForwardTargets {
                 continue;
             }
             for (DeletionTask task : tasks) {
-                outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), task, Topics.taskHeaders(task));
+                outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), signer.sign(task), Topics.taskHeaders(task));
                 sent++;
             }
         }

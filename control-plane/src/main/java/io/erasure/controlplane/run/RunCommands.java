@@ -2,6 +2,7 @@ package io.erasure.controlplane.run;
 
 import io.erasure.controlplane.outbox.Outbox;
 import io.erasure.model.contract.Topics;
+import io.erasure.model.event.DeletionAuthorized;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.EventPayload;
 import io.erasure.model.key.DeterministicId;
@@ -17,11 +18,18 @@ import org.springframework.stereotype.Component;
 public class RunCommands {
 
     private final Outbox outbox;
+    private final RunAuthorizer authorizer;
     private final Clock clock;
 
-    public RunCommands(Outbox outbox, Clock clock) {
+    public RunCommands(Outbox outbox, RunAuthorizer authorizer, Clock clock) {
         this.outbox = outbox;
+        this.authorizer = authorizer;
         this.clock = clock;
+    }
+
+    /** Sends {@code run}'s signed {@link DeletionAuthorized} ({@link RunAuthorizer}). */
+    public void authorize(RunRecord run, DeletionAuthorized.Basis basis, String authorizedBy) {
+        send(run.id(), authorizer.authorize(run, basis, authorizedBy));
     }
 
     public void send(String runId, EventPayload command) {

@@ -120,6 +120,9 @@ public class RunProgress {
         if (validation.resurrectedKey() != null) {
             counts.put("resurrectedKey", validation.resurrectedKey());
         }
+        if (validation.finalSetDigest() != null) {
+            counts.put(RunAuthorizer.FINAL_SET_DIGEST, validation.finalSetDigest()); // what the authorization signs
+        }
         runs.recordValidation(run.id(), validation.finalCount(), validation.taskCount(), counts);
         if (run.dryRun()) {
             runs.move(run, RunState.DRY_RUN_COMPLETED);
@@ -140,8 +143,7 @@ public class RunProgress {
             runs.move(authorized, RunState.DELETING);
             finishIfAllBatchesDone(reload(run));
         } else {
-            commands.send(run.id(), new DeletionAuthorized(run.dataset(), DeletionAuthorized.Basis.UNDER_LIMIT,
-                    "control-plane"));
+            commands.authorize(reload(run), DeletionAuthorized.Basis.UNDER_LIMIT, "control-plane");
         }
     }
 

@@ -137,7 +137,7 @@ public class RunService {
             throw ApiProblem.conflict("run " + runId + " changed state meanwhile; reload it");
         }
         runs.recordDecision(runId, null, caller.name());
-        commands.send(runId, new DeletionAuthorized(run.dataset(), DeletionAuthorized.Basis.APPROVED, caller.name()));
+        commands.authorize(run, DeletionAuthorized.Basis.APPROVED, caller.name());
         actions.record(caller.name(), "run.approved", subject(runId), Map.of("dataset", run.dataset()));
         return runs.find(runId).orElseThrow();
     }

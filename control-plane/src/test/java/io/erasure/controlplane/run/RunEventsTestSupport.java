@@ -63,7 +63,7 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
                 S3Layout.candidatesPrefix(RunId.of(runId)))));
         awaitState(runId, RunState.VALIDATING);
         send(event(runId, new ValidationCompleted(spec.name(), finalCount, finalCount, Map.of(),
-                S3Layout.finalPrefix(RunId.of(runId)), taskCount, false)));
+                S3Layout.finalPrefix(RunId.of(runId)), taskCount, false, 0, null, "final-set-digest-of-" + runId)));
         awaitState(runId, RunState.AWAITING_APPROVAL);
         as("operator2").post().uri("/api/runs/" + runId + "/approve").exchange().expectStatus().isOk();
         send(event(runId, new TasksPublished(spec.name(), taskCount, finalCount)));

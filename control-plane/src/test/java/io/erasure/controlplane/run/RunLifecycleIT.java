@@ -9,6 +9,9 @@ import io.erasure.model.event.AuditRequested;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchCounts;
 import io.erasure.model.event.DeletionAuthorized;
+import io.erasure.model.trust.Authorization;
+import io.erasure.model.trust.TrustedKeys;
+import io.erasure.support.trust.SpecDigest;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.event.RunCancelled;
@@ -25,6 +28,12 @@ import org.springframework.http.MediaType;
 
 class RunLifecycleIT extends RunEventsTestSupport {
 
+    /** The public half of the control plane's LOCAL ONLY key (application.yml), as deletion-service trusts it. */
+    private static final TrustedKeys CONTROL_PLANE_KEY = TrustedKeys.of(java.util.Map.of("control-plane-local",
+            new TrustedKeys.Trusted(TrustedKeys.publicKey("control-plane-local",
+                    "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM="),
+                    java.util.EnumSet.of(Authorization.Kind.RUN))));
+
     @Test
     void aFirstRunWaitsForAnotherOperatorThenCompletesOnceEveryBatchIsCountedWhateverTheOrder() throws Exception {
         DatasetSpec spec = registerDataset();
@@ -37,7 +46,7 @@ class RunLifecycleIT extends RunEventsTestSupport {
         send(audit); // redelivered
         awaitState(runId, RunState.VALIDATING);
         send(event(runId, new ValidationCompleted(spec.name(), 12, 10, Map.of("reactivated", 1L, "modifiedSinceBackup", 1L),
-                S3Layout.finalPrefix(RunId.of(runId)), 2, false)));
+                S3Layout.finalPrefix(RunId.of(runId)), 2, false, 0, null, "final-set-digest-of-" + runId)));
         RunRecord held = awaitState(runId, RunState.AWAITING_APPROVAL);
         assertThat(held.approvalReason()).contains("first run");
         assertThat(commands(runId, ValidationRequested.class, 1)).hasSize(1);
@@ -47,6 +56,17 @@ class RunLifecycleIT extends RunEventsTestSupport {
         as("operator2").post().uri("/api/runs/" + runId + "/approve").exchange().expectStatus().isOk();
         assertThat(commands(runId, DeletionAuthorized.class, 1)).singleElement()
                 .satisfies(e -> assertThat(((DeletionAuthorized) e.payload()).authorizedBy()).isEqualTo("operator2"));
+        // signed: what deletion checks each of the run's tasks against
+        Authorization signed = ((DeletionAuthorized) commands(runId, DeletionAuthorized.class, 1).get(0).payload())
+                .authorization();
+        assertThat(signed).isNotNull();
+        assertThat(CONTROL_PLANE_KEY.refusal(signed, Authorization.Kind.RUN)).as("a valid control-plane signature").isEmpty();
+        assertThat(signed.origin()).isEqualTo(runId);
+        assertThat(signed.dataset()).isEqualTo(spec.name());
+        assertThat(signed.setDigest()).isEqualTo("final-set-digest-of-" + runId);
+        assertThat(signed.specDigest()).isEqualTo(SpecDigest.of(spec));
+        assertThat(signed.basis()).isEqualTo("APPROVED");
+        assertThat(signed.authorizedBy()).isEqualTo("operator2");
 
         // a batch result arrives before TasksPublished, and twice
         send(event(runId, batch(spec, "batch-1", 6)));
@@ -100,7 +120,7 @@ class RunLifecycleIT extends RunEventsTestSupport {
                 S3Layout.candidatesPrefix(RunId.of(runId)))));
         awaitState(runId, RunState.VALIDATING);
         send(event(runId, new ValidationCompleted(spec.name(), 5, 5, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1,
-                false)));
+                false, 0, null, "final-set-digest-of-" + runId)));
 
         RunRecord done = awaitState(runId, RunState.DRY_RUN_COMPLETED);
         assertThat(done.receipt()).containsEntry("dryRun", true);
@@ -120,7 +140,7 @@ class RunLifecycleIT extends RunEventsTestSupport {
                 S3Layout.candidatesPrefix(RunId.of(runId)))));
         awaitState(runId, RunState.VALIDATING);
         send(event(runId, new ValidationCompleted(spec.name(), 90, 90, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1,
-                true)));
+                true, 0, null, "final-set-digest-of-" + runId)));
         RunRecord held = awaitState(runId, RunState.AWAITING_APPROVAL);
         assertThat(held.approvalReason()).contains("exceeds the dataset's limit");
 

@@ -4,6 +4,11 @@ import io.erasure.model.contract.Topics;
 import io.erasure.model.event.ControlSignal;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.run.RunId;
+import io.erasure.model.trust.Authorization;
+import io.erasure.model.trust.TrustedKeys;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Optional;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,19 +30,34 @@ import tools.jackson.databind.json.JsonMapper;
  * messages (the catch-up and the listener); a message older than one already applied from its partition is
  * ignored, so the state never steps back. A message that cannot be read stops its scope (its key) rather than
  * being skipped: it may have been the switch turning on.
+ *
+ * <p>Only the control plane decides: a signal without a valid signature of a key trusted for {@code CONTROL} counts as
+ * unreadable (its scope stops, whatever it says, so a forged "lift" never lifts), and a signed lift not newer
+ * ({@code sequence}) than the newest signal its scope has had is ignored (a replayed old "lift" after a newer
+ * "engage"); an engage always applies, since stopping is safe whatever the signal's age or its signer's clock.
  */
 @Component
 public class ControlState {
 
     private static final Logger log = LoggerFactory.getLogger(ControlState.class);
 
+    /** The actor of the stop this service puts in place of a message it cannot read or trust. */
+    private static final String UNREADABLE_ACTOR = "erasure";
+
     private final Map<String, ControlSignal> signals = new ConcurrentHashMap<>();
     private final Map<Integer, Long> appliedOffsets = new ConcurrentHashMap<>();
+    private final Map<String, Long> appliedSequences = new ConcurrentHashMap<>();
     private final JsonMapper json;
+    private final TrustedKeys trusted;
+    private final Counter refused;
     private volatile boolean caughtUp;
 
-    public ControlState(JsonMapper json) {
+    public ControlState(JsonMapper json, TrustedKeys trusted, MeterRegistry meters) {
         this.json = json;
+        this.trusted = trusted;
+        this.refused = Counter.builder("erasure.deletion.control.refused")
+                .description("control signals not applied: unsigned, forged, or older than their scope's current one")
+                .register(meters);
     }
 
     @KafkaListener(topics = Topics.CONTROL, groupId = "deletion-control-${random.uuid}",
@@ -57,10 +77,32 @@ public class ControlState {
             return; // a compaction tombstone: nothing to apply
         }
         ControlSignal signal;
+        boolean read = true;
         try {
             signal = json.readValue(message, EventEnvelope.class).payloadAs(ControlSignal.class);
-        } catch (JacksonException | IllegalArgumentException e) {
+        } catch (JacksonException | IllegalArgumentException | IllegalStateException e) {
             signal = unreadable(key, partition, offset, e);
+            read = false;
+        }
+        if (read) {
+            Optional<String> refusal = trusted.refusal(signal.keyId(), Authorization.Kind.CONTROL, signal.signedContent(),
+                    signal.signature());
+            if (refusal.isPresent()) {
+                refused.increment();
+                signal = stopped(key, "control signal at " + partition + "@" + offset + " refused (" + refusal.get()
+                        + ")", new IllegalArgumentException("not signed by the control plane"));
+            } else {
+                // kept apart from the signal itself: a forged message in between must not reset it
+                long newest = appliedSequences.getOrDefault(signal.scope(), -1L);
+                if (!signal.active() && signal.sequence() <= newest) {
+                    refused.increment();
+                    log.warn("control signal lifting {} at {}@{} issued at {} is not newer than the newest applied ({}):"
+                            + " ignored (a replay)", signal.scope(), partition, offset, signal.sequence(), newest);
+                    return;
+                }
+                // an engage applies whatever its number (stopping is always safe, also across control-plane clocks)
+                appliedSequences.put(signal.scope(), Math.max(newest, signal.sequence()));
+            }
         }
         signals.put(signal.scope(), signal);
         log.info("control: {} is {} ({} by {})", signal.scope(), signal.active() ? "STOPPED" : "running", signal.reason(),
@@ -69,12 +111,15 @@ public class ControlState {
 
     /** The scope the message's key names (or every scope, when the key names none) stopped: fail closed. */
     private static ControlSignal unreadable(String key, int partition, long offset, RuntimeException cause) {
-        String reason = "unreadable control message at " + partition + "@" + offset;
+        return stopped(key, "unreadable control message at " + partition + "@" + offset, cause);
+    }
+
+    private static ControlSignal stopped(String key, String reason, RuntimeException cause) {
         ControlSignal signal;
         try {
-            signal = new ControlSignal(key, true, List.of(), "erasure", reason);
+            signal = new ControlSignal(key, true, List.of(), UNREADABLE_ACTOR, reason);
         } catch (IllegalArgumentException | NullPointerException notAScope) {
-            signal = ControlSignal.global(true, "erasure", reason);
+            signal = ControlSignal.global(true, UNREADABLE_ACTOR, reason);
         }
         log.error("{} (key {}): {} counts as STOPPED until a readable message replaces it: {}", reason, key,
                 signal.scope(), cause.getMessage());

@@ -301,6 +301,16 @@ public class BatchExecutor {
                 task.copyOf(), result.copyTasks(), result.keysDigest(), result.warnings()));
     }
 
+    /**
+     * Reports {@code task} as refused without touching any store (BatchFailed, not retriable): it is not authorized
+     * ({@code reason} says why), and retrying would not make it so.
+     */
+    public void refuse(DeletionTask task, String reason) {
+        fail(task, task.batchId(0), new IllegalArgumentException("task " + task.taskId() + " of " + task.dataset()
+                + " refused, nothing deleted: " + reason + ". Tasks are executed only with a valid signature of a key"
+                + " in erasure.signing.trusted-keys (docs/design.md, \"Trusted tasks\")"));
+    }
+
     private void fail(DeletionTask task, String batchId, RuntimeException refused) {
         log.error("task {} of {} refused: {}", task.taskId(), task.dataset(), refused.getMessage());
         metrics.batchFailed(task.dataset(), task.keys().size());

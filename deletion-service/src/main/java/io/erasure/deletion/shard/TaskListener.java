@@ -2,6 +2,7 @@ package io.erasure.deletion.shard;
 
 import io.erasure.deletion.execution.BatchExecutor;
 import io.erasure.deletion.lookup.IdentifierResolver;
+import io.erasure.deletion.trust.TaskVerifier;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.task.DeletionTask;
 import io.micrometer.core.instrument.Counter;
@@ -27,6 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  * the poll's tasks are done; a crash redelivers them, which the executor absorbs (processed batches, re-planning).
  * The lanes start only once the kill switches are read; a poll that waits on a switch or outlasts its time budget
  * is handed back to the container, which keeps the consumer polling while it backs off.
+ *
+ * <p>Every task is checked before anything else ({@link TaskVerifier}): one that is not authorized is reported as
+ * refused and deletes nothing.
  */
 public class TaskListener {
 
@@ -38,22 +42,28 @@ public class TaskListener {
 
     private final BatchExecutor executor;
     private final IdentifierResolver lookups;
+    private final TaskVerifier verifier;
     private final JsonMapper json;
     private final Duration pollBudget;
     private final Clock clock;
     private final Counter unreadable;
+    private final Counter refused;
     private volatile AfterTask afterTask = AfterTask.NONE;
     private volatile TaskReads reads = TaskReads.NONE;
 
-    public TaskListener(BatchExecutor executor, IdentifierResolver lookups, JsonMapper json, Duration pollBudget,
-                        Clock clock, MeterRegistry meters) {
+    public TaskListener(BatchExecutor executor, IdentifierResolver lookups, TaskVerifier verifier, JsonMapper json,
+                        Duration pollBudget, Clock clock, MeterRegistry meters) {
         this.executor = executor;
         this.lookups = lookups;
+        this.verifier = verifier;
         this.json = json;
         this.pollBudget = pollBudget;
         this.clock = clock;
         this.unreadable = Counter.builder("erasure.deletion.tasks.unreadable")
                 .description("deletion tasks skipped because they cannot be read (each counted by one lane)")
+                .register(meters);
+        this.refused = Counter.builder("erasure.deletion.tasks.refused")
+                .description("deletion tasks refused because they are not authorized (unsigned, forged or altered)")
                 .register(meters);
     }
 
@@ -128,6 +138,12 @@ public class TaskListener {
         // past this the rest of the poll is handed back, long before max.poll.interval.ms evicts the shard
         Instant handBackAt = clock.instant().plus(pollBudget);
         for (DeletionTask task : tasks) {
+            Optional<String> refusal = verifier.refusal(task);
+            if (refusal.isPresent()) {
+                refused.increment();
+                executor.refuse(task, refusal.get()); // reported, nothing read or deleted
+                continue;
+            }
             if (task.lookup()) {
                 lookups.resolve(task); // finds the rows and publishes their tasks; deletes nothing
                 continue;

@@ -182,7 +182,9 @@ public final class BatchStepsBenchmark {
                     PayloadCipher.masterKey(service.getProperty("erasure.deletion-log.master-key")), clock);
             SealedRecords sealed = new SealedRecords(keys, json);
 
-            ControlState control = new ControlState(json);
+            // no signal is trusted: the benchmark's topic holds none
+            ControlState control = new ControlState(json, io.erasure.model.trust.TrustedKeys.of(Map.of()),
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
             ControlCatchUp catchUp = new ControlCatchUp(control, new DefaultKafkaConsumerFactory<>(Map.of(
                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap)), () -> { });
             catchUp.start();

@@ -152,7 +152,7 @@ class PurgeStatusIT extends DeletionTestSupport {
     }
 
     private void publish(DeletionTask task) throws Exception {
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task)).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
     }
 
     private BatchCompleted completed(DeletionTask task) {

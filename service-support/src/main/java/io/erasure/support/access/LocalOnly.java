@@ -66,6 +66,11 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
             problems.add("no caller could authenticate: set erasure.access.users (name, {bcrypt} password, roles, team)"
                     + " or spring.security.oauth2.resourceserver.jwt.issuer-uri");
         }
+        if ("true".equalsIgnoreCase(environment.getProperty("erasure.signing.local-keys", "").trim())) {
+            problems.add("erasure.signing.local-keys is true: tasks and kill switches would be signed and trusted with"
+                    + " key pairs published with the source; set erasure.signing.key-id, .private-key and"
+                    + " .trusted-keys (docs/design.md, \"Trusted tasks\") and leave local-keys false");
+        }
         SECRETS.forEach((property, secret) -> {
             String value = environment.getProperty(property);
             if (value != null && value.trim().equals(secret.localValue())) {

@@ -22,6 +22,7 @@ class LocalOnlyTest {
         local.put("erasure.access.users[0].password", "{noop}operator");
         local.put("erasure.deletion-log.master-key", "bG9jYWwtb25seS1kZWxldGlvbi1sb2ctbWFzdGVyLWs=");
         local.put("erasure.receipts.signing-key", "local-only-receipt-signing-key-0123456789abcdef");
+        local.put("erasure.signing.local-keys", "true");
 
         assertThatThrownBy(() -> postProcess(local))
                 .hasMessageContaining("outside the 'local' profile")
@@ -29,7 +30,8 @@ class LocalOnlyTest {
                 .hasMessageContaining("erasure.deletion-log.master-key is the local-only value")
                 .hasMessageContaining("ERASURE_DELETIONLOG_MASTERKEY")
                 .hasMessageContaining("erasure.receipts.signing-key is the local-only value")
-                .hasMessageContaining("ERASURE_RECEIPTS_SIGNINGKEY");
+                .hasMessageContaining("ERASURE_RECEIPTS_SIGNINGKEY")
+                .hasMessageContaining("erasure.signing.local-keys is true");
     }
 
     @Test

@@ -12,6 +12,8 @@ import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.model.task.SpreadWindow;
+import io.erasure.model.trust.FinalSetManifest;
+import io.erasure.model.trust.TaskAuthority;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.PlannedStatement;
@@ -83,7 +85,7 @@ public class ValidationJobs {
         }
         RunId run = RunId.of(runId);
         ValidationReport report = checkInto(run, request.spec(), request.identifierSource(), request.cutoff(),
-                files.parts(S3Layout.candidatesPrefix(run)), request.totalRows(), request.dryRun());
+                files.parts(S3Layout.candidatesPrefix(run)), request.totalRows(), request.dryRun(), false);
         files.writeJson(S3Layout.reportKey(run), report);
         if (!request.dryRun()) {
             // counted once per run: a dry-run deletes nothing, a re-validation finds the same rows again
@@ -91,7 +93,7 @@ public class ValidationJobs {
         }
         events.send(runId, new ValidationCompleted(request.spec().name(), report.candidateCount(), report.finalCount(),
                 report.droppedByReason(), S3Layout.finalPrefix(run), report.taskCount(), report.exceedsLimit(),
-                report.resurrectedCount(), report.resurrectedKey()));
+                report.resurrectedCount(), report.resurrectedKey(), report.finalSetDigest()));
         processed.markDone("validate:" + runId, runId, scope);
     }
 
@@ -106,6 +108,11 @@ public class ValidationJobs {
             log.info("tasks of run {} were already published; redelivery counted", runId);
             return;
         }
+        if (authorization.authorization() == null) {
+            throw new IllegalStateException("DeletionAuthorized of run " + runId + " carries no signed authorization, so"
+                    + " the deletion service would refuse every task: nothing is published. Upgrade control-plane (it signs"
+                    + " with erasure.signing.private-key) and authorize the run again");
+        }
         RunId run = RunId.of(runId);
         ValidationReport report = files.readJson(S3Layout.reportKey(run), ValidationReport.class)
                 .orElseThrow(() -> new IllegalStateException("run " + runId + " has no validation report at "
@@ -113,19 +120,22 @@ public class ValidationJobs {
         if (report.validatedAt().plus(properties.revalidateAfter()).isBefore(clock.instant())) {
             log.info("final set of run {} is older than {}: re-validating before publishing", runId,
                     properties.revalidateAfter());
-            String finalPrefix = S3Layout.finalPrefix(run);
-            List<String> finalParts = files.parts(finalPrefix);
+            // always from the authorized final set, which stays as signed; what survives goes to revalidated/
+            List<String> finalParts = files.parts(S3Layout.finalPrefix(run));
             report = checkInto(run, report.spec(), report.identifierSource(), new CutoffTimestamp(report.cutoffMicros()),
-                    finalParts, 0, false);
+                    finalParts, 0, false, true);
             files.writeJson(S3Layout.reportKey(run), report);
         }
         int taskCount = 0;
         long keyCount = 0;
         int maxKeys = taskSize(report.spec());
         SpreadWindow spread = spreadWindow(report);
-        for (String part : files.parts(S3Layout.finalPrefix(run))) {
+        String publishPrefix = report.publishPrefix() == null ? S3Layout.finalPrefix(run) : report.publishPrefix();
+        for (String part : files.parts(publishPrefix)) {
+            // each task carries the run's signed authorization and the part of the final set its keys are from
+            TaskAuthority authority = TaskAuthority.ofRun(authorization.authorization(), S3Layout.parsePartIndex(part));
             List<DeletionTask> tasks = TaskPlanner.plan(run, report.spec(), new CutoffTimestamp(report.cutoffMicros()),
-                    files.readPart(part), maxKeys);
+                    files.readPart(part), maxKeys).stream().map(task -> task.withAuthority(authority)).toList();
             if (spread != null) {
                 tasks = tasks.stream().map(task -> task.withSpread(spread)).toList();
             }
@@ -153,11 +163,13 @@ public class ValidationJobs {
 
     /**
      * Checks every candidate of {@code parts} and writes what survives as the run's final set (part
-     * for part, replacing any earlier final set). {@code totalRows} 0 means "keep the report's limit
-     * decision out of it" (a re-validation after authorization).
+     * for part, replacing any earlier final set) with its manifest, whose digest the control plane signs. {@code
+     * totalRows} 0 means "keep the report's limit decision out of it" (a re-validation after authorization). A
+     * {@code revalidation} writes under {@code revalidated/} instead and leaves the authorized final set and its
+     * manifest as they were signed.
      */
     private ValidationReport checkInto(RunId run, DatasetSpec spec, IdentifierSource source, CutoffTimestamp cutoff,
-                                       List<String> parts, long totalRows, boolean dryRun) {
+                                       List<String> parts, long totalRows, boolean dryRun, boolean revalidation) {
         List<List<Candidate>> finalParts = new ArrayList<>();
         List<Integer> indexes = new ArrayList<>();
         long candidateCount = 0;
@@ -180,8 +192,9 @@ public class ValidationJobs {
             indexes.add(S3Layout.parsePartIndex(part));
         }
         // read everything before replacing: a re-validation reads the final set it rewrites
-        String finalPrefix = S3Layout.finalPrefix(run);
-        files.deleteParts(finalPrefix);
+        String writePrefix = revalidation ? S3Layout.revalidatedPrefix(run) : S3Layout.finalPrefix(run);
+        files.deleteParts(writePrefix);
+        List<FinalSetManifest.Part> manifestParts = new ArrayList<>();
         long finalCount = 0;
         int taskCount = 0;
         long keyCount = 0;
@@ -193,7 +206,9 @@ public class ValidationJobs {
             if (kept.isEmpty()) {
                 continue;
             }
-            files.writePart(S3Layout.finalPartKey(run, indexes.get(i)), kept);
+            files.writePart(revalidation ? S3Layout.revalidatedPartKey(run, indexes.get(i))
+                    : S3Layout.finalPartKey(run, indexes.get(i)), kept);
+            manifestParts.add(FinalSetManifest.Part.of(indexes.get(i), kept.stream().map(Candidate::key).toList()));
             finalCount += kept.size();
             List<DeletionTask> tasks = TaskPlanner.plan(run, spec, cutoff, kept, maxKeys);
             taskCount += tasks.size();
@@ -207,9 +222,16 @@ public class ValidationJobs {
         }
         boolean exceedsLimit = totalRows > 0 && spec.limits().exceededBy(finalCount, totalRows);
         String resurrectedKey = writeResurrected(run, spec, resurrected);
+        String finalSetDigest = null;
+        if (!revalidation) {
+            FinalSetManifest manifest = new FinalSetManifest(run.value(), spec.name(), manifestParts);
+            files.writeJson(S3Layout.finalManifestKey(run), manifest);
+            finalSetDigest = manifest.digest();
+        }
         return new ValidationReport(run.value(), spec, source, clock.instant(), cutoff.micros(), candidateCount, finalCount,
                 dropped, taskCount, keyCount, exceedsLimit, dryRun, statementCount, statements, resurrection.status(),
-                resurrected.size(), resurrectedKey, reads, candidateCount == 0 ? 0 : (double) reads / candidateCount);
+                resurrected.size(), resurrectedKey, reads, candidateCount == 0 ? 0 : (double) reads / candidateCount,
+                finalSetDigest, revalidation ? S3Layout.revalidatedPrefix(run) : null);
     }
 
     /** Writes the run's list of resurrected rows (replacing an earlier one); returns its key, null when there are none. */

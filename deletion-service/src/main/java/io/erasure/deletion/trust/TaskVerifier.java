@@ -1,0 +1,94 @@
+package io.erasure.deletion.trust;
+
+import io.erasure.model.task.DeletionTask;
+import io.erasure.model.trust.Authorization;
+import io.erasure.model.trust.Authorization.Kind;
+import io.erasure.model.trust.TaskAuthority;
+import io.erasure.model.trust.TrustedKeys;
+import io.erasure.support.trust.SpecDigest;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides whether a task read from {@code erasure.deletion.tasks} may delete anything, from the task alone: anyone who
+ * can produce to the topic could otherwise delete any table. A run's task must carry the control plane's signed
+ * authorization of that run ({@link Kind#RUN}) for the same dataset, spec (digest), cut-off and priority, and every key
+ * of it must be in the part of the authorized final set it names ({@link AuthorizedFinalSets}). A forward or copy
+ * task must carry a signature of itself by a key trusted for its kind. Its id must be what its content gives, so that
+ * a forged task cannot borrow a genuine task's id (applied once) either.
+ *
+ * <p>Replays: a genuine task sent again has the id it had and is applied once ({@code processed_batches}); another
+ * run's authorization names another run, final set and cut-off and is refused.
+ */
+public class TaskVerifier {
+
+    private final TrustedKeys trusted;
+    private final AuthorizedFinalSets finalSets;
+    private final Set<Kind> enforced;
+
+    /** {@code enforced}: the kinds of task that must be signed (forward and copy tasks join once their publishers sign). */
+    public TaskVerifier(TrustedKeys trusted, AuthorizedFinalSets finalSets, Set<Kind> enforced) {
+        if (trusted.isEmpty()) {
+            throw new IllegalArgumentException("erasure.signing.trusted-keys is empty, so no task could ever be executed:"
+                    + " set erasure.signing.trusted-keys.<key-id>.public-key (the control plane's public key, base64 X.509)"
+                    + " and .grants (RUN, FORWARD, CONTROL)");
+        }
+        this.trusted = trusted;
+        this.finalSets = finalSets;
+        this.enforced = enforced.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(enforced));
+    }
+
+    /** The kind of authorization {@code task} needs: COPY for a copy's task, RUN for a run's own, FORWARD otherwise. */
+    public static Kind kindOf(DeletionTask task) {
+        return task.copyOf() != null ? Kind.COPY : task.runId() != null ? Kind.RUN : Kind.FORWARD;
+    }
+
+    /** Why {@code task} must not delete anything, or empty when it is authorized. */
+    public Optional<String> refusal(DeletionTask task) {
+        Kind kind = kindOf(task);
+        if (!enforced.contains(kind)) {
+            return Optional.empty();
+        }
+        TaskAuthority authority = task.authority();
+        if (authority == null) {
+            return Optional.of("it carries no authorization (only tasks the control plane authorized are executed)");
+        }
+        Authorization authorization = authority.authorization();
+        Optional<String> signature = trusted.refusal(authorization, kind);
+        if (signature.isPresent()) {
+            return signature;
+        }
+        if (!authorization.origin().equals(task.originId())) {
+            return Optional.of("its authorization is for '" + authorization.origin() + "', not for '" + task.originId()
+                    + "'");
+        }
+        if (!authorization.dataset().equals(task.dataset())) {
+            return Optional.of("its authorization is for dataset '" + authorization.dataset() + "', not '"
+                    + task.dataset() + "'");
+        }
+        if (!authorization.specDigest().equals(SpecDigest.of(task.spec()))) {
+            return Optional.of("its spec (" + task.spec().storeKind() + " " + task.spec().connectionRef() + "/"
+                    + task.spec().namespace() + "." + task.spec().table() + ") is not the spec its authorization covers");
+        }
+        if (authorization.cutoffMicros() != task.cutoff().micros()) {
+            return Optional.of("its cut-off " + task.cutoff().micros() + " is not the authorized "
+                    + authorization.cutoffMicros());
+        }
+        String contentId = task.contentId();
+        if (!contentId.equals(task.taskId())) {
+            return Optional.of("its id is not the one its content gives (" + contentId + ")");
+        }
+        if (kind == Kind.RUN) {
+            if (task.priority() != task.spec().priority()) {
+                return Optional.of("its priority " + task.priority() + " is not its spec's " + task.spec().priority());
+            }
+            return finalSets.refusal(task.runId(), task.dataset(), authorization.setDigest(), authority.finalPart(),
+                    task.keys());
+        }
+        if (!authorization.setDigest().equals(contentId)) {
+            return Optional.of("its keys are not the keys its authorization covers");
+        }
+        return Optional.empty();
+    }
+}
