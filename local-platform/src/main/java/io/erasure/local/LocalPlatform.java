@@ -197,10 +197,14 @@ public final class LocalPlatform {
         for (Engine engine : engines) {
             if (engine instanceof PostgresEngine postgres) {
                 properties.putAll(postgres.storeConnectionProperties("pg-main"));
-                String hierarchy = "erasure.connections[pg-main].settings[hierarchy.orders.child.items.";
-                properties.put(hierarchy + "table]", "demo.order_items");
-                properties.put(hierarchy + "references]", "order_id=order_id");
-                properties.put(hierarchy + "updated-at]", "updated_at");
+                // demo.orders' items go with their order; "order-records" is the same table registered again as legal
+                // records (ForwardDeletionPlatformIT): registration checks it against the live schema, FK included
+                for (String dataset : List.of("orders", "order-records")) {
+                    String hierarchy = "erasure.connections[pg-main].settings[hierarchy." + dataset + ".child.items.";
+                    properties.put(hierarchy + "table]", "demo.order_items");
+                    properties.put(hierarchy + "references]", "order_id=order_id");
+                    properties.put(hierarchy + "updated-at]", "updated_at");
+                }
             } else if (engine instanceof CassandraEngine cassandra) {
                 properties.putAll(cassandra.storeConnectionProperties("cassandra-main"));
                 // validation looks final sets up in the deletion log: rows deleted before are reported as resurrected
