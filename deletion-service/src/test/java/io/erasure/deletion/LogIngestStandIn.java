@@ -29,18 +29,19 @@ public class LogIngestStandIn {
         deletionLogKeysSession.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
                 + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}").setTimeout(Duration.ofSeconds(30)));
         LogSchema.create(deletionLogKeysSession, Duration.ofDays(30));
-        return new Ingest();
+        return new Ingest(LocalEngines.kafka().bootstrapServers());
     }
 
-    static final class Ingest implements DisposableBean {
-        private final KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "deletion-log-service",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new StringDeserializer());
+    /** The deletion-log service's consumer group, consuming and committing the log topic until closed. */
+    public static final class Ingest implements DisposableBean, AutoCloseable {
+        private final KafkaConsumer<String, String> consumer;
         private final Thread loop = new Thread(this::run, "log-ingest-stand-in");
 
-        Ingest() {
+        public Ingest(String bootstrapServers) {
+            consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                    ConsumerConfig.GROUP_ID_CONFIG, "deletion-log-service",
+                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new StringDeserializer());
             loop.setDaemon(true);
             loop.start();
         }
@@ -61,6 +62,11 @@ public class LogIngestStandIn {
 
         @Override
         public void destroy() throws InterruptedException {
+            close();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             consumer.wakeup();
             loop.join(5_000);
         }

@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.zaxxer.hikari.HikariDataSource;
+import io.erasure.deletion.LogIngestStandIn;
 import io.erasure.deletion.DeletionProperties;
 import io.erasure.deletion.control.ControlCatchUp;
 import io.erasure.deletion.control.ControlState;
@@ -75,7 +76,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.flywaydb.core.Flyway;
@@ -170,7 +170,7 @@ public final class BatchStepsBenchmark {
                              .withStringList(DefaultDriverOption.CONTACT_POINTS, List.of(cassandra.contactPoint()))
                              .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM").build())
                      .withLocalDatacenter(cassandra.localDatacenter()).build();
-             LogIngest ingest = new LogIngest(bootstrap);
+             LogIngestStandIn.Ingest ingest = new LogIngestStandIn.Ingest(bootstrap);
              S3Client s3 = S3Client.builder().region(Region.US_EAST_1).endpointOverride(URI.create("http://127.0.0.1:9"))
                      .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("unused", "unused")))
                      .build()) {
@@ -634,41 +634,6 @@ public final class BatchStepsBenchmark {
         @Override
         public void close() {
             adapter.close();
-        }
-    }
-
-    /** The deletion-log service's part: its group consumes and commits the log, so the ingest gate lets deletion go. */
-    private static final class LogIngest implements AutoCloseable {
-        private final KafkaConsumer<String, String> consumer;
-        private final Thread loop = new Thread(this::run, "log-ingest-stand-in");
-
-        LogIngest(String bootstrap) {
-            consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                    ConsumerConfig.GROUP_ID_CONFIG, "deletion-log-service",
-                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new StringDeserializer());
-            loop.setDaemon(true);
-            loop.start();
-        }
-
-        private void run() {
-            try {
-                consumer.subscribe(List.of(Topics.DELETION_LOG));
-                while (!Thread.currentThread().isInterrupted()) {
-                    consumer.poll(Duration.ofMillis(200));
-                    consumer.commitSync();
-                }
-            } catch (WakeupException closing) {
-                // closing
-            } finally {
-                consumer.close(Duration.ofSeconds(2));
-            }
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            consumer.wakeup();
-            loop.join(5_000);
         }
     }
 }
