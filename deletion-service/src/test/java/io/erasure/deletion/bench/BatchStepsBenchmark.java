@@ -59,7 +59,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -307,7 +306,7 @@ public final class BatchStepsBenchmark {
             }
             System.out.printf(Locale.ROOT, "for reference, medians: the data-key lookup (Cassandra, part of the log"
                     + " append) %.2f ms; sealing %d records (CPU, part of the log append) %.2f ms; one Kafka send awaited"
-                    + " alone %.2f ms%n", median(keyLookups), KEYS, median(seals), median(sends));
+                    + " alone %.2f ms%n", DeletionHeadroomBenchmark.median(keyLookups), KEYS, DeletionHeadroomBenchmark.median(seals), DeletionHeadroomBenchmark.median(sends));
             stores.close();
             kafka.getProducerFactory().reset();
             dataSource.close();
@@ -363,16 +362,6 @@ public final class BatchStepsBenchmark {
                 .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation("batch-bench-profiles", BackupFormat.JSONL_GZIP))
                 .limits(DeletionLimits.fraction(1.0)).ownerTeam("bench").build();
-    }
-
-    private static double median(double[] values) {
-        if (values.length == 0) {
-            return 0;
-        }
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
-                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
     }
 
     /** Per batch, the nanoseconds of each step (in the order first seen); per run, every batch's. */
@@ -449,10 +438,10 @@ public final class BatchStepsBenchmark {
                 if (step.equals(OTHER) || step.equals(TOTAL)) {
                     return;
                 }
-                medians.put(step, new double[]{median(values.stream().mapToDouble(v -> v / 1e6).toArray())});
+                medians.put(step, new double[]{DeletionHeadroomBenchmark.median(values.stream().mapToDouble(v -> v / 1e6).toArray())});
             });
-            medians.put(OTHER, new double[]{median(batches.get(OTHER).stream().mapToDouble(v -> v / 1e6).toArray())});
-            medians.put(TOTAL, new double[]{median(batches.get(TOTAL).stream().mapToDouble(v -> v / 1e6).toArray())});
+            medians.put(OTHER, new double[]{DeletionHeadroomBenchmark.median(batches.get(OTHER).stream().mapToDouble(v -> v / 1e6).toArray())});
+            medians.put(TOTAL, new double[]{DeletionHeadroomBenchmark.median(batches.get(TOTAL).stream().mapToDouble(v -> v / 1e6).toArray())});
             return medians;
         }
     }

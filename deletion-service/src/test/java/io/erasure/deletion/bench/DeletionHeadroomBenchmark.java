@@ -329,7 +329,8 @@ public final class DeletionHeadroomBenchmark {
         return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1000.0;
     }
 
-    private static double median(double[] values) {
+    /** The median of {@code values} (0 for none); the bench package's one median. */
+    static double median(double[] values) {
         if (values.length == 0) {
             return 0;
         }
