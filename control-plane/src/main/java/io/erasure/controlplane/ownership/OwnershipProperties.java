@@ -69,6 +69,12 @@ public record OwnershipProperties(List<Grant> grants, @DefaultValue LimitsCeilin
                             + table + "'");
                 }
             }
+            for (String prefix : keyPrefixes) {
+                if (prefix.isBlank()) {
+                    throw new IllegalArgumentException(property + ".key-prefixes has a blank entry, which would cover every"
+                            + " key: name the prefix (e.g. profile:), or * if the team may use every key on the connection");
+                }
+            }
             for (String prefix : urlPrefixes) {
                 if (!ANY.equals(prefix)) {
                     requireUrlPrefix(property + ".url-prefixes", prefix);

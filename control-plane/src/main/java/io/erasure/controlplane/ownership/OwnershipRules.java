@@ -9,6 +9,7 @@ import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.identifier.IdentifierSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import org.springframework.stereotype.Component;
@@ -81,6 +82,9 @@ public class OwnershipRules {
     }
 
     private Optional<String> refusal(String team, Place place) {
+        if (place.unsafe() != null) {
+            return Optional.of("team '" + team + "' may not register " + place.what() + ": " + place.unsafe());
+        }
         List<Grant> grants = properties.grants().stream().filter(g -> g.appliesTo(team, place.connection())).toList();
         if (grants.stream().anyMatch(place::coveredBy)) {
             return Optional.empty();
@@ -106,7 +110,11 @@ public class OwnershipRules {
     }
 
     /** A place a spec deletes from: a table, the literal start of a key template, or a callback URL. */
-    private record Place(String what, String connection, Kind kind, String value) {
+    private record Place(String what, String connection, Kind kind, String value, String unsafe) {
+
+        Place(String what, String connection, Kind kind, String value) {
+            this(what, connection, kind, value, null);
+        }
 
         enum Kind { TABLE, KEY_PREFIX, URL }
 
@@ -123,10 +131,9 @@ public class OwnershipRules {
                 return List.of(new Place(what, connection, Kind.KEY_PREFIX, literalStart(template.template())));
             }
             if (target instanceof CopyTarget.HttpCallback callback) {
-                List<Place> urls = new ArrayList<>(List.of(new Place(what, connection, Kind.URL,
-                        literalStart(callback.url()))));
+                List<Place> urls = new ArrayList<>(List.of(url(what, connection, callback.url())));
                 if (callback.checkUrl() != null) {
-                    urls.add(new Place(what + " (checkUrl)", connection, Kind.URL, literalStart(callback.checkUrl())));
+                    urls.add(url(what + " (checkUrl)", connection, callback.checkUrl()));
                 }
                 return urls;
             }
@@ -171,6 +178,20 @@ public class OwnershipRules {
                 case KEY_PREFIX -> "key-prefixes: [" + value + "]";
                 case URL -> "url-prefixes: [<scheme>://<host>/<path>/]";
             };
+        }
+
+        /**
+         * A callback URL. A string prefix says nothing about a URL whose path climbs out of it once a server or proxy
+         * normalises it ({@code /payments/../orders}, {@code %2e%2e}, an encoded {@code /} or {@code \}), so such a URL
+         * is covered by no grant.
+         */
+        static Place url(String what, String connection, String url) {
+            String lower = url.toLowerCase(Locale.ROOT);
+            boolean climbs = lower.contains("/..") || lower.contains("%2e") || lower.contains("%2f")
+                    || lower.contains("%5c") || lower.contains("\\");
+            return new Place(what, connection, Kind.URL, literalStart(url), climbs
+                    ? "its URL " + url + " has a dot segment or an encoded '.', '/' or '\\', which would leave any granted"
+                    + " prefix once normalised: register the URL as the endpoint receives it" : null);
         }
 
         /** The template's text before its first placeholder: what a key or URL surely starts with. */

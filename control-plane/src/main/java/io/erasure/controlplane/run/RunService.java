@@ -105,6 +105,14 @@ public class RunService {
         IdentifierSourceRegistry.Current source = sources.current(spec.identifierSource()).orElseThrow(
                 () -> ApiProblem.conflict("identifier source '" + spec.identifierSource() + "' of dataset '" + spec.name()
                         + "' is not registered"));
+        // the source decides what is deletable: one whose team lost the grant for its table or backups does not run either
+        IdentifierSource frozenSource = source.source();
+        if (frozenSource.ownerTeam() != null) {
+            ownership.refusal(frozenSource, frozenSource.ownerTeam()).ifPresent(refusal -> {
+                throw ApiProblem.conflict("identifier source '" + frozenSource.name() + "' of dataset '" + spec.name()
+                        + "' is no longer registrable as it is: " + refusal);
+            });
+        }
         if (!runs.insert(id, spec, view.revision(), source.source(), source.revision(), dryRun, actor)) {
             RunRecord active = runs.activeRun(spec.name()).orElse(null);
             throw ApiProblem.conflict("a run of '" + spec.name() + "' is already active"
