@@ -3,10 +3,13 @@ package io.erasure.support.access;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.Profiles;
 
 /**
@@ -34,6 +37,18 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
 
     record Secret(String localValue, String variable, String howToMake) {
     }
+
+    /**
+     * The Ed25519 key pairs of the local profile (private and public halves, base64 DER): published with the source, so
+     * trusting or signing with one under any key id would let anyone forge tasks and lift kill switches.
+     */
+    static final Set<String> PUBLISHED_SIGNING_KEYS = Set.of(
+            "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem",
+            "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C",
+            "MC4CAQAwBQYDK2VwBCIEICVvRH+y6WJYG+IpS4e55wxhNHAZdM/H1bHQvtDs5oK4",
+            "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM=",
+            "MCowBQYDK2VwAyEASDd2Mgo3/hMQg1TrU5E92IbO8CwWhWaAcBcShtFSj0Q=",
+            "MCowBQYDK2VwAyEA2yxpDxQDZltp9/7SbgRz38YaTimT9wAZ4PgbEsS0EIg=");
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -70,6 +85,18 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
             problems.add("erasure.signing.local-keys is true: tasks and kill switches would be signed and trusted with"
                     + " key pairs published with the source; set erasure.signing.key-id, .private-key and"
                     + " .trusted-keys (docs/design.md, \"Trusted tasks\") and leave local-keys false");
+        }
+        // by value, whatever key id or trusted-keys entry an operator pasted it under
+        for (PropertySource<?> source : environment.getPropertySources()) {
+            if (source instanceof EnumerablePropertySource<?> names) {
+                for (String name : names.getPropertyNames()) {
+                    if (name.startsWith("erasure.signing.") && environment.getProperty(name) != null
+                            && PUBLISHED_SIGNING_KEYS.contains(environment.getProperty(name).trim())) {
+                        problems.add(name + " is a key pair half published with the source (the local profile's): make"
+                                + " a key of your own (openssl genpkey -algorithm ed25519) from a secret store");
+                    }
+                }
+            }
         }
         SECRETS.forEach((property, secret) -> {
             String value = environment.getProperty(property);

@@ -35,6 +35,19 @@ class LocalOnlyTest {
     }
 
     @Test
+    void theLocalProfilesSigningKeysAreRefusedUnderAnyKeyId() {
+        Map<String, Object> pasted = Map.of("erasure.access.users[0].name", "alice",
+                "erasure.access.users[0].password", BCRYPT,
+                "erasure.signing.key-id", "control-plane-1",
+                "erasure.signing.private-key", "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem",
+                "erasure.signing.trusted-keys.cp-1.public-key", "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM=");
+
+        assertThatThrownBy(() -> postProcess(pasted))
+                .hasMessageContaining("erasure.signing.private-key is a key pair half published with the source")
+                .hasMessageContaining("erasure.signing.trusted-keys.cp-1.public-key is a key pair half published");
+    }
+
+    @Test
     void aServiceNoCallerCouldAuthenticateToIsRefused() {
         assertThatThrownBy(() -> postProcess(Map.of()))
                 .hasMessageContaining("no caller could authenticate: set erasure.access.users");
