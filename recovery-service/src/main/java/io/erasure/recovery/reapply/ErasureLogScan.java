@@ -94,6 +94,10 @@ final class ErasureLogScan {
     static final String RETAINED = "the anonymisation's cleared values are retained in S3, which a reapplication does not"
             + " read: the columns it cleared are unknown here, and the row it kept is not deleted instead";
 
+    static final String NO_FROZEN_SPEC = "the erasure's run or request froze no spec in the deletion log (logged before"
+            + " frozen specs were kept, or expired): it is not deleted again under a guessed spec; delete the key with a"
+            + " forward-deletion request or a run of the dataset";
+
     static final String RECOVERED = "recovered after erasure: a recovery restored this key from the erasure's record,"
             + " so the row is kept (a restored row can carry its old write time or updated_at, which the delete at the"
             + " original cut-off would take again)";

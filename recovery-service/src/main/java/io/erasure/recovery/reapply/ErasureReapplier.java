@@ -11,8 +11,11 @@ import io.erasure.deletionlog.client.FrozenSpec;
 import io.erasure.recovery.restore.FrozenSpecGuard;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * Re-applies a dataset's erasures after a restore: resolves the window (or the restored snapshot's cut-off),
@@ -61,7 +64,11 @@ public class ErasureReapplier {
             // a key recovered after its erasure is live on purpose: deleting it again would undo the recovery
             ErasureLogScan.Erasures erasures = read.without(recoveries.restoredRecords(
                     read.erasures().stream().map(ErasureLogScan.Erasure::recordId).toList()), ErasureLogScan.RECOVERED);
-            ReapplicationPlan plan = plan(requestId, request, erasures, frozenSpecsOf(request, erasures));
+            Map<String, ReapplicationPlan.Under> specs = frozenSpecsOf(request, erasures);
+            // an erasure whose origin froze no spec is reported, not guessed at; the others are still re-applied
+            erasures = erasures.without(erasures.erasures().stream().filter(e -> !specs.containsKey(e.originId()))
+                    .map(ErasureLogScan.Erasure::recordId).collect(Collectors.toSet()), ErasureLogScan.NO_FROZEN_SPEC);
+            ReapplicationPlan plan = plan(requestId, request, erasures, specs);
             if (!request.dryRun()) {
                 publisher.publish(plan.tasks());
             }
@@ -80,16 +87,24 @@ public class ErasureReapplier {
     }
 
     /**
-     * The frozen spec of each erasure's origin, all looked up before anything is published: an origin that froze none
-     * fails the whole request ({@link FrozenSpecGuard.NoFrozenSpec}), and a spec the caller sent must be each of them
-     * ({@link FrozenSpecGuard.SpecMismatch}).
+     * The frozen spec of each erasure's origin, all looked up before anything is published. An origin that froze none
+     * ({@link FrozenSpecGuard.NoFrozenSpec}) is left out: its erasures are skipped and reported, while the rest are
+     * re-applied (refusing the whole request would leave every restored key live). A spec the caller sent must be each
+     * of them ({@link FrozenSpecGuard.SpecMismatch}).
      */
     private Map<String, ReapplicationPlan.Under> frozenSpecsOf(ReapplicationRequest request, ErasureLogScan.Erasures erasures) {
         FrozenSpecGuard.Resolver resolver = frozenSpecs.resolver();
         Map<String, ReapplicationPlan.Under> byOrigin = new HashMap<>();
+        Set<String> unfrozen = new HashSet<>();
         for (ErasureLogScan.Erasure erasure : erasures.erasures()) {
-            if (!byOrigin.containsKey(erasure.originId())) {
-                FrozenSpec frozen = resolver.of(erasure.originId(), request.dataset());
+            if (!byOrigin.containsKey(erasure.originId()) && !unfrozen.contains(erasure.originId())) {
+                FrozenSpec frozen;
+                try {
+                    frozen = resolver.of(erasure.originId(), request.dataset());
+                } catch (FrozenSpecGuard.NoFrozenSpec none) {
+                    unfrozen.add(erasure.originId());
+                    continue;
+                }
                 frozenSpecs.requireSame(request.spec(), frozen, "'" + erasure.originId() + "'");
                 byOrigin.put(erasure.originId(), new ReapplicationPlan.Under(frozen.digest(), frozen.spec()));
             }

@@ -324,6 +324,22 @@ class ReapplicationIT extends RecoveryTestSupport {
     }
 
     @Test
+    void anErasureWhoseRunFrozeNoSpecIsSkippedAndReportedWhileTheOthersAreStillReapplied() {
+        writeRow(7L, "name-7", WRITTEN);
+        logAndDelete(spec, RunId.of(unique("run")), SECOND_CUTOFF, List.of(7L), now.minus(5, ChronoUnit.MINUTES), false);
+
+        JsonNode report = reapply("operator", body(window(now.minus(1, ChronoUnit.HOURS), now), true, "restore-unfrozen"));
+
+        assertThat(keysByCutoff(report)).as("the erasures with a frozen spec are re-applied all the same")
+                .containsOnly(Map.entry(FIRST_CUTOFF.micros(), Set.of(1L, 2L)), Map.entry(SECOND_CUTOFF.micros(),
+                        Set.of(3L, 4L)));
+        assertThat(report.get("skipped")).singleElement().satisfies(skipped -> {
+            assertThat(skipped.get("key").get("id").asLong()).isEqualTo(7L);
+            assertThat(skipped.get("reason").asString()).contains("froze no spec");
+        });
+    }
+
+    @Test
     void aReapplicationWhoseSpecNamesAnotherTableOrAddsACopyIsRefusedAndPublishesNothing() {
         DatasetSpec elsewhere = spec.toBuilder().table(unique("someone_elses")).build();
         DatasetSpec withCopy = spec.toBuilder().copies(List.of(new DatasetCopy("extra", StoreKind.CASSANDRA, CASSANDRA,
@@ -474,15 +490,26 @@ class ReapplicationIT extends RecoveryTestSupport {
 
     /** What the deletion service does: read the live rows, log them, then delete at the cut-off. */
     private void logAndDelete(DatasetSpec spec, RunId run, CutoffTimestamp cutoff, List<Long> ids, Instant deletedAt) {
+        logAndDelete(spec, run, cutoff, ids, deletedAt, true);
+    }
+
+    /** As above; {@code frozen} false logs the records without their spec, as before frozen specs were kept. */
+    private void logAndDelete(DatasetSpec spec, RunId run, CutoffTimestamp cutoff, List<Long> ids, Instant deletedAt,
+                              boolean frozen) {
         StoreAdapter adapter = adapters.checkedAdapter(spec);
         List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
         List<LiveRow> rows = adapter.readRows(spec, keys);
         assertThat(rows).hasSize(ids.size());
         DeletionTask task = DeletionTask.forRun(run, spec, keys, cutoff);
-        logUnder(task, rows.stream()
+        List<DeletionRecord> records = rows.stream()
                 .map(row -> DeletionRecord.of(task, task.batchId(0), row.key(), row.columns(), deletedAt))
                 .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
-                .toList());
+                .toList();
+        if (frozen) {
+            logUnder(task, records);
+        } else {
+            log.writer().write(records);
+        }
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, task.batchId(0), cutoff, keys)));
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
     }
