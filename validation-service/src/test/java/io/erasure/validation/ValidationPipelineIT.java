@@ -195,6 +195,9 @@ class ValidationPipelineIT extends ValidationTestSupport {
         assertThat(task.authority().authorization().setDigest()).isEqualTo(manifest.digest());
         assertThat(manifest.part(task.authority().finalPart())).as("the part the task names").isNotNull()
                 .extracting(FinalSetManifest.Part::keyCount).isEqualTo(5L);
+        assertThat(files.readJson(S3Layout.reportKey(RunId.of(runId)), ValidationReport.class).orElseThrow()
+                .finalSetDigest()).as("the re-validated report keeps the digest its authorization covers")
+                .isEqualTo(manifest.digest());
     }
 
     @Test

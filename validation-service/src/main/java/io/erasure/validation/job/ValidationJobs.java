@@ -85,7 +85,7 @@ public class ValidationJobs {
         }
         RunId run = RunId.of(runId);
         ValidationReport report = checkInto(run, request.spec(), request.identifierSource(), request.cutoff(),
-                files.parts(S3Layout.candidatesPrefix(run)), request.totalRows(), request.dryRun(), false);
+                files.parts(S3Layout.candidatesPrefix(run)), request.totalRows(), request.dryRun(), false, null);
         files.writeJson(S3Layout.reportKey(run), report);
         if (!request.dryRun()) {
             // counted once per run: a dry-run deletes nothing, a re-validation finds the same rows again
@@ -123,7 +123,7 @@ public class ValidationJobs {
             // always from the authorized final set, which stays as signed; what survives goes to revalidated/
             List<String> finalParts = files.parts(S3Layout.finalPrefix(run));
             report = checkInto(run, report.spec(), report.identifierSource(), new CutoffTimestamp(report.cutoffMicros()),
-                    finalParts, 0, false, true);
+                    finalParts, 0, false, true, report.finalSetDigest());
             files.writeJson(S3Layout.reportKey(run), report);
         }
         int taskCount = 0;
@@ -166,10 +166,11 @@ public class ValidationJobs {
      * for part, replacing any earlier final set) with its manifest, whose digest the control plane signs. {@code
      * totalRows} 0 means "keep the report's limit decision out of it" (a re-validation after authorization). A
      * {@code revalidation} writes under {@code revalidated/} instead and leaves the authorized final set and its
-     * manifest as they were signed.
+     * manifest as they were signed; its report keeps {@code signedDigest}, the digest the authorization covers.
      */
     private ValidationReport checkInto(RunId run, DatasetSpec spec, IdentifierSource source, CutoffTimestamp cutoff,
-                                       List<String> parts, long totalRows, boolean dryRun, boolean revalidation) {
+                                       List<String> parts, long totalRows, boolean dryRun, boolean revalidation,
+                                       String signedDigest) {
         List<List<Candidate>> finalParts = new ArrayList<>();
         List<Integer> indexes = new ArrayList<>();
         long candidateCount = 0;
@@ -222,7 +223,7 @@ public class ValidationJobs {
         }
         boolean exceedsLimit = totalRows > 0 && spec.limits().exceededBy(finalCount, totalRows);
         String resurrectedKey = writeResurrected(run, spec, resurrected);
-        String finalSetDigest = null;
+        String finalSetDigest = signedDigest;
         if (!revalidation) {
             FinalSetManifest manifest = new FinalSetManifest(run.value(), spec.name(), manifestParts);
             files.writeJson(S3Layout.finalManifestKey(run), manifest);
