@@ -1,6 +1,7 @@
 package io.erasure.controlplane.forward;
 
 import io.erasure.controlplane.outbox.Outbox;
+import io.erasure.controlplane.ownership.OwnershipRules;
 import io.erasure.controlplane.registry.DatasetRegistry;
 import io.erasure.controlplane.registry.DatasetView;
 import io.erasure.model.contract.Topics;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +38,9 @@ import tools.jackson.databind.json.JsonMapper;
  * are left to the audit at once. The dataset's policy decides the effect: delete, anonymise (clear its
  * columns) or keep a snapshot.
  *
+ * <p>Grants are checked again for every target, as a run checks them at its start: a dataset whose team lost the grant
+ * for a place it deletes from gets no task ({@link TargetOutcome#NOT_GRANTED}) until the grant is back.
+ *
  * <p>A target row is also the idempotency record of its effect: unique on (event id, dataset, key set),
  * so the same event never publishes the same deletion twice, while another event for the same keys does.
  */
@@ -46,6 +51,7 @@ class ForwardTargets {
     static final String NOT_INDEXED = "left to the nightly audit: ";
     static final String DISABLED = "left to the nightly audit: dataset disabled";
     static final String SNAPSHOT_KEPT = "snapshot kept (legal record)";
+    static final String NOT_GRANTED = "not published: ";
 
     private static final Logger log = LoggerFactory.getLogger(ForwardTargets.class);
     private static final TypeReference<List<Map<String, Object>>> KEYS = new TypeReference<>() {
@@ -60,11 +66,13 @@ class ForwardTargets {
     private final Outbox outbox;
     private final ForwardMetrics metrics;
     private final TaskSigner signer;
+    private final OwnershipRules ownership;
     private final Clock clock;
 
     ForwardTargets(JdbcTemplate jdbc, JsonMapper json, DatasetRegistry datasets, ForwardPolicies policies, Outbox outbox,
-                   ForwardMetrics metrics, TaskSigner signer, Clock clock) {
+                   ForwardMetrics metrics, TaskSigner signer, OwnershipRules ownership, Clock clock) {
         this.signer = signer;
+        this.ownership = ownership;
         this.jdbc = jdbc;
         this.json = json;
         this.datasets = datasets;
@@ -97,6 +105,7 @@ class ForwardTargets {
         TargetOutcome outcome = TargetOutcome.PENDING;
         String detail = null;
         List<DeletionTask> tasks = List.of();
+        Optional<String> ungranted = ownership.refusal(spec);
         if (!addressable(spec) && !lookup) {
             outcome = TargetOutcome.LEFT_TO_AUDIT;
             detail = NOT_ADDRESSABLE;
@@ -106,10 +115,14 @@ class ForwardTargets {
         } else if (policy.action() == ForwardAction.KEEP_SNAPSHOT) {
             outcome = TargetOutcome.SNAPSHOT_KEPT;
             detail = SNAPSHOT_KEPT;
+        } else if (ungranted.isPresent()) {
+            outcome = TargetOutcome.NOT_GRANTED;
+            detail = NOT_GRANTED + ungranted.get();
+            log.warn("request {}: nothing published for {}: {}", request.id(), spec.name(), ungranted.get());
         } else {
             tasks = tasks(request.id(), spec, keys, cutoff, lookup, clear);
         }
-        boolean blocking = outcome == TargetOutcome.PENDING;
+        boolean blocking = outcome == TargetOutcome.PENDING || outcome == TargetOutcome.NOT_GRANTED;
         int inserted = jdbc.update("""
                         INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
                             task_ids, blocking, outcome, detail, confirmed, expected_keys, lookup, lookup_tasks,
@@ -131,25 +144,41 @@ class ForwardTargets {
                 Topics.taskHeaders(task)));
     }
 
-    /** Publishes again the tasks of every target still waiting; their ids are the same, so deletion applies them once. */
+    /**
+     * Publishes again the tasks of every target still waiting; their ids are the same, so deletion applies them once.
+     * A target held for a missing grant is published once its grant is back; a waiting target whose grant was withdrawn
+     * since is not published again (its tasks already out are signed and may still run).
+     */
     int republish(DeletionRequest request) {
         int sent = 0;
         CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(request.tombstonedAt());
         List<Map<String, Object>> rows = jdbc.queryForList("""
-                SELECT dataset, keys::text AS keys, lookup, clear_columns::text AS clear FROM forward_targets
-                WHERE request_id = ? AND blocking AND outcome = 'PENDING'""", request.id());
+                SELECT dataset, keys::text AS keys, lookup, clear_columns::text AS clear, outcome FROM forward_targets
+                WHERE request_id = ? AND blocking AND outcome IN ('PENDING', 'NOT_GRANTED')""", request.id());
         for (Map<String, Object> row : rows) {
             String dataset = (String) row.get("dataset");
+            boolean held = TargetOutcome.NOT_GRANTED.name().equals(row.get("outcome"));
             DatasetView view = datasets.get(dataset).orElse(null);
             if (view == null) {
                 log.warn("request {}: dataset {} is no longer registered; its tasks cannot be re-published", request.id(),
                         dataset);
                 continue;
             }
+            Optional<String> ungranted = ownership.refusal(view.spec());
+            if (ungranted.isPresent()) {
+                log.warn("request {}: the tasks of {} are not {}published: {}", request.id(), dataset,
+                        held ? "" : "re-", ungranted.get());
+                if (held) {
+                    jdbc.update("UPDATE forward_targets SET detail = ?, updated_at = ? WHERE request_id = ? AND dataset = ?",
+                            NOT_GRANTED + ungranted.get(), Timestamp.from(clock.instant()), request.id(), dataset);
+                }
+                continue;
+            }
+            boolean lookup = (Boolean) row.get("lookup");
             List<DeletionTask> tasks;
             try {
                 tasks = tasks(request.id(), view.spec(), json.readValue((String) row.get("keys"), KEYS), cutoff,
-                        (Boolean) row.get("lookup"), json.readValue((String) row.get("clear"), IDS));
+                        lookup, json.readValue((String) row.get("clear"), IDS));
             } catch (IllegalArgumentException changed) {
                 // the dataset was registered again with other keys or columns: its tasks cannot be rebuilt, and one such
                 // target must not stop the reconciler for every other request
@@ -160,6 +189,16 @@ class ForwardTargets {
                                 WHERE request_id = ? AND dataset = ?""",
                         "cannot re-publish: " + changed.getMessage(), Timestamp.from(clock.instant()), request.id(), dataset);
                 continue;
+            }
+            if (held) {
+                log.info("request {}: the grant of {} is back; its {} tasks are published", request.id(), dataset,
+                        tasks.size());
+                jdbc.update("""
+                                UPDATE forward_targets SET outcome = 'PENDING', detail = NULL, task_ids = ?::jsonb,
+                                    lookup_tasks = ?, updated_at = ?
+                                WHERE request_id = ? AND dataset = ? AND outcome = 'NOT_GRANTED'""",
+                        json.writeValueAsString(tasks.stream().map(DeletionTask::taskId).toList()),
+                        lookup ? tasks.size() : 0, Timestamp.from(clock.instant()), request.id(), dataset);
             }
             for (DeletionTask task : tasks) {
                 outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), signer.sign(task), Topics.taskHeaders(task));
