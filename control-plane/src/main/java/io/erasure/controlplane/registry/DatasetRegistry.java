@@ -20,6 +20,7 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -27,7 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
  * revision, kept for the history, and a line in the actions log. Specs are validated when they are
  * built (see DatasetSpec), so nothing malformed reaches this class; here a registration (and every change) is checked
  * against what operators granted the team ({@link OwnershipRules}) and then against the live stores it names
- * ({@link LiveStoreCheck}), before anything is stored.
+ * ({@link LiveStoreCheck}), before anything is stored. The live check is an HTTP call of up to its timeout, so it runs
+ * before the transaction that stores the spec: it holds no connection and no dataset row lock.
  */
 @Service
 public class DatasetRegistry {
@@ -39,9 +41,12 @@ public class DatasetRegistry {
     private final IdentifierSourceRegistry sources;
     private final OwnershipRules ownership;
     private final LiveStoreCheck liveCheck;
+    private final TransactionTemplate transactions;
 
     public DatasetRegistry(JdbcTemplate jdbc, JsonMapper json, Clock clock, ActionsLog actions,
-                           IdentifierSourceRegistry sources, OwnershipRules ownership, LiveStoreCheck liveCheck) {
+                           IdentifierSourceRegistry sources, OwnershipRules ownership, LiveStoreCheck liveCheck,
+                           TransactionTemplate transactions) {
+        this.transactions = transactions;
         this.ownership = ownership;
         this.liveCheck = liveCheck;
         this.jdbc = jdbc;
@@ -51,12 +56,15 @@ public class DatasetRegistry {
         this.sources = sources;
     }
 
-    @Transactional
     public DatasetView register(DatasetSpec spec, Caller caller) {
         requireOwner(caller, spec.ownerTeam(), "register a dataset for team '" + spec.ownerTeam() + "'");
         requireSource(spec);
         requireGranted(spec);
         liveCheck.require(spec);
+        return transactions.execute(status -> insert(spec, caller));
+    }
+
+    private DatasetView insert(DatasetSpec spec, Caller caller) {
         Instant now = clock.instant();
         Instant nextRun = Schedules.nextAfter(spec.schedule(), now);
         try {
@@ -75,17 +83,21 @@ public class DatasetRegistry {
         return get(spec.name()).orElseThrow();
     }
 
-    @Transactional
     public DatasetView update(String name, DatasetSpec spec, Caller caller) {
         if (!name.equals(spec.name())) {
             throw ApiProblem.badRequest("name in the body ('" + spec.name() + "') must equal the dataset in the path ('"
                     + name + "'); a dataset cannot be renamed, register a new one instead");
         }
-        DatasetView current = lockForChange(name, caller);
+        requireMayChange(require(name), caller); // before the live check: a caller who may not change it learns nothing
         requireOwner(caller, spec.ownerTeam(), "move dataset '" + name + "' to team '" + spec.ownerTeam() + "'");
         requireSource(spec);
         requireGranted(spec);
         liveCheck.require(spec);
+        return transactions.execute(status -> store(name, spec, caller));
+    }
+
+    private DatasetView store(String name, DatasetSpec spec, Caller caller) {
+        DatasetView current = lockForChange(name, caller); // its team may have changed since the check above
         Instant now = clock.instant();
         int revision = current.revision() + 1;
         jdbc.update("""
@@ -161,9 +173,13 @@ public class DatasetRegistry {
     private DatasetView lockForChange(String name, Caller caller) {
         DatasetView current = jdbc.query("SELECT * FROM datasets WHERE name = ? FOR UPDATE", this::view, name).stream()
                 .findFirst().orElseThrow(() -> ApiProblem.notFound("dataset '" + name + "'"));
-        requireOwner(caller, current.spec().ownerTeam(), "change dataset '" + name + "' of team '"
-                + current.spec().ownerTeam() + "'");
+        requireMayChange(current, caller);
         return current;
+    }
+
+    private static void requireMayChange(DatasetView current, Caller caller) {
+        String team = current.spec().ownerTeam();
+        requireOwner(caller, team, "change dataset '" + current.spec().name() + "' of team '" + team + "'");
     }
 
     private void requireSource(DatasetSpec spec) {
