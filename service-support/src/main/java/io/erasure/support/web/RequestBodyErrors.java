@@ -9,10 +9,11 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.multipart.MaxUploadSizeExceededException;
 
 /**
  * Every service's answer to a request it cannot read, ahead of the services' own {@code ApiErrors}: a body over
- * the limit is 413 ({@link RequestBodyLimit}); any other unreadable body is 400 saying which field is wrong and
+ * the limit is 413 ({@link RequestBodyLimit}), a multipart upload too; any other unreadable body is 400 saying which field is wrong and
  * what it accepts ({@link UnreadableBody}), with the field's path as the problem's {@code field}; a query or path
  * parameter of the wrong type is 400 naming the parameter and its type.
  */
@@ -37,6 +38,12 @@ public class RequestBodyErrors {
             detail.setProperty("field", problem.field());
         }
         return detail;
+    }
+
+    /** A multipart upload over the limit ({@link RequestLimitDefaults} bounds the resolver by it): the same 413. */
+    @ExceptionHandler(MaxUploadSizeExceededException.class)
+    ProblemDetail uploadTooLarge(MaxUploadSizeExceededException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE, tooLarge);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
