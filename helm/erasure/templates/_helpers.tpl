@@ -172,7 +172,8 @@ deletion: deletion-service
 {{- $management := dict "endpoint" (dict "health" (dict "probes" (dict "enabled" true))) -}}
 {{- $topics := dict "replicas" (int $v.topics.replicationFactor) "run-partitions" (int $runPartitions)
       "task-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.deletion.tasks")))
-      "log-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.deletion.log"))) -}}
+      "log-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.deletion.log")))
+      "refused-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.deletion.tasks.refused"))) -}}
 {{- $spring := dict -}}
 {{/* the numbers the topics job uses, for a topic a service creates on its own */}}
 {{- $erasure := dict "topics" $topics -}}

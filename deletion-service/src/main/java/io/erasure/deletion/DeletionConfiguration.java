@@ -18,6 +18,7 @@ import io.erasure.deletionlog.client.SealedRecords;
 import io.erasure.deletion.shard.StoreLanes;
 import io.erasure.deletion.shard.TaskListener;
 import io.erasure.deletion.trust.AuthorizedFinalSets;
+import io.erasure.deletion.trust.RefusedTasks;
 import io.erasure.deletion.trust.TaskVerifier;
 import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.TrustedKeys;
@@ -74,6 +75,18 @@ class DeletionConfiguration {
     NewTopic deletionTasksTopic(@Value("${erasure.topics.task-partitions:8}") int partitions,
                                 @Value("${erasure.topics.replicas:1}") int replicas) {
         return TopicBuilder.name(Topics.DELETION_TASKS).partitions(partitions).replicas(replicas).build();
+    }
+
+    /**
+     * The tasks refused as not proven authentic ({@link RefusedTasks}), keyed by the run or request they claim; kept 7
+     * days, like the log, so the control plane can count each once.
+     */
+    @Bean
+    NewTopic refusedTasksTopic(@Value("${erasure.topics.refused-partitions:1}") int partitions,
+                               @Value("${erasure.topics.replicas:1}") int replicas) {
+        return TopicBuilder.name(Topics.DELETION_TASKS_REFUSED).partitions(partitions).replicas(replicas)
+                .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(Duration.ofDays(7).toMillis()))
+                .build();
     }
 
     /** The log topic keeps records 7 days (DESIGN invariant 8); in production replicas 3, min.insync 2. */
@@ -190,9 +203,15 @@ class DeletionConfiguration {
     }
 
     @Bean
-    TaskListener taskListener(BatchExecutor executor, IdentifierResolver lookups, TaskVerifier verifier, JsonMapper json,
-                              DeletionProperties properties, Clock clock, MeterRegistry meters) {
-        return new TaskListener(executor, lookups, verifier, json, properties.pollBudget(), clock, meters);
+    RefusedTasks refusedTasks(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, MeterRegistry meters) {
+        return new RefusedTasks(kafka, json, clock, meters);
+    }
+
+    @Bean
+    TaskListener taskListener(BatchExecutor executor, IdentifierResolver lookups, TaskVerifier verifier,
+                              RefusedTasks refused, JsonMapper json, DeletionProperties properties, Clock clock,
+                              MeterRegistry meters) {
+        return new TaskListener(executor, lookups, verifier, refused, json, properties.pollBudget(), clock, meters);
     }
 
     /** Only authorized tasks delete: a run's are checked against its signed final set in S3. */

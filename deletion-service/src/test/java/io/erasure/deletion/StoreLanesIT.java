@@ -42,7 +42,7 @@ import tools.jackson.databind.json.JsonMapper;
  * One store never holds back another: with {@code pg-gated} unreachable, a task of it sits in the same task
  * partition ahead of tasks of {@code pg-main}, and those still complete while the gate stays cut. Each lane reads only
  * its own tasks when their headers name their store; tasks without headers are read by every lane, and one that cannot
- * be read is reported once.
+ * be read is reported once. A task whose headers name another lane than its own is skipped by the lane they name.
  */
 class StoreLanesIT extends DeletionTestSupport {
 
@@ -149,6 +149,52 @@ class StoreLanesIT extends DeletionTestSupport {
         assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task")
                 .contains("deletion-lane-pg-main", "deletion-lane-pg-main-paced", "deletion-lane-unconfigured",
                         "deletion-lane-pg-gated");
+    }
+
+    @Test
+    void aCopyOfATaskWithOtherHeadersIsSkippedAndOnlyItsOwnLaneRunsItOnce() throws Exception {
+        DeletionTask plain = liveTask("misrouted");
+        DeletionTask task = authorized(DeletionTask.forRun(plain.runId(), plain.spec().toBuilder()
+                .spreadOver(Duration.ofSeconds(10)).build(), plain.keys(), CUTOFF)
+                .withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1_000)));
+        double unpacedBefore = misrouted("deletion-lane-pg-main");
+        double otherStoreBefore = misrouted("deletion-lane-pg-gated-paced");
+
+        // the genuine task of a spread run, copied with headers that would run it unpaced, or in another store's lane
+        sendWithHeaders(task, Map.of(Topics.TASK_STORE, "pg-main"));
+        sendWithHeaders(task, Map.of(Topics.TASK_STORE, "pg-gated", Topics.TASK_PACED, "true"));
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((misrouted("deletion-lane-pg-main") == unpacedBefore
+                || misrouted("deletion-lane-pg-gated-paced") == otherStoreBefore) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(misrouted("deletion-lane-pg-main")).as("skipped by the unpaced lane").isEqualTo(unpacedBefore + 1);
+        assertThat(misrouted("deletion-lane-pg-gated-paced")).as("skipped by the other store's lane")
+                .isEqualTo(otherStoreBefore + 1);
+        assertThat(completed(task, 0)).as("run by no lane").isEmpty();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + task.spec().namespace() + ".misrouted", Long.class))
+                .isEqualTo(1);
+
+        publisher.publish(List.of(task)); // the genuine message, with the headers its publisher gives it
+
+        assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+        assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task's messages")
+                .containsExactlyInAnyOrder("deletion-lane-pg-main", "deletion-lane-pg-gated-paced",
+                        "deletion-lane-pg-main-paced");
+        assertThat(misrouted("deletion-lane-pg-main-paced")).as("the genuine message is not misrouted").isZero();
+    }
+
+    private double misrouted(String lane) {
+        var counter = meters.find("erasure.deletion.tasks.misrouted").tag("lane", lane).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private void sendWithHeaders(DeletionTask task, Map<String, String> headers) throws Exception {
+        ProducerRecord<String, String> message = new ProducerRecord<>(Topics.DELETION_TASKS, Topics.taskKey(task),
+                json.writeValueAsString(task));
+        headers.forEach((name, value) -> message.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+        kafka.send(message).get(10, TimeUnit.SECONDS);
     }
 
     @Test

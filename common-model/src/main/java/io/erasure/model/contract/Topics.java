@@ -27,6 +27,12 @@ public final class Topics {
      * own tasks without reading the others'; a task without them (published before they existed) is read to tell.
      */
     public static final String DELETION_TASKS = "erasure.deletion.tasks";
+    /**
+     * deletion → control-plane, operators: the tasks the deletion service refused because it could not prove them
+     * authentic ({@link io.erasure.model.task.RefusedTask}); key: the run or request id the task claims. A refused task
+     * changes no run's or request's state: these only make refusals visible.
+     */
+    public static final String DELETION_TASKS_REFUSED = "erasure.deletion.tasks.refused";
     /** Header of {@link #DELETION_TASKS}: the task's store, its spec's connection ref (UTF-8). */
     public static final String TASK_STORE = "erasure.store";
     /** Header of {@link #DELETION_TASKS}: {@code true} on a task of a run spread over a window; absent otherwise. */
@@ -56,7 +62,7 @@ public final class Topics {
 
     public static final List<String> ALL =
             List.of(RUN_COMMANDS, RUN_EVENTS, AUDIT_UNITS, DELETION_TASKS, DELETION_LOG, CONTROL, FORWARD_REQUESTS,
-                    DELETION_LOG_DEAD_LETTER);
+                    DELETION_LOG_DEAD_LETTER, DELETION_TASKS_REFUSED);
 
     /** Key of {@link #CONTROL} messages for platform-wide signals. */
     public static final String CONTROL_GLOBAL_KEY = Names.RESERVED_GLOBAL;
@@ -103,6 +109,11 @@ public final class Topics {
 
     public static String logKey(DeletionRecord record) {
         return logKey(record.dataset(), record.primaryKey());
+    }
+
+    /** Key for {@link #DELETION_TASKS_REFUSED}: the run or request id the refused task claims. */
+    public static String refusedTaskKey(io.erasure.model.task.RefusedTask refused) {
+        return refused.originId();
     }
 
     /** Key for {@link #CONTROL}: the dataset, or {@code global} when {@code dataset} is null. */

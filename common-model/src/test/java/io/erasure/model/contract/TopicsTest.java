@@ -15,7 +15,7 @@ class TopicsTest {
         assertThat(Topics.ALL).containsExactly(
                 "erasure.run.commands", "erasure.run.events", "erasure.audit.units", "erasure.deletion.tasks",
                 "erasure.deletion.log", "erasure.control", "erasure.forward.requests",
-                "erasure.deletion.log.dead-letter");
+                "erasure.deletion.log.dead-letter", "erasure.deletion.tasks.refused");
     }
 
     @Test

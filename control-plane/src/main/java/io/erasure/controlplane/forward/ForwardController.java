@@ -1,6 +1,8 @@
 package io.erasure.controlplane.forward;
 
 import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.controlplane.refused.RefusedTaskTotals;
+import io.erasure.controlplane.refused.RefusedTasks;
 import io.erasure.controlplane.registry.IdentifierSourceRegistry;
 import io.erasure.model.check.Require;
 import io.erasure.model.event.EventEnvelope;
@@ -12,6 +14,7 @@ import io.erasure.support.access.Role;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -38,11 +41,12 @@ public class ForwardController {
     private final ForwardPolicies policies;
     private final IdentifierSourceRegistry sources;
     private final CallerResolver callers;
+    private final RefusedTaskTotals refused;
     private final Clock clock;
 
     public ForwardController(ForwardIntake intake, HeldRequests held, DeletionRequests requests, ForwardTargets targets,
                              ForwardPolicies policies, IdentifierSourceRegistry sources, CallerResolver callers,
-                             Clock clock) {
+                             RefusedTaskTotals refused, Clock clock) {
         this.intake = intake;
         this.held = held;
         this.requests = requests;
@@ -50,6 +54,7 @@ public class ForwardController {
         this.policies = policies;
         this.sources = sources;
         this.callers = callers;
+        this.refused = refused;
         this.clock = clock;
     }
 
@@ -84,7 +89,7 @@ public class ForwardController {
     @GetMapping("/api/forward-requests/{id}")
     public RequestView get(@PathVariable String id) {
         DeletionRequest request = requests.find(id).orElseThrow(() -> ApiProblem.notFound("forward request '" + id + "'"));
-        return RequestView.of(request, targets.of(id));
+        return RequestView.of(request, targets.of(id), refused.ofRequest(id).orElse(null));
     }
 
     /** Newest first, without targets; filter by state, aggregate type or id. */
@@ -94,8 +99,9 @@ public class ForwardController {
                                   @RequestParam(required = false) String aggregateId,
                                   @RequestParam(defaultValue = "100") int limit) {
         RequestState parsed = parseState(state);
-        return requests.list(parsed, aggregateType, aggregateId, limit).stream()
-                .map(request -> RequestView.of(request, null)).toList();
+        List<DeletionRequest> found = requests.list(parsed, aggregateType, aggregateId, limit);
+        Map<String, RefusedTasks> refusedTasks = refused.ofRequests(found.stream().map(DeletionRequest::id).toList());
+        return found.stream().map(request -> RequestView.of(request, null, refusedTasks.get(request.id()))).toList();
     }
 
     @PostMapping("/api/forward-requests/held/approve")

@@ -60,3 +60,15 @@ export function progress(run) {
   // a final set of no rows has no task: nothing is left to do
   return { done, total, fraction: total === 0 ? 1 : Math.min(1, done / total) };
 }
+
+/**
+ * "2, latest: <reason>" for the tasks claiming the run that deletion refused as not proven authentic (they deleted and
+ * failed nothing), null when there were none.
+ */
+export function refusedTasksText(run) {
+  const refused = run.counts && run.counts.refusedTasks;
+  if (!refused || !refused.count) {
+    return null;
+  }
+  return `${refused.count}, latest (${refused.latestReasonClass}): ${refused.latestReason}`;
+}

@@ -1,7 +1,7 @@
 // Runs with state, progress and per-step counts (GET /api/runs, /api/runs/{id}).
 
 import { $, DASH, fmtCount, fmtTime, h, setText, show, syncRows } from '../dom.js';
-import { auditCounts, deletionTotals, droppedText, progress, validationCounts } from './run-counts.js';
+import { auditCounts, deletionTotals, droppedText, progress, refusedTasksText, validationCounts } from './run-counts.js';
 
 const STATES = ['PENDING', 'AUDITING', 'VALIDATING', 'AWAITING_APPROVAL', 'AUTHORIZED', 'DELETING', 'VERIFYING',
   'COMPLETED', 'FAILED', 'CANCELLED', 'DRY_RUN_COMPLETED'];
@@ -98,6 +98,7 @@ export function runsPanel(ctx) {
     setText($('#run-detail-failure'), run.failureReason);
     setText($('#run-detail-approval-reason'), run.approvalReason);
     setText($('#run-detail-decided-by'), run.decidedBy);
+    setText($('#run-detail-refused-tasks'), refusedTasksText(run));
     const steps = Object.entries(run.steps || {}).sort(([, a], [, b]) => String(a).localeCompare(String(b)));
     $('#run-detail-steps').replaceChildren(...steps.map(([step, at]) => h('li', { text: `${step} at ${fmtTime(at)}` })));
     const receipt = $('#run-detail-receipt');

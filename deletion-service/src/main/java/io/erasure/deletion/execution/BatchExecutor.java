@@ -110,8 +110,10 @@ public class BatchExecutor {
     }
 
     /**
-     * Executes a task. Store trouble that outlasts the retries is thrown as {@link StoreException.Retriable}
-     * (the task is redelivered later); anything that retrying cannot fix is reported as BatchFailed. A kill switch
+     * Executes a task, which the caller verified ({@code TaskVerifier}): it is proven authentic, so what this refuses
+     * (a cut-off in the future, a store it cannot use) fails its run or request. Store trouble that outlasts the
+     * retries is thrown as {@link StoreException.Retriable} (the task is redelivered later); anything that retrying
+     * cannot fix is reported as BatchFailed. A kill switch
      * that stays on, or {@code handBackAt} passing, throws {@link DeletionPaused} before the next delete.
      */
     public void execute(DeletionTask task, Instant handBackAt) {
@@ -299,16 +301,6 @@ public class BatchExecutor {
         return events.sendAsync(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(),
                 result.counts(), stillPresent > 0 ? ReadBackResult.ROWS_REMAINING : ReadBackResult.CLEAN, stillPresent,
                 task.copyOf(), result.copyTasks(), result.keysDigest(), result.warnings()));
-    }
-
-    /**
-     * Reports {@code task} as refused without touching any store (BatchFailed, not retriable): it is not authorized
-     * ({@code reason} says why), and retrying would not make it so.
-     */
-    public void refuse(DeletionTask task, String reason) {
-        fail(task, task.batchId(0), new IllegalArgumentException("task " + task.taskId() + " of " + task.dataset()
-                + " refused, nothing deleted: " + reason + ". Tasks are executed only with a valid signature of a key"
-                + " in erasure.signing.trusted-keys (docs/design.md, \"Trusted tasks\")"));
     }
 
     private void fail(DeletionTask task, String batchId, RuntimeException refused) {

@@ -13,7 +13,7 @@ import org.apache.kafka.common.header.Headers;
  * over one ({@code paced}), or, for the fallback lane ({@code store} null), the tasks of stores this replica has no
  * connection for. A task says whose it is in its headers ({@link Topics#TASK_STORE}, {@link Topics#TASK_PACED}), so a
  * lane passes over the others' tasks without reading them; a task without the headers (published by an older version)
- * is read to tell.
+ * is read to tell. A task whose headers contradict it ({@link #contradiction}) is executed by no lane.
  *
  * @param id         the lane's name, for logs
  * @param store      the lane's store (connection ref), or null for the fallback lane
@@ -41,14 +41,42 @@ public record Lane(String id, String store, boolean paced, Set<String> configure
 
     /** Whether a task with these headers is this lane's, told without reading it; empty if it has no store header. */
     public Optional<Boolean> takes(Headers headers) {
+        Optional<String> store = storeOf(headers);
+        return store.map(taskStore -> takes(taskStore, pacedOf(headers)));
+    }
+
+    /**
+     * Why the headers of {@code task}'s message contradict the task itself, or empty when they agree (or it has no
+     * store header, as published before they existed). The headers are not signed: a genuine task copied with other
+     * headers would run in another store's lane (another store's throttle), or unpaced in a lane that does not pace.
+     * Publishers set them from the task ({@link Topics#taskHeaders}), so a task whose headers say otherwise is such a
+     * copy; the lane its own headers name passes over it, and the genuine message runs in the right lane.
+     */
+    public static Optional<String> contradiction(Headers headers, DeletionTask task) {
+        Optional<String> store = storeOf(headers);
+        if (store.isEmpty()) {
+            return Optional.empty();
+        }
+        boolean paced = pacedOf(headers);
+        if (store.get().equals(task.spec().connectionRef()) && paced == task.paced()) {
+            return Optional.empty();
+        }
+        return Optional.of("its headers name store '" + store.get() + "'" + (paced ? " (paced)" : "") + " but the task"
+                + " is of store '" + task.spec().connectionRef() + "'" + (task.paced() ? " (paced)" : " (not paced)"));
+    }
+
+    private static Optional<String> storeOf(Headers headers) {
         Header storeHeader = headers.lastHeader(Topics.TASK_STORE);
         if (storeHeader == null || storeHeader.value() == null) {
             return Optional.empty();
         }
+        return Optional.of(new String(storeHeader.value(), StandardCharsets.UTF_8));
+    }
+
+    private static boolean pacedOf(Headers headers) {
         Header pacedHeader = headers.lastHeader(Topics.TASK_PACED);
-        boolean taskPaced = pacedHeader != null && pacedHeader.value() != null
+        return pacedHeader != null && pacedHeader.value() != null
                 && Boolean.parseBoolean(new String(pacedHeader.value(), StandardCharsets.UTF_8));
-        return Optional.of(takes(new String(storeHeader.value(), StandardCharsets.UTF_8), taskPaced));
     }
 
     /** Whether {@code task}, as read, is this lane's. */

@@ -2,6 +2,8 @@ package io.erasure.deletion.shard;
 
 import io.erasure.deletion.execution.BatchExecutor;
 import io.erasure.deletion.lookup.IdentifierResolver;
+import io.erasure.deletion.trust.Refusal;
+import io.erasure.deletion.trust.RefusedTasks;
 import io.erasure.deletion.trust.TaskVerifier;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.task.DeletionTask;
@@ -29,8 +31,10 @@ import tools.jackson.databind.json.JsonMapper;
  * The lanes start only once the kill switches are read; a poll that waits on a switch or outlasts its time budget
  * is handed back to the container, which keeps the consumer polling while it backs off.
  *
- * <p>Every task is checked before anything else ({@link TaskVerifier}): one that is not authorized is reported as
- * refused and deletes nothing.
+ * <p>Every task is checked before anything else ({@link TaskVerifier}): one that is not authorized deletes nothing and
+ * is reported as refused ({@link RefusedTasks}), never as a failure of the run or request it claims. A task that passes
+ * and is then refused by the executor (a cut-off in the future, a store it cannot use) is proven authentic, and fails
+ * its run or request as a {@code BatchFailed}.
  */
 public class TaskListener {
 
@@ -47,12 +51,13 @@ public class TaskListener {
     private final Duration pollBudget;
     private final Clock clock;
     private final Counter unreadable;
-    private final Counter refused;
+    private final RefusedTasks refused;
+    private final MeterRegistry meters;
     private volatile AfterTask afterTask = AfterTask.NONE;
     private volatile TaskReads reads = TaskReads.NONE;
 
-    public TaskListener(BatchExecutor executor, IdentifierResolver lookups, TaskVerifier verifier, JsonMapper json,
-                        Duration pollBudget, Clock clock, MeterRegistry meters) {
+    public TaskListener(BatchExecutor executor, IdentifierResolver lookups, TaskVerifier verifier, RefusedTasks refused,
+                        JsonMapper json, Duration pollBudget, Clock clock, MeterRegistry meters) {
         this.executor = executor;
         this.lookups = lookups;
         this.verifier = verifier;
@@ -62,9 +67,8 @@ public class TaskListener {
         this.unreadable = Counter.builder("erasure.deletion.tasks.unreadable")
                 .description("deletion tasks skipped because they cannot be read (each counted by one lane)")
                 .register(meters);
-        this.refused = Counter.builder("erasure.deletion.tasks.refused")
-                .description("deletion tasks refused because they are not authorized (unsigned, forged or altered)")
-                .register(meters);
+        this.refused = refused;
+        this.meters = meters;
     }
 
     /** Told of each task a lane reads and of each it reports unreadable; production has none, tests count with it. */
@@ -99,11 +103,12 @@ public class TaskListener {
 
     /**
      * Executes the tasks of one poll that are the {@code lane}'s; the others belong to another lane and are passed
-     * over, unread when their headers say whose they are. A task with headers is its headers' lane's, whatever it
-     * holds, so that exactly one lane executes it.
+     * over, unread when their headers say whose they are. A task with headers is its headers' lane's, so that exactly
+     * one lane reads it; that lane skips it if the task says otherwise ({@link Lane#contradiction}: a genuine task
+     * copied with other headers, which must not run in another store's lane or unpaced).
      */
     public void onTasks(List<ConsumerRecord<String, String>> records, Lane lane) {
-        List<DeletionTask> tasks = new ArrayList<>();
+        List<Received> tasks = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
             Optional<Boolean> byHeaders = lane.takes(record.headers());
             if (byHeaders.isPresent() && !byHeaders.get()) {
@@ -127,21 +132,31 @@ public class TaskListener {
             if (byHeaders.isEmpty() && !lane.takes(task)) {
                 continue;
             }
-            if (byHeaders.isPresent() && !lane.takes(task)) {
-                log.warn("deletion task {} at {}-{}@{} is of store {}{}, but its headers name this lane's ({}): executed"
-                        + " here", task.taskId(), record.topic(), record.partition(), record.offset(),
-                        task.spec().connectionRef(), task.paced() ? " (paced)" : "", lane.id());
+            if (byHeaders.isPresent()) {
+                Optional<String> contradiction = Lane.contradiction(record.headers(), task);
+                if (contradiction.isPresent()) {
+                    log.warn("deletion task {} at {}-{}@{} skipped by {}: {}; it runs only in its own store's lane, from"
+                            + " a message whose headers agree with it", task.taskId(), record.topic(), record.partition(),
+                            record.offset(), lane.id(), contradiction.get());
+                    Counter.builder("erasure.deletion.tasks.misrouted")
+                            .description("deletion tasks skipped because their headers name another lane than the task"
+                                    + " itself (a copy of a task with other headers)")
+                            .tag("lane", lane.id()).register(meters).increment();
+                    continue;
+                }
             }
-            tasks.add(task);
+            tasks.add(new Received(task, record));
         }
-        tasks.sort(FORWARD_FIRST);
+        tasks.sort(Comparator.comparing(Received::task, FORWARD_FIRST));
         // past this the rest of the poll is handed back, long before max.poll.interval.ms evicts the shard
         Instant handBackAt = clock.instant().plus(pollBudget);
-        for (DeletionTask task : tasks) {
-            Optional<String> refusal = verifier.refusal(task);
+        List<RefusedTasks.Sent> refusals = new ArrayList<>();
+        for (Received received : tasks) {
+            DeletionTask task = received.task();
+            Optional<Refusal> refusal = verifier.refusal(task);
             if (refusal.isPresent()) {
-                refused.increment();
-                executor.refuse(task, refusal.get()); // reported, nothing read or deleted
+                // not proven authentic: its ids are only claimed, so no run or request is failed by it
+                refusals.add(refused.refuse(received.record(), task, refusal.get()));
                 continue;
             }
             if (task.lookup()) {
@@ -151,5 +166,10 @@ public class TaskListener {
             executor.execute(task, handBackAt);
             afterTask.executed(task);
         }
+        refused.await(refusals);
+    }
+
+    /** A task as read, with the message it came in. */
+    private record Received(DeletionTask task, ConsumerRecord<String, String> record) {
     }
 }

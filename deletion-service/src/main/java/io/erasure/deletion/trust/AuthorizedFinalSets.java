@@ -1,5 +1,6 @@
 package io.erasure.deletion.trust;
 
+import io.erasure.deletion.trust.LoadOnceCache.Loaded;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.key.CanonicalKey;
@@ -10,9 +11,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,101 +28,117 @@ import tools.jackson.databind.json.JsonMapper;
  * The authorized final sets of runs, as the deletion service checks a run's task against them: the manifest whose
  * digest the control plane signed ({@code runs/<runId>/final/manifest.json}) and the part a task names, whose keys
  * must digest to what the manifest says. Both are read from S3 once and kept (a few manifests and parts, least
- * recently used first out), so the tasks of one part cost one read. S3 being unreachable is retriable; a missing or
- * altered manifest or part is a refusal.
+ * recently used first out), shared by every lane: concurrent tasks of one part wait for the one read of it rather than
+ * each reading it ({@link LoadOnceCache}). S3 being unreachable is retriable and not kept; a missing or altered
+ * manifest or part is a refusal, kept for {@code refusalTtl} so a stream of tasks naming it does not re-read it each.
  */
 public class AuthorizedFinalSets {
 
     private static final int MANIFESTS = 64;
     private static final int PARTS = 16;
+    /** How long a missing or altered manifest or part is remembered as such. */
+    public static final Duration REFUSAL_TTL = Duration.ofSeconds(30);
 
     private final S3Client s3;
     private final String bucket;
     private final JsonMapper json;
-    private final Map<String, FinalSetManifest> manifests = lru(MANIFESTS);
-    private final Map<String, Set<String>> parts = lru(PARTS);
+    private final LoadOnceCache<FinalSetManifest> manifests;
+    private final LoadOnceCache<Set<String>> parts;
 
     public AuthorizedFinalSets(S3Client s3, String bucket, JsonMapper json) {
+        this(s3, bucket, json, REFUSAL_TTL);
+    }
+
+    public AuthorizedFinalSets(S3Client s3, String bucket, JsonMapper json, Duration refusalTtl) {
         this.s3 = s3;
         this.bucket = bucket;
         this.json = json;
+        this.manifests = new LoadOnceCache<>(MANIFESTS, refusalTtl, System::nanoTime);
+        this.parts = new LoadOnceCache<>(PARTS, refusalTtl, System::nanoTime);
     }
 
     /**
      * Why {@code keys} are not all in part {@code part} of {@code run}'s final set whose manifest digests to
      * {@code setDigest}; empty when they are.
      */
-    public Optional<String> refusal(RunId run, String dataset, String setDigest, int part,
-                                    List<Map<String, Object>> keys) {
+    public Optional<Refusal> refusal(RunId run, String dataset, String setDigest, int part,
+                                     List<Map<String, Object>> keys) {
         String manifestKey = S3Layout.finalManifestKey(run);
-        FinalSetManifest manifest;
-        synchronized (manifests) {
-            manifest = manifests.get(manifestKey + "@" + setDigest);
+        Loaded<FinalSetManifest> manifest = manifests.get(manifestKey + "@" + setDigest,
+                () -> loadManifest(run, dataset, setDigest, manifestKey));
+        if (manifest.refusal() != null) {
+            return Optional.of(manifest.refusal());
         }
-        if (manifest == null) {
-            Optional<byte[]> bytes = read(manifestKey);
-            if (bytes.isEmpty()) {
-                return Optional.of("run " + run.value() + " has no final-set manifest at s3://" + bucket + "/" + manifestKey);
-            }
-            try {
-                manifest = json.readValue(bytes.get(), FinalSetManifest.class);
-            } catch (RuntimeException e) {
-                return Optional.of("the final-set manifest s3://" + bucket + "/" + manifestKey + " cannot be read: "
-                        + e.getMessage());
-            }
-            if (!manifest.digest().equals(setDigest) || !manifest.runId().equals(run.value())
-                    || !manifest.dataset().equals(dataset)) {
-                return Optional.of("the final-set manifest of run " + run.value() + " is not the one the control plane"
-                        + " authorized (its digest differs: altered after authorization, or another run's)");
-            }
-            synchronized (manifests) {
-                manifests.put(manifestKey + "@" + setDigest, manifest);
-            }
-        }
-        FinalSetManifest.Part entry = manifest.part(part);
+        FinalSetManifest.Part entry = manifest.value().part(part);
         if (entry == null) {
-            return Optional.of("part " + part + " is not part of run " + run.value() + "'s authorized final set");
+            return Optional.of(Refusal.of(Refusal.KEYS_NOT_COVERED, "part " + part + " is not part of run " + run.value()
+                    + "'s authorized final set"));
         }
         String partKey = S3Layout.finalPartKey(run, part);
-        Set<String> authorized;
-        synchronized (parts) {
-            authorized = parts.get(partKey + "@" + entry.keysDigest());
-        }
-        if (authorized == null) {
-            Optional<byte[]> bytes = read(partKey);
-            if (bytes.isEmpty()) {
-                return Optional.of("final-set part s3://" + bucket + "/" + partKey + " is missing");
-            }
-            List<Map<String, Object>> partKeys;
-            try {
-                partKeys = keysOf(bytes.get());
-            } catch (IOException | RuntimeException e) {
-                return Optional.of("final-set part s3://" + bucket + "/" + partKey + " cannot be read: " + e.getMessage());
-            }
-            if (!FinalSetManifest.keysDigest(partKeys).equals(entry.keysDigest())) {
-                return Optional.of("final-set part s3://" + bucket + "/" + partKey + " does not hold the keys the signed"
-                        + " manifest lists (altered after authorization)");
-            }
-            authorized = new HashSet<>(partKeys.size() * 2);
-            for (Map<String, Object> key : partKeys) {
-                authorized.add(CanonicalKey.render(key));
-            }
-            synchronized (parts) {
-                parts.put(partKey + "@" + entry.keysDigest(), authorized);
-            }
+        Loaded<Set<String>> authorized = parts.get(partKey + "@" + entry.keysDigest(),
+                () -> loadPart(partKey, entry.keysDigest()));
+        if (authorized.refusal() != null) {
+            return Optional.of(authorized.refusal());
         }
         List<String> outside = new ArrayList<>();
         for (Map<String, Object> key : keys) {
             String rendered = CanonicalKey.render(key);
-            if (!authorized.contains(rendered)) {
+            if (!authorized.value().contains(rendered)) {
                 outside.add(rendered);
             }
         }
         if (!outside.isEmpty()) {
-            return Optional.of(outside.size() + " of its " + keys.size() + " keys are not in part " + part + " of run "
-                    + run.value() + "'s authorized final set (e.g. " + outside.get(0) + ")");
+            return Optional.of(Refusal.of(Refusal.KEYS_NOT_COVERED, outside.size() + " of its " + keys.size()
+                    + " keys are not in part " + part + " of run " + run.value() + "'s authorized final set (e.g. "
+                    + outside.get(0) + ")"));
         }
         return Optional.empty();
+    }
+
+    private Loaded<FinalSetManifest> loadManifest(RunId run, String dataset, String setDigest, String manifestKey) {
+        Optional<byte[]> bytes = read(manifestKey);
+        if (bytes.isEmpty()) {
+            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_MISSING, "run " + run.value()
+                    + " has no final-set manifest at s3://" + bucket + "/" + manifestKey));
+        }
+        FinalSetManifest manifest;
+        try {
+            manifest = json.readValue(bytes.get(), FinalSetManifest.class);
+        } catch (RuntimeException e) {
+            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_MISSING, "the final-set manifest s3://" + bucket + "/"
+                    + manifestKey + " cannot be read: " + e.getMessage()));
+        }
+        if (!manifest.digest().equals(setDigest) || !manifest.runId().equals(run.value())
+                || !manifest.dataset().equals(dataset)) {
+            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_ALTERED, "the final-set manifest of run " + run.value()
+                    + " is not the one the control plane authorized (its digest differs: altered after authorization, or"
+                    + " another run's)"));
+        }
+        return Loaded.of(manifest);
+    }
+
+    private Loaded<Set<String>> loadPart(String partKey, String keysDigest) {
+        Optional<byte[]> bytes = read(partKey);
+        if (bytes.isEmpty()) {
+            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_MISSING, "final-set part s3://" + bucket + "/" + partKey
+                    + " is missing"));
+        }
+        List<Map<String, Object>> partKeys;
+        try {
+            partKeys = keysOf(bytes.get());
+        } catch (IOException | RuntimeException e) {
+            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_MISSING, "final-set part s3://" + bucket + "/" + partKey
+                    + " cannot be read: " + e.getMessage()));
+        }
+        if (!FinalSetManifest.keysDigest(partKeys).equals(keysDigest)) {
+            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_ALTERED, "final-set part s3://" + bucket + "/" + partKey
+                    + " does not hold the keys the signed manifest lists (altered after authorization)"));
+        }
+        Set<String> authorized = new HashSet<>(partKeys.size() * 2);
+        for (Map<String, Object> key : partKeys) {
+            authorized.add(CanonicalKey.render(key));
+        }
+        return Loaded.of(java.util.Collections.unmodifiableSet(authorized));
     }
 
     private Optional<byte[]> read(String key) {
@@ -147,14 +164,5 @@ public class AuthorizedFinalSets {
             }
         }
         return keys;
-    }
-
-    private static <V> Map<String, V> lru(int size) {
-        return new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
-                return size() > size;
-            }
-        };
     }
 }

@@ -7,6 +7,7 @@ import io.erasure.model.trust.TaskAuthority;
 import io.erasure.model.trust.TrustedKeys;
 import io.erasure.support.trust.SpecDigest;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -26,6 +27,7 @@ public class TaskVerifier {
     private final TrustedKeys trusted;
     private final AuthorizedFinalSets finalSets;
     private final Set<Kind> enforced;
+    private final Map<String, Set<Kind>> grants;
 
     /** {@code enforced}: the kinds of task that must be signed (forward and copy tasks join once their publishers sign). */
     public TaskVerifier(TrustedKeys trusted, AuthorizedFinalSets finalSets, Set<Kind> enforced) {
@@ -35,6 +37,7 @@ public class TaskVerifier {
                     + " and .grants (RUN, FORWARD, CONTROL)");
         }
         this.trusted = trusted;
+        this.grants = Map.copyOf(trusted.grants());
         this.finalSets = finalSets;
         this.enforced = enforced.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(enforced));
     }
@@ -44,51 +47,74 @@ public class TaskVerifier {
         return task.copyOf() != null ? Kind.COPY : task.runId() != null ? Kind.RUN : Kind.FORWARD;
     }
 
-    /** Why {@code task} must not delete anything, or empty when it is authorized. */
-    public Optional<String> refusal(DeletionTask task) {
+    /**
+     * Why {@code task} must not delete anything, or empty when it is authorized. A task refused here is not proven
+     * authentic (every check below is of what its signature covers, or of what anyone could have changed on a genuine
+     * task): its refusal must change no run's or request's state ({@link RefusedTasks}).
+     */
+    public Optional<Refusal> refusal(DeletionTask task) {
         Kind kind = kindOf(task);
         if (!enforced.contains(kind)) {
             return Optional.empty();
         }
         TaskAuthority authority = task.authority();
         if (authority == null) {
-            return Optional.of("it carries no authorization (only tasks the control plane authorized are executed)");
+            return Optional.of(Refusal.of(Refusal.UNSIGNED,
+                    "it carries no authorization (only tasks the control plane authorized are executed)"));
         }
         Authorization authorization = authority.authorization();
         Optional<String> signature = trusted.refusal(authorization, kind);
         if (signature.isPresent()) {
-            return signature;
+            return Optional.of(Refusal.of(signatureClass(authorization, kind), signature.get()));
         }
         if (!authorization.origin().equals(task.originId())) {
-            return Optional.of("its authorization is for '" + authorization.origin() + "', not for '" + task.originId()
-                    + "'");
+            return Optional.of(Refusal.of(Refusal.OTHER_ORIGIN, "its authorization is for '" + authorization.origin()
+                    + "', not for '" + task.originId() + "'"));
         }
         if (!authorization.dataset().equals(task.dataset())) {
-            return Optional.of("its authorization is for dataset '" + authorization.dataset() + "', not '"
-                    + task.dataset() + "'");
+            return Optional.of(Refusal.of(Refusal.OTHER_DATASET, "its authorization is for dataset '"
+                    + authorization.dataset() + "', not '" + task.dataset() + "'"));
         }
         if (!authorization.specDigest().equals(SpecDigest.of(task.spec()))) {
-            return Optional.of("its spec (" + task.spec().storeKind() + " " + task.spec().connectionRef() + "/"
-                    + task.spec().namespace() + "." + task.spec().table() + ") is not the spec its authorization covers");
+            return Optional.of(Refusal.of(Refusal.OTHER_SPEC, "its spec (" + task.spec().storeKind() + " "
+                    + task.spec().connectionRef() + "/" + task.spec().namespace() + "." + task.spec().table()
+                    + ") is not the spec its authorization covers"));
         }
         if (authorization.cutoffMicros() != task.cutoff().micros()) {
-            return Optional.of("its cut-off " + task.cutoff().micros() + " is not the authorized "
-                    + authorization.cutoffMicros());
+            return Optional.of(Refusal.of(Refusal.OTHER_CUTOFF, "its cut-off " + task.cutoff().micros()
+                    + " is not the authorized " + authorization.cutoffMicros()));
         }
         String contentId = task.contentId();
         if (!contentId.equals(task.taskId())) {
-            return Optional.of("its id is not the one its content gives (" + contentId + ")");
+            return Optional.of(Refusal.of(Refusal.ID_MISMATCH, "its id is not the one its content gives (" + contentId
+                    + ")"));
         }
         if (kind == Kind.RUN) {
             if (task.priority() != task.spec().priority()) {
-                return Optional.of("its priority " + task.priority() + " is not its spec's " + task.spec().priority());
+                return Optional.of(Refusal.of(Refusal.PRIORITY_MISMATCH, "its priority " + task.priority()
+                        + " is not its spec's " + task.spec().priority()));
             }
             return finalSets.refusal(task.runId(), task.dataset(), authorization.setDigest(), authority.finalPart(),
                     task.keys());
         }
         if (!authorization.setDigest().equals(contentId)) {
-            return Optional.of("its keys are not the keys its authorization covers");
+            return Optional.of(Refusal.of(Refusal.KEYS_NOT_COVERED, "its keys are not the keys its authorization covers"));
         }
         return Optional.empty();
+    }
+
+    /** The class of what {@link TrustedKeys#refusal(Authorization, Kind)} found wrong with {@code authorization}. */
+    private String signatureClass(Authorization authorization, Kind kind) {
+        if (authorization.kind() != kind) {
+            return Refusal.WRONG_KIND;
+        }
+        if (authorization.keyId() == null || authorization.signature() == null || authorization.signature().isBlank()) {
+            return Refusal.UNSIGNED;
+        }
+        Set<Kind> granted = grants.get(authorization.keyId());
+        if (granted == null) {
+            return Refusal.UNTRUSTED_KEY;
+        }
+        return granted.contains(kind) ? Refusal.BAD_SIGNATURE : Refusal.KEY_NOT_GRANTED;
     }
 }
