@@ -86,6 +86,7 @@ public final class RunProgressBenchmark {
         String[] arguments = properties.stream().map(p -> "--" + p).toArray(String[]::new);
         CountingDataSources statements = new CountingDataSources();
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(ControlPlaneApplication.class)
+                .profiles("local") // the LOCAL ONLY keys and users, as ./erasure-local runs it
                 .initializers(c -> c.getBeanFactory().addBeanPostProcessor(statements)).run(arguments)) {
             RunStore runs = context.getBean(RunStore.class);
             JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);

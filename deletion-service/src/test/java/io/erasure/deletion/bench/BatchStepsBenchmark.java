@@ -43,6 +43,7 @@ import io.erasure.model.event.EventPayload;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.trust.SigningKey;
 import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.LiveRow;
@@ -53,6 +54,7 @@ import io.erasure.support.json.PlatformJson;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.support.stores.StoreConnectionsProperties;
 import io.erasure.support.tasks.DeletionTaskPublisher;
+import io.erasure.support.trust.TaskSigner;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Clock;
@@ -211,7 +213,7 @@ public final class BatchStepsBenchmark {
                             () -> new io.erasure.deletionlog.client.FrozenSpecs(keysSession, json, Duration.ofDays(30))), lag,
                     new TimedThrottle(timings, config, ownership),
                     new SpreadPacer(processed, ownership, clock, SpreadPacer.Sleeper.THREAD), control, processed,
-                    new TimedFanOut(timings, new DeletionTaskPublisher(kafka, json), json, jdbc),
+                    new TimedFanOut(timings, new DeletionTaskPublisher(kafka, json, signer(service, clock)), json, jdbc),
                     new TimedEvents(timings, kafka, json, clock),
                     new StoreCalls(config.retryAttempts(), Duration.ofMillis(200), Duration.ofSeconds(20),
                             new SimpleMeterRegistry()),
@@ -331,9 +333,16 @@ public final class BatchStepsBenchmark {
     }
 
     /** The service's own application.yml, flattened, so the benchmark's producer is the service's. */
+    /** The service's LOCAL ONLY signing key: copy tasks are signed as the service signs them. */
+    private static TaskSigner signer(Properties service, Clock clock) {
+        return new TaskSigner(SigningKey.of(service.getProperty("erasure.signing.key-id"),
+                service.getProperty("erasure.signing.private-key")), "deletion-service", clock);
+    }
+
     private static Properties serviceConfiguration() {
         YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
-        yaml.setResources(new ClassPathResource("application.yml"));
+        // the local profile holds the LOCAL ONLY keys (the log's master key), as ./erasure-local and the tests run it
+        yaml.setResources(new ClassPathResource("application.yml"), new ClassPathResource("application-local.yml"));
         return yaml.getObject();
     }
 

@@ -87,7 +87,8 @@ public final class RecoveryPagingBenchmark {
         LocalEngines.cassandra().springProperties().forEach((name, value) -> properties.add(name + "=" + value));
         LocalEngines.postgres().storeConnectionProperties(CONNECTION).forEach((name, value) -> properties.add(name + "=" + value));
         String[] arguments = properties.stream().map(p -> "--" + p).toArray(String[]::new);
-        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(RecoveryApplication.class).run(arguments)) {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(RecoveryApplication.class)
+                .profiles("local").run(arguments)) { // the LOCAL ONLY keys, as ./erasure-local runs it
             JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
             JsonMapper json = context.getBean(JsonMapper.class);
             CqlSession session = context.getBean(CqlSession.class);
