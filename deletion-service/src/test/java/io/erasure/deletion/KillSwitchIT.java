@@ -213,8 +213,52 @@ class KillSwitchIT extends DeletionTestSupport {
         }
     }
 
+    /**
+     * After a replay and compaction, an old signed lift may be all the control topic holds of a scope whose switch a
+     * newer engage turned on: a replica restarted then still keeps the dataset stopped (it applied the engage before,
+     * and the service keeps it), and its task deletes nothing. The restarted replica reads a topic of its own that
+     * holds just the lift, standing in for the compacted one.
+     */
+    @Test
+    void aRestartedReplicaKeepsTheSwitchOnWhenOnlyAnOlderLiftIsLeftOfIt() throws Exception {
+        ControlSignal lift = AuthorizedRuns.signed(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "ok"));
+        String liftMessage = json.writeValueAsString(EventEnvelope.startChain(lift, null, Clock.systemUTC()));
+        send(Topics.CONTROL, Topics.controlKey(lift), liftMessage);
+        control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> controlState.stopped(spec.name()));
+        send(Topics.CONTROL, Topics.controlKey(lift), liftMessage); // the replay: compaction keeps it, drops the engage
+
+        String compacted = Topics.CONTROL + ".compacted-" + schema;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                LocalEngines.kafka().bootstrapServers()))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(compacted, 1, (short) 1)
+                    .configs(Map.of("cleanup.policy", "compact")))).all().get(10, TimeUnit.SECONDS);
+        }
+        send(compacted, Topics.controlKey(lift), liftMessage);
+        String group = "restarted-" + schema;
+        startGroupAtTheEndOfTheTaskTopic(group);
+        DeletionTask task = DeletionTask.forRun(RunId.random(), spec, keys(5, 6), CUTOFF);
+        publish(task);
+
+        try (ConfigurableApplicationContext restarted = startReplica(group, Map.of("erasure.deletion.control-topic",
+                compacted))) {
+            ControlState restartedControl = restarted.getBean(ControlState.class);
+            await().atMost(Duration.ofSeconds(60)).until(restartedControl::caughtUp);
+            sleepMillis(6_000);
+            assertThat(ids("profiles")).as("rows of the switched-off dataset after the restart").contains(5L, 6L);
+            assertThat(completed(task, 0)).isEmpty();
+            assertThat(restartedControl.stopped(spec.name())).as("the restarted replica's switch").isTrue();
+        } finally {
+            control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
+        }
+    }
+
     /** A second deletion replica, as after a restart: same engines, its own shard group, a fresh control state. */
     private ConfigurableApplicationContext startReplica(String group) {
+        return startReplica(group, Map.of());
+    }
+
+    private ConfigurableApplicationContext startReplica(String group, Map<String, String> more) {
         Map<String, Object> properties = new HashMap<>();
         LocalEngines.postgres().springProperties().forEach(properties::put);
         LocalEngines.kafka().springProperties().forEach(properties::put);
@@ -225,6 +269,7 @@ class KillSwitchIT extends DeletionTestSupport {
         properties.put("erasure.deletion.group", group);
         properties.put("erasure.deletion.kill-switch-poll", "100ms");
         properties.put("spring.flyway.enabled", "false");
+        properties.putAll(more);
         // as arguments: default properties would rank below application.yml
         return new SpringApplicationBuilder(DeletionApplication.class).run(properties.entrySet().stream()
                 .map(p -> "--" + p.getKey() + "=" + p.getValue()).toArray(String[]::new));

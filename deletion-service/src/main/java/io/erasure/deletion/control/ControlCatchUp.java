@@ -1,6 +1,5 @@
 package io.erasure.deletion.control;
 
-import io.erasure.model.contract.Topics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +7,6 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -18,9 +16,10 @@ import org.springframework.kafka.core.ConsumerFactory;
 
 /**
  * Reads {@code erasure.control} to its end before the deletion shards start consuming tasks, so a replica that
- * (re)starts while a kill switch is on never deletes before it has seen the switch. The shards' lanes do not start
- * on their own; this starts them once {@link ControlState} is caught up. While Kafka cannot be reached it keeps
- * trying, and deletes nothing.
+ * (re)starts while a kill switch is on never deletes before it has seen the switch. First {@link ControlState} takes up
+ * the newest signals stored before ({@link ControlStore}), so the topic's older ones (a replayed lift) lose to them. The
+ * shards' lanes do not start on their own; this starts them once {@link ControlState} is caught up. While Kafka or the
+ * store cannot be reached it keeps trying, and deletes nothing.
  */
 public class ControlCatchUp implements SmartLifecycle {
 
@@ -66,9 +65,10 @@ public class ControlCatchUp implements SmartLifecycle {
     private void catchUpThenStartShards() {
         while (running && !control.caughtUp()) {
             try {
+                control.load();
                 readToEnd();
                 control.markCaughtUp();
-            } catch (KafkaException | IllegalStateException e) {
+            } catch (RuntimeException e) { // Kafka, the store, or stopped meanwhile
                 log.warn("control topic not read to its end yet ({}); deletion waits and retries in {}", e.getMessage(),
                         RETRY);
                 if (!sleep(RETRY)) {
@@ -97,7 +97,7 @@ public class ControlCatchUp implements SmartLifecycle {
         overrides.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         overrides.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         try (Consumer<?, ?> consumer = consumers.createConsumer(null, "control-catch-up", null, overrides)) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.CONTROL, Duration.ofSeconds(10)).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(control.topic(), Duration.ofSeconds(10)).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             if (partitions.isEmpty()) {
                 return; // no control topic yet: no switch was ever set

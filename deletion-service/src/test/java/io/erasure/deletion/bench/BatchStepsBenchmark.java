@@ -185,7 +185,8 @@ public final class BatchStepsBenchmark {
 
             // no signal is trusted: the benchmark's topic holds none
             ControlState control = new ControlState(json, io.erasure.model.trust.TrustedKeys.of(Map.of()),
-                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                    new io.erasure.deletion.control.ControlStore(jdbc, json));
             ControlCatchUp catchUp = new ControlCatchUp(control, new DefaultKafkaConsumerFactory<>(Map.of(
                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap)), () -> { });
             catchUp.start();
