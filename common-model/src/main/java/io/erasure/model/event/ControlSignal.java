@@ -13,8 +13,9 @@ import java.util.List;
  * {@code cancelledRuns} lists the scope's cancelled runs still to be dropped by consumers.
  *
  * <p>The control plane signs each signal ({@link io.erasure.model.trust.Authorization.Kind#CONTROL}, over
- * {@link #signedContent()}); {@code sequence} is when it was issued (microseconds since the epoch), so a consumer keeps
- * the newest signal of each scope and a re-sent older one (an old "lift" replayed after a newer "engage") changes
+ * {@link #signedContent()}); {@code sequence} grows with every signal of its scope (drawn from the control plane's
+ * database under the scope's lock, at least the issuing clock's microseconds), so a consumer keeps the newest signal of
+ * each scope, stored across restarts, and a re-sent older one (an old "lift" replayed after a newer "engage") changes
  * nothing. A consumer treats a signal without a valid signature as unreadable: its scope stops.
  */
 public record ControlSignal(String scope, boolean active, List<RunId> cancelledRuns, String actor, String reason,
