@@ -226,15 +226,25 @@ deletion: deletion-service
 {{- if include "erasure.needs" (dict "service" $svc "thing" "signing") -}}
 {{/* the private key itself comes from its Secret as ERASURE_SIGNING_PRIVATEKEY */}}
 {{- $key := get $v.signing.keys .name | default dict -}}
-{{- $_ := set $signing "key-id" (required (printf "signing.keys.%s.keyId is required: the id deletion-service trusts its public key by" .name) $key.keyId) -}}
+{{- $_ := set $signing "key-id" (required (printf "signing.keys.%s.keyId is required: the id its consumers trust its public key by" .name) $key.keyId) -}}
 {{- end -}}
-{{- if eq .name "deletion-service" -}}
+{{- if or (eq .name "deletion-service") (eq .name "control-plane") -}}
 {{- if not $v.signing.trustedKeys -}}
-{{- fail "signing.trustedKeys is required: deletion-service executes only tasks signed by a key listed there (the control plane's with grants [RUN, FORWARD, CONTROL], its own with [COPY, FORWARD], recovery's with [FORWARD])" -}}
+{{- fail "signing.trustedKeys is required: deletion-service executes only tasks signed by a key listed there (the control plane's with grants [RUN, FORWARD, CONTROL], its own with [COPY, FORWARD, BATCH_RESULT], recovery's with [FORWARD]) and control-plane applies only run events sealed by one (audit-service's with [AUDIT_RESULT], validation-service's with [VALIDATION_RESULT], deletion-service's with [BATCH_RESULT])" -}}
 {{- end -}}
 {{- $trusted := dict -}}
+{{- $granted := list -}}
 {{- range $id, $entry := $v.signing.trustedKeys -}}
-{{- $_ := set $trusted $id (dict "public-key" (required (printf "signing.trustedKeys.%s.publicKey is required" $id) $entry.publicKey) "grants" (required (printf "signing.trustedKeys.%s.grants is required: what the key may sign (RUN, FORWARD, COPY, CONTROL)" $id) $entry.grants)) -}}
+{{- $grants := required (printf "signing.trustedKeys.%s.grants is required: what the key may sign (RUN, FORWARD, COPY, CONTROL, AUDIT_RESULT, VALIDATION_RESULT, BATCH_RESULT)" $id) $entry.grants -}}
+{{- $_ := set $trusted $id (dict "public-key" (required (printf "signing.trustedKeys.%s.publicKey is required" $id) $entry.publicKey) "grants" $grants) -}}
+{{- $granted = concat $granted $grants -}}
+{{- end -}}
+{{- if eq .name "control-plane" -}}
+{{- range $grant := list "AUDIT_RESULT" "VALIDATION_RESULT" "BATCH_RESULT" -}}
+{{- if not (has $grant $granted) -}}
+{{- fail (printf "signing.trustedKeys has no key granted %s: control-plane applies only run events sealed by a key trusted for their producer (audit-service: AUDIT_RESULT, validation-service: VALIDATION_RESULT, deletion-service: BATCH_RESULT)" $grant) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- $_ := set $signing "trusted-keys" $trusted -}}
 {{- end -}}

@@ -11,6 +11,8 @@ import io.erasure.audit.units.UnitWorker;
 import io.erasure.audit.units.UnitWorkers;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.support.S3Properties;
+import io.erasure.support.trust.RunEventSealing;
+import io.erasure.support.trust.SigningProperties;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,9 +51,14 @@ class AuditConfiguration {
         return new AuditProgress(bucket, json);
     }
 
+    /**
+     * Seals the audit's results on erasure.run.events with erasure.signing.private-key; without one the service refuses
+     * to start, naming the property (the control plane applies no unsealed result).
+     */
     @Bean
-    AuditEvents auditEvents(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, AuditProperties properties) {
-        return new AuditEvents(kafka, properties.unitsTopic(), json, clock);
+    AuditEvents auditEvents(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, AuditProperties properties,
+                            SigningProperties signing) {
+        return new AuditEvents(kafka, properties.unitsTopic(), json, clock, RunEventSealing.key(signing, "audit results"));
     }
 
     @Bean

@@ -1,6 +1,12 @@
 package io.erasure.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -28,6 +34,18 @@ class AuditApplicationIT {
 
     @LocalServerPort
     int port;
+
+    @Test
+    void withoutAKeyToSealItsResultsTheServiceRefusesToStartNamingTheProperty() {
+        List<String> arguments = new ArrayList<>(List.of("--erasure.signing.private-key=", "--server.port=0"));
+        LocalEngines.kafka().springProperties().forEach((name, value) -> arguments.add("--" + name + "=" + value));
+        LocalEngines.s3().springProperties().forEach((name, value) -> arguments.add("--" + name + "=" + value));
+
+        assertThatThrownBy(() -> new SpringApplicationBuilder(AuditApplication.class).web(WebApplicationType.NONE)
+                .run(arguments.toArray(String[]::new)).close())
+                .hasStackTraceContaining("no key to seal audit results on erasure.run.events")
+                .hasStackTraceContaining("erasure.signing.private-key is required");
+    }
 
     @Test
     void healthIsUpWithEveryEngine() {

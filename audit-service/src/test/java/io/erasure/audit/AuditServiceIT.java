@@ -18,6 +18,7 @@ import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.run.RunId;
+import io.erasure.support.trust.SpecDigest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -116,7 +117,10 @@ class AuditServiceIT {
         assertThat(expected).hasSizeGreaterThan(1_000);
         assertThat(outcome.payload()).isEqualTo(new AuditCompleted(dataset, "20240131T020000Z",
                 CutoffTimestamp.ofMicros(GeneratedData.T0_MICROS), 9_000, expected.size(),
-                S3Layout.candidatesPrefix(RunId.of(runId))));
+                S3Layout.candidatesPrefix(RunId.of(runId)), SpecDigest.of(spec)));
+        // sealed with audit-service's key, as the control plane checks it (read back from the topic)
+        assertThat(outcome.seal().keyId()).isEqualTo("audit-local");
+        assertThat(AuditTestKit.refusal(outcome)).isEmpty();
         assertThat(KIT.candidateParts(runId)).containsExactly(
                 S3Layout.candidatesPartKey(RunId.of(runId), 0), S3Layout.candidatesPartKey(RunId.of(runId), 1),
                 S3Layout.candidatesPartKey(RunId.of(runId), 2));
@@ -219,6 +223,7 @@ class AuditServiceIT {
         KIT.sendCommand(runId, new AuditRequested(spec,
                 AuditTestKit.source(sourceName, BackupFormat.JSONL_GZIP, Duration.ZERO), false));
 
+        assertThat(AuditTestKit.refusal(awaitOutcome(runId))).as("a failure is sealed too").isEmpty();
         assertThat(awaitOutcome(runId).payloadAs(AuditFailed.class).reason()).isEqualTo("no complete backup of dataset '"
                 + dataset + "' under backups/" + dataset + "/: a snapshot is complete once its manifest.json exists");
     }

@@ -13,6 +13,9 @@ import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.identifier.IdentifierSource;
+import io.erasure.model.trust.Authorization;
+import io.erasure.model.trust.EventSeals;
+import io.erasure.model.trust.SigningKey;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +54,33 @@ import tools.jackson.databind.json.JsonMapper;
 public abstract class ControlPlaneTestSupport {
 
     private static final AtomicInteger NAMES = new AtomicInteger();
+
+    /**
+     * The LOCAL ONLY keys the producers of {@code erasure.run.events} seal their results with (their
+     * application-local.yml), which the control plane's local profile trusts: audit-service's for AUDIT_RESULT,
+     * validation-service's for VALIDATION_RESULT, deletion-service's for BATCH_RESULT.
+     */
+    public static final SigningKey AUDIT_KEY = SigningKey.of("audit-local",
+            "MC4CAQAwBQYDK2VwBCIEIKjzIel+FXKkm+1gE0XvcqhznICc55fP7rSK5NxLL4UH");
+    public static final SigningKey VALIDATION_KEY = SigningKey.of("validation-local",
+            "MC4CAQAwBQYDK2VwBCIEIOiA1ULBdJSHHmI8Lsv/iI/a80S+hD9AHhOE1HT5tyx8");
+    public static final SigningKey DELETION_KEY = SigningKey.of("deletion-local",
+            "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C");
+
+    /**
+     * {@code event} sealed as its producer seals it: an audit result with audit-service's local key, a validation
+     * result with validation-service's, a batch result with deletion-service's (EventSeals' grants).
+     */
+    public static EventEnvelope sealed(EventEnvelope event) {
+        Authorization.Kind grant = EventSeals.grantFor(event.payload().getClass()).orElseThrow(() ->
+                new IllegalArgumentException(event.eventType() + " is not a run event: no service seals it"));
+        return event.sealedWith(switch (grant) {
+            case AUDIT_RESULT -> AUDIT_KEY;
+            case VALIDATION_RESULT -> VALIDATION_KEY;
+            case BATCH_RESULT -> DELETION_KEY;
+            default -> throw new IllegalStateException("no producer seals with " + grant);
+        });
+    }
 
     @DynamicPropertySource
     static void engines(DynamicPropertyRegistry registry) {

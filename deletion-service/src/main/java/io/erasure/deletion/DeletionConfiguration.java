@@ -22,6 +22,7 @@ import io.erasure.deletion.trust.RefusedTasks;
 import io.erasure.deletion.trust.TaskVerifier;
 import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.TrustedKeys;
+import io.erasure.support.trust.RunEventSealing;
 import io.erasure.support.trust.SigningProperties;
 import io.erasure.support.trust.TaskSigner;
 import java.util.EnumSet;
@@ -146,9 +147,10 @@ class DeletionConfiguration {
         return new StoreCalls(properties.retryAttempts(), Duration.ofMillis(200), Duration.ofSeconds(20), meters);
     }
 
+    /** Batch results, sealed with this service's key (erasure.signing.private-key): the control plane applies no other. */
     @Bean
-    BatchEvents batchEvents(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock) {
-        return new BatchEvents(kafka, json, clock);
+    BatchEvents batchEvents(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, SigningProperties signing) {
+        return new BatchEvents(kafka, json, clock, RunEventSealing.key(signing, "batch results"));
     }
 
     @Bean

@@ -331,12 +331,22 @@ class DeletionPipelineIT extends DeletionTestSupport {
         return events(task, BatchCompleted.class, atLeast);
     }
 
+    /** deletion-service's LOCAL ONLY public key, as the control plane trusts it: for batch results only. */
+    private static final io.erasure.model.trust.TrustedKeys CONTROL_PLANE_TRUST = io.erasure.model.trust.TrustedKeys.of(
+            java.util.Map.of("deletion-local", new io.erasure.model.trust.TrustedKeys.Trusted(
+                    io.erasure.model.trust.TrustedKeys.publicKey("deletion-local",
+                            "MCowBQYDK2VwAyEASDd2Mgo3/hMQg1TrU5E92IbO8CwWhWaAcBcShtFSj0Q="),
+                    java.util.EnumSet.of(io.erasure.model.trust.Authorization.Kind.BATCH_RESULT))));
+
+    /** The task's run's events of {@code type}, each sealed with this service's key as the control plane checks it. */
     private <P> List<P> events(DeletionTask task, Class<P> type, int atLeast) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
-                        value -> json.readValue(value, EventEnvelope.class),
-                        e -> task.runId().value().equals(e.runId()) && type.isInstance(e.payload()), atLeast,
-                        Duration.ofSeconds(atLeast == 0 ? 3 : 60))
-                .stream().map(e -> type.cast(e.payload())).toList();
+        List<EventEnvelope> events = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+                value -> json.readValue(value, EventEnvelope.class),
+                e -> task.runId().value().equals(e.runId()) && type.isInstance(e.payload()), atLeast,
+                Duration.ofSeconds(atLeast == 0 ? 3 : 60));
+        events.forEach(e -> assertThat(io.erasure.model.trust.EventSeals.refusal(e, CONTROL_PLANE_TRUST))
+                .as("the seal of " + e.eventType() + " " + e.eventId()).isEmpty());
+        return events.stream().map(e -> type.cast(e.payload())).toList();
     }
 
     private List<DeletionRecord> records(DeletionTask task, int atLeast) {

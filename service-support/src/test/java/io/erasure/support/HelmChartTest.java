@@ -155,7 +155,7 @@ class HelmChartTest {
                 expected.add("access");
             }
             if (properties.contains("erasure.signing.private-key")) {
-                expected.add("signing"); // it signs what it publishes to the deletion service
+                expected.add("signing"); // it signs what it publishes: tasks, signals, or its results on run.events
             }
             if (readsStoreConnections(module)) {
                 expected.add("connections");
@@ -214,6 +214,17 @@ class HelmChartTest {
         String helpers = Files.readString(chart.resolve("templates/_helpers.tpl"));
         assertThat(helpers).as("the jars' LOCAL ONLY signing keys are switched off").contains("dict \"local-keys\" false")
                 .contains("signing.trustedKeys is required");
+        // every signer has a key of its own, from a Secret; the control plane trusts one per producer of run events
+        Map<String, Object> signingKeys = map(map(values, "signing"), "keys");
+        services().forEach((name, service) -> {
+            if (((List<?>) service.get("needs")).contains("signing")) {
+                assertThat(map(signingKeys, name)).as("signing.keys." + name).containsKey("keyId")
+                        .containsEntry("existingSecret", "").containsKey("key");
+            }
+        });
+        assertThat(helpers).as("control-plane needs a trusted key for each producer of erasure.run.events")
+                .contains("(eq .name \"control-plane\")")
+                .contains("list \"AUDIT_RESULT\" \"VALIDATION_RESULT\" \"BATCH_RESULT\"");
     }
 
     @Test

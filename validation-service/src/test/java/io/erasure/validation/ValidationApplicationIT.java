@@ -11,6 +11,22 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 class ValidationApplicationIT extends ValidationTestSupport {
 
     @Test
+    void withoutAKeyToSealItsResultsTheServiceRefusesToStartNamingTheProperty() {
+        java.util.List<String> arguments = new java.util.ArrayList<>(java.util.List.of("--erasure.signing.private-key=",
+                "--server.port=0"));
+        for (var engine : java.util.List.of(io.erasure.infra.LocalEngines.postgres().springProperties(),
+                io.erasure.infra.LocalEngines.kafka().springProperties(), io.erasure.infra.LocalEngines.s3().springProperties())) {
+            engine.forEach((name, value) -> arguments.add("--" + name + "=" + value));
+        }
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new org.springframework.boot.builder.SpringApplicationBuilder(
+                        ValidationApplication.class).web(org.springframework.boot.WebApplicationType.NONE)
+                        .run(arguments.toArray(String[]::new)).close())
+                .hasStackTraceContaining("no key to seal validation results on erasure.run.events")
+                .hasStackTraceContaining("erasure.signing.private-key is required");
+    }
+
+    @Test
     void healthIsUpWithEveryEngine() {
         // the components only to an operator (ValidationEndpointAccessIT)
         RestTestClient.bindToServer().baseUrl("http://localhost:" + port)

@@ -109,6 +109,8 @@ class ValidationPipelineIT extends ValidationTestSupport {
                 .containsEntry("alreadyAbsent", 1L).containsEntry("modifiedSinceBackup", 1L);
         assertThat(completed.exceedsLimit()).as("5 of 100 rows is over the 1 % limit").isTrue();
         assertThat(completed.taskCount()).isEqualTo(1);
+        assertThat(completed.specDigest()).as("the spec it validated, which the control plane compares with its run's")
+                .isEqualTo(io.erasure.support.trust.SpecDigest.of(spec));
         assertThat(finalIds(runId)).containsExactly(1L, 2L, 7L, 8L, 10L);
         assertThat(events(runId, e -> true, 1)).as("no task before DeletionAuthorized").allSatisfy(
                 e -> assertThat(e.payload()).isNotInstanceOf(TasksPublished.class));
@@ -258,9 +260,19 @@ class ValidationPipelineIT extends ValidationTestSupport {
         }
     }
 
+    /** validation-service's LOCAL ONLY public key, as the control plane trusts it: for validation's results only. */
+    private static final io.erasure.model.trust.TrustedKeys CONTROL_PLANE_TRUST = io.erasure.model.trust.TrustedKeys.of(
+            java.util.Map.of("validation-local", new io.erasure.model.trust.TrustedKeys.Trusted(
+                    io.erasure.model.trust.TrustedKeys.publicKey("validation-local",
+                            "MCowBQYDK2VwAyEAvTt3zuKHccemqeqo0lyYmqneRWch7MTfpeAs6LR4t6k="),
+                    java.util.EnumSet.of(io.erasure.model.trust.Authorization.Kind.VALIDATION_RESULT))));
+
+    /** The run's one event of {@code type}, sealed with validation-service's key as the control plane checks it. */
     private <P extends EventPayload> P single(String runId, Class<P> type) {
         List<EventEnvelope> found = events(runId, e -> type.isInstance(e.payload()), 1);
         assertThat(found).as(type.getSimpleName() + " of run " + runId).hasSize(1);
+        assertThat(io.erasure.model.trust.EventSeals.refusal(found.get(0), CONTROL_PLANE_TRUST))
+                .as("the seal of " + type.getSimpleName() + " of run " + runId).isEmpty();
         return type.cast(found.get(0).payload());
     }
 

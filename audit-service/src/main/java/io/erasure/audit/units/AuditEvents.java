@@ -11,6 +11,8 @@ import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.EventPayload;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
+import io.erasure.model.trust.SigningKey;
+import io.erasure.support.trust.SpecDigest;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.kafka.core.KafkaTemplate;
 import tools.jackson.databind.json.JsonMapper;
@@ -26,6 +28,10 @@ import java.util.concurrent.TimeUnit;
  * Everything the audit sends, each with an id derived from what it is (run, unit index, event
  * type): a unit or an outcome sent twice after a crash is the same event, and consumers drop the
  * copy by its {@code eventId}. Sends wait for the broker's acknowledgement ({@code acks=all}).
+ *
+ * <p>The results on {@code erasure.run.events} are sealed with this service's key ({@code erasure.signing.*}), which the
+ * control plane trusts for audit results only; {@link AuditCompleted} names the digest of the frozen spec the audit
+ * joined with, so the control plane applies it only to the run that froze that spec.
  */
 public class AuditEvents {
 
@@ -35,13 +41,19 @@ public class AuditEvents {
     private final String unitsTopic;
     private final JsonMapper json;
     private final Clock clock;
+    private final SigningKey key;
 
-    /** @param unitsTopic {@code erasure.audit.units} (another name only to isolate tests sharing a broker) */
-    public AuditEvents(KafkaTemplate<String, String> kafka, String unitsTopic, JsonMapper json, Clock clock) {
+    /**
+     * @param unitsTopic {@code erasure.audit.units} (another name only to isolate tests sharing a broker)
+     * @param key        seals every result on {@code erasure.run.events}
+     */
+    public AuditEvents(KafkaTemplate<String, String> kafka, String unitsTopic, JsonMapper json, Clock clock,
+                       SigningKey key) {
         this.kafka = kafka;
         this.unitsTopic = unitsTopic;
         this.json = json;
         this.clock = clock;
+        this.key = java.util.Objects.requireNonNull(key, "key");
     }
 
     /**
@@ -63,10 +75,11 @@ public class AuditEvents {
         await(CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)), "units of run " + plan.runId());
     }
 
-    public void completed(EventEnvelope cause, AuditPlan plan, long rowsScanned, long candidates) {
+    /** {@code spec}: the frozen spec the audit joined with (the request's, carried by every unit). */
+    public void completed(EventEnvelope cause, AuditPlan plan, DatasetSpec spec, long rowsScanned, long candidates) {
         send(cause, plan.runId(), new AuditCompleted(plan.dataset(), plan.snapshot(),
                 CutoffTimestamp.ofMicros(plan.cutoffMicros()), rowsScanned, candidates,
-                S3Layout.candidatesPrefix(RunId.of(plan.runId()))));
+                S3Layout.candidatesPrefix(RunId.of(plan.runId())), SpecDigest.of(spec)));
     }
 
     public void failed(EventEnvelope cause, String runId, String dataset, String reason) {
@@ -77,7 +90,8 @@ public class AuditEvents {
         String type = EventPayload.typeName(payload.getClass());
         UUID chain = cause != null ? cause.originChainId() : DeterministicId.nameBasedUuid("run-chain", runId);
         EventEnvelope event = EventEnvelope.of(payload, runId, chain, clock)
-                .withEventId(DeterministicId.nameBasedUuid("audit-event", runId, type));
+                .withEventId(DeterministicId.nameBasedUuid("audit-event", runId, type))
+                .sealedWith(key);
         await(kafka.send(Topics.RUN_EVENTS, Topics.runKey(RunId.of(runId)), json.writeValueAsString(event)),
                 type + " of run " + runId);
     }

@@ -63,7 +63,7 @@ public class RunCommandsListener {
             return;
         }
         if (plan.partCount() == 0) {
-            events.completed(command, plan, 0, 0);
+            events.completed(command, plan, request.spec(), 0, 0);
             progress.markCompleted(runId, 0, 0);
             return;
         }

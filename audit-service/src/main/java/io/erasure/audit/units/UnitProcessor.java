@@ -128,7 +128,7 @@ public final class UnitProcessor {
         long rows = finished.stream().mapToLong(UnitOutcome::rowsScanned).sum();
         long candidates = finished.stream().mapToLong(UnitOutcome::candidates).sum();
         // sent before the marker: a crash in between resends the same event id, never loses it
-        events.completed(envelope, plan, rows, candidates);
+        events.completed(envelope, plan, envelope.payloadAs(AuditUnit.class).spec(), rows, candidates);
         progress.markCompleted(runId, rows, candidates);
         log.info("audit of run {} completed: {} rows scanned, {} candidates", runId, rows, candidates);
     }

@@ -17,6 +17,10 @@ import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.EventPayload;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunId;
+import io.erasure.model.trust.Authorization;
+import io.erasure.model.trust.EventSeals;
+import io.erasure.model.trust.SigningKey;
+import io.erasure.model.trust.TrustedKeys;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -45,6 +49,20 @@ import java.util.zip.GZIPInputStream;
 public final class AuditTestKit implements AutoCloseable {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** audit-service's LOCAL ONLY key (application-local.yml), for the services a test wires by hand. */
+    public static final SigningKey AUDIT_KEY = SigningKey.of("audit-local",
+            "MC4CAQAwBQYDK2VwBCIEIKjzIel+FXKkm+1gE0XvcqhznICc55fP7rSK5NxLL4UH");
+
+    /** Its public half as the control plane trusts it (application-local.yml there): for audit results only. */
+    private static final TrustedKeys CONTROL_PLANE_TRUST = TrustedKeys.of(Map.of("audit-local", new TrustedKeys.Trusted(
+            TrustedKeys.publicKey("audit-local", "MCowBQYDK2VwAyEAWXYEHR5eIYyy1fQRCz4kFZ2qpA7F4UAv5305kZ4QT+E="),
+            java.util.EnumSet.of(Authorization.Kind.AUDIT_RESULT))));
+
+    /** Why the control plane would refuse {@code event} (its seal checked as RunEventGate does); empty when it applies. */
+    public static java.util.Optional<EventSeals.Refusal> refusal(EventEnvelope event) {
+        return EventSeals.refusal(event, CONTROL_PLANE_TRUST);
+    }
 
     public final S3Client s3;
     public final BackupBucket bucket;

@@ -138,7 +138,7 @@ class ExportedBackupsAuditIT {
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()), new StringSerializer(),
                 new StringSerializer()));
         AuditProgress progress = new AuditProgress(KIT.bucket, AuditTestKit.JSON);
-        AuditEvents events = new AuditEvents(kafka, topic, AuditTestKit.JSON, Clock.systemUTC());
+        AuditEvents events = new AuditEvents(kafka, topic, AuditTestKit.JSON, Clock.systemUTC(), AuditTestKit.AUDIT_KEY);
         UnitProcessor processor = new UnitProcessor(KIT.bucket, progress,
                 new RunContexts(KIT.bucket, progress, new IdentifierSetLoader(KIT.bucket, 2), 1), events,
                 UnitProcessor.Observer.NONE);

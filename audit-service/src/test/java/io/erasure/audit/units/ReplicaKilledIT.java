@@ -18,6 +18,7 @@ import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.run.RunId;
+import io.erasure.support.trust.SpecDigest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -91,7 +92,8 @@ class ReplicaKilledIT {
     }
 
     final AuditProgress progress = new AuditProgress(KIT.bucket, AuditTestKit.JSON);
-    final AuditEvents events = new AuditEvents(KAFKA_TEMPLATE, UNITS_TOPIC, AuditTestKit.JSON, Clock.systemUTC());
+    final AuditEvents events = new AuditEvents(KAFKA_TEMPLATE, UNITS_TOPIC, AuditTestKit.JSON, Clock.systemUTC(),
+            AuditTestKit.AUDIT_KEY);
     final RunCommandsListener commands = new RunCommandsListener(new AuditPlanner(KIT.bucket, progress, Clock.systemUTC()),
             progress, events, AuditTestKit.JSON);
 
@@ -174,7 +176,7 @@ class ReplicaKilledIT {
             assertThat(outcome.candidateCount()).isEqualTo(expected.size());
             assertThat(outcome).isEqualTo(new AuditCompleted(referenceOutcome.dataset(), referenceOutcome.snapshot(),
                     referenceOutcome.cutoff(), referenceOutcome.rowsScanned(), referenceOutcome.candidateCount(),
-                    S3Layout.candidatesPrefix(RunId.of(run))));
+                    S3Layout.candidatesPrefix(RunId.of(run)), SpecDigest.of(spec)));
             assertThat(KIT.events(run)).extracting(EventEnvelope::eventType).containsExactly("AuditCompleted");
             assertThat(rendered(KIT.candidates(run))).containsExactlyElementsOf(rendered(expected));
             for (int unit = 0; unit < 6; unit++) {

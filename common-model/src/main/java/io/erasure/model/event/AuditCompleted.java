@@ -4,9 +4,14 @@ import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.cutoff.CutoffTimestamp;
 
-/** Event: the audit joined the backups; candidates are under {@code candidatesPrefix}. */
+/**
+ * Event: the audit joined the backups; candidates are under {@code candidatesPrefix}. {@code specDigest} is
+ * {@code SpecDigest} (service-support) of the frozen spec the audit worked on, which the control plane compares with
+ * its run's; null from an audit-service that predates it (refused).
+ */
 public record AuditCompleted(String dataset, String snapshot, CutoffTimestamp cutoff, long rowsScanned,
-                             long candidateCount, String candidatesPrefix) implements EventPayload, RunScoped {
+                             long candidateCount, String candidatesPrefix, String specDigest)
+        implements EventPayload, RunScoped {
 
     public AuditCompleted {
         Names.datasetName("dataset", dataset);

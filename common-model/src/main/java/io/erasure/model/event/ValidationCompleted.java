@@ -16,16 +16,20 @@ import java.util.Map;
  * cut-off; listed under {@code resurrectedKey} (an S3 key, null when there are none).
  *
  * <p>{@code finalSetDigest} is the digest of the final set's manifest ({@code FinalSetManifest}), which the control
- * plane signs when it authorizes the run; null from a validation that predates it (such a run's tasks are refused).
+ * plane signs when it authorizes the run; null from a validation that predates it (the control plane fails such a run,
+ * which has something to delete, asking for validation-service to be upgraded). {@code specDigest} is
+ * {@code SpecDigest} (service-support) of the frozen spec validation worked on, which the control plane compares with
+ * its run's; null from a validation-service that predates it (refused).
  */
 public record ValidationCompleted(String dataset, long candidateCount, long finalCount, Map<String, Long> droppedByReason,
                                   String finalSetPrefix, int taskCount, boolean exceedsLimit, long resurrectedCount,
-                                  String resurrectedKey, String finalSetDigest)
+                                  String resurrectedKey, String finalSetDigest, String specDigest)
         implements EventPayload, RunScoped {
 
     public ValidationCompleted(String dataset, long candidateCount, long finalCount, Map<String, Long> droppedByReason,
                                String finalSetPrefix, int taskCount, boolean exceedsLimit) {
-        this(dataset, candidateCount, finalCount, droppedByReason, finalSetPrefix, taskCount, exceedsLimit, 0, null, null);
+        this(dataset, candidateCount, finalCount, droppedByReason, finalSetPrefix, taskCount, exceedsLimit, 0, null, null,
+                null);
     }
 
     public ValidationCompleted {

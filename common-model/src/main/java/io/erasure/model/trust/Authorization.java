@@ -39,7 +39,16 @@ public record Authorization(Kind kind, String origin, String dataset, String spe
         /** One copy task. */
         COPY,
         /** Control signals (kill switches, cancellations): {@code ControlSignal}'s own signature. */
-        CONTROL
+        CONTROL,
+        /**
+         * The seal of an audit's result on {@code erasure.run.events} (AuditCompleted, AuditFailed): audit-service's key.
+         * Like the two below, a grant to seal events ({@link EventSeals}), never to authorize a task.
+         */
+        AUDIT_RESULT,
+        /** The seal of validation's results (ValidationCompleted, ValidationFailed, TasksPublished): its key. */
+        VALIDATION_RESULT,
+        /** The seal of a batch's result (BatchCompleted, BatchFailed): deletion-service's key. */
+        BATCH_RESULT
     }
 
     public Authorization {

@@ -10,9 +10,11 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 
 /**
- * A service's Ed25519 private key, with the id its verifiers know its public key by ({@link TrustedKeys}). Only the
- * services that decide what may be deleted hold one: the control plane (runs, forward deletion, control signals), the
- * deletion service (the copy and lookup tasks it derives) and recovery (re-applications). Thread-safe.
+ * A service's Ed25519 private key, with the id its verifiers know its public key by ({@link TrustedKeys}). The services
+ * that decide what may be deleted hold one: the control plane (runs, forward deletion, control signals), the deletion
+ * service (the copy and lookup tasks it derives) and recovery (re-applications); and so do the producers of
+ * {@code erasure.run.events}, whose results the control plane decides on: audit, validation and deletion seal them
+ * ({@link EventSeals}). Thread-safe.
  */
 public final class SigningKey {
 

@@ -15,7 +15,9 @@ import java.util.TreeMap;
 /**
  * The public keys a consumer trusts ({@code erasure.signing.trusted-keys.<key-id>}), each only for what it is granted:
  * the control plane's key for runs, forward deletion and control signals, the deletion service's for the copy and
- * lookup tasks it derives, recovery's for forward (re-applied) tasks. A signature by an unknown key, by a key for
+ * lookup tasks it derives, recovery's for forward (re-applied) tasks; and, to the control plane, audit's, validation's
+ * and deletion's keys for the seals of their results on {@code erasure.run.events} ({@link EventSeals}). A signature by
+ * an unknown key, by a key for
  * something it is not granted, or that does not match its content is refused with the reason. Holding these keys
  * lets a service verify, never sign. Thread-safe.
  */

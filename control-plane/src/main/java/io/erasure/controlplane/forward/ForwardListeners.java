@@ -48,7 +48,7 @@ public class ForwardListeners {
     public void onBatchEvent(String message) {
         EventEnvelope event = read(Topics.RUN_EVENTS, message);
         if (event != null && event.runId() == null) {
-            progress.apply(event);
+            progress.apply(event); // which checks its seal first (RunEventGate); a run's events are RunProgress's
         }
     }
 

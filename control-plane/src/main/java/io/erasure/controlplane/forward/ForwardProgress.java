@@ -1,5 +1,6 @@
 package io.erasure.controlplane.forward;
 
+import io.erasure.controlplane.run.RunEventGate;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.EventEnvelope;
@@ -22,7 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
  * a lookup target first needs each lookup's report, which names the tasks it published and their keys;
  * the request is PURGED once every target that must confirm has. A batch is counted once, whatever
  * the redeliveries and their order: it is added to its target's running totals ({@code sum_*}) in the
- * transaction that records it, so an event costs the same however many batches the request already has.
+ * transaction that records it, so an event costs the same however many batches the request already has. Only a batch
+ * result sealed by a key trusted for {@code BATCH_RESULT} counts ({@link RunEventGate}); any other is refused.
  */
 @Service
 public class ForwardProgress {
@@ -35,9 +37,11 @@ public class ForwardProgress {
     private final ForwardTargets targets;
     private final ForwardMetrics metrics;
     private final Clock clock;
+    private final RunEventGate gate;
 
     public ForwardProgress(JdbcTemplate jdbc, JsonMapper json, DeletionRequests requests, ForwardTargets targets,
-                           ForwardMetrics metrics, Clock clock) {
+                           ForwardMetrics metrics, Clock clock, RunEventGate gate) {
+        this.gate = gate;
         this.jdbc = jdbc;
         this.json = json;
         this.requests = requests;
@@ -50,6 +54,9 @@ public class ForwardProgress {
     public void apply(EventEnvelope event) {
         if (event.runId() != null) {
             return; // a run's batch: RunProgress counts it
+        }
+        if (!gate.admit(event)) {
+            return; // only deletion-service's sealed batch results confirm a target
         }
         if (event.payload() instanceof BatchCompleted batch && batch.requestId() != null) {
             record(batch.requestId(), batch.batchId(), batch.taskId(), batch.dataset(), batch.copyOf(), true, null,

@@ -7,11 +7,14 @@ import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.DeletionAuthorized;
 import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.TasksPublished;
 import io.erasure.model.event.ValidationCompleted;
 import io.erasure.model.event.ValidationFailed;
 import io.erasure.model.event.ValidationRequested;
 import io.erasure.model.run.RunState;
+import io.erasure.model.trust.EventSeals;
+import io.erasure.support.trust.SpecDigest;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -30,6 +33,10 @@ import org.springframework.transaction.annotation.Transactional;
  * (redeliveries are counted in {@code processed_events}); an event that arrives for a state the run
  * has already left is stale and ignored, and batch results are counted per batch id whatever their
  * order, so duplicated and reordered events are harmless.
+ *
+ * <p>Before anything else, an event must be sealed by a key trusted for its producer's role ({@link RunEventGate}), and
+ * belong to its run: the run's dataset (or, for a batch, one of its copies), and for an audit or a validation the spec
+ * the run froze ({@code specDigest}). Anything else is refused, counted and changes nothing.
  */
 @Service
 public class RunProgress {
@@ -43,10 +50,12 @@ public class RunProgress {
     private final JdbcTemplate jdbc;
     private final Clock clock;
     private final RunApprovals approvals;
+    private final RunEventGate gate;
 
     public RunProgress(RunStore runs, RunBatches batches, RunCommands commands, RunReceipts receipts, JdbcTemplate jdbc,
-                       Clock clock, RunApprovals approvals) {
+                       Clock clock, RunApprovals approvals, RunEventGate gate) {
         this.approvals = approvals;
+        this.gate = gate;
         this.runs = runs;
         this.batches = batches;
         this.commands = commands;
@@ -60,13 +69,22 @@ public class RunProgress {
         if (event.runId() == null) {
             return; // forward-deletion batches belong to requests, not runs
         }
-        if (!firstDelivery(event)) {
-            log.debug("event {} ({}) already applied; counted the redelivery", event.eventId(), event.eventType());
+        // first the seal, then whether it is this run's: a refused event is not even recorded as applied
+        if (!gate.admit(event)) {
             return;
         }
         RunRecord run = runs.lock(event.runId()).orElse(null);
         if (run == null) {
             log.warn("{} for unknown run {} ignored", event.eventType(), event.runId());
+            return;
+        }
+        Optional<EventSeals.Refusal> foreign = notOfRun(run, event.payload());
+        if (foreign.isPresent()) {
+            gate.refuse(event, foreign.get().reason(), foreign.get().detail());
+            return;
+        }
+        if (!firstDelivery(event)) {
+            log.debug("event {} ({}) already applied; counted the redelivery", event.eventId(), event.eventType());
             return;
         }
         var payload = event.payload();
@@ -87,6 +105,53 @@ public class RunProgress {
         } else {
             log.debug("{} is not a run event; ignored", event.eventType());
         }
+    }
+
+    /**
+     * Why a validly sealed {@code payload} is not {@code run}'s: another dataset, a copy the
+     * run's spec does not have, or an audit or validation of another spec than the frozen one (or of none named).
+     */
+    private static Optional<EventSeals.Refusal> notOfRun(RunRecord run, EventPayload payload) {
+        String dataset = null;
+        if (payload instanceof AuditCompleted p) {
+            dataset = p.dataset();
+        } else if (payload instanceof AuditFailed p) {
+            dataset = p.dataset();
+        } else if (payload instanceof ValidationCompleted p) {
+            dataset = p.dataset();
+        } else if (payload instanceof ValidationFailed p) {
+            dataset = p.dataset();
+        } else if (payload instanceof TasksPublished p) {
+            dataset = p.dataset();
+        } else if (payload instanceof BatchCompleted p) {
+            dataset = p.ofCopy() ? p.copyOf() : p.dataset();
+        } else if (payload instanceof BatchFailed p) {
+            dataset = isCopyOf(run, p.dataset()) ? run.dataset() : p.dataset();
+        }
+        if (dataset == null || !dataset.equals(run.dataset())
+                || payload instanceof BatchCompleted batch && batch.ofCopy() && !isCopyOf(run, batch.dataset())) {
+            return Optional.of(new EventSeals.Refusal(RunEventGate.WRONG_DATASET, "it is a result of dataset '" + dataset
+                    + "'" + (payload instanceof BatchCompleted b && b.ofCopy() ? " (copy '" + b.dataset() + "')" : "")
+                    + ", not of run " + run.id() + "'s dataset '" + run.dataset() + "' or one of its copies"));
+        }
+        String specDigest = payload instanceof AuditCompleted audit ? audit.specDigest()
+                : payload instanceof ValidationCompleted validation ? validation.specDigest() : null;
+        if (payload instanceof AuditCompleted || payload instanceof ValidationCompleted) {
+            String frozen = SpecDigest.of(run.spec());
+            if (!frozen.equals(specDigest)) {
+                return Optional.of(new EventSeals.Refusal(RunEventGate.WRONG_SPEC, specDigest == null
+                        ? "it names no spec digest (its producer predates sealed run events: upgrade it), so it cannot be"
+                                + " told to be of run " + run.id() + "'s frozen spec"
+                        : "it is a result of spec " + specDigest + ", not of the spec run " + run.id() + " froze ("
+                                + frozen + ")"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** True when {@code dataset} is the view name of one of {@code run}'s copies. */
+    private static boolean isCopyOf(RunRecord run, String dataset) {
+        return run.spec().copies().stream().anyMatch(copy -> copy.viewName(run.dataset()).equals(dataset));
     }
 
     private void auditCompleted(RunRecord run, AuditCompleted audit) {
@@ -129,6 +194,13 @@ public class RunProgress {
             receipts.issue(reload(run), RunState.DRY_RUN_COMPLETED);
             return;
         }
+        if (validation.finalCount() > 0 && (validation.finalSetDigest() == null || validation.finalSetDigest().isBlank())) {
+            // nothing could be authorized: the deletion service checks every task against the digest's final set
+            fail(run, "validation reported no final-set digest: the validation-service that validated this run"
+                    + " predates signed authorizations, so its tasks could never be checked; upgrade validation-service"
+                    + " and start a new run");
+            return;
+        }
         Optional<String> holdReason = approvals.holdReason(run, validation);
         if (holdReason.isPresent()) {
             runs.move(run, RunState.AWAITING_APPROVAL);
@@ -161,11 +233,6 @@ public class RunProgress {
     }
 
     private void batchCompleted(RunRecord run, BatchCompleted batch) {
-        if (batch.ofCopy() && !batch.copyOf().equals(run.dataset())) {
-            log.warn("batch {} of {} is a copy of '{}', not of run {}'s dataset '{}'; ignored", batch.batchId(),
-                    batch.dataset(), batch.copyOf(), run.id(), run.dataset());
-            return;
-        }
         Optional<RunRecord.BatchCounters> counted = batches.addCompleted(run.id(), run.dataset(), batch);
         if (counted.isEmpty()) {
             finishIfAllBatchesDone(run); // a batch counted before: nothing changed since the run was locked

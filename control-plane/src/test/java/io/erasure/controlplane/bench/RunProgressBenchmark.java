@@ -1,6 +1,7 @@
 package io.erasure.controlplane.bench;
 
 import io.erasure.controlplane.ControlPlaneApplication;
+import io.erasure.controlplane.ControlPlaneTestSupport;
 import io.erasure.controlplane.StatementCounter;
 import io.erasure.controlplane.forward.ForwardProgress;
 import io.erasure.controlplane.run.RunStore;
@@ -168,7 +169,9 @@ public final class RunProgressBenchmark {
                 BatchCompleted batch = new BatchCompleted(dataset, "task-" + i, "b-" + i, null,
                         new BatchCounts(100, 1, 2, 0), ReadBackResult.CLEAN, 0, null, 0,
                         DeterministicId.sha256Hex(runId, Integer.toString(i)));
-                messages.add(json.writeValueAsString(EventEnvelope.of(batch, runId, UUID.randomUUID(), Clock.systemUTC())));
+                // sealed as deletion-service seals them (before the clock starts): the listener checks each seal
+                messages.add(json.writeValueAsString(ControlPlaneTestSupport.sealed(EventEnvelope.of(batch, runId,
+                        UUID.randomUUID(), Clock.systemUTC()))));
             }
             Map<String, TableStats> tablesBefore = TableStats.read(jdbc);
             long listenerCpu = cpuByKind().getOrDefault(LISTENER, 0L);
@@ -311,7 +314,7 @@ public final class RunProgressBenchmark {
         for (int i = 0; i < batches; i++) {
             BatchCompleted batch = new BatchCompleted(FORWARD_DATASET, "task-" + i, "b-" + i, requestId,
                     new BatchCounts(100, 0, 0, 0), ReadBackResult.CLEAN, 0, null, 0, null);
-            progress.apply(EventEnvelope.of(batch, null, UUID.randomUUID(), Clock.systemUTC()));
+            progress.apply(ControlPlaneTestSupport.sealed(EventEnvelope.of(batch, null, UUID.randomUUID(), Clock.systemUTC())));
         }
         return Duration.ofNanos(System.nanoTime() - start);
     }

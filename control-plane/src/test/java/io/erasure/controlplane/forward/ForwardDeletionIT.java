@@ -556,13 +556,14 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
 
     private void batchEvent(EventPayload payload) {
         String requestId = ((BatchCompleted) payload).requestId();
-        send(Topics.RUN_EVENTS, requestId, EventEnvelope.of(payload, null, DeterministicId.nameBasedUuid("run-chain", requestId),
-                Clock.systemUTC()).withEventId(DeterministicId.nameBasedUuid("batch-event", ((BatchCompleted) payload).batchId())));
+        send(Topics.RUN_EVENTS, requestId, sealed(EventEnvelope.of(payload, null, DeterministicId.nameBasedUuid("run-chain",
+                requestId), Clock.systemUTC()).withEventId(DeterministicId.nameBasedUuid("batch-event",
+                ((BatchCompleted) payload).batchId()))));
     }
 
     private void failedEvent(BatchFailed payload) {
-        send(Topics.RUN_EVENTS, payload.requestId(), EventEnvelope.of(payload, null,
-                DeterministicId.nameBasedUuid("run-chain", payload.requestId()), Clock.systemUTC()));
+        send(Topics.RUN_EVENTS, payload.requestId(), sealed(EventEnvelope.of(payload, null,
+                DeterministicId.nameBasedUuid("run-chain", payload.requestId()), Clock.systemUTC())));
     }
 
     private void send(String topic, String key, EventEnvelope event) {

@@ -123,11 +123,11 @@ class FourEyesIT extends RunEventsTestSupport {
     private String validated(DatasetSpec spec, long rows) {
         String runId = trigger(spec, false, "owner");
         send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, rows,
-                S3Layout.candidatesPrefix(RunId.of(runId)))));
+                S3Layout.candidatesPrefix(RunId.of(runId)), frozenSpec(runId))));
         awaitState(runId, RunState.VALIDATING);
         // as validation reports it: with the digest of the final set the control plane signs its authorization over
         send(event(runId, new ValidationCompleted(spec.name(), rows, rows, Map.of(), S3Layout.finalPrefix(RunId.of(runId)),
-                rows == 0 ? 0 : 1, false, 0, null, "final-set-digest-of-" + runId)));
+                rows == 0 ? 0 : 1, false, 0, null, "final-set-digest-of-" + runId, frozenSpec(runId))));
         return runId;
     }
 

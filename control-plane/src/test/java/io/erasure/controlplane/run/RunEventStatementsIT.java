@@ -23,7 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Issue 19: what one {@code BatchCompleted} costs in SQL round trips, counted statement by statement: the same at the
  * 300th batch as at the first, and no more than the run's lock, the batch, its totals and the run's counters and counts
  * need. The events go through a {@link RunProgress} of this test's own, on a counting connection, in the transaction
- * the listener gives them.
+ * the listener gives them. Checking each event's seal costs no statement.
  */
 class RunEventStatementsIT extends RunEventsTestSupport {
 
@@ -44,6 +44,9 @@ class RunEventStatementsIT extends RunEventsTestSupport {
     @Autowired
     RunApprovals approvals;
 
+    @Autowired
+    RunEventGate gate;
+
     @Test
     void aBatchResultCostsSevenStatementsWhateverTheRunsBatchCount() {
         DatasetSpec spec = registerDataset();
@@ -52,7 +55,7 @@ class RunEventStatementsIT extends RunEventsTestSupport {
         DataSource counted = counter.wrap(dataSource);
         JdbcTemplate jdbc = new JdbcTemplate(counted);
         RunProgress progress = new RunProgress(new RunStore(jdbc, json, clock), new RunBatches(jdbc, clock), commands,
-                receipts, jdbc, clock, approvals);
+                receipts, jdbc, clock, approvals, gate);
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(counted));
 
         List<Long> statements = new ArrayList<>();

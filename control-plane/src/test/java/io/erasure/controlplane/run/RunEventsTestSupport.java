@@ -16,6 +16,7 @@ import io.erasure.model.event.TasksPublished;
 import io.erasure.model.event.ValidationCompleted;
 import io.erasure.model.run.RunId;
 import io.erasure.model.run.RunState;
+import io.erasure.support.trust.SpecDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,8 +30,8 @@ import org.springframework.kafka.core.KafkaTemplate;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Drives runs the way the services do: events on {@code erasure.run.events}, read back from the run
- * store. Shares the one context of {@link ControlPlaneTestSupport}.
+ * Drives runs the way the services do: events on {@code erasure.run.events}, sealed with the services' local keys,
+ * read back from the run store. Shares the one context of {@link ControlPlaneTestSupport}.
  */
 abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
 
@@ -60,10 +61,10 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
     String runUntilDeleting(DatasetSpec spec, long finalCount, int taskCount) {
         String runId = trigger(spec, false, "operator");
         send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, finalCount,
-                S3Layout.candidatesPrefix(RunId.of(runId)))));
+                S3Layout.candidatesPrefix(RunId.of(runId)), frozenSpec(runId))));
         awaitState(runId, RunState.VALIDATING);
         send(event(runId, new ValidationCompleted(spec.name(), finalCount, finalCount, Map.of(),
-                S3Layout.finalPrefix(RunId.of(runId)), taskCount, false, 0, null, "final-set-digest-of-" + runId)));
+                S3Layout.finalPrefix(RunId.of(runId)), taskCount, false, 0, null, "final-set-digest-of-" + runId, frozenSpec(runId))));
         awaitState(runId, RunState.AWAITING_APPROVAL);
         as("operator2").post().uri("/api/runs/" + runId + "/approve").exchange().expectStatus().isOk();
         send(event(runId, new TasksPublished(spec.name(), taskCount, finalCount)));
@@ -71,8 +72,19 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
         return runId;
     }
 
+    /** An event of {@code runId}, sealed as its producer seals it ({@link #sealed}). */
     EventEnvelope event(String runId, EventPayload payload) {
+        return sealed(unsealed(runId, payload));
+    }
+
+    /** An event of {@code runId} as anyone who can produce to the topic could send it: without a seal. */
+    EventEnvelope unsealed(String runId, EventPayload payload) {
         return EventEnvelope.of(payload, runId, UUID.randomUUID(), Clock.systemUTC());
+    }
+
+    /** The digest of the spec {@code runId} froze, which an audit's and a validation's result must name. */
+    String frozenSpec(String runId) {
+        return SpecDigest.of(runs.find(runId).orElseThrow().spec());
     }
 
     void send(EventEnvelope event) {

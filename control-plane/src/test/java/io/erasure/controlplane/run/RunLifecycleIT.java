@@ -41,12 +41,12 @@ class RunLifecycleIT extends RunEventsTestSupport {
         assertThat(commands(runId, AuditRequested.class, 1)).hasSize(1);
 
         EventEnvelope audit = event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, 12,
-                S3Layout.candidatesPrefix(RunId.of(runId))));
+                S3Layout.candidatesPrefix(RunId.of(runId)), frozenSpec(runId)));
         send(audit);
         send(audit); // redelivered
         awaitState(runId, RunState.VALIDATING);
         send(event(runId, new ValidationCompleted(spec.name(), 12, 10, Map.of("reactivated", 1L, "modifiedSinceBackup", 1L),
-                S3Layout.finalPrefix(RunId.of(runId)), 2, false, 0, null, "final-set-digest-of-" + runId)));
+                S3Layout.finalPrefix(RunId.of(runId)), 2, false, 0, null, "final-set-digest-of-" + runId, frozenSpec(runId))));
         RunRecord held = awaitState(runId, RunState.AWAITING_APPROVAL);
         assertThat(held.approvalReason()).contains("first run");
         assertThat(commands(runId, ValidationRequested.class, 1)).hasSize(1);
@@ -86,7 +86,7 @@ class RunLifecycleIT extends RunEventsTestSupport {
 
         // a stale event after completion changes nothing
         send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, 99,
-                S3Layout.candidatesPrefix(RunId.of(runId)))));
+                S3Layout.candidatesPrefix(RunId.of(runId)), frozenSpec(runId))));
         TimeUnit.MILLISECONDS.sleep(500);
         assertThat(runs.find(runId).orElseThrow().state()).isEqualTo(RunState.COMPLETED);
         assertThat(runs.find(runId).orElseThrow().candidateCount()).isEqualTo(12);
@@ -105,7 +105,7 @@ class RunLifecycleIT extends RunEventsTestSupport {
         assertThat(commands(runId, AuditRequested.class, 1)).singleElement()
                 .satisfies(e -> assertThat(((AuditRequested) e.payload()).spec().spreadOver()).isEqualTo(Duration.ofHours(6)));
         send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, 12,
-                S3Layout.candidatesPrefix(RunId.of(runId)))));
+                S3Layout.candidatesPrefix(RunId.of(runId)), frozenSpec(runId))));
         assertThat(commands(runId, ValidationRequested.class, 1)).singleElement()
                 .satisfies(e -> assertThat(((ValidationRequested) e.payload()).spec().spreadOver())
                         .as("validation builds the tasks from the frozen spec").isEqualTo(Duration.ofHours(6)));
@@ -117,10 +117,10 @@ class RunLifecycleIT extends RunEventsTestSupport {
         String runId = trigger(spec, true, "owner");
 
         send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 50, 5,
-                S3Layout.candidatesPrefix(RunId.of(runId)))));
+                S3Layout.candidatesPrefix(RunId.of(runId)), frozenSpec(runId))));
         awaitState(runId, RunState.VALIDATING);
         send(event(runId, new ValidationCompleted(spec.name(), 5, 5, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1,
-                false, 0, null, "final-set-digest-of-" + runId)));
+                false, 0, null, "final-set-digest-of-" + runId, frozenSpec(runId))));
 
         RunRecord done = awaitState(runId, RunState.DRY_RUN_COMPLETED);
         assertThat(done.receipt()).containsEntry("dryRun", true);
@@ -137,10 +137,10 @@ class RunLifecycleIT extends RunEventsTestSupport {
                 .body("{\"dryRun\": false}").exchange().expectStatus().isEqualTo(409);
 
         send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 100, 90,
-                S3Layout.candidatesPrefix(RunId.of(runId)))));
+                S3Layout.candidatesPrefix(RunId.of(runId)), frozenSpec(runId))));
         awaitState(runId, RunState.VALIDATING);
         send(event(runId, new ValidationCompleted(spec.name(), 90, 90, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1,
-                true, 0, null, "final-set-digest-of-" + runId)));
+                true, 0, null, "final-set-digest-of-" + runId, frozenSpec(runId))));
         RunRecord held = awaitState(runId, RunState.AWAITING_APPROVAL);
         assertThat(held.approvalReason()).contains("exceeds the dataset's limit");
 

@@ -5,23 +5,29 @@ import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.EventPayload;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.trust.SigningKey;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Batch results on {@code erasure.run.events}, with ids derived from the batch so a re-report is recognised. */
+/**
+ * Batch results on {@code erasure.run.events}, with ids derived from the batch so a re-report is recognised, each
+ * sealed with this service's key, which the control plane trusts for batch results ({@code BATCH_RESULT}) only.
+ */
 public class BatchEvents {
 
     private final KafkaTemplate<String, String> kafka;
     private final JsonMapper json;
     private final Clock clock;
+    private final SigningKey key;
 
-    public BatchEvents(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock) {
+    public BatchEvents(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, SigningKey key) {
         this.kafka = kafka;
         this.json = json;
         this.clock = clock;
+        this.key = java.util.Objects.requireNonNull(key, "key");
     }
 
     /** Sends a batch result and returns once it is acknowledged. */
@@ -41,7 +47,8 @@ public class BatchEvents {
         String runId = task.runId() == null ? null : task.runId().value();
         EventEnvelope event = EventEnvelope.of(payload, runId, DeterministicId.nameBasedUuid("run-chain", task.originId()),
                         clock)
-                .withEventId(DeterministicId.nameBasedUuid("batch-event", batchId, EventPayload.typeName(payload.getClass())));
+                .withEventId(DeterministicId.nameBasedUuid("batch-event", batchId, EventPayload.typeName(payload.getClass())))
+                .sealedWith(key);
         CompletableFuture<?> sent;
         try {
             sent = kafka.send(Topics.RUN_EVENTS, task.originId(), json.writeValueAsString(event));

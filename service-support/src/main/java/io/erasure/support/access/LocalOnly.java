@@ -40,7 +40,8 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
 
     /**
      * The Ed25519 key pairs of the local profile (private and public halves, base64 DER): published with the source, so
-     * trusting or signing with one under any key id would let anyone forge tasks and lift kill switches.
+     * trusting or signing with one under any key id would let anyone forge tasks, lift kill switches or seal run events
+     * (a validation under the limit, a later cut-off).
      */
     static final Set<String> PUBLISHED_SIGNING_KEYS = Set.of(
             "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem",
@@ -48,7 +49,12 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
             "MC4CAQAwBQYDK2VwBCIEICVvRH+y6WJYG+IpS4e55wxhNHAZdM/H1bHQvtDs5oK4",
             "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM=",
             "MCowBQYDK2VwAyEASDd2Mgo3/hMQg1TrU5E92IbO8CwWhWaAcBcShtFSj0Q=",
-            "MCowBQYDK2VwAyEA2yxpDxQDZltp9/7SbgRz38YaTimT9wAZ4PgbEsS0EIg=");
+            "MCowBQYDK2VwAyEA2yxpDxQDZltp9/7SbgRz38YaTimT9wAZ4PgbEsS0EIg=",
+            // audit-local and validation-local: the seals of audit and validation results on erasure.run.events
+            "MC4CAQAwBQYDK2VwBCIEIKjzIel+FXKkm+1gE0XvcqhznICc55fP7rSK5NxLL4UH",
+            "MCowBQYDK2VwAyEAWXYEHR5eIYyy1fQRCz4kFZ2qpA7F4UAv5305kZ4QT+E=",
+            "MC4CAQAwBQYDK2VwBCIEIOiA1ULBdJSHHmI8Lsv/iI/a80S+hD9AHhOE1HT5tyx8",
+            "MCowBQYDK2VwAyEAvTt3zuKHccemqeqo0lyYmqneRWch7MTfpeAs6LR4t6k=");
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -82,8 +88,8 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
                     + " or spring.security.oauth2.resourceserver.jwt.issuer-uri");
         }
         if ("true".equalsIgnoreCase(environment.getProperty("erasure.signing.local-keys", "").trim())) {
-            problems.add("erasure.signing.local-keys is true: tasks and kill switches would be signed and trusted with"
-                    + " key pairs published with the source; set erasure.signing.key-id, .private-key and"
+            problems.add("erasure.signing.local-keys is true: tasks, kill switches and run events would be signed and"
+                    + " trusted with key pairs published with the source; set erasure.signing.key-id, .private-key and"
                     + " .trusted-keys (docs/design.md, \"Trusted tasks\") and leave local-keys false");
         }
         // by value, whatever key id or trusted-keys entry an operator pasted it under

@@ -10,7 +10,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * {@code erasure.signing.*}: this service's Ed25519 key, if it signs what it publishes (control plane, deletion,
- * recovery), and the public keys it trusts, each for what it may authorize (deletion; validation).
+ * recovery: tasks and signals; audit, validation, deletion: their results on {@code erasure.run.events}), and the
+ * public keys it trusts, each for what it may authorize or seal (deletion: tasks and signals; the control plane: run
+ * events, {@code AUDIT_RESULT}, {@code VALIDATION_RESULT}, {@code BATCH_RESULT}).
  *
  * <pre>
  * erasure.signing.key-id: control-plane-1

@@ -3,8 +3,17 @@ package io.erasure.support.access;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.env.MapPropertySource;
@@ -45,6 +54,27 @@ class LocalOnlyTest {
         assertThatThrownBy(() -> postProcess(pasted))
                 .hasMessageContaining("erasure.signing.private-key is a key pair half published with the source")
                 .hasMessageContaining("erasure.signing.trusted-keys.cp-1.public-key is a key pair half published");
+    }
+
+    @Test
+    void everyKeyHalfOfAnApplicationLocalYmlIsAPublishedOne() throws IOException {
+        Path root = Path.of("").toAbsolutePath();
+        while (!Files.exists(root.resolve("mvnw"))) {
+            root = root.getParent();
+        }
+        Map<String, String> halves = new TreeMap<>();
+        Pattern key = Pattern.compile("(?m)^\\s*(private-key|public-key):\\s*(\\S+)\\s*$");
+        try (Stream<Path> files = Files.walk(root, 5)) {
+            for (Path file : files.filter(f -> f.endsWith(Path.of("src/main/resources/application-local.yml"))).toList()) {
+                Matcher found = key.matcher(Files.readString(file));
+                while (found.find()) {
+                    halves.put(root.relativize(file) + " " + found.group(1) + " " + found.group(2), found.group(2));
+                }
+            }
+        }
+        assertThat(halves).as("key halves of the application-local.yml files").hasSizeGreaterThanOrEqualTo(11);
+        halves.forEach((where, half) -> assertThat(LocalOnly.PUBLISHED_SIGNING_KEYS).as(where + ": refused outside"
+                + " the local profile").contains(half));
     }
 
     @Test

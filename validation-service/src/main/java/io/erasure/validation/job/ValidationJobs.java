@@ -19,6 +19,7 @@ import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.PlannedStatement;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.support.stores.StoreAdapterPool;
+import io.erasure.support.trust.SpecDigest;
 import io.erasure.validation.ValidationProperties;
 import io.erasure.validation.check.CandidateChecks;
 import io.erasure.validation.check.DropReason;
@@ -93,7 +94,8 @@ public class ValidationJobs {
         }
         events.send(runId, new ValidationCompleted(request.spec().name(), report.candidateCount(), report.finalCount(),
                 report.droppedByReason(), S3Layout.finalPrefix(run), report.taskCount(), report.exceedsLimit(),
-                report.resurrectedCount(), report.resurrectedKey(), report.finalSetDigest()));
+                report.resurrectedCount(), report.resurrectedKey(), report.finalSetDigest(),
+                SpecDigest.of(request.spec()))); // the spec validated: the control plane applies it to that run only
         processed.markDone("validate:" + runId, runId, scope);
     }
 
