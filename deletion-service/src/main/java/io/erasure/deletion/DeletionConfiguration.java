@@ -205,8 +205,9 @@ class DeletionConfiguration {
     }
 
     @Bean
-    RefusedTasks refusedTasks(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, MeterRegistry meters) {
-        return new RefusedTasks(kafka, json, clock, meters);
+    RefusedTasks refusedTasks(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, MeterRegistry meters,
+                              SigningProperties signing) {
+        return new RefusedTasks(kafka, json, clock, meters, signing.signingKey());
     }
 
     @Bean

@@ -259,6 +259,9 @@ class ForgedTaskIT extends DeletionTestSupport {
         assertThat(refused.kind().name()).isEqualTo(kind);
         assertThat(refused.originId()).isEqualTo(forged.originId());
         assertThat(refused.dataset()).isEqualTo(forged.dataset());
+        assertThat(refused.signedBy()).as("signed by this service, so the control plane can tell it from a forged report")
+                .isEqualTo("deletion-local");
+        assertThat(refused.signature()).isNotBlank();
         assertThat(refusedCount(kind, reasonClass)).as("erasure.deletion.tasks.refused{kind=" + kind + ",reason="
                 + reasonClass + "}").isGreaterThan(before);
         assertThat(failuresOf(forged)).as("BatchFailed under the ids it claims").isEmpty();

@@ -4,8 +4,11 @@ import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.trust.Authorization;
+import io.erasure.model.trust.SigningKey;
+import io.erasure.model.trust.TrustedKeys;
 
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * A deletion task the deletion service refused because it could not prove it authentic (no valid authorization, or one
@@ -26,10 +29,22 @@ import java.time.Instant;
  * @param keyId       the key its authorization says it was signed by, or null
  * @param receivedAt  when the deletion service read it
  * @param source      where it was read: {@code topic-partition@offset}
+ * @param signedBy    the key id of the deletion service that reported it ({@link Authorization.Kind#BATCH_RESULT}), null
+ *                    while unsigned
+ * @param signature   its Ed25519 signature over {@link #signedContent()}: the control plane shows only reports it can
+ *                    verify, so anyone who can produce to the topic cannot put their own words beside a genuine run
  */
 public record RefusedTask(String refusalId, String taskId, String runId, String requestId, String dataset,
                           Authorization.Kind kind, String reasonClass, String reason, String keyId, Instant receivedAt,
-                          String source) {
+                          String source, String signedBy, String signature) {
+
+    /** An unsigned report, to be {@link #signed} by the deletion service that refused the task. */
+    public RefusedTask(String refusalId, String taskId, String runId, String requestId, String dataset,
+                       Authorization.Kind kind, String reasonClass, String reason, String keyId, Instant receivedAt,
+                       String source) {
+        this(refusalId, taskId, runId, requestId, dataset, kind, reasonClass, reason, keyId, receivedAt, source, null,
+                null);
+    }
 
     /** Reasons are cut to this many characters (a refusal can quote keys). */
     public static final int MAX_REASON = 1_000;
@@ -54,6 +69,29 @@ public record RefusedTask(String refusalId, String taskId, String runId, String 
         reason = reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON - 1) + "…" : reason;
         Require.nonNull("receivedAt", receivedAt);
         Require.nonBlank("source", source);
+        if (signedBy != null) {
+            Names.opaqueId("signedBy", signedBy);
+        }
+    }
+
+    /** The bytes the signature covers: every field but the signature, in a fixed order. */
+    public byte[] signedContent() {
+        return DeterministicId.framed("refused-task-v1", refusalId, taskId, String.valueOf(runId),
+                String.valueOf(requestId), dataset, kind.name(), reasonClass, reason, String.valueOf(keyId),
+                receivedAt.toString(), source, String.valueOf(signedBy));
+    }
+
+    /** This report signed with {@code key} (the reporting deletion service's). */
+    public RefusedTask signed(SigningKey key) {
+        RefusedTask unsigned = new RefusedTask(refusalId, taskId, runId, requestId, dataset, kind, reasonClass, reason,
+                keyId, receivedAt, source, key.keyId(), null);
+        return new RefusedTask(refusalId, taskId, runId, requestId, dataset, kind, reasonClass, reason, keyId, receivedAt,
+                source, key.keyId(), key.sign(unsigned.signedContent()));
+    }
+
+    /** Why this report is not a valid signature of a key {@code trusted} grants deletion's results; empty when it is. */
+    public Optional<String> signatureRefusal(TrustedKeys trusted) {
+        return trusted.refusal(signedBy, Authorization.Kind.BATCH_RESULT, signedContent(), signature);
     }
 
     /** The refusal of {@code task}, read at {@code topic}-{@code partition}@{@code offset}. */

@@ -47,7 +47,10 @@ public record Authorization(Kind kind, String origin, String dataset, String spe
         AUDIT_RESULT,
         /** The seal of validation's results (ValidationCompleted, ValidationFailed, TasksPublished): its key. */
         VALIDATION_RESULT,
-        /** The seal of a batch's result (BatchCompleted, BatchFailed): deletion-service's key. */
+        /**
+         * The seal of a batch's result (BatchCompleted, BatchFailed) and of a refused task's report
+         * ({@code RefusedTask}): deletion-service's key.
+         */
         BATCH_RESULT
     }
 

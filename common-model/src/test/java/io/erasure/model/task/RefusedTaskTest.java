@@ -10,7 +10,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.erasure.model.run.RunId;
 import io.erasure.model.trust.Authorization;
+import io.erasure.model.trust.SigningKey;
+import io.erasure.model.trust.TrustedKeys;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RefusedTaskTest {
@@ -50,5 +57,32 @@ class RefusedTaskTest {
                 "erasure.deletion.tasks", 0, 7, T0);
 
         assertThat(JSON.readValue(JSON.writeValueAsString(refused), RefusedTask.class)).isEqualTo(refused);
+    }
+
+    @Test
+    void aReportSignedByTheDeletionServiceVerifiesAfterItsTripThroughJsonAndNothingElseDoes() throws Exception {
+        KeyPair deletion = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        KeyPair audit = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        TrustedKeys trusted = TrustedKeys.of(Map.of(
+                "deletion-1", new TrustedKeys.Trusted(deletion.getPublic(), Set.of(Authorization.Kind.BATCH_RESULT)),
+                "audit-1", new TrustedKeys.Trusted(audit.getPublic(), Set.of(Authorization.Kind.AUDIT_RESULT))));
+        RefusedTask report = RefusedTask.of(task, Authorization.Kind.RUN, "unsigned", "no authorization",
+                "erasure.deletion.tasks", 3, 42, T0);
+
+        RefusedTask signed = report.signed(signingKey("deletion-1", deletion));
+        RefusedTask read = JSON.readValue(JSON.writeValueAsString(signed), RefusedTask.class);
+
+        assertThat(read.signatureRefusal(trusted)).isEmpty();
+        assertThat(report.signatureRefusal(trusted)).get().asString().contains("not signed");
+        assertThat(report.signed(signingKey("audit-1", audit)).signatureRefusal(trusted)).get().asString()
+                .contains("not for BATCH_RESULT");
+        RefusedTask reworded = new RefusedTask(read.refusalId(), read.taskId(), read.runId(), read.requestId(),
+                read.dataset(), read.kind(), read.reasonClass(), "approve run-1 now", read.keyId(), read.receivedAt(),
+                read.source(), read.signedBy(), read.signature());
+        assertThat(reworded.signatureRefusal(trusted)).get().asString().contains("does not match its content");
+    }
+
+    private static SigningKey signingKey(String id, KeyPair pair) {
+        return SigningKey.of(id, Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded()));
     }
 }

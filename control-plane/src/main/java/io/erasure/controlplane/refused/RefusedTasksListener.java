@@ -2,8 +2,12 @@ package io.erasure.controlplane.refused;
 
 import io.erasure.model.contract.Topics;
 import io.erasure.model.task.RefusedTask;
+import io.erasure.model.trust.TrustedKeys;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.slf4j.Logger;
@@ -21,7 +25,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Feeds {@code erasure.deletion.tasks.refused} into {@link RefusedTaskTotals}, in a consumer group of its own: the tasks
  * the deletion service refused as not proven authentic, shown per run and per forward request they claim. A refusal
- * never moves a run or a request (a forged task must not fail a genuine run); it only makes the attempt visible.
+ * never moves a run or a request (a forged task must not fail a genuine run); it only makes the attempt visible. Only
+ * reports signed by a key trusted for the deletion service's results ({@code BATCH_RESULT}) are kept: anyone who can
+ * produce to the topic could otherwise put words of their own beside a genuine run ("approved elsewhere, ...") or
+ * inflate its count. An unsigned or badly signed report is logged and counted ({@value #FORGED}), nothing else.
  */
 @Component
 public class RefusedTasksListener {
@@ -31,14 +38,23 @@ public class RefusedTasksListener {
     /** As long as the topic keeps refusals: a refusal read again within it is recognised. */
     static final Duration KEPT = Duration.ofDays(7);
 
+    /** The counter of refused-task reports dropped for their signature. */
+    static final String FORGED = "erasure.refused_tasks.reports.unverified";
+
     private final RefusedTaskTotals totals;
     private final JsonMapper json;
     private final Clock clock;
+    private final TrustedKeys trusted;
+    private final Counter unverified;
 
-    public RefusedTasksListener(RefusedTaskTotals totals, JsonMapper json, Clock clock) {
+    public RefusedTasksListener(RefusedTaskTotals totals, JsonMapper json, Clock clock, TrustedKeys trusted,
+                                MeterRegistry meters) {
         this.totals = totals;
         this.json = json;
         this.clock = clock;
+        this.trusted = trusted;
+        this.unverified = Counter.builder(FORGED).description("reports on " + Topics.DELETION_TASKS_REFUSED
+                + " dropped because no trusted deletion-service key signed them").register(meters);
     }
 
     @KafkaListener(topics = Topics.DELETION_TASKS_REFUSED, groupId = "${erasure.control-plane.group:control-plane}-refused")
@@ -48,6 +64,13 @@ public class RefusedTasksListener {
             refused = json.readValue(message, RefusedTask.class);
         } catch (JacksonException | IllegalArgumentException e) {
             log.error("unreadable refused-task record on {} skipped: {}", Topics.DELETION_TASKS_REFUSED, e.getMessage());
+            return;
+        }
+        Optional<String> unsigned = refused.signatureRefusal(trusted);
+        if (unsigned.isPresent()) {
+            unverified.increment();
+            log.warn("a refused-task report claiming {} on {} is dropped, not shown: {}", refused.originId(),
+                    Topics.DELETION_TASKS_REFUSED, unsigned.get());
             return;
         }
         RefusedTaskTotals.Outcome outcome = totals.count(refused, clock.instant());

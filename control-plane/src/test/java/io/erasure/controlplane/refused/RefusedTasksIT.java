@@ -9,6 +9,8 @@ import io.erasure.model.contract.Topics;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.task.RefusedTask;
 import io.erasure.model.trust.Authorization;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -36,6 +38,9 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
 
     @Autowired
     RefusedTaskTotals totals;
+
+    @Autowired
+    MeterRegistry meters;
 
     @Test
     @SuppressWarnings("unchecked")
@@ -125,6 +130,37 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
         assertThat(jdbc.queryForObject("SELECT count(*) FROM runs WHERE id = ?", Long.class, unknownRun)).isZero();
     }
 
+    @Test
+    void aReportNoTrustedDeletionKeySignedIsNotShown() {
+        DatasetSpec spec = registerDataset();
+        String runId = trigger(spec);
+        RefusedTask genuine = refusal(runId, null, spec.name(), Refusal.UNSIGNED, "it carries no authorization", null, 20);
+        RefusedTask unsigned = new RefusedTask(UUID.randomUUID().toString(), genuine.taskId(), runId, null, spec.name(),
+                Authorization.Kind.RUN, "unsigned", "approved by the security team, approve run " + runId + " now",
+                null, RECEIVED.plusSeconds(21), Topics.DELETION_TASKS + "-0@21");
+        RefusedTask otherRole = unsigned.signed(AUDIT_KEY);
+        RefusedTask altered = new RefusedTask(genuine.refusalId(), genuine.taskId(), runId, null, spec.name(),
+                Authorization.Kind.RUN, "unsigned", unsigned.reason(), null, genuine.receivedAt(), genuine.source(),
+                genuine.signedBy(), genuine.signature());
+        double dropped = unverifiedReports();
+
+        publish(unsigned);
+        publish(otherRole);
+        publish(altered);
+        publish(genuine);
+
+        // one partition, read in order: once the genuine one is counted, the others were read
+        await().atMost(Duration.ofSeconds(30)).until(() -> totals.ofRun(runId).isPresent());
+        Map<String, Object> refused = refusedOf(run(runId));
+        assertThat(refused).containsEntry("count", 1).containsEntry("latestReason", genuine.reason());
+        assertThat(unverifiedReports() - dropped).isEqualTo(3);
+    }
+
+    private double unverifiedReports() {
+        Counter counter = meters.find(RefusedTasksListener.FORGED).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
     /** The deletion service's reason classes the tests use. */
     private static final class Refusal {
         static final String UNSIGNED = "unsigned";
@@ -135,7 +171,7 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
         String taskId = "task-" + UUID.randomUUID().toString().replace("-", "");
         return new RefusedTask(UUID.randomUUID().toString(), taskId, runId, requestId, dataset,
                 runId != null ? Authorization.Kind.RUN : Authorization.Kind.FORWARD, reasonClass, reason, keyId,
-                RECEIVED.plusSeconds(offset), Topics.DELETION_TASKS + "-0@" + offset);
+                RECEIVED.plusSeconds(offset), Topics.DELETION_TASKS + "-0@" + offset).signed(DELETION_KEY);
     }
 
     private void publish(RefusedTask refused) {

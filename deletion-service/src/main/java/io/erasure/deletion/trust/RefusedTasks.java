@@ -4,6 +4,7 @@ import io.erasure.model.contract.Topics;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.model.task.RefusedTask;
 import io.erasure.model.trust.Authorization.Kind;
+import io.erasure.model.trust.SigningKey;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -35,8 +36,12 @@ public class RefusedTasks {
     private final JsonMapper json;
     private final Clock clock;
     private final MeterRegistry meters;
+    private final SigningKey key;
 
-    public RefusedTasks(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, MeterRegistry meters) {
+    /** {@code key}: this service's, which signs each report so that the control plane can tell it from a forged one. */
+    public RefusedTasks(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, MeterRegistry meters,
+                        SigningKey key) {
+        this.key = key;
         this.kafka = kafka;
         this.json = json;
         this.clock = clock;
@@ -54,7 +59,7 @@ public class RefusedTasks {
     public Sent refuse(ConsumerRecord<String, String> record, DeletionTask task, Refusal refusal) {
         Kind kind = TaskVerifier.kindOf(task);
         RefusedTask refused = RefusedTask.of(task, kind, refusal.reasonClass(), refusal.reason(), record.topic(),
-                record.partition(), record.offset(), clock.instant());
+                record.partition(), record.offset(), clock.instant()).signed(key);
         log.warn("deletion task {} at {} refused ({}), nothing deleted; it claims {} {} of {}, and since it is not proven"
                         + " authentic that {} is left as it is: {}", task.taskId(), refused.source(), refusal.reasonClass(),
                 task.runId() != null ? "run" : "request", refused.originId(), task.dataset(),
