@@ -55,7 +55,7 @@ public final class Topics {
     public static final String DEAD_LETTER_DATASET = "erasure.dataset";
     public static final String DEAD_LETTER_REASON = "erasure.reason";
     public static final String DEAD_LETTER_ORIGIN = "erasure.origin";
-    /** control-plane → deletion, validation; compacted; key: {@code global} or a dataset. */
+    /** control-plane → deletion; compacted; key: {@code global} or a dataset. */
     public static final String CONTROL = "erasure.control";
     /** upstream systems / REST → control-plane; key: identifier. */
     public static final String FORWARD_REQUESTS = "erasure.forward.requests";
