@@ -30,6 +30,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class LogWriter {
 
+    /**
+     * Row writes in flight at once (three per record): a poll's 500 records all at once are 1,500 requests, more than
+     * the driver's 1,024 per connection, and a slow node then fails the whole batch with "No connection was available".
+     */
+    static final int MAX_WRITES_IN_FLIGHT = 600;
+
     /** How many records were written and why the others were not. */
     public record Written(int written, int skippedPurged, int skippedExpired) {
     }
@@ -103,10 +109,18 @@ public final class LogWriter {
                 }
                 write(record, keyHash, key, (int) remaining, writes);
                 written++;
+                if (writes.size() >= MAX_WRITES_IN_FLIGHT) {
+                    await(writes);
+                }
             }
         }
-        CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+        await(writes);
         return new Written(written, purged, expired);
+    }
+
+    private static void await(List<CompletableFuture<AsyncResultSet>> writes) {
+        CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+        writes.clear();
     }
 
     /**
