@@ -18,14 +18,19 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Sends outbox rows to Kafka in id order and marks them sent. Rows are locked while being sent, so
- * replicas never send one twice at the same time; a crash after the send and before the mark sends
- * it again, which consumers absorb (events carry deterministic ids where a repeat matters).
+ * Sends outbox rows to Kafka in id order and marks them sent. One replica relays at a time (a transaction-scoped
+ * PostgreSQL advisory lock; the others skip the round): two replicas sending batches side by side would put two
+ * messages of one key on their partition out of order, and on the compacted {@code erasure.control} an older state
+ * could then be all that compaction keeps of its scope. A crash after the send and before the mark sends it again,
+ * which consumers absorb (events carry deterministic ids where a repeat matters).
  */
 @Component
 public class OutboxRelay {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+
+    /** The advisory lock the relaying replica holds for its round ({@code pg_try_advisory_xact_lock}). */
+    static final long RELAY_LOCK = 0x6572617375726531L; // "erasure1"
 
     private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
     };
@@ -57,6 +62,10 @@ public class OutboxRelay {
     /** Sends what is unsent; returns how many were sent. */
     public synchronized int relay() {
         Integer sent = transactions.execute(status -> {
+            if (!Boolean.TRUE.equals(jdbc.queryForObject("SELECT pg_try_advisory_xact_lock(?)", Boolean.class,
+                    RELAY_LOCK))) {
+                return 0; // another replica is relaying: it sends in id order, and so will this one next round
+            }
             List<Row> rows = jdbc.query("""
                             SELECT id, topic, message_key, payload, headers::text AS headers FROM outbox
                             WHERE sent_at IS NULL ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED""",
