@@ -1,9 +1,12 @@
 package io.erasure.support.access;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.Ordered;
@@ -56,6 +59,22 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
             "MC4CAQAwBQYDK2VwBCIEIOiA1ULBdJSHHmI8Lsv/iI/a80S+hD9AHhOE1HT5tyx8",
             "MCowBQYDK2VwAyEAvTt3zuKHccemqeqo0lyYmqneRWch7MTfpeAs6LR4t6k=");
 
+    private static final Set<ByteBuffer> PUBLISHED_KEY_BYTES = PUBLISHED_SIGNING_KEYS.stream()
+            .map(key -> ByteBuffer.wrap(Base64.getDecoder().decode(key))).collect(Collectors.toUnmodifiableSet());
+
+    /** True if {@code value} decodes (as the key readers decode it, padding optional) to a published key half. */
+    static boolean publishedKey(String value) {
+        String compact = value.replaceAll("\\s", "");
+        if (compact.length() < 40 || compact.length() > 80) {
+            return false; // an Ed25519 half in DER is 44 (public) or 48 (private) base64 characters
+        }
+        try {
+            return PUBLISHED_KEY_BYTES.contains(ByteBuffer.wrap(Base64.getDecoder().decode(compact)));
+        } catch (IllegalArgumentException notBase64) {
+            return false;
+        }
+    }
+
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         if (environment.acceptsProfiles(Profiles.of(PROFILE))) {
@@ -92,12 +111,14 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
                     + " trusted with key pairs published with the source; set erasure.signing.key-id, .private-key and"
                     + " .trusted-keys (docs/design.md, \"Trusted tasks\") and leave local-keys false");
         }
-        // by value, whatever key id or trusted-keys entry an operator pasted it under
+        // by the key's bytes, whatever property (or environment variable: ERASURE_SIGNING_PRIVATEKEY, ...), key id or
+        // spelling of its base64 (padding, line breaks) an operator pasted it under
         for (PropertySource<?> source : environment.getPropertySources()) {
             if (source instanceof EnumerablePropertySource<?> names) {
                 for (String name : names.getPropertyNames()) {
-                    if (name.startsWith("erasure.signing.") && environment.getProperty(name) != null
-                            && PUBLISHED_SIGNING_KEYS.contains(environment.getProperty(name).trim())) {
+                    // as each source holds it (config files wrap values with their origin), placeholders unresolved
+                    Object value = source.getProperty(name);
+                    if (value != null && publishedKey(value.toString())) {
                         problems.add(name + " is a key pair half published with the source (the local profile's): make"
                                 + " a key of your own (openssl genpkey -algorithm ed25519) from a secret store");
                     }

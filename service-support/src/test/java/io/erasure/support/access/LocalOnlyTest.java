@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 
 /** Issue 18 item 10: outside the local profile a service refuses the demo's users and keys, naming what to set. */
@@ -53,6 +54,24 @@ class LocalOnlyTest {
 
         assertThatThrownBy(() -> postProcess(pasted))
                 .hasMessageContaining("erasure.signing.private-key is a key pair half published with the source")
+                .hasMessageContaining("erasure.signing.trusted-keys.cp-1.public-key is a key pair half published");
+    }
+
+    @Test
+    void theLocalSigningKeysAreRefusedAsEnvironmentVariablesAndInAnyBase64Spelling() {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+        environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, Map.of(
+                        // as Helm passes it, from a Secret someone filled with the local profile's key
+                        "ERASURE_SIGNING_PRIVATEKEY", "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem")));
+        environment.getPropertySources().addFirst(new MapPropertySource("test", Map.of(
+                "erasure.access.users[0].name", "alice", "erasure.access.users[0].password", BCRYPT,
+                // without its padding: the key readers decode it to the same key
+                "erasure.signing.trusted-keys.cp-1.public-key", "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM")));
+
+        assertThatThrownBy(() -> new LocalOnly().postProcessEnvironment(environment, new SpringApplication()))
+                .hasMessageContaining("ERASURE_SIGNING_PRIVATEKEY is a key pair half published with the source")
                 .hasMessageContaining("erasure.signing.trusted-keys.cp-1.public-key is a key pair half published");
     }
 
