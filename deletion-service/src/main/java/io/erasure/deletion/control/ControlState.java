@@ -110,13 +110,28 @@ public class ControlState {
                 stored.stream().filter(a -> a.signal().active()).count());
     }
 
-    /** A stored signal newer than any this replica applied for its scope: its scope's current state. */
-    private void takeUp(ControlStore.Applied stored) {
-        ControlStore.Applied known = newest.get(stored.signal().scope());
-        if (known == null || stored.sequence() > known.sequence()) {
-            newest.put(stored.signal().scope(), stored);
-            signals.put(stored.signal().scope(), stored.signal());
+    /**
+     * A stored signal newer than any this replica applied for its scope: its scope's current state. The store is
+     * checked like the topic: a row whose signature is not a trusted CONTROL key's (written by another hand, or signed
+     * with a key since rotated out) stops its scope until a newer signed signal comes, and is not taken as the newest.
+     * False for such a row.
+     */
+    private boolean takeUp(ControlStore.Applied stored) {
+        ControlSignal signal = stored.signal();
+        Optional<String> refusal = trusted.refusal(signal.keyId(), Authorization.Kind.CONTROL, signal.signedContent(),
+                signal.signature());
+        if (refusal.isPresent()) {
+            refused.increment();
+            signals.put(signal.scope(), stopped(signal.scope(), "stored control state of " + signal.scope()
+                    + " refused (" + refusal.get() + ")", new IllegalArgumentException("not signed by the control plane")));
+            return false;
         }
+        ControlStore.Applied known = newest.get(signal.scope());
+        if (known == null || stored.sequence() > known.sequence()) {
+            newest.put(signal.scope(), stored);
+            signals.put(signal.scope(), signal);
+        }
+        return true;
     }
 
     /**
@@ -175,7 +190,9 @@ public class ControlState {
         }
         // recorded before it is acted on; another replica (or this one before a restart) may have applied a newer one
         ControlStore.Applied stored = store.recordNewest(new ControlStore.Applied(signal, topic, partition, key, offset));
-        takeUp(stored);
+        if (!takeUp(stored)) {
+            return; // the store holds a newer row nobody trusted signed: its scope stays stopped
+        }
         if (stored.sequence() > signal.sequence()) {
             if (stored.supersedes(topic, partition, key, offset)) {
                 log.info("control: {} is {} as another replica applied it ({} by {})", stored.signal().scope(),

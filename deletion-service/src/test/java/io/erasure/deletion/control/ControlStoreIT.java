@@ -135,6 +135,25 @@ class ControlStoreIT extends DeletionTestSupport {
         assertThat(restarted.cancelled(cancelled, run)).isTrue();
     }
 
+    /** A stored row is checked like a message: one altered in the schema (a lift written by hand) lifts nothing. */
+    @Test
+    void aStoredRowWhoseSignatureDoesNotMatchStopsItsScopeInsteadOfLiftingIt() {
+        String scope = scope();
+        apply(replica(), signed(scope, true, 10));
+        jdbc.update("UPDATE control_sequences SET active = false, reason = 'all clear' WHERE scope = ?", scope);
+
+        try {
+            ControlState restarted = replica();
+            restarted.load();
+
+            assertThat(restarted.stopped(scope)).as("the altered lift is refused; the scope stays stopped").isTrue();
+            assertThat(restarted.stopReason(scope)).contains("stored control state of " + scope + " refused");
+        } finally {
+            // the schema is shared: other tests' replicas take every stored row up and count this one refused
+            jdbc.update("DELETE FROM control_sequences WHERE scope = ?", scope);
+        }
+    }
+
     /** A newer signal the store cannot record is not acted on: its scope stops until it is applied, on a retry. */
     @Test
     void whileTheStoreFailsANewerSignalsScopeStopsAndTheSignalAppliesOnTheRetry() {
