@@ -198,8 +198,10 @@ class ForgedTaskIT extends DeletionTestSupport {
         DeletionTask genuine = runs.authorize(task(run, profiles, 1, 2));
         DeletionTask forged = task(run, profiles, 1, 2, 7, 8).withAuthority(genuine.authority());
 
-        assertRefused(forged, Refusal.KEYS_NOT_COVERED, "2 of its 4 keys are not in part 0 of run " + run.value()
-                + "'s authorized final set");
+        RefusedTask refused = assertRefused(forged, Refusal.KEYS_NOT_COVERED, "2 of its 4 keys are not in part 0 of run "
+                + run.value() + "'s authorized final set");
+        assertThat(refused.reason()).as("a key is a column value: named by its log key hash, never in clear")
+                .contains(Topics.logKey(forged.dataset(), forged.keys().get(2))).doesNotContain("\"id\"");
         assertThat(ids("profiles")).as("not even the authorized keys of the forged task").contains(1L, 2L);
     }
 

@@ -1,8 +1,11 @@
 package io.erasure.deletion.trust;
 
-import io.erasure.deletion.trust.LoadOnceCache.Loaded;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.contract.S3Layout;
+import io.erasure.model.contract.Topics;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.run.RunId;
 import io.erasure.model.trust.FinalSetManifest;
@@ -29,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  * digest the control plane signed ({@code runs/<runId>/final/manifest.json}) and the part a task names, whose keys
  * must digest to what the manifest says. Both are read from S3 once and kept (a few manifests and parts, least
  * recently used first out), shared by every lane: concurrent tasks of one part wait for the one read of it rather than
- * each reading it ({@link LoadOnceCache}). S3 being unreachable is retriable and not kept; a missing or altered
+ * each reading it (a Caffeine cache). S3 being unreachable is retriable and not kept; a missing or altered
  * manifest or part is a refusal, kept for {@code refusalTtl} so a stream of tasks naming it does not re-read it each.
  */
 public class AuthorizedFinalSets {
@@ -42,8 +45,8 @@ public class AuthorizedFinalSets {
     private final S3Client s3;
     private final String bucket;
     private final JsonMapper json;
-    private final LoadOnceCache<FinalSetManifest> manifests;
-    private final LoadOnceCache<Set<String>> parts;
+    private final Cache<String, Loaded<FinalSetManifest>> manifests;
+    private final Cache<String, Loaded<Set<String>>> parts;
 
     public AuthorizedFinalSets(S3Client s3, String bucket, JsonMapper json) {
         this(s3, bucket, json, REFUSAL_TTL);
@@ -53,8 +56,43 @@ public class AuthorizedFinalSets {
         this.s3 = s3;
         this.bucket = bucket;
         this.json = json;
-        this.manifests = new LoadOnceCache<>(MANIFESTS, refusalTtl, System::nanoTime);
-        this.parts = new LoadOnceCache<>(PARTS, refusalTtl, System::nanoTime);
+        this.manifests = cache(MANIFESTS, refusalTtl);
+        this.parts = cache(PARTS, refusalTtl);
+    }
+
+    /** What a read found: a value, or the refusal of the tasks that name it. */
+    private record Loaded<V>(V value, Refusal refusal) {
+        static <V> Loaded<V> of(V value) {
+            return new Loaded<>(value, null);
+        }
+
+        static <V> Loaded<V> refused(Refusal refusal) {
+            return new Loaded<>(null, refusal);
+        }
+    }
+
+    /**
+     * Loads each key once (concurrent callers wait for the one read; a read that throws is not kept and its waiters
+     * get the same exception) and keeps a value until evicted, a refusal for {@code refusalTtl} only: what was missing
+     * may be written meanwhile.
+     */
+    private static <V> Cache<String, Loaded<V>> cache(int size, Duration refusalTtl) {
+        return Caffeine.newBuilder().maximumSize(size).expireAfter(new Expiry<String, Loaded<V>>() {
+            @Override
+            public long expireAfterCreate(String key, Loaded<V> loaded, long now) {
+                return loaded.refusal() == null ? Long.MAX_VALUE : refusalTtl.toNanos();
+            }
+
+            @Override
+            public long expireAfterUpdate(String key, Loaded<V> loaded, long now, long current) {
+                return expireAfterCreate(key, loaded, now);
+            }
+
+            @Override
+            public long expireAfterRead(String key, Loaded<V> loaded, long now, long current) {
+                return current;
+            }
+        }).build();
     }
 
     /**
@@ -65,7 +103,7 @@ public class AuthorizedFinalSets {
                                      List<Map<String, Object>> keys) {
         String manifestKey = S3Layout.finalManifestKey(run);
         Loaded<FinalSetManifest> manifest = manifests.get(manifestKey + "@" + setDigest,
-                () -> loadManifest(run, dataset, setDigest, manifestKey));
+                k -> loadManifest(run, dataset, setDigest, manifestKey));
         if (manifest.refusal() != null) {
             return Optional.of(manifest.refusal());
         }
@@ -76,21 +114,21 @@ public class AuthorizedFinalSets {
         }
         String partKey = S3Layout.finalPartKey(run, part);
         Loaded<Set<String>> authorized = parts.get(partKey + "@" + entry.keysDigest(),
-                () -> loadPart(partKey, entry.keysDigest()));
+                k -> loadPart(partKey, entry.keysDigest()));
         if (authorized.refusal() != null) {
             return Optional.of(authorized.refusal());
         }
-        List<String> outside = new ArrayList<>();
+        List<Map<String, Object>> outside = new ArrayList<>();
         for (Map<String, Object> key : keys) {
-            String rendered = CanonicalKey.render(key);
-            if (!authorized.value().contains(rendered)) {
-                outside.add(rendered);
+            if (!authorized.value().contains(CanonicalKey.render(key))) {
+                outside.add(key);
             }
         }
         if (!outside.isEmpty()) {
+            // a key is a column value: the refusal (published, and shown beside the run) names it by its log key hash
             return Optional.of(Refusal.of(Refusal.KEYS_NOT_COVERED, outside.size() + " of its " + keys.size()
                     + " keys are not in part " + part + " of run " + run.value() + "'s authorized final set (e.g. "
-                    + outside.get(0) + ")"));
+                    + Topics.logKey(dataset, outside.get(0)) + ")"));
         }
         return Optional.empty();
     }
