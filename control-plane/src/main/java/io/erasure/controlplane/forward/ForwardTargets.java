@@ -102,25 +102,14 @@ class ForwardTargets {
         ForwardPolicies.Policy policy = policies.policyOf(spec.name());
         List<String> clear = policy.taskClearColumns();
         boolean lookup = !addressable(spec) && spec.target() == null;
-        TargetOutcome outcome = TargetOutcome.PENDING;
-        String detail = null;
+        Decision decision = decide(view, policy, lookup);
+        TargetOutcome outcome = decision.outcome();
+        String detail = decision.detail();
         List<DeletionTask> tasks = List.of();
-        Optional<String> ungranted = ownership.refusal(spec);
-        if (!addressable(spec) && !lookup) {
-            outcome = TargetOutcome.LEFT_TO_AUDIT;
-            detail = NOT_ADDRESSABLE;
-        } else if (!view.enabled()) {
-            outcome = TargetOutcome.LEFT_TO_AUDIT;
-            detail = DISABLED;
-        } else if (policy.action() == ForwardAction.KEEP_SNAPSHOT) {
-            outcome = TargetOutcome.SNAPSHOT_KEPT;
-            detail = SNAPSHOT_KEPT;
-        } else if (ungranted.isPresent()) {
-            outcome = TargetOutcome.NOT_GRANTED;
-            detail = NOT_GRANTED + ungranted.get();
-            log.warn("request {}: nothing published for {}: {}", request.id(), spec.name(), ungranted.get());
-        } else {
+        if (outcome == TargetOutcome.PENDING) {
             tasks = tasks(request.id(), spec, keys, cutoff, lookup, clear);
+        } else if (outcome == TargetOutcome.NOT_GRANTED) {
+            log.warn("request {}: nothing published for {}: {}", request.id(), spec.name(), detail);
         }
         boolean blocking = outcome == TargetOutcome.PENDING || outcome == TargetOutcome.NOT_GRANTED;
         int inserted = jdbc.update("""
@@ -144,16 +133,42 @@ class ForwardTargets {
                 Topics.taskHeaders(task)));
     }
 
+    /** What becomes of a dataset's target: PENDING (its tasks are published) or why not, with the detail shown. */
+    private record Decision(TargetOutcome outcome, String detail) {
+    }
+
+    /**
+     * The one decision of a target, for a new one and for one held for its grant when the reconciler looks again: not
+     * addressable or disabled (left to the audit), a kept snapshot, no grant, or its tasks published.
+     */
+    private Decision decide(DatasetView view, ForwardPolicies.Policy policy, boolean lookup) {
+        DatasetSpec spec = view.spec();
+        if (!addressable(spec) && !lookup) {
+            return new Decision(TargetOutcome.LEFT_TO_AUDIT, NOT_ADDRESSABLE);
+        }
+        if (!view.enabled()) {
+            return new Decision(TargetOutcome.LEFT_TO_AUDIT, DISABLED);
+        }
+        if (policy.action() == ForwardAction.KEEP_SNAPSHOT) {
+            return new Decision(TargetOutcome.SNAPSHOT_KEPT, SNAPSHOT_KEPT);
+        }
+        Optional<String> ungranted = ownership.refusal(spec);
+        return ungranted.map(refusal -> new Decision(TargetOutcome.NOT_GRANTED, NOT_GRANTED + refusal))
+                .orElseGet(() -> new Decision(TargetOutcome.PENDING, null));
+    }
+
     /**
      * Publishes again the tasks of every target still waiting; their ids are the same, so deletion applies them once.
-     * A target held for a missing grant is published once its grant is back; a waiting target whose grant was withdrawn
-     * since is not published again (its tasks already out are signed and may still run).
+     * A target held for a missing grant is decided again ({@link #decide}): published once its grant is back (by one
+     * reconciler only), or left to the audit or kept as a snapshot if its dataset was disabled or its policy changed
+     * meanwhile; a waiting target whose grant was withdrawn since is not published again (its tasks already out are
+     * signed and may still run).
      */
     int republish(DeletionRequest request) {
         int sent = 0;
         CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(request.tombstonedAt());
         List<Map<String, Object>> rows = jdbc.queryForList("""
-                SELECT dataset, keys::text AS keys, lookup, clear_columns::text AS clear, outcome FROM forward_targets
+                SELECT dataset, keys::text AS keys, lookup, clear_columns::text AS clear, outcome, detail FROM forward_targets
                 WHERE request_id = ? AND blocking AND outcome IN ('PENDING', 'NOT_GRANTED')""", request.id());
         for (Map<String, Object> row : rows) {
             String dataset = (String) row.get("dataset");
@@ -164,17 +179,37 @@ class ForwardTargets {
                         dataset);
                 continue;
             }
-            Optional<String> ungranted = ownership.refusal(view.spec());
-            if (ungranted.isPresent()) {
-                log.warn("request {}: the tasks of {} are not {}published: {}", request.id(), dataset,
-                        held ? "" : "re-", ungranted.get());
-                if (held) {
-                    jdbc.update("UPDATE forward_targets SET detail = ?, updated_at = ? WHERE request_id = ? AND dataset = ?",
-                            NOT_GRANTED + ungranted.get(), Timestamp.from(clock.instant()), request.id(), dataset);
-                }
-                continue;
-            }
             boolean lookup = (Boolean) row.get("lookup");
+            if (held) {
+                Decision decision = decide(view, policies.policyOf(dataset), lookup);
+                if (decision.outcome() == TargetOutcome.NOT_GRANTED) {
+                    log.warn("request {}: the tasks of {} are not published: {}", request.id(), dataset,
+                            decision.detail());
+                    if (!decision.detail().equals(row.get("detail"))) {
+                        jdbc.update("UPDATE forward_targets SET detail = ?, updated_at = ? WHERE request_id = ?"
+                                        + " AND dataset = ?", decision.detail(), Timestamp.from(clock.instant()),
+                                request.id(), dataset);
+                    }
+                    continue;
+                }
+                if (decision.outcome() != TargetOutcome.PENDING) {
+                    // disabled, or its policy now keeps a snapshot, while it was held: decided as a new target would be
+                    jdbc.update("""
+                                    UPDATE forward_targets SET outcome = ?, detail = ?, blocking = false,
+                                        confirmed = true, updated_at = ?
+                                    WHERE request_id = ? AND dataset = ? AND outcome = 'NOT_GRANTED'""",
+                            decision.outcome().name(), decision.detail(), Timestamp.from(clock.instant()), request.id(),
+                            dataset);
+                    continue;
+                }
+            } else {
+                Optional<String> ungranted = ownership.refusal(view.spec());
+                if (ungranted.isPresent()) {
+                    log.warn("request {}: the tasks of {} are not re-published: {}", request.id(), dataset,
+                            ungranted.get());
+                    continue;
+                }
+            }
             List<DeletionTask> tasks;
             try {
                 tasks = tasks(request.id(), view.spec(), json.readValue((String) row.get("keys"), KEYS), cutoff,
@@ -191,14 +226,17 @@ class ForwardTargets {
                 continue;
             }
             if (held) {
-                log.info("request {}: the grant of {} is back; its {} tasks are published", request.id(), dataset,
-                        tasks.size());
-                jdbc.update("""
+                int released = jdbc.update("""
                                 UPDATE forward_targets SET outcome = 'PENDING', detail = NULL, task_ids = ?::jsonb,
                                     lookup_tasks = ?, updated_at = ?
                                 WHERE request_id = ? AND dataset = ? AND outcome = 'NOT_GRANTED'""",
                         json.writeValueAsString(tasks.stream().map(DeletionTask::taskId).toList()),
                         lookup ? tasks.size() : 0, Timestamp.from(clock.instant()), request.id(), dataset);
+                if (released == 0) {
+                    continue; // another reconciler released it meanwhile, and published its tasks
+                }
+                log.info("request {}: the grant of {} is back; its {} tasks are published", request.id(), dataset,
+                        tasks.size());
             }
             for (DeletionTask task : tasks) {
                 outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), signer.sign(task), Topics.taskHeaders(task));

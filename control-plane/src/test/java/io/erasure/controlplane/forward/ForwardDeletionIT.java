@@ -432,6 +432,31 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
         reconciler.reconcile(clock.instant());
     }
 
+    @Test
+    void aDatasetDisabledWhileItsTargetWaitedForItsGrantIsLeftToTheAuditAndGetsNoTask() {
+        String source = registerSource();
+        DatasetSpec profiles = registerOn(source, UnaryOperator.identity());
+        moveToNamespace(profiles.name(), "ungranted");
+        EventEnvelope event = request(source, "32", 1, Map.of());
+        publish(event);
+        String requestId = DeletionRequests.idFor(event.eventId());
+        awaitRequest(requestId);
+        assertThat(target(view(requestId), profiles.name()).outcome()).isEqualTo(TargetOutcome.NOT_GRANTED);
+
+        // the grant comes back, but the owner disabled the dataset meanwhile
+        moveToNamespace(profiles.name(), "shop");
+        as("owner").post().uri("/api/datasets/" + profiles.name() + "/disable").exchange().expectStatus().isOk();
+        reconciler.reconcile(clock.instant().plus(Duration.ofMinutes(11)));
+
+        ForwardTarget target = target(view(requestId), profiles.name());
+        assertThat(target.outcome()).as("as a new target of a disabled dataset").isEqualTo(TargetOutcome.LEFT_TO_AUDIT);
+        assertThat(target.detail()).isEqualTo(ForwardTargets.DISABLED);
+        assertThat(target.blocking()).isFalse();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox WHERE topic = ? AND position(? in payload) > 0",
+                Integer.class, Topics.DELETION_TASKS, requestId)).as("no task published for it").isZero();
+        reconciler.reconcile(clock.instant());
+    }
+
     private void moveToNamespace(String dataset, String namespace) {
         jdbc.update("UPDATE datasets SET spec = jsonb_set(spec, '{namespace}', to_jsonb(?::text)) WHERE name = ?",
                 namespace, dataset);
