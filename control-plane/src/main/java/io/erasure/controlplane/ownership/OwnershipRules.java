@@ -7,9 +7,11 @@ import io.erasure.model.dataset.DatasetCopy;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.identifier.IdentifierSource;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import org.springframework.stereotype.Component;
@@ -182,16 +184,45 @@ public class OwnershipRules {
 
         /**
          * A callback URL. A string prefix says nothing about a URL whose path climbs out of it once a server or proxy
-         * normalises it ({@code /payments/../orders}, {@code %2e%2e}, an encoded {@code /} or {@code \}), so such a URL
-         * is covered by no grant.
+         * normalises it ({@code /payments/../orders}, {@code %2e%2e}, {@code %252e%252e}, a {@code \\}), so such a URL
+         * is covered by no grant. Only its path counts, decoded until it no longer changes: a query or fragment
+         * ({@code ?next=%2F..}) is the endpoint's business, not a place.
          */
         static Place url(String what, String connection, String url) {
-            String lower = url.toLowerCase(Locale.ROOT);
-            boolean climbs = lower.contains("/..") || lower.contains("%2e") || lower.contains("%2f")
-                    || lower.contains("%5c") || lower.contains("\\");
+            String path = pathOf(url);
+            String decoded = path;
+            boolean climbs;
+            try {
+                for (int round = 0; round < 5; round++) {
+                    String once = URLDecoder.decode(decoded.replace("+", "%2B"), StandardCharsets.UTF_8);
+                    if (once.equals(decoded)) {
+                        break;
+                    }
+                    decoded = once;
+                }
+                climbs = decoded.contains("\\") || Arrays.stream(decoded.split("/", -1))
+                        .anyMatch(segment -> segment.equals("..") || segment.equals("."));
+            } catch (IllegalArgumentException malformed) {
+                climbs = true; // a '%' no server decodes alike
+            }
             return new Place(what, connection, Kind.URL, literalStart(url), climbs
-                    ? "its URL " + url + " has a dot segment or an encoded '.', '/' or '\\', which would leave any granted"
-                    + " prefix once normalised: register the URL as the endpoint receives it" : null);
+                    ? "its URL " + url + " has a dot segment or an encoded '.', '/' or '\\' in its path, which would leave"
+                    + " any granted prefix once normalised: register the URL as the endpoint receives it" : null);
+        }
+
+        /** The path of {@code url}: after its scheme and authority, before its query or fragment. */
+        private static String pathOf(String url) {
+            int scheme = url.indexOf("://");
+            int start = scheme < 0 ? 0 : scheme + 3;
+            int path = start;
+            while (path < url.length() && "/?#".indexOf(url.charAt(path)) < 0) {
+                path++;
+            }
+            int end = path;
+            while (end < url.length() && "?#".indexOf(url.charAt(end)) < 0) {
+                end++;
+            }
+            return url.substring(path, end);
         }
 
         /** The template's text before its first placeholder: what a key or URL surely starts with. */

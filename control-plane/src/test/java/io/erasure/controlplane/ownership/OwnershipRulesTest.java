@@ -36,9 +36,18 @@ class OwnershipRulesTest {
     void aCallbackClimbingOutOfTheGrantedPathIsRefusedHoweverItIsSpelt() {
         for (String url : List.of("https://api.example.com/payments/../orders/erasure",
                 "https://api.example.com/payments/%2e%2e/orders/erasure",
-                "https://api.example.com/payments/..%2Forders/erasure")) {
+                "https://api.example.com/payments/..%2Forders/erasure",
+                "https://api.example.com/payments/%252e%252e/orders/erasure")) {
             assertThat(rules.refusal(withCallback(url))).as(url).hasValueSatisfying(refusal ->
                     assertThat(refusal).contains("dot segment or an encoded"));
+        }
+    }
+
+    @Test
+    void onlyThePathCountsNotAQueryThatSpellsADotOrASlash() {
+        for (String url : List.of("https://api.example.com/payments/erasure?next=%2F..%2Fhome&v=%2e1",
+                "https://api.example.com/payments/erasure?back=../home")) {
+            assertThat(rules.refusal(withCallback(url))).as(url).isEmpty();
         }
     }
 
