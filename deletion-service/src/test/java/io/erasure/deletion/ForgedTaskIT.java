@@ -25,6 +25,7 @@ import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.model.task.RefusedTask;
+import io.erasure.model.task.SpreadWindow;
 import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.SigningKey;
 import io.erasure.model.trust.TaskAuthority;
@@ -190,6 +191,23 @@ class ForgedTaskIT extends DeletionTestSupport {
 
         assertRefused(forged, Refusal.OTHER_SPEC, "is not the spec its authorization covers");
         assertThat(ids("accounts")).as("another team's table").hasSize(10);
+    }
+
+    @Test
+    void aPacedRunsTaskCopiedWithoutItsWindowOrWithAnEarlierOneDeletesNothing() {
+        DatasetSpec paced = profiles.toBuilder().spreadOver(Duration.ofHours(6)).build();
+        RunId run = RunId.random();
+        DeletionTask genuine = runs.authorize(task(run, paced, 1, 2)
+                .withSpread(SpreadWindow.of(Instant.now(), Duration.ofHours(6), 2)));
+
+        assertRefused(task(run, paced, 1, 2).withAuthority(genuine.authority()), Refusal.PACING_MISMATCH,
+                "its spec spreads the run over PT6H but it carries no spread window");
+        assertRefused(task(run, paced, 1, 2).withSpread(SpreadWindow.of(Instant.now().minus(Duration.ofHours(5)),
+                Duration.ofHours(6), 2)).withAuthority(genuine.authority()), Refusal.PACING_MISMATCH,
+                "before the run was authorized");
+        assertRefused(task(run, paced, 1, 2).withSpread(SpreadWindow.of(Instant.now(), Duration.ofHours(6), 2_000_000))
+                .withAuthority(genuine.authority()), Refusal.PACING_MISMATCH, "plans 2000000 keys");
+        assertThat(ids("profiles")).contains(1L, 2L);
     }
 
     @Test

@@ -130,7 +130,7 @@ class StoreLanesIT extends DeletionTestSupport {
     void aTaskOfASpreadRunWithHeadersIsReadByItsStoresPacedLaneOnly() throws Exception {
         DeletionTask plain = liveTask("paced");
         DeletionTask task = DeletionTask.forRun(plain.runId(), plain.spec().toBuilder().spreadOver(Duration.ofSeconds(10))
-                .build(), plain.keys(), CUTOFF).withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1_000));
+                .build(), plain.keys(), CUTOFF).withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1));
 
         publisher.publish(List.of(authorized(task)));
 
@@ -156,7 +156,7 @@ class StoreLanesIT extends DeletionTestSupport {
         DeletionTask plain = liveTask("misrouted");
         DeletionTask task = authorized(DeletionTask.forRun(plain.runId(), plain.spec().toBuilder()
                 .spreadOver(Duration.ofSeconds(10)).build(), plain.keys(), CUTOFF)
-                .withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1_000)));
+                .withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1)));
         double unpacedBefore = misrouted("deletion-lane-pg-main");
         double otherStoreBefore = misrouted("deletion-lane-pg-gated-paced");
 

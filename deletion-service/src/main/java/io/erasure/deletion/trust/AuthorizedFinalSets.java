@@ -101,11 +101,25 @@ public class AuthorizedFinalSets {
      */
     public Optional<Refusal> refusal(RunId run, String dataset, String setDigest, int part,
                                      List<Map<String, Object>> keys) {
+        return refusal(run, dataset, setDigest, part, keys, 0);
+    }
+
+    /**
+     * As {@link #refusal(RunId, String, String, int, List)}, and for a paced task, why its window plans more than the
+     * {@code plannedKeys} its final set holds (the pacer would hurry); {@code plannedKeys} 0 for an unpaced task.
+     */
+    public Optional<Refusal> refusal(RunId run, String dataset, String setDigest, int part,
+                                     List<Map<String, Object>> keys, long plannedKeys) {
         String manifestKey = S3Layout.finalManifestKey(run);
         Loaded<FinalSetManifest> manifest = manifests.get(manifestKey + "@" + setDigest,
                 k -> loadManifest(run, dataset, setDigest, manifestKey));
         if (manifest.refusal() != null) {
             return Optional.of(manifest.refusal());
+        }
+        long finalKeys = manifest.value().parts().stream().mapToLong(FinalSetManifest.Part::keyCount).sum();
+        if (plannedKeys > finalKeys) {
+            return Optional.of(Refusal.of(Refusal.PACING_MISMATCH, "its spread window plans " + plannedKeys
+                    + " keys, but run " + run.value() + "'s authorized final set holds " + finalKeys));
         }
         FinalSetManifest.Part entry = manifest.value().part(part);
         if (entry == null) {

@@ -32,6 +32,11 @@ public record Refusal(String reasonClass, String reason) {
     public static final String PRIORITY_MISMATCH = "priority-mismatch";
     /** Keys the authorization does not cover (a forward/copy signature of other keys, keys outside the final set). */
     public static final String KEYS_NOT_COVERED = "keys-not-covered";
+    /**
+     * A run's task paced otherwise than its signed spec and authorization allow: no window though its spec spreads the
+     * run, a window starting before the run was authorized, or more keys planned than its final set holds.
+     */
+    public static final String PACING_MISMATCH = "pacing-mismatch";
     /** The run's final-set manifest or part is missing or unreadable. */
     public static final String FINAL_SET_MISSING = "final-set-missing";
     /** The run's final-set manifest or part is not the one the control plane signed. */

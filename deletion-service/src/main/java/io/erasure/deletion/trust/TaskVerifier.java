@@ -6,6 +6,7 @@ import io.erasure.model.trust.Authorization.Kind;
 import io.erasure.model.trust.TaskAuthority;
 import io.erasure.model.trust.TrustedKeys;
 import io.erasure.support.trust.SpecDigest;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +24,9 @@ import java.util.Set;
  * run's authorization names another run, final set and cut-off and is refused.
  */
 public class TaskVerifier {
+
+    /** How far the clocks of validation and the control plane may differ (as for cut-offs). */
+    private static final Duration CLOCK_SKEW = Duration.ofMinutes(2);
 
     private final TrustedKeys trusted;
     private final AuthorizedFinalSets finalSets;
@@ -45,6 +49,28 @@ public class TaskVerifier {
     /** The kind of authorization {@code task} needs: COPY for a copy's task, RUN for a run's own, FORWARD otherwise. */
     public static Kind kindOf(DeletionTask task) {
         return task.copyOf() != null ? Kind.COPY : task.runId() != null ? Kind.RUN : Kind.FORWARD;
+    }
+
+    /**
+     * Why a run's task is not paced as its signed spec asks: the window is not covered by the signature, so it is held to
+     * what the signed data allows. A spec with {@code spreadOver} needs a window (stripping it would delete at full
+     * speed), starting no earlier than the authorization was issued, less the clock skew allowed elsewhere (an earlier
+     * start would make the pacer hurry); its length is the spec's (the task's own check) and its planned keys at most
+     * the final set's ({@link AuthorizedFinalSets}). A later start only slows the run.
+     */
+    private static Optional<Refusal> pacingRefusal(DeletionTask task, Authorization authorization) {
+        if (task.spec().spreadOver() == null) {
+            return Optional.empty(); // an unpaced spec: DeletionTask refuses a window on it
+        }
+        if (!task.paced()) {
+            return Optional.of(Refusal.of(Refusal.PACING_MISMATCH, "its spec spreads the run over "
+                    + task.spec().spreadOver() + " but it carries no spread window"));
+        }
+        if (task.spread().start().isBefore(authorization.issuedAt().minus(CLOCK_SKEW))) {
+            return Optional.of(Refusal.of(Refusal.PACING_MISMATCH, "its spread window starts at " + task.spread().start()
+                    + ", before the run was authorized (" + authorization.issuedAt() + ")"));
+        }
+        return Optional.empty();
     }
 
     /**
@@ -94,8 +120,12 @@ public class TaskVerifier {
                 return Optional.of(Refusal.of(Refusal.PRIORITY_MISMATCH, "its priority " + task.priority()
                         + " is not its spec's " + task.spec().priority()));
             }
+            Optional<Refusal> pacing = pacingRefusal(task, authorization);
+            if (pacing.isPresent()) {
+                return pacing;
+            }
             return finalSets.refusal(task.runId(), task.dataset(), authorization.setDigest(), authority.finalPart(),
-                    task.keys());
+                    task.keys(), task.paced() ? task.spread().plannedKeys() : 0);
         }
         if (!authorization.setDigest().equals(contentId)) {
             return Optional.of(Refusal.of(Refusal.KEYS_NOT_COVERED, "its keys are not the keys its authorization covers"));
