@@ -3,8 +3,12 @@ package io.erasure.deletionlog.client;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import io.erasure.model.record.DeletionRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +39,24 @@ public final class LogWriter {
      * the driver's 1,024 per connection, and a slow node then fails the whole batch with "No connection was available".
      */
     static final int MAX_WRITES_IN_FLIGHT = 600;
+
+    /**
+     * Rows of one partition written as one unlogged batch, at most: the node applies a batch of one partition as one
+     * mutation (one commit-log entry, one memtable update), a fraction of the work of as many single writes; the by-time
+     * and by-run rows of a poll fall in a few partitions. (A single-partition batch is not held to the node's batch size
+     * thresholds, CASSANDRA-10876; the bound keeps each mutation small all the same.)
+     */
+    static final int MAX_ROWS_PER_BATCH = 50;
+
+    /**
+     * Payload bytes of one batch, at most: a record's columns may be up to a log message's size (a megabyte), and a
+     * batch of such rows would be one mutation over the node's limit; a row larger than this goes alone.
+     */
+    static final int MAX_BATCH_BYTES = 256 * 1024;
+
+    /** A record row to be written with others of its partition, and its payload's size. */
+    private record PartitionRow(BoundStatement statement, int bytes) {
+    }
 
     /** How many records were written and why the others were not. */
     public record Written(int written, int skippedPurged, int skippedExpired) {
@@ -84,6 +106,7 @@ public final class LogWriter {
         }
         Instant now = clock.instant();
         List<CompletableFuture<AsyncResultSet>> writes = new ArrayList<>();
+        Map<String, List<PartitionRow>> partitions = new LinkedHashMap<>();
         int written = 0;
         int purged = 0;
         int expired = 0;
@@ -107,15 +130,38 @@ public final class LogWriter {
                     expired++;
                     continue;
                 }
-                write(record, keyHash, key, (int) remaining, writes);
+                write(record, keyHash, key, (int) remaining, writes, partitions);
                 written++;
                 if (writes.size() >= MAX_WRITES_IN_FLIGHT) {
                     await(writes);
                 }
             }
         }
+        for (List<PartitionRow> rows : partitions.values()) {
+            List<BoundStatement> chunk = new ArrayList<>();
+            int bytes = 0;
+            for (PartitionRow row : rows) {
+                if (!chunk.isEmpty() && (chunk.size() == MAX_ROWS_PER_BATCH || bytes + row.bytes() > MAX_BATCH_BYTES)) {
+                    writeTogether(chunk, writes);
+                    chunk = new ArrayList<>();
+                    bytes = 0;
+                }
+                chunk.add(row.statement());
+                bytes += row.bytes();
+            }
+            writeTogether(chunk, writes);
+        }
         await(writes);
         return new Written(written, purged, expired);
+    }
+
+    /** Sends rows of one partition as one request: a single write, or an unlogged batch at the rows' consistency. */
+    private void writeTogether(List<BoundStatement> rows, List<CompletableFuture<AsyncResultSet>> writes) {
+        writes.add(async(rows.size() == 1 ? rows.get(0) : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(rows)
+                .setConsistencyLevel(rows.get(0).getConsistencyLevel())));
+        if (writes.size() >= MAX_WRITES_IN_FLIGHT) {
+            await(writes);
+        }
     }
 
     private static void await(List<CompletableFuture<AsyncResultSet>> writes) {
@@ -151,8 +197,12 @@ public final class LogWriter {
         }
     }
 
+    /**
+     * Sends the record's by-key row (a partition of its own) and adds its by-time and by-run rows to {@code partitions},
+     * by partition, to be written in batches of one partition each.
+     */
     private void write(DeletionRecord record, String keyHash, DatasetKeys.DataKey key, int ttl,
-                       List<CompletableFuture<AsyncResultSet>> writes) {
+                       List<CompletableFuture<AsyncResultSet>> writes, Map<String, List<PartitionRow>> partitions) {
         byte[] plain = json.writeValueAsString(new Payload(record.primaryKey(), record.columns())).getBytes(StandardCharsets.UTF_8);
         ByteBuffer payload = ByteBuffer.wrap(PayloadCipher.encrypt(key.key(), plain, record.recordId()));
         Object[] common = {record.recordId(), record.dataset(), keyHash, record.deletedAt(),
@@ -160,11 +210,16 @@ public final class LogWriter {
                 record.cutoff().micros(), key.version(), payload, record.retainedRef(), record.anonymised(),
                 record.keptNewer()};
         writes.add(async(byKey.bind(append(common, ttl))));
-        writes.add(async(byTime.bind(append(common, hourOf(record.deletedAt()), ttl))));
-        writes.add(async(byRun.bind(append(common, record.originId(), shardOf(record.recordId()), ttl))));
+        Instant hour = hourOf(record.deletedAt());
+        int shard = shardOf(record.recordId());
+        // '\n' is in no dataset or origin name: the pair names one partition
+        partitions.computeIfAbsent("time\n" + record.dataset() + "\n" + hour, p -> new ArrayList<>())
+                .add(new PartitionRow(byTime.bind(append(common, hour, ttl)), payload.remaining()));
+        partitions.computeIfAbsent("run\n" + record.originId() + "\n" + shard, p -> new ArrayList<>())
+                .add(new PartitionRow(byRun.bind(append(common, record.originId(), shard, ttl)), payload.remaining()));
     }
 
-    private CompletableFuture<AsyncResultSet> async(com.datastax.oss.driver.api.core.cql.BoundStatement statement) {
+    private CompletableFuture<AsyncResultSet> async(Statement<?> statement) {
         CompletionStage<AsyncResultSet> stage = session.executeAsync(statement);
         return stage.toCompletableFuture();
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DriverExecutionProfile;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.session.Request;
@@ -23,9 +25,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +47,8 @@ class MultiKeyReadsIT {
     private static final Instant FIRST = Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(Duration.ofHours(3));
     private static final Instant SECOND = FIRST.plus(Duration.ofMinutes(90));
     private static final AtomicInteger KEY_STATEMENTS = new AtomicInteger();
+    /** Requests that write record rows, by table: "<table>" for a single row, "<table> batch" for a batch. */
+    private static final Map<String, AtomicInteger> RECORD_WRITES = new ConcurrentHashMap<>();
 
     private static CqlSession session;
     private static DeletionLog log;
@@ -155,6 +163,79 @@ class MultiKeyReadsIT {
     }
 
     @Test
+    void aPollsByTimeAndByRunRowsAreWrittenInBatchesOfOnePartitionAndReadBackWhole() {
+        String dataset = "batched-" + System.nanoTime() % 1_000_000;
+        String run = "run-b-" + System.nanoTime() % 1_000_000;
+        int records = 260;
+        Map<Integer, Integer> perShard = new TreeMap<>();
+        LongStream.rangeClosed(1, records).forEach(id -> perShard.merge(LogWriter.shardOf(
+                DeletionRecord.recordIdFor(run, dataset, Map.of("id", id))), 1, Integer::sum));
+        int runBatches = perShard.values().stream().mapToInt(n -> (n + LogWriter.MAX_ROWS_PER_BATCH - 1)
+                / LogWriter.MAX_ROWS_PER_BATCH).sum();
+
+        RECORD_WRITES.clear();
+        write(dataset, run, LongStream.rangeClosed(1, records), FIRST, false);
+        awaitStill(() -> RECORD_WRITES.values().stream().mapToInt(AtomicInteger::get).sum());
+
+        assertThat(counts(RECORD_WRITES)).as("one request per by-key row; by-time rows in one partition, by-run rows in"
+                + " one per shard, at most " + LogWriter.MAX_ROWS_PER_BATCH + " a batch").isEqualTo(Map.of(
+                LogSchema.BY_KEY, records,
+                LogSchema.BY_TIME + " batch", (records + LogWriter.MAX_ROWS_PER_BATCH - 1) / LogWriter.MAX_ROWS_PER_BATCH,
+                LogSchema.BY_RUN + " batch", runBatches));
+        List<LoggedRecord> byRun = all(cursor -> {
+            LogPage page = log.reader().run(run, 37, cursor, true);
+            return new Page<>(page.records(), page.nextCursor());
+        });
+        List<LoggedRecord> byTime = all(cursor -> {
+            LogPage page = log.reader().window(dataset, FIRST.minusSeconds(1), FIRST.plusSeconds(1), 37, cursor, true);
+            return new Page<>(page.records(), page.nextCursor());
+        });
+        assertThat(byRun).hasSize(records);
+        assertThat(byTime).hasSize(records);
+        assertThat(byRun).allSatisfy(record -> assertThat(record.columns()).hasSize(2));
+        assertThat(byRun.stream().map(r -> ((Number) r.primaryKey().get("id")).longValue()).distinct().count())
+                .isEqualTo(records);
+        assertThat(log.reader().byKey(dataset, Map.of("id", 260L), true).records()).singleElement()
+                .satisfies(record -> assertThat(record.columns()).hasSize(2));
+    }
+
+    @Test
+    void largeRecordsOfOnePartitionAreBatchedByTheirBytesAndReadBackWhole() {
+        String dataset = "large-" + System.nanoTime() % 1_000_000;
+        String run = "run-l-" + System.nanoTime() % 1_000_000;
+        String large = "x".repeat(120 * 1024); // two fit in a batch's bytes, three do not
+        List<DeletionRecord> records = new ArrayList<>();
+        Map<Integer, Integer> perShard = new TreeMap<>();
+        LongStream.rangeClosed(1, 6).forEach(id -> {
+            Map<String, Object> key = Map.of("id", id);
+            String recordId = DeletionRecord.recordIdFor(run, dataset, key);
+            perShard.merge(LogWriter.shardOf(recordId), 1, Integer::sum);
+            records.add(new DeletionRecord(recordId, dataset, key, List.of(ColumnValue.of("bio", large)),
+                    CutoffTimestamp.fromInstant(FIRST.minusSeconds(30)), RunId.of(run), null, "task-1", "batch-1", FIRST,
+                    null, false));
+        });
+        int runRequests = perShard.values().stream().mapToInt(n -> (n + 1) / 2).sum();
+
+        RECORD_WRITES.clear();
+        log.writer().write(records);
+        awaitStill(() -> RECORD_WRITES.values().stream().mapToInt(AtomicInteger::get).sum());
+
+        Map<String, Integer> counts = counts(RECORD_WRITES);
+        assertThat(counts.get(LogSchema.BY_TIME + " batch")).as("by-time rows, two a batch").isEqualTo(3);
+        assertThat(counts.getOrDefault(LogSchema.BY_RUN + " batch", 0) + counts.getOrDefault(LogSchema.BY_RUN, 0))
+                .as("by-run requests, at most two rows each").isEqualTo(runRequests);
+        LogPage page = log.reader().run(run, 10, null, true);
+        assertThat(page.records()).hasSize(6).allSatisfy(record ->
+                assertThat(record.columns()).singleElement().satisfies(c -> assertThat(c.value()).isEqualTo(large)));
+    }
+
+    private static Map<String, Integer> counts(Map<String, AtomicInteger> counters) {
+        Map<String, Integer> counts = new TreeMap<>();
+        counters.forEach((name, count) -> counts.put(name, count.get()));
+        return counts;
+    }
+
+    @Test
     void aKeySetLargerThanAPageIsRefusedWithTheFix() {
         List<Map<String, Object>> keys = LongStream.rangeClosed(1, LogReader.MAX_PAGE + 1)
                 .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
@@ -192,9 +273,14 @@ class MultiKeyReadsIT {
 
     /** The tracker's count once it stops moving: the driver may report a request just after its result is handed over. */
     private static int trackedStatements() {
+        return awaitStill(KEY_STATEMENTS::get);
+    }
+
+    /** A tracked count once it stops moving. */
+    private static int awaitStill(IntSupplier count) {
         int seen = -1;
-        for (int i = 0; i < 20 && seen != KEY_STATEMENTS.get(); i++) {
-            seen = KEY_STATEMENTS.get();
+        for (int i = 0; i < 20 && seen != count.getAsInt(); i++) {
+            seen = count.getAsInt();
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
@@ -202,7 +288,14 @@ class MultiKeyReadsIT {
                 throw new AssertionError(e);
             }
         }
-        return KEY_STATEMENTS.get();
+        return count.getAsInt();
+    }
+
+    /** The record table a statement writes, or "" for another. */
+    private static String table(BatchableStatement<?> statement) {
+        String query = statement instanceof BoundStatement bound ? bound.getPreparedStatement().getQuery() : "";
+        return Stream.of(LogSchema.BY_KEY, LogSchema.BY_TIME, LogSchema.BY_RUN)
+                .filter(table -> query.startsWith("INSERT INTO " + table + " ")).findFirst().orElse("");
     }
 
     private record Page<T>(List<T> items, String next) {
@@ -245,6 +338,14 @@ class MultiKeyReadsIT {
         @Override
         public void onSuccess(Request request, long latencyNanos, DriverExecutionProfile profile, Node node,
                               String requestLogPrefix) {
+            if (request instanceof BatchStatement batch) {
+                RECORD_WRITES.computeIfAbsent(table(batch.iterator().next()) + " batch", t -> new AtomicInteger())
+                        .incrementAndGet();
+            }
+            if (request instanceof BoundStatement bound && bound.getPreparedStatement().getQuery().startsWith("INSERT")
+                    && !table(bound).isEmpty()) {
+                RECORD_WRITES.computeIfAbsent(table(bound), t -> new AtomicInteger()).incrementAndGet();
+            }
             if (request instanceof BoundStatement bound) {
                 String query = bound.getPreparedStatement().getQuery();
                 if (query.startsWith("SELECT") && (query.contains(LogSchema.BY_KEY) || query.contains(LogSchema.PURGED_KEYS))) {
