@@ -16,6 +16,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ public class AuthorizedFinalSets {
     private final S3Client s3;
     private final String bucket;
     private final JsonMapper json;
-    private final Cache<String, Loaded<FinalSetManifest>> manifests;
+    private final Cache<String, Loaded<SignedSet>> manifests;
     private final Cache<String, Loaded<Set<String>>> parts;
 
     public AuthorizedFinalSets(S3Client s3, String bucket, JsonMapper json) {
@@ -58,6 +59,13 @@ public class AuthorizedFinalSets {
         this.json = json;
         this.manifests = cache(MANIFESTS, refusalTtl);
         this.parts = cache(PARTS, refusalTtl);
+    }
+
+    /** A run's signed final-set manifest, and the keys its parts hold in all (what a paced task may plan at most). */
+    private record SignedSet(FinalSetManifest manifest, long keyCount) {
+        static SignedSet of(FinalSetManifest manifest) {
+            return new SignedSet(manifest, manifest.parts().stream().mapToLong(FinalSetManifest.Part::keyCount).sum());
+        }
     }
 
     /** What a read found: a value, or the refusal of the tasks that name it. */
@@ -111,17 +119,17 @@ public class AuthorizedFinalSets {
     public Optional<Refusal> refusal(RunId run, String dataset, String setDigest, int part,
                                      List<Map<String, Object>> keys, long plannedKeys) {
         String manifestKey = S3Layout.finalManifestKey(run);
-        Loaded<FinalSetManifest> manifest = manifests.get(manifestKey + "@" + setDigest,
+        Loaded<SignedSet> manifest = manifests.get(manifestKey + "@" + setDigest,
                 k -> loadManifest(run, dataset, setDigest, manifestKey));
         if (manifest.refusal() != null) {
             return Optional.of(manifest.refusal());
         }
-        long finalKeys = manifest.value().parts().stream().mapToLong(FinalSetManifest.Part::keyCount).sum();
+        long finalKeys = manifest.value().keyCount();
         if (plannedKeys > finalKeys) {
             return Optional.of(Refusal.of(Refusal.PACING_MISMATCH, "its spread window plans " + plannedKeys
                     + " keys, but run " + run.value() + "'s authorized final set holds " + finalKeys));
         }
-        FinalSetManifest.Part entry = manifest.value().part(part);
+        FinalSetManifest.Part entry = manifest.value().manifest().part(part);
         if (entry == null) {
             return Optional.of(Refusal.of(Refusal.KEYS_NOT_COVERED, "part " + part + " is not part of run " + run.value()
                     + "'s authorized final set"));
@@ -147,7 +155,7 @@ public class AuthorizedFinalSets {
         return Optional.empty();
     }
 
-    private Loaded<FinalSetManifest> loadManifest(RunId run, String dataset, String setDigest, String manifestKey) {
+    private Loaded<SignedSet> loadManifest(RunId run, String dataset, String setDigest, String manifestKey) {
         Optional<byte[]> bytes = read(manifestKey);
         if (bytes.isEmpty()) {
             return Loaded.refused(Refusal.of(Refusal.FINAL_SET_MISSING, "run " + run.value()
@@ -166,7 +174,7 @@ public class AuthorizedFinalSets {
                     + " is not the one the control plane authorized (its digest differs: altered after authorization, or"
                     + " another run's)"));
         }
-        return Loaded.of(manifest);
+        return Loaded.of(SignedSet.of(manifest));
     }
 
     private Loaded<Set<String>> loadPart(String partKey, String keysDigest) {
@@ -190,7 +198,7 @@ public class AuthorizedFinalSets {
         for (Map<String, Object> key : partKeys) {
             authorized.add(CanonicalKey.render(key));
         }
-        return Loaded.of(java.util.Collections.unmodifiableSet(authorized));
+        return Loaded.of(Collections.unmodifiableSet(authorized));
     }
 
     private Optional<byte[]> read(String key) {
