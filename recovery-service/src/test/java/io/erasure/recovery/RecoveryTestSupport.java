@@ -60,7 +60,15 @@ public abstract class RecoveryTestSupport {
         cassandra.springProperties().forEach((name, value) -> registry.add(name, () -> value));
         cassandra.storeConnectionProperties(CASSANDRA).forEach((name, value) -> registry.add(name, () -> value));
         postgres.storeConnectionProperties(POSTGRES).forEach((name, value) -> registry.add(name, () -> value));
+        // a dataset with a child table: its items are deleted, logged and restored with their order
+        String items = "erasure.connections[" + POSTGRES + "].settings[hierarchy." + ORDERS_WITH_ITEMS + ".child.items.";
+        registry.add(items + "table]", () -> "recovery_it.orders_with_items_items");
+        registry.add(items + "references]", () -> "order_id=id");
+        registry.add(items + "updated-at]", () -> "updated_at");
     }
+
+    /** A PostgreSQL dataset ({@code recovery_it.orders_with_items}) whose child table {@code ..._items} is declared. */
+    public static final String ORDERS_WITH_ITEMS = "orders-with-items";
 
     @LocalServerPort
     protected int port;

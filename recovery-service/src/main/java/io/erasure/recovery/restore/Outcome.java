@@ -22,5 +22,10 @@ public enum Outcome {
     /** The record was purged from the log ("purge now"): its payload cannot be read. */
     PURGED,
     /** A requested key has no record in the log: never deleted, or its record outlived the log's retention. */
-    NOT_IN_LOG
+    NOT_IN_LOG,
+    /**
+     * Not stored: the row waits for its parent row's record, further on in the scope ({@link ParentlessRows}); a row
+     * whose parent never comes back is stored FAILED.
+     */
+    PARENT_MISSING
 }

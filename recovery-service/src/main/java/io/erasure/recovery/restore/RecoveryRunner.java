@@ -46,6 +46,12 @@ import tools.jackson.databind.json.JsonMapper;
  * request, and why a recovery of that size went online where the bulk path cannot run here (no SSTable writer, no
  * JMX): it restores online rather than fail. Records of an anonymisation are restored online on either path.
  *
+ * <p>A run's records come from the log in record-id order, not parents first: a child row (a PostgreSQL child table's,
+ * a tree's) can come pages before its parent. A row an adapter reports PARENT_MISSING is not settled then; its record
+ * id is remembered (eight bytes of it, not the record) and, once every page has been through, the scope is read again
+ * and only those rows are tried again, pass after pass while a pass restores any (a grandchild may need its child's
+ * pass). When a pass restores none, one last pass settles what is still refused as FAILED: its parent never came back.
+ *
  * <p>Every record is restored under the spec its own run or request deleted it under, frozen in the deletion log
  * ({@link FrozenSpecGuard}): a window of a dataset can hold records of runs under two revisions of its spec, and a run's
  * records of a copy restore under the copy's view that run froze. The recovery is sized and routed (census, bulk path)
@@ -115,6 +121,10 @@ public class RecoveryRunner {
             Restoring restoring = new Restoring(id, spec, dryRun, choice.path() == RestorePath.BULK && !dryRun);
             scopes.forEachPage(scope, restoring::page);
             restoring.finish();
+            while (restoring.parentless.startPass()) {
+                scopes.forEachPage(scope, restoring::retryParentless);
+                restoring.parentless.passDone();
+            }
             if (restoring.entries != census.entries()) {
                 // the log changed between the census and the read (records written, purged or expired meanwhile)
                 store.counted(id, restoring.entries);
@@ -168,6 +178,8 @@ public class RecoveryRunner {
         private final Map<String, Target> targets = new LinkedHashMap<>();
         /** Why records could not be restored under a frozen spec, by origin and dataset. */
         private final Map<String, String> unfrozen = new LinkedHashMap<>();
+        /** Rows refused for a parent not (yet) restored, tried again in later passes. */
+        private final ParentlessRows parentless = new ParentlessRows();
         private long entries;
 
         Restoring(UUID id, DatasetSpec primary, boolean dryRun, boolean bulkPath) {
@@ -204,6 +216,18 @@ public class RecoveryRunner {
                 store.recorded(id, settled);
             }
             restorable.forEach(this::restoreUnder);
+        }
+
+        /** A later pass: restores again only the page's rows that waited for their parent. */
+        void retryParentless(ScopeReader.Page page) {
+            Map<Target, List<LoggedRecord>> retried = new LinkedHashMap<>();
+            for (LoggedRecord record : page.records()) {
+                if (parentless.retries(record.recordId())) {
+                    retried.computeIfAbsent(target(specs.of(record.originId(), record.dataset())), t -> new ArrayList<>())
+                            .add(record);
+                }
+            }
+            retried.forEach(this::online);
         }
 
         private Target target(FrozenSpec frozen) {
@@ -245,7 +269,8 @@ public class RecoveryRunner {
             for (int from = 0; from < records.size(); from += target.batchSize) {
                 List<LoggedRecord> batch = loaded(records.subList(from, Math.min(records.size(), from + target.batchSize)));
                 if (!batch.isEmpty()) {
-                    store.recorded(id, dryRun ? assess(adapter, target.spec, batch) : restore(adapter, target.spec, batch));
+                    List<RecoveryItem> items = dryRun ? assess(adapter, target.spec, batch) : restore(adapter, target.spec, batch);
+                    store.recorded(id, parentless.settle(items));
                 }
             }
         }

@@ -119,6 +119,62 @@ class PagedRecoveryIT extends RecoveryTestSupport {
     }
 
     @Test
+    void aRecoveryByRunRestoresChildRowsWhoseParentsRecordsComePagesLater() {
+        // the run's records come in record-id order: most items' pages come before, or after, their order's
+        int orders = 60;
+        DatasetSpec spec = ordersWithItems();
+        List<Long> ids = LongStream.rangeClosed(1, orders).boxed().toList();
+        OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
+        jdbc.batchUpdate("INSERT INTO recovery_it.orders_with_items (id, name, updated_at) VALUES (?, ?, ?)",
+                ids.stream().map(id -> new Object[] {id, "order-" + id, updated}).toList());
+        jdbc.batchUpdate("INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at) VALUES (?, ?, ?, ?)",
+                ids.stream().flatMap(id -> LongStream.rangeClosed(1, 2).mapToObj(i -> new Object[] {id * 10 + i, id,
+                        "sku-" + id + "-" + i, updated})).toList());
+        List<Map<String, Object>> ordersBefore = jdbc.queryForList("SELECT * FROM recovery_it.orders_with_items ORDER BY id");
+        List<Map<String, Object>> itemsBefore = jdbc.queryForList(
+                "SELECT * FROM recovery_it.orders_with_items_items ORDER BY item_id");
+        RunId run = RunId.of(unique("run"));
+        logAndDelete(spec, run, ids, Instant.now());
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it.orders_with_items_items", Long.class)).isZero();
+
+        RecoveryStore.RequestView restore = recover(runner(new Observed(), bulk), new RecoveryScope.ByRun(run), spec, false);
+
+        assertThat(restore.status()).as(restore.failure()).isEqualTo(RecoveryStore.Status.COMPLETED);
+        assertThat(restore.recordsTotal()).as("60 orders and their 120 items").isEqualTo(orders * 3L);
+        assertThat(restore.failed()).as("no item refused for an order restored pages later").isZero();
+        assertThat(restore.restored()).isEqualTo(orders * 3L);
+        assertThat(restore.recordsDone()).as("each record settled once").isEqualTo(orders * 3L);
+        assertThat(outcomes(restore.id())).hasSize(orders * 3).allSatisfy((recordId, outcome) ->
+                assertThat(outcome).isEqualTo("RESTORED"));
+        assertThat(jdbc.queryForList("SELECT * FROM recovery_it.orders_with_items ORDER BY id")).isEqualTo(ordersBefore);
+        assertThat(jdbc.queryForList("SELECT * FROM recovery_it.orders_with_items_items ORDER BY item_id"))
+                .isEqualTo(itemsBefore);
+    }
+
+    @Test
+    void aChildRowWhoseParentCannotComeBackIsFailedOnceWithTheReason() {
+        DatasetSpec spec = ordersWithItems();
+        OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
+        jdbc.update("INSERT INTO recovery_it.orders_with_items (id, name, updated_at) VALUES (1, 'order-1', ?)", updated);
+        jdbc.update("INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at) VALUES (11, 1, 'a', ?)",
+                updated);
+        RunId run = RunId.of(unique("run"));
+        logAndDelete(spec, run, List.of(1L), Instant.now());
+        // the table no longer accepts the order as it was: the order is refused, so its item has no parent to go under
+        jdbc.execute("ALTER TABLE recovery_it.orders_with_items ADD CONSTRAINT renamed CHECK (name <> 'order-1')");
+
+        RecoveryStore.RequestView restore = recover(runner(new Observed(), bulk), new RecoveryScope.ByRun(run), spec, false);
+
+        assertThat(restore.recordsDone()).as("each record settled once").isEqualTo(2);
+        assertThat(restore.restored()).isZero();
+        assertThat(restore.failed()).isEqualTo(2);
+        assertThat(store().outcomes(restore.id(), 10, 0)).extracting(RecoveryItem::detail)
+                .anySatisfy(detail -> assertThat(detail).contains("renamed"))
+                .anySatisfy(detail -> assertThat(detail).startsWith("its parent row is not in the store"));
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it.orders_with_items_items", Long.class)).isZero();
+    }
+
+    @Test
     void aWindowRecoveryRestoresEachKeysLatestRecordOnceThoughItIsPagesAhead() {
         DatasetSpec spec = postgresTable();
         List<Long> ids = LongStream.rangeClosed(1, 150).boxed().toList();
@@ -312,6 +368,22 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         return spec(StoreKind.POSTGRES, POSTGRES, table, ConditionalColumn.timestamp("updated_at"));
     }
 
+    /** {@link #ORDERS_WITH_ITEMS}, created empty (its hierarchy is declared on the connection by the test support). */
+    private DatasetSpec ordersWithItems() {
+        jdbc.execute("CREATE SCHEMA IF NOT EXISTS recovery_it");
+        jdbc.execute("DROP TABLE IF EXISTS recovery_it.orders_with_items_items, recovery_it.orders_with_items");
+        jdbc.execute("CREATE TABLE recovery_it.orders_with_items (id bigint PRIMARY KEY, name text,"
+                + " updated_at timestamptz NOT NULL)");
+        jdbc.execute("CREATE TABLE recovery_it.orders_with_items_items (item_id bigint PRIMARY KEY,"
+                + " order_id bigint NOT NULL REFERENCES recovery_it.orders_with_items (id), sku text,"
+                + " updated_at timestamptz NOT NULL)");
+        return DatasetSpec.builder().name(ORDERS_WITH_ITEMS).storeKind(StoreKind.POSTGRES).connectionRef(POSTGRES)
+                .namespace("recovery_it").table("orders_with_items").keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id").identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+                .backup(new BackupLocation("backups/recovery-it/", BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.5)).ownerTeam("erasure-tests").build();
+    }
+
     private DatasetSpec cassandraTable() {
         String table = unique("paged_bulk");
         session.execute("CREATE KEYSPACE IF NOT EXISTS recovery_it WITH replication = {'class': 'SimpleStrategy',"
@@ -360,7 +432,8 @@ class PagedRecoveryIT extends RecoveryTestSupport {
             List<Map<String, Object>> keys = ids.subList(from, Math.min(ids.size(), from + batch)).stream()
                     .<Map<String, Object>>map(id -> Map.of("id", id)).toList();
             List<LiveRow> rows = adapter.readRows(spec, keys);
-            assertThat(rows).hasSize(keys.size());
+            // each key's row, and on a dataset with a child table its child rows (keyed with the table's name too)
+            assertThat(rows.stream().filter(row -> row.key().keySet().equals(Set.of("id")))).hasSize(keys.size());
             DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
             logUnder(task, rows.stream()
                     .map(row -> DeletionRecord.of(task, "batch-" + task.taskId(), row.key(), row.columns(), deletedAt))

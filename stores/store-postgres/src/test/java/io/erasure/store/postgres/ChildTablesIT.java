@@ -132,14 +132,19 @@ class ChildTablesIT {
             assertThat(r.detail()).startsWith("already restored");
         });
 
-        // an item whose order is gone for good: PostgreSQL's refusal is reported, nothing else fails
+        // items whose order is not back (yet): reported as waiting for their parent, with PostgreSQL's refusal
         List<DeletionRecord> items2 = Times.records(orders, ids(2), adapter.readRows(orders, ids(2)));
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(orders, "b-2", CUTOFF, ids(2))));
         RestoreOutcome orphans = adapter.restore(orders, items2.subList(1, 5));
         assertThat(orphans.records()).allSatisfy(r -> {
-            assertThat(r.status()).isEqualTo(Status.FAILED);
+            assertThat(r.status()).isEqualTo(Status.PARENT_MISSING);
             assertThat(r.detail()).contains("foreign key");
         });
+        // the order's record in a later call: the order goes in, and then its items do
+        assertThat(adapter.restore(orders, items2.subList(0, 1)).records()).extracting(RecordOutcome::status)
+                .containsExactly(Status.RESTORED);
+        assertThat(adapter.restore(orders, items2.subList(1, 5)).records()).extracting(RecordOutcome::status)
+                .containsOnly(Status.RESTORED);
     }
 
     @Test

@@ -23,7 +23,13 @@ public record RestoreOutcome(List<RecordOutcome> records) {
         /** Every cell's TTL ran out since the delete: nothing to restore. */
         EXPIRED,
         /** The store refused the write; see detail. */
-        FAILED
+        FAILED,
+        /**
+         * The row belongs under a parent row (a foreign key) that is not in the store: nothing was written. Restored after
+         * its parent's record, it goes in; a recovery tries it again once its other records are back, and reports it
+         * FAILED only if the parent never came.
+         */
+        PARENT_MISSING
     }
 
     public record RecordOutcome(String recordId, Map<String, Object> key, Status status, String detail) {

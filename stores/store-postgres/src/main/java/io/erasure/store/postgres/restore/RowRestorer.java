@@ -32,7 +32,8 @@ import java.util.Optional;
  *
  * <p>Parents go in before children whatever the order of the records: the dataset's rows first (a tree's from the
  * top down), child-table rows after; a row refused by a foreign key is tried again after the others, until a round
- * restores nothing more. What still fails is FAILED with PostgreSQL's message.
+ * restores nothing more. A row whose parent is still absent then is PARENT_MISSING (its parent's record may come in a
+ * later call), any other refusal FAILED, each with PostgreSQL's message.
  *
  * <p>Records of anonymisations ({@link DeletionRecord#anonymised()}) put back only their columns into the existing
  * row ({@link ColumnRestorer}), after the rows of the other records.
@@ -83,8 +84,10 @@ public final class RowRestorer {
                     if (SqlFailures.isRetriable(e)) {
                         throw e;
                     }
-                    outcomes[row.index()] = outcome(row, Status.FAILED, e.getMessage());
-                    if (SqlFailures.FOREIGN_KEY_VIOLATION.equals(e.getSQLState())) {
+                    boolean parentMissing = SqlFailures.FOREIGN_KEY_VIOLATION.equals(e.getSQLState());
+                    outcomes[row.index()] = outcome(row, parentMissing ? Status.PARENT_MISSING : Status.FAILED,
+                            e.getMessage());
+                    if (parentMissing) {
                         refusedByForeignKey.add(row);
                     }
                 }
