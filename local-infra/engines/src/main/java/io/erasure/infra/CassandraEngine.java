@@ -37,6 +37,7 @@ public final class CassandraEngine implements Engine {
     private final int storagePort;
     private final int jmxPort;
     private final EngineFolder folder;
+    private final List<String> jvmArgs;
     private ChildJvm jvm;
 
     public CassandraEngine(int nativePort, int storagePort, int jmxPort, EngineFolder folder) {
@@ -50,7 +51,7 @@ public final class CassandraEngine implements Engine {
         Folders.write(yaml, yaml(dir));
         Folders.write(logback, LOGBACK);
 
-        List<String> jvmArgs = new ArrayList<>(List.of(
+        List<String> args = new ArrayList<>(List.of(
                 "-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-Xss512k",
                 "-Djava.net.preferIPv4Stack=true",
                 "-Dcassandra.config=" + yaml.toUri(),
@@ -58,18 +59,34 @@ public final class CassandraEngine implements Engine {
                 "-Dcassandra-foreground=yes",
                 "-Dcassandra.jmx.local.port=" + jmxPort,
                 "-Dlogback.configurationFile=" + logback));
-        jvmArgs.addAll(JAVA17_MODULE_FLAGS);
+        args.addAll(JAVA17_MODULE_FLAGS);
         if (folder.temporary()) {
-            jvmArgs.addAll(FAST_TEST_FLAGS);
+            args.addAll(FAST_TEST_FLAGS);
         }
-        this.jvm = ChildJvm.start("cassandra", RuntimeClasspath.of("runtime-cassandra"), JavaRuntimes.java17(), jvmArgs,
-                "org.apache.cassandra.service.CassandraDaemon", List.of(), dir, dir.resolve("logs/cassandra.log"));
+        this.jvmArgs = List.copyOf(args);
         try {
-            jvm.awaitPort(nativePort, Duration.ofSeconds(180));
+            start();
         } catch (RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    private void start() {
+        Path dir = folder.path();
+        jvm = ChildJvm.start("cassandra", RuntimeClasspath.of("runtime-cassandra"), JavaRuntimes.java17(), jvmArgs,
+                "org.apache.cassandra.service.CassandraDaemon", List.of(), dir, dir.resolve("logs/cassandra.log"));
+        jvm.awaitPort(nativePort, Duration.ofSeconds(180));
+    }
+
+    /**
+     * Kills the node at once (SIGKILL, a crash: no drain, no flush) and starts it again on the same data and ports;
+     * it replays its commit log. For fault tests on a persistent folder (a temporary one runs with
+     * {@code unsafesystem}, whose system tables a crash may lose).
+     */
+    public synchronized void crashAndRestart() {
+        jvm.kill();
+        start();
     }
 
     static CassandraEngine startForTests() {
