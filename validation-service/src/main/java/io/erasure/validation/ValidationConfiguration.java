@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.erasure.deletionlog.client.PriorDeletions;
+import io.erasure.support.kafka.ListenerRetries;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.support.tasks.DeletionTaskPublisher;
 import io.erasure.validation.check.CandidateChecks;
@@ -14,6 +15,7 @@ import io.erasure.validation.resurrection.DeletionLogConnection;
 import io.erasure.validation.resurrection.ResurrectionDetector;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -21,7 +23,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.util.backoff.ExponentialBackOff;
 import tools.jackson.databind.json.JsonMapper;
 
 @Configuration
@@ -83,12 +84,12 @@ class ValidationConfiguration {
         return builder.build();
     }
 
-    /** Retriable store errors: back off exponentially (1 s doubling to 1 min) for up to 15 minutes, then give up. */
+    /**
+     * S3, PostgreSQL or a store away (the listener re-throws those): retried until it is back; anything else that
+     * escapes the listener for up to 15 minutes.
+     */
     @Bean
     DefaultErrorHandler kafkaErrorHandler() {
-        ExponentialBackOff backOff = new ExponentialBackOff(1_000, 2.0);
-        backOff.setMaxInterval(60_000);
-        backOff.setMaxElapsedTime(15 * 60_000);
-        return new DefaultErrorHandler(backOff);
+        return ListenerRetries.untilDependenciesAreBack(Duration.ofMinutes(15));
     }
 }

@@ -5,8 +5,8 @@ import io.erasure.model.event.DeletionAuthorized;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.RunCancelled;
 import io.erasure.model.event.ValidationFailed;
+import io.erasure.support.kafka.ListenerRetries;
 import io.erasure.model.event.ValidationRequested;
-import io.erasure.store.spi.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -53,12 +53,15 @@ public class RunCommandsListener {
         }
     }
 
-    private void run(String runId, String dataset, Runnable job) {
+    /** Runs one step of a run: an outage is re-thrown for the error handler to retry, any other failure fails the run. */
+    void run(String runId, String dataset, Runnable job) {
         try {
             job.run();
-        } catch (StoreException.Retriable e) {
-            throw e;
         } catch (RuntimeException e) {
+            if (ListenerRetries.outage(e)) {
+                // S3, the database or a store is away: retried until it is back, never failing the run for a blip
+                throw e;
+            }
             log.error("validation step of run {} failed", runId, e);
             events.send(runId, new ValidationFailed(dataset, String.valueOf(e.getMessage())));
         }
