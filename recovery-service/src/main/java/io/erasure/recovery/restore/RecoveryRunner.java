@@ -47,10 +47,10 @@ import tools.jackson.databind.json.JsonMapper;
  * JMX): it restores online rather than fail. Records of an anonymisation are restored online on either path.
  *
  * <p>A run's records come from the log in record-id order, not parents first: a child row (a PostgreSQL child table's,
- * a tree's) can come pages before its parent. A row an adapter reports PARENT_MISSING is not settled then; its record
- * id is remembered (eight bytes of it, not the record) and, once every page has been through, the scope is read again
- * and only those rows are tried again, pass after pass while a pass restores any (a grandchild may need its child's
- * pass). When a pass restores none, one last pass settles what is still refused as FAILED: its parent never came back.
+ * a tree's) can come pages before its parent. A row an adapter reports PARENT_MISSING is not settled then; its outcome
+ * is held (key and ids, not the record) and, once every page has been through, the scope is read again and only those
+ * rows are tried again, pass after pass while a pass restores any (a grandchild may need its child's pass). What a
+ * pass that restores none still finds refused is settled FAILED: its parent never came back ({@link ParentlessRows}).
  *
  * <p>Every record is restored under the spec its own run or request deleted it under, frozen in the deletion log
  * ({@link FrozenSpecGuard}): a window of a dataset can hold records of runs under two revisions of its spec, and a run's
@@ -108,9 +108,15 @@ public class RecoveryRunner {
     public void run(UUID id, boolean dryRun) {
         try {
             RecoveryScope scope = store.scope(id);
+            ScopeReader scopes = new ScopeReader(reader.get(), sizes.pageSize());
+            if (scope instanceof RecoveryScope.ByRun && scopes.census(scope, "").entries() == 0) {
+                // a run that deleted nothing (it failed before deleting, or found nothing left): nothing to restore
+                store.started(id, null, 0, RestorePath.ONLINE, null, clock.instant());
+                store.completed(id, clock.instant());
+                return;
+            }
             // sized and routed by the run's (or the dataset's latest) frozen spec; each record restores under its own
             DatasetSpec spec = frozenSpecs.primary(scope, null);
-            ScopeReader scopes = new ScopeReader(reader.get(), sizes.pageSize());
             // by keys the total is the key count; the log is read first only where the bulk path could be taken
             ScopeReader.Census census = scope instanceof RecoveryScope.ByKeys byKeys
                     && bulk.pathFor(spec, byKeys.keys().size()) != RestorePath.BULK
@@ -123,7 +129,10 @@ public class RecoveryRunner {
             restoring.finish();
             while (restoring.parentless.startPass()) {
                 scopes.forEachPage(scope, restoring::retryParentless);
-                restoring.parentless.passDone();
+                List<RecoveryItem> given = restoring.parentless.passDone();
+                if (!given.isEmpty()) {
+                    store.recorded(id, given);
+                }
             }
             if (restoring.entries != census.entries()) {
                 // the log changed between the census and the read (records written, purged or expired meanwhile)
@@ -222,7 +231,12 @@ public class RecoveryRunner {
         void retryParentless(ScopeReader.Page page) {
             Map<Target, List<LoggedRecord>> retried = new LinkedHashMap<>();
             for (LoggedRecord record : page.records()) {
-                if (parentless.retries(record.recordId())) {
+                if (!parentless.retries(record.recordId())) {
+                    continue;
+                }
+                if (record.purged()) {
+                    store.recorded(id, List.of(item(record, Outcome.PURGED, "purged from the log; its contents cannot be read")));
+                } else {
                     retried.computeIfAbsent(target(specs.of(record.originId(), record.dataset())), t -> new ArrayList<>())
                             .add(record);
                 }

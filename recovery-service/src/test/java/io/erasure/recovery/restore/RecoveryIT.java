@@ -343,6 +343,17 @@ class RecoveryIT extends RecoveryTestSupport {
     }
 
     @Test
+    void aRunThatDeletedNothingRestoresNothingAndCompletes() {
+        // a run that failed before it deleted (a chaos trial: S3 away during validation) is undone by doing nothing
+        JsonNode byRun = recover("{\"scope\":{\"type\":\"run\",\"runId\":\"" + RunId.of(unique("run"))
+                + "\"},\"dryRun\":false,\"reason\":\"undo a failed run\"}");
+
+        assertThat(byRun.get("status").asString()).as(byRun.toString()).isEqualTo("COMPLETED");
+        assertThat(byRun.get("recordsTotal").asLong()).isZero();
+        assertThat(byRun.get("restored").asLong()).isZero();
+    }
+
+    @Test
     void aRecordWhoseRunFrozeNoSpecFailsTheRecoveryAndIsNotRestored() {
         DatasetSpec spec = cassandraTable();
         writeCassandra(spec, 1, "alice", "a@example.com", null);
