@@ -4,6 +4,7 @@ import io.erasure.model.check.Require;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.recovery.RecoveryScope;
 import io.erasure.recovery.restore.FrozenSpecGuard;
+import io.erasure.recovery.restore.RecoveryLiveness;
 import io.erasure.recovery.restore.RecoveryItem;
 import io.erasure.recovery.restore.RecoveryRunner;
 import io.erasure.recovery.restore.RecoveryStore;
@@ -58,11 +59,13 @@ public class RecoveryController {
     private final ExecutorService workers;
     private final CallerResolver callers;
     private final FrozenSpecGuard frozenSpecs;
+    private final RecoveryLiveness liveness;
     private final Clock clock;
 
     public RecoveryController(RecoveryStore store, RecoveryRunner runner, ExecutorService workers, CallerResolver callers,
-                              FrozenSpecGuard frozenSpecs, Clock clock) {
+                              FrozenSpecGuard frozenSpecs, RecoveryLiveness liveness, Clock clock) {
         this.store = store;
+        this.liveness = liveness;
         this.frozenSpecs = frozenSpecs;
         this.runner = runner;
         this.workers = workers;
@@ -81,7 +84,7 @@ public class RecoveryController {
                 : request.scope() instanceof RecoveryScope.ByTimeWindow w ? w.dataset() : null;
         UUID id = store.create(caller.name(), request.reason(), request.scope(), dataset, request.spec(), request.dryRun(),
                 clock.instant());
-        workers.submit(() -> runner.run(id, request.dryRun()));
+        workers.submit(liveness.tracked(id, () -> runner.run(id, request.dryRun())));
         return view(id);
     }
 

@@ -120,6 +120,24 @@ public class RecoveryStore {
                 Timestamp.from(now), failure, id);
     }
 
+    /** Marks the requests this instance runs (or has queued) as alive at {@code now}. */
+    public void heartbeat(Collection<UUID> ids, Instant now) {
+        if (!ids.isEmpty()) {
+            jdbc.update("UPDATE recovery_requests SET heartbeat_at = ? WHERE id = ANY (?) AND status IN ('PENDING', 'RUNNING')",
+                    Timestamp.from(now), ids.toArray(UUID[]::new));
+        }
+    }
+
+    /**
+     * Fails every unfinished request (of any instance) not heard of since {@code staleBefore}: its service died under
+     * it. Returns how many.
+     */
+    public int failAbandoned(Instant staleBefore, String failure, Instant now) {
+        return jdbc.update("UPDATE recovery_requests SET status = 'FAILED', completed_at = ?, failure = ?"
+                        + " WHERE status IN ('PENDING', 'RUNNING') AND coalesce(heartbeat_at, requested_at) < ?",
+                Timestamp.from(now), failure, Timestamp.from(staleBefore));
+    }
+
     public Optional<RequestView> find(UUID id) {
         return jdbc.query("SELECT * FROM recovery_requests WHERE id = ?", this::view, id).stream().findFirst();
     }
