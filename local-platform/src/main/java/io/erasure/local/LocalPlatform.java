@@ -153,6 +153,21 @@ public final class LocalPlatform {
             PostgresEngine postgres = engine(PostgresEngine.class);
             CassandraEngine cassandra = engine(CassandraEngine.class);
             RedisEngine redis = engine(RedisEngine.class);
+            DemoData data = new DemoData(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password(),
+                    cassandra.contactPoint(), CassandraEngine.LOCAL_DATACENTER,
+                    "redis://" + redis.host() + ":" + redis.port());
+            JsonMapper json = JsonMapper.builder().build();
+            PlatformClient controlPlane = new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
+            return new DemoCycle(data, exportOptions(), controlPlane, URI.create("http://127.0.0.1:8084"), out);
+        }
+
+        /**
+         * The options of the backup exporter ({@code BackupExporterMain}) that reach this platform's engines and bucket:
+         * both stores' connections; an export names its store, dataset, namespace and table on top.
+         */
+        public Map<String, String> exportOptions() {
+            PostgresEngine postgres = engine(PostgresEngine.class);
+            CassandraEngine cassandra = engine(CassandraEngine.class);
             S3Engine s3 = engine(S3Engine.class);
             Map<String, String> export = new LinkedHashMap<>();
             export.put("jdbc-url", postgres.jdbcUrl());
@@ -168,12 +183,7 @@ public final class LocalPlatform {
             export.put("s3-secret-key", s3.secretKey());
             export.put("s3-bucket", s3.bucket());
             export.put("s3-path-style", "true");
-            DemoData data = new DemoData(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password(),
-                    cassandra.contactPoint(), CassandraEngine.LOCAL_DATACENTER,
-                    "redis://" + redis.host() + ":" + redis.port());
-            JsonMapper json = JsonMapper.builder().build();
-            PlatformClient controlPlane = new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
-            return new DemoCycle(data, export, controlPlane, URI.create("http://127.0.0.1:8084"), out);
+            return export;
         }
 
         public <E extends Engine> E engine(Class<E> type) {

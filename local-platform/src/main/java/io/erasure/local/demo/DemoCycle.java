@@ -90,11 +90,21 @@ public final class DemoCycle {
 
     /** Exports {@code demo.<table>} of {@code store} ("postgres" or "cassandra") as a new backup snapshot of {@code dataset}. */
     public void backup(String dataset, String store, String table) throws Exception {
+        backup(exportOptions, dataset, store, "demo", table);
+    }
+
+    /**
+     * Exports {@code <namespace>.<table>} of {@code store} ("postgres" or "cassandra") as a new backup snapshot of
+     * {@code dataset} (gzip JSON Lines, identifier column {@code member_id}), with {@code exportOptions} reaching the
+     * engines (the other store's connection options are left out).
+     */
+    public static void backup(Map<String, String> exportOptions, String dataset, String store, String namespace,
+                              String table) throws Exception {
         Map<String, String> options = new LinkedHashMap<>(exportOptions);
         options.put("store", store);
         options.put("dataset", dataset);
         options.put("table", table);
-        options.put(store.equals("cassandra") ? "keyspace" : "schema", "demo");
+        options.put(store.equals("cassandra") ? "keyspace" : "schema", namespace);
         options.put("identifier-column", "member_id");
         options.put("format", BackupFormat.JSONL_GZIP.name());
         options.keySet().removeIf(name -> store.equals("cassandra") ? Set.of("jdbc-url", "user", "password").contains(name)
