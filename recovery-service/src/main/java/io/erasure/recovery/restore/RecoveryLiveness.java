@@ -1,8 +1,6 @@
 package io.erasure.recovery.restore;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,7 +27,6 @@ public class RecoveryLiveness implements AutoCloseable {
             + " restarted); ask for it again: restores never overwrite, so rows it restored are reported as already restored";
 
     private final RecoveryStore store;
-    private final Clock clock;
     private final Duration abandonedAfter;
     private final Set<UUID> alive = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -38,13 +35,12 @@ public class RecoveryLiveness implements AutoCloseable {
         return thread;
     });
 
-    public RecoveryLiveness(RecoveryStore store, Clock clock,
+    public RecoveryLiveness(RecoveryStore store,
                             @Value("${erasure.recovery.abandoned-after:2m}") Duration abandonedAfter) {
         if (abandonedAfter.compareTo(Duration.ofSeconds(4)) < 0) {
             throw new IllegalArgumentException("erasure.recovery.abandoned-after must be at least 4s, got " + abandonedAfter);
         }
         this.store = store;
-        this.clock = clock;
         this.abandonedAfter = abandonedAfter;
         long every = Math.min(20_000, abandonedAfter.toMillis() / 4);
         beats.scheduleWithFixedDelay(this::beat, every, every, TimeUnit.MILLISECONDS);
@@ -53,6 +49,12 @@ public class RecoveryLiveness implements AutoCloseable {
     /** {@code work} for request {@code id}, kept alive from now (queued included) until it ends. */
     public Runnable tracked(UUID id, Runnable work) {
         alive.add(id);
+        try {
+            // at once, not at the next beat: the sweep must never judge it by its request time alone
+            store.heartbeat(Set.of(id));
+        } catch (RuntimeException e) {
+            log.warn("recovery heartbeat failed (retried at the next beat): {}", e.getMessage());
+        }
         return () -> {
             try {
                 work.run();
@@ -65,9 +67,8 @@ public class RecoveryLiveness implements AutoCloseable {
     /** One heartbeat of this instance's requests, then the sweep of everyone's abandoned ones. */
     void beat() {
         try {
-            Instant now = clock.instant();
-            store.heartbeat(Set.copyOf(alive), now);
-            int failed = store.failAbandoned(now.minus(abandonedAfter), ABANDONED, now);
+            store.heartbeat(Set.copyOf(alive));
+            int failed = store.failAbandoned(abandonedAfter, ABANDONED);
             if (failed > 0) {
                 log.warn("{} recoveries not heard of for {} failed as interrupted; they can be asked for again", failed,
                         abandonedAfter);

@@ -109,14 +109,19 @@ public class RecoveryRunner {
         try {
             RecoveryScope scope = store.scope(id);
             ScopeReader scopes = new ScopeReader(reader.get(), sizes.pageSize());
-            if (scope instanceof RecoveryScope.ByRun && scopes.census(scope, "").entries() == 0) {
-                // a run that deleted nothing (it failed before deleting, or found nothing left): nothing to restore
-                store.started(id, null, 0, RestorePath.ONLINE, null, clock.instant());
-                store.completed(id, clock.instant());
-                return;
-            }
             // sized and routed by the run's (or the dataset's latest) frozen spec; each record restores under its own
-            DatasetSpec spec = frozenSpecs.primary(scope, null);
+            DatasetSpec spec;
+            try {
+                spec = frozenSpecs.primary(scope, null);
+            } catch (FrozenSpecGuard.NoFrozenSpec e) {
+                if (scope instanceof RecoveryScope.ByRun && scopes.census(scope, "").entries() == 0) {
+                    // a run that deleted nothing (it failed before deleting, or found nothing left): nothing to restore
+                    store.started(id, null, 0, RestorePath.ONLINE, null, clock.instant());
+                    store.completed(id, clock.instant());
+                    return;
+                }
+                throw e;
+            }
             // by keys the total is the key count; the log is read first only where the bulk path could be taken
             ScopeReader.Census census = scope instanceof RecoveryScope.ByKeys byKeys
                     && bulk.pathFor(spec, byKeys.keys().size()) != RestorePath.BULK

@@ -5,6 +5,7 @@ import io.erasure.model.recovery.RecoveryScope;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -120,22 +121,26 @@ public class RecoveryStore {
                 Timestamp.from(now), failure, id);
     }
 
-    /** Marks the requests this instance runs (or has queued) as alive at {@code now}. */
-    public void heartbeat(Collection<UUID> ids, Instant now) {
+    /**
+     * Marks the requests this instance runs (or has queued) as alive. The database's clock, not the instance's: the
+     * sweep compares heartbeats written by every instance ({@link #failAbandoned}).
+     */
+    public void heartbeat(Collection<UUID> ids) {
         if (!ids.isEmpty()) {
-            jdbc.update("UPDATE recovery_requests SET heartbeat_at = ? WHERE id = ANY (?) AND status IN ('PENDING', 'RUNNING')",
-                    Timestamp.from(now), ids.toArray(UUID[]::new));
+            jdbc.update("UPDATE recovery_requests SET heartbeat_at = now() WHERE id = ANY (?)"
+                    + " AND status IN ('PENDING', 'RUNNING')", (Object) ids.toArray(UUID[]::new));
         }
     }
 
     /**
-     * Fails every unfinished request (of any instance) not heard of since {@code staleBefore}: its service died under
-     * it. Returns how many.
+     * Fails every unfinished request (of any instance) not heard of for {@code staleFor} by the database's clock: its
+     * service died under it. Returns how many.
      */
-    public int failAbandoned(Instant staleBefore, String failure, Instant now) {
-        return jdbc.update("UPDATE recovery_requests SET status = 'FAILED', completed_at = ?, failure = ?"
-                        + " WHERE status IN ('PENDING', 'RUNNING') AND coalesce(heartbeat_at, requested_at) < ?",
-                Timestamp.from(now), failure, Timestamp.from(staleBefore));
+    public int failAbandoned(Duration staleFor, String failure) {
+        return jdbc.update("UPDATE recovery_requests SET status = 'FAILED', completed_at = now(), failure = ?"
+                        + " WHERE status IN ('PENDING', 'RUNNING')"
+                        + " AND coalesce(heartbeat_at, requested_at) < now() - make_interval(secs => ?)",
+                failure, staleFor.toMillis() / 1000.0);
     }
 
     public Optional<RequestView> find(UUID id) {

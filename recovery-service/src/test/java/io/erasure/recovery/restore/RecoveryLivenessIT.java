@@ -6,7 +6,6 @@ import io.erasure.model.recovery.RecoveryScope;
 import io.erasure.model.run.RunId;
 import io.erasure.recovery.RecoveryTestSupport;
 import java.sql.Timestamp;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -38,7 +37,7 @@ class RecoveryLivenessIT extends RecoveryTestSupport {
         UUID abandoned = running(started.minus(Duration.ofMinutes(10)));
         // not stale yet (the context's own sweep must not fail it first): this instance's beat must keep it so
         UUID stillRunning = running(started.minus(Duration.ofSeconds(100)));
-        RecoveryLiveness liveness = new RecoveryLiveness(store(), Clock.systemUTC(), Duration.ofMinutes(2));
+        RecoveryLiveness liveness = new RecoveryLiveness(store(), Duration.ofMinutes(2));
         CountDownLatch release = new CountDownLatch(1);
         Thread worker = new Thread(liveness.tracked(stillRunning, () -> {
             try {
