@@ -13,6 +13,9 @@ import io.erasure.backup.format.BackupBucket;
 import io.erasure.support.S3Properties;
 import io.erasure.support.trust.RunEventSealing;
 import io.erasure.support.trust.SigningProperties;
+import java.time.Clock;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.beans.factory.ObjectProvider;
@@ -26,10 +29,6 @@ import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.ExponentialBackOff;
 import software.amazon.awssdk.services.s3.S3Client;
 import tools.jackson.databind.json.JsonMapper;
-
-import java.time.Clock;
-import java.util.Properties;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** Wires the audit: S3 backups in, candidate files and events out; no live store is reachable from here. */
 @Configuration
@@ -56,9 +55,14 @@ class AuditConfiguration {
      * to start, naming the property (the control plane applies no unsealed result).
      */
     @Bean
-    AuditEvents auditEvents(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, AuditProperties properties,
-                            SigningProperties signing) {
-        return new AuditEvents(kafka, properties.unitsTopic(), json, clock, RunEventSealing.key(signing, "audit results"));
+    AuditEvents auditEvents(
+            KafkaTemplate<String, String> kafka,
+            JsonMapper json,
+            Clock clock,
+            AuditProperties properties,
+            SigningProperties signing) {
+        return new AuditEvents(
+                kafka, properties.unitsTopic(), json, clock, RunEventSealing.key(signing, "audit results"));
     }
 
     @Bean
@@ -68,40 +72,65 @@ class AuditConfiguration {
 
     @Bean
     RunContexts runContexts(BackupBucket bucket, AuditProgress progress, AuditProperties properties) {
-        return new RunContexts(bucket, progress, new IdentifierSetLoader(bucket, properties.loadParallelism()),
+        return new RunContexts(
+                bucket,
+                progress,
+                new IdentifierSetLoader(bucket, properties.loadParallelism()),
                 properties.cachedRuns());
     }
 
     @Bean
-    UnitProcessor unitProcessor(BackupBucket bucket, AuditProgress progress, RunContexts contexts, AuditEvents events,
-                                ObjectProvider<UnitProcessor.Observer> observer) {
-        return new UnitProcessor(bucket, progress, contexts, events, observer.getIfAvailable(() -> UnitProcessor.Observer.NONE));
+    UnitProcessor unitProcessor(
+            BackupBucket bucket,
+            AuditProgress progress,
+            RunContexts contexts,
+            AuditEvents events,
+            ObjectProvider<UnitProcessor.Observer> observer) {
+        return new UnitProcessor(
+                bucket, progress, contexts, events, observer.getIfAvailable(() -> UnitProcessor.Observer.NONE));
     }
 
     @Bean
-    RunCommandsListener runCommandsListener(AuditPlanner planner, AuditProgress progress, AuditEvents events,
-                                            JsonMapper json) {
+    RunCommandsListener runCommandsListener(
+            AuditPlanner planner, AuditProgress progress, AuditEvents events, JsonMapper json) {
         return new RunCommandsListener(planner, progress, events, json);
     }
 
     @Bean
-    UnitWorkers unitWorkers(ConsumerFactory<String, String> consumers, UnitProcessor processor, JsonMapper json,
-                            AuditProperties properties) {
+    UnitWorkers unitWorkers(
+            ConsumerFactory<String, String> consumers,
+            UnitProcessor processor,
+            JsonMapper json,
+            AuditProperties properties) {
         Properties overrides = new Properties();
         overrides.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // one unit at a time: a rebalance never strands units this worker had fetched but not started
         overrides.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1");
         overrides.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        overrides.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, Long.toString(properties.maxUnitTime().toMillis()));
+        overrides.put(
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG,
+                Long.toString(properties.maxUnitTime().toMillis()));
         AtomicInteger workerNumber = new AtomicInteger();
-        return new UnitWorkers(() -> new UnitWorker(() -> consumers.createConsumer(properties.unitsGroup(), "audit-units",
-                "-" + workerNumber.getAndIncrement(), overrides),
-                properties.unitsTopic(), processor, json, properties.maxAttempts(), properties.retryPause()), properties.workers());
+        return new UnitWorkers(
+                () -> new UnitWorker(
+                        () -> consumers.createConsumer(
+                                properties.unitsGroup(),
+                                "audit-units",
+                                "-" + workerNumber.getAndIncrement(),
+                                overrides),
+                        properties.unitsTopic(),
+                        processor,
+                        json,
+                        properties.maxAttempts(),
+                        properties.retryPause()),
+                properties.workers());
     }
 
     @Bean
     NewTopic auditUnitsTopic(AuditProperties properties) {
-        return TopicBuilder.name(properties.unitsTopic()).partitions(properties.unitPartitions()).build();
+        return TopicBuilder.name(properties.unitsTopic())
+                .partitions(properties.unitPartitions())
+                .build();
     }
 
     /** Unavailable S3 or Kafka while planning: back off (1 s doubling to 1 min) for up to 15 minutes, then give up. */

@@ -1,10 +1,9 @@
 package io.erasure.audit;
 
 import io.erasure.model.contract.Topics;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-
-import java.time.Duration;
 
 /**
  * {@code erasure.audit.*}.
@@ -34,7 +33,8 @@ public record AuditProperties(
 
     public AuditProperties {
         if (workers < 0) {
-            throw new IllegalArgumentException("erasure.audit.workers must be >= 0 (0: this replica takes no units), got " + workers);
+            throw new IllegalArgumentException(
+                    "erasure.audit.workers must be >= 0 (0: this replica takes no units), got " + workers);
         }
         if (unitPartitions < 1) {
             throw new IllegalArgumentException("erasure.audit.unit-partitions must be >= 1, got " + unitPartitions);

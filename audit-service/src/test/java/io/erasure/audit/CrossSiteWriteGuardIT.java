@@ -8,6 +8,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.erasure.infra.LocalEngines;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -30,15 +31,14 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.erasure.infra.LocalEngines;
-
 /**
  * A write authenticated by HTTP Basic, the credential a browser caches and sends to any page's request, needs
  * the header X-Requested-By, which no other site can make a browser send; a bearer token, which a browser never
  * sends on its own, needs none. The write is the actuator's loggers endpoint (an OPERATOR's; exposed for this
  * test), and tokens are checked against a key of this test ({@code jwt.public-key-location}).
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = "management.endpoints.web.exposure.include=health,loggers")
 class CrossSiteWriteGuardIT {
 
@@ -50,7 +50,9 @@ class CrossSiteWriteGuardIT {
     static void engines(DynamicPropertyRegistry registry) {
         LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
-        registry.add("spring.security.oauth2.resourceserver.jwt.public-key-location", () -> PUBLIC_KEY.toUri().toString());
+        registry.add(
+                "spring.security.oauth2.resourceserver.jwt.public-key-location",
+                () -> PUBLIC_KEY.toUri().toString());
     }
 
     @LocalServerPort
@@ -65,9 +67,12 @@ class CrossSiteWriteGuardIT {
     void aWriteWithBasicCredentialsIsRefusedWithoutTheHeaderAndAnsweredWithIt() {
         RestTestClient operator = basic("operator");
 
-        setLevel(operator, "DEBUG").expectStatus().isForbidden()
-                .expectBody().jsonPath("$.detail").value(String.class, detail -> assertThat(detail)
-                        .contains("X-Requested-By", "HTTP Basic"));
+        setLevel(operator, "DEBUG")
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .jsonPath("$.detail")
+                .value(String.class, detail -> assertThat(detail).contains("X-Requested-By", "HTTP Basic"));
         assertThat(configuredLevel()).as("the refused write changed nothing").isNull();
 
         setLevel(operator, "DEBUG", "erasure").expectStatus().isNoContent();
@@ -83,7 +88,9 @@ class CrossSiteWriteGuardIT {
         setLevel(basic("operator"), "WARN").expectStatus().isForbidden();
         assertThat(configuredLevel()).isEqualTo("TRACE");
         // the token still decides who may write
-        setLevel(client(token("ci-viewer", List.of("VIEWER"))), "WARN").expectStatus().isForbidden();
+        setLevel(client(token("ci-viewer", List.of("VIEWER"))), "WARN")
+                .expectStatus()
+                .isForbidden();
         setLevel(client("Bearer not-a-token"), "WARN").expectStatus().isUnauthorized();
     }
 
@@ -91,11 +98,21 @@ class CrossSiteWriteGuardIT {
     void aBodyOverTheLimitIs413EvenOnAServiceWithoutAnApiAndChangesNothing() {
         String padded = "{\"configuredLevel\": \"DEBUG\", \"padding\": \"" + "x".repeat(1_200_000) + "\"}";
 
-        basic("operator").post().uri(LOGGER).contentType(MediaType.APPLICATION_JSON).header("X-Requested-By", "tests")
-                .body(padded).exchange()
-                .expectStatus().isEqualTo(413)
-                .expectBody().jsonPath("$.detail").value(String.class, detail -> assertThat(detail)
-                        .contains("larger than 1048576 bytes", "erasure.http.max-request-body"));
+        basic("operator")
+                .post()
+                .uri(LOGGER)
+                .contentType(MediaType.APPLICATION_JSON)
+                .header("X-Requested-By", "tests")
+                .body(padded)
+                .exchange()
+                .expectStatus()
+                .isEqualTo(413)
+                .expectBody()
+                .jsonPath("$.detail")
+                .value(
+                        String.class,
+                        detail -> assertThat(detail)
+                                .contains("larger than 1048576 bytes", "erasure.http.max-request-body"));
         assertThat(configuredLevel()).as("the refused write changed nothing").isNull();
     }
 
@@ -110,29 +127,44 @@ class CrossSiteWriteGuardIT {
     }
 
     private String configuredLevel() {
-        return basic("operator").get().uri(LOGGER).exchange().expectStatus().isOk()
-                .expectBody(LoggerLevels.class).returnResult().getResponseBody().configuredLevel();
+        return basic("operator")
+                .get()
+                .uri(LOGGER)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(LoggerLevels.class)
+                .returnResult()
+                .getResponseBody()
+                .configuredLevel();
     }
 
-    record LoggerLevels(String configuredLevel, String effectiveLevel) {
-    }
+    record LoggerLevels(String configuredLevel, String effectiveLevel) {}
 
     /** A client authenticated as a user of application.yml (the password equals the name). */
     private RestTestClient basic(String user) {
-        return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .defaultHeaders(h -> h.setBasicAuth(user, user)).build();
+        return RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
+                .defaultHeaders(h -> h.setBasicAuth(user, user))
+                .build();
     }
 
     private RestTestClient client(String authorization) {
-        return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .defaultHeader("Authorization", authorization).build();
+        return RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
+                .defaultHeader("Authorization", authorization)
+                .build();
     }
 
     /** A token as an OAuth2 issuer signs it, with the platform's {@code roles} claim. */
     private static String token(String subject, List<String> roles) {
         Instant now = Instant.now();
-        JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(subject).claim("roles", roles)
-                .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(Duration.ofMinutes(5)))).build();
+        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+                .subject(subject)
+                .claim("roles", roles)
+                .issueTime(Date.from(now))
+                .expirationTime(Date.from(now.plus(Duration.ofMinutes(5))))
+                .build();
         SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), claims);
         try {
             jwt.sign(new RSASSASigner(KEYS.getPrivate()));
@@ -156,7 +188,8 @@ class CrossSiteWriteGuardIT {
         try {
             Path file = Files.createTempFile("issuer-", ".pem");
             file.toFile().deleteOnExit();
-            String body = Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(KEYS.getPublic().getEncoded());
+            String body = Base64.getMimeEncoder(64, "\n".getBytes())
+                    .encodeToString(KEYS.getPublic().getEncoded());
             Files.writeString(file, "-----BEGIN PUBLIC KEY-----\n" + body + "\n-----END PUBLIC KEY-----\n");
             return file;
         } catch (IOException e) {

@@ -24,16 +24,19 @@ import java.util.stream.Stream;
  */
 public final class ChaosMain {
 
-    private ChaosMain() {
-    }
+    private ChaosMain() {}
 
     /** What to run: how many trials, from which seed, with which forced faults (null: random). */
     record Settings(int trials, long seed, Long replay, List<Fault> faults) {
 
         static Settings fromSystemProperties() {
             String faults = System.getProperty("chaos.faults", "");
-            List<Fault> forced = faults.isBlank() ? null
-                    : Stream.of(faults.split(",")).map(String::trim).map(Fault::valueOf).toList();
+            List<Fault> forced = faults.isBlank()
+                    ? null
+                    : Stream.of(faults.split(","))
+                            .map(String::trim)
+                            .map(Fault::valueOf)
+                            .toList();
             long seed = Long.getLong("chaos.seed", new Random().nextLong());
             return new Settings(Integer.getInteger("chaos.trials", 50), seed, Long.getLong("chaos.replay"), forced);
         }
@@ -46,7 +49,8 @@ public final class ChaosMain {
             }
             Random seeds = new Random(seed);
             for (int i = 0; i < trials; i++) {
-                plans.add(Trial.Plan.of(i, seeds.nextLong(), faults == null ? null : List.of(faults.get(i % faults.size()))));
+                plans.add(Trial.Plan.of(
+                        i, seeds.nextLong(), faults == null ? null : List.of(faults.get(i % faults.size()))));
             }
             return plans;
         }
@@ -59,7 +63,8 @@ public final class ChaosMain {
         String table = TrialTable.render(results);
         System.out.println();
         System.out.println(table);
-        Path report = Path.of(System.getProperty("chaos.report", project.resolve("chaos/target/chaos-report.md").toString()));
+        Path report = Path.of(System.getProperty(
+                "chaos.report", project.resolve("chaos/target/chaos-report.md").toString()));
         Files.createDirectories(report.toAbsolutePath().getParent());
         Files.writeString(report, "seed " + settings.seed() + "\n\n" + table + TrialTable.allViolations(results));
         System.out.println("Written to " + report);
@@ -69,27 +74,46 @@ public final class ChaosMain {
     /** Starts the platform under {@code root} (emptied first), runs the trials one after another, stops it. */
     static List<Trial.Result> run(Path project, Path root, Settings settings, PrintStream out) throws Exception {
         deleteTree(root);
-        out.println("Chaos: seed " + settings.seed() + (settings.replay() != null ? ", replaying " + settings.replay() : "")
-                + "; starting the platform ...");
+        out.println(
+                "Chaos: seed " + settings.seed() + (settings.replay() != null ? ", replaying " + settings.replay() : "")
+                        + "; starting the platform ...");
         List<Trial.Result> results = new ArrayList<>();
         try (ChaosPlatform platform = ChaosPlatform.start(project, root)) {
             for (Trial.Plan plan : settings.plans()) {
                 long started = System.nanoTime();
-                out.printf("Chaos trial %d (seed %d): %s aimed at %s +%d ms ...%n", plan.trial(), plan.seed(), plan.faults(),
-                        plan.aim(), plan.delayMillis());
+                out.printf(
+                        "Chaos trial %d (seed %d): %s aimed at %s +%d ms ...%n",
+                        plan.trial(), plan.seed(), plan.faults(), plan.aim(), plan.delayMillis());
                 Trial.Result result;
                 try {
                     result = new Trial(platform, plan).run();
                 } catch (Exception | AssertionError e) {
                     // counted, and the next trials go on: whether the platform recovers is what they then show
-                    result = new Trial.Result(plan, "aborted", 0, 0, 0, 0, List.of(new Violation(Violation.Kind.TRIAL_ABORTED,
-                            String.valueOf(e))));
+                    result = new Trial.Result(
+                            plan,
+                            "aborted",
+                            0,
+                            0,
+                            0,
+                            0,
+                            List.of(new Violation(Violation.Kind.TRIAL_ABORTED, String.valueOf(e))));
                 }
                 results.add(result);
-                out.printf("  hit while %s; healed in %.1f s; %d deleted; %s (%.0f s)%n", result.hitIn(),
-                        result.healSeconds(), result.deleted(), result.violations().isEmpty() ? "no violation"
+                out.printf(
+                        "  hit while %s; healed in %.1f s; %d deleted; %s (%.0f s)%n",
+                        result.hitIn(),
+                        result.healSeconds(),
+                        result.deleted(),
+                        result.violations().isEmpty()
+                                ? "no violation"
                                 : result.violations().size() + " violations, the first: "
-                                + result.violations().subList(0, Math.min(5, result.violations().size())),
+                                        + result.violations()
+                                                .subList(
+                                                        0,
+                                                        Math.min(
+                                                                5,
+                                                                result.violations()
+                                                                        .size())),
                         (System.nanoTime() - started) / 1e9);
             }
         }

@@ -58,8 +58,13 @@ final class ChaosPlatform implements AutoCloseable {
         PostgresEngine postgres = running.engine(PostgresEngine.class);
         CassandraEngine cassandra = running.engine(CassandraEngine.class);
         RedisEngine redis = running.engine(RedisEngine.class);
-        this.stores = new ChaosStores(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password(), cassandra.contactPoint(),
-                CassandraEngine.LOCAL_DATACENTER, "redis://" + redis.host() + ":" + redis.port());
+        this.stores = new ChaosStores(
+                postgres.jdbcUrl(),
+                PostgresEngine.USER,
+                postgres.password(),
+                cassandra.contactPoint(),
+                CassandraEngine.LOCAL_DATACENTER,
+                "redis://" + redis.host() + ":" + redis.port());
     }
 
     /** Starts everything from the services' jars built in {@code project}, with engine data under {@code root}. */
@@ -72,8 +77,8 @@ final class ChaosPlatform implements AutoCloseable {
             gate.close();
             throw e;
         }
-        PlatformClient viewer = new PlatformClient(JsonMapper.builder().build(), URI.create("http://127.0.0.1:8080"),
-                "viewer", "viewer");
+        PlatformClient viewer = new PlatformClient(
+                JsonMapper.builder().build(), URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
         ChaosPlatform platform = new ChaosPlatform(running, gate, viewer);
         try {
             platform.stores.createTables();
@@ -103,24 +108,47 @@ final class ChaosPlatform implements AutoCloseable {
     }
 
     private void register() {
-        IdentifierSource source = new IdentifierSource(SOURCE, StoreKind.POSTGRES, "pg-main", ChaosStores.SCHEMA,
-                "members", "member_id", "left_at", S3Layout.defaultBackupLocation(SOURCE, BackupFormat.JSONL_GZIP),
+        IdentifierSource source = new IdentifierSource(
+                SOURCE,
+                StoreKind.POSTGRES,
+                "pg-main",
+                ChaosStores.SCHEMA,
+                "members",
+                "member_id",
+                "left_at",
+                S3Layout.defaultBackupLocation(SOURCE, BackupFormat.JSONL_GZIP),
                 Duration.ofDays(7));
         registerOnce("/api/identifier-sources", source.ownedBy(TEAM), SOURCE);
-        DatasetSpec profiles = DatasetSpec.builder().name(PROFILES).storeKind(StoreKind.CASSANDRA)
-                .connectionRef("cassandra-main").namespace(ChaosStores.SCHEMA).table("profiles")
-                .keyColumns(KeyColumns.partitionOnly("member_id")).identifierColumn("member_id").identifierSource(SOURCE)
+        DatasetSpec profiles = DatasetSpec.builder()
+                .name(PROFILES)
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cassandra-main")
+                .namespace(ChaosStores.SCHEMA)
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("member_id"))
+                .identifierColumn("member_id")
+                .identifierSource(SOURCE)
                 .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation(PROFILES, BackupFormat.JSONL_GZIP))
-                .copies(java.util.List.of(new DatasetCopy(CACHE, StoreKind.REDIS, "redis-main",
-                        new CopyTarget.KeyTemplate("chaos-profile:{member_id}"))))
-                .limits(DeletionLimits.fraction(0.2)).ownerTeam(TEAM).build();
-        DatasetSpec orders = DatasetSpec.builder().name(ORDERS).storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(ChaosStores.SCHEMA).table("orders").keyColumns(KeyColumns.partitionOnly("order_id"))
-                .identifierColumn("member_id").identifierSource(SOURCE)
+                .copies(java.util.List.of(new DatasetCopy(
+                        CACHE, StoreKind.REDIS, "redis-main", new CopyTarget.KeyTemplate("chaos-profile:{member_id}"))))
+                .limits(DeletionLimits.fraction(0.2))
+                .ownerTeam(TEAM)
+                .build();
+        DatasetSpec orders = DatasetSpec.builder()
+                .name(ORDERS)
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(ChaosStores.SCHEMA)
+                .table("orders")
+                .keyColumns(KeyColumns.partitionOnly("order_id"))
+                .identifierColumn("member_id")
+                .identifierSource(SOURCE)
                 .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(ORDERS, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.2)).ownerTeam(TEAM).build();
+                .limits(DeletionLimits.fraction(0.2))
+                .ownerTeam(TEAM)
+                .build();
         registerOnce("/api/datasets", profiles, PROFILES);
         registerOnce("/api/datasets", orders, ORDERS);
     }

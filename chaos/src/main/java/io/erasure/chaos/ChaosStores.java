@@ -48,8 +48,13 @@ final class ChaosStores implements AutoCloseable {
     private final RedisClient redisClient;
     private final StatefulRedisConnection<String, String> redisConnection;
 
-    ChaosStores(String jdbcUrl, String user, String password, String cassandraContactPoint, String datacenter,
-                String redisUri) {
+    ChaosStores(
+            String jdbcUrl,
+            String user,
+            String password,
+            String cassandraContactPoint,
+            String datacenter,
+            String redisUri) {
         this.jdbcUrl = jdbcUrl;
         this.user = user;
         this.password = password;
@@ -62,7 +67,8 @@ final class ChaosStores implements AutoCloseable {
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30))
                         // the node is crashed and restarted on purpose: reconnect within a second or two of its return
                         .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
-                        .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(2)).build())
+                        .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(2))
+                        .build())
                 .build();
         this.redisClient = RedisClient.create(redisUri);
         this.redisConnection = redisClient.connect();
@@ -70,12 +76,14 @@ final class ChaosStores implements AutoCloseable {
 
     /** Creates the tables once, before the datasets are registered (registration checks them against the live schema). */
     void createTables() throws SQLException {
-        try (Connection pg = postgres(); Statement ddl = pg.createStatement()) {
+        try (Connection pg = postgres();
+                Statement ddl = pg.createStatement()) {
             ddl.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
             ddl.execute("CREATE TABLE IF NOT EXISTS chaos.members (member_id bigint PRIMARY KEY, email text NOT NULL,"
                     + " left_at timestamptz, updated_at timestamptz NOT NULL)");
-            ddl.execute("CREATE TABLE IF NOT EXISTS chaos.orders (order_id bigint PRIMARY KEY, member_id bigint NOT NULL,"
-                    + " total numeric(10,2) NOT NULL, updated_at timestamptz NOT NULL)");
+            ddl.execute(
+                    "CREATE TABLE IF NOT EXISTS chaos.orders (order_id bigint PRIMARY KEY, member_id bigint NOT NULL,"
+                            + " total numeric(10,2) NOT NULL, updated_at timestamptz NOT NULL)");
             ddl.execute("CREATE INDEX IF NOT EXISTS chaos_orders_member ON chaos.orders (member_id)");
             ddl.execute("CREATE TABLE IF NOT EXISTS chaos.order_items (item_id bigint PRIMARY KEY,"
                     + " order_id bigint NOT NULL REFERENCES chaos.orders (order_id), sku text NOT NULL,"
@@ -94,8 +102,8 @@ final class ChaosStores implements AutoCloseable {
         try (Connection pg = postgres()) {
             pg.setAutoCommit(false);
             try (var members = pg.prepareStatement("INSERT INTO chaos.members VALUES (?, ?, ?, ?)");
-                 var orders = pg.prepareStatement("INSERT INTO chaos.orders VALUES (?, ?, ?, ?)");
-                 var items = pg.prepareStatement("INSERT INTO chaos.order_items VALUES (?, ?, ?, ?, ?)")) {
+                    var orders = pg.prepareStatement("INSERT INTO chaos.orders VALUES (?, ?, ?, ?)");
+                    var items = pg.prepareStatement("INSERT INTO chaos.order_items VALUES (?, ?, ?, ?, ?)")) {
                 for (long member : data.members()) {
                     boolean departed = TrialData.departed(member);
                     members.setLong(1, member);
@@ -127,15 +135,20 @@ final class ChaosStores implements AutoCloseable {
             }
             pg.commit();
         }
-        PreparedStatement insert = cassandra.prepare("INSERT INTO chaos.profiles (member_id, display_name, email, country)"
-                + " VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
+        PreparedStatement insert =
+                cassandra.prepare("INSERT INTO chaos.profiles (member_id, display_name, email, country)"
+                        + " VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
         long micros = longAgo.toEpochMilli() * 1000;
         List<Long> members = data.members();
         for (int from = 0; from < members.size(); from += 100) {
             var batch = BatchStatement.builder(BatchType.UNLOGGED);
             for (long member : members.subList(from, Math.min(from + 100, members.size()))) {
-                batch.addStatement(insert.bind(member, TrialData.displayName(member), TrialData.email(member),
-                        TrialData.country(member), micros));
+                batch.addStatement(insert.bind(
+                        member,
+                        TrialData.displayName(member),
+                        TrialData.email(member),
+                        TrialData.country(member),
+                        micros));
             }
             cassandra.execute(batch.build());
         }
@@ -148,8 +161,10 @@ final class ChaosStores implements AutoCloseable {
     /** What changes between the backups and the run: members who come back, rows written again. */
     void afterBackup(TrialData data) throws SQLException {
         try (Connection pg = postgres();
-             var back = pg.prepareStatement("UPDATE chaos.members SET left_at = NULL, updated_at = now() WHERE member_id = ?");
-             var order = pg.prepareStatement("UPDATE chaos.orders SET total = ?, updated_at = now() WHERE order_id = ?")) {
+                var back = pg.prepareStatement(
+                        "UPDATE chaos.members SET left_at = NULL, updated_at = now() WHERE member_id = ?");
+                var order = pg.prepareStatement(
+                        "UPDATE chaos.orders SET total = ?, updated_at = now() WHERE order_id = ?")) {
             for (long member : data.reactivated()) {
                 back.setLong(1, member);
                 back.addBatch();
@@ -178,21 +193,24 @@ final class ChaosStores implements AutoCloseable {
 
     private Live readOnce(TrialData data) throws SQLException {
         Map<Long, List<String>> profiles = new HashMap<>();
-        PreparedStatement select = cassandra.prepare("SELECT member_id, display_name, email, country"
-                + " FROM chaos.profiles WHERE member_id IN ?");
+        PreparedStatement select = cassandra.prepare(
+                "SELECT member_id, display_name, email, country" + " FROM chaos.profiles WHERE member_id IN ?");
         List<Long> members = data.members();
         for (int from = 0; from < members.size(); from += 100) {
-            for (Row row : cassandra.execute(select.bind(members.subList(from, Math.min(from + 100, members.size()))))) {
-                profiles.put(row.getLong("member_id"), Arrays.asList(row.getString("display_name"),
-                        row.getString("email"), row.getString("country")));
+            for (Row row :
+                    cassandra.execute(select.bind(members.subList(from, Math.min(from + 100, members.size()))))) {
+                profiles.put(
+                        row.getLong("member_id"),
+                        Arrays.asList(row.getString("display_name"), row.getString("email"), row.getString("country")));
             }
         }
         Map<Long, BigDecimal> orders = new HashMap<>();
         Map<Long, Integer> items = new HashMap<>();
         try (Connection pg = postgres();
-             var orderRows = pg.prepareStatement("SELECT order_id, total FROM chaos.orders WHERE member_id BETWEEN ? AND ?");
-             var itemRows = pg.prepareStatement("SELECT i.item_id, i.quantity FROM chaos.order_items i"
-                     + " WHERE i.item_id BETWEEN ? AND ?")) {
+                var orderRows = pg.prepareStatement(
+                        "SELECT order_id, total FROM chaos.orders WHERE member_id BETWEEN ? AND ?");
+                var itemRows = pg.prepareStatement(
+                        "SELECT i.item_id, i.quantity FROM chaos.order_items i" + " WHERE i.item_id BETWEEN ? AND ?")) {
             orderRows.setLong(1, data.base() + 1);
             orderRows.setLong(2, data.base() + TrialData.MEMBERS);
             try (ResultSet rs = orderRows.executeQuery()) {
@@ -219,9 +237,11 @@ final class ChaosStores implements AutoCloseable {
     }
 
     /** The trial's rows as the engines hold them: profile columns (display name, email, country) by member, etc. */
-    record Live(Map<Long, List<String>> profiles, Map<Long, BigDecimal> orders, Map<Long, Integer> items,
-                Set<Long> cached) {
-    }
+    record Live(
+            Map<Long, List<String>> profiles,
+            Map<Long, BigDecimal> orders,
+            Map<Long, Integer> items,
+            Set<Long> cached) {}
 
     /** How many records each key of {@code dataset} has in the deletion log under any of {@code origins} (run ids). */
     Map<String, Integer> loggedKeys(List<String> origins, String dataset) throws SQLException {
@@ -230,8 +250,8 @@ final class ChaosStores implements AutoCloseable {
 
     private Map<String, Integer> loggedKeysOnce(List<String> origins, String dataset) {
         Map<String, Integer> counts = new HashMap<>();
-        PreparedStatement select = cassandra.prepare("SELECT dataset, key_hash FROM " + LogSchema.BY_RUN
-                + " WHERE origin_id = ? AND shard = ?");
+        PreparedStatement select = cassandra.prepare(
+                "SELECT dataset, key_hash FROM " + LogSchema.BY_RUN + " WHERE origin_id = ? AND shard = ?");
         for (String origin : origins) {
             for (int shard = 0; shard < LogSchema.RUN_SHARDS; shard++) {
                 for (Row row : cassandra.execute(select.bind(origin, shard).setPageSize(1000))) {
@@ -285,7 +305,8 @@ final class ChaosStores implements AutoCloseable {
     }
 
     private void clearOnce(TrialData data) throws SQLException {
-        try (Connection pg = postgres(); Statement sql = pg.createStatement()) {
+        try (Connection pg = postgres();
+                Statement sql = pg.createStatement()) {
             // a restore abandoned by a killed service may still hold a lock: fail rather than wait for ever
             sql.execute("SET lock_timeout = '60s'");
             sql.execute("TRUNCATE chaos.order_items, chaos.orders, chaos.members");

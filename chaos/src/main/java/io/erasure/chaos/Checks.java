@@ -21,12 +21,20 @@ final class Checks {
     private final List<Violation> found = new ArrayList<>();
 
     /** What the live writer recorded: the rows its writes found, and those whose outcome is unknown. */
-    record Writes(Map<Long, String> profiles, Map<Long, BigDecimal> orders, Map<Long, Integer> items,
-                  java.util.Set<Long> uncertainProfiles, java.util.Set<Long> uncertainOrders) {
+    record Writes(
+            Map<Long, String> profiles,
+            Map<Long, BigDecimal> orders,
+            Map<Long, Integer> items,
+            java.util.Set<Long> uncertainProfiles,
+            java.util.Set<Long> uncertainOrders) {
 
         static Writes of(LiveWriter writer) {
-            return new Writes(Map.copyOf(writer.profiles), Map.copyOf(writer.orders), Map.copyOf(writer.items),
-                    java.util.Set.copyOf(writer.uncertainProfiles), java.util.Set.copyOf(writer.uncertainOrders));
+            return new Writes(
+                    Map.copyOf(writer.profiles),
+                    Map.copyOf(writer.orders),
+                    Map.copyOf(writer.items),
+                    java.util.Set.copyOf(writer.uncertainProfiles),
+                    java.util.Set.copyOf(writer.uncertainOrders));
         }
 
         static Writes none() {
@@ -60,9 +68,13 @@ final class Checks {
             boolean cached = live.cached().contains(member);
             if (late != null) {
                 if (profile == null) {
-                    add(Kind.OVER_DELETED, "profile " + member + " was written after the cut-off (" + late + ") and is gone");
+                    add(
+                            Kind.OVER_DELETED,
+                            "profile " + member + " was written after the cut-off (" + late + ") and is gone");
                 } else if (!late.equals(profile.get(0))) {
-                    add(Kind.NEWER_WRITE_LOST, "profile " + member + " holds " + profile + ", the last write was " + late);
+                    add(
+                            Kind.NEWER_WRITE_LOST,
+                            "profile " + member + " holds " + profile + ", the last write was " + late);
                 }
             } else if (data.deletable(member)) {
                 if (profile != null) {
@@ -79,8 +91,10 @@ final class Checks {
                     add(Kind.NEWER_WRITE_LOST, "profile " + member + " holds " + profile + ", expected " + expected);
                 }
                 if (!cached) {
-                    add(Kind.COPY_OVER_DELETED, "cache entry " + TrialData.cacheKey(member) + " is gone, its profile ("
-                            + why(member) + ") was kept");
+                    add(
+                            Kind.COPY_OVER_DELETED,
+                            "cache entry " + TrialData.cacheKey(member) + " is gone, its profile (" + why(member)
+                                    + ") was kept");
                 }
             }
             for (int o = 0; o < TrialData.ORDERS_PER_MEMBER; o++) {
@@ -110,7 +124,9 @@ final class Checks {
                 if (quantity == null) {
                     add(Kind.OVER_DELETED, "item " + item + " of kept order " + order + " is gone");
                 } else if (quantity != expectedQuantity) {
-                    add(Kind.NEWER_WRITE_LOST, "item " + item + " holds quantity " + quantity + ", expected " + expectedQuantity);
+                    add(
+                            Kind.NEWER_WRITE_LOST,
+                            "item " + item + " holds quantity " + quantity + ", expected " + expectedQuantity);
                 }
             }
         } else {
@@ -127,8 +143,12 @@ final class Checks {
     }
 
     /** Each row gone has exactly one record in the deletion log; rows the run had to keep have none. */
-    void log(Live live, Map<String, Integer> profileRecords, Map<String, Integer> orderRecords, String profiles,
-             String orders) {
+    void log(
+            Live live,
+            Map<String, Integer> profileRecords,
+            Map<String, Integer> orderRecords,
+            String profiles,
+            String orders) {
         for (long member : data.members()) {
             if (!writes.uncertainProfiles().contains(member)) {
                 int records = profileRecords.getOrDefault(ChaosStores.profileKeyHash(profiles, member), 0);
@@ -160,20 +180,27 @@ final class Checks {
      * only slack, and only for the profiles.
      */
     void receipts(Live live, long profilesReported, long ordersReported) {
-        long profilesGone = data.members().stream().filter(m -> !live.profiles().containsKey(m)).count();
+        long profilesGone = data.members().stream()
+                .filter(m -> !live.profiles().containsKey(m))
+                .count();
         long slack = writes.profiles().size() + writes.uncertainProfiles().size();
         if (profilesReported < profilesGone || profilesReported > profilesGone + slack) {
-            add(Kind.RECEIPT_MISMATCH, "the profile runs' receipts report " + profilesReported + " deleted, the table lacks "
-                    + profilesGone + " profiles");
+            add(
+                    Kind.RECEIPT_MISMATCH,
+                    "the profile runs' receipts report " + profilesReported + " deleted, the table lacks "
+                            + profilesGone + " profiles");
         }
         long ordersGone = data.members().stream()
                 .flatMap(m -> java.util.stream.IntStream.range(0, TrialData.ORDERS_PER_MEMBER)
                         .mapToObj(o -> TrialData.order(m, o)))
-                .filter(order -> !live.orders().containsKey(order)).count();
+                .filter(order -> !live.orders().containsKey(order))
+                .count();
         long orderSlack = writes.uncertainOrders().size();
         if (ordersReported < ordersGone || ordersReported > ordersGone + orderSlack) {
-            add(Kind.RECEIPT_MISMATCH, "the order runs' receipts report " + ordersReported + " deleted, the table lacks "
-                    + ordersGone + " orders");
+            add(
+                    Kind.RECEIPT_MISMATCH,
+                    "the order runs' receipts report " + ordersReported + " deleted, the table lacks " + ordersGone
+                            + " orders");
         }
     }
 
@@ -191,16 +218,20 @@ final class Checks {
                     // the newer cell stays; the older ones the run deleted come back beside it
                     List<String> expected = Arrays.asList(late, original.get(1), original.get(2));
                     if (now == null || !Objects.equals(now.get(0), late)) {
-                        add(Kind.RESTORE_OVERWROTE, "profile " + member + " holds " + now + " after the restore, its newer"
-                                + " write was " + late);
+                        add(
+                                Kind.RESTORE_OVERWROTE,
+                                "profile " + member + " holds " + now + " after the restore, its newer" + " write was "
+                                        + late);
                     } else if (!expected.equals(now)) {
-                        add(Kind.RESTORE_MISSING, "profile " + member + " holds " + now + " after the restore, expected "
-                                + expected);
+                        add(
+                                Kind.RESTORE_MISSING,
+                                "profile " + member + " holds " + now + " after the restore, expected " + expected);
                     }
                 } else if (was == null) {
                     if (!original.equals(now)) {
-                        add(Kind.RESTORE_MISSING, "profile " + member + " holds " + now + " after the restore, expected "
-                                + original);
+                        add(
+                                Kind.RESTORE_MISSING,
+                                "profile " + member + " holds " + now + " after the restore, expected " + original);
                     }
                 } else if (!was.equals(now)) {
                     add(Kind.RESTORE_OVERWROTE, "profile " + member + " held " + was + ", after the restore " + now);
@@ -220,8 +251,9 @@ final class Checks {
         BigDecimal now = after.orders().get(order);
         if (was == null) {
             if (now == null || TrialData.total(order).compareTo(now) != 0) {
-                add(Kind.RESTORE_MISSING, "order " + order + " holds " + now + " after the restore, expected "
-                        + TrialData.total(order));
+                add(
+                        Kind.RESTORE_MISSING,
+                        "order " + order + " holds " + now + " after the restore, expected " + TrialData.total(order));
             }
         } else if (now == null || was.compareTo(now) != 0) {
             add(Kind.RESTORE_OVERWROTE, "order " + order + " held " + was + ", after the restore " + now);
@@ -232,11 +264,15 @@ final class Checks {
             Integer nowQuantity = after.items().get(item);
             if (wasQuantity == null) {
                 if (nowQuantity == null || nowQuantity != TrialData.quantity(item)) {
-                    add(Kind.RESTORE_MISSING, "item " + item + " holds " + nowQuantity + " after the restore, expected "
-                            + TrialData.quantity(item));
+                    add(
+                            Kind.RESTORE_MISSING,
+                            "item " + item + " holds " + nowQuantity + " after the restore, expected "
+                                    + TrialData.quantity(item));
                 }
             } else if (!wasQuantity.equals(nowQuantity)) {
-                add(Kind.RESTORE_OVERWROTE, "item " + item + " held " + wasQuantity + ", after the restore " + nowQuantity);
+                add(
+                        Kind.RESTORE_OVERWROTE,
+                        "item " + item + " held " + wasQuantity + ", after the restore " + nowQuantity);
             }
         }
     }
@@ -244,7 +280,8 @@ final class Checks {
     // ---- the plan -------------------------------------------------------------------------------------------------
 
     private boolean mustKeep(long member, long order) {
-        return !data.deletable(member) || writes.orders().containsKey(order)
+        return !data.deletable(member)
+                || writes.orders().containsKey(order)
                 || writes.items().containsKey(TrialData.item(order, 0));
     }
 
@@ -262,7 +299,8 @@ final class Checks {
     }
 
     private List<String> originalProfile(long member) {
-        String name = data.rewritten().contains(member) ? TrialData.rewrittenName(member) : TrialData.displayName(member);
+        String name =
+                data.rewritten().contains(member) ? TrialData.rewrittenName(member) : TrialData.displayName(member);
         return Arrays.asList(name, TrialData.email(member), TrialData.country(member));
     }
 

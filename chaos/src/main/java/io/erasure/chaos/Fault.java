@@ -58,13 +58,15 @@ enum Fault {
         List<Thread> threads = new ArrayList<>();
         List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
         for (Fault fault : faults) {
-            Thread thread = new Thread(() -> {
-                try {
-                    fault.inject(platform);
-                } catch (Throwable e) {
-                    failures.add(e);
-                }
-            }, "chaos-" + fault.name().toLowerCase(java.util.Locale.ROOT));
+            Thread thread = new Thread(
+                    () -> {
+                        try {
+                            fault.inject(platform);
+                        } catch (Throwable e) {
+                            failures.add(e);
+                        }
+                    },
+                    "chaos-" + fault.name().toLowerCase(java.util.Locale.ROOT));
             thread.start();
             threads.add(thread);
         }
@@ -72,7 +74,8 @@ enum Fault {
             thread.join();
         }
         if (!failures.isEmpty()) {
-            IllegalStateException failed = new IllegalStateException("healing " + faults + " failed: " + failures.get(0));
+            IllegalStateException failed =
+                    new IllegalStateException("healing " + faults + " failed: " + failures.get(0));
             failures.forEach(failed::addSuppressed);
             throw failed;
         }
@@ -86,7 +89,8 @@ enum Fault {
         }
         switch (this) {
             case KAFKA_CRASH -> platform.running.engine(KafkaEngine.class).crashAndRestart();
-            case CASSANDRA_CRASH -> platform.running.engine(CassandraEngine.class).crashAndRestart();
+            case CASSANDRA_CRASH ->
+                platform.running.engine(CassandraEngine.class).crashAndRestart();
             case POSTGRES_RESTART -> {
                 PostgresEngine postgres = platform.running.engine(PostgresEngine.class);
                 postgres.stop();

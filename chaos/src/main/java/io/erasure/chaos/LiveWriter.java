@@ -31,6 +31,7 @@ final class LiveWriter implements AutoCloseable {
     final Map<Long, BigDecimal> orders = new ConcurrentHashMap<>();
     /** Item → the last quantity a write put in an existing item (its order must survive with it). */
     final Map<Long, Integer> items = new ConcurrentHashMap<>();
+
     final Set<Long> uncertainProfiles = ConcurrentHashMap.newKeySet();
     final Set<Long> uncertainOrders = ConcurrentHashMap.newKeySet();
 
@@ -60,8 +61,8 @@ final class LiveWriter implements AutoCloseable {
                 try {
                     if (profile == null) {
                         // prepared here, not once: the node may be restarting when the writer starts
-                        profile = stores.cassandra().prepare(
-                                "UPDATE chaos.profiles SET display_name = ? WHERE member_id = ? IF EXISTS");
+                        profile = stores.cassandra()
+                                .prepare("UPDATE chaos.profiles SET display_name = ? WHERE member_id = ? IF EXISTS");
                     }
                     if (stores.cassandra().execute(profile.bind(name, member)).wasApplied()) {
                         profiles.put(member, name);
@@ -79,12 +80,19 @@ final class LiveWriter implements AutoCloseable {
                         pg = stores.postgres();
                     }
                     BigDecimal total = BigDecimal.valueOf(50_000 + round, 2);
-                    if (update(pg, "UPDATE chaos.orders SET total = ?, updated_at = now() WHERE order_id = ?", total, first)) {
+                    if (update(
+                            pg,
+                            "UPDATE chaos.orders SET total = ?, updated_at = now() WHERE order_id = ?",
+                            total,
+                            first)) {
                         orders.put(first, total);
                     }
                     int quantity = 100 + round;
-                    if (update(pg, "UPDATE chaos.order_items SET quantity = ?, updated_at = now() WHERE item_id = ?",
-                            quantity, item)) {
+                    if (update(
+                            pg,
+                            "UPDATE chaos.order_items SET quantity = ?, updated_at = now() WHERE item_id = ?",
+                            quantity,
+                            item)) {
                         items.put(item, quantity);
                     }
                 } catch (SQLException | RuntimeException unknownOutcome) {

@@ -83,24 +83,27 @@ public final class TcpGate implements AutoCloseable {
     }
 
     private void relay(Socket from, Socket to) {
-        Thread pump = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    while (stalled()) {
-                        sleep(Duration.ofMillis(20));
+        Thread pump = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int read;
+                        while ((read = in.read(buffer)) >= 0) {
+                            while (stalled()) {
+                                sleep(Duration.ofMillis(20));
+                            }
+                            out.write(buffer, 0, read);
+                            out.flush();
+                        }
+                    } catch (IOException closedOrReset) {
+                        // either side went away: the other one is closed below
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
                     }
-                    out.write(buffer, 0, read);
-                    out.flush();
-                }
-            } catch (IOException closedOrReset) {
-                // either side went away: the other one is closed below
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "tcp-gate-relay");
+                },
+                "tcp-gate-relay");
         pump.setDaemon(true);
         pump.start();
     }

@@ -24,8 +24,16 @@ final class Trial {
     /** How long a recovery interrupted by its service's death may still look alive before it must say it failed. */
     static final Duration INTERRUPTED_RESTORE_TIMEOUT = Duration.ofSeconds(90);
     /** The stages a fault can be aimed at, in the order a run passes them. */
-    static final List<String> STATES = List.of("PENDING", "AUDITING", "VALIDATING", "AWAITING_APPROVAL", "AUTHORIZED",
-            "DELETING", "VERIFYING", "COMPLETED");
+    static final List<String> STATES = List.of(
+            "PENDING",
+            "AUDITING",
+            "VALIDATING",
+            "AWAITING_APPROVAL",
+            "AUTHORIZED",
+            "DELETING",
+            "VERIFYING",
+            "COMPLETED");
+
     private static final List<String> AIMS = List.of("AUDITING", "VALIDATING", "DELETING", "DELETING", "VERIFYING");
     private static final int RERUNS = 1;
 
@@ -45,9 +53,14 @@ final class Trial {
      * @param healSeconds  how long healing took (restart until healthy, outage, stall)
      * @param recoverSeconds from the injection until both runs had ended (0 when they had ended before)
      */
-    record Result(Plan plan, String hitIn, double healSeconds, double recoverSeconds, int reruns, long deleted,
-                  List<Violation> violations) {
-    }
+    record Result(
+            Plan plan,
+            String hitIn,
+            double healSeconds,
+            double recoverSeconds,
+            int reruns,
+            long deleted,
+            List<Violation> violations) {}
 
     private final ChaosPlatform platform;
     private final ChaosStores stores;
@@ -89,14 +102,23 @@ final class Trial {
         awaitLog(profilesReported + ordersReported);
         Live afterRuns = stores.read(data);
         checks.rows(afterRuns);
-        checks.log(afterRuns, stores.loggedKeys(runs.get(ChaosPlatform.PROFILES), ChaosPlatform.PROFILES),
-                stores.loggedKeys(runs.get(ChaosPlatform.ORDERS), ChaosPlatform.ORDERS), ChaosPlatform.PROFILES,
+        checks.log(
+                afterRuns,
+                stores.loggedKeys(runs.get(ChaosPlatform.PROFILES), ChaosPlatform.PROFILES),
+                stores.loggedKeys(runs.get(ChaosPlatform.ORDERS), ChaosPlatform.ORDERS),
+                ChaosPlatform.PROFILES,
                 ChaosPlatform.ORDERS);
         checks.receipts(afterRuns, profilesReported, ordersReported);
         restoreEveryRun(checks);
         checks.restored(afterRuns, stores.read(data));
         stores.clear(data);
-        return new Result(plan, hitIn, healSeconds, recoverSeconds, reruns, profilesReported + ordersReported,
+        return new Result(
+                plan,
+                hitIn,
+                healSeconds,
+                recoverSeconds,
+                reruns,
+                profilesReported + ordersReported,
                 checks.violations());
     }
 
@@ -111,7 +133,8 @@ final class Trial {
             for (var entry : runs.entrySet()) {
                 states.put(entry.getKey(), step(entry.getKey(), entry.getValue()));
             }
-            int furthest = states.values().stream().mapToInt(STATES::indexOf).max().orElse(-1);
+            int furthest =
+                    states.values().stream().mapToInt(STATES::indexOf).max().orElse(-1);
             if (!writer.started() && furthest >= STATES.indexOf("AWAITING_APPROVAL")) {
                 writer.start();
             }
@@ -129,17 +152,23 @@ final class Trial {
             if (ended && injected) {
                 for (var entry : states.entrySet()) {
                     if (!entry.getValue().equals("COMPLETED")) {
-                        aborted.add(new Violation(Kind.RUN_NOT_COMPLETED, entry.getKey() + " run "
-                                + last(entry.getKey()) + " ended " + entry.getValue() + ": " + failureReason(last(entry.getKey()))));
+                        aborted.add(new Violation(
+                                Kind.RUN_NOT_COMPLETED,
+                                entry.getKey() + " run " + last(entry.getKey()) + " ended " + entry.getValue() + ": "
+                                        + failureReason(last(entry.getKey()))));
                     }
                 }
-                return runFault && injectedAt > 0 && !hitIn.startsWith("after") ? (System.nanoTime() - injectedAt) / 1e9 : 0;
+                return runFault && injectedAt > 0 && !hitIn.startsWith("after")
+                        ? (System.nanoTime() - injectedAt) / 1e9
+                        : 0;
             }
             if (System.nanoTime() > deadline) {
                 for (var entry : states.entrySet()) {
                     if (!ChaosPlatform.FINAL.contains(entry.getValue())) {
-                        aborted.add(new Violation(Kind.RUN_NOT_COMPLETED, entry.getKey() + " run " + last(entry.getKey())
-                                + " still " + entry.getValue() + " after " + RUN_TIMEOUT.toMinutes() + " minutes"));
+                        aborted.add(new Violation(
+                                Kind.RUN_NOT_COMPLETED,
+                                entry.getKey() + " run " + last(entry.getKey()) + " still " + entry.getValue()
+                                        + " after " + RUN_TIMEOUT.toMinutes() + " minutes"));
                         cancel(last(entry.getKey()));
                     }
                 }
@@ -203,7 +232,13 @@ final class Trial {
                 deleted += receipt.body().path("deletion").path("deleted").asLong(0);
             } else {
                 PlatformClient.Answer run = attempt(() -> platform.operator.get("/api/runs/" + runId));
-                deleted += run == null ? 0 : run.body().path("counts").path("deletion").path("deleted").asLong(0);
+                deleted += run == null
+                        ? 0
+                        : run.body()
+                                .path("counts")
+                                .path("deletion")
+                                .path("deleted")
+                                .asLong(0);
             }
         }
         return deleted;
@@ -227,32 +262,54 @@ final class Trial {
                     JsonNode view = awaitRestore(id, INTERRUPTED_RESTORE_TIMEOUT);
                     if (view == null || !view.path("status").asString().equals("COMPLETED")) {
                         // the request died with the service: it must say so (not stay RUNNING); the operator asks again
-                        String status = view == null ? "unanswered" : view.path("status").asString();
+                        String status = view == null
+                                ? "unanswered"
+                                : view.path("status").asString();
                         if (!status.equals("FAILED")) {
-                            checks.add(Kind.RESTORE_ABANDONED, "restore " + interrupted + " of run " + runId + " is still "
-                                    + status + " " + INTERRUPTED_RESTORE_TIMEOUT.toSeconds() + " s after its service"
-                                    + " was killed");
+                            checks.add(
+                                    Kind.RESTORE_ABANDONED,
+                                    "restore " + interrupted + " of run " + runId + " is still "
+                                            + status + " " + INTERRUPTED_RESTORE_TIMEOUT.toSeconds()
+                                            + " s after its service"
+                                            + " was killed");
                         }
                         id = requestRestore(runId);
                     }
                 }
                 JsonNode view = awaitRestore(id, RESTORE_TIMEOUT);
-                String status = view == null ? "unanswered" : view.path("status").asString();
+                String status =
+                        view == null ? "unanswered" : view.path("status").asString();
                 if (!status.equals("COMPLETED")) {
-                    checks.add(Kind.RESTORE_NOT_COMPLETED, "restore of run " + runId + " (" + entry.getKey() + ") ended "
-                            + status + (view == null ? "" : ": " + view.path("failure").asString("")));
+                    checks.add(
+                            Kind.RESTORE_NOT_COMPLETED,
+                            "restore of run " + runId + " (" + entry.getKey() + ") ended " + status
+                                    + (view == null
+                                            ? ""
+                                            : ": " + view.path("failure").asString("")));
                 } else if (view.path("failed").asLong(0) > 0) {
-                    checks.add(Kind.RESTORE_NOT_COMPLETED, "restore of run " + runId + " (" + entry.getKey() + ") completed"
-                            + " with " + view.path("failed").asLong() + " records failed");
+                    checks.add(
+                            Kind.RESTORE_NOT_COMPLETED,
+                            "restore of run " + runId + " (" + entry.getKey() + ") completed" + " with "
+                                    + view.path("failed").asLong() + " records failed");
                 }
             }
         }
     }
 
     private String requestRestore(String runId) {
-        return platform.recovery.post("/api/recoveries", Map.of("scope", Map.of("type", "run", "runId", runId),
-                        "dryRun", false, "reason", "chaos trial " + plan.trial() + ": undo run " + runId))
-                .require("requesting the restore of run " + runId).path("id").asString();
+        return platform.recovery
+                .post(
+                        "/api/recoveries",
+                        Map.of(
+                                "scope",
+                                Map.of("type", "run", "runId", runId),
+                                "dryRun",
+                                false,
+                                "reason",
+                                "chaos trial " + plan.trial() + ": undo run " + runId))
+                .require("requesting the restore of run " + runId)
+                .path("id")
+                .asString();
     }
 
     private JsonNode awaitRestore(String id, Duration timeout) throws InterruptedException {
@@ -273,8 +330,11 @@ final class Trial {
     }
 
     private String trigger(String dataset) {
-        return platform.owner.post("/api/datasets/" + dataset + "/runs", null).require("triggering a run of " + dataset)
-                .path("id").asString();
+        return platform.owner
+                .post("/api/datasets/" + dataset + "/runs", null)
+                .require("triggering a run of " + dataset)
+                .path("id")
+                .asString();
     }
 
     private String state(String runId) {
@@ -284,11 +344,14 @@ final class Trial {
 
     private String failureReason(String runId) {
         PlatformClient.Answer answer = attempt(() -> platform.operator.get("/api/runs/" + runId));
-        return answer != null && answer.ok() ? answer.body().path("failureReason").asString("") : "";
+        return answer != null && answer.ok()
+                ? answer.body().path("failureReason").asString("")
+                : "";
     }
 
     private void cancel(String runId) {
-        attempt(() -> platform.operator.post("/api/runs/" + runId + "/cancel", Map.of("reason", "chaos trial timed out")));
+        attempt(() ->
+                platform.operator.post("/api/runs/" + runId + "/cancel", Map.of("reason", "chaos trial timed out")));
     }
 
     private String last(String dataset) {

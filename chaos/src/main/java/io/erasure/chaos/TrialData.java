@@ -47,7 +47,11 @@ record TrialData(int trial, long base, Set<Long> reactivated, Set<Long> rewritte
         Collections.shuffle(departed, random);
         int r = REACTIVATED;
         int w = r + REWRITTEN;
-        return new TrialData(trial, base, Set.copyOf(departed.subList(0, r)), Set.copyOf(departed.subList(r, w)),
+        return new TrialData(
+                trial,
+                base,
+                Set.copyOf(departed.subList(0, r)),
+                Set.copyOf(departed.subList(r, w)),
                 Set.copyOf(departed.subList(w, w + LATE)));
     }
 

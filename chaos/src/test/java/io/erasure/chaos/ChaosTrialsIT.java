@@ -23,8 +23,16 @@ class ChaosTrialsIT {
     void everyInvariantHoldsThroughRealFaults() throws Exception {
         Path project = Path.of("").toAbsolutePath().getParent();
         Path root = Files.createTempDirectory("erasure-chaos-it");
-        ChaosMain.Settings settings = new ChaosMain.Settings(5, SEED, null,
-                List.of(Fault.KILL_DELETION, Fault.S3_OUTAGE, Fault.KAFKA_CRASH, Fault.CASSANDRA_CRASH, Fault.STALLED_STORE));
+        ChaosMain.Settings settings = new ChaosMain.Settings(
+                5,
+                SEED,
+                null,
+                List.of(
+                        Fault.KILL_DELETION,
+                        Fault.S3_OUTAGE,
+                        Fault.KAFKA_CRASH,
+                        Fault.CASSANDRA_CRASH,
+                        Fault.STALLED_STORE));
         List<Trial.Result> results;
         try {
             results = ChaosMain.run(project, root, settings, System.out);
@@ -35,9 +43,15 @@ class ChaosTrialsIT {
         System.out.println(table);
 
         assertThat(results).hasSize(5);
-        assertThat(results).allSatisfy(result -> assertThat(result.hitIn()).as("trial %d was hit", result.plan().trial())
-                .isNotEqualTo("never"));
-        assertThat(results.stream().mapToLong(Trial.Result::deleted).sum()).as("the runs deleted rows").isPositive();
-        assertThat(results.stream().flatMap(r -> r.violations().stream()).toList()).as(table).isEmpty();
+        assertThat(results)
+                .allSatisfy(result -> assertThat(result.hitIn())
+                        .as("trial %d was hit", result.plan().trial())
+                        .isNotEqualTo("never"));
+        assertThat(results.stream().mapToLong(Trial.Result::deleted).sum())
+                .as("the runs deleted rows")
+                .isPositive();
+        assertThat(results.stream().flatMap(r -> r.violations().stream()).toList())
+                .as(table)
+                .isEmpty();
     }
 }

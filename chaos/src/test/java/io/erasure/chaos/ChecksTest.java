@@ -31,12 +31,15 @@ class ChecksTest {
             if (data.deletable(member)) {
                 continue;
             }
-            String name = data.rewritten().contains(member) ? TrialData.rewrittenName(member) : TrialData.displayName(member);
+            String name =
+                    data.rewritten().contains(member) ? TrialData.rewrittenName(member) : TrialData.displayName(member);
             profileRows.put(member, Arrays.asList(name, TrialData.email(member), TrialData.country(member)));
             cached.add(member);
             for (int o = 0; o < TrialData.ORDERS_PER_MEMBER; o++) {
                 long order = TrialData.order(member, o);
-                orderRows.put(order, data.rewritten().contains(member) ? TrialData.rewrittenTotal(order) : TrialData.total(order));
+                orderRows.put(
+                        order,
+                        data.rewritten().contains(member) ? TrialData.rewrittenTotal(order) : TrialData.total(order));
                 for (int i = 0; i < TrialData.ITEMS_PER_ORDER; i++) {
                     items.put(TrialData.item(order, i), TrialData.quantity(TrialData.item(order, i)));
                 }
@@ -50,8 +53,13 @@ class ChecksTest {
         Live restored = correctAfterRuns();
         for (long member : data.members()) {
             if (data.deletable(member)) {
-                restored.profiles().put(member, Arrays.asList(TrialData.displayName(member), TrialData.email(member),
-                        TrialData.country(member)));
+                restored.profiles()
+                        .put(
+                                member,
+                                Arrays.asList(
+                                        TrialData.displayName(member),
+                                        TrialData.email(member),
+                                        TrialData.country(member)));
                 for (int o = 0; o < TrialData.ORDERS_PER_MEMBER; o++) {
                     long order = TrialData.order(member, o);
                     restored.orders().put(order, TrialData.total(order));
@@ -66,7 +74,8 @@ class ChecksTest {
 
     private Map<String, Integer> oneRecordPerDeletedProfile() {
         Map<String, Integer> records = new HashMap<>();
-        data.members().stream().filter(data::deletable)
+        data.members().stream()
+                .filter(data::deletable)
                 .forEach(m -> records.put(ChaosStores.profileKeyHash(profiles, m), 1));
         return records;
     }
@@ -100,40 +109,48 @@ class ChecksTest {
     void aKeptRowGoneAndADeletableRowLeftAreBothFound() {
         Live live = correctAfterRuns();
         long reactivated = data.reactivated().iterator().next();
-        long deletable = data.members().stream().filter(data::deletable).findFirst().orElseThrow();
+        long deletable =
+                data.members().stream().filter(data::deletable).findFirst().orElseThrow();
         live.profiles().remove(reactivated);
         live.orders().put(TrialData.order(deletable, 0), TrialData.total(TrialData.order(deletable, 0)));
         Checks checks = new Checks(data, Checks.Writes.none());
         checks.rows(live);
-        assertThat(checks.violations()).extracting(Violation::kind).containsExactlyInAnyOrder(Kind.OVER_DELETED,
-                Kind.NOT_DELETED);
+        assertThat(checks.violations())
+                .extracting(Violation::kind)
+                .containsExactlyInAnyOrder(Kind.OVER_DELETED, Kind.NOT_DELETED);
     }
 
     @Test
     void aLiveWriteThatFoundItsRowMustSurviveWithWhatItWrote() {
         long late = data.late().iterator().next();
         long order = TrialData.order(late, 0);
-        Checks.Writes writes = new Checks.Writes(Map.of(late, "live write 3"), Map.of(order, new BigDecimal("500.03")),
-                Map.of(), Set.of(), Set.of());
+        Checks.Writes writes = new Checks.Writes(
+                Map.of(late, "live write 3"), Map.of(order, new BigDecimal("500.03")), Map.of(), Set.of(), Set.of());
         Live live = correctAfterRuns();
         live.profiles().put(late, Arrays.asList("live write 2", null, null));
         Checks checks = new Checks(data, writes);
         checks.rows(live);
-        assertThat(checks.violations()).extracting(Violation::kind).containsExactlyInAnyOrder(Kind.NEWER_WRITE_LOST,
-                Kind.OVER_DELETED);
+        assertThat(checks.violations())
+                .extracting(Violation::kind)
+                .containsExactlyInAnyOrder(Kind.NEWER_WRITE_LOST, Kind.OVER_DELETED);
     }
 
     @Test
     void cacheEntriesMustGoExactlyWithTheirRows() {
         Live live = correctAfterRuns();
-        long deletable = data.members().stream().filter(data::deletable).findFirst().orElseThrow();
-        long kept = data.members().stream().filter(m -> !TrialData.departed(m)).findFirst().orElseThrow();
+        long deletable =
+                data.members().stream().filter(data::deletable).findFirst().orElseThrow();
+        long kept = data.members().stream()
+                .filter(m -> !TrialData.departed(m))
+                .findFirst()
+                .orElseThrow();
         live.cached().add(deletable);
         live.cached().remove(kept);
         Checks checks = new Checks(data, Checks.Writes.none());
         checks.rows(live);
-        assertThat(checks.violations()).extracting(Violation::kind).containsExactlyInAnyOrder(Kind.COPY_LEFT,
-                Kind.COPY_OVER_DELETED);
+        assertThat(checks.violations())
+                .extracting(Violation::kind)
+                .containsExactlyInAnyOrder(Kind.COPY_LEFT, Kind.COPY_OVER_DELETED);
     }
 
     @Test
@@ -143,11 +160,13 @@ class ChecksTest {
         List<Long> deletable = data.members().stream().filter(data::deletable).toList();
         profileRecords.remove(ChaosStores.profileKeyHash(profiles, deletable.get(0)));
         profileRecords.put(ChaosStores.profileKeyHash(profiles, deletable.get(1)), 2);
-        profileRecords.put(ChaosStores.profileKeyHash(profiles, data.rewritten().iterator().next()), 1);
+        profileRecords.put(
+                ChaosStores.profileKeyHash(profiles, data.rewritten().iterator().next()), 1);
         Checks checks = new Checks(data, Checks.Writes.none());
         checks.log(live, profileRecords, oneRecordPerDeletedOrder(), profiles, orders);
-        assertThat(checks.violations()).extracting(Violation::kind).containsExactlyInAnyOrder(Kind.LOG_MISSING,
-                Kind.LOG_DUPLICATE, Kind.LOG_OF_KEPT_ROW);
+        assertThat(checks.violations())
+                .extracting(Violation::kind)
+                .containsExactlyInAnyOrder(Kind.LOG_MISSING, Kind.LOG_DUPLICATE, Kind.LOG_OF_KEPT_ROW);
     }
 
     @Test
@@ -155,21 +174,24 @@ class ChecksTest {
         Live live = correctAfterRuns();
         Checks checks = new Checks(data, Checks.Writes.none());
         checks.receipts(live, deletableMembers() + 1, deletableMembers() * TrialData.ORDERS_PER_MEMBER - 1);
-        assertThat(checks.violations()).extracting(Violation::kind).containsExactly(Kind.RECEIPT_MISMATCH,
-                Kind.RECEIPT_MISMATCH);
+        assertThat(checks.violations())
+                .extracting(Violation::kind)
+                .containsExactly(Kind.RECEIPT_MISMATCH, Kind.RECEIPT_MISMATCH);
     }
 
     @Test
     void aRestoreMustBringBackWhatWasDeletedAndChangeNothingElse() {
         Live afterRuns = correctAfterRuns();
         Live restored = restoredFrom(afterRuns);
-        long deletable = data.members().stream().filter(data::deletable).findFirst().orElseThrow();
+        long deletable =
+                data.members().stream().filter(data::deletable).findFirst().orElseThrow();
         long kept = data.rewritten().iterator().next();
         restored.profiles().remove(deletable);
         restored.orders().put(TrialData.order(kept, 0), TrialData.total(TrialData.order(kept, 0)));
         Checks checks = new Checks(data, Checks.Writes.none());
         checks.restored(afterRuns, restored);
-        assertThat(checks.violations()).extracting(Violation::kind).containsExactlyInAnyOrder(Kind.RESTORE_MISSING,
-                Kind.RESTORE_OVERWROTE);
+        assertThat(checks.violations())
+                .extracting(Violation::kind)
+                .containsExactlyInAnyOrder(Kind.RESTORE_MISSING, Kind.RESTORE_OVERWROTE);
     }
 }

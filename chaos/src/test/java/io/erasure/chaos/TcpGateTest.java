@@ -18,9 +18,9 @@ class TcpGateTest {
     @Test
     void bytesFlowThenWaitWhileStalledThenFlowAgainInOrder() throws Exception {
         try (ServerSocket store = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
-             TcpGate gate = new TcpGate(new InetSocketAddress("127.0.0.1", store.getLocalPort()));
-             Socket client = new Socket("127.0.0.1", gate.port());
-             Socket served = store.accept()) {
+                TcpGate gate = new TcpGate(new InetSocketAddress("127.0.0.1", store.getLocalPort()));
+                Socket client = new Socket("127.0.0.1", gate.port());
+                Socket served = store.accept()) {
             served.setSoTimeout(500);
             InputStream atStore = served.getInputStream();
             client.getOutputStream().write(1);

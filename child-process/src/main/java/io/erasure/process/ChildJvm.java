@@ -45,8 +45,15 @@ public final class ChildJvm implements AutoCloseable {
      * @param runtime the runtime whose classpath the child gets
      * @param jvmArgs options before the main class (heap, system properties, module flags)
      */
-    public static ChildJvm start(String name, RuntimeClasspath runtime, Path java, List<String> jvmArgs,
-                                 String mainClass, List<String> args, Path workDir, Path logFile) {
+    public static ChildJvm start(
+            String name,
+            RuntimeClasspath runtime,
+            Path java,
+            List<String> jvmArgs,
+            String mainClass,
+            List<String> args,
+            Path workDir,
+            Path logFile) {
         return start(name, runtime.asPath(), java, jvmArgs, mainClass, args, workDir, logFile);
     }
 
@@ -54,8 +61,15 @@ public final class ChildJvm implements AutoCloseable {
      * Starts {@code mainClass} in a new JVM on an explicit classpath, which must contain the
      * process-guard jar ({@link #guardJar()}).
      */
-    public static ChildJvm start(String name, String classpath, Path java, List<String> jvmArgs,
-                                 String mainClass, List<String> args, Path workDir, Path logFile) {
+    public static ChildJvm start(
+            String name,
+            String classpath,
+            Path java,
+            List<String> jvmArgs,
+            String mainClass,
+            List<String> args,
+            Path workDir,
+            Path logFile) {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
         command.addAll(jvmArgs);
@@ -85,7 +99,8 @@ public final class ChildJvm implements AutoCloseable {
         return RuntimeClasspath.of("runtime-host").entries().stream()
                 .filter(p -> p.getFileName().toString().startsWith("process-guard"))
                 .findFirst()
-                .orElseThrow(() -> new IllegalStateException("process-guard is missing from the runtime-host classpath"));
+                .orElseThrow(
+                        () -> new IllegalStateException("process-guard is missing from the runtime-host classpath"));
     }
 
     /** Waits until the child accepts TCP connections on {@code port}; fails fast if it died. */
@@ -101,8 +116,8 @@ public final class ChildJvm implements AutoCloseable {
             }
             sleep(100);
         }
-        throw new IllegalStateException(name + " did not listen on port " + port + " within " + timeout
-                + "; end of " + logFile + ":\n" + logTail());
+        throw new IllegalStateException(name + " did not listen on port " + port + " within " + timeout + "; end of "
+                + logFile + ":\n" + logTail());
     }
 
     /** Waits until the log contains {@code marker}; fails fast if the child died. */
@@ -113,13 +128,13 @@ public final class ChildJvm implements AutoCloseable {
                 return;
             }
             if (!process.isAlive()) {
-                throw new IllegalStateException(name + " exited with code " + process.exitValue()
-                        + " before logging '" + marker + "'; end of " + logFile + ":\n" + logTail());
+                throw new IllegalStateException(name + " exited with code " + process.exitValue() + " before logging '"
+                        + marker + "'; end of " + logFile + ":\n" + logTail());
             }
             sleep(100);
         }
-        throw new IllegalStateException(name + " did not log '" + marker + "' within " + timeout
-                + "; end of " + logFile + ":\n" + logTail());
+        throw new IllegalStateException(
+                name + " did not log '" + marker + "' within " + timeout + "; end of " + logFile + ":\n" + logTail());
     }
 
     /** Waits for a short-lived child (a tool) to finish; fails with its log unless it exits with 0. */

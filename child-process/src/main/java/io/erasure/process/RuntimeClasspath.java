@@ -36,7 +36,10 @@ public record RuntimeClasspath(String runtime, List<Path> entries) {
             List<Path> entries = new ArrayList<>();
             // the runtime's own jar (or classes folder) holds its entry points, e.g. the engine host
             entries.add(ownArtifact(url, resource));
-            Arrays.stream(text.split(File.pathSeparator)).filter(s -> !s.isBlank()).map(Path::of).forEach(entries::add);
+            Arrays.stream(text.split(File.pathSeparator))
+                    .filter(s -> !s.isBlank())
+                    .map(Path::of)
+                    .forEach(entries::add);
             List<Path> missing = entries.stream().filter(p -> !Files.exists(p)).toList();
             if (!missing.isEmpty()) {
                 throw new IllegalStateException(runtime + " classpath names files that are gone (" + missing.get(0)
@@ -65,6 +68,7 @@ public record RuntimeClasspath(String runtime, List<Path> entries) {
     }
 
     public String asPath() {
-        return String.join(File.pathSeparator, entries.stream().map(Path::toString).toList());
+        return String.join(
+                File.pathSeparator, entries.stream().map(Path::toString).toList());
     }
 }

@@ -11,13 +11,12 @@ import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.identifier.IdentifierSource;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Shared sample values for the tests. */
 public final class Fixtures {
@@ -26,8 +25,7 @@ public final class Fixtures {
     public static final Instant T0 = Instant.parse("2024-01-31T02:00:00Z");
     public static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(T0);
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /** Cassandra table orders(customer_id, order_id) keyed by customer, with a Redis cache and a Cassandra copy. */
     public static DatasetSpec.Builder cassandraOrders() {
@@ -43,10 +41,18 @@ public final class Fixtures {
                 .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation("orders", BackupFormat.JSONL_GZIP))
                 .copies(List.of(
-                        new DatasetCopy("orders-cache", StoreKind.REDIS, "redis-main",
+                        new DatasetCopy(
+                                "orders-cache",
+                                StoreKind.REDIS,
+                                "redis-main",
                                 new CopyTarget.KeyTemplate("order:{customer_id}:{order_id}")),
-                        new DatasetCopy("orders-by-day", StoreKind.CASSANDRA, "cassandra-main",
-                                new CopyTarget.TableMapping("shop", "orders_by_day",
+                        new DatasetCopy(
+                                "orders-by-day",
+                                StoreKind.CASSANDRA,
+                                "cassandra-main",
+                                new CopyTarget.TableMapping(
+                                        "shop",
+                                        "orders_by_day",
                                         Map.of("customer_id", "customer_id", "order_id", "order_id")))))
                 .limits(new DeletionLimits(0.05, 100_000L))
                 .ownerTeam("checkout");
@@ -73,8 +79,16 @@ public final class Fixtures {
     }
 
     public static IdentifierSource customers() {
-        return new IdentifierSource("customers", StoreKind.POSTGRES, "pg-main", "public", "customers", "customer_id",
-                "deleted_at", S3Layout.defaultBackupLocation("customers", BackupFormat.JSONL_GZIP), Duration.ofDays(3));
+        return new IdentifierSource(
+                "customers",
+                StoreKind.POSTGRES,
+                "pg-main",
+                "public",
+                "customers",
+                "customer_id",
+                "deleted_at",
+                S3Layout.defaultBackupLocation("customers", BackupFormat.JSONL_GZIP),
+                Duration.ofDays(3));
     }
 
     /** An ordered key map. */

@@ -2,9 +2,6 @@ package io.erasure.controlplane;
 
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.kafka.TopicRecords;
-import io.erasure.model.event.EventEnvelope;
-import java.util.function.Predicate;
-import java.util.function.UnaryOperator;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.ConditionalColumn;
@@ -12,6 +9,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.EventSeals;
@@ -20,6 +18,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -34,23 +34,30 @@ import tools.jackson.databind.json.JsonMapper;
  * One Spring context for every control-plane IT (real PostgreSQL, Kafka and S3); the cron scheduler
  * is parked so tests drive it themselves.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "erasure.control-plane.scheduler-initial-delay=1h",
-        "erasure.control-plane.outbox-interval=200ms",
-        // forward deletion: tests drive the reconciler; a burst is small enough to reach
-        "erasure.forward.reconcile-initial-delay=1h",
-        "erasure.forward.burst.max-per-window=5",
-        // no deletion service runs beside these tests (local-platform's ITs check registrations against live stores)
-        "erasure.registry.live-check.enabled=false",
-        // what the operators grant team demo-team here: the places the tests register, and nothing else
-        "erasure.ownership.grants[0].team=demo-team", "erasure.ownership.grants[0].connection=cassandra-main",
-        "erasure.ownership.grants[0].namespaces=shop,search",
-        "erasure.ownership.grants[1].team=demo-team", "erasure.ownership.grants[1].connection=pg-main",
-        "erasure.ownership.grants[1].namespaces=public",
-        "erasure.ownership.grants[2].team=demo-team", "erasure.ownership.grants[2].connection=redis-main",
-        "erasure.ownership.grants[2].key-prefixes=profile:",
-        "erasure.ownership.grants[3].team=demo-team",
-        "erasure.ownership.grants[3].backup-prefixes=backups/ds-,backups/src-,backups/other-,backups/foreign-"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "erasure.control-plane.scheduler-initial-delay=1h",
+            "erasure.control-plane.outbox-interval=200ms",
+            // forward deletion: tests drive the reconciler; a burst is small enough to reach
+            "erasure.forward.reconcile-initial-delay=1h",
+            "erasure.forward.burst.max-per-window=5",
+            // no deletion service runs beside these tests (local-platform's ITs check registrations against live
+            // stores)
+            "erasure.registry.live-check.enabled=false",
+            // what the operators grant team demo-team here: the places the tests register, and nothing else
+            "erasure.ownership.grants[0].team=demo-team",
+            "erasure.ownership.grants[0].connection=cassandra-main",
+            "erasure.ownership.grants[0].namespaces=shop,search",
+            "erasure.ownership.grants[1].team=demo-team",
+            "erasure.ownership.grants[1].connection=pg-main",
+            "erasure.ownership.grants[1].namespaces=public",
+            "erasure.ownership.grants[2].team=demo-team",
+            "erasure.ownership.grants[2].connection=redis-main",
+            "erasure.ownership.grants[2].key-prefixes=profile:",
+            "erasure.ownership.grants[3].team=demo-team",
+            "erasure.ownership.grants[3].backup-prefixes=backups/ds-,backups/src-,backups/other-,backups/foreign-"
+        })
 public abstract class ControlPlaneTestSupport {
 
     private static final AtomicInteger NAMES = new AtomicInteger();
@@ -60,26 +67,29 @@ public abstract class ControlPlaneTestSupport {
      * application-local.yml), which the control plane's local profile trusts: audit-service's for AUDIT_RESULT,
      * validation-service's for VALIDATION_RESULT, deletion-service's for BATCH_RESULT.
      */
-    public static final SigningKey AUDIT_KEY = SigningKey.of("audit-local",
-            "MC4CAQAwBQYDK2VwBCIEIKjzIel+FXKkm+1gE0XvcqhznICc55fP7rSK5NxLL4UH");
-    public static final SigningKey VALIDATION_KEY = SigningKey.of("validation-local",
-            "MC4CAQAwBQYDK2VwBCIEIOiA1ULBdJSHHmI8Lsv/iI/a80S+hD9AHhOE1HT5tyx8");
-    public static final SigningKey DELETION_KEY = SigningKey.of("deletion-local",
-            "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C");
+    public static final SigningKey AUDIT_KEY =
+            SigningKey.of("audit-local", "MC4CAQAwBQYDK2VwBCIEIKjzIel+FXKkm+1gE0XvcqhznICc55fP7rSK5NxLL4UH");
+
+    public static final SigningKey VALIDATION_KEY =
+            SigningKey.of("validation-local", "MC4CAQAwBQYDK2VwBCIEIOiA1ULBdJSHHmI8Lsv/iI/a80S+hD9AHhOE1HT5tyx8");
+    public static final SigningKey DELETION_KEY =
+            SigningKey.of("deletion-local", "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C");
 
     /**
      * {@code event} sealed as its producer seals it: an audit result with audit-service's local key, a validation
      * result with validation-service's, a batch result with deletion-service's (EventSeals' grants).
      */
     public static EventEnvelope sealed(EventEnvelope event) {
-        Authorization.Kind grant = EventSeals.grantFor(event.payload().getClass()).orElseThrow(() ->
-                new IllegalArgumentException(event.eventType() + " is not a run event: no service seals it"));
-        return event.sealedWith(switch (grant) {
-            case AUDIT_RESULT -> AUDIT_KEY;
-            case VALIDATION_RESULT -> VALIDATION_KEY;
-            case BATCH_RESULT -> DELETION_KEY;
-            default -> throw new IllegalStateException("no producer seals with " + grant);
-        });
+        Authorization.Kind grant = EventSeals.grantFor(event.payload().getClass())
+                .orElseThrow(() ->
+                        new IllegalArgumentException(event.eventType() + " is not a run event: no service seals it"));
+        return event.sealedWith(
+                switch (grant) {
+                    case AUDIT_RESULT -> AUDIT_KEY;
+                    case VALIDATION_RESULT -> VALIDATION_KEY;
+                    case BATCH_RESULT -> DELETION_KEY;
+                    default -> throw new IllegalStateException("no producer seals with " + grant);
+                });
     }
 
     @DynamicPropertySource
@@ -100,7 +110,8 @@ public abstract class ControlPlaneTestSupport {
 
     /** A client authenticated as a user of application.yml (the password equals the name). */
     protected RestTestClient as(String user) {
-        return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
+        return RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
                 .defaultHeaders(h -> h.setBasicAuth(user, user))
                 // what every client's writes with Basic credentials carry (service-support's CrossSiteWriteGuard)
                 .defaultHeader("X-Requested-By", "tests")
@@ -112,8 +123,16 @@ public abstract class ControlPlaneTestSupport {
     }
 
     protected static IdentifierSource source(String name) {
-        return new IdentifierSource(name, StoreKind.POSTGRES, "pg-main", "public", "customers", "customer_id", "deleted_at",
-                S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP), Duration.ofDays(3));
+        return new IdentifierSource(
+                name,
+                StoreKind.POSTGRES,
+                "pg-main",
+                "public",
+                "customers",
+                "customer_id",
+                "deleted_at",
+                S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP),
+                Duration.ofDays(3));
     }
 
     protected static DatasetSpec.Builder dataset(String name, String source) {
@@ -140,11 +159,23 @@ public abstract class ControlPlaneTestSupport {
     /** As {@link #registerDataset()}, with the spec changed by {@code customize} (copies, limits) before registering. */
     protected DatasetSpec registerDataset(UnaryOperator<DatasetSpec.Builder> customize) {
         String source = unique("src");
-        as("operator").post().uri("/api/identifier-sources").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(source(source))).exchange().expectStatus().isCreated();
+        as("operator")
+                .post()
+                .uri("/api/identifier-sources")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(source(source)))
+                .exchange()
+                .expectStatus()
+                .isCreated();
         DatasetSpec spec = customize.apply(dataset(unique("ds"), source)).build();
-        as("owner").post().uri("/api/datasets").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(spec)).exchange().expectStatus().isCreated();
+        as("owner")
+                .post()
+                .uri("/api/datasets")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(spec))
+                .exchange()
+                .expectStatus()
+                .isCreated();
         return spec;
     }
 
@@ -155,8 +186,12 @@ public abstract class ControlPlaneTestSupport {
 
     /** The envelopes on {@code topic} matching {@code filter}, waiting for at least {@code atLeast} of them. */
     protected List<EventEnvelope> published(String topic, Predicate<EventEnvelope> filter, int atLeast) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), topic,
-                value -> json.readValue(value, EventEnvelope.class), filter, atLeast,
+        return TopicRecords.read(
+                LocalEngines.kafka().bootstrapServers(),
+                topic,
+                value -> json.readValue(value, EventEnvelope.class),
+                filter,
+                atLeast,
                 Duration.ofSeconds(atLeast == 0 ? 3 : 30));
     }
 

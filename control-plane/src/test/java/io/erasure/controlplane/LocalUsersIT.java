@@ -21,14 +21,26 @@ class LocalUsersIT extends ControlPlaneTestSupport {
     @Test
     void aNoopPasswordIsStillNoopAfterItsUserLoggedIn() {
         for (int i = 0; i < 3; i++) {
-            as("viewer").get().uri("/api/runs?limit=1").exchange().expectStatus().isOk();
+            as("viewer")
+                    .get()
+                    .uri("/api/runs?limit=1")
+                    .exchange()
+                    .expectStatus()
+                    .isOk();
         }
 
         assertThat(users.loadUserByUsername("viewer").getPassword())
-                .as("the password as configured, not re-hashed at login").isEqualTo("{noop}viewer");
+                .as("the password as configured, not re-hashed at login")
+                .isEqualTo("{noop}viewer");
         // and a wrong password is still refused
-        RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .defaultHeaders(h -> h.setBasicAuth("viewer", "wrong")).build()
-                .get().uri("/api/runs?limit=1").exchange().expectStatus().isUnauthorized();
+        RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
+                .defaultHeaders(h -> h.setBasicAuth("viewer", "wrong"))
+                .build()
+                .get()
+                .uri("/api/runs?limit=1")
+                .exchange()
+                .expectStatus()
+                .isUnauthorized();
     }
 }

@@ -54,7 +54,8 @@ public final class StatementCounter {
                 Class<Statement> type = (Class<Statement>) method.getReturnType();
                 return proxy(type, statement, (s, m, a) -> {
                     if (m.getName().startsWith("execute")) {
-                        counts.computeIfAbsent(keyOf.apply(Thread.currentThread()), k -> new LongAdder()).increment();
+                        counts.computeIfAbsent(keyOf.apply(Thread.currentThread()), k -> new LongAdder())
+                                .increment();
                     }
                     return invoke(s, m, a);
                 });

@@ -5,19 +5,19 @@ import io.erasure.deletionlog.client.DeletionLog;
 import io.erasure.deletionlog.ingest.DeadLetters;
 import io.erasure.deletionlog.schema.DeletionLogKeyspace;
 import io.erasure.model.contract.Topics;
+import io.erasure.support.access.AccessRules;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.kafka.config.TopicBuilder;
-import org.springframework.kafka.core.KafkaTemplate;
-import io.erasure.support.access.AccessRules;
-import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
+import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.ExponentialBackOff;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,16 +33,25 @@ class DeletionLogConfiguration {
 
     /** Needs the keyspace and tables to exist: it prepares its statements at once. */
     @Bean
-    DeletionLog deletionLog(CqlSession session, DeletionLogKeyspace schema, DeletionLogProperties properties, JsonMapper json,
-                            Clock clock) {
-        return DeletionLog.open(session, properties.masterKey(), properties.ttl(), json, clock, properties.consistency());
+    DeletionLog deletionLog(
+            CqlSession session,
+            DeletionLogKeyspace schema,
+            DeletionLogProperties properties,
+            JsonMapper json,
+            Clock clock) {
+        return DeletionLog.open(
+                session, properties.masterKey(), properties.ttl(), json, clock, properties.consistency());
     }
 
     /** Dead letters may hold the only copy of deleted rows: kept 30 days like the log, as durable as the log topic. */
     @Bean
     NewTopic deadLetterTopic(@Value("${erasure.topics.replicas:1}") int replicas) {
-        return TopicBuilder.name(Topics.DELETION_LOG_DEAD_LETTER).partitions(1).replicas(replicas)
-                .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(Duration.ofDays(30).toMillis()))
+        return TopicBuilder.name(Topics.DELETION_LOG_DEAD_LETTER)
+                .partitions(1)
+                .replicas(replicas)
+                .config(
+                        TopicConfig.RETENTION_MS_CONFIG,
+                        Long.toString(Duration.ofDays(30).toMillis()))
                 .config(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false")
                 .config(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(Math.min(2, replicas)))
                 .build();
@@ -68,6 +77,7 @@ class DeletionLogConfiguration {
     /** Purging the log is an operator's act; reading it needs any role (full rows: RECOVERY, checked per request). */
     @Bean
     AccessRules deletionLogAccess() {
-        return requests -> requests.requestMatchers(HttpMethod.POST, "/api/log/**").hasRole("OPERATOR");
+        return requests ->
+                requests.requestMatchers(HttpMethod.POST, "/api/log/**").hasRole("OPERATOR");
     }
 }

@@ -14,15 +14,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                  replica is lost with it, and the topic has committed it away)
  */
 @ConfigurationProperties("erasure.deletion-log")
-public record DeletionLogProperties(@DefaultValue("30d") Duration ttl, String masterKey,
-                                    @DefaultValue("LOCAL_QUORUM") DefaultConsistencyLevel consistency) {
+public record DeletionLogProperties(
+        @DefaultValue("30d") Duration ttl,
+        String masterKey,
+        @DefaultValue("LOCAL_QUORUM") DefaultConsistencyLevel consistency) {
 
     public DeletionLogProperties {
         if (ttl == null || ttl.toSeconds() < 1) {
             throw new IllegalArgumentException("erasure.deletion-log.ttl must be at least 1s, got " + ttl);
         }
         if (consistency == null) {
-            throw new IllegalArgumentException("erasure.deletion-log.consistency must be a consistency level, e.g. LOCAL_QUORUM");
+            throw new IllegalArgumentException(
+                    "erasure.deletion-log.consistency must be a consistency level, e.g. LOCAL_QUORUM");
         }
         if (masterKey == null || masterKey.isBlank()) {
             throw new IllegalArgumentException("erasure.deletion-log.master-key is required: 32 random bytes in base64"

@@ -55,7 +55,8 @@ public abstract class DeletionLogTestSupport {
     }
 
     protected RestTestClient as(String user) {
-        return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
+        return RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
                 .defaultHeaders(h -> h.setBasicAuth(user, user))
                 // what every client's writes with Basic credentials carry (service-support's CrossSiteWriteGuard)
                 .defaultHeader("X-Requested-By", "tests")
@@ -63,8 +64,14 @@ public abstract class DeletionLogTestSupport {
     }
 
     protected JsonNode get(String user, String uri, Object... variables) {
-        String body = as(user).get().uri(uri, variables).exchange().expectStatus().isOk()
-                .expectBody(String.class).returnResult().getResponseBody();
+        String body = as(user).get()
+                .uri(uri, variables)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
         return json.readTree(body);
     }
 
@@ -76,11 +83,21 @@ public abstract class DeletionLogTestSupport {
     protected static DeletionRecord record(String dataset, String runId, long id, Instant deletedAt) {
         Map<String, Object> key = Map.of("id", id);
         long written = CutoffTimestamp.toMicros(deletedAt) - 60_000_000L;
-        return new DeletionRecord(DeletionRecord.recordIdFor(runId, dataset, key), dataset, key,
-                List.of(ColumnValue.of("id", id), new ColumnValue("name", "name-" + id, written, null),
+        return new DeletionRecord(
+                DeletionRecord.recordIdFor(runId, dataset, key),
+                dataset,
+                key,
+                List.of(
+                        ColumnValue.of("id", id),
+                        new ColumnValue("name", "name-" + id, written, null),
                         new ColumnValue("email", id + "@example.com", written, 86_400)),
-                CutoffTimestamp.fromInstant(deletedAt.minusSeconds(30)), RunId.of(runId), null, "task-1", "batch-1",
-                deletedAt, null);
+                CutoffTimestamp.fromInstant(deletedAt.minusSeconds(30)),
+                RunId.of(runId),
+                null,
+                "task-1",
+                "batch-1",
+                deletedAt,
+                null);
     }
 
     /** Publishes records as the deletion service does: keyed by dataset + primary key, acknowledged by all replicas. */
@@ -93,10 +110,16 @@ public abstract class DeletionLogTestSupport {
     /** Publishes one message as given, e.g. a record in the form an older deletion service wrote. */
     protected static void publish(String key, String value) {
         if (producer == null) {
-            producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers(),
-                    ProducerConfig.ACKS_CONFIG, "all",
-                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), new StringSerializer());
+            producer = new KafkaProducer<>(
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            LocalEngines.kafka().bootstrapServers(),
+                            ProducerConfig.ACKS_CONFIG,
+                            "all",
+                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                            true),
+                    new StringSerializer(),
+                    new StringSerializer());
         }
         try {
             producer.send(new ProducerRecord<>(Topics.DELETION_LOG, key, value)).get(30, TimeUnit.SECONDS);

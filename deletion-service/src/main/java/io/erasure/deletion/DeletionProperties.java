@@ -31,12 +31,23 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                          second replica runs the same task concurrently)
  */
 @ConfigurationProperties("erasure.deletion")
-public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Integer minRowsPerSecond,
-                                 Integer increaseStep, Double decreaseFactor, Duration controlInterval,
-                                 Duration latencyTarget, Long logLagThreshold, Integer maxRecordBytes,
-                                 Integer retryAttempts, Duration killSwitchPoll, Integer forwardLookupMaxKeys,
-                                 Duration forwardLookupRetention, Duration pauseHold, Duration pollBudget,
-                                 Map<String, Integer> storeMaxRowsPerSecond) {
+public record DeletionProperties(
+        Double headroom,
+        Integer maxRowsPerSecond,
+        Integer minRowsPerSecond,
+        Integer increaseStep,
+        Double decreaseFactor,
+        Duration controlInterval,
+        Duration latencyTarget,
+        Long logLagThreshold,
+        Integer maxRecordBytes,
+        Integer retryAttempts,
+        Duration killSwitchPoll,
+        Integer forwardLookupMaxKeys,
+        Duration forwardLookupRetention,
+        Duration pauseHold,
+        Duration pollBudget,
+        Map<String, Integer> storeMaxRowsPerSecond) {
 
     public DeletionProperties {
         headroom = headroom == null ? 0.3 : headroom;
@@ -58,8 +69,8 @@ public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Inte
         int floor = minRowsPerSecond;
         storeMaxRowsPerSecond.forEach((store, cap) -> {
             if (cap == null || cap < floor) {
-                throw new IllegalArgumentException("erasure.deletion.store-max-rows-per-second[" + store + "] must be >= "
-                        + "min-rows-per-second (" + floor + "), got " + cap);
+                throw new IllegalArgumentException("erasure.deletion.store-max-rows-per-second[" + store
+                        + "] must be >= " + "min-rows-per-second (" + floor + "), got " + cap);
             }
         });
         if (pauseHold.isNegative() || pollBudget.isNegative() || pollBudget.isZero()) {
@@ -69,10 +80,12 @@ public record DeletionProperties(Double headroom, Integer maxRowsPerSecond, Inte
             throw new IllegalArgumentException("erasure.deletion.headroom must be in [0, 1), got " + headroom);
         }
         if (decreaseFactor <= 0 || decreaseFactor >= 1) {
-            throw new IllegalArgumentException("erasure.deletion.decrease-factor must be in (0, 1), got " + decreaseFactor);
+            throw new IllegalArgumentException(
+                    "erasure.deletion.decrease-factor must be in (0, 1), got " + decreaseFactor);
         }
         if (minRowsPerSecond < 1 || maxRowsPerSecond < minRowsPerSecond) {
-            throw new IllegalArgumentException("erasure.deletion: need 1 <= min-rows-per-second <= max-rows-per-second");
+            throw new IllegalArgumentException(
+                    "erasure.deletion: need 1 <= min-rows-per-second <= max-rows-per-second");
         }
     }
 }

@@ -10,10 +10,10 @@ import io.erasure.model.trust.SigningKey;
 import io.erasure.model.trust.TaskAuthority;
 import io.erasure.support.trust.SpecDigest;
 import io.erasure.support.trust.TaskSigner;
-import java.time.Clock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,14 +36,17 @@ import tools.jackson.databind.json.JsonMapper;
 public class AuthorizedRuns {
 
     /** The control plane's LOCAL ONLY private key (control-plane's application.yml). */
-    public static final SigningKey CONTROL_PLANE = SigningKey.of("control-plane-local",
-            "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem");
+    public static final SigningKey CONTROL_PLANE =
+            SigningKey.of("control-plane-local", "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem");
 
     /** Forward tasks as the control plane signs them. */
-    public static final TaskSigner CONTROL_PLANE_TASKS = new TaskSigner(CONTROL_PLANE, "control-plane", Clock.systemUTC());
+    public static final TaskSigner CONTROL_PLANE_TASKS =
+            new TaskSigner(CONTROL_PLANE, "control-plane", Clock.systemUTC());
     /** Copy and resolved tasks as this service signs them, with its LOCAL ONLY key (deletion-service's application.yml). */
-    public static final TaskSigner DELETION_TASKS = new TaskSigner(SigningKey.of("deletion-local",
-            "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C"), "deletion-service", Clock.systemUTC());
+    public static final TaskSigner DELETION_TASKS = new TaskSigner(
+            SigningKey.of("deletion-local", "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C"),
+            "deletion-service",
+            Clock.systemUTC());
 
     private static final java.util.concurrent.atomic.AtomicLong SEQUENCE = new java.util.concurrent.atomic.AtomicLong();
 
@@ -73,7 +76,8 @@ public class AuthorizedRuns {
         DeletionTask first = tasks.get(0);
         RunId run = first.runId();
         if (!authorized.add(run.value())) {
-            throw new IllegalStateException("run " + run.value() + " is authorized already: authorize all its tasks at once");
+            throw new IllegalStateException(
+                    "run " + run.value() + " is authorized already: authorize all its tasks at once");
         }
         List<FinalSetManifest.Part> parts = new ArrayList<>();
         for (int i = 0; i < tasks.size(); i++) {
@@ -82,7 +86,9 @@ public class AuthorizedRuns {
             parts.add(FinalSetManifest.Part.of(i, task.keys()));
         }
         FinalSetManifest manifest = new FinalSetManifest(run.value(), first.dataset(), parts);
-        s3.putObject(r -> r.bucket(bucket).key(S3Layout.finalManifestKey(run)), RequestBody.fromBytes(json.writeValueAsBytes(manifest)));
+        s3.putObject(
+                r -> r.bucket(bucket).key(S3Layout.finalManifestKey(run)),
+                RequestBody.fromBytes(json.writeValueAsBytes(manifest)));
         Authorization signed = sign(first, manifest.digest());
         List<DeletionTask> result = new ArrayList<>();
         for (int i = 0; i < tasks.size(); i++) {
@@ -93,8 +99,15 @@ public class AuthorizedRuns {
 
     /** The run authorization the control plane would sign for {@code task}'s run over a final set of this digest. */
     public static Authorization sign(DeletionTask task, String finalSetDigest) {
-        return CONTROL_PLANE.sign(Authorization.unsigned(Authorization.Kind.RUN, task.runId().value(), task.dataset(),
-                SpecDigest.of(task.spec()), finalSetDigest, task.cutoff().micros(), "UNDER_LIMIT", "control-plane",
+        return CONTROL_PLANE.sign(Authorization.unsigned(
+                Authorization.Kind.RUN,
+                task.runId().value(),
+                task.dataset(),
+                SpecDigest.of(task.spec()),
+                finalSetDigest,
+                task.cutoff().micros(),
+                "UNDER_LIMIT",
+                "control-plane",
                 Instant.now()));
     }
 

@@ -70,7 +70,8 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
 
     @BeforeAll
     static void connectRedis() {
-        redisClient = RedisClient.create("redis://" + LocalEngines.redis().host() + ":" + LocalEngines.redis().port());
+        redisClient = RedisClient.create("redis://" + LocalEngines.redis().host() + ":"
+                + LocalEngines.redis().port());
         redisConnection = redisClient.connect();
     }
 
@@ -90,25 +91,38 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
                     + " (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
             for (long id = 1; id <= 6; id++) {
                 Instant written = id == 3 ? CUTOFF.toInstant().plusSeconds(30) : NOW.minus(Duration.ofDays(10));
-                jdbc.update("INSERT INTO " + schema + "." + table + " VALUES (?, ?, ?)", id, "name-" + id,
+                jdbc.update(
+                        "INSERT INTO " + schema + "." + table + " VALUES (?, ?, ?)",
+                        id,
+                        "name-" + id,
                         Timestamp.from(written));
             }
         }
         for (long id = 1; id <= 6; id++) {
             redis.set(cacheKey(id), "{\"id\":" + id + "}");
         }
-        spec = DatasetSpec.builder().name(schema + "-profiles").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(schema).table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        spec = DatasetSpec.builder()
+                .name(schema + "-profiles")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(schema)
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(schema + "-profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("demo-team")
+                .build();
     }
 
     @ParameterizedTest(name = "crash after {0}")
     @EnumSource(Step.class)
     void withCopiesACrashAfterAnyStepLosesNothing(Step step) {
         // a table copy keyed by the source key, and a cache keyed by a value only the deleted row had
-        DatasetSpec withCopies = spec.toBuilder().copies(List.of(tableCopy(), cacheCopy())).build();
+        DatasetSpec withCopies =
+                spec.toBuilder().copies(List.of(tableCopy(), cacheCopy())).build();
         DeletionTask task = task(withCopies);
         AtomicLong rememberedAtDelete = rememberedAfterTheDelete(task);
         crashes.arm(step, task.batchId(0));
@@ -120,10 +134,15 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
         assertThat(completed(task, withCopies.name() + "--profile-cache")).isNotEmpty();
         assertEverythingDeletedOnce(task);
         assertThat(ids("profiles_copy")).containsExactly(3L, 6L);
-        assertThat(redis.exists(DELETED.stream().map(CrashBetweenStepsIT.this::cacheKey).toArray(String[]::new)))
-                .as("cache entries of deleted rows").isZero();
-        assertThat(redis.get(cacheKey(3))).as("the row written after the cut-off keeps its cache entry").isNotNull();
-        assertThat(rememberedAtDelete.get()).as("the cache's values, remembered before the source delete")
+        assertThat(redis.exists(
+                        DELETED.stream().map(CrashBetweenStepsIT.this::cacheKey).toArray(String[]::new)))
+                .as("cache entries of deleted rows")
+                .isZero();
+        assertThat(redis.get(cacheKey(3)))
+                .as("the row written after the cut-off keeps its cache entry")
+                .isNotNull();
+        assertThat(rememberedAtDelete.get())
+                .as("the cache's values, remembered before the source delete")
                 .isEqualTo(DELETED.size());
     }
 
@@ -136,7 +155,9 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
 
         publish(task);
 
-        assertThat(completed(task, task.dataset())).isNotEmpty().allSatisfy(b -> assertThat(b.copyTasks()).isZero());
+        assertThat(completed(task, task.dataset()))
+                .isNotEmpty()
+                .allSatisfy(b -> assertThat(b.copyTasks()).isZero());
         assertEverythingDeletedOnce(task);
         assertThat(rememberedAtDelete.get()).isZero();
     }
@@ -161,9 +182,12 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
     private void assertEverythingDeletedOnce(DeletionTask task) {
         assertThat(ids("profiles")).containsExactly(3L, 6L);
         List<DeletionRecord> records = records(task, DELETED.size()).stream()
-                .filter(r -> r.dataset().equals(task.dataset())).toList();
-        assertThat(records).extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
-                .containsAll(DELETED).doesNotContain(3L, 6L);
+                .filter(r -> r.dataset().equals(task.dataset()))
+                .toList();
+        assertThat(records)
+                .extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
+                .containsAll(DELETED)
+                .doesNotContain(3L, 6L);
         assertThat(records.stream().map(DeletionRecord::recordId).distinct()).hasSize(DELETED.size());
         // the batch is recorded while its report travels: give the record a moment
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -171,13 +195,14 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
             sleepMillis(100);
         }
         assertThat(count("processed_batches", task)).isEqualTo(1);
-        assertThat(count("batch_copy_sources", task)).as("remembered copy values are dropped with the batch's record")
+        assertThat(count("batch_copy_sources", task))
+                .as("remembered copy values are dropped with the batch's record")
                 .isZero();
     }
 
     private long count(String table, DeletionTask task) {
-        return jdbc.queryForObject("SELECT count(*) FROM deletion." + table + " WHERE batch_id = ?", Long.class,
-                task.batchId(0));
+        return jdbc.queryForObject(
+                "SELECT count(*) FROM deletion." + table + " WHERE batch_id = ?", Long.class, task.batchId(0));
     }
 
     private static void sleepMillis(long millis) {
@@ -196,13 +221,16 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
     }
 
     private DatasetCopy tableCopy() {
-        return new DatasetCopy("profiles-copy", StoreKind.POSTGRES, "pg-main",
+        return new DatasetCopy(
+                "profiles-copy",
+                StoreKind.POSTGRES,
+                "pg-main",
                 new CopyTarget.TableMapping(schema, "profiles_copy", Map.of("id", "id", "name", "name")));
     }
 
     private DatasetCopy cacheCopy() {
-        return new DatasetCopy("profile-cache", StoreKind.REDIS, "redis-main",
-                new CopyTarget.KeyTemplate(schema + ":profile:{name}"));
+        return new DatasetCopy(
+                "profile-cache", StoreKind.REDIS, "redis-main", new CopyTarget.KeyTemplate(schema + ":profile:{name}"));
     }
 
     private String cacheKey(long id) {
@@ -210,14 +238,16 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
     }
 
     private static DeletionTask task(DatasetSpec dataset) {
-        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 5).<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 5)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
                 .toList();
         return DeletionTask.forRun(RunId.random(), dataset, keys, CUTOFF);
     }
 
     private void publish(DeletionTask task) {
         try {
-            kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
+            kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)))
+                    .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -229,15 +259,27 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
 
     /** The run's batch results of {@code dataset} (the source, or one of its copies), waiting for the first. */
     private List<BatchCompleted> completed(DeletionTask task, String dataset) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        return TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted b
-                                && b.dataset().equals(dataset), 1, Duration.ofSeconds(60))
-                .stream().map(e -> (BatchCompleted) e.payload()).toList();
+                        e -> task.runId().value().equals(e.runId())
+                                && e.payload() instanceof BatchCompleted b
+                                && b.dataset().equals(dataset),
+                        1,
+                        Duration.ofSeconds(60))
+                .stream()
+                .map(e -> (BatchCompleted) e.payload())
+                .toList();
     }
 
     private List<DeletionRecord> records(DeletionTask task, int atLeast) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG, this::logged,
-                r -> task.runId().equals(r.runId()), atLeast, Duration.ofSeconds(30));
+        return TopicRecords.read(
+                LocalEngines.kafka().bootstrapServers(),
+                Topics.DELETION_LOG,
+                this::logged,
+                r -> task.runId().equals(r.runId()),
+                atLeast,
+                Duration.ofSeconds(30));
     }
 }

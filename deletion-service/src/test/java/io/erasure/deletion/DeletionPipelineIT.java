@@ -68,16 +68,27 @@ class DeletionPipelineIT extends DeletionTestSupport {
     void liveTable() {
         schema = "d" + Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000);
         jdbc.execute("CREATE SCHEMA " + schema);
-        jdbc.execute("CREATE TABLE " + schema + ".profiles (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
+        jdbc.execute("CREATE TABLE " + schema
+                + ".profiles (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
         for (long id = 1; id <= 10; id++) {
             Instant written = id == 3 ? CUTOFF.toInstant().plusSeconds(30) : NOW.minus(Duration.ofDays(10));
-            jdbc.update("INSERT INTO " + schema + ".profiles VALUES (?, ?, ?)", id, "name-" + id, Timestamp.from(written));
+            jdbc.update(
+                    "INSERT INTO " + schema + ".profiles VALUES (?, ?, ?)", id, "name-" + id, Timestamp.from(written));
         }
-        spec = DatasetSpec.builder().name(schema + "-profiles").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(schema).table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        spec = DatasetSpec.builder()
+                .name(schema + "-profiles")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(schema)
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(schema + "-profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam("demo-team").build();
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("demo-team")
+                .build();
     }
 
     @Test
@@ -92,30 +103,36 @@ class DeletionPipelineIT extends DeletionTestSupport {
         assertThat(batch.readBack()).isEqualTo(ReadBackResult.CLEAN);
         assertThat(ids()).containsExactly(3L, 7L, 8L, 9L, 10L);
         List<DeletionRecord> logged = records(task, 5);
-        assertThat(logged).extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
+        assertThat(logged)
+                .extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
                 .containsExactlyInAnyOrder(1L, 2L, 4L, 5L, 6L);
         assertThat(logged).allSatisfy(r -> {
             assertThat(r.cutoff()).isEqualTo(CUTOFF);
             assertThat(r.columns()).anySatisfy(c -> assertThat(c.name()).isEqualTo("name"));
         });
-        assertThat(logged.get(0).columns()).filteredOn(c -> c.name().equals("name"))
-                .singleElement().satisfies(c -> assertThat((String) c.value()).startsWith("name-"));
+        assertThat(logged.get(0).columns())
+                .filteredOn(c -> c.name().equals("name"))
+                .singleElement()
+                .satisfies(c -> assertThat((String) c.value()).startsWith("name-"));
         // the spec the rows were deleted under is kept with the log: recoveries restore under it, never a caller's
-        assertThat(frozenSpecs.get().ofOrigin(task.runId().value())).singleElement().satisfies(frozen -> {
-            assertThat(frozen.spec()).isEqualTo(spec);
-            assertThat(frozen.digest()).isEqualTo(io.erasure.deletionlog.client.FrozenSpec.digest(spec, json));
-            assertThat(frozen.copyOf()).isNull();
-        });
+        assertThat(frozenSpecs.get().ofOrigin(task.runId().value()))
+                .singleElement()
+                .satisfies(frozen -> {
+                    assertThat(frozen.spec()).isEqualTo(spec);
+                    assertThat(frozen.digest()).isEqualTo(io.erasure.deletionlog.client.FrozenSpec.digest(spec, json));
+                    assertThat(frozen.copyOf()).isNull();
+                });
     }
 
     @Test
     void aTaskWithACutoffInTheFutureDeletesNothingAndFailsWithTheReason() {
-        DeletionTask task = DeletionTask.forRun(RunId.random(), spec, keysOf(9, 10),
-                CutoffTimestamp.fromInstant(NOW.plus(Duration.ofHours(1))));
+        DeletionTask task = DeletionTask.forRun(
+                RunId.random(), spec, keysOf(9, 10), CutoffTimestamp.fromInstant(NOW.plus(Duration.ofHours(1))));
 
         publish(task);
 
-        assertThat(events(task, BatchFailed.class, 1)).singleElement()
+        assertThat(events(task, BatchFailed.class, 1))
+                .singleElement()
                 .satisfies(f -> assertThat(f.reason()).contains("cut-off in the future"));
         assertThat(ids()).contains(9L, 10L);
         assertThat(records(task, 0)).isEmpty();
@@ -135,8 +152,11 @@ class DeletionPipelineIT extends DeletionTestSupport {
         assertThat(ids()).contains(1L).doesNotContain(2L);
         assertThat(records(task, 2)).hasSize(2);
         assertThat(completed(task, 1)).extracting(BatchCompleted::batchId).containsOnly(task.batchId(0));
-        assertThat(jdbc.queryForObject("SELECT deliveries FROM deletion.processed_batches WHERE batch_id = ?",
-                Integer.class, task.batchId(0))).isEqualTo(2);
+        assertThat(jdbc.queryForObject(
+                        "SELECT deliveries FROM deletion.processed_batches WHERE batch_id = ?",
+                        Integer.class,
+                        task.batchId(0)))
+                .isEqualTo(2);
     }
 
     @Test
@@ -148,7 +168,8 @@ class DeletionPipelineIT extends DeletionTestSupport {
 
         completed(task, 1);
         assertThat(ids()).doesNotContain(1L, 2L, 4L);
-        assertThat(records(task, 3).stream().map(DeletionRecord::recordId).distinct()).hasSize(3);
+        assertThat(records(task, 3).stream().map(DeletionRecord::recordId).distinct())
+                .hasSize(3);
     }
 
     @Test
@@ -160,7 +181,8 @@ class DeletionPipelineIT extends DeletionTestSupport {
 
         completed(task, 1);
         assertThat(ids()).doesNotContain(5L, 6L);
-        assertThat(records(task, 2)).extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
+        assertThat(records(task, 2))
+                .extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
                 .contains(5L, 6L);
     }
 
@@ -186,15 +208,18 @@ class DeletionPipelineIT extends DeletionTestSupport {
     void theCopiesOfDeletedRowsAreDeletedAfterTheirSourceAndTheRowThatSurvivedKeepsItsCopy() {
         DatasetSpec withCopy = withCopies(copyTable("profiles_copy"));
         // the copy of row 4 was refreshed from its source after the backup's cut-off: it still holds deleted data
-        jdbc.update("UPDATE " + schema + ".profiles_copy SET updated_at = ? WHERE id = 4",
+        jdbc.update(
+                "UPDATE " + schema + ".profiles_copy SET updated_at = ? WHERE id = 4",
                 Timestamp.from(CUTOFF.toInstant().plusSeconds(60)));
         DeletionTask task = task(withCopy, 1, 2, 3, 4);
 
         publish(task);
 
         List<BatchCompleted> batches = completed(task, 2);
-        BatchCompleted source = batches.stream().filter(b -> !b.ofCopy()).findFirst().orElseThrow();
-        BatchCompleted copy = batches.stream().filter(BatchCompleted::ofCopy).findFirst().orElseThrow();
+        BatchCompleted source =
+                batches.stream().filter(b -> !b.ofCopy()).findFirst().orElseThrow();
+        BatchCompleted copy =
+                batches.stream().filter(BatchCompleted::ofCopy).findFirst().orElseThrow();
         assertThat(source.copyTasks()).isEqualTo(1);
         assertThat(source.keysDigest()).isEqualTo(CanonicalKey.digestOf(keysOf(1, 2, 4)));
         assertThat(copy.copyOf()).isEqualTo(withCopy.name());
@@ -204,10 +229,16 @@ class DeletionPipelineIT extends DeletionTestSupport {
         assertThat(copy.readBack()).isEqualTo(ReadBackResult.CLEAN);
         assertThat(ids("profiles")).containsExactly(3L, 5L, 6L, 7L, 8L, 9L, 10L);
         assertThat(ids("profiles_copy")).containsExactly(3L, 5L, 6L, 7L, 8L, 9L, 10L);
-        assertThat(records(task, 6)).filteredOn(r -> r.dataset().equals(copy.dataset()))
-                .extracting(r -> ((Number) r.primaryKey().get("id")).longValue()).containsExactlyInAnyOrder(1L, 2L, 4L);
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM deletion.batch_copy_sources WHERE batch_id = ?", Long.class,
-                task.batchId(0))).as("copy values are forgotten once the batch is reported").isZero();
+        assertThat(records(task, 6))
+                .filteredOn(r -> r.dataset().equals(copy.dataset()))
+                .extracting(r -> ((Number) r.primaryKey().get("id")).longValue())
+                .containsExactlyInAnyOrder(1L, 2L, 4L);
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM deletion.batch_copy_sources WHERE batch_id = ?",
+                        Long.class,
+                        task.batchId(0)))
+                .as("copy values are forgotten once the batch is reported")
+                .isZero();
     }
 
     @Test
@@ -219,7 +250,9 @@ class DeletionPipelineIT extends DeletionTestSupport {
         publish(task);
 
         List<BatchCompleted> batches = completed(task, 2);
-        assertThat(batches).filteredOn(BatchCompleted::ofCopy).singleElement()
+        assertThat(batches)
+                .filteredOn(BatchCompleted::ofCopy)
+                .singleElement()
                 .satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(2));
         assertThat(ids("profiles")).doesNotContain(5L, 6L);
         assertThat(ids("profiles_copy")).doesNotContain(5L, 6L).contains(1L, 2L);
@@ -228,7 +261,10 @@ class DeletionPipelineIT extends DeletionTestSupport {
     @Test
     void aFailingCopyDoesNotHoldBackTheOtherCopies() {
         DatasetSpec withCopies = withCopies(
-                new DatasetCopy("missing-copy", StoreKind.POSTGRES, "pg-main",
+                new DatasetCopy(
+                        "missing-copy",
+                        StoreKind.POSTGRES,
+                        "pg-main",
                         new CopyTarget.TableMapping(schema, "no_such_table", Map.of("id", "id"))),
                 copyTable("profiles_copy"));
         DeletionTask task = task(withCopies, 7, 8);
@@ -240,7 +276,9 @@ class DeletionPipelineIT extends DeletionTestSupport {
             assertThat(f.dataset()).isEqualTo(withCopies.name() + "--missing-copy");
             assertThat(f.reason()).contains("no_such_table");
         });
-        assertThat(completed(task, 2)).filteredOn(BatchCompleted::ofCopy).singleElement()
+        assertThat(completed(task, 2))
+                .filteredOn(BatchCompleted::ofCopy)
+                .singleElement()
                 .satisfies(b -> assertThat(b.dataset()).endsWith("--profiles-copy"));
         assertThat(ids("profiles")).doesNotContain(7L, 8L);
         assertThat(ids("profiles_copy")).doesNotContain(7L, 8L);
@@ -251,11 +289,12 @@ class DeletionPipelineIT extends DeletionTestSupport {
         // profile:<name> is keyed by a value only the deleted row had: after the crash the source row is gone,
         // and only the values remembered at the write-ahead step can still name the cache entry
         String prefix = schema + ":profile:";
-        DatasetSpec withCache = withCopies(new DatasetCopy("profile-cache", StoreKind.REDIS, "redis-main",
-                new CopyTarget.KeyTemplate(prefix + "{name}")));
-        try (RedisClient client = RedisClient.create("redis://" + LocalEngines.redis().host() + ":"
-                + LocalEngines.redis().port());
-             StatefulRedisConnection<String, String> connection = client.connect()) {
+        DatasetSpec withCache = withCopies(new DatasetCopy(
+                "profile-cache", StoreKind.REDIS, "redis-main", new CopyTarget.KeyTemplate(prefix + "{name}")));
+        try (RedisClient client =
+                        RedisClient.create("redis://" + LocalEngines.redis().host() + ":"
+                                + LocalEngines.redis().port());
+                StatefulRedisConnection<String, String> connection = client.connect()) {
             RedisCommands<String, String> redis = connection.sync();
             for (long id = 1; id <= 10; id++) {
                 redis.set(prefix + "name-" + id, "{\"id\":" + id + "}");
@@ -266,17 +305,25 @@ class DeletionPipelineIT extends DeletionTestSupport {
             publish(task);
 
             List<BatchCompleted> batches = completed(task, 2);
-            assertThat(batches).filteredOn(BatchCompleted::ofCopy).singleElement().satisfies(b -> {
-                assertThat(b.dataset()).isEqualTo(withCache.name() + "--profile-cache");
-                assertThat(b.counts().deleted()).isEqualTo(2);
-            });
+            assertThat(batches)
+                    .filteredOn(BatchCompleted::ofCopy)
+                    .singleElement()
+                    .satisfies(b -> {
+                        assertThat(b.dataset()).isEqualTo(withCache.name() + "--profile-cache");
+                        assertThat(b.counts().deleted()).isEqualTo(2);
+                    });
             assertThat(ids()).doesNotContain(5L, 6L).contains(3L);
-            assertThat(redis.exists(prefix + "name-5", prefix + "name-6")).as("cache entries of deleted rows").isZero();
-            assertThat(redis.get(prefix + "name-3")).as("the row written after the cut-off keeps its cache entry")
+            assertThat(redis.exists(prefix + "name-5", prefix + "name-6"))
+                    .as("cache entries of deleted rows")
+                    .isZero();
+            assertThat(redis.get(prefix + "name-3"))
+                    .as("the row written after the cut-off keeps its cache entry")
                     .isEqualTo("{\"id\":3}");
             assertThat(redis.exists(prefix + "name-7")).isEqualTo(1);
-            assertThat(records(task, 4)).filteredOn(r -> r.dataset().endsWith("--profile-cache"))
-                    .extracting(r -> r.primaryKey().get("name")).containsExactlyInAnyOrder("name-5", "name-6");
+            assertThat(records(task, 4))
+                    .filteredOn(r -> r.dataset().endsWith("--profile-cache"))
+                    .extracting(r -> r.primaryKey().get("name"))
+                    .containsExactlyInAnyOrder("name-5", "name-6");
         }
     }
 
@@ -285,7 +332,10 @@ class DeletionPipelineIT extends DeletionTestSupport {
         jdbc.execute("CREATE TABLE " + schema + "." + table
                 + " (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
         jdbc.update("INSERT INTO " + schema + "." + table + " SELECT * FROM " + schema + ".profiles");
-        return new DatasetCopy(table.replace('_', '-'), StoreKind.POSTGRES, "pg-main",
+        return new DatasetCopy(
+                table.replace('_', '-'),
+                StoreKind.POSTGRES,
+                "pg-main",
                 new CopyTarget.TableMapping(schema, table, Map.of("id", "id", "name", "name")));
     }
 
@@ -294,11 +344,15 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     private static List<Map<String, Object>> keysOf(long... ids) {
-        return LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+        return LongStream.of(ids)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
     }
 
     private DeletionTask task(DatasetSpec dataset, long... ids) {
-        List<Map<String, Object>> keys = LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+        List<Map<String, Object>> keys = LongStream.of(ids)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
         return DeletionTask.forRun(RunId.random(), dataset, keys, CUTOFF);
     }
 
@@ -307,8 +361,11 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     private void control(ControlSignal signal) {
-        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(
-                AuthorizedRuns.signed(signal), null, Clock.systemUTC())));
+        send(
+                Topics.CONTROL,
+                Topics.controlKey(signal),
+                json.writeValueAsString(
+                        EventEnvelope.startChain(AuthorizedRuns.signed(signal), null, Clock.systemUTC())));
     }
 
     private void send(String topic, String key, String value) {
@@ -332,27 +389,37 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     /** deletion-service's LOCAL ONLY public key, as the control plane trusts it: for batch results only. */
-    private static final io.erasure.model.trust.TrustedKeys CONTROL_PLANE_TRUST = io.erasure.model.trust.TrustedKeys.of(
-            java.util.Map.of("deletion-local", new io.erasure.model.trust.TrustedKeys.Trusted(
-                    io.erasure.model.trust.TrustedKeys.publicKey("deletion-local",
-                            "MCowBQYDK2VwAyEASDd2Mgo3/hMQg1TrU5E92IbO8CwWhWaAcBcShtFSj0Q="),
-                    java.util.EnumSet.of(io.erasure.model.trust.Authorization.Kind.BATCH_RESULT))));
+    private static final io.erasure.model.trust.TrustedKeys CONTROL_PLANE_TRUST =
+            io.erasure.model.trust.TrustedKeys.of(java.util.Map.of(
+                    "deletion-local",
+                    new io.erasure.model.trust.TrustedKeys.Trusted(
+                            io.erasure.model.trust.TrustedKeys.publicKey(
+                                    "deletion-local", "MCowBQYDK2VwAyEASDd2Mgo3/hMQg1TrU5E92IbO8CwWhWaAcBcShtFSj0Q="),
+                            java.util.EnumSet.of(io.erasure.model.trust.Authorization.Kind.BATCH_RESULT))));
 
     /** The task's run's events of {@code type}, each sealed with this service's key as the control plane checks it. */
     private <P> List<P> events(DeletionTask task, Class<P> type, int atLeast) {
-        List<EventEnvelope> events = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        List<EventEnvelope> events = TopicRecords.read(
+                LocalEngines.kafka().bootstrapServers(),
+                Topics.RUN_EVENTS,
                 value -> json.readValue(value, EventEnvelope.class),
-                e -> task.runId().value().equals(e.runId()) && type.isInstance(e.payload()), atLeast,
+                e -> task.runId().value().equals(e.runId()) && type.isInstance(e.payload()),
+                atLeast,
                 Duration.ofSeconds(atLeast == 0 ? 3 : 60));
         events.forEach(e -> assertThat(io.erasure.model.trust.EventSeals.refusal(e, CONTROL_PLANE_TRUST))
-                .as("the seal of " + e.eventType() + " " + e.eventId()).isEmpty());
+                .as("the seal of " + e.eventType() + " " + e.eventId())
+                .isEmpty());
         return events.stream().map(e -> type.cast(e.payload())).toList();
     }
 
     private List<DeletionRecord> records(DeletionTask task, int atLeast) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
+        return TopicRecords.read(
+                LocalEngines.kafka().bootstrapServers(),
+                Topics.DELETION_LOG,
                 this::logged,
-                r -> task.runId().equals(r.runId()), atLeast, Duration.ofSeconds(atLeast == 0 ? 3 : 30));
+                r -> task.runId().equals(r.runId()),
+                atLeast,
+                Duration.ofSeconds(atLeast == 0 ? 3 : 30));
     }
 
     private static void sleepMillis(long millis) {

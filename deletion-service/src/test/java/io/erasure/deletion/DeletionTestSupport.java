@@ -25,38 +25,53 @@ import org.springframework.test.context.DynamicPropertySource;
  * One context for every deletion IT: real PostgreSQL (also the target store {@code pg-main}), Redis (the
  * cache tier {@code redis-main}, for copies), Cassandra ({@code cass-main}), Kafka and S3, and a step listener tests can arm to crash a batch at a chosen step.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "erasure.deletion.kill-switch-poll=100ms",
-        // pauses longer than this hand their poll back to the container (kill-switch tests pause for seconds)
-        "erasure.deletion.pause-hold=1s",
-        "erasure.deletion.retry-attempts=2"})
-@Import({DeletionTestSupport.Crashes.class, DeletionTestSupport.Reads.class, LogIngestStandIn.class, AuthorizedRuns.class})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "erasure.deletion.kill-switch-poll=100ms",
+            // pauses longer than this hand their poll back to the container (kill-switch tests pause for seconds)
+            "erasure.deletion.pause-hold=1s",
+            "erasure.deletion.retry-attempts=2"
+        })
+@Import({
+    DeletionTestSupport.Crashes.class,
+    DeletionTestSupport.Reads.class,
+    LogIngestStandIn.class,
+    AuthorizedRuns.class
+})
 public abstract class DeletionTestSupport {
 
     /** A second way to the same PostgreSQL, through a gate tests can cut: connection {@code pg-gated}. */
-    protected static final TcpGate GATE = new TcpGate(io.erasure.infra.process.FreePorts.next(),
-            LocalEngines.postgres().port());
+    protected static final TcpGate GATE = new TcpGate(
+            io.erasure.infra.process.FreePorts.next(), LocalEngines.postgres().port());
 
     @DynamicPropertySource
     static void engines(DynamicPropertyRegistry registry) {
         PostgresEngine postgres = LocalEngines.postgres();
-        postgres.storeConnectionProperties("pg-gated").forEach((name, value) -> registry.add(name,
-                () -> value.replace(":" + postgres.port() + "/", ":" + GATE.port() + "/")));
+        postgres.storeConnectionProperties("pg-gated")
+                .forEach((name, value) ->
+                        registry.add(name, () -> value.replace(":" + postgres.port() + "/", ":" + GATE.port() + "/")));
         registry.add("erasure.connections[pg-gated].settings[statement-timeout-ms]", () -> "2000");
         postgres.springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         LocalEngines.s3().springProperties().forEach((name, value) -> registry.add(name, () -> value));
         postgres.storeConnectionProperties("pg-main").forEach((name, value) -> registry.add(name, () -> value));
         // a category tree: deleting a category deletes its whole subtree (ForwardTreeIT)
-        registry.add("erasure.connections[pg-main].settings[hierarchy." + ForwardTreeIT.DATASET + ".tree.parent-column]",
+        registry.add(
+                "erasure.connections[pg-main].settings[hierarchy." + ForwardTreeIT.DATASET + ".tree.parent-column]",
                 () -> "parent_id");
         // its identifier is the category's own id: the categories under a deleted one go with it
-        registry.add("erasure.connections[pg-main].settings[hierarchy." + ForwardTreeIT.DATASET + ".tree.node-identifier]",
+        registry.add(
+                "erasure.connections[pg-main].settings[hierarchy." + ForwardTreeIT.DATASET + ".tree.node-identifier]",
                 () -> "inherited");
         // a cache tier for copies
-        LocalEngines.redis().storeConnectionProperties("redis-main").forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.redis()
+                .storeConnectionProperties("redis-main")
+                .forEach((name, value) -> registry.add(name, () -> value));
         // a Cassandra store with JMX, for the purge status ("deleted but still on disk")
-        LocalEngines.cassandra().storeConnectionProperties("cass-main").forEach((name, value) -> registry.add(name, () -> value));
+        LocalEngines.cassandra()
+                .storeConnectionProperties("cass-main")
+                .forEach((name, value) -> registry.add(name, () -> value));
         // the deletion log's Cassandra: records are sealed with its dataset keys (its tables: LogIngestStandIn)
         LocalEngines.cassandra().springProperties().forEach((name, value) -> registry.add(name, () -> value));
     }
@@ -110,9 +125,17 @@ public abstract class DeletionTestSupport {
     }
 
     private static final io.erasure.model.record.DeletionRecord PURGED = new io.erasure.model.record.DeletionRecord(
-            "0".repeat(64), "purged", java.util.Map.of("id", 0), java.util.List.of(io.erasure.model.record.ColumnValue.of("id", 0)),
-            io.erasure.model.cutoff.CutoffTimestamp.ofMicros(1), io.erasure.model.run.RunId.of("purged-record"), null, "purged",
-            "purged", java.time.Instant.EPOCH, null);
+            "0".repeat(64),
+            "purged",
+            java.util.Map.of("id", 0),
+            java.util.List.of(io.erasure.model.record.ColumnValue.of("id", 0)),
+            io.erasure.model.cutoff.CutoffTimestamp.ofMicros(1),
+            io.erasure.model.run.RunId.of("purged-record"),
+            null,
+            "purged",
+            "purged",
+            java.time.Instant.EPOCH,
+            null);
 
     /**
      * Makes the next batch with the armed id throw after the armed step, once, as a crash would; or runs an armed
@@ -151,12 +174,15 @@ public abstract class DeletionTestSupport {
 
         @Override
         public void read(Lane lane, ConsumerRecord<String, String> record) {
-            read.computeIfAbsent(record.key(), key -> new CopyOnWriteArrayList<>()).add(lane.id());
+            read.computeIfAbsent(record.key(), key -> new CopyOnWriteArrayList<>())
+                    .add(lane.id());
         }
 
         @Override
         public void unreadable(Lane lane, ConsumerRecord<String, String> record) {
-            unreadable.computeIfAbsent(record.key(), key -> new CopyOnWriteArrayList<>()).add(lane.id());
+            unreadable
+                    .computeIfAbsent(record.key(), key -> new CopyOnWriteArrayList<>())
+                    .add(lane.id());
         }
 
         /** The lanes that read the task messages keyed {@code key}, once per read. */

@@ -8,8 +8,6 @@ import io.erasure.deletionlog.client.DatasetKeys;
 import io.erasure.deletionlog.client.LogPurges;
 import io.erasure.deletionlog.client.PayloadCipher;
 import io.erasure.deletionlog.client.SealedRecords;
-import java.time.Clock;
-
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.kafka.TopicRecords;
 import io.erasure.model.contract.S3Layout;
@@ -27,6 +25,7 @@ import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -82,61 +81,113 @@ class EncryptedLogIT extends DeletionTestSupport {
         jdbc.execute("CREATE TABLE " + schema + ".people (id bigint PRIMARY KEY, email text, bio text,"
                 + " updated_at timestamptz NOT NULL)");
         Timestamp old = Timestamp.from(NOW.minus(Duration.ofDays(10)));
-        jdbc.update("INSERT INTO " + schema + ".people VALUES (?, ?, ?, ?), (?, ?, ?, ?)",
-                id, secret + "@example.com", "short", old, id + 1, "x-" + secret, "語".repeat(400_000) + secret, old);
-        DatasetSpec spec = DatasetSpec.builder().name(schema + "-people").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(schema).table("people").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        jdbc.update(
+                "INSERT INTO " + schema + ".people VALUES (?, ?, ?, ?), (?, ?, ?, ?)",
+                id,
+                secret + "@example.com",
+                "short",
+                old,
+                id + 1,
+                "x-" + secret,
+                "語".repeat(400_000) + secret,
+                old);
+        DatasetSpec spec = DatasetSpec.builder()
+                .name(schema + "-people")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(schema)
+                .table("people")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(schema + "-people", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
-        DeletionTask task = DeletionTask.forRun(RunId.random(), spec, List.of(Map.of("id", id), Map.of("id", id + 1)), CUTOFF);
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("demo-team")
+                .build();
+        DeletionTask task =
+                DeletionTask.forRun(RunId.random(), spec, List.of(Map.of("id", id), Map.of("id", id + 1)), CUTOFF);
 
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
-        BatchCompleted batch = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)))
+                .get(10, TimeUnit.SECONDS);
+        BatchCompleted batch = TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted, 1,
+                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted,
+                        1,
                         Duration.ofSeconds(90))
-                .stream().map(e -> (BatchCompleted) e.payload()).findFirst().orElseThrow();
+                .stream()
+                .map(e -> (BatchCompleted) e.payload())
+                .findFirst()
+                .orElseThrow();
         assertThat(batch.counts().deleted()).isEqualTo(2);
 
         List<ConsumerRecord<String, String>> messages = rawMessagesOf(spec.name());
-        assertThat(messages).as("the batch's two records, found by their dataset in clear").hasSize(2);
+        assertThat(messages)
+                .as("the batch's two records, found by their dataset in clear")
+                .hasSize(2);
         assertThat(messages).allSatisfy(message -> {
-            assertThat(message.value()).doesNotContain(secret).doesNotContain("語語語").doesNotContain("short")
+            assertThat(message.value())
+                    .doesNotContain(secret)
+                    .doesNotContain("語語語")
+                    .doesNotContain("short")
                     .doesNotContain(Long.toString(id));
             assertThat(message.key()).doesNotContain(Long.toString(id));
         });
-        List<String> retained = s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(S3Layout.retainedPrefix(spec.name())))
-                .contents().stream().map(o -> o.key()).toList();
+        List<String> retained = s3
+                .listObjectsV2Paginator(r -> r.bucket(bucket).prefix(S3Layout.retainedPrefix(spec.name())))
+                .contents()
+                .stream()
+                .map(o -> o.key())
+                .toList();
         assertThat(retained).as("the large row's columns").hasSize(1);
-        byte[] objectBytes = s3.getObjectAsBytes(r -> r.bucket(bucket).key(retained.get(0))).asByteArray();
-        assertThat(new String(objectBytes, StandardCharsets.UTF_8)).doesNotContain(secret).doesNotContain("語語語");
+        byte[] objectBytes =
+                s3.getObjectAsBytes(r -> r.bucket(bucket).key(retained.get(0))).asByteArray();
+        assertThat(new String(objectBytes, StandardCharsets.UTF_8))
+                .doesNotContain(secret)
+                .doesNotContain("語語語");
 
         // with the dataset's key, everything is there
         SealedRecords sealed = sealedRecords.get();
-        assertThat(messages).extracting(m -> ((Number) sealed.openFromTopic(m.value()).primaryKey().get("id")).longValue())
+        assertThat(messages)
+                .extracting(m ->
+                        ((Number) sealed.openFromTopic(m.value()).primaryKey().get("id")).longValue())
                 .containsExactlyInAnyOrder(id, id + 1);
-        assertThat(messages).extracting(m -> sealed.openFromTopic(m.value()).columns()).anySatisfy(columns ->
-                assertThat(columns).anySatisfy(c -> assertThat(c.value()).isEqualTo(secret + "@example.com")));
-        assertThat(sealed.openRetained(objectBytes)).anySatisfy(c -> assertThat(String.valueOf(c.value())).endsWith(secret));
+        assertThat(messages)
+                .extracting(m -> sealed.openFromTopic(m.value()).columns())
+                .anySatisfy(columns -> assertThat(columns)
+                        .anySatisfy(c -> assertThat(c.value()).isEqualTo(secret + "@example.com")));
+        assertThat(sealed.openRetained(objectBytes))
+                .anySatisfy(c -> assertThat(String.valueOf(c.value())).endsWith(secret));
 
         // a legal purge of the dataset's log drops its keys: every copy is unreadable at once
         Clock clock = Clock.systemUTC();
-        new LogPurges(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), clock, Duration.ofDays(30))
+        new LogPurges(
+                        session,
+                        new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock),
+                        clock,
+                        Duration.ofDays(30))
                 .purgeDataset(spec.name(), "operator", "court order");
-        assertThat(messages).allSatisfy(m -> assertThatThrownBy(() -> sealed.openFromTopic(m.value()))
-                .isInstanceOf(SealedRecords.KeyGone.class));
+        assertThat(messages)
+                .allSatisfy(m -> assertThatThrownBy(() -> sealed.openFromTopic(m.value()))
+                        .isInstanceOf(SealedRecords.KeyGone.class));
         assertThatThrownBy(() -> sealed.openRetained(objectBytes)).isInstanceOf(SealedRecords.KeyGone.class);
     }
 
     /** Every message on the log topic whose value names {@code dataset}, read with a plain consumer as anyone could. */
     static List<ConsumerRecord<String, String>> rawMessagesOf(String dataset) {
         List<ConsumerRecord<String, String>> found = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers()),
-                new StringDeserializer(), new StringDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.DELETION_LOG, Duration.ofSeconds(10)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        LocalEngines.kafka().bootstrapServers()),
+                new StringDeserializer(),
+                new StringDeserializer())) {
+            List<TopicPartition> partitions =
+                    consumer.partitionsFor(Topics.DELETION_LOG, Duration.ofSeconds(10)).stream()
+                            .map(p -> new TopicPartition(p.topic(), p.partition()))
+                            .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);

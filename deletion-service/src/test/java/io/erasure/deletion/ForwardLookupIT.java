@@ -52,8 +52,9 @@ class ForwardLookupIT extends DeletionTestSupport {
         jdbc.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
         jdbc.execute("CREATE SCHEMA " + SCHEMA);
         for (String table : List.of("orders", "notes")) {
-            jdbc.execute("CREATE TABLE " + SCHEMA + "." + table + " (order_id bigint PRIMARY KEY, member_id bigint NOT NULL,"
-                    + " email text, total numeric NOT NULL, updated_at timestamptz NOT NULL)");
+            jdbc.execute(
+                    "CREATE TABLE " + SCHEMA + "." + table + " (order_id bigint PRIMARY KEY, member_id bigint NOT NULL,"
+                            + " email text, total numeric NOT NULL, updated_at timestamptz NOT NULL)");
         }
         jdbc.execute("CREATE INDEX ON " + SCHEMA + ".orders (member_id)");
         Instant now = Instant.now();
@@ -61,31 +62,46 @@ class ForwardLookupIT extends DeletionTestSupport {
         Timestamp before = Timestamp.from(now.minus(Duration.ofDays(2)));
         Timestamp after = Timestamp.from(now.plus(Duration.ofHours(1)));
         for (String table : List.of("orders", "notes")) {
-            jdbc.update("INSERT INTO " + SCHEMA + "." + table + " VALUES (1, 7, 'a@x', 10, ?), (2, 7, 'a@x', 20, ?),"
-                    + " (3, 7, 'a@x', 30, ?), (4, 7, 'a@x', 40, ?), (5, 8, 'b@x', 50, ?), (6, 9, 'c@x', 60, ?)",
-                    before, before, before, after, before, before);
+            jdbc.update(
+                    "INSERT INTO " + SCHEMA + "." + table + " VALUES (1, 7, 'a@x', 10, ?), (2, 7, 'a@x', 20, ?),"
+                            + " (3, 7, 'a@x', 30, ?), (4, 7, 'a@x', 40, ?), (5, 8, 'b@x', 50, ?), (6, 9, 'c@x', 60, ?)",
+                    before,
+                    before,
+                    before,
+                    after,
+                    before,
+                    before);
         }
     }
 
     @Test
     void aMembersOrdersAreFoundThroughTheIndexAndOnlyThoseWrittenBeforeTheCutoffGo() throws Exception {
         String requestId = "req-lookup-" + System.nanoTime();
-        DeletionTask lookup = DeletionTask.forwardLookup(requestId, spec("orders"), List.of(Map.of("member_id", 7L)), cutoff,
-                9, List.of());
+        DeletionTask lookup = DeletionTask.forwardLookup(
+                requestId, spec("orders"), List.of(Map.of("member_id", 7L)), cutoff, 9, List.of());
         send(lookup);
 
         BatchCompleted resolved = batchOf(requestId, lookup.taskId());
         assertThat(resolved.resolution().refused()).isFalse();
-        assertThat(resolved.resolution().keys()).as("every row of member 7, the newer one too").isEqualTo(4);
+        assertThat(resolved.resolution().keys())
+                .as("every row of member 7, the newer one too")
+                .isEqualTo(4);
         assertThat(resolved.resolution().taskIds()).hasSize(1);
-        assertThat(resolved.counts().deleted()).as("a lookup deletes nothing itself").isZero();
+        assertThat(resolved.counts().deleted())
+                .as("a lookup deletes nothing itself")
+                .isZero();
 
-        BatchCompleted deleted = batchOf(requestId, resolved.resolution().taskIds().get(0));
+        BatchCompleted deleted =
+                batchOf(requestId, resolved.resolution().taskIds().get(0));
         assertThat(deleted.counts().deleted()).isEqualTo(3);
-        assertThat(deleted.counts().skippedNewer()).as("order 4 was written after the request").isEqualTo(1);
+        assertThat(deleted.counts().skippedNewer())
+                .as("order 4 was written after the request")
+                .isEqualTo(1);
         assertThat(orderIds("orders")).containsExactly(4L, 5L, 6L);
         List<DeletionRecord> logged = records(requestId, 3);
-        assertThat(logged).extracting(r -> r.primaryKey().get("order_id")).map(v -> ((Number) v).longValue())
+        assertThat(logged)
+                .extracting(r -> r.primaryKey().get("order_id"))
+                .map(v -> ((Number) v).longValue())
                 .containsExactlyInAnyOrder(1L, 2L, 3L);
         assertThat(logged).noneMatch(DeletionRecord::anonymised);
 
@@ -93,13 +109,20 @@ class ForwardLookupIT extends DeletionTestSupport {
         send(lookup);
         List<BatchCompleted> reports = batchesOf(requestId, lookup.taskId(), 2);
         assertThat(reports).hasSize(2).allSatisfy(report -> {
-            assertThat(report.resolution().taskIds()).isEqualTo(resolved.resolution().taskIds());
+            assertThat(report.resolution().taskIds())
+                    .isEqualTo(resolved.resolution().taskIds());
             assertThat(report.resolution().keys()).isEqualTo(4);
         });
         String resolvedTask = resolved.resolution().taskIds().get(0);
-        assertThat(TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_TASKS,
-                this::taskOrNull, t -> t != null && resolvedTask.equals(t.taskId()), 2,
-                Duration.ofSeconds(60))).as("published again, with the same keys").hasSize(2)
+        assertThat(TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.DELETION_TASKS,
+                        this::taskOrNull,
+                        t -> t != null && resolvedTask.equals(t.taskId()),
+                        2,
+                        Duration.ofSeconds(60)))
+                .as("published again, with the same keys")
+                .hasSize(2)
                 .allSatisfy(t -> assertThat(t.keys()).hasSize(4));
         assertThat(orderIds("orders")).containsExactly(4L, 5L, 6L);
     }
@@ -107,8 +130,8 @@ class ForwardLookupIT extends DeletionTestSupport {
     @Test
     void aTableWithoutAnIndexOnTheIdentifierIsRefusedWithTheFixAndNothingIsDeleted() throws Exception {
         String requestId = "req-lookup-noindex-" + System.nanoTime();
-        DeletionTask lookup = DeletionTask.forwardLookup(requestId, spec("notes"), List.of(Map.of("member_id", 7L)), cutoff,
-                9, List.of());
+        DeletionTask lookup = DeletionTask.forwardLookup(
+                requestId, spec("notes"), List.of(Map.of("member_id", 7L)), cutoff, 9, List.of());
         send(lookup);
 
         BatchCompleted refused = batchOf(requestId, lookup.taskId());
@@ -117,13 +140,22 @@ class ForwardLookupIT extends DeletionTestSupport {
         assertThat(orderIds("notes")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
 
         // indexed, but without a timestamp to tell a row moved to another member after the request: refused too
-        DatasetSpec unconditioned = DatasetSpec.builder().name("lookup-orders-unconditioned").storeKind(StoreKind.POSTGRES)
-                .connectionRef("pg-main").namespace(SCHEMA).table("orders").keyColumns(KeyColumns.partitionOnly("order_id"))
-                .identifierColumn("member_id").identifierSource("members").conditionalColumn(ConditionalColumn.none())
+        DatasetSpec unconditioned = DatasetSpec.builder()
+                .name("lookup-orders-unconditioned")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(SCHEMA)
+                .table("orders")
+                .keyColumns(KeyColumns.partitionOnly("order_id"))
+                .identifierColumn("member_id")
+                .identifierSource("members")
+                .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation("lookup-orders-unconditioned", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("orders").build();
-        DeletionTask unsafe = DeletionTask.forwardLookup(requestId, unconditioned, List.of(Map.of("member_id", 7L)), cutoff,
-                9, List.of());
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("orders")
+                .build();
+        DeletionTask unsafe = DeletionTask.forwardLookup(
+                requestId, unconditioned, List.of(Map.of("member_id", 7L)), cutoff, 9, List.of());
         send(unsafe);
         BatchCompleted refusedToo = batchOf(requestId, unsafe.taskId());
         assertThat(refusedToo.resolution().refusal()).contains("updated_at");
@@ -133,12 +165,13 @@ class ForwardLookupIT extends DeletionTestSupport {
     @Test
     void anAnonymisingLookupClearsTheColumnsKeepsTheRowsAndLogsOnlyTheClearedValues() throws Exception {
         String requestId = "req-lookup-anon-" + System.nanoTime();
-        DeletionTask lookup = DeletionTask.forwardLookup(requestId, spec("orders"), List.of(Map.of("member_id", 8L)), cutoff,
-                9, List.of("email"));
+        DeletionTask lookup = DeletionTask.forwardLookup(
+                requestId, spec("orders"), List.of(Map.of("member_id", 8L)), cutoff, 9, List.of("email"));
         send(lookup);
 
         BatchCompleted resolved = batchOf(requestId, lookup.taskId());
-        BatchCompleted cleared = batchOf(requestId, resolved.resolution().taskIds().get(0));
+        BatchCompleted cleared =
+                batchOf(requestId, resolved.resolution().taskIds().get(0));
         assertThat(cleared.counts().deleted()).isEqualTo(1);
         assertThat(cleared.stillPresent()).isZero();
         assertThat(orderIds("orders")).as("the row is kept").containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
@@ -153,15 +186,25 @@ class ForwardLookupIT extends DeletionTestSupport {
 
     private DatasetSpec spec(String table) {
         String name = "lookup-" + table;
-        return DatasetSpec.builder().name(name).storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(SCHEMA).table(table).keyColumns(KeyColumns.partitionOnly("order_id")).identifierColumn("member_id")
-                .identifierSource("members").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(SCHEMA)
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly("order_id"))
+                .identifierColumn("member_id")
+                .identifierSource("members")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("orders").build();
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("orders")
+                .build();
     }
 
     private void send(DeletionTask task) throws Exception {
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)))
+                .get(10, TimeUnit.SECONDS);
     }
 
     private BatchCompleted batchOf(String requestId, String taskId) {
@@ -169,16 +212,27 @@ class ForwardLookupIT extends DeletionTestSupport {
     }
 
     private List<BatchCompleted> batchesOf(String requestId, String taskId, int atLeast) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        return TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> e.payload() instanceof BatchCompleted b && requestId.equals(b.requestId())
-                                && taskId.equals(b.taskId()), atLeast, Duration.ofSeconds(90))
-                .stream().map(e -> (BatchCompleted) e.payload()).toList();
+                        e -> e.payload() instanceof BatchCompleted b
+                                && requestId.equals(b.requestId())
+                                && taskId.equals(b.taskId()),
+                        atLeast,
+                        Duration.ofSeconds(90))
+                .stream()
+                .map(e -> (BatchCompleted) e.payload())
+                .toList();
     }
 
     private List<DeletionRecord> records(String requestId, int count) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
-                this::logged, r -> requestId.equals(r.requestId()), count,
+        return TopicRecords.read(
+                LocalEngines.kafka().bootstrapServers(),
+                Topics.DELETION_LOG,
+                this::logged,
+                r -> requestId.equals(r.requestId()),
+                count,
                 Duration.ofSeconds(60));
     }
 

@@ -52,46 +52,75 @@ class ForwardTreeIT extends DeletionTestSupport {
     void categoryTree() {
         jdbc.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
         jdbc.execute("CREATE SCHEMA " + SCHEMA);
-        jdbc.execute("CREATE TABLE " + SCHEMA + ".categories (id bigint PRIMARY KEY,"
-                + " parent_id bigint REFERENCES " + SCHEMA + ".categories (id), name text, updated_at timestamptz NOT NULL)");
+        jdbc.execute("CREATE TABLE " + SCHEMA + ".categories (id bigint PRIMARY KEY," + " parent_id bigint REFERENCES "
+                + SCHEMA + ".categories (id), name text, updated_at timestamptz NOT NULL)");
         jdbc.execute("CREATE INDEX ON " + SCHEMA + ".categories (parent_id)");
         Timestamp old = Timestamp.from(Instant.now().minus(Duration.ofDays(3)));
         // a chain 1 <- 2 <- ... <- DEPTH, a side branch under 2, and an unrelated root 1000 with a child
         for (long id = 1; id <= DEPTH; id++) {
-            jdbc.update("INSERT INTO " + SCHEMA + ".categories VALUES (?, ?, ?, ?)", id, id == 1 ? null : id - 1,
-                    "category " + id, old);
+            jdbc.update(
+                    "INSERT INTO " + SCHEMA + ".categories VALUES (?, ?, ?, ?)",
+                    id,
+                    id == 1 ? null : id - 1,
+                    "category " + id,
+                    old);
         }
         jdbc.update("INSERT INTO " + SCHEMA + ".categories VALUES (500, 2, 'side branch', ?)", old);
-        jdbc.update("INSERT INTO " + SCHEMA + ".categories VALUES (1000, NULL, 'other root', ?), (1001, 1000, 'kept', ?)",
-                old, old);
-        spec = DatasetSpec.builder().name(DATASET).storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(SCHEMA).table("categories").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("categories").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        jdbc.update(
+                "INSERT INTO " + SCHEMA + ".categories VALUES (1000, NULL, 'other root', ?), (1001, 1000, 'kept', ?)",
+                old,
+                old);
+        spec = DatasetSpec.builder()
+                .name(DATASET)
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(SCHEMA)
+                .table("categories")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("categories")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(DATASET, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("catalog").build();
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("catalog")
+                .build();
     }
 
     @Test
     void aDeletedCategoryTakesItsWholeSubtreeEvenWhenTheConsumerIsKilledMidWay() throws Exception {
         String requestId = "req-category-1-" + System.nanoTime();
-        DeletionTask task = DeletionTask.forward(requestId, spec, List.of(Map.of("id", 1L)),
-                CutoffTimestamp.fromInstant(Instant.now()), 9);
+        DeletionTask task = DeletionTask.forward(
+                requestId, spec, List.of(Map.of("id", 1L)), CutoffTimestamp.fromInstant(Instant.now()), 9);
         crashes.arm(Step.LOGGED, task.batchId(0));
 
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)))
+                .get(10, TimeUnit.SECONDS);
 
-        BatchCompleted batch = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        BatchCompleted batch = TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> e.payload() instanceof BatchCompleted b && requestId.equals(b.requestId()), 1,
+                        e -> e.payload() instanceof BatchCompleted b && requestId.equals(b.requestId()),
+                        1,
                         Duration.ofSeconds(90))
-                .stream().map(e -> (BatchCompleted) e.payload()).findFirst().orElseThrow();
+                .stream()
+                .map(e -> (BatchCompleted) e.payload())
+                .findFirst()
+                .orElseThrow();
         assertThat(batch.counts().deleted()).isEqualTo(1);
-        assertThat(ids()).as("the subtree is gone, the other root and its child stay").containsExactly(1000L, 1001L);
-        List<DeletionRecord> logged = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG,
-                this::logged, r -> requestId.equals(r.requestId()), DEPTH + 1,
+        assertThat(ids())
+                .as("the subtree is gone, the other root and its child stay")
+                .containsExactly(1000L, 1001L);
+        List<DeletionRecord> logged = TopicRecords.read(
+                LocalEngines.kafka().bootstrapServers(),
+                Topics.DELETION_LOG,
+                this::logged,
+                r -> requestId.equals(r.requestId()),
+                DEPTH + 1,
                 Duration.ofSeconds(60));
         assertThat(logged.stream().map(DeletionRecord::recordId).distinct())
-                .as("every row of the subtree logged once, though the batch ran twice").hasSize(DEPTH + 1);
+                .as("every row of the subtree logged once, though the batch ran twice")
+                .hasSize(DEPTH + 1);
         assertThat(logged).allSatisfy(r -> assertThat(r.cutoff()).isEqualTo(task.cutoff()));
     }
 

@@ -79,16 +79,30 @@ class KillSwitchIT extends DeletionTestSupport {
             jdbc.execute("CREATE TABLE " + schema + "." + table
                     + " (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
             for (long id = 1; id <= 10; id++) {
-                jdbc.update("INSERT INTO " + schema + "." + table + " VALUES (?, ?, ?)", id, "name-" + id,
+                jdbc.update(
+                        "INSERT INTO " + schema + "." + table + " VALUES (?, ?, ?)",
+                        id,
+                        "name-" + id,
                         Timestamp.from(NOW.minus(Duration.ofDays(10))));
             }
         }
-        spec = DatasetSpec.builder().name(schema + "-profiles").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(schema).table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        spec = DatasetSpec.builder()
+                .name(schema + "-profiles")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(schema)
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(schema + "-profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam("demo-team")
-                .copies(List.of(new DatasetCopy("profiles-copy", StoreKind.POSTGRES, "pg-main",
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("demo-team")
+                .copies(List.of(new DatasetCopy(
+                        "profiles-copy",
+                        StoreKind.POSTGRES,
+                        "pg-main",
                         new CopyTarget.TableMapping(schema, "profiles_copy", Map.of("id", "id", "name", "name")))))
                 .build();
     }
@@ -102,11 +116,15 @@ class KillSwitchIT extends DeletionTestSupport {
         publish(copyTask);
 
         sleepMillis(3_000);
-        assertThat(ids("profiles_copy")).as("copy rows while the source's switch is on").contains(1L, 2L);
+        assertThat(ids("profiles_copy"))
+                .as("copy rows while the source's switch is on")
+                .contains(1L, 2L);
         assertThat(completed(copyTask, 0)).isEmpty();
 
         control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
-        assertThat(completed(copyTask, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(2));
+        assertThat(completed(copyTask, 1))
+                .singleElement()
+                .satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(2));
         assertThat(ids("profiles_copy")).doesNotContain(1L, 2L).contains(3L);
     }
 
@@ -139,16 +157,24 @@ class KillSwitchIT extends DeletionTestSupport {
         double refusedBefore = refused();
 
         ControlSignal lift = ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear");
-        send(Topics.CONTROL, Topics.controlKey(lift), json.writeValueAsString(EventEnvelope.startChain(lift, null,
-                Clock.systemUTC())));
-        ControlSignal forged = lift.signed(Long.MAX_VALUE / 2, SigningKey.of("control-plane-local",
-                "MC4CAQAwBQYDK2VwBCIEIEUHjKJq8tv3PnGRRnfIRcoUP/qVi14iPX4vPt+cJmxT"));
-        send(Topics.CONTROL, Topics.controlKey(lift), json.writeValueAsString(EventEnvelope.startChain(forged, null,
-                Clock.systemUTC())));
+        send(
+                Topics.CONTROL,
+                Topics.controlKey(lift),
+                json.writeValueAsString(EventEnvelope.startChain(lift, null, Clock.systemUTC())));
+        ControlSignal forged = lift.signed(
+                Long.MAX_VALUE / 2,
+                SigningKey.of(
+                        "control-plane-local", "MC4CAQAwBQYDK2VwBCIEIEUHjKJq8tv3PnGRRnfIRcoUP/qVi14iPX4vPt+cJmxT"));
+        send(
+                Topics.CONTROL,
+                Topics.controlKey(lift),
+                json.writeValueAsString(EventEnvelope.startChain(forged, null, Clock.systemUTC())));
 
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> refused() >= refusedBefore + 2);
-            assertThat(controlState.stopped(spec.name())).as("still stopped after the forged lifts").isTrue();
+            assertThat(controlState.stopped(spec.name()))
+                    .as("still stopped after the forged lifts")
+                    .isTrue();
             assertThat(controlState.stopReason(spec.name())).contains("refused (its signature by key");
             assertThat(ids("profiles")).contains(7L, 8L);
         } finally {
@@ -161,7 +187,8 @@ class KillSwitchIT extends DeletionTestSupport {
     /** An old, genuinely signed lift sent again after a newer engage changes nothing: signals never step back. */
     @Test
     void aReplayedLiftAfterANewerEngageDoesNotLift() {
-        ControlSignal lift = AuthorizedRuns.signed(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "ok"));
+        ControlSignal lift =
+                AuthorizedRuns.signed(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "ok"));
         String liftMessage = json.writeValueAsString(EventEnvelope.startChain(lift, null, Clock.systemUTC()));
         send(Topics.CONTROL, Topics.controlKey(lift), liftMessage);
         control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
@@ -172,7 +199,9 @@ class KillSwitchIT extends DeletionTestSupport {
 
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> refused() >= refusedBefore + 1);
-            assertThat(controlState.stopped(spec.name())).as("the replayed lift is older than the engage").isTrue();
+            assertThat(controlState.stopped(spec.name()))
+                    .as("the replayed lift is older than the engage")
+                    .isTrue();
             assertThat(controlState.stopReason(spec.name())).contains("incident");
         } finally {
             control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
@@ -193,8 +222,11 @@ class KillSwitchIT extends DeletionTestSupport {
     void aRestartedReplicaReadsTheKillSwitchesBeforeItDeletesAnything() throws Exception {
         for (int i = 0; i < 3_000; i++) {
             ControlSignal other = ControlSignal.dataset(schema + "-other-" + i, false, List.of(), "operator", "noise");
-            kafka.send(Topics.CONTROL, Topics.controlKey(other),
-                    json.writeValueAsString(EventEnvelope.startChain(AuthorizedRuns.signed(other), null, Clock.systemUTC())));
+            kafka.send(
+                    Topics.CONTROL,
+                    Topics.controlKey(other),
+                    json.writeValueAsString(
+                            EventEnvelope.startChain(AuthorizedRuns.signed(other), null, Clock.systemUTC())));
         }
         control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
         // this test's own replica has seen the switch too, so only the restarted one could delete the rows
@@ -206,7 +238,9 @@ class KillSwitchIT extends DeletionTestSupport {
 
         try (ConfigurableApplicationContext restarted = startReplica(group)) {
             sleepMillis(6_000);
-            assertThat(ids("profiles")).as("rows of the switched-off dataset after the restart").contains(5L, 6L);
+            assertThat(ids("profiles"))
+                    .as("rows of the switched-off dataset after the restart")
+                    .contains(5L, 6L);
             assertThat(completed(task, 0)).isEmpty();
         } finally {
             control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
@@ -221,7 +255,8 @@ class KillSwitchIT extends DeletionTestSupport {
      */
     @Test
     void aRestartedReplicaKeepsTheSwitchOnWhenOnlyAnOlderLiftIsLeftOfIt() throws Exception {
-        ControlSignal lift = AuthorizedRuns.signed(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "ok"));
+        ControlSignal lift =
+                AuthorizedRuns.signed(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "ok"));
         String liftMessage = json.writeValueAsString(EventEnvelope.startChain(lift, null, Clock.systemUTC()));
         send(Topics.CONTROL, Topics.controlKey(lift), liftMessage);
         control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
@@ -229,10 +264,12 @@ class KillSwitchIT extends DeletionTestSupport {
         send(Topics.CONTROL, Topics.controlKey(lift), liftMessage); // the replay: compaction keeps it, drops the engage
 
         String compacted = Topics.CONTROL + ".compacted-" + schema;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                LocalEngines.kafka().bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers()))) {
             admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(compacted, 1, (short) 1)
-                    .configs(Map.of("cleanup.policy", "compact")))).all().get(10, TimeUnit.SECONDS);
+                            .configs(Map.of("cleanup.policy", "compact"))))
+                    .all()
+                    .get(10, TimeUnit.SECONDS);
         }
         send(compacted, Topics.controlKey(lift), liftMessage);
         String group = "restarted-" + schema;
@@ -240,14 +277,18 @@ class KillSwitchIT extends DeletionTestSupport {
         DeletionTask task = DeletionTask.forRun(RunId.random(), spec, keys(5, 6), CUTOFF);
         publish(task);
 
-        try (ConfigurableApplicationContext restarted = startReplica(group, Map.of("erasure.deletion.control-topic",
-                compacted))) {
+        try (ConfigurableApplicationContext restarted =
+                startReplica(group, Map.of("erasure.deletion.control-topic", compacted))) {
             ControlState restartedControl = restarted.getBean(ControlState.class);
             await().atMost(Duration.ofSeconds(60)).until(restartedControl::caughtUp);
             sleepMillis(6_000);
-            assertThat(ids("profiles")).as("rows of the switched-off dataset after the restart").contains(5L, 6L);
+            assertThat(ids("profiles"))
+                    .as("rows of the switched-off dataset after the restart")
+                    .contains(5L, 6L);
             assertThat(completed(task, 0)).isEmpty();
-            assertThat(restartedControl.stopped(spec.name())).as("the restarted replica's switch").isTrue();
+            assertThat(restartedControl.stopped(spec.name()))
+                    .as("the restarted replica's switch")
+                    .isTrue();
         } finally {
             control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
         }
@@ -271,26 +312,41 @@ class KillSwitchIT extends DeletionTestSupport {
         properties.put("spring.flyway.enabled", "false");
         properties.putAll(more);
         // as arguments: default properties would rank below application.yml
-        return new SpringApplicationBuilder(DeletionApplication.class).run(properties.entrySet().stream()
-                .map(p -> "--" + p.getKey() + "=" + p.getValue()).toArray(String[]::new));
+        return new SpringApplicationBuilder(DeletionApplication.class)
+                .run(properties.entrySet().stream()
+                        .map(p -> "--" + p.getKey() + "=" + p.getValue())
+                        .toArray(String[]::new));
     }
 
     private void startGroupAtTheEndOfTheTaskTopic(String group) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                LocalEngines.kafka().bootstrapServers()))) {
-            List<TopicPartition> partitions = admin.describeTopics(List.of(Topics.DELETION_TASKS)).allTopicNames()
-                    .get(10, TimeUnit.SECONDS).get(Topics.DELETION_TASKS).partitions().stream()
-                    .map(p -> new TopicPartition(Topics.DELETION_TASKS, p.partition())).toList();
-            Map<TopicPartition, OffsetAndMetadata> ends = admin.listOffsets(partitions.stream()
-                            .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()))).all().get(10, TimeUnit.SECONDS)
-                    .entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers()))) {
+            List<TopicPartition> partitions = admin
+                    .describeTopics(List.of(Topics.DELETION_TASKS))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(Topics.DELETION_TASKS)
+                    .partitions()
+                    .stream()
+                    .map(p -> new TopicPartition(Topics.DELETION_TASKS, p.partition()))
+                    .toList();
+            Map<TopicPartition, OffsetAndMetadata> ends = admin
+                    .listOffsets(partitions.stream().collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest())))
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .entrySet()
+                    .stream()
+                    .collect(Collectors.toMap(
+                            Map.Entry::getKey,
                             e -> new OffsetAndMetadata(e.getValue().offset())));
             admin.alterConsumerGroupOffsets(group, ends).all().get(10, TimeUnit.SECONDS);
         }
     }
 
     private static List<Map<String, Object>> keys(long... ids) {
-        return LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+        return LongStream.of(ids)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
     }
 
     private void publish(DeletionTask task) {
@@ -298,8 +354,11 @@ class KillSwitchIT extends DeletionTestSupport {
     }
 
     private void control(ControlSignal signal) {
-        send(Topics.CONTROL, Topics.controlKey(signal), json.writeValueAsString(EventEnvelope.startChain(
-                AuthorizedRuns.signed(signal), null, Clock.systemUTC())));
+        send(
+                Topics.CONTROL,
+                Topics.controlKey(signal),
+                json.writeValueAsString(
+                        EventEnvelope.startChain(AuthorizedRuns.signed(signal), null, Clock.systemUTC())));
     }
 
     private void send(String topic, String key, String value) {
@@ -315,12 +374,18 @@ class KillSwitchIT extends DeletionTestSupport {
     }
 
     private List<BatchCompleted> completed(DeletionTask task, int atLeast) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        return TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted b
-                                && b.dataset().equals(task.dataset()), atLeast,
+                        e -> task.runId().value().equals(e.runId())
+                                && e.payload() instanceof BatchCompleted b
+                                && b.dataset().equals(task.dataset()),
+                        atLeast,
                         Duration.ofSeconds(atLeast == 0 ? 3 : 60))
-                .stream().map(e -> (BatchCompleted) e.payload()).toList();
+                .stream()
+                .map(e -> (BatchCompleted) e.payload())
+                .toList();
     }
 
     private static void sleepMillis(long millis) {

@@ -2,6 +2,7 @@ package io.erasure.deletion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.erasure.deletionlog.client.SealedRecords;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.kafka.TopicRecords;
 import io.erasure.model.contract.S3Layout;
@@ -32,7 +33,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.kafka.core.KafkaTemplate;
 import software.amazon.awssdk.services.s3.S3Client;
-import io.erasure.deletionlog.client.SealedRecords;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -60,34 +60,61 @@ class LargeRowIT extends DeletionTestSupport {
     void aCjkRowOfHalfAMillionCharactersIsRetainedInS3AndItsBatchCompletes() {
         String schema = "large" + Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000);
         String text = "削除".repeat(250_000);
-        assertThat(text.getBytes(StandardCharsets.UTF_8).length).as("over Kafka's 1 MB request").isGreaterThan(1_400_000);
+        assertThat(text.getBytes(StandardCharsets.UTF_8).length)
+                .as("over Kafka's 1 MB request")
+                .isGreaterThan(1_400_000);
         jdbc.execute("CREATE SCHEMA " + schema);
-        jdbc.execute("CREATE TABLE " + schema + ".notes (id bigint PRIMARY KEY, body text, updated_at timestamptz NOT NULL)");
-        jdbc.update("INSERT INTO " + schema + ".notes VALUES (1, ?, ?), (2, 'small', ?)", text,
-                Timestamp.from(NOW.minus(Duration.ofDays(10))), Timestamp.from(NOW.minus(Duration.ofDays(10))));
-        DatasetSpec spec = DatasetSpec.builder().name(schema + "-notes").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(schema).table("notes").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        jdbc.execute("CREATE TABLE " + schema
+                + ".notes (id bigint PRIMARY KEY, body text, updated_at timestamptz NOT NULL)");
+        jdbc.update(
+                "INSERT INTO " + schema + ".notes VALUES (1, ?, ?), (2, 'small', ?)",
+                text,
+                Timestamp.from(NOW.minus(Duration.ofDays(10))),
+                Timestamp.from(NOW.minus(Duration.ofDays(10))));
+        DatasetSpec spec = DatasetSpec.builder()
+                .name(schema + "-notes")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(schema)
+                .table("notes")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(schema + "-notes", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
-        DeletionTask task = DeletionTask.forRun(RunId.random(), spec, List.of(Map.of("id", 1L), Map.of("id", 2L)), CUTOFF);
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("demo-team")
+                .build();
+        DeletionTask task =
+                DeletionTask.forRun(RunId.random(), spec, List.of(Map.of("id", 1L), Map.of("id", 2L)), CUTOFF);
 
         send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)));
 
-        BatchCompleted batch = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        BatchCompleted batch = TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted, 1,
+                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted,
+                        1,
                         Duration.ofSeconds(90))
-                .stream().map(e -> (BatchCompleted) e.payload()).findFirst().orElseThrow();
+                .stream()
+                .map(e -> (BatchCompleted) e.payload())
+                .findFirst()
+                .orElseThrow();
         assertThat(batch.counts().deleted()).isEqualTo(2);
-        assertThat(jdbc.queryForList("SELECT id FROM " + schema + ".notes", Long.class)).isEmpty();
+        assertThat(jdbc.queryForList("SELECT id FROM " + schema + ".notes", Long.class))
+                .isEmpty();
 
         DeletionRecord large = LoggedRecords.read(this::logged, task, 2).stream()
-                .filter(r -> ((Number) r.primaryKey().get("id")).longValue() == 1).findFirst().orElseThrow();
+                .filter(r -> ((Number) r.primaryKey().get("id")).longValue() == 1)
+                .findFirst()
+                .orElseThrow();
         assertThat(large.retainedRef()).startsWith(S3Layout.retainedPrefix(spec.name()));
         assertThat(large.columns()).isEmpty();
         List<ColumnValue> retained = LoggedRecords.retainedColumns(sealedRecords.get(), s3, bucket, large);
-        assertThat(retained).filteredOn(c -> c.name().equals("body")).singleElement()
+        assertThat(retained)
+                .filteredOn(c -> c.name().equals("body"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.value()).isEqualTo(text));
     }
 
@@ -101,14 +128,21 @@ class LargeRowIT extends DeletionTestSupport {
 
     /** How tests read the log topic and the retained rows. */
     static final class LoggedRecords {
-        static List<DeletionRecord> read(java.util.function.Function<String, DeletionRecord> logged, DeletionTask task,
-                                         int atLeast) {
-            return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.DELETION_LOG, logged, r -> task.runId().equals(r.runId()), atLeast,
+        static List<DeletionRecord> read(
+                java.util.function.Function<String, DeletionRecord> logged, DeletionTask task, int atLeast) {
+            return TopicRecords.read(
+                    LocalEngines.kafka().bootstrapServers(),
+                    Topics.DELETION_LOG,
+                    logged,
+                    r -> task.runId().equals(r.runId()),
+                    atLeast,
                     Duration.ofSeconds(30));
         }
 
-        static List<ColumnValue> retainedColumns(SealedRecords sealed, S3Client s3, String bucket, DeletionRecord record) {
-            return sealed.openRetained(s3.getObjectAsBytes(r -> r.bucket(bucket).key(record.retainedRef())).asByteArray());
+        static List<ColumnValue> retainedColumns(
+                SealedRecords sealed, S3Client s3, String bucket, DeletionRecord record) {
+            return sealed.openRetained(s3.getObjectAsBytes(r -> r.bucket(bucket).key(record.retainedRef()))
+                    .asByteArray());
         }
     }
 }

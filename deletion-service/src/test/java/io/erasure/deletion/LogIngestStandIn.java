@@ -27,7 +27,8 @@ public class LogIngestStandIn {
     @Bean
     Ingest logIngestStandIn(CqlSession deletionLogKeysSession) {
         deletionLogKeysSession.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
-                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}").setTimeout(Duration.ofSeconds(30)));
+                        + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+                .setTimeout(Duration.ofSeconds(30)));
         LogSchema.create(deletionLogKeysSession, Duration.ofDays(30));
         return new Ingest(LocalEngines.kafka().bootstrapServers());
     }
@@ -38,10 +39,18 @@ public class LogIngestStandIn {
         private final Thread loop = new Thread(this::run, "log-ingest-stand-in");
 
         public Ingest(String bootstrapServers) {
-            consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    ConsumerConfig.GROUP_ID_CONFIG, "deletion-log-service",
-                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new StringDeserializer());
+            consumer = new KafkaConsumer<>(
+                    Map.of(
+                            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            bootstrapServers,
+                            ConsumerConfig.GROUP_ID_CONFIG,
+                            "deletion-log-service",
+                            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                            "earliest",
+                            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                            false),
+                    new StringDeserializer(),
+                    new StringDeserializer());
             loop.setDaemon(true);
             loop.start();
         }

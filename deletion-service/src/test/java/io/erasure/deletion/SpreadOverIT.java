@@ -55,7 +55,8 @@ class SpreadOverIT extends DeletionTestSupport {
     void aSpreadRunEndsNearItsWindowsEndAndARunWithoutOneIsNotHeldBackByIt() throws Exception {
         String schema = "s" + Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000);
         jdbc.execute("CREATE SCHEMA " + schema);
-        DatasetSpec spread = table(schema, "spread").toBuilder().spreadOver(WINDOW).build();
+        DatasetSpec spread =
+                table(schema, "spread").toBuilder().spreadOver(WINDOW).build();
         DatasetSpec plain = table(schema, "plain");
         RunId spreadRun = RunId.random();
         RunId plainRun = RunId.random();
@@ -76,16 +77,25 @@ class SpreadOverIT extends DeletionTestSupport {
         assertThat(rows(schema, "spread")).isZero();
         assertThat(deleted(plainBatches)).isEqualTo(ROWS);
         assertThat(deleted(spreadBatches)).isEqualTo(ROWS);
-        assertThat(jdbc.queryForObject("SELECT keys_done FROM spread_progress WHERE run_id = ?", Long.class,
-                spreadRun.value())).as("the fleet's progress the pace is computed on").isEqualTo(ROWS);
+        assertThat(jdbc.queryForObject(
+                        "SELECT keys_done FROM spread_progress WHERE run_id = ?", Long.class, spreadRun.value()))
+                .as("the fleet's progress the pace is computed on")
+                .isEqualTo(ROWS);
 
         List<Instant> spreadTimes = times(spreadBatches);
-        assertThat(spreadTimes.get(spreadTimes.size() - 1)).as("the spread run ends no earlier than most of its window")
+        assertThat(spreadTimes.get(spreadTimes.size() - 1))
+                .as("the spread run ends no earlier than most of its window")
                 .isAfterOrEqualTo(start.plus(WINDOW.multipliedBy(3).dividedBy(4)));
-        assertThat(spreadTimes.stream().filter(t -> t.isBefore(start.plus(WINDOW.dividedBy(4)))).count())
-                .as("its batches are spread across the window, not done in its first quarter").isLessThanOrEqualTo(2);
-        assertThat(spreadTimes.stream().filter(t -> t.isBefore(start.plus(WINDOW.dividedBy(2)))).count())
-                .as("nor in its first half").isLessThanOrEqualTo(ROWS / KEYS_PER_TASK / 2 + 1);
+        assertThat(spreadTimes.stream()
+                        .filter(t -> t.isBefore(start.plus(WINDOW.dividedBy(4))))
+                        .count())
+                .as("its batches are spread across the window, not done in its first quarter")
+                .isLessThanOrEqualTo(2);
+        assertThat(spreadTimes.stream()
+                        .filter(t -> t.isBefore(start.plus(WINDOW.dividedBy(2))))
+                        .count())
+                .as("nor in its first half")
+                .isLessThanOrEqualTo(ROWS / KEYS_PER_TASK / 2 + 1);
         List<Instant> plainTimes = times(plainBatches);
         assertThat(plainTimes.get(plainTimes.size() - 1))
                 .as("the run without a window, published behind the spread one, is done before half of it")
@@ -96,22 +106,35 @@ class SpreadOverIT extends DeletionTestSupport {
         List<DeletionTask> tasks = new ArrayList<>();
         for (long from = 1; from <= ROWS; from += KEYS_PER_TASK) {
             List<Map<String, Object>> keys = LongStream.range(from, from + KEYS_PER_TASK)
-                    .mapToObj(id -> Map.<String, Object>of("id", id)).toList();
+                    .mapToObj(id -> Map.<String, Object>of("id", id))
+                    .toList();
             tasks.add(DeletionTask.forRun(run, spec, keys, CUTOFF));
         }
         return tasks;
     }
 
     private DatasetSpec table(String schema, String table) {
-        jdbc.execute("CREATE TABLE " + schema + "." + table + " (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
-        jdbc.update("INSERT INTO " + schema + "." + table + " SELECT g, ? FROM generate_series(1, ?) g",
-                Timestamp.from(NOW.minus(Duration.ofDays(3))), ROWS);
+        jdbc.execute(
+                "CREATE TABLE " + schema + "." + table + " (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
+        jdbc.update(
+                "INSERT INTO " + schema + "." + table + " SELECT g, ? FROM generate_series(1, ?) g",
+                Timestamp.from(NOW.minus(Duration.ofDays(3))),
+                ROWS);
         String name = schema + "-" + table;
-        return DatasetSpec.builder().name(name).storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(schema).table(table).keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(schema)
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("demo-team")
+                .build();
     }
 
     private long rows(String schema, String table) {
@@ -119,27 +142,38 @@ class SpreadOverIT extends DeletionTestSupport {
     }
 
     private void publish(DeletionTask task) throws Exception {
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)))
+                .get(10, TimeUnit.SECONDS);
     }
 
     /** Each batch's first report (a poll handed back and delivered again reports a done batch once more). */
     private List<EventEnvelope> completed(RunId run, int batches) {
         Map<String, EventEnvelope> first = new java.util.TreeMap<>();
-        TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> run.value().equals(e.runId()) && e.payload() instanceof BatchCompleted, batches,
+                        e -> run.value().equals(e.runId()) && e.payload() instanceof BatchCompleted,
+                        batches,
                         Duration.ofSeconds(90))
-                .forEach(e -> first.merge(((BatchCompleted) e.payload()).batchId(), e,
+                .forEach(e -> first.merge(
+                        ((BatchCompleted) e.payload()).batchId(),
+                        e,
                         (a, b) -> a.occurredAt().isBefore(b.occurredAt()) ? a : b));
         assertThat(first).as("batches of run " + run).hasSize(batches);
         return List.copyOf(first.values());
     }
 
     private static long deleted(List<EventEnvelope> batches) {
-        return batches.stream().mapToLong(e -> ((BatchCompleted) e.payload()).counts().deleted()).sum();
+        return batches.stream()
+                .mapToLong(e -> ((BatchCompleted) e.payload()).counts().deleted())
+                .sum();
     }
 
     private static List<Instant> times(List<EventEnvelope> batches) {
-        return batches.stream().map(EventEnvelope::occurredAt).sorted(Comparator.naturalOrder()).toList();
+        return batches.stream()
+                .map(EventEnvelope::occurredAt)
+                .sorted(Comparator.naturalOrder())
+                .toList();
     }
 }

@@ -75,18 +75,20 @@ class StoreLanesIT extends DeletionTestSupport {
         jdbc.execute("CREATE SCHEMA " + schema);
         jdbc.execute("CREATE TABLE " + schema + ".stalled (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
         jdbc.update("INSERT INTO " + schema + ".stalled VALUES (1, ?)", Timestamp.from(NOW.minus(Duration.ofDays(3))));
-        DeletionTask stalled = DeletionTask.forRun(RunId.random(), spec(schema, "stalled", "pg-gated"),
-                List.of(Map.of("id", 1L)), CUTOFF);
+        DeletionTask stalled = DeletionTask.forRun(
+                RunId.random(), spec(schema, "stalled", "pg-gated"), List.of(Map.of("id", 1L)), CUTOFF);
         int partition = partitionOf(Topics.taskKey(stalled));
         // tasks of pg-main datasets whose keys land in the stalled task's partition, behind it
         List<DeletionTask> behind = new ArrayList<>();
         for (int i = 0; behind.size() < 4; i++) {
             String table = "live_" + i;
-            DeletionTask candidate = DeletionTask.forRun(RunId.random(), spec(schema, table, "pg-main"),
-                    List.of(Map.of("id", 1L)), CUTOFF);
+            DeletionTask candidate = DeletionTask.forRun(
+                    RunId.random(), spec(schema, table, "pg-main"), List.of(Map.of("id", 1L)), CUTOFF);
             if (partitionOf(Topics.taskKey(candidate)) == partition) {
-                jdbc.execute("CREATE TABLE " + schema + "." + table + " (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
-                jdbc.update("INSERT INTO " + schema + "." + table + " VALUES (1, ?)",
+                jdbc.execute("CREATE TABLE " + schema + "." + table
+                        + " (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
+                jdbc.update(
+                        "INSERT INTO " + schema + "." + table + " VALUES (1, ?)",
                         Timestamp.from(NOW.minus(Duration.ofDays(3))));
                 behind.add(candidate);
             }
@@ -99,20 +101,28 @@ class StoreLanesIT extends DeletionTestSupport {
         }
 
         for (DeletionTask task : behind) {
-            assertThat(completed(task, 1)).as("a pg-main task behind the stalled store's")
-                    .singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
-            assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema + "." + task.spec().table(), Long.class))
+            assertThat(completed(task, 1))
+                    .as("a pg-main task behind the stalled store's")
+                    .singleElement()
+                    .satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+            assertThat(jdbc.queryForObject(
+                            "SELECT count(*) FROM " + schema + "." + task.spec().table(), Long.class))
                     .isZero();
         }
         assertThat(completed(stalled, 0)).isEmpty();
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema + ".stalled", Long.class)).isEqualTo(1);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema + ".stalled", Long.class))
+                .isEqualTo(1);
 
         GATE.open();
         // the stalled lane resumes at its next back-off (doubling up to a minute while the store was gone)
         // (a delete whose answer the gate cut is retried and then finds the row gone: counted as already absent)
-        assertThat(completed(stalled, 1, Duration.ofSeconds(150))).singleElement().satisfies(b ->
-                assertThat(b.counts().deleted() + b.counts().alreadyAbsent()).as(b.toString()).isEqualTo(1));
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema + ".stalled", Long.class)).isZero();
+        assertThat(completed(stalled, 1, Duration.ofSeconds(150)))
+                .singleElement()
+                .satisfies(b -> assertThat(b.counts().deleted() + b.counts().alreadyAbsent())
+                        .as(b.toString())
+                        .isEqualTo(1));
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema + ".stalled", Long.class))
+                .isZero();
     }
 
     @Test
@@ -121,21 +131,33 @@ class StoreLanesIT extends DeletionTestSupport {
 
         publisher.publish(List.of(authorized(task)));
 
-        assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
-        assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task")
+        assertThat(completed(task, 1))
+                .singleElement()
+                .satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+        assertThat(reads.readBy(Topics.taskKey(task)))
+                .as("lanes that read the task")
                 .containsExactly("deletion-lane-pg-main");
     }
 
     @Test
     void aTaskOfASpreadRunWithHeadersIsReadByItsStoresPacedLaneOnly() throws Exception {
         DeletionTask plain = liveTask("paced");
-        DeletionTask task = DeletionTask.forRun(plain.runId(), plain.spec().toBuilder().spreadOver(Duration.ofSeconds(10))
-                .build(), plain.keys(), CUTOFF).withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1));
+        DeletionTask task = DeletionTask.forRun(
+                        plain.runId(),
+                        plain.spec().toBuilder()
+                                .spreadOver(Duration.ofSeconds(10))
+                                .build(),
+                        plain.keys(),
+                        CUTOFF)
+                .withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1));
 
         publisher.publish(List.of(authorized(task)));
 
-        assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
-        assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task")
+        assertThat(completed(task, 1))
+                .singleElement()
+                .satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+        assertThat(reads.readBy(Topics.taskKey(task)))
+                .as("lanes that read the task")
                 .containsExactly("deletion-lane-pg-main-paced");
     }
 
@@ -145,17 +167,28 @@ class StoreLanesIT extends DeletionTestSupport {
 
         publish(task); // a plain message, as published before the headers existed
 
-        assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
-        assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task")
-                .contains("deletion-lane-pg-main", "deletion-lane-pg-main-paced", "deletion-lane-unconfigured",
+        assertThat(completed(task, 1))
+                .singleElement()
+                .satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+        assertThat(reads.readBy(Topics.taskKey(task)))
+                .as("lanes that read the task")
+                .contains(
+                        "deletion-lane-pg-main",
+                        "deletion-lane-pg-main-paced",
+                        "deletion-lane-unconfigured",
                         "deletion-lane-pg-gated");
     }
 
     @Test
     void aCopyOfATaskWithOtherHeadersIsSkippedAndOnlyItsOwnLaneRunsItOnce() throws Exception {
         DeletionTask plain = liveTask("misrouted");
-        DeletionTask task = authorized(DeletionTask.forRun(plain.runId(), plain.spec().toBuilder()
-                .spreadOver(Duration.ofSeconds(10)).build(), plain.keys(), CUTOFF)
+        DeletionTask task = authorized(DeletionTask.forRun(
+                        plain.runId(),
+                        plain.spec().toBuilder()
+                                .spreadOver(Duration.ofSeconds(10))
+                                .build(),
+                        plain.keys(),
+                        CUTOFF)
                 .withSpread(SpreadWindow.of(Instant.now(), Duration.ofSeconds(10), 1)));
         double unpacedBefore = misrouted("deletion-lane-pg-main");
         double otherStoreBefore = misrouted("deletion-lane-pg-gated-paced");
@@ -166,11 +199,15 @@ class StoreLanesIT extends DeletionTestSupport {
 
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while ((misrouted("deletion-lane-pg-main") == unpacedBefore
-                || misrouted("deletion-lane-pg-gated-paced") == otherStoreBefore) && System.nanoTime() < deadline) {
+                        || misrouted("deletion-lane-pg-gated-paced") == otherStoreBefore)
+                && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        assertThat(misrouted("deletion-lane-pg-main")).as("skipped by the unpaced lane").isEqualTo(unpacedBefore + 1);
-        assertThat(misrouted("deletion-lane-pg-gated-paced")).as("skipped by the other store's lane")
+        assertThat(misrouted("deletion-lane-pg-main"))
+                .as("skipped by the unpaced lane")
+                .isEqualTo(unpacedBefore + 1);
+        assertThat(misrouted("deletion-lane-pg-gated-paced"))
+                .as("skipped by the other store's lane")
                 .isEqualTo(otherStoreBefore + 1);
         assertThat(completed(task, 0)).as("run by no lane").isEmpty();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM " + task.spec().namespace() + ".misrouted", Long.class))
@@ -178,21 +215,28 @@ class StoreLanesIT extends DeletionTestSupport {
 
         publisher.publish(List.of(task)); // the genuine message, with the headers its publisher gives it
 
-        assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
-        assertThat(reads.readBy(Topics.taskKey(task))).as("lanes that read the task's messages")
-                .containsExactlyInAnyOrder("deletion-lane-pg-main", "deletion-lane-pg-gated-paced",
-                        "deletion-lane-pg-main-paced");
-        assertThat(misrouted("deletion-lane-pg-main-paced")).as("the genuine message is not misrouted").isZero();
+        assertThat(completed(task, 1))
+                .singleElement()
+                .satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(1));
+        assertThat(reads.readBy(Topics.taskKey(task)))
+                .as("lanes that read the task's messages")
+                .containsExactlyInAnyOrder(
+                        "deletion-lane-pg-main", "deletion-lane-pg-gated-paced", "deletion-lane-pg-main-paced");
+        assertThat(misrouted("deletion-lane-pg-main-paced"))
+                .as("the genuine message is not misrouted")
+                .isZero();
     }
 
     private double misrouted(String lane) {
-        var counter = meters.find("erasure.deletion.tasks.misrouted").tag("lane", lane).counter();
+        var counter = meters.find("erasure.deletion.tasks.misrouted")
+                .tag("lane", lane)
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 
     private void sendWithHeaders(DeletionTask task, Map<String, String> headers) throws Exception {
-        ProducerRecord<String, String> message = new ProducerRecord<>(Topics.DELETION_TASKS, Topics.taskKey(task),
-                json.writeValueAsString(task));
+        ProducerRecord<String, String> message =
+                new ProducerRecord<>(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task));
         headers.forEach((name, value) -> message.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
         kafka.send(message).get(10, TimeUnit.SECONDS);
     }
@@ -210,11 +254,14 @@ class StoreLanesIT extends DeletionTestSupport {
 
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while ((reads.reportedUnreadableBy(withoutHeaders).isEmpty()
-                || reads.reportedUnreadableBy(withHeaders).isEmpty()) && System.nanoTime() < deadline) {
+                        || reads.reportedUnreadableBy(withHeaders).isEmpty())
+                && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
         Thread.sleep(3_000); // every lane has had its look
-        assertThat(reads.readBy(withoutHeaders)).as("without headers every lane reads it").hasSizeGreaterThan(2);
+        assertThat(reads.readBy(withoutHeaders))
+                .as("without headers every lane reads it")
+                .hasSizeGreaterThan(2);
         assertThat(reads.reportedUnreadableBy(withoutHeaders)).containsExactly("deletion-lane-unconfigured");
         assertThat(reads.readBy(withHeaders)).containsExactly("deletion-lane-pg-main");
         assertThat(reads.reportedUnreadableBy(withHeaders)).containsExactly("deletion-lane-pg-main");
@@ -229,9 +276,10 @@ class StoreLanesIT extends DeletionTestSupport {
     private DeletionTask liveTask(String table) {
         String schema = "h" + Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000);
         jdbc.execute("CREATE SCHEMA " + schema);
-        jdbc.execute("CREATE TABLE " + schema + "." + table
-                + " (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
-        jdbc.update("INSERT INTO " + schema + "." + table + " VALUES (1, ?)",
+        jdbc.execute(
+                "CREATE TABLE " + schema + "." + table + " (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
+        jdbc.update(
+                "INSERT INTO " + schema + "." + table + " VALUES (1, ?)",
                 Timestamp.from(NOW.minus(Duration.ofDays(3))));
         return DeletionTask.forRun(RunId.random(), spec(schema, table, "pg-main"), List.of(Map.of("id", 1L)), CUTOFF);
     }
@@ -242,15 +290,25 @@ class StoreLanesIT extends DeletionTestSupport {
 
     private static DatasetSpec spec(String schema, String table, String connection) {
         String name = schema + "-" + table.replace('_', '-');
-        return DatasetSpec.builder().name(name).storeKind(StoreKind.POSTGRES).connectionRef(connection)
-                .namespace(schema).table(table).keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef(connection)
+                .namespace(schema)
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("demo-team")
+                .build();
     }
 
     private void publish(DeletionTask task) throws Exception {
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)))
+                .get(10, TimeUnit.SECONDS);
     }
 
     private List<BatchCompleted> completed(DeletionTask task, int atLeast) {
@@ -258,10 +316,15 @@ class StoreLanesIT extends DeletionTestSupport {
     }
 
     private List<BatchCompleted> completed(DeletionTask task, int atLeast, Duration within) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        return TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted, atLeast,
+                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted,
+                        atLeast,
                         within)
-                .stream().map(e -> (BatchCompleted) e.payload()).toList();
+                .stream()
+                .map(e -> (BatchCompleted) e.payload())
+                .toList();
     }
 }

@@ -48,34 +48,61 @@ class StoreOutageIT extends DeletionTestSupport {
         GATE.cut();
         jdbc.execute("CREATE SCHEMA IF NOT EXISTS outage");
         jdbc.execute("DROP TABLE IF EXISTS outage.profiles");
-        jdbc.execute("CREATE TABLE outage.profiles (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
+        jdbc.execute(
+                "CREATE TABLE outage.profiles (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL)");
         for (long id = 1; id <= 3; id++) {
-            jdbc.update("INSERT INTO outage.profiles VALUES (?, ?, ?)", id, "n" + id, Timestamp.from(Instant.now().minusSeconds(86_400)));
+            jdbc.update(
+                    "INSERT INTO outage.profiles VALUES (?, ?, ?)",
+                    id,
+                    "n" + id,
+                    Timestamp.from(Instant.now().minusSeconds(86_400)));
         }
-        DatasetSpec spec = DatasetSpec.builder().name("outage-profiles").storeKind(StoreKind.POSTGRES).connectionRef("pg-gated")
-                .namespace("outage").table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        DatasetSpec spec = DatasetSpec.builder()
+                .name("outage-profiles")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-gated")
+                .namespace("outage")
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation("outage-profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
-        DeletionTask task = DeletionTask.forRun(RunId.random(), spec,
-                List.of(Map.of("id", 1L), Map.of("id", 2L)), CutoffTimestamp.fromInstant(Instant.now().minusSeconds(60)));
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("demo-team")
+                .build();
+        DeletionTask task = DeletionTask.forRun(
+                RunId.random(),
+                spec,
+                List.of(Map.of("id", 1L), Map.of("id", 2L)),
+                CutoffTimestamp.fromInstant(Instant.now().minusSeconds(60)));
 
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)))
+                .get(10, TimeUnit.SECONDS);
         Thread.sleep(4_000);
-        assertThat(jdbc.queryForList("SELECT id FROM outage.profiles ORDER BY id", Long.class)).containsExactly(1L, 2L, 3L);
+        assertThat(jdbc.queryForList("SELECT id FROM outage.profiles ORDER BY id", Long.class))
+                .containsExactly(1L, 2L, 3L);
         assertThat(completed(task, 0)).isEmpty();
 
         GATE.open();
 
-        assertThat(completed(task, 1)).singleElement().satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(2));
-        assertThat(jdbc.queryForList("SELECT id FROM outage.profiles ORDER BY id", Long.class)).containsExactly(3L);
+        assertThat(completed(task, 1))
+                .singleElement()
+                .satisfies(b -> assertThat(b.counts().deleted()).isEqualTo(2));
+        assertThat(jdbc.queryForList("SELECT id FROM outage.profiles ORDER BY id", Long.class))
+                .containsExactly(3L);
     }
 
     private List<BatchCompleted> completed(DeletionTask task, int atLeast) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        return TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted, atLeast,
+                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted,
+                        atLeast,
                         Duration.ofSeconds(atLeast == 0 ? 3 : 90))
-                .stream().map(e -> (BatchCompleted) e.payload()).toList();
+                .stream()
+                .map(e -> (BatchCompleted) e.payload())
+                .toList();
     }
 }

@@ -37,20 +37,22 @@ final class TcpGate implements AutoCloseable {
         listening.setReuseAddress(true);
         listening.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         server = listening;
-        Thread acceptor = new Thread(() -> {
-            while (!listening.isClosed()) {
-                try {
-                    Socket client = listening.accept();
-                    Socket target = new Socket(InetAddress.getLoopbackAddress(), targetPort);
-                    open.add(client);
-                    open.add(target);
-                    pump(client, target);
-                    pump(target, client);
-                } catch (IOException closed) {
-                    return;
-                }
-            }
-        }, "tcp-gate-" + port);
+        Thread acceptor = new Thread(
+                () -> {
+                    while (!listening.isClosed()) {
+                        try {
+                            Socket client = listening.accept();
+                            Socket target = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+                            open.add(client);
+                            open.add(target);
+                            pump(client, target);
+                            pump(target, client);
+                        } catch (IOException closed) {
+                            return;
+                        }
+                    }
+                },
+                "tcp-gate-" + port);
         acceptor.setDaemon(true);
         acceptor.start();
     }
@@ -73,25 +75,28 @@ final class TcpGate implements AutoCloseable {
     }
 
     private static void pump(Socket from, Socket to) {
-        Thread pump = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException ignored) {
-                // either side closed
-            } finally {
-                try {
-                    from.close();
-                    to.close();
-                } catch (IOException ignored) {
-                    // already closed
-                }
-            }
-        }, "tcp-gate-pump");
+        Thread pump = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            out.write(buffer, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException ignored) {
+                        // either side closed
+                    } finally {
+                        try {
+                            from.close();
+                            to.close();
+                        } catch (IOException ignored) {
+                            // already closed
+                        }
+                    }
+                },
+                "tcp-gate-pump");
         pump.setDaemon(true);
         pump.start();
     }

@@ -56,8 +56,7 @@ public final class LocalPlatform {
         }
     }
 
-    private LocalPlatform() {
-    }
+    private LocalPlatform() {}
 
     public static void main(String[] args) throws Exception {
         Path project = Path.of("").toAbsolutePath();
@@ -65,26 +64,31 @@ public final class LocalPlatform {
         boolean demo = !List.of(args).contains("--no-demo");
         CountDownLatch stopped = new CountDownLatch(1);
         Running platform = start(project, root);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            platform.close();
-            stopped.countDown();
-        }, "local-platform-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            platform.close();
+                            stopped.countDown();
+                        },
+                        "local-platform-stop"));
         System.out.println();
         System.out.println("Erasure is running:");
         for (Service service : SERVICES) {
-            System.out.printf("  %-22s http://127.0.0.1:%d  (log: %s)%n", service.module(), service.port(),
-                    root.resolve("logs/" + service.module() + ".log"));
+            System.out.printf(
+                    "  %-22s http://127.0.0.1:%d  (log: %s)%n",
+                    service.module(), service.port(), root.resolve("logs/" + service.module() + ".log"));
         }
         if (demo) {
             try {
                 platform.demo(System.out).run();
             } catch (Exception e) {
-                System.out.println("The demo cycle failed: " + e.getMessage() + " (the platform keeps running; see the logs)");
+                System.out.println(
+                        "The demo cycle failed: " + e.getMessage() + " (the platform keeps running; see the logs)");
             }
         }
         System.out.println();
-        System.out.println("Dashboard: " + DASHBOARD + "  (sign in as operator/operator; also owner/owner, recovery/recovery,"
-                + " viewer/viewer)");
+        System.out.println("Dashboard: " + DASHBOARD
+                + "  (sign in as operator/operator; also owner/owner, recovery/recovery," + " viewer/viewer)");
         System.out.println("Ctrl-C stops everything.");
         stopped.await();
     }
@@ -122,8 +126,9 @@ public final class LocalPlatform {
     }
 
     /** The engines and service JVMs of a started platform, and what restarting a service needs. */
-    public record Running(List<Engine> engines, List<ChildJvm> services, Path project, Path root,
-                          Map<String, String> properties) implements AutoCloseable {
+    public record Running(
+            List<Engine> engines, List<ChildJvm> services, Path project, Path root, Map<String, String> properties)
+            implements AutoCloseable {
 
         /** Kills a service at once, as a crash would (fault tests); {@link #restart} brings it back. */
         public void kill(String module) {
@@ -153,11 +158,16 @@ public final class LocalPlatform {
             PostgresEngine postgres = engine(PostgresEngine.class);
             CassandraEngine cassandra = engine(CassandraEngine.class);
             RedisEngine redis = engine(RedisEngine.class);
-            DemoData data = new DemoData(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password(),
-                    cassandra.contactPoint(), CassandraEngine.LOCAL_DATACENTER,
+            DemoData data = new DemoData(
+                    postgres.jdbcUrl(),
+                    PostgresEngine.USER,
+                    postgres.password(),
+                    cassandra.contactPoint(),
+                    CassandraEngine.LOCAL_DATACENTER,
                     "redis://" + redis.host() + ":" + redis.port());
             JsonMapper json = JsonMapper.builder().build();
-            PlatformClient controlPlane = new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
+            PlatformClient controlPlane =
+                    new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
             return new DemoCycle(data, exportOptions(), controlPlane, URI.create("http://127.0.0.1:8084"), out);
         }
 
@@ -187,7 +197,11 @@ public final class LocalPlatform {
         }
 
         public <E extends Engine> E engine(Class<E> type) {
-            return engines.stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
+            return engines.stream()
+                    .filter(type::isInstance)
+                    .map(type::cast)
+                    .findFirst()
+                    .orElseThrow();
         }
 
         @Override
@@ -249,7 +263,8 @@ public final class LocalPlatform {
         args.add("--spring.profiles.active=" + LOCAL_PROFILE);
         engineProperties.forEach((key, value) -> args.add("--" + key + "=" + value));
         if (service.module().equals("recovery-service")) {
-            args.add("--" + BULK_WRITER_CLASSPATH + "=" + RuntimeClasspath.of("runtime-cassandra").asPath());
+            args.add("--" + BULK_WRITER_CLASSPATH + "="
+                    + RuntimeClasspath.of("runtime-cassandra").asPath());
         }
         return args;
     }
@@ -257,9 +272,15 @@ public final class LocalPlatform {
     private static ChildJvm start(Path project, Path root, Service service, Map<String, String> engineProperties) {
         Path jar = serviceJar(project, service.module());
         List<String> args = serviceArguments(service, engineProperties);
-        return ChildJvm.start(service.module(), ChildJvm.guardJar() + File.pathSeparator + jar, JavaRuntimes.current(),
-                List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), BOOT_LAUNCHER, args,
-                root.resolve("services/" + service.module()), root.resolve("logs/" + service.module() + ".log"));
+        return ChildJvm.start(
+                service.module(),
+                ChildJvm.guardJar() + File.pathSeparator + jar,
+                JavaRuntimes.current(),
+                List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+                BOOT_LAUNCHER,
+                args,
+                root.resolve("services/" + service.module()),
+                root.resolve("logs/" + service.module() + ".log"));
     }
 
     private static Path serviceJar(Path project, String module) {
@@ -268,14 +289,16 @@ public final class LocalPlatform {
             return files.filter(p -> p.getFileName().toString().matches(module + "-[0-9][^/]*\\.jar"))
                     .filter(p -> !p.getFileName().toString().endsWith("-plain.jar"))
                     .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no jar in " + target + ": build first (./mvnw install -DskipTests)"));
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no jar in " + target + ": build first (./mvnw install -DskipTests)"));
         } catch (IOException e) {
             throw new IllegalStateException("no " + target + ": build first (./mvnw install -DskipTests)", e);
         }
     }
 
     private static void awaitHealthy(Service service, ChildJvm jvm) throws InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
         String last = "no answer";
         while (System.nanoTime() < deadline) {
@@ -283,8 +306,11 @@ public final class LocalPlatform {
                 throw new IllegalStateException(service.module() + " exited; end of its log:\n" + jvm.logTail());
             }
             try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(service.health())
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = http.send(
+                        HttpRequest.newBuilder(service.health())
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 last = response.statusCode() + " " + response.body();
                 if (response.statusCode() == 200 && response.body().contains("\"status\":\"UP\"")) {
                     return;

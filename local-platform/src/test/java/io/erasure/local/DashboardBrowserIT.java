@@ -71,11 +71,19 @@ class DashboardBrowserIT {
 
         ChromeOptions options = new ChromeOptions();
         options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--window-size=1400,1000",
                 "--user-data-dir=" + Files.createTempDirectory("erasure-chromium"));
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
+                .usingDriverExecutable(new File("/usr/bin/chromedriver"))
+                .build();
         browser = new ChromeDriver(service, options);
         browser.get(LocalPlatform.DASHBOARD);
     }
@@ -92,12 +100,14 @@ class DashboardBrowserIT {
     void theDemoRunIsShownCompletedWithItsCounts() {
         signIn("operator");
         String runId = demoResult.runs().get(DemoCycle.PROFILES).path("id").asString();
-        assertThat(demoResult.runs().get(DemoCycle.PROFILES).path("state").asString()).isEqualTo("COMPLETED");
+        assertThat(demoResult.runs().get(DemoCycle.PROFILES).path("state").asString())
+                .isEqualTo("COMPLETED");
 
         tab("runs");
 
         awaitText("run-state-" + runId, "COMPLETED");
-        assertThat(text("run-deleted-" + runId)).isEqualTo(Long.toString(DemoData.expected().profiles()));
+        assertThat(text("run-deleted-" + runId))
+                .isEqualTo(Long.toString(DemoData.expected().profiles()));
         assertThat(text("run-dataset-" + runId)).isEqualTo(DemoCycle.PROFILES);
     }
 
@@ -112,8 +122,8 @@ class DashboardBrowserIT {
 
         tab("runs");
         awaitText("run-state-" + runId, "COMPLETED");
-        assertThat(text("run-deleted-" + runId)).isEqualTo(
-                Long.toString(DemoData.expected().departed() - DemoData.RETURNING));
+        assertThat(text("run-deleted-" + runId))
+                .isEqualTo(Long.toString(DemoData.expected().departed() - DemoData.RETURNING));
         JsonNode run = operator.get("/api/runs/" + runId).require("reading the approved run");
         assertThat(run.path("decidedBy").asString()).isEqualTo("operator");
     }
@@ -148,7 +158,8 @@ class DashboardBrowserIT {
         click("log-search");
 
         awaitText("log-status", "DELETED");
-        assertThat(browser.findElements(By.cssSelector("[data-testid=log-record]"))).hasSize(1);
+        assertThat(browser.findElements(By.cssSelector("[data-testid=log-record]")))
+                .hasSize(1);
         WebElement dryRun = byId("recover-dry-run");
         if (dryRun.isSelected()) {
             dryRun.click();
@@ -157,8 +168,9 @@ class DashboardBrowserIT {
         click("recover-button");
 
         WebElement message = byId("recover-message");
-        new WebDriverWait(browser, WAIT).until(d -> message.getAttribute("data-recovery-id") != null
-                || "error".equals(message.getAttribute("data-status")));
+        new WebDriverWait(browser, WAIT)
+                .until(d -> message.getAttribute("data-recovery-id") != null
+                        || "error".equals(message.getAttribute("data-status")));
         assertThat(message.getAttribute("data-status")).as(message.getText()).isEqualTo("ok");
         String recoveryId = message.getAttribute("data-recovery-id");
         tab("recoveries");
@@ -174,24 +186,38 @@ class DashboardBrowserIT {
     private String heldFirstRunOfANewDataset() throws Exception {
         PostgresEngine postgres = platform.engine(PostgresEngine.class);
         try (Connection pg = DriverManager.getConnection(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password());
-             Statement sql = pg.createStatement()) {
+                Statement sql = pg.createStatement()) {
             sql.execute("CREATE TABLE demo.newsletter (member_id bigint PRIMARY KEY, topic text NOT NULL,"
                     + " updated_at timestamptz NOT NULL)");
             sql.execute("INSERT INTO demo.newsletter SELECT member_id, 'weekly', now() - interval '30 days'"
                     + " FROM demo.members");
         }
         demo.backup("newsletter", "postgres", "newsletter");
-        DatasetSpec newsletter = DatasetSpec.builder().name("newsletter").storeKind(StoreKind.POSTGRES)
-                .connectionRef("pg-main").namespace("demo").table("newsletter")
-                .keyColumns(KeyColumns.partitionOnly("member_id")).identifierColumn("member_id")
-                .identifierSource(DemoCycle.SOURCE).conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        DatasetSpec newsletter = DatasetSpec.builder()
+                .name("newsletter")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace("demo")
+                .table("newsletter")
+                .keyColumns(KeyColumns.partitionOnly("member_id"))
+                .identifierColumn("member_id")
+                .identifierSource(DemoCycle.SOURCE)
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation("newsletter", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam(DemoCycle.TEAM).build();
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam(DemoCycle.TEAM)
+                .build();
         owner.post("/api/datasets", newsletter).require("registering newsletter");
-        String runId = owner.post("/api/datasets/newsletter/runs", null).require("triggering").path("id").asString();
+        String runId = owner.post("/api/datasets/newsletter/runs", null)
+                .require("triggering")
+                .path("id")
+                .asString();
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
-            String state = operator.get("/api/runs/" + runId).require("reading run").path("state").asString();
+            String state = operator.get("/api/runs/" + runId)
+                    .require("reading run")
+                    .path("state")
+                    .asString();
             if (state.equals("AWAITING_APPROVAL")) {
                 return runId;
             }
@@ -262,9 +288,11 @@ class DashboardBrowserIT {
     }
 
     private void awaitText(String testId, String expected) {
-        new WebDriverWait(browser, WAIT).withMessage(() -> testId + " never showed '" + expected + "'").until(d -> {
-            List<WebElement> found = d.findElements(By.cssSelector("[data-testid='" + testId + "']"));
-            return !found.isEmpty() && found.get(0).getText().trim().equals(expected);
-        });
+        new WebDriverWait(browser, WAIT)
+                .withMessage(() -> testId + " never showed '" + expected + "'")
+                .until(d -> {
+                    List<WebElement> found = d.findElements(By.cssSelector("[data-testid='" + testId + "']"));
+                    return !found.isEmpty() && found.get(0).getText().trim().equals(expected);
+                });
     }
 }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.erasure.infra.KafkaEngine;
 import io.erasure.infra.PostgresEngine;
 import io.erasure.infra.RedisEngine;
+import io.erasure.infra.kafka.TopicRecords;
 import io.erasure.local.demo.DemoCycle;
 import io.erasure.local.demo.PlatformClient;
-import io.erasure.infra.kafka.TopicRecords;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.dataset.BackupFormat;
@@ -53,6 +53,7 @@ class ForwardDeletionPlatformIT {
 
     /** A member who has not left: only the forward request makes its data go. */
     private static final long MEMBER = 7;
+
     private static final List<Long> ORDERS = List.of(MEMBER * 10, MEMBER * 10 + 1, MEMBER * 10 + 2);
 
     private final JsonMapper json = JsonMapper.builder().build();
@@ -85,8 +86,15 @@ class ForwardDeletionPlatformIT {
         policy(DemoCycle.PROFILES, Map.of("action", "DELETE"));
         assertThat(profileExists(MEMBER)).isTrue();
         assertThat(cacheEntryExists(MEMBER)).isTrue();
-        Map<String, Object> request = Map.of("aggregateType", DemoCycle.SOURCE, "aggregateId", Long.toString(MEMBER),
-                "version", 1, "childIds", Map.of("order-ids", ORDERS.stream().map(String::valueOf).toList()));
+        Map<String, Object> request = Map.of(
+                "aggregateType",
+                DemoCycle.SOURCE,
+                "aggregateId",
+                Long.toString(MEMBER),
+                "version",
+                1,
+                "childIds",
+                Map.of("order-ids", ORDERS.stream().map(String::valueOf).toList()));
 
         JsonNode accepted = publisher.post("/api/forward-requests", request).require("publishing the request");
 
@@ -98,13 +106,22 @@ class ForwardDeletionPlatformIT {
         assertThat(targets.get(DemoCycle.PROFILES).path("outcome").asString()).isEqualTo("DELETED");
         assertThat(targets.get(DemoCycle.PROFILES).path("deleted").asLong()).isEqualTo(1);
         assertThat(targets.get(DemoCycle.PROFILES).path("copyTasksReported").asInt())
-                .isEqualTo(targets.get(DemoCycle.PROFILES).path("copyTasksExpected").asInt()).isEqualTo(1);
+                .isEqualTo(targets.get(DemoCycle.PROFILES)
+                        .path("copyTasksExpected")
+                        .asInt())
+                .isEqualTo(1);
         assertThat(targets.get("order-records").path("outcome").asString()).isEqualTo("SNAPSHOT_KEPT");
         assertThat(targets.get(DemoCycle.ORDERS).path("outcome").asString()).isEqualTo("SNAPSHOT_KEPT");
 
-        assertThat(profileExists(MEMBER)).as("the profile is gone from Cassandra").isFalse();
-        assertThat(cacheEntryExists(MEMBER)).as("its cache entry is gone from Redis").isFalse();
-        assertThat(orderCount(MEMBER)).as("the orders are kept as legal records").isEqualTo(ORDERS.size());
+        assertThat(profileExists(MEMBER))
+                .as("the profile is gone from Cassandra")
+                .isFalse();
+        assertThat(cacheEntryExists(MEMBER))
+                .as("its cache entry is gone from Redis")
+                .isFalse();
+        assertThat(orderCount(MEMBER))
+                .as("the orders are kept as legal records")
+                .isEqualTo(ORDERS.size());
         assertThat(profileExists(MEMBER + 1)).as("another member is untouched").isTrue();
 
         JsonNode repeat = publisher.post("/api/forward-requests", request).require("publishing it again");
@@ -122,8 +139,11 @@ class ForwardDeletionPlatformIT {
         assertThat(items).isPositive();
         assertThat(cacheEntryExists(member)).isTrue();
 
-        JsonNode accepted = publisher.post("/api/forward-requests", Map.of("aggregateType", DemoCycle.SOURCE,
-                "aggregateId", Long.toString(member), "version", 1)).require("publishing the request");
+        JsonNode accepted = publisher
+                .post(
+                        "/api/forward-requests",
+                        Map.of("aggregateType", DemoCycle.SOURCE, "aggregateId", Long.toString(member), "version", 1))
+                .require("publishing the request");
         JsonNode purged = awaitState(accepted.path("requestId").asString(), "PURGED");
         Map<String, JsonNode> targets = new HashMap<>();
         purged.path("targets").forEach(t -> targets.put(t.path("dataset").asString(), t));
@@ -131,7 +151,9 @@ class ForwardDeletionPlatformIT {
         JsonNode orders = targets.get(DemoCycle.ORDERS);
         assertThat(orders.path("outcome").asString()).isEqualTo("DELETED");
         assertThat(orders.path("lookup").asBoolean()).isTrue();
-        assertThat(orders.path("keys").asInt()).as("the member's orders, found through the index").isEqualTo(ORDERS.size());
+        assertThat(orders.path("keys").asInt())
+                .as("the member's orders, found through the index")
+                .isEqualTo(ORDERS.size());
         assertThat(orderCount(member)).as("the orders are gone").isZero();
         assertThat(itemCount(member)).as("and their items with them").isZero();
         assertThat(orderCount(MEMBER + 2)).as("another member's orders stay").isEqualTo(ORDERS.size());
@@ -143,14 +165,29 @@ class ForwardDeletionPlatformIT {
         assertThat(row.get("display_name")).isNull();
         assertThat(row.get("email")).isNull();
         assertThat(row.get("country")).isEqualTo(member % 3 == 0 ? "FR" : "NL");
-        assertThat(cacheEntryExists(member)).as("its cache entry, filled from the old row, is gone").isFalse();
+        assertThat(cacheEntryExists(member))
+                .as("its cache entry, filled from the old row, is gone")
+                .isFalse();
 
         // a mistake can be undone: the anonymisation's record puts back exactly the cleared columns
         PlatformClient recovery = operator.as("recovery", "recovery").at(URI.create("http://127.0.0.1:8085"));
         // no spec: the record is restored under the spec its request froze in the deletion log
-        JsonNode created = recovery.post("/api/recoveries", Map.of(
-                "scope", Map.of("type", "keys", "dataset", DemoCycle.PROFILES, "keys", List.of(Map.of("member_id", member))),
-                "dryRun", false, "reason", "anonymised by mistake")).require("requesting the recovery");
+        JsonNode created = recovery.post(
+                        "/api/recoveries",
+                        Map.of(
+                                "scope",
+                                Map.of(
+                                        "type",
+                                        "keys",
+                                        "dataset",
+                                        DemoCycle.PROFILES,
+                                        "keys",
+                                        List.of(Map.of("member_id", member))),
+                                "dryRun",
+                                false,
+                                "reason",
+                                "anonymised by mistake"))
+                .require("requesting the recovery");
         JsonNode done = awaitRecovery(recovery, created.path("id").asString());
         assertThat(done.path("status").asString()).isEqualTo("COMPLETED");
         Map<String, Object> restored = shared.profile(member);
@@ -182,25 +219,45 @@ class ForwardDeletionPlatformIT {
         String requestId;
         platform.kill("deletion-service");
         try {
-            requestId = publisher.post("/api/forward-requests", Map.of("aggregateType", DemoCycle.SOURCE,
-                    "aggregateId", Long.toString(member), "version", 1)).require("publishing the request")
-                    .path("requestId").asString();
+            requestId = publisher
+                    .post(
+                            "/api/forward-requests",
+                            Map.of(
+                                    "aggregateType",
+                                    DemoCycle.SOURCE,
+                                    "aggregateId",
+                                    Long.toString(member),
+                                    "version",
+                                    1))
+                    .require("publishing the request")
+                    .path("requestId")
+                    .asString();
             String bootstrap = platform.engine(KafkaEngine.class).bootstrapServers();
             String finalRequestId = requestId;
-            assertThat(TopicRecords.read(bootstrap, Topics.DELETION_TASKS, value -> json.readValue(value, DeletionTask.class),
-                    task -> finalRequestId.equals(task.requestId()), 1, Duration.ofSeconds(60))).isNotEmpty();
-            // the task is lost: the group is moved past it, as a consumer that committed it and then died would leave it
+            assertThat(TopicRecords.read(
+                            bootstrap,
+                            Topics.DELETION_TASKS,
+                            value -> json.readValue(value, DeletionTask.class),
+                            task -> finalRequestId.equals(task.requestId()),
+                            1,
+                            Duration.ofSeconds(60)))
+                    .isNotEmpty();
+            // the task is lost: the group is moved past it, as a consumer that committed it and then died would leave
+            // it
             skipEveryTask(bootstrap);
         } finally {
             platform.restart("deletion-service");
         }
 
         JsonNode purged = awaitState(requestId, "PURGED");
-        assertThat(profileExists(member)).as("the reconciler's re-published task deleted the profile").isFalse();
+        assertThat(profileExists(member))
+                .as("the reconciler's re-published task deleted the profile")
+                .isFalse();
         assertThat(cacheEntryExists(member)).isFalse();
         Instant published = Instant.parse(purged.path("publishedAt").asString());
         Instant purgedAt = Instant.parse(purged.path("purgedAt").asString());
-        assertThat(Duration.between(published, purgedAt)).as("not before the reconciler's threshold (1 minute here)")
+        assertThat(Duration.between(published, purgedAt))
+                .as("not before the reconciler's threshold (1 minute here)")
                 .isGreaterThanOrEqualTo(Duration.ofMinutes(1));
     }
 
@@ -211,14 +268,22 @@ class ForwardDeletionPlatformIT {
     private static void skipEveryTask(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            admin.describeTopics(List.of(Topics.DELETION_TASKS)).allTopicNames().get().get(Topics.DELETION_TASKS)
-                    .partitions().forEach(p -> latest.put(new TopicPartition(Topics.DELETION_TASKS, p.partition()),
-                            OffsetSpec.latest()));
+            admin.describeTopics(List.of(Topics.DELETION_TASKS))
+                    .allTopicNames()
+                    .get()
+                    .get(Topics.DELETION_TASKS)
+                    .partitions()
+                    .forEach(p ->
+                            latest.put(new TopicPartition(Topics.DELETION_TASKS, p.partition()), OffsetSpec.latest()));
             Map<TopicPartition, OffsetAndMetadata> ends = new HashMap<>();
-            admin.listOffsets(latest).all().get().forEach((partition, offset) ->
-                    ends.put(partition, new OffsetAndMetadata(offset.offset())));
-            List<String> groups = admin.listConsumerGroups().all().get().stream().map(g -> g.groupId())
-                    .filter(g -> g.equals("deletion-service") || g.startsWith("deletion-service.")).toList();
+            admin.listOffsets(latest)
+                    .all()
+                    .get()
+                    .forEach((partition, offset) -> ends.put(partition, new OffsetAndMetadata(offset.offset())));
+            List<String> groups = admin.listConsumerGroups().all().get().stream()
+                    .map(g -> g.groupId())
+                    .filter(g -> g.equals("deletion-service") || g.startsWith("deletion-service."))
+                    .toList();
             assertThat(groups).as("the deletion service's consumer groups").contains("deletion-service");
             long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
             for (String group : groups) {
@@ -242,16 +307,31 @@ class ForwardDeletionPlatformIT {
     }
 
     private void registerOrderRecordsKeptAsSnapshots() {
-        IdentifierSource orderIds = new IdentifierSource("order-ids", StoreKind.POSTGRES, "pg-main", "demo", "orders",
-                "order_id", "updated_at", S3Layout.defaultBackupLocation("order-ids", BackupFormat.JSONL_GZIP),
+        IdentifierSource orderIds = new IdentifierSource(
+                "order-ids",
+                StoreKind.POSTGRES,
+                "pg-main",
+                "demo",
+                "orders",
+                "order_id",
+                "updated_at",
+                S3Layout.defaultBackupLocation("order-ids", BackupFormat.JSONL_GZIP),
                 Duration.ZERO);
         owner.post("/api/identifier-sources", orderIds).require("registering order-ids");
-        DatasetSpec records = DatasetSpec.builder().name("order-records").storeKind(StoreKind.POSTGRES)
-                .connectionRef("pg-main").namespace("demo").table("orders").keyColumns(KeyColumns.partitionOnly("order_id"))
-                .identifierColumn("order_id").identifierSource("order-ids")
+        DatasetSpec records = DatasetSpec.builder()
+                .name("order-records")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace("demo")
+                .table("orders")
+                .keyColumns(KeyColumns.partitionOnly("order_id"))
+                .identifierColumn("order_id")
+                .identifierSource("order-ids")
                 .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation("order-records", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.1)).ownerTeam(DemoCycle.TEAM).build();
+                .limits(DeletionLimits.fraction(0.1))
+                .ownerTeam(DemoCycle.TEAM)
+                .build();
         owner.post("/api/datasets", records).require("registering order-records");
         owner.put("/api/datasets/order-records/forward-policy", Map.of("action", "KEEP_SNAPSHOT"))
                 .require("keeping order records as snapshots");
@@ -277,7 +357,7 @@ class ForwardDeletionPlatformIT {
     private boolean cacheEntryExists(long memberId) {
         RedisEngine redis = platform.engine(RedisEngine.class);
         try (RedisClient client = RedisClient.create("redis://" + redis.host() + ":" + redis.port());
-             StatefulRedisConnection<String, String> connection = client.connect()) {
+                StatefulRedisConnection<String, String> connection = client.connect()) {
             return connection.sync().exists("profile:" + memberId) == 1;
         }
     }
@@ -287,14 +367,16 @@ class ForwardDeletionPlatformIT {
     }
 
     private long itemCount(long member) throws Exception {
-        return count("SELECT count(*) FROM demo.order_items i JOIN demo.orders o ON o.order_id = i.order_id"
-                + " WHERE o.member_id = ?", member);
+        return count(
+                "SELECT count(*) FROM demo.order_items i JOIN demo.orders o ON o.order_id = i.order_id"
+                        + " WHERE o.member_id = ?",
+                member);
     }
 
     private long count(String sql, long member) throws Exception {
         PostgresEngine postgres = platform.engine(PostgresEngine.class);
         try (Connection pg = DriverManager.getConnection(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password());
-             var count = pg.prepareStatement(sql)) {
+                var count = pg.prepareStatement(sql)) {
             count.setLong(1, member);
             try (var rs = count.executeQuery()) {
                 rs.next();

@@ -17,15 +17,20 @@ class LocalPlatformTest {
 
     @Test
     void recoveryServiceGetsTheSSTableWritersClasspathSoItsBulkPathCanRun() {
-        List<String> args = LocalPlatform.serviceArguments(service("recovery-service"), Map.of("spring.kafka.bootstrap-servers",
-                "127.0.0.1:19092"));
+        List<String> args = LocalPlatform.serviceArguments(
+                service("recovery-service"), Map.of("spring.kafka.bootstrap-servers", "127.0.0.1:19092"));
 
         assertThat(args).contains("--server.port=8085", "--spring.kafka.bootstrap-servers=127.0.0.1:19092");
-        String classpath = args.stream().filter(arg -> arg.startsWith(PREFIX)).map(arg -> arg.substring(PREFIX.length()))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + PREFIX + " in " + args));
-        List<Path> entries = Arrays.stream(classpath.split(File.pathSeparator)).map(Path::of).toList();
+        String classpath = args.stream()
+                .filter(arg -> arg.startsWith(PREFIX))
+                .map(arg -> arg.substring(PREFIX.length()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + PREFIX + " in " + args));
+        List<Path> entries =
+                Arrays.stream(classpath.split(File.pathSeparator)).map(Path::of).toList();
         assertThat(entries).as("every entry exists").allMatch(Files::exists);
-        assertThat(entries).as("the writer's main class, the orphan guard and cassandra-all")
+        assertThat(entries)
+                .as("the writer's main class, the orphan guard and cassandra-all")
                 .anyMatch(entry -> entry.toString().contains("runtime-cassandra"))
                 .anyMatch(entry -> entry.getFileName().toString().startsWith("process-guard"))
                 .anyMatch(entry -> entry.getFileName().toString().startsWith("cassandra-all-"));
@@ -34,7 +39,8 @@ class LocalPlatformTest {
     @Test
     void everyServiceRunsWithTheLocalProfileOfDemoUsersAndLocalOnlyKeys() {
         for (LocalPlatform.Service service : LocalPlatform.SERVICES) {
-            assertThat(LocalPlatform.serviceArguments(service, Map.of())).as(service.module())
+            assertThat(LocalPlatform.serviceArguments(service, Map.of()))
+                    .as(service.module())
                     .contains("--spring.profiles.active=local");
         }
     }
@@ -46,6 +52,9 @@ class LocalPlatformTest {
     }
 
     private static LocalPlatform.Service service(String module) {
-        return LocalPlatform.SERVICES.stream().filter(s -> s.module().equals(module)).findFirst().orElseThrow();
+        return LocalPlatform.SERVICES.stream()
+                .filter(s -> s.module().equals(module))
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -39,8 +39,10 @@ class RegistrationChecksPlatformIT {
         String[] hostPort = cassandra.contactPoint().split(":");
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
-                .withLocalDatacenter(CassandraEngine.LOCAL_DATACENTER).build()) {
-            session.execute("CREATE TABLE IF NOT EXISTS demo.member_visits (member_id bigint PRIMARY KEY, visits counter)");
+                .withLocalDatacenter(CassandraEngine.LOCAL_DATACENTER)
+                .build()) {
+            session.execute(
+                    "CREATE TABLE IF NOT EXISTS demo.member_visits (member_id bigint PRIMARY KEY, visits counter)");
         }
     }
 
@@ -57,9 +59,10 @@ class RegistrationChecksPlatformIT {
 
     @Test
     void anIdentifierColumnThatDoesNotExistOrACounterTableIsRefused() {
-        PlatformClient.Answer missingColumn = owner.post("/api/datasets",
-                spec("profiles-by-account", "member_profiles", "account_id"));
-        PlatformClient.Answer counter = owner.post("/api/datasets", spec("member-visits", "member_visits", "member_id"));
+        PlatformClient.Answer missingColumn =
+                owner.post("/api/datasets", spec("profiles-by-account", "member_profiles", "account_id"));
+        PlatformClient.Answer counter =
+                owner.post("/api/datasets", spec("member-visits", "member_visits", "member_id"));
 
         assertThat(missingColumn.status()).isEqualTo(422);
         assertThat(missingColumn.text()).contains("account_id");
@@ -69,10 +72,19 @@ class RegistrationChecksPlatformIT {
     }
 
     private static DatasetSpec spec(String name, String table, String identifier) {
-        return DatasetSpec.builder().name(name).storeKind(StoreKind.CASSANDRA).connectionRef("cassandra-main")
-                .namespace("demo").table(table).keyColumns(KeyColumns.partitionOnly("member_id"))
-                .identifierColumn(identifier).identifierSource(DemoCycle.SOURCE).conditionalColumn(ConditionalColumn.none())
-                .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP)).limits(DeletionLimits.fraction(0.2))
-                .ownerTeam(DemoCycle.TEAM).build();
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cassandra-main")
+                .namespace("demo")
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly("member_id"))
+                .identifierColumn(identifier)
+                .identifierSource(DemoCycle.SOURCE)
+                .conditionalColumn(ConditionalColumn.none())
+                .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.2))
+                .ownerTeam(DemoCycle.TEAM)
+                .build();
     }
 }

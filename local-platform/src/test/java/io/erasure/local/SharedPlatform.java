@@ -28,7 +28,8 @@ final class SharedPlatform {
     static synchronized SharedPlatform get() throws Exception {
         if (instance == null) {
             Path project = Path.of("").toAbsolutePath().getParent();
-            LocalPlatform.Running platform = LocalPlatform.start(project, Files.createTempDirectory("erasure-platform-it"));
+            LocalPlatform.Running platform =
+                    LocalPlatform.start(project, Files.createTempDirectory("erasure-platform-it"));
             Runtime.getRuntime().addShutdownHook(new Thread(platform::close, "platform-it-stop"));
             DemoCycle demo = platform.demo(System.out);
             instance = new SharedPlatform(platform, demo, demo.run());
@@ -47,9 +48,12 @@ final class SharedPlatform {
         String[] hostPort = cassandra.contactPoint().split(":");
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
-                .withLocalDatacenter(CassandraEngine.LOCAL_DATACENTER).build()) {
-            var row = session.execute("SELECT display_name, email, country FROM demo.member_profiles WHERE member_id = ?",
-                    memberId).one();
+                .withLocalDatacenter(CassandraEngine.LOCAL_DATACENTER)
+                .build()) {
+            var row = session.execute(
+                            "SELECT display_name, email, country FROM demo.member_profiles WHERE member_id = ?",
+                            memberId)
+                    .one();
             if (row == null) {
                 return null;
             }

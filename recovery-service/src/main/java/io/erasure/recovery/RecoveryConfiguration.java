@@ -19,8 +19,8 @@ import io.erasure.support.stores.StoreConnectionsProperties;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
-import java.util.function.Supplier;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -45,9 +45,10 @@ class RecoveryConfiguration {
      */
     @Bean
     AccessRules recoveryAccess() {
-        return requests -> requests
-                .requestMatchers("/api/reapplications", "/api/reapplications/**").hasAnyRole("RECOVERY", "OPERATOR")
-                .requestMatchers("/api/**").hasRole("RECOVERY");
+        return requests -> requests.requestMatchers("/api/reapplications", "/api/reapplications/**")
+                .hasAnyRole("RECOVERY", "OPERATOR")
+                .requestMatchers("/api/**")
+                .hasRole("RECOVERY");
     }
 
     @Bean
@@ -66,11 +67,22 @@ class RecoveryConfiguration {
 
     /** The bulk path of large Cassandra recoveries ({@code erasure.recovery.bulk-*}). */
     @Bean
-    BulkRestores bulkRestores(StoreAdapterPool adapters, StoreConnectionsProperties connections, Clock clock,
-                              RecoveryProperties properties) {
-        return new BulkRestores(adapters, connections, clock, properties.bulkThreshold(), properties.bulkBatchSize(),
-                properties.bulkWriterClasspath(), properties.bulkWorkPath(), properties.bulkWriterHeap(),
-                properties.bulkWriterTimeout(), properties.bulkLoaderChoice());
+    BulkRestores bulkRestores(
+            StoreAdapterPool adapters,
+            StoreConnectionsProperties connections,
+            Clock clock,
+            RecoveryProperties properties) {
+        return new BulkRestores(
+                adapters,
+                connections,
+                clock,
+                properties.bulkThreshold(),
+                properties.bulkBatchSize(),
+                properties.bulkWriterClasspath(),
+                properties.bulkWorkPath(),
+                properties.bulkWriterHeap(),
+                properties.bulkWriterTimeout(),
+                properties.bulkLoaderChoice());
     }
 
     /**
@@ -78,21 +90,30 @@ class RecoveryConfiguration {
      * the reader (which prepares its statements) is opened on first use.
      */
     @Bean
-    Supplier<LogReader> logReader(CqlSession session, JsonMapper json, Clock clock,
-                                  @Value("${erasure.deletion-log.master-key:}") String masterKey) {
+    Supplier<LogReader> logReader(
+            CqlSession session,
+            JsonMapper json,
+            Clock clock,
+            @Value("${erasure.deletion-log.master-key:}") String masterKey) {
         return SingletonSupplier.of(() ->
                 new LogReader(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json));
     }
 
     /** Rows too large for a log message are in the platform bucket ({@code erasure.s3.*}), where this service has one. */
     @Bean
-    RetainedRows retainedRows(ObjectProvider<S3Client> s3, ObjectProvider<S3Properties> s3Properties, CqlSession session,
-                              JsonMapper json, Clock clock, @Value("${erasure.deletion-log.master-key:}") String masterKey) {
+    RetainedRows retainedRows(
+            ObjectProvider<S3Client> s3,
+            ObjectProvider<S3Properties> s3Properties,
+            CqlSession session,
+            JsonMapper json,
+            Clock clock,
+            @Value("${erasure.deletion-log.master-key:}") String masterKey) {
         S3Client client = s3.getIfAvailable();
         // sealed with the dataset's key; opened on first use, as the log's tables may not exist yet
-        Supplier<SealedRecords> sealed = SingletonSupplier.of(() ->
-                new SealedRecords(new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json));
-        return new RetainedRows(client, client == null ? null : s3Properties.getObject().bucket(), sealed);
+        Supplier<SealedRecords> sealed = SingletonSupplier.of(
+                () -> new SealedRecords(new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json));
+        return new RetainedRows(
+                client, client == null ? null : s3Properties.getObject().bucket(), sealed);
     }
 
     /**
@@ -101,14 +122,32 @@ class RecoveryConfiguration {
      */
     @Bean
     FrozenSpecGuard frozenSpecGuard(CqlSession session, JsonMapper json) {
-        return new FrozenSpecGuard(SingletonSupplier.of(() -> new FrozenSpecs(session, json, Duration.ofDays(30))), json);
+        return new FrozenSpecGuard(
+                SingletonSupplier.of(() -> new FrozenSpecs(session, json, Duration.ofDays(30))), json);
     }
 
     @Bean
-    RecoveryRunner recoveryRunner(Supplier<LogReader> logReader, Clock clock, StoreAdapterPool adapters, RecoveryStore store,
-                                  RestoreThrottle throttle, BulkRestores bulk, RetainedRows retained,
-                                  RecoveryProperties properties, FrozenSpecGuard frozenSpecs, JsonMapper json) {
-        return new RecoveryRunner(logReader, adapters, store, throttle, bulk, retained, clock,
-                new RecoveryRunner.Sizes(properties.pageSize(), properties.batchSize()), frozenSpecs, json);
+    RecoveryRunner recoveryRunner(
+            Supplier<LogReader> logReader,
+            Clock clock,
+            StoreAdapterPool adapters,
+            RecoveryStore store,
+            RestoreThrottle throttle,
+            BulkRestores bulk,
+            RetainedRows retained,
+            RecoveryProperties properties,
+            FrozenSpecGuard frozenSpecs,
+            JsonMapper json) {
+        return new RecoveryRunner(
+                logReader,
+                adapters,
+                store,
+                throttle,
+                bulk,
+                retained,
+                clock,
+                new RecoveryRunner.Sizes(properties.pageSize(), properties.batchSize()),
+                frozenSpecs,
+                json);
     }
 }

@@ -33,27 +33,34 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                            host is this machine and the work dir exists or can be created, sstableloader otherwise
  */
 @ConfigurationProperties("erasure.recovery")
-public record RecoveryProperties(@DefaultValue("500") int rowsPerSecond, @DefaultValue("100") int batchSize,
-                                 @DefaultValue("500") int pageSize, @DefaultValue("2") int workers,
-                                 @DefaultValue("20000") int bulkThreshold, @DefaultValue("50000") int bulkBatchSize,
-                                 String bulkWriterClasspath, String bulkWorkDir,
-                                 @DefaultValue("512m") String bulkWriterHeap, @DefaultValue("10m") Duration bulkWriterTimeout,
-                                 @DefaultValue("auto") String bulkLoader) {
+public record RecoveryProperties(
+        @DefaultValue("500") int rowsPerSecond,
+        @DefaultValue("100") int batchSize,
+        @DefaultValue("500") int pageSize,
+        @DefaultValue("2") int workers,
+        @DefaultValue("20000") int bulkThreshold,
+        @DefaultValue("50000") int bulkBatchSize,
+        String bulkWriterClasspath,
+        String bulkWorkDir,
+        @DefaultValue("512m") String bulkWriterHeap,
+        @DefaultValue("10m") Duration bulkWriterTimeout,
+        @DefaultValue("auto") String bulkLoader) {
 
     public RecoveryProperties {
         if (batchSize < 1 || workers < 1) {
-            throw new IllegalArgumentException("erasure.recovery.batch-size and .workers must be >= 1, got " + batchSize + ", "
-                    + workers);
+            throw new IllegalArgumentException(
+                    "erasure.recovery.batch-size and .workers must be >= 1, got " + batchSize + ", " + workers);
         }
         if (bulkBatchSize < 1) {
             throw new IllegalArgumentException("erasure.recovery.bulk-batch-size must be >= 1, got " + bulkBatchSize);
         }
         if (bulkWriterHeap == null || !bulkWriterHeap.matches("\\d+[kmgKMG]")) {
-            throw new IllegalArgumentException("erasure.recovery.bulk-writer-heap must look like 512m or 1g, got '"
-                    + bulkWriterHeap + "'");
+            throw new IllegalArgumentException(
+                    "erasure.recovery.bulk-writer-heap must look like 512m or 1g, got '" + bulkWriterHeap + "'");
         }
         if (bulkWriterTimeout == null || bulkWriterTimeout.isNegative() || bulkWriterTimeout.isZero()) {
-            throw new IllegalArgumentException("erasure.recovery.bulk-writer-timeout must be positive, got " + bulkWriterTimeout);
+            throw new IllegalArgumentException(
+                    "erasure.recovery.bulk-writer-timeout must be positive, got " + bulkWriterTimeout);
         }
         BulkSettings.Loader.parse(bulkLoader, "erasure.recovery.bulk-loader");
     }

@@ -7,13 +7,13 @@ import io.erasure.deletionlog.client.LogSchema;
 import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.PostgresEngine;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.task.DeletionTask;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import io.erasure.model.dataset.DatasetSpec;
-import io.erasure.model.record.DeletionRecord;
-import io.erasure.model.task.DeletionTask;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,14 +36,19 @@ import tools.jackson.databind.json.JsonMapper;
  * tables (normally created by deletion-log-service). Cassandra recoveries of {@link #BULK_THRESHOLD} records
  * or more take the bulk path (SSTables written on the runtime-cassandra classpath of the test JVM).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "erasure.recovery.rows-per-second=50", "erasure.recovery.bulk-threshold=" + RecoveryTestSupport.BULK_THRESHOLD,
-        // schema changes (the log's tables, each test's table) outlast the driver's default 2 s on a busy machine
-        "spring.cassandra.request.timeout=30s"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "erasure.recovery.rows-per-second=50",
+            "erasure.recovery.bulk-threshold=" + RecoveryTestSupport.BULK_THRESHOLD,
+            // schema changes (the log's tables, each test's table) outlast the driver's default 2 s on a busy machine
+            "spring.cassandra.request.timeout=30s"
+        })
 public abstract class RecoveryTestSupport {
 
     /** Low, so that a test can take the bulk path with a few rows; above what the online tests restore. */
     public static final int BULK_THRESHOLD = 20;
+
     public static final String CASSANDRA = "cassandra-test";
     public static final String POSTGRES = "pg-test";
     private static final AtomicInteger NAMES = new AtomicInteger();
@@ -61,7 +66,8 @@ public abstract class RecoveryTestSupport {
         cassandra.storeConnectionProperties(CASSANDRA).forEach((name, value) -> registry.add(name, () -> value));
         postgres.storeConnectionProperties(POSTGRES).forEach((name, value) -> registry.add(name, () -> value));
         // a dataset with a child table: its items are deleted, logged and restored with their order
-        String items = "erasure.connections[" + POSTGRES + "].settings[hierarchy." + ORDERS_WITH_ITEMS + ".child.items.";
+        String items =
+                "erasure.connections[" + POSTGRES + "].settings[hierarchy." + ORDERS_WITH_ITEMS + ".child.items.";
         registry.add(items + "table]", () -> "recovery_it.orders_with_items_items");
         registry.add(items + "references]", () -> "order_id=id");
         registry.add(items + "updated-at]", () -> "updated_at");
@@ -72,12 +78,16 @@ public abstract class RecoveryTestSupport {
 
     @LocalServerPort
     protected int port;
+
     @Autowired
     protected JsonMapper json;
+
     @Autowired
     protected JdbcTemplate jdbc;
+
     @Autowired
     protected CqlSession session;
+
     @Value("${erasure.deletion-log.master-key}")
     private String masterKey;
 
@@ -110,7 +120,8 @@ public abstract class RecoveryTestSupport {
     }
 
     protected RestTestClient as(String user) {
-        return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
+        return RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
                 .defaultHeaders(h -> h.setBasicAuth(user, user))
                 // what every client's writes with Basic credentials carry (service-support's CrossSiteWriteGuard)
                 .defaultHeader("X-Requested-By", "tests")
@@ -123,8 +134,17 @@ public abstract class RecoveryTestSupport {
 
     /** Creates a recovery as the RECOVERY user and waits until it has finished; returns the finished request. */
     protected JsonNode recover(String body) {
-        String created = as("recovery").post().uri("/api/recoveries").contentType(MediaType.APPLICATION_JSON).body(body)
-                .exchange().expectStatus().isAccepted().expectBody(String.class).returnResult().getResponseBody();
+        String created = as("recovery")
+                .post()
+                .uri("/api/recoveries")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body)
+                .exchange()
+                .expectStatus()
+                .isAccepted()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
         UUID id = UUID.fromString(json.readTree(created).get("id").asString());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
@@ -146,7 +166,14 @@ public abstract class RecoveryTestSupport {
     }
 
     protected JsonNode get(String uri) {
-        return json.readTree(as("recovery").get().uri(uri).exchange().expectStatus().isOk().expectBody(String.class)
-                .returnResult().getResponseBody());
+        return json.readTree(as("recovery")
+                .get()
+                .uri(uri)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody());
     }
 }

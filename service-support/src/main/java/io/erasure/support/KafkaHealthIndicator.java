@@ -5,7 +5,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -44,8 +43,8 @@ public class KafkaHealthIndicator extends AbstractHealthIndicator implements Dis
 
     @Override
     protected void doHealthCheck(Health.Builder builder) throws Exception {
-        DescribeClusterResult cluster = admin().describeCluster(
-                new DescribeClusterOptions().timeoutMs(Math.toIntExact(timeout.toMillis())));
+        DescribeClusterResult cluster =
+                admin().describeCluster(new DescribeClusterOptions().timeoutMs(Math.toIntExact(timeout.toMillis())));
         String clusterId = cluster.clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         Collection<Node> nodes = cluster.nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         builder.up().withDetail("clusterId", clusterId).withDetail("nodes", nodes.size());

@@ -1,10 +1,8 @@
 package io.erasure.support;
 
 import java.time.Duration;
-
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
-
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** UP when the platform bucket answers a HEAD request; DOWN with the error otherwise. */
@@ -26,11 +24,10 @@ public class S3HealthIndicator extends AbstractHealthIndicator {
     protected void doHealthCheck(Health.Builder builder) {
         builder.withDetail("bucket", bucket);
         try {
-            s3.headBucket(request -> request.bucket(bucket)
-                    .overrideConfiguration(override -> override.apiCallTimeout(TIMEOUT)));
+            s3.headBucket(request ->
+                    request.bucket(bucket).overrideConfiguration(override -> override.apiCallTimeout(TIMEOUT)));
             builder.up();
-        }
-        catch (RuntimeException e) {
+        } catch (RuntimeException e) {
             builder.down(e);
         }
     }

@@ -1,7 +1,6 @@
 package io.erasure.support;
 
 import java.net.URI;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -31,10 +30,12 @@ public record S3Properties(
         accessKey = blankToNull(accessKey);
         secretKey = blankToNull(secretKey);
         if (bucket == null || bucket.isBlank()) {
-            throw new IllegalArgumentException("erasure.s3.bucket is required: set it to the platform bucket, e.g. erasure.s3.bucket=erasure");
+            throw new IllegalArgumentException(
+                    "erasure.s3.bucket is required: set it to the platform bucket, e.g. erasure.s3.bucket=erasure");
         }
         if (region == null) {
-            throw new IllegalArgumentException("erasure.s3.region must not be blank: leave it unset for us-east-1 or name the bucket's region");
+            throw new IllegalArgumentException(
+                    "erasure.s3.region must not be blank: leave it unset for us-east-1 or name the bucket's region");
         }
         if ((accessKey == null) != (secretKey == null)) {
             throw new IllegalArgumentException("erasure.s3.access-key and erasure.s3.secret-key go together: set both, "
@@ -54,7 +55,7 @@ public record S3Properties(
     @Override
     public String toString() {
         // never log the secret
-        return "S3Properties[endpoint=" + endpoint + ", region=" + region + ", accessKey=" + accessKey
-                + ", secretKey=" + (secretKey == null ? null : "******") + ", bucket=" + bucket + ", pathStyle=" + pathStyle + "]";
+        return "S3Properties[endpoint=" + endpoint + ", region=" + region + ", accessKey=" + accessKey + ", secretKey="
+                + (secretKey == null ? null : "******") + ", bucket=" + bucket + ", pathStyle=" + pathStyle + "]";
     }
 }

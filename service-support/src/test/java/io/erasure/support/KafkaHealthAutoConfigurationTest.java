@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
-
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -20,7 +19,8 @@ class KafkaHealthAutoConfigurationTest {
     @Test
     void presentWithKafkaAutoConfiguration() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, KafkaHealthAutoConfiguration.class))
+                .withConfiguration(
+                        AutoConfigurations.of(KafkaAutoConfiguration.class, KafkaHealthAutoConfiguration.class))
                 .run(context -> assertThat(context).hasBean("kafkaHealthIndicator"));
     }
 
@@ -34,13 +34,13 @@ class KafkaHealthAutoConfigurationTest {
     @Test
     void downWhenNoBrokerAnswersInTime() throws IOException {
         KafkaHealthIndicator indicator = new KafkaHealthIndicator(
-                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + closedPort()), Duration.ofMillis(500));
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + closedPort()),
+                Duration.ofMillis(500));
         try {
             Health health = indicator.health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
             assertThat(health.getDetails()).containsKey("error");
-        }
-        finally {
+        } finally {
             indicator.destroy();
         }
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.net.URI;
-
 import org.junit.jupiter.api.Test;
 
 class S3PropertiesTest {
@@ -34,6 +33,7 @@ class S3PropertiesTest {
     @Test
     void theSecretStaysOutOfLogs() {
         assertThat(new S3Properties(null, "us-east-1", "AK", "very-secret", "platform", false).toString())
-                .contains("AK").doesNotContain("very-secret");
+                .contains("AK")
+                .doesNotContain("very-secret");
     }
 }

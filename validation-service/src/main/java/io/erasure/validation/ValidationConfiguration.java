@@ -56,18 +56,25 @@ class ValidationConfiguration {
      * there). Without contact points detection is off, loudly: every report says "not configured".
      */
     @Bean
-    ResurrectionDetector resurrectionDetector(DeletionLogConnection connection, ReadThrottle throttle, MeterRegistry meters) {
+    ResurrectionDetector resurrectionDetector(
+            DeletionLogConnection connection, ReadThrottle throttle, MeterRegistry meters) {
         if (!connection.configured()) {
-            log.warn("resurrection detection is OFF: erasure.validation.deletion-log.contact-points is not set, so rows"
-                    + " deleted before and live again are not reported (reports say resurrectionCheck: \"{}\")",
+            log.warn(
+                    "resurrection detection is OFF: erasure.validation.deletion-log.contact-points is not set, so rows"
+                            + " deleted before and live again are not reported (reports say resurrectionCheck: \"{}\")",
                     ResurrectionDetector.NOT_CONFIGURED);
             return ResurrectionDetector.notConfigured(meters);
         }
         CqlSession session = deletionLogSession(connection);
-        log.info("resurrection detection reads the deletion log at {} (keyspace {})", connection.endpoints(),
+        log.info(
+                "resurrection detection reads the deletion log at {} (keyspace {})",
+                connection.endpoints(),
                 connection.keyspace());
-        return new ResurrectionDetector(new PriorDeletions(session, connection.keyspace(), PriorDeletions.DEFAULT_CONCURRENCY),
-                session, throttle, meters);
+        return new ResurrectionDetector(
+                new PriorDeletions(session, connection.keyspace(), PriorDeletions.DEFAULT_CONCURRENCY),
+                session,
+                throttle,
+                meters);
     }
 
     private static CqlSession deletionLogSession(DeletionLogConnection connection) {
@@ -77,7 +84,8 @@ class ValidationConfiguration {
                 // a record missed on a lagging replica would hide a zombie from the report
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
                 .build();
-        CqlSessionBuilder builder = CqlSession.builder().withConfigLoader(config).withLocalDatacenter(connection.localDatacenter());
+        CqlSessionBuilder builder =
+                CqlSession.builder().withConfigLoader(config).withLocalDatacenter(connection.localDatacenter());
         if (connection.username() != null) {
             builder.withAuthCredentials(connection.username(), connection.password());
         }

@@ -12,8 +12,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxPlannedStatements statements kept in a dry-run report (the count is always complete)
  */
 @ConfigurationProperties("erasure.validation")
-public record ValidationProperties(Integer batchSize, Integer readsPerSecond, Integer taskSize, Duration revalidateAfter,
-                                   Integer maxPlannedStatements) {
+public record ValidationProperties(
+        Integer batchSize,
+        Integer readsPerSecond,
+        Integer taskSize,
+        Duration revalidateAfter,
+        Integer maxPlannedStatements) {
 
     public ValidationProperties {
         batchSize = batchSize == null ? 200 : batchSize;

@@ -25,6 +25,7 @@ import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.support.stores.StoreAdapterPool;
+import io.erasure.support.tasks.DeletionTaskPublisher;
 import io.erasure.validation.check.CandidateChecks;
 import io.erasure.validation.finalset.RunFiles;
 import io.erasure.validation.finalset.ValidationReport;
@@ -32,7 +33,6 @@ import io.erasure.validation.job.ProcessedJobs;
 import io.erasure.validation.job.RunEvents;
 import io.erasure.validation.job.ValidationJobs;
 import io.erasure.validation.resurrection.ResurrectionDetector;
-import io.erasure.support.tasks.DeletionTaskPublisher;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Timestamp;
@@ -75,10 +75,13 @@ class ResurrectionIT extends ValidationTestSupport {
 
     @Autowired
     KafkaTemplate<String, String> kafka;
+
     @Autowired
     JsonMapper json;
+
     @Autowired
     RunFiles files;
+
     @Autowired
     MeterRegistry meters;
 
@@ -92,19 +95,39 @@ class ResurrectionIT extends ValidationTestSupport {
         jdbc.execute("CREATE SCHEMA " + name);
         jdbc.execute("CREATE TABLE " + name + ".customers (customer_id bigint PRIMARY KEY, deleted_at timestamptz)");
         for (long id = 1; id <= 5; id++) {
-            jdbc.update("INSERT INTO " + name + ".customers VALUES (?, ?)", id, Timestamp.from(NOW.minus(Duration.ofDays(10))));
+            jdbc.update(
+                    "INSERT INTO " + name + ".customers VALUES (?, ?)",
+                    id,
+                    Timestamp.from(NOW.minus(Duration.ofDays(10))));
         }
-        source = new IdentifierSource(name + "-customers", StoreKind.POSTGRES, "pg-main", name, "customers",
-                "customer_id", "deleted_at", S3Layout.defaultBackupLocation(name + "-customers", BackupFormat.JSONL_GZIP),
+        source = new IdentifierSource(
+                name + "-customers",
+                StoreKind.POSTGRES,
+                "pg-main",
+                name,
+                "customers",
+                "customer_id",
+                "deleted_at",
+                S3Layout.defaultBackupLocation(name + "-customers", BackupFormat.JSONL_GZIP),
                 Duration.ofDays(3));
-        spec = DatasetSpec.builder().name(name + "-profiles").storeKind(StoreKind.CASSANDRA).connectionRef("cass-main")
-                .namespace(name).table("profiles").keyColumns(KeyColumns.partitionOnly("customer_id"))
-                .identifierColumn("customer_id").identifierSource(source.name())
+        spec = DatasetSpec.builder()
+                .name(name + "-profiles")
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cass-main")
+                .namespace(name)
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("customer_id"))
+                .identifierColumn("customer_id")
+                .identifierSource(source.name())
                 .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation(name + "-profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam("demo-team").build();
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("demo-team")
+                .build();
 
-        cassandra().execute("CREATE KEYSPACE " + name + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        cassandra()
+                .execute("CREATE KEYSPACE " + name
+                        + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         cassandra().execute("CREATE TABLE " + name + ".profiles (customer_id bigint PRIMARY KEY, name text)");
         long beforeEveryDeletion = CutoffTimestamp.toMicros(NOW.minus(Duration.ofHours(6)));
         long longAgo = CutoffTimestamp.toMicros(NOW.minus(Duration.ofDays(10)));
@@ -114,12 +137,14 @@ class ResurrectionIT extends ValidationTestSupport {
         profile(4, beforeEveryDeletion);
         profile(5, longAgo);
 
-        deletionLog().writer().write(List.of(
-                deleted(spec.name(), "run-earlier-a", null, 1, FIRST_DELETION),
-                deleted(spec.name(), "run-earlier-b", null, 1, NOW.minus(Duration.ofHours(2))),
-                deleted(spec.name(), "run-earlier-a", null, 3, FIRST_DELETION),
-                deleted(spec.name(), null, "request-4", 4, REQUEST_DELETION),
-                deleted(name + "-elsewhere", "run-earlier-a", null, 5, FIRST_DELETION)));
+        deletionLog()
+                .writer()
+                .write(List.of(
+                        deleted(spec.name(), "run-earlier-a", null, 1, FIRST_DELETION),
+                        deleted(spec.name(), "run-earlier-b", null, 1, NOW.minus(Duration.ofHours(2))),
+                        deleted(spec.name(), "run-earlier-a", null, 3, FIRST_DELETION),
+                        deleted(spec.name(), null, "request-4", 4, REQUEST_DELETION),
+                        deleted(name + "-elsewhere", "run-earlier-a", null, 5, FIRST_DELETION)));
     }
 
     @Test
@@ -132,22 +157,27 @@ class ResurrectionIT extends ValidationTestSupport {
         ValidationCompleted completed = single(runId, ValidationCompleted.class);
         assertThat(completed.candidateCount()).isEqualTo(5);
         assertThat(completed.finalCount()).isEqualTo(4);
-        assertThat(completed.droppedByReason()).containsEntry("modifiedSinceBackup", 1L)
-                .containsEntry("reactivated", 0L).containsEntry("identifierNotFound", 0L).containsEntry("alreadyAbsent", 0L);
+        assertThat(completed.droppedByReason())
+                .containsEntry("modifiedSinceBackup", 1L)
+                .containsEntry("reactivated", 0L)
+                .containsEntry("identifierNotFound", 0L)
+                .containsEntry("alreadyAbsent", 0L);
         assertThat(completed.resurrectedCount()).isEqualTo(2);
         assertThat(completed.resurrectedKey()).isEqualTo(S3Layout.resurrectedKey(RunId.of(runId)));
-        assertThat(finalIds(runId)).as("zombies stay in the final set; the newer row 3 does not")
+        assertThat(finalIds(runId))
+                .as("zombies stay in the final set; the newer row 3 does not")
                 .containsExactly(1L, 2L, 4L, 5L);
 
         ValidationReport report = report(runId);
         assertThat(report.resurrectionCheck()).isEqualTo("checked");
         assertThat(report.resurrectedCount()).isEqualTo(2);
         assertThat(report.resurrectedKey()).isEqualTo(S3Layout.resurrectedKey(RunId.of(runId)));
-        assertThat(files.readJsonLines(S3Layout.resurrectedKey(RunId.of(runId)), JsonNode.class)).containsExactly(
-                json.readTree("""
+        assertThat(files.readJsonLines(S3Layout.resurrectedKey(RunId.of(runId)), JsonNode.class))
+                .containsExactly(
+                        json.readTree("""
                         {"dataset": "%s", "key": {"customer_id": 1}, "firstDeletedAt": "%s",
                          "firstDeletedBy": "run-earlier-a", "foundByRun": "%s"}""".formatted(spec.name(), FIRST_DELETION, runId)),
-                json.readTree("""
+                        json.readTree("""
                         {"dataset": "%s", "key": {"customer_id": 4}, "firstDeletedAt": "%s",
                          "firstDeletedBy": "request-4", "foundByRun": "%s"}""".formatted(spec.name(), REQUEST_DELETION, runId)));
         assertThat(counted() - countedBefore).isEqualTo(2.0);
@@ -155,18 +185,33 @@ class ResurrectionIT extends ValidationTestSupport {
         command(runId, authorized(runId, DeletionAuthorized.Basis.APPROVED, "operator2"));
 
         List<DeletionTask> tasks = tasks(runId);
-        assertThat(tasks).allSatisfy(task -> assertThat(task.cutoff()).as("deleted again at this run's cut-off").isEqualTo(CUTOFF));
+        assertThat(tasks)
+                .allSatisfy(task -> assertThat(task.cutoff())
+                        .as("deleted again at this run's cut-off")
+                        .isEqualTo(CUTOFF));
         assertThat(tasks.stream().flatMap(t -> t.keys().stream()).map(k -> ((Number) k.get("customer_id")).longValue()))
                 .containsExactlyInAnyOrder(1L, 2L, 4L, 5L);
     }
 
     @Test
-    void withoutTheDeletionLogTheReportSaysNotConfigured(@Autowired CandidateChecks checks, @Autowired StoreAdapterPool stores,
-                                                         @Autowired DeletionTaskPublisher publisher, @Autowired RunEvents events,
-                                                         @Autowired ProcessedJobs processed,
-                                                         @Autowired ValidationProperties properties, @Autowired Clock clock) {
+    void withoutTheDeletionLogTheReportSaysNotConfigured(
+            @Autowired CandidateChecks checks,
+            @Autowired StoreAdapterPool stores,
+            @Autowired DeletionTaskPublisher publisher,
+            @Autowired RunEvents events,
+            @Autowired ProcessedJobs processed,
+            @Autowired ValidationProperties properties,
+            @Autowired Clock clock) {
         // the jobs as a service without erasure.validation.deletion-log.* has them, on this context's engines
-        ValidationJobs unconfigured = new ValidationJobs(files, checks, stores, publisher, events, processed, properties, clock,
+        ValidationJobs unconfigured = new ValidationJobs(
+                files,
+                checks,
+                stores,
+                publisher,
+                events,
+                processed,
+                properties,
+                clock,
                 ResurrectionDetector.notConfigured(meters));
         String runId = withCandidates();
 
@@ -176,42 +221,61 @@ class ResurrectionIT extends ValidationTestSupport {
         assertThat(report.resurrectionCheck()).isEqualTo("not configured");
         assertThat(report.resurrectedCount()).isZero();
         assertThat(report.resurrectedKey()).isNull();
-        assertThat(json.readTree(json.writeValueAsString(report)).get("resurrectionCheck").asString()).isEqualTo("not configured");
+        assertThat(json.readTree(json.writeValueAsString(report))
+                        .get("resurrectionCheck")
+                        .asString())
+                .isEqualTo("not configured");
         ValidationCompleted completed = single(runId, ValidationCompleted.class);
         assertThat(completed.resurrectedCount()).isZero();
         assertThat(completed.resurrectedKey()).isNull();
         assertThat(completed.finalCount()).isEqualTo(4);
-        assertThat(files.readJsonLines(S3Layout.resurrectedKey(RunId.of(runId)), JsonNode.class)).isEmpty();
+        assertThat(files.readJsonLines(S3Layout.resurrectedKey(RunId.of(runId)), JsonNode.class))
+                .isEmpty();
         assertThat(finalIds(runId)).containsExactly(1L, 2L, 4L, 5L);
     }
 
     private void profile(long id, long writeTimeMicros) {
-        cassandra().execute("INSERT INTO " + name + ".profiles (customer_id, name) VALUES (" + id + ", 'name-" + id
-                + "') USING TIMESTAMP " + writeTimeMicros);
+        cassandra()
+                .execute("INSERT INTO " + name + ".profiles (customer_id, name) VALUES (" + id + ", 'name-" + id
+                        + "') USING TIMESTAMP " + writeTimeMicros);
     }
 
     private static DeletionRecord deleted(String dataset, String run, String request, long id, Instant deletedAt) {
         Map<String, Object> key = Map.of("customer_id", id);
-        return new DeletionRecord(DeletionRecord.recordIdFor(run != null ? run : request, dataset, key), dataset, key,
+        return new DeletionRecord(
+                DeletionRecord.recordIdFor(run != null ? run : request, dataset, key),
+                dataset,
+                key,
                 List.of(ColumnValue.of("customer_id", id), ColumnValue.of("name", "name-" + id)),
-                CutoffTimestamp.fromInstant(deletedAt.minus(Duration.ofHours(1))), run == null ? null : RunId.of(run),
-                request, "task-1", "batch-1", deletedAt, null);
+                CutoffTimestamp.fromInstant(deletedAt.minus(Duration.ofHours(1))),
+                run == null ? null : RunId.of(run),
+                request,
+                "task-1",
+                "batch-1",
+                deletedAt,
+                null);
     }
 
     private double counted() {
-        Counter counter = meters.find(ResurrectionDetector.COUNTER).tag("dataset", spec.name()).counter();
+        Counter counter = meters.find(ResurrectionDetector.COUNTER)
+                .tag("dataset", spec.name())
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 
     private String withCandidates() {
         String runId = RunId.random().value();
-        files.writePart(S3Layout.candidatesPartKey(RunId.of(runId), 0), LongStream.rangeClosed(1, 5)
-                .mapToObj(id -> new Candidate(Map.of("customer_id", id), Long.toString(id), null)).toList());
+        files.writePart(
+                S3Layout.candidatesPartKey(RunId.of(runId), 0),
+                LongStream.rangeClosed(1, 5)
+                        .mapToObj(id -> new Candidate(Map.of("customer_id", id), Long.toString(id), null))
+                        .toList());
         return runId;
     }
 
     private ValidationReport report(String runId) {
-        return files.readJson(S3Layout.reportKey(RunId.of(runId)), ValidationReport.class).orElseThrow();
+        return files.readJson(S3Layout.reportKey(RunId.of(runId)), ValidationReport.class)
+                .orElseThrow();
     }
 
     private List<Long> finalIds(String runId) {
@@ -225,25 +289,31 @@ class ResurrectionIT extends ValidationTestSupport {
     private void command(String runId, EventPayload payload) {
         EventEnvelope envelope = EventEnvelope.of(payload, runId, UUID.randomUUID(), Clock.systemUTC());
         try {
-            kafka.send(Topics.RUN_COMMANDS, runId, json.writeValueAsString(envelope)).get(10, TimeUnit.SECONDS);
+            kafka.send(Topics.RUN_COMMANDS, runId, json.writeValueAsString(envelope))
+                    .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
 
     private <P extends EventPayload> P single(String runId, Class<P> type) {
-        List<EventEnvelope> found = read(Topics.RUN_EVENTS, value -> json.readValue(value, EventEnvelope.class),
+        List<EventEnvelope> found = read(
+                Topics.RUN_EVENTS,
+                value -> json.readValue(value, EventEnvelope.class),
                 e -> runId.equals(e.runId()) && type.isInstance(e.payload()));
         assertThat(found).as(type.getSimpleName() + " of run " + runId).hasSize(1);
         return type.cast(found.get(0).payload());
     }
 
     private List<DeletionTask> tasks(String runId) {
-        return read(Topics.DELETION_TASKS, value -> json.readValue(value, DeletionTask.class),
+        return read(
+                Topics.DELETION_TASKS,
+                value -> json.readValue(value, DeletionTask.class),
                 t -> t.runId() != null && runId.equals(t.runId().value()));
     }
 
     private <T> List<T> read(String topic, Function<String, T> parse, Predicate<T> filter) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), topic, parse, filter, 1, Duration.ofSeconds(40));
+        return TopicRecords.read(
+                LocalEngines.kafka().bootstrapServers(), topic, parse, filter, 1, Duration.ofSeconds(40));
     }
 }

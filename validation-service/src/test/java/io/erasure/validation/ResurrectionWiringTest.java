@@ -16,19 +16,23 @@ class ResurrectionWiringTest {
 
     @Test
     void noContactPointsMeansNotConfiguredNeverNothingFound() throws Exception {
-        try (ResurrectionDetector detector = new ValidationConfiguration().resurrectionDetector(
-                new DeletionLogConnection(null, null, null, null, null), new ReadThrottle(10), new SimpleMeterRegistry())) {
+        try (ResurrectionDetector detector = new ValidationConfiguration()
+                .resurrectionDetector(
+                        new DeletionLogConnection(null, null, null, null, null),
+                        new ReadThrottle(10),
+                        new SimpleMeterRegistry())) {
             assertThat(detector.configured()).isFalse();
             assertThat(detector.status()).isEqualTo("not configured");
             assertThat(detector.detect(RunId.of("run-1"), null, List.of())).isEmpty();
         }
-        assertThat(new DeletionLogConnection(List.of(" ", ""), null, null, null, null).configured()).isFalse();
+        assertThat(new DeletionLogConnection(List.of(" ", ""), null, null, null, null).configured())
+                .isFalse();
     }
 
     @Test
     void contactPointsAreReadLikeSpringCassandras() {
-        DeletionLogConnection connection = new DeletionLogConnection(List.of("cassandra-1:9142", " cassandra-2 "), "dc1", null,
-                null, null);
+        DeletionLogConnection connection =
+                new DeletionLogConnection(List.of("cassandra-1:9142", " cassandra-2 "), "dc1", null, null, null);
 
         assertThat(connection.configured()).isTrue();
         assertThat(connection.endpoints()).containsExactly("cassandra-1:9142", "cassandra-2:9042");
@@ -45,6 +49,7 @@ class ResurrectionWiringTest {
                 .hasMessageContaining("erasure.validation.deletion-log.keyspace");
         assertThatThrownBy(() -> new DeletionLogConnection(List.of("cassandra-1"), "dc1", null, "user", null))
                 .hasMessageContaining("set both or neither");
-        assertThat(new DeletionLogConnection(null, null, null, "u", "secret").toString()).doesNotContain("secret");
+        assertThat(new DeletionLogConnection(null, null, null, "u", "secret").toString())
+                .doesNotContain("secret");
     }
 }

@@ -6,22 +6,25 @@ import org.junit.jupiter.api.Test;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-
 /** The service starts against real PostgreSQL, Kafka, S3 and reports each of them healthy to an operator. */
 class ValidationApplicationIT extends ValidationTestSupport {
 
     @Test
     void withoutAKeyToSealItsResultsTheServiceRefusesToStartNamingTheProperty() {
-        java.util.List<String> arguments = new java.util.ArrayList<>(java.util.List.of("--erasure.signing.private-key=",
-                "--server.port=0"));
-        for (var engine : java.util.List.of(io.erasure.infra.LocalEngines.postgres().springProperties(),
-                io.erasure.infra.LocalEngines.kafka().springProperties(), io.erasure.infra.LocalEngines.s3().springProperties())) {
+        java.util.List<String> arguments =
+                new java.util.ArrayList<>(java.util.List.of("--erasure.signing.private-key=", "--server.port=0"));
+        for (var engine : java.util.List.of(
+                io.erasure.infra.LocalEngines.postgres().springProperties(),
+                io.erasure.infra.LocalEngines.kafka().springProperties(),
+                io.erasure.infra.LocalEngines.s3().springProperties())) {
             engine.forEach((name, value) -> arguments.add("--" + name + "=" + value));
         }
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new org.springframework.boot.builder.SpringApplicationBuilder(
-                        ValidationApplication.class).web(org.springframework.boot.WebApplicationType.NONE)
-                        .run(arguments.toArray(String[]::new)).close())
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new org.springframework.boot.builder.SpringApplicationBuilder(ValidationApplication.class)
+                                .web(org.springframework.boot.WebApplicationType.NONE)
+                                .run(arguments.toArray(String[]::new))
+                                .close())
                 .hasStackTraceContaining("no key to seal validation results on erasure.run.events")
                 .hasStackTraceContaining("erasure.signing.private-key is required");
     }
@@ -29,9 +32,12 @@ class ValidationApplicationIT extends ValidationTestSupport {
     @Test
     void healthIsUpWithEveryEngine() {
         // the components only to an operator (ValidationEndpointAccessIT)
-        RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .defaultHeaders(h -> h.setBasicAuth("operator", "operator")).build()
-                .get().uri("/actuator/health")
+        RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
+                .defaultHeaders(h -> h.setBasicAuth("operator", "operator"))
+                .build()
+                .get()
+                .uri("/actuator/health")
                 .exchange()
                 .expectAll(
                         // the body first: on failure it shows which component is down and why
@@ -43,8 +49,10 @@ class ValidationApplicationIT extends ValidationTestSupport {
 
     @Test
     void flywayMigratedTheServiceSchema() {
-        assertThat(jdbc.queryForList("SELECT version FROM validation.flyway_schema_history"
-                + " WHERE version IS NOT NULL AND success ORDER BY installed_rank", String.class))
+        assertThat(jdbc.queryForList(
+                        "SELECT version FROM validation.flyway_schema_history"
+                                + " WHERE version IS NOT NULL AND success ORDER BY installed_rank",
+                        String.class))
                 .startsWith("1");
     }
 
@@ -56,8 +64,10 @@ class ValidationApplicationIT extends ValidationTestSupport {
         jdbc.update(insert, "job-1", "scope-a", "run-1");
         jdbc.update(insert, "job-1", "scope-b", "run-1");
 
-        assertThat(jdbc.queryForList("SELECT scope_hash || ':' || deliveries FROM validation.processed_jobs"
-                + " WHERE job_id = 'job-1' ORDER BY scope_hash", String.class))
+        assertThat(jdbc.queryForList(
+                        "SELECT scope_hash || ':' || deliveries FROM validation.processed_jobs"
+                                + " WHERE job_id = 'job-1' ORDER BY scope_hash",
+                        String.class))
                 .containsExactly("scope-a:2", "scope-b:1");
     }
 }

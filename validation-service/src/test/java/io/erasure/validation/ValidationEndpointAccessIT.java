@@ -16,12 +16,33 @@ class ValidationEndpointAccessIT extends ValidationTestSupport {
     void anyoneGetsTheProbesAndTheStatusWithoutDetails() {
         RestTestClient anonymous = anonymous();
 
-        anonymous.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.status").isEqualTo("UP");
-        anonymous.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.status").isEqualTo("UP");
-        String health = anonymous.get().uri("/actuator/health").exchange().expectStatus().isOk()
-                .expectBody(String.class).returnResult().getResponseBody();
+        anonymous
+                .get()
+                .uri("/actuator/health/liveness")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.status")
+                .isEqualTo("UP");
+        anonymous
+                .get()
+                .uri("/actuator/health/readiness")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.status")
+                .isEqualTo("UP");
+        String health = anonymous
+                .get()
+                .uri("/actuator/health")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
         // what ./erasure-local waits for (LocalPlatform.awaitHealthy), and nothing about the engines
         assertThat(health).contains("\"status\":\"UP\"").doesNotContain("components", "db", "kafka", "s3", "details");
         anonymous.get().uri("/actuator/health/db").exchange().expectStatus().isUnauthorized();
@@ -31,14 +52,27 @@ class ValidationEndpointAccessIT extends ValidationTestSupport {
     void everyOtherEndpointNeedsACredential() {
         RestTestClient anonymous = anonymous();
 
-        for (String path : new String[] {"/actuator", "/actuator/metrics", "/actuator/metrics/jvm.memory.used",
-                "/actuator/prometheus", "/actuator/info", "/api/final-sets", "/v3/api-docs"}) {
+        for (String path : new String[] {
+            "/actuator",
+            "/actuator/metrics",
+            "/actuator/metrics/jvm.memory.used",
+            "/actuator/prometheus",
+            "/actuator/info",
+            "/api/final-sets",
+            "/v3/api-docs"
+        }) {
             anonymous.get().uri(path).exchange().expectStatus().isUnauthorized();
         }
         anonymous.post().uri("/api/final-sets").exchange().expectStatus().isUnauthorized();
-        RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .defaultHeaders(h -> h.setBasicAuth("operator", "wrong")).build()
-                .get().uri("/actuator/metrics").exchange().expectStatus().isUnauthorized();
+        RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
+                .defaultHeaders(h -> h.setBasicAuth("operator", "wrong"))
+                .build()
+                .get()
+                .uri("/actuator/metrics")
+                .exchange()
+                .expectStatus()
+                .isUnauthorized();
     }
 
     @Test
@@ -49,23 +83,51 @@ class ValidationEndpointAccessIT extends ValidationTestSupport {
         metrics.get().uri("/actuator/metrics").exchange().expectStatus().isForbidden();
         metrics.get().uri("/actuator/info").exchange().expectStatus().isForbidden();
         metrics.get().uri("/actuator/health/db").exchange().expectStatus().isForbidden();
-        metrics.get().uri("/actuator/health").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.components").doesNotExist();
-        operator.get().uri("/actuator/metrics").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.names").isNotEmpty();
+        metrics.get()
+                .uri("/actuator/health")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.components")
+                .doesNotExist();
+        operator.get()
+                .uri("/actuator/metrics")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.names")
+                .isNotEmpty();
         operator.get().uri("/actuator/info").exchange().expectStatus().isOk();
-        operator.get().uri("/actuator/health/db").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.status").isEqualTo("UP");
+        operator.get()
+                .uri("/actuator/health/db")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.status")
+                .isEqualTo("UP");
     }
 
     @Test
     void theScrapeCredentialReadsPrometheusAndNoApi() {
         RestTestClient metrics = as("metrics");
 
-        metrics.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
-                .expectBody(String.class).value(text -> assertThat(text).contains("jvm_memory_used_bytes"));
+        metrics.get()
+                .uri("/actuator/prometheus")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(String.class)
+                .value(text -> assertThat(text).contains("jvm_memory_used_bytes"));
         metrics.get().uri("/api/final-sets").exchange().expectStatus().isForbidden();
-        as("operator").get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+        as("operator")
+                .get()
+                .uri("/actuator/prometheus")
+                .exchange()
+                .expectStatus()
+                .isOk();
     }
 
     private RestTestClient anonymous() {
@@ -74,7 +136,9 @@ class ValidationEndpointAccessIT extends ValidationTestSupport {
 
     /** A client authenticated as a user of application.yml (the password equals the name). */
     private RestTestClient as(String user) {
-        return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .defaultHeaders(h -> h.setBasicAuth(user, user)).build();
+        return RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
+                .defaultHeaders(h -> h.setBasicAuth(user, user))
+                .build();
     }
 }

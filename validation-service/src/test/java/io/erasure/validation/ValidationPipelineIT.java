@@ -19,13 +19,13 @@ import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.TasksPublished;
 import io.erasure.model.event.ValidationCompleted;
+import io.erasure.model.event.ValidationFailed;
 import io.erasure.model.event.ValidationRequested;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
-import io.erasure.validation.finalset.RunFiles;
 import io.erasure.model.trust.FinalSetManifest;
-import io.erasure.model.event.ValidationFailed;
+import io.erasure.validation.finalset.RunFiles;
 import io.erasure.validation.finalset.ValidationReport;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -77,23 +77,40 @@ class ValidationPipelineIT extends ValidationTestSupport {
         Timestamp longAgo = Timestamp.from(NOW.minus(Duration.ofDays(10)));
         for (long id = 1; id <= 10; id++) {
             if (id != 9) {
-                Timestamp deletedAt = id == 3 ? null : id == 4 ? Timestamp.from(NOW.minus(Duration.ofDays(1))) : longAgo;
+                Timestamp deletedAt =
+                        id == 3 ? null : id == 4 ? Timestamp.from(NOW.minus(Duration.ofDays(1))) : longAgo;
                 jdbc.update("INSERT INTO " + schema + ".customers VALUES (?, ?)", id, deletedAt);
             }
             if (id != 5) {
-                Timestamp updatedAt = id == 6 ? Timestamp.from(CUTOFF.toInstant().plusSeconds(60)) : longAgo;
+                Timestamp updatedAt =
+                        id == 6 ? Timestamp.from(CUTOFF.toInstant().plusSeconds(60)) : longAgo;
                 jdbc.update("INSERT INTO " + schema + ".profiles VALUES (?, ?, ?)", id, "name-" + id, updatedAt);
             }
         }
-        source = new IdentifierSource(schema + "-customers", StoreKind.POSTGRES, "pg-main", schema, "customers",
-                "customer_id", "deleted_at", S3Layout.defaultBackupLocation(schema + "-customers", BackupFormat.JSONL_GZIP),
+        source = new IdentifierSource(
+                schema + "-customers",
+                StoreKind.POSTGRES,
+                "pg-main",
+                schema,
+                "customers",
+                "customer_id",
+                "deleted_at",
+                S3Layout.defaultBackupLocation(schema + "-customers", BackupFormat.JSONL_GZIP),
                 Duration.ofDays(3));
-        spec = DatasetSpec.builder().name(schema + "-profiles").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace(schema).table("profiles").keyColumns(KeyColumns.partitionOnly("customer_id"))
-                .identifierColumn("customer_id").identifierSource(source.name())
+        spec = DatasetSpec.builder()
+                .name(schema + "-profiles")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace(schema)
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("customer_id"))
+                .identifierColumn("customer_id")
+                .identifierSource(source.name())
                 .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(schema + "-profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.01)).ownerTeam("demo-team").build();
+                .limits(DeletionLimits.fraction(0.01))
+                .ownerTeam("demo-team")
+                .build();
     }
 
     @Test
@@ -105,15 +122,22 @@ class ValidationPipelineIT extends ValidationTestSupport {
         ValidationCompleted completed = single(runId, ValidationCompleted.class);
         assertThat(completed.candidateCount()).isEqualTo(10);
         assertThat(completed.finalCount()).isEqualTo(5);
-        assertThat(completed.droppedByReason()).containsEntry("reactivated", 2L).containsEntry("identifierNotFound", 1L)
-                .containsEntry("alreadyAbsent", 1L).containsEntry("modifiedSinceBackup", 1L);
-        assertThat(completed.exceedsLimit()).as("5 of 100 rows is over the 1 % limit").isTrue();
+        assertThat(completed.droppedByReason())
+                .containsEntry("reactivated", 2L)
+                .containsEntry("identifierNotFound", 1L)
+                .containsEntry("alreadyAbsent", 1L)
+                .containsEntry("modifiedSinceBackup", 1L);
+        assertThat(completed.exceedsLimit())
+                .as("5 of 100 rows is over the 1 % limit")
+                .isTrue();
         assertThat(completed.taskCount()).isEqualTo(1);
-        assertThat(completed.specDigest()).as("the spec it validated, which the control plane compares with its run's")
+        assertThat(completed.specDigest())
+                .as("the spec it validated, which the control plane compares with its run's")
                 .isEqualTo(io.erasure.support.trust.SpecDigest.of(spec));
         assertThat(finalIds(runId)).containsExactly(1L, 2L, 7L, 8L, 10L);
-        assertThat(events(runId, e -> true, 1)).as("no task before DeletionAuthorized").allSatisfy(
-                e -> assertThat(e.payload()).isNotInstanceOf(TasksPublished.class));
+        assertThat(events(runId, e -> true, 1))
+                .as("no task before DeletionAuthorized")
+                .allSatisfy(e -> assertThat(e.payload()).isNotInstanceOf(TasksPublished.class));
         assertThat(tasks(runId, 0)).isEmpty();
 
         command(runId, authorized(runId, DeletionAuthorized.Basis.APPROVED, "operator2"));
@@ -123,10 +147,12 @@ class ValidationPipelineIT extends ValidationTestSupport {
         assertThat(tasks).hasSize(1);
         assertThat(tasks.get(0).cutoff()).isEqualTo(CUTOFF);
         assertThat(tasks.get(0).spec()).isEqualTo(spec);
-        assertThat(tasks.get(0).keys()).extracting(k -> ((Number) k.get("customer_id")).longValue())
+        assertThat(tasks.get(0).keys())
+                .extracting(k -> ((Number) k.get("customer_id")).longValue())
                 .containsExactlyInAnyOrder(1L, 2L, 7L, 8L, 10L);
         assertThat(tasks.get(0).paced()).as("not spread unless its spec asks").isFalse();
-        assertThat(tasks.get(0).authority().authorization().origin()).as("the run's signed authorization, copied")
+        assertThat(tasks.get(0).authority().authorization().origin())
+                .as("the run's signed authorization, copied")
                 .isEqualTo(runId);
         assertThat(tasks.get(0).authority().authorization().setDigest()).isEqualTo(completed.finalSetDigest());
         assertThat(published.keyCount()).isEqualTo(5);
@@ -146,7 +172,9 @@ class ValidationPipelineIT extends ValidationTestSupport {
         assertThat(single(runId, TasksPublished.class).keyCount()).isEqualTo(5);
         assertThat(tasks(runId, 1)).isNotEmpty().allSatisfy(task -> {
             assertThat(task.paced()).isTrue();
-            assertThat(task.spread().plannedKeys()).as("the run's keys, all tasks together").isEqualTo(5);
+            assertThat(task.spread().plannedKeys())
+                    .as("the run's keys, all tasks together")
+                    .isEqualTo(5);
             assertThat(task.spread().start()).isBetween(authorized.minusSeconds(1), Instant.now());
             assertThat(task.spread().length()).isEqualTo(Duration.ofHours(6));
         });
@@ -166,11 +194,15 @@ class ValidationPipelineIT extends ValidationTestSupport {
         command(runId, authorized);
         sleep(1500);
 
-        assertThat(events(runId, e -> e.payload() instanceof ValidationCompleted, 1)).hasSize(1);
+        assertThat(events(runId, e -> e.payload() instanceof ValidationCompleted, 1))
+                .hasSize(1);
         assertThat(events(runId, e -> e.payload() instanceof TasksPublished, 1)).hasSize(1);
         assertThat(tasks(runId, 1)).hasSize(1);
-        assertThat(jdbc.queryForObject("SELECT deliveries FROM validation.processed_jobs WHERE job_id = ?", Integer.class,
-                "validate:" + runId)).isEqualTo(2);
+        assertThat(jdbc.queryForObject(
+                        "SELECT deliveries FROM validation.processed_jobs WHERE job_id = ?",
+                        Integer.class,
+                        "validate:" + runId))
+                .isEqualTo(2);
     }
 
     @Test
@@ -188,17 +220,25 @@ class ValidationPipelineIT extends ValidationTestSupport {
         TasksPublished published = single(runId, TasksPublished.class);
         assertThat(published.keyCount()).isEqualTo(3);
         DeletionTask task = tasks(runId, 1).get(0);
-        assertThat(task.keys()).extracting(k -> ((Number) k.get("customer_id")).longValue())
+        assertThat(task.keys())
+                .extracting(k -> ((Number) k.get("customer_id")).longValue())
                 .containsExactlyInAnyOrder(1L, 2L, 10L);
         // the signed final set stays as it was authorized: the re-validated keys are a subset of one of its parts
-        assertThat(finalIds(runId)).as("the authorized final set, not rewritten").containsExactly(1L, 2L, 7L, 8L, 10L);
+        assertThat(finalIds(runId))
+                .as("the authorized final set, not rewritten")
+                .containsExactly(1L, 2L, 7L, 8L, 10L);
         FinalSetManifest manifest = files.readJson(S3Layout.finalManifestKey(RunId.of(runId)), FinalSetManifest.class)
                 .orElseThrow();
         assertThat(task.authority().authorization().setDigest()).isEqualTo(manifest.digest());
-        assertThat(manifest.part(task.authority().finalPart())).as("the part the task names").isNotNull()
-                .extracting(FinalSetManifest.Part::keyCount).isEqualTo(5L);
-        assertThat(files.readJson(S3Layout.reportKey(RunId.of(runId)), ValidationReport.class).orElseThrow()
-                .finalSetDigest()).as("the re-validated report keeps the digest its authorization covers")
+        assertThat(manifest.part(task.authority().finalPart()))
+                .as("the part the task names")
+                .isNotNull()
+                .extracting(FinalSetManifest.Part::keyCount)
+                .isEqualTo(5L);
+        assertThat(files.readJson(S3Layout.reportKey(RunId.of(runId)), ValidationReport.class)
+                        .orElseThrow()
+                        .finalSetDigest())
+                .as("the re-validated report keeps the digest its authorization covers")
                 .isEqualTo(manifest.digest());
     }
 
@@ -221,10 +261,12 @@ class ValidationPipelineIT extends ValidationTestSupport {
         command(runId, new ValidationRequested(spec, source, CUTOFF, 10, 1_000, true));
 
         assertThat(single(runId, ValidationCompleted.class).finalCount()).isEqualTo(5);
-        ValidationReport report = files.readJson(S3Layout.reportKey(RunId.of(runId)), ValidationReport.class).orElseThrow();
+        ValidationReport report = files.readJson(S3Layout.reportKey(RunId.of(runId)), ValidationReport.class)
+                .orElseThrow();
         assertThat(report.dryRun()).isTrue();
         assertThat(report.plannedStatementCount()).isPositive();
-        assertThat(report.plannedStatements()).allSatisfy(s -> assertThat(s).contains("DELETE FROM \"" + schema + "\".\"profiles\""));
+        assertThat(report.plannedStatements())
+                .allSatisfy(s -> assertThat(s).contains("DELETE FROM \"" + schema + "\".\"profiles\""));
         // four batches of at most 3 (this context's batch size), each an identifier read and a row read of 2 statements
         assertThat(report.reads()).as("read statements charged to the budgets").isEqualTo(16);
         assertThat(report.readsPerCandidate()).isEqualTo(1.6);
@@ -234,7 +276,8 @@ class ValidationPipelineIT extends ValidationTestSupport {
     private String withCandidates() {
         String runId = RunId.random().value();
         List<Candidate> candidates = LongStream.rangeClosed(1, 10)
-                .mapToObj(id -> new Candidate(Map.of("customer_id", id), Long.toString(id), null)).toList();
+                .mapToObj(id -> new Candidate(Map.of("customer_id", id), Long.toString(id), null))
+                .toList();
         files.writePart(S3Layout.candidatesPartKey(RunId.of(runId), 0), candidates);
         return runId;
     }
@@ -254,40 +297,56 @@ class ValidationPipelineIT extends ValidationTestSupport {
     private void command(String runId, EventPayload payload) {
         EventEnvelope envelope = EventEnvelope.of(payload, runId, UUID.randomUUID(), Clock.systemUTC());
         try {
-            kafka.send(Topics.RUN_COMMANDS, runId, json.writeValueAsString(envelope)).get(10, TimeUnit.SECONDS);
+            kafka.send(Topics.RUN_COMMANDS, runId, json.writeValueAsString(envelope))
+                    .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
 
     /** validation-service's LOCAL ONLY public key, as the control plane trusts it: for validation's results only. */
-    private static final io.erasure.model.trust.TrustedKeys CONTROL_PLANE_TRUST = io.erasure.model.trust.TrustedKeys.of(
-            java.util.Map.of("validation-local", new io.erasure.model.trust.TrustedKeys.Trusted(
-                    io.erasure.model.trust.TrustedKeys.publicKey("validation-local",
-                            "MCowBQYDK2VwAyEAvTt3zuKHccemqeqo0lyYmqneRWch7MTfpeAs6LR4t6k="),
-                    java.util.EnumSet.of(io.erasure.model.trust.Authorization.Kind.VALIDATION_RESULT))));
+    private static final io.erasure.model.trust.TrustedKeys CONTROL_PLANE_TRUST =
+            io.erasure.model.trust.TrustedKeys.of(java.util.Map.of(
+                    "validation-local",
+                    new io.erasure.model.trust.TrustedKeys.Trusted(
+                            io.erasure.model.trust.TrustedKeys.publicKey(
+                                    "validation-local", "MCowBQYDK2VwAyEAvTt3zuKHccemqeqo0lyYmqneRWch7MTfpeAs6LR4t6k="),
+                            java.util.EnumSet.of(io.erasure.model.trust.Authorization.Kind.VALIDATION_RESULT))));
 
     /** The run's one event of {@code type}, sealed with validation-service's key as the control plane checks it. */
     private <P extends EventPayload> P single(String runId, Class<P> type) {
         List<EventEnvelope> found = events(runId, e -> type.isInstance(e.payload()), 1);
         assertThat(found).as(type.getSimpleName() + " of run " + runId).hasSize(1);
         assertThat(io.erasure.model.trust.EventSeals.refusal(found.get(0), CONTROL_PLANE_TRUST))
-                .as("the seal of " + type.getSimpleName() + " of run " + runId).isEmpty();
+                .as("the seal of " + type.getSimpleName() + " of run " + runId)
+                .isEmpty();
         return type.cast(found.get(0).payload());
     }
 
     private List<EventEnvelope> events(String runId, Predicate<EventEnvelope> filter, int atLeast) {
-        return read(Topics.RUN_EVENTS, value -> json.readValue(value, EventEnvelope.class),
-                e -> runId.equals(e.runId()) && filter.test(e), atLeast);
+        return read(
+                Topics.RUN_EVENTS,
+                value -> json.readValue(value, EventEnvelope.class),
+                e -> runId.equals(e.runId()) && filter.test(e),
+                atLeast);
     }
 
     private List<DeletionTask> tasks(String runId, int atLeast) {
-        return read(Topics.DELETION_TASKS, value -> json.readValue(value, DeletionTask.class),
-                t -> t.runId() != null && runId.equals(t.runId().value()), atLeast);
+        return read(
+                Topics.DELETION_TASKS,
+                value -> json.readValue(value, DeletionTask.class),
+                t -> t.runId() != null && runId.equals(t.runId().value()),
+                atLeast);
     }
 
-    private <T> List<T> read(String topic, java.util.function.Function<String, T> parse, Predicate<T> filter, int atLeast) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), topic, parse, filter, atLeast,
+    private <T> List<T> read(
+            String topic, java.util.function.Function<String, T> parse, Predicate<T> filter, int atLeast) {
+        return TopicRecords.read(
+                LocalEngines.kafka().bootstrapServers(),
+                topic,
+                parse,
+                filter,
+                atLeast,
                 Duration.ofSeconds(atLeast == 0 ? 4 : 40));
     }
 

@@ -23,9 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
  * detection reads), Kafka and S3. Final sets older than a second are re-validated before publishing,
  * so a test can exercise that path without waiting a day.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "erasure.validation.revalidate-after=PT1S",
-        "erasure.validation.batch-size=3"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"erasure.validation.revalidate-after=PT1S", "erasure.validation.batch-size=3"})
 public abstract class ValidationTestSupport {
 
     @DynamicPropertySource
@@ -44,6 +44,7 @@ public abstract class ValidationTestSupport {
 
     /** Test-only master key of the deletion log's payloads (32 bytes, base64). */
     private static final String LOG_MASTER_KEY = "dmFsaWRhdGlvbi10ZXN0cy1sb2ctbWFzdGVyLWtleSE=";
+
     private static CqlSession cassandraSession;
     private static DeletionLog deletionLog;
 
@@ -51,8 +52,10 @@ public abstract class ValidationTestSupport {
     protected static synchronized CqlSession cassandra() {
         if (cassandraSession == null) {
             CassandraEngine engine = LocalEngines.cassandra();
-            cassandraSession = CqlSession.builder().addContactPoint(new InetSocketAddress(engine.host(), engine.port()))
-                    .withLocalDatacenter(engine.localDatacenter()).build();
+            cassandraSession = CqlSession.builder()
+                    .addContactPoint(new InetSocketAddress(engine.host(), engine.port()))
+                    .withLocalDatacenter(engine.localDatacenter())
+                    .build();
             Runtime.getRuntime().addShutdownHook(new Thread(cassandraSession::close));
         }
         return cassandraSession;
@@ -68,7 +71,11 @@ public abstract class ValidationTestSupport {
             session.execute("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
                     + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             LogSchema.create(session, Duration.ofDays(30));
-            deletionLog = DeletionLog.open(session, LOG_MASTER_KEY, Duration.ofDays(30), JsonMapper.builder().build(),
+            deletionLog = DeletionLog.open(
+                    session,
+                    LOG_MASTER_KEY,
+                    Duration.ofDays(30),
+                    JsonMapper.builder().build(),
                     Clock.systemUTC());
         }
         return deletionLog;
@@ -82,16 +89,22 @@ public abstract class ValidationTestSupport {
      * The DeletionAuthorized the control plane sends for a validated run: signed over the run's frozen spec, cut-off
      * and the final-set digest validation reported (read back from its report).
      */
-    protected io.erasure.model.event.DeletionAuthorized authorized(String runId,
-                                                                    io.erasure.model.event.DeletionAuthorized.Basis basis,
-                                                                    String by) {
+    protected io.erasure.model.event.DeletionAuthorized authorized(
+            String runId, io.erasure.model.event.DeletionAuthorized.Basis basis, String by) {
         io.erasure.validation.finalset.ValidationReport report = runFiles.readJson(
-                io.erasure.model.contract.S3Layout.reportKey(io.erasure.model.run.RunId.of(runId)),
-                io.erasure.validation.finalset.ValidationReport.class).orElseThrow();
+                        io.erasure.model.contract.S3Layout.reportKey(io.erasure.model.run.RunId.of(runId)),
+                        io.erasure.validation.finalset.ValidationReport.class)
+                .orElseThrow();
         io.erasure.model.trust.Authorization signed = CONTROL_PLANE.sign(io.erasure.model.trust.Authorization.unsigned(
-                io.erasure.model.trust.Authorization.Kind.RUN, runId, report.spec().name(),
-                io.erasure.support.trust.SpecDigest.of(report.spec()), report.finalSetDigest(), report.cutoffMicros(),
-                basis.name(), by, java.time.Instant.now()));
+                io.erasure.model.trust.Authorization.Kind.RUN,
+                runId,
+                report.spec().name(),
+                io.erasure.support.trust.SpecDigest.of(report.spec()),
+                report.finalSetDigest(),
+                report.cutoffMicros(),
+                basis.name(),
+                by,
+                java.time.Instant.now()));
         return new io.erasure.model.event.DeletionAuthorized(report.spec().name(), basis, by, signed);
     }
 

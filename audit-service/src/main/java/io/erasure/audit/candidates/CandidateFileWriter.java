@@ -6,11 +6,10 @@ import io.erasure.backup.format.BackupValues;
 import io.erasure.backup.format.PartCompression;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.dataset.BackupFormat;
-import tools.jackson.core.JsonGenerator;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
+import tools.jackson.core.JsonGenerator;
 
 /**
  * Writes a candidate file: gzip JSON Lines, one

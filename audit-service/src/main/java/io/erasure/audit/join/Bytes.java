@@ -16,8 +16,7 @@ final class Bytes {
     /** Returned by {@link #parseLong} for text that is not a signed 64-bit decimal integer. */
     static final long NOT_A_LONG = Long.MIN_VALUE;
 
-    private Bytes() {
-    }
+    private Bytes() {}
 
     /** Index of the first {@code '\n'} in {@code [from, to)}, or -1. */
     static int indexOfNewline(byte[] b, int from, int to) {

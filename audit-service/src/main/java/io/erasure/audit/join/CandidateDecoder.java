@@ -7,8 +7,6 @@ import io.erasure.backup.format.PartReader;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.candidate.Candidate;
-import tools.jackson.databind.JsonNode;
-
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -17,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Fully parses a matching row (about 1 % of them) into a {@link Candidate}: the full primary key
@@ -34,9 +33,14 @@ abstract sealed class CandidateDecoder {
 
     abstract Candidate decode(byte[] b, int from, int to);
 
-    static CandidateDecoder of(boolean csv, BackupSchema schema, List<String> keyColumns, String identifierColumn,
-                               CsvRecordScanner scanner) {
-        return csv ? new CsvDecoder(schema, keyColumns, identifierColumn, scanner)
+    static CandidateDecoder of(
+            boolean csv,
+            BackupSchema schema,
+            List<String> keyColumns,
+            String identifierColumn,
+            CsvRecordScanner scanner) {
+        return csv
+                ? new CsvDecoder(schema, keyColumns, identifierColumn, scanner)
                 : new JsonDecoder(keyColumns, identifierColumn);
     }
 
@@ -91,7 +95,8 @@ abstract sealed class CandidateDecoder {
         Candidate decode(byte[] b, int from, int to) {
             List<String> fields;
             try {
-                fields = new Csv.RecordReader(new StringReader(new String(b, from, to - from, StandardCharsets.UTF_8))).next();
+                fields = new Csv.RecordReader(new StringReader(new String(b, from, to - from, StandardCharsets.UTF_8)))
+                        .next();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

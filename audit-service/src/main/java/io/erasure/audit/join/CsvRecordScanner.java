@@ -1,14 +1,12 @@
 package io.erasure.audit.join;
 
 import io.erasure.backup.format.BackupIntegrityException;
-
+import io.erasure.backup.format.Csv;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-
-import io.erasure.backup.format.Csv;
 
 /**
  * CSV ({@link Csv}'s dialect): the header names the fields; each record is walked field by field,
@@ -22,6 +20,7 @@ final class CsvRecordScanner implements RecordScanner {
     private final int[] ends;
     /** For each CSV column, the wanted field it is, or -1. */
     private int[] fieldOfColumn;
+
     private List<String> header;
     private boolean blank;
 
@@ -40,7 +39,8 @@ final class CsvRecordScanner implements RecordScanner {
         }
         try {
             int textEnd = end > from && b[end - 1] == '\r' ? end - 1 : end;
-            header = new Csv.RecordReader(new StringReader(new String(b, from, textEnd - from, StandardCharsets.UTF_8))).next();
+            header = new Csv.RecordReader(new StringReader(new String(b, from, textEnd - from, StandardCharsets.UTF_8)))
+                    .next();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -29,7 +29,8 @@ public final class HashedIdentifierSet implements IdentifierSet {
         }
         long slots = Math.max(16, (long) Math.ceil(expected / loadFactor));
         if (slots > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException(expected + " identifiers do not fit one table; split the identifier source");
+            throw new IllegalArgumentException(
+                    expected + " identifiers do not fit one table; split the identifier source");
         }
         this.capacity = (int) slots;
         this.first = new long[capacity];

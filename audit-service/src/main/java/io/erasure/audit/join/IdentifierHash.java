@@ -11,8 +11,7 @@ final class IdentifierHash {
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
 
-    private IdentifierHash() {
-    }
+    private IdentifierHash() {}
 
     /** Hashes {@code [from, to)} into {@code h1[i]} and {@code h2[i]}. */
     static void hash(byte[] b, int from, int to, long[] h1Out, long[] h2Out, int i) {

@@ -12,6 +12,8 @@ public enum IdentifierKind {
     STRING;
 
     public static IdentifierKind of(String identifierBackupType, String dataBackupType) {
-        return ColumnTypes.isIntegral(identifierBackupType) && ColumnTypes.isIntegral(dataBackupType) ? NUMERIC : STRING;
+        return ColumnTypes.isIntegral(identifierBackupType) && ColumnTypes.isIntegral(dataBackupType)
+                ? NUMERIC
+                : STRING;
     }
 }

@@ -8,7 +8,6 @@ import io.erasure.backup.format.PartCompression;
 import io.erasure.model.backup.BackupManifest;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.dataset.BackupFormat;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -41,8 +40,14 @@ public final class IdentifierSetLoader {
      * @param deletableUpToMicros  identifiers deletable since after this instant are left out
      * @throws BackupIntegrityException if a part is missing, corrupt or not as its manifest says
      */
-    public IdentifierSet load(BackupManifest manifest, String manifestKey, String identifierColumn,
-                              String deletableSinceColumn, IdentifierKind kind, long deletableUpToMicros) throws IOException {
+    public IdentifierSet load(
+            BackupManifest manifest,
+            String manifestKey,
+            String identifierColumn,
+            String deletableSinceColumn,
+            IdentifierKind kind,
+            long deletableUpToMicros)
+            throws IOException {
         List<ManifestPart> parts = manifest.parts();
         List<Ids> loaded = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, Math.max(1, parts.size())), r -> {
@@ -53,8 +58,14 @@ public final class IdentifierSetLoader {
         try {
             List<Future<Ids>> futures = new ArrayList<>();
             for (ManifestPart part : parts) {
-                futures.add(pool.submit(() -> loadPart(manifest.format(), BackupBucket.partKey(manifestKey, part), part,
-                        identifierColumn, deletableSinceColumn, kind, deletableUpToMicros)));
+                futures.add(pool.submit(() -> loadPart(
+                        manifest.format(),
+                        BackupBucket.partKey(manifestKey, part),
+                        part,
+                        identifierColumn,
+                        deletableSinceColumn,
+                        kind,
+                        deletableUpToMicros)));
             }
             for (Future<Ids> future : futures) {
                 loaded.add(future.get());
@@ -97,8 +108,15 @@ public final class IdentifierSetLoader {
         return set;
     }
 
-    private Ids loadPart(BackupFormat format, String key, ManifestPart part, String identifierColumn,
-                         String deletableSinceColumn, IdentifierKind kind, long deletableUpToMicros) throws IOException {
+    private Ids loadPart(
+            BackupFormat format,
+            String key,
+            ManifestPart part,
+            String identifierColumn,
+            String deletableSinceColumn,
+            IdentifierKind kind,
+            long deletableUpToMicros)
+            throws IOException {
         RecordScanner scanner = format == BackupFormat.CSV
                 ? new CsvRecordScanner(List.of(identifierColumn, deletableSinceColumn))
                 : new JsonRecordScanner(List.of(identifierColumn, deletableSinceColumn));
@@ -120,8 +138,10 @@ public final class IdentifierSetLoader {
                 throw e;
             } catch (IOException | RuntimeException e) {
                 checked.verify(key, part.sha256());
-                throw new BackupIntegrityException("identifier part " + key + " is corrupt near row " + records.records()
-                        + ": " + BackupJson.rootMessage(e), e);
+                throw new BackupIntegrityException(
+                        "identifier part " + key + " is corrupt near row " + records.records() + ": "
+                                + BackupJson.rootMessage(e),
+                        e);
             }
             checked.verify(key, part.sha256());
         } finally {
@@ -134,8 +154,14 @@ public final class IdentifierSetLoader {
         return ids;
     }
 
-    private static void collect(RecordBuffer records, RecordScanner scanner, IdentifierField identifier, Ids ids,
-                                String deletableSinceColumn, long deletableUpToMicros) throws IOException {
+    private static void collect(
+            RecordBuffer records,
+            RecordScanner scanner,
+            IdentifierField identifier,
+            Ids ids,
+            String deletableSinceColumn,
+            long deletableUpToMicros)
+            throws IOException {
         while (records.refill()) {
             while (records.next()) {
                 byte[] buf = records.bytes();

@@ -1,7 +1,6 @@
 package io.erasure.audit.join;
 
 import io.erasure.backup.format.BackupJson;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

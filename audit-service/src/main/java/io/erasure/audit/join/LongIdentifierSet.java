@@ -26,7 +26,8 @@ public final class LongIdentifierSet implements IdentifierSet {
         }
         long slots = Math.max(16, (long) Math.ceil(expected / loadFactor));
         if (slots > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException(expected + " identifiers do not fit one table; split the identifier source");
+            throw new IllegalArgumentException(
+                    expected + " identifiers do not fit one table; split the identifier source");
         }
         this.capacity = (int) slots;
         this.table = new long[capacity];
@@ -90,8 +91,8 @@ public final class LongIdentifierSet implements IdentifierSet {
     }
 
     @Override
-    public int containsAll(long[] ids, long[] ignored, boolean[] present, boolean[] hit, int n, int[] slots,
-                           long[] scratch) {
+    public int containsAll(
+            long[] ids, long[] ignored, boolean[] present, boolean[] hit, int n, int[] slots, long[] scratch) {
         for (int i = 0; i < n; i++) {
             slots[i] = filter.word(mix(ids[i]));
         }

@@ -8,7 +8,6 @@ import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.dataset.BackupFormat;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -47,8 +46,12 @@ public final class PartJoin {
      * @param keyColumns       the dataset's primary key, in order: each candidate carries all of them
      * @param identifierColumn the dataset's identifier column (present in {@code schema}, checked by the planner)
      */
-    public PartJoin(BackupFormat format, BackupSchema schema, List<String> keyColumns, String identifierColumn,
-                    IdentifierSet identifiers) {
+    public PartJoin(
+            BackupFormat format,
+            BackupSchema schema,
+            List<String> keyColumns,
+            String identifierColumn,
+            IdentifierSet identifiers) {
         this.format = format;
         this.identifiers = identifiers;
         List<String> fields = List.of(identifierColumn);
@@ -85,8 +88,10 @@ public final class PartJoin {
             } catch (IOException | RuntimeException e) {
                 // a corrupt part usually fails to decode before its checksum can be compared: compare now
                 checked.verify(part.name(), part.sha256());
-                throw new BackupIntegrityException("part " + part.name() + " is corrupt near row " + (counts[0] + 1) + ": "
-                        + BackupJson.rootMessage(e), e);
+                throw new BackupIntegrityException(
+                        "part " + part.name() + " is corrupt near row " + (counts[0] + 1) + ": "
+                                + BackupJson.rootMessage(e),
+                        e);
             }
             // before closing: the checksum needs the bytes the decompressor left unread
             checked.verify(part.name(), part.sha256());
@@ -94,8 +99,8 @@ public final class PartJoin {
             in.close();
         }
         if (counts[0] != part.rowCount()) {
-            throw new BackupIntegrityException("part " + part.name() + " has " + counts[0] + " rows but its manifest says "
-                    + part.rowCount());
+            throw new BackupIntegrityException(
+                    "part " + part.name() + " has " + counts[0] + " rows but its manifest says " + part.rowCount());
         }
         return new JoinResult(counts[0], counts[1]);
     }

@@ -1,5 +1,6 @@
 package io.erasure.audit.join;
 
+import io.erasure.model.cutoff.CutoffTimestamp;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -8,8 +9,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.temporal.ChronoField;
-
-import io.erasure.model.cutoff.CutoffTimestamp;
 
 /**
  * Timestamps in backups are ISO-8601 strings: {@code 2024-01-31T02:00:00Z}, with an offset
@@ -21,18 +20,31 @@ final class Timestamps {
     private static final DateTimeFormatter ISO = new DateTimeFormatterBuilder()
             .parseCaseInsensitive()
             .append(DateTimeFormatter.ISO_LOCAL_DATE)
-            .optionalStart().appendLiteral('T').optionalEnd()
-            .optionalStart().appendLiteral(' ').optionalEnd()
-            .appendValue(ChronoField.HOUR_OF_DAY, 2).appendLiteral(':')
+            .optionalStart()
+            .appendLiteral('T')
+            .optionalEnd()
+            .optionalStart()
+            .appendLiteral(' ')
+            .optionalEnd()
+            .appendValue(ChronoField.HOUR_OF_DAY, 2)
+            .appendLiteral(':')
             .appendValue(ChronoField.MINUTE_OF_HOUR, 2)
-            .optionalStart().appendLiteral(':').appendValue(ChronoField.SECOND_OF_MINUTE, 2).optionalEnd()
-            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
-            .optionalStart().appendOffset("+HH:MM", "Z").optionalEnd()
-            .optionalStart().appendOffset("+HH", "Z").optionalEnd()
+            .optionalStart()
+            .appendLiteral(':')
+            .appendValue(ChronoField.SECOND_OF_MINUTE, 2)
+            .optionalEnd()
+            .optionalStart()
+            .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+            .optionalEnd()
+            .optionalStart()
+            .appendOffset("+HH:MM", "Z")
+            .optionalEnd()
+            .optionalStart()
+            .appendOffset("+HH", "Z")
+            .optionalEnd()
             .toFormatter();
 
-    private Timestamps() {
-    }
+    private Timestamps() {}
 
     /**
      * Micros since the epoch of the timestamp in {@code [from, to)}: the canonical
@@ -42,8 +54,12 @@ final class Timestamps {
      */
     static long parseMicros(byte[] b, int from, int to) {
         int n = to - from;
-        if (n >= 19 && b[from + 4] == '-' && b[from + 7] == '-' && (b[from + 10] == 'T' || b[from + 10] == ' ')
-                && b[from + 13] == ':' && b[from + 16] == ':') {
+        if (n >= 19
+                && b[from + 4] == '-'
+                && b[from + 7] == '-'
+                && (b[from + 10] == 'T' || b[from + 10] == ' ')
+                && b[from + 13] == ':'
+                && b[from + 16] == ':') {
             int year = digits(b, from, 4);
             int month = digits(b, from + 5, 2);
             int day = digits(b, from + 8, 2);
@@ -67,12 +83,26 @@ final class Timestamps {
                 }
             }
             int rest = to - i;
-            boolean utc = rest == 0 || (rest == 1 && b[i] == 'Z')
+            boolean utc = rest == 0
+                    || (rest == 1 && b[i] == 'Z')
                     || (rest == 3 && b[i] == '+' && b[i + 1] == '0' && b[i + 2] == '0')
-                    || (rest == 6 && b[i] == '+' && b[i + 1] == '0' && b[i + 2] == '0' && b[i + 3] == ':'
-                        && b[i + 4] == '0' && b[i + 5] == '0');
-            if (utc && (year | month | day | hour | minute | second) >= 0 && month >= 1 && month <= 12 && day >= 1
-                    && day <= 31 && hour < 24 && minute < 60 && second < 60 && fractionDigits <= 9
+                    || (rest == 6
+                            && b[i] == '+'
+                            && b[i + 1] == '0'
+                            && b[i + 2] == '0'
+                            && b[i + 3] == ':'
+                            && b[i + 4] == '0'
+                            && b[i + 5] == '0');
+            if (utc
+                    && (year | month | day | hour | minute | second) >= 0
+                    && month >= 1
+                    && month <= 12
+                    && day >= 1
+                    && day <= 31
+                    && hour < 24
+                    && minute < 60
+                    && second < 60
+                    && fractionDigits <= 9
                     && (fractionDigits > 0 || i == from + 19)) {
                 long epochSecond = daysFromCivil(year, month, day) * 86_400L + hour * 3600L + minute * 60L + second;
                 return epochSecond * 1_000_000L + micros;
@@ -107,11 +137,13 @@ final class Timestamps {
     static long parseMicros(String text) {
         try {
             var parsed = ISO.parseBest(text.trim(), OffsetDateTime::from, LocalDateTime::from);
-            Instant instant = parsed instanceof OffsetDateTime odt ? odt.toInstant()
+            Instant instant = parsed instanceof OffsetDateTime odt
+                    ? odt.toInstant()
                     : ((LocalDateTime) parsed).toInstant(ZoneOffset.UTC);
             return CutoffTimestamp.toMicros(instant);
         } catch (DateTimeException e) {
-            throw new IllegalArgumentException("'" + text + "' is not an ISO-8601 timestamp such as 2024-01-31T02:00:00Z", e);
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not an ISO-8601 timestamp such as 2024-01-31T02:00:00Z", e);
         }
     }
 }

@@ -13,16 +13,15 @@ import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
 import io.erasure.model.trust.SigningKey;
 import io.erasure.support.trust.SpecDigest;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.springframework.kafka.core.KafkaTemplate;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.kafka.core.KafkaTemplate;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Everything the audit sends, each with an id derived from what it is (run, unit index, event
@@ -47,8 +46,8 @@ public class AuditEvents {
      * @param unitsTopic {@code erasure.audit.units} (another name only to isolate tests sharing a broker)
      * @param key        seals every result on {@code erasure.run.events}
      */
-    public AuditEvents(KafkaTemplate<String, String> kafka, String unitsTopic, JsonMapper json, Clock clock,
-                       SigningKey key) {
+    public AuditEvents(
+            KafkaTemplate<String, String> kafka, String unitsTopic, JsonMapper json, Clock clock, SigningKey key) {
         this.kafka = kafka;
         this.unitsTopic = unitsTopic;
         this.json = json;
@@ -65,21 +64,38 @@ public class AuditEvents {
         int partitions = kafka.partitionsFor(unitsTopic).size();
         List<CompletableFuture<?>> sends = new ArrayList<>();
         for (int index = 0; index < plan.partCount(); index++) {
-            AuditUnit unit = new AuditUnit(spec, plan.dataManifestKey(), plan.partKeys().get(index), index, plan.partCount(),
-                    plan.identifierManifestKey(), CutoffTimestamp.ofMicros(plan.cutoffMicros()));
+            AuditUnit unit = new AuditUnit(
+                    spec,
+                    plan.dataManifestKey(),
+                    plan.partKeys().get(index),
+                    index,
+                    plan.partCount(),
+                    plan.identifierManifestKey(),
+                    CutoffTimestamp.ofMicros(plan.cutoffMicros()));
             EventEnvelope envelope = EventEnvelope.causedBy(request, unit, clock)
                     .withEventId(DeterministicId.nameBasedUuid("audit-unit", plan.runId(), Integer.toString(index)));
-            sends.add(kafka.send(new ProducerRecord<>(unitsTopic, index % partitions,
-                    Topics.runKey(RunId.of(plan.runId())), json.writeValueAsString(envelope))));
+            sends.add(kafka.send(new ProducerRecord<>(
+                    unitsTopic,
+                    index % partitions,
+                    Topics.runKey(RunId.of(plan.runId())),
+                    json.writeValueAsString(envelope))));
         }
         await(CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)), "units of run " + plan.runId());
     }
 
     /** {@code spec}: the frozen spec the audit joined with (the request's, carried by every unit). */
     public void completed(EventEnvelope cause, AuditPlan plan, DatasetSpec spec, long rowsScanned, long candidates) {
-        send(cause, plan.runId(), new AuditCompleted(plan.dataset(), plan.snapshot(),
-                CutoffTimestamp.ofMicros(plan.cutoffMicros()), rowsScanned, candidates,
-                S3Layout.candidatesPrefix(RunId.of(plan.runId())), SpecDigest.of(spec)));
+        send(
+                cause,
+                plan.runId(),
+                new AuditCompleted(
+                        plan.dataset(),
+                        plan.snapshot(),
+                        CutoffTimestamp.ofMicros(plan.cutoffMicros()),
+                        rowsScanned,
+                        candidates,
+                        S3Layout.candidatesPrefix(RunId.of(plan.runId())),
+                        SpecDigest.of(spec)));
     }
 
     public void failed(EventEnvelope cause, String runId, String dataset, String reason) {
@@ -92,7 +108,8 @@ public class AuditEvents {
         EventEnvelope event = EventEnvelope.of(payload, runId, chain, clock)
                 .withEventId(DeterministicId.nameBasedUuid("audit-event", runId, type))
                 .sealedWith(key);
-        await(kafka.send(Topics.RUN_EVENTS, Topics.runKey(RunId.of(runId)), json.writeValueAsString(event)),
+        await(
+                kafka.send(Topics.RUN_EVENTS, Topics.runKey(RunId.of(runId)), json.writeValueAsString(event)),
                 type + " of run " + runId);
     }
 

@@ -2,7 +2,6 @@ package io.erasure.audit.units;
 
 import io.erasure.audit.join.IdentifierKind;
 import io.erasure.model.check.Require;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -20,10 +19,20 @@ import java.util.List;
  * @param deletableUpToMicros   an identifier is deletable if its deletable-since time is at or before this:
  *                              {@code min(plannedAt - grace period, identifier backup's cutoff)}
  */
-public record AuditPlan(String runId, String dataset, String dataManifestKey, String snapshot, long cutoffMicros,
-                        List<String> partKeys, long totalRows, String identifierManifestKey,
-                        String sourceIdentifierColumn, String deletableSinceColumn, IdentifierKind identifierKind,
-                        long deletableUpToMicros, Instant plannedAt) {
+public record AuditPlan(
+        String runId,
+        String dataset,
+        String dataManifestKey,
+        String snapshot,
+        long cutoffMicros,
+        List<String> partKeys,
+        long totalRows,
+        String identifierManifestKey,
+        String sourceIdentifierColumn,
+        String deletableSinceColumn,
+        IdentifierKind identifierKind,
+        long deletableUpToMicros,
+        Instant plannedAt) {
 
     public AuditPlan {
         Require.nonBlank("runId", runId);

@@ -12,7 +12,6 @@ import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.AuditRequested;
 import io.erasure.model.identifier.IdentifierSource;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -52,34 +51,53 @@ public final class AuditPlanner {
 
         String dataManifestKey = latestManifestKey("dataset '" + spec.name() + "'", spec.backup());
         BackupManifest data = readManifest(dataManifestKey);
-        ColumnSchema dataIdentifier = requireColumn(data.schema(), dataManifestKey, spec.identifierColumn(),
-                "the dataset's identifier column");
+        ColumnSchema dataIdentifier = requireColumn(
+                data.schema(), dataManifestKey, spec.identifierColumn(), "the dataset's identifier column");
         for (String keyColumn : spec.keyColumns().primaryKey()) {
-            requireColumn(data.schema(), dataManifestKey, keyColumn, "a primary key column of dataset '" + spec.name() + "'");
+            requireColumn(
+                    data.schema(), dataManifestKey, keyColumn, "a primary key column of dataset '" + spec.name() + "'");
         }
 
         String identifierManifestKey = latestManifestKey("identifier source '" + source.name() + "'", source.backup());
         BackupManifest identifiers = readManifest(identifierManifestKey);
-        ColumnSchema sourceIdentifier = requireColumn(identifiers.schema(), identifierManifestKey,
-                source.identifierColumn(), "the identifier source's identifier column");
-        requireColumn(identifiers.schema(), identifierManifestKey, source.deletableSinceColumn(),
+        ColumnSchema sourceIdentifier = requireColumn(
+                identifiers.schema(),
+                identifierManifestKey,
+                source.identifierColumn(),
+                "the identifier source's identifier column");
+        requireColumn(
+                identifiers.schema(),
+                identifierManifestKey,
+                source.deletableSinceColumn(),
                 "the identifier source's deletable-since column");
 
         // deletable since before now - grace, and as of the identifier backup (a later mark is newer than it)
         long graceLimit = CutoffTimestamp.toMicros(now.minus(source.gracePeriod()));
         long deletableUpTo = Math.min(graceLimit, identifiers.cutoffMicros());
-        AuditPlan plan = new AuditPlan(runId, spec.name(), dataManifestKey, data.snapshot(), data.cutoffMicros(),
-                data.parts().stream().map(part -> BackupBucket.partKey(dataManifestKey, part)).toList(), data.totalRows(),
-                identifierManifestKey, source.identifierColumn(), source.deletableSinceColumn(),
-                IdentifierKind.of(sourceIdentifier.type(), dataIdentifier.type()), deletableUpTo, now);
+        AuditPlan plan = new AuditPlan(
+                runId,
+                spec.name(),
+                dataManifestKey,
+                data.snapshot(),
+                data.cutoffMicros(),
+                data.parts().stream()
+                        .map(part -> BackupBucket.partKey(dataManifestKey, part))
+                        .toList(),
+                data.totalRows(),
+                identifierManifestKey,
+                source.identifierColumn(),
+                source.deletableSinceColumn(),
+                IdentifierKind.of(sourceIdentifier.type(), dataIdentifier.type()),
+                deletableUpTo,
+                now);
         progress.savePlan(plan);
         return plan;
     }
 
     private String latestManifestKey(String what, BackupLocation location) {
-        String snapshot = bucket.latestCompleteSnapshot(location).orElseThrow(() -> new AuditFailure(
-                "no complete backup of " + what + " under " + location.prefix() + ": a snapshot is complete once its "
-                        + S3Layout.MANIFEST + " exists"));
+        String snapshot = bucket.latestCompleteSnapshot(location)
+                .orElseThrow(() -> new AuditFailure("no complete backup of " + what + " under " + location.prefix()
+                        + ": a snapshot is complete once its " + S3Layout.MANIFEST + " exists"));
         return S3Layout.manifestKey(location, snapshot);
     }
 
@@ -95,8 +113,11 @@ public final class AuditPlanner {
 
     private static ColumnSchema requireColumn(BackupSchema schema, String manifestKey, String column, String role) {
         List<ColumnSchema> columns = schema.columns();
-        return columns.stream().filter(c -> c.name().equals(column)).findFirst().orElseThrow(() -> new AuditFailure(
-                "backup " + manifestKey + " has no column '" + column + "' (" + role + "); its columns are "
-                        + columns.stream().map(ColumnSchema::name).toList()));
+        return columns.stream()
+                .filter(c -> c.name().equals(column))
+                .findFirst()
+                .orElseThrow(() -> new AuditFailure(
+                        "backup " + manifestKey + " has no column '" + column + "' (" + role + "); its columns are "
+                                + columns.stream().map(ColumnSchema::name).toList()));
     }
 }

@@ -3,13 +3,12 @@ package io.erasure.audit.units;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.run.RunId;
+import java.util.List;
+import java.util.Optional;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import tools.jackson.databind.json.JsonMapper;
-
-import java.util.List;
-import java.util.Optional;
 
 /**
  * The audit's own bookkeeping, kept in S3 beside the run (not in any replica's memory), so any
@@ -89,12 +88,18 @@ public final class AuditProgress {
 
     /** Every finished unit's outcome: one GET per unit, so only once all are done. */
     public List<UnitOutcome> finishedUnits(String runId) {
-        return unitKeys(runId).map(key -> read(key, UnitOutcome.class).orElseThrow()).toList();
+        return unitKeys(runId)
+                .map(key -> read(key, UnitOutcome.class).orElseThrow())
+                .toList();
     }
 
     private java.util.stream.Stream<String> unitKeys(String runId) {
-        return bucket.s3().listObjectsV2Paginator(r -> r.bucket(bucket.bucket()).prefix(unitsPrefix(runId)))
-                .contents().stream().map(S3Object::key);
+        return bucket
+                .s3()
+                .listObjectsV2Paginator(r -> r.bucket(bucket.bucket()).prefix(unitsPrefix(runId)))
+                .contents()
+                .stream()
+                .map(S3Object::key);
     }
 
     /** Why the run stopped (failed or cancelled), if it did. */
@@ -124,13 +129,17 @@ public final class AuditProgress {
 
     private void write(String key, Object value) {
         byte[] bytes = json.writeValueAsBytes(value);
-        bucket.s3().putObject(r -> r.bucket(bucket.bucket()).key(key).contentType("application/json"),
-                RequestBody.fromBytes(bytes));
+        bucket.s3()
+                .putObject(
+                        r -> r.bucket(bucket.bucket()).key(key).contentType("application/json"),
+                        RequestBody.fromBytes(bytes));
     }
 
     private <T> Optional<T> read(String key, Class<T> type) {
         try {
-            byte[] bytes = bucket.s3().getObjectAsBytes(r -> r.bucket(bucket.bucket()).key(key)).asByteArray();
+            byte[] bytes = bucket.s3()
+                    .getObjectAsBytes(r -> r.bucket(bucket.bucket()).key(key))
+                    .asByteArray();
             return Optional.of(json.readValue(bytes, type));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
@@ -138,6 +147,5 @@ public final class AuditProgress {
     }
 
     /** Body of the failed and cancelled markers. */
-    public record Stop(String reason) {
-    }
+    public record Stop(String reason) {}
 }

@@ -68,7 +68,12 @@ public class RunCommandsListener {
             return;
         }
         events.publishUnits(command, plan, request.spec());
-        log.info("audit of run {} planned: {} units over {} ({} rows), identifiers from {}", runId, plan.partCount(),
-                plan.dataManifestKey(), plan.totalRows(), plan.identifierManifestKey());
+        log.info(
+                "audit of run {} planned: {} units over {} ({} rows), identifiers from {}",
+                runId,
+                plan.partCount(),
+                plan.dataManifestKey(),
+                plan.totalRows(),
+                plan.identifierManifestKey());
     }
 }

@@ -5,9 +5,6 @@ import io.erasure.audit.join.IdentifierSetLoader;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.model.backup.BackupManifest;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
@@ -15,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a replica needs to run units of an audit, built once per run and shared by its worker
@@ -27,8 +26,7 @@ public final class RunContexts {
     private static final Logger log = LoggerFactory.getLogger(RunContexts.class);
 
     /** One run's context. */
-    public record RunContext(AuditPlan plan, BackupManifest manifest, IdentifierSet identifiers) {
-    }
+    public record RunContext(AuditPlan plan, BackupManifest manifest, IdentifierSet identifiers) {}
 
     private final BackupBucket bucket;
     private final AuditProgress progress;
@@ -89,17 +87,26 @@ public final class RunContexts {
     }
 
     private RunContext build(String runId) throws IOException {
-        AuditPlan plan = progress.plan(runId).orElseThrow(() -> new AuditFailure("run " + runId
-                + " has no audit plan at " + AuditProgress.planKey(runId) + "; its AuditRequested was never planned"));
+        AuditPlan plan = progress.plan(runId)
+                .orElseThrow(() -> new AuditFailure("run " + runId + " has no audit plan at "
+                        + AuditProgress.planKey(runId) + "; its AuditRequested was never planned"));
         try {
             BackupManifest manifest = bucket.readManifest(plan.dataManifestKey());
             BackupManifest identifierManifest = bucket.readManifest(plan.identifierManifestKey());
             long started = System.nanoTime();
-            IdentifierSet identifiers = loader.load(identifierManifest, plan.identifierManifestKey(),
-                    plan.sourceIdentifierColumn(), plan.deletableSinceColumn(),
-                    plan.identifierKind(), plan.deletableUpToMicros());
-            log.info("run {}: {} deletable identifiers loaded from {} in {} ms ({} bytes per id)", runId,
-                    identifiers.size(), plan.identifierManifestKey(), (System.nanoTime() - started) / 1_000_000,
+            IdentifierSet identifiers = loader.load(
+                    identifierManifest,
+                    plan.identifierManifestKey(),
+                    plan.sourceIdentifierColumn(),
+                    plan.deletableSinceColumn(),
+                    plan.identifierKind(),
+                    plan.deletableUpToMicros());
+            log.info(
+                    "run {}: {} deletable identifiers loaded from {} in {} ms ({} bytes per id)",
+                    runId,
+                    identifiers.size(),
+                    plan.identifierManifestKey(),
+                    (System.nanoTime() - started) / 1_000_000,
                     String.format("%.1f", identifiers.bytesPerId()));
             return new RunContext(plan, manifest, identifiers);
         } catch (BackupIntegrityException e) {

@@ -12,12 +12,11 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.AuditUnit;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.run.RunId;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one audit unit: joins one data part against the run's deletable identifiers and writes
@@ -37,7 +36,7 @@ public final class UnitProcessor {
 
     /** Test seam: called once a unit's candidate file is stored, before its done marker. */
     public interface Observer {
-        Observer NONE = unit -> { };
+        Observer NONE = unit -> {};
 
         void candidatesStored(AuditUnit unit);
     }
@@ -48,8 +47,8 @@ public final class UnitProcessor {
     private final AuditEvents events;
     private final Observer observer;
 
-    public UnitProcessor(BackupBucket bucket, AuditProgress progress, RunContexts contexts, AuditEvents events,
-                         Observer observer) {
+    public UnitProcessor(
+            BackupBucket bucket, AuditProgress progress, RunContexts contexts, AuditEvents events, Observer observer) {
         this.bucket = bucket;
         this.progress = progress;
         this.contexts = contexts;
@@ -70,16 +69,24 @@ public final class UnitProcessor {
         try {
             if (progress.unitDone(runId, unit.partIndex())) {
                 // done before a crash or by another replica: only the completion check may be missing
-                completeIfLast(envelope, progress.plan(runId).orElseThrow(() -> new AuditFailure(
-                        "run " + runId + " has unit markers but no plan at " + AuditProgress.planKey(runId))));
+                completeIfLast(
+                        envelope,
+                        progress.plan(runId)
+                                .orElseThrow(() -> new AuditFailure("run " + runId + " has unit markers but no plan at "
+                                        + AuditProgress.planKey(runId))));
                 return;
             }
             RunContexts.RunContext context = contexts.get(runId);
             UnitOutcome outcome = join(runId, unit, context);
             observer.candidatesStored(unit);
             progress.markUnitDone(runId, outcome);
-            log.info("run {} unit {}/{}: {} rows, {} candidates", runId, unit.partIndex() + 1, unit.partCount(),
-                    outcome.rowsScanned(), outcome.candidates());
+            log.info(
+                    "run {} unit {}/{}: {} rows, {} candidates",
+                    runId,
+                    unit.partIndex() + 1,
+                    unit.partCount(),
+                    outcome.rowsScanned(),
+                    outcome.candidates());
             completeIfLast(envelope, context.plan());
         } catch (AuditFailure | BackupIntegrityException e) {
             fail(envelope, unit.spec().name(), e.getMessage());
@@ -97,16 +104,21 @@ public final class UnitProcessor {
     private UnitOutcome join(String runId, AuditUnit unit, RunContexts.RunContext context) throws IOException {
         List<ManifestPart> parts = context.manifest().parts();
         if (unit.partIndex() >= parts.size()
-                || !unit.partKey().equals(BackupBucket.partKey(context.plan().dataManifestKey(), parts.get(unit.partIndex())))) {
+                || !unit.partKey()
+                        .equals(BackupBucket.partKey(context.plan().dataManifestKey(), parts.get(unit.partIndex())))) {
             throw new AuditFailure("unit " + unit.partIndex() + " names part " + unit.partKey() + " which is not part "
                     + unit.partIndex() + " of " + context.plan().dataManifestKey());
         }
         ManifestPart part = parts.get(unit.partIndex());
         DatasetSpec spec = unit.spec();
-        PartJoin join = new PartJoin(context.manifest().format(), context.manifest().schema(),
-                spec.keyColumns().primaryKey(), spec.identifierColumn(), context.identifiers());
-        MultipartUploadStream upload = new MultipartUploadStream(bucket.s3(), bucket.bucket(),
-                S3Layout.candidatesPartKey(RunId.of(runId), unit.partIndex()));
+        PartJoin join = new PartJoin(
+                context.manifest().format(),
+                context.manifest().schema(),
+                spec.keyColumns().primaryKey(),
+                spec.identifierColumn(),
+                context.identifiers());
+        MultipartUploadStream upload = new MultipartUploadStream(
+                bucket.s3(), bucket.bucket(), S3Layout.candidatesPartKey(RunId.of(runId), unit.partIndex()));
         try (InputStream raw = bucket.openPart(unit.partKey())) {
             CandidateFileWriter candidates = new CandidateFileWriter(upload);
             JoinResult result = join.join(raw, part, candidates);
@@ -120,7 +132,8 @@ public final class UnitProcessor {
 
     private void completeIfLast(EventEnvelope envelope, AuditPlan plan) {
         String runId = plan.runId();
-        if (progress.finishedUnitCount(runId) < plan.partCount() || progress.completed(runId)
+        if (progress.finishedUnitCount(runId) < plan.partCount()
+                || progress.completed(runId)
                 || progress.stopped(runId).isPresent()) {
             return;
         }

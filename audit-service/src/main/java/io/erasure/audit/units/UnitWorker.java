@@ -2,6 +2,10 @@ package io.erasure.audit.units;
 
 import io.erasure.model.event.AuditUnit;
 import io.erasure.model.event.EventEnvelope;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -11,11 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * One consumer of the {@code erasure.audit.units} group: takes one unit at a time and commits its
@@ -41,8 +40,13 @@ public final class UnitWorker implements Runnable {
     private volatile Consumer<String, String> consumer;
 
     /** @param topic {@code erasure.audit.units} (another name only to isolate tests sharing a broker) */
-    public UnitWorker(Supplier<Consumer<String, String>> consumers, String topic, UnitProcessor processor, JsonMapper json,
-                      int maxAttempts, Duration retryPause) {
+    public UnitWorker(
+            Supplier<Consumer<String, String>> consumers,
+            String topic,
+            UnitProcessor processor,
+            JsonMapper json,
+            int maxAttempts,
+            Duration retryPause) {
         this.consumers = consumers;
         this.topic = topic;
         this.processor = processor;
@@ -94,7 +98,11 @@ public final class UnitWorker implements Runnable {
         try {
             envelope = json.readValue(record.value(), EventEnvelope.class);
         } catch (JacksonException e) {
-            log.error("unreadable message at {}-{}@{} skipped: {}", record.topic(), record.partition(), record.offset(),
+            log.error(
+                    "unreadable message at {}-{}@{} skipped: {}",
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
                     e.getOriginalMessage());
             return;
         }
@@ -107,11 +115,18 @@ public final class UnitWorker implements Runnable {
                 return;
             } catch (Exception e) {
                 if (attempt >= maxAttempts) {
-                    processor.fail(envelope, unit.spec().name(), "unit " + unit.partIndex() + " (" + unit.partKey()
-                            + ") failed " + attempt + " times, last: " + e.getMessage());
+                    processor.fail(
+                            envelope,
+                            unit.spec().name(),
+                            "unit " + unit.partIndex() + " (" + unit.partKey() + ") failed " + attempt
+                                    + " times, last: " + e.getMessage());
                     return;
                 }
-                log.warn("run {} unit {} attempt {} failed, retrying: {}", envelope.runId(), unit.partIndex(), attempt,
+                log.warn(
+                        "run {} unit {} attempt {} failed, retrying: {}",
+                        envelope.runId(),
+                        unit.partIndex(),
+                        attempt,
                         e.toString());
                 Thread.sleep(retryPause.toMillis() * attempt);
             }

@@ -1,10 +1,9 @@
 package io.erasure.audit.units;
 
-import org.springframework.context.SmartLifecycle;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.springframework.context.SmartLifecycle;
 
 /** Runs this replica's unit workers, one thread and one group member each, for the application's lifetime. */
 public final class UnitWorkers implements SmartLifecycle {

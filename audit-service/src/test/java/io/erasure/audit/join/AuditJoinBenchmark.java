@@ -8,7 +8,6 @@ import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.KeyColumns;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -47,23 +46,32 @@ public final class AuditJoinBenchmark {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final BackupSchema SCHEMA = new BackupSchema(
-            List.of(new ColumnSchema("order_id", "uuid"), new ColumnSchema("customer_id", "bigint"),
-                    new ColumnSchema("created_at", "timestamp"), new ColumnSchema("status", "text"),
+            List.of(
+                    new ColumnSchema("order_id", "uuid"),
+                    new ColumnSchema("customer_id", "bigint"),
+                    new ColumnSchema("created_at", "timestamp"),
+                    new ColumnSchema("status", "text"),
                     new ColumnSchema("total", "decimal"),
-                    new ColumnSchema("items", "int"), new ColumnSchema("shipping_address", "text"),
+                    new ColumnSchema("items", "int"),
+                    new ColumnSchema("shipping_address", "text"),
                     new ColumnSchema("note", "text")),
-            KeyColumns.of(List.of("customer_id"), List.of("order_id")), "customer_id");
+            KeyColumns.of(List.of("customer_id"), List.of("order_id")),
+            "customer_id");
     private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-    private AuditJoinBenchmark() {
-    }
+    private AuditJoinBenchmark() {}
 
     public static void main(String[] args) throws IOException {
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         int ids = args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000;
         int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-        System.out.printf(Locale.ROOT, "AuditJoinBenchmark: %,d rows, %,d deletable identifiers, 1%% matching, best of %d,"
-                + " one thread, rows/s per core = rows / thread CPU time%n", rows, ids, repeats);
+        System.out.printf(
+                Locale.ROOT,
+                "AuditJoinBenchmark: %,d rows, %,d deletable identifiers, 1%% matching, best of %d,"
+                        + " one thread, rows/s per core = rows / thread CPU time%n",
+                rows,
+                ids,
+                repeats);
         for (IdentifierKind kind : IdentifierKind.values()) {
             run(kind, rows, ids, repeats);
         }
@@ -108,25 +116,49 @@ public final class AuditJoinBenchmark {
                 id = '"' + (match ? strings[random.nextInt(idCount)] : randomString(random, 24)) + '"';
             }
             row.setLength(0);
-            row.append("{\"order_id\":\"").append(new java.util.UUID(random.nextLong(), random.nextLong()))
-                    .append("\",\"customer_id\":").append(id)
-                    .append(",\"created_at\":\"2024-01-").append(10 + random.nextInt(20)).append("T0")
-                    .append(random.nextInt(10)).append(":12:45.").append(100_000 + random.nextInt(900_000))
-                    .append("Z\",\"status\":\"").append(random.nextBoolean() ? "SHIPPED" : "DELIVERED")
-                    .append("\",\"total\":").append(random.nextInt(100_000)).append('.')
-                    .append(10 + random.nextInt(90)).append(",\"items\":").append(1 + random.nextInt(9))
-                    .append(",\"shipping_address\":\"").append(randomString(random, 8 + random.nextInt(13)))
-                    .append("\",\"note\":\"").append(randomString(random, 2 + random.nextInt(9)))
-                    .append("\",\"@writeTimes\":{\"status\":").append(1_706_000_000_000_000L + random.nextInt(1 << 30))
-                    .append(",\"total\":").append(1_706_000_000_000_000L + random.nextInt(1 << 30))
-                    .append(",\"note\":").append(1_706_000_000_000_000L + random.nextInt(1 << 30)).append("}}\n");
+            row.append("{\"order_id\":\"")
+                    .append(new java.util.UUID(random.nextLong(), random.nextLong()))
+                    .append("\",\"customer_id\":")
+                    .append(id)
+                    .append(",\"created_at\":\"2024-01-")
+                    .append(10 + random.nextInt(20))
+                    .append("T0")
+                    .append(random.nextInt(10))
+                    .append(":12:45.")
+                    .append(100_000 + random.nextInt(900_000))
+                    .append("Z\",\"status\":\"")
+                    .append(random.nextBoolean() ? "SHIPPED" : "DELIVERED")
+                    .append("\",\"total\":")
+                    .append(random.nextInt(100_000))
+                    .append('.')
+                    .append(10 + random.nextInt(90))
+                    .append(",\"items\":")
+                    .append(1 + random.nextInt(9))
+                    .append(",\"shipping_address\":\"")
+                    .append(randomString(random, 8 + random.nextInt(13)))
+                    .append("\",\"note\":\"")
+                    .append(randomString(random, 2 + random.nextInt(9)))
+                    .append("\",\"@writeTimes\":{\"status\":")
+                    .append(1_706_000_000_000_000L + random.nextInt(1 << 30))
+                    .append(",\"total\":")
+                    .append(1_706_000_000_000_000L + random.nextInt(1 << 30))
+                    .append(",\"note\":")
+                    .append(1_706_000_000_000_000L + random.nextInt(1 << 30))
+                    .append("}}\n");
             text.write(row.toString().getBytes(StandardCharsets.UTF_8));
         }
         byte[] plain = text.toByteArray();
         text = null;
-        System.out.printf(Locale.ROOT, "%n== %s identifiers: set of %,d built in %.1f s, %.1f bytes per id;"
-                        + " rows average %.0f bytes, %,d expected matches%n", kind, set.size(), buildSeconds,
-                set.bytesPerId(), (double) plain.length / rows, expectedMatches);
+        System.out.printf(
+                Locale.ROOT,
+                "%n== %s identifiers: set of %,d built in %.1f s, %.1f bytes per id;"
+                        + " rows average %.0f bytes, %,d expected matches%n",
+                kind,
+                set.size(),
+                buildSeconds,
+                set.bytesPerId(),
+                (double) plain.length / rows,
+                expectedMatches);
 
         for (BackupFormat format : List.of(BackupFormat.JSONL_GZIP, BackupFormat.JSONL_ZSTD)) {
             byte[] stored = compress(format, plain);
@@ -146,14 +178,24 @@ public final class AuditJoinBenchmark {
                 candidates = found[0];
             }
             if (candidates != expectedMatches) {
-                throw new IllegalStateException("audit found " + candidates + " candidates, expected " + expectedMatches);
+                throw new IllegalStateException(
+                        "audit found " + candidates + " candidates, expected " + expectedMatches);
             }
             java.util.Arrays.sort(ratios);
-            System.out.printf(Locale.ROOT, "%s %s: %.1f MB stored (%.0f B/row); ceiling %.2f M rows/s per core;"
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s %s: %.1f MB stored (%.0f B/row); ceiling %.2f M rows/s per core;"
                             + " audit %.2f M rows/s per core = %.0f %% of the ceiling (median of paired runs %.0f %%);"
                             + " %,d candidates%n",
-                    kind, format, stored.length / 1e6, (double) stored.length / rows, bestCeiling / 1e6, bestAudit / 1e6,
-                    100 * bestAudit / bestCeiling, 100 * ratios[repeats / 2], candidates);
+                    kind,
+                    format,
+                    stored.length / 1e6,
+                    (double) stored.length / rows,
+                    bestCeiling / 1e6,
+                    bestAudit / 1e6,
+                    100 * bestAudit / bestCeiling,
+                    100 * ratios[repeats / 2],
+                    candidates);
         }
     }
 
@@ -175,7 +217,8 @@ public final class AuditJoinBenchmark {
         return sum;
     }
 
-    private static long audit(BackupFormat format, byte[] stored, ManifestPart part, IdentifierSet set) throws IOException {
+    private static long audit(BackupFormat format, byte[] stored, ManifestPart part, IdentifierSet set)
+            throws IOException {
         PartJoin join = new PartJoin(format, SCHEMA, SCHEMA.keyColumns().primaryKey(), "customer_id", set);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (CandidateFileWriter writer = new CandidateFileWriter(out)) {

@@ -1,13 +1,12 @@
 package io.erasure.audit.join;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class IdentifierSetTest {
 
@@ -23,7 +22,7 @@ class IdentifierSetTest {
         long[] a = new long[1];
         long[] b = new long[1];
         IdentifierHash.hash(bytes, 2, bytes.length, a, b, 0);
-        assertThat(new long[]{a[0], b[0]}).as(text).containsExactly(h1, h2);
+        assertThat(new long[] {a[0], b[0]}).as(text).containsExactly(h1, h2);
     }
 
     @Test
@@ -57,10 +56,11 @@ class IdentifierSetTest {
 
     @Test
     void absentIdentifiersAreNeverHitsEvenIfTheirSlotHoldsAMatch() {
-        LongIdentifierSet set = LongIdentifierSet.of(new long[]{42}, 1);
+        LongIdentifierSet set = LongIdentifierSet.of(new long[] {42}, 1);
         boolean[] hit = new boolean[2];
-        assertThat(set.containsAll(new long[]{42, 42}, new long[2], new boolean[]{true, false}, hit, 2, new int[2],
-                new long[2])).isEqualTo(1);
+        assertThat(set.containsAll(
+                        new long[] {42, 42}, new long[2], new boolean[] {true, false}, hit, 2, new int[2], new long[2]))
+                .isEqualTo(1);
         assertThat(hit).containsExactly(true, false);
     }
 

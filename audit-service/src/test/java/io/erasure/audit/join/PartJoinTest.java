@@ -1,5 +1,8 @@
 package io.erasure.audit.join;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.erasure.audit.candidates.CandidateFileWriter;
 import io.erasure.audit.testdata.GeneratedData;
 import io.erasure.audit.testdata.GeneratedData.Part;
@@ -9,12 +12,8 @@ import io.erasure.backup.format.BackupRow;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.candidate.Candidate;
-import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.dataset.BackupFormat;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-
+import io.erasure.model.key.CanonicalKey;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,9 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class PartJoinTest {
 
@@ -49,9 +48,11 @@ class PartJoinTest {
         return set;
     }
 
-    static List<Candidate> join(BackupFormat format, BackupSchema schema, Part part, IdentifierSet set) throws IOException {
+    static List<Candidate> join(BackupFormat format, BackupSchema schema, Part part, IdentifierSet set)
+            throws IOException {
         List<Candidate> found = new ArrayList<>();
-        JoinResult result = new PartJoin(format, schema, schema.keyColumns().primaryKey(), schema.identifierColumn(), set)
+        JoinResult result = new PartJoin(
+                        format, schema, schema.keyColumns().primaryKey(), schema.identifierColumn(), set)
                 .join(new ByteArrayInputStream(part.bytes()), part.entry(), found::add);
         assertThat(result.rowsScanned()).isEqualTo(part.entry().rowCount());
         assertThat(result.candidates()).isEqualTo(found.size());
@@ -112,8 +113,8 @@ class PartJoinTest {
         byte[] bytes = gzip(text);
         ManifestPart entry = new ManifestPart("part-00000.jsonl.gz", 7, io.erasure.backup.format.Sha256.hex(bytes));
 
-        List<Candidate> found = join(BackupFormat.JSONL_GZIP, GeneratedData.ORDERS, new Part(bytes, entry),
-                numericSet(Set.of(3L)));
+        List<Candidate> found =
+                join(BackupFormat.JSONL_GZIP, GeneratedData.ORDERS, new Part(bytes, entry), numericSet(Set.of(3L)));
 
         assertThat(found).extracting(c -> c.key().get("order_id")).containsExactly("a", "d", "g");
         assertThat(found).extracting(Candidate::identifier).containsExactly("3", "3", "3");
@@ -126,32 +127,40 @@ class PartJoinTest {
         byte[] corrupted = part.bytes().clone();
         corrupted[corrupted.length / 2] ^= 0x40;
 
-        assertThatThrownBy(() -> join(format, GeneratedData.ORDERS, new Part(corrupted, part.entry()), numericSet(Set.of(1L))))
+        assertThatThrownBy(() ->
+                        join(format, GeneratedData.ORDERS, new Part(corrupted, part.entry()), numericSet(Set.of(1L))))
                 .isInstanceOf(BackupIntegrityException.class)
                 .hasMessageStartingWith("checksum mismatch for part part-00007" + format.extension()
                         + ": the manifest says SHA-256 " + part.entry().sha256());
     }
 
     @ParameterizedTest
-    @EnumSource(value = BackupFormat.class, names = {"JSONL_GZIP", "JSONL_ZSTD"})
+    @EnumSource(
+            value = BackupFormat.class,
+            names = {"JSONL_GZIP", "JSONL_ZSTD"})
     void aDamagedHeaderIsAChecksumMismatchToo(BackupFormat format) throws IOException {
         Part part = GeneratedData.part(2, format, GeneratedData.ORDERS, GeneratedData.orders(100, 10, 16), c -> true);
         byte[] corrupted = part.bytes().clone();
         corrupted[0] ^= 0x7f;
 
-        assertThatThrownBy(() -> join(format, GeneratedData.ORDERS, new Part(corrupted, part.entry()), numericSet(Set.of(1L))))
+        assertThatThrownBy(() ->
+                        join(format, GeneratedData.ORDERS, new Part(corrupted, part.entry()), numericSet(Set.of(1L))))
                 .isInstanceOf(BackupIntegrityException.class)
                 .hasMessageStartingWith("checksum mismatch for part part-00002" + format.extension());
     }
 
     @Test
     void aRowCountOtherThanTheManifestsIsCorruption() throws IOException {
-        Part part = GeneratedData.part(1, BackupFormat.JSONL_ZSTD, GeneratedData.ORDERS,
-                GeneratedData.orders(100, 10, 14), c -> true);
-        ManifestPart wrong = new ManifestPart(part.entry().name(), 99, part.entry().sha256());
+        Part part = GeneratedData.part(
+                1, BackupFormat.JSONL_ZSTD, GeneratedData.ORDERS, GeneratedData.orders(100, 10, 14), c -> true);
+        ManifestPart wrong =
+                new ManifestPart(part.entry().name(), 99, part.entry().sha256());
 
-        assertThatThrownBy(() -> join(BackupFormat.JSONL_ZSTD, GeneratedData.ORDERS, new Part(part.bytes(), wrong),
-                numericSet(Set.of(1L))))
+        assertThatThrownBy(() -> join(
+                        BackupFormat.JSONL_ZSTD,
+                        GeneratedData.ORDERS,
+                        new Part(part.bytes(), wrong),
+                        numericSet(Set.of(1L))))
                 .isInstanceOf(BackupIntegrityException.class)
                 .hasMessage("part part-00001.jsonl.zst has 100 rows but its manifest says 99");
     }
@@ -161,22 +170,28 @@ class PartJoinTest {
         byte[] bytes = gzip("{\"customer_id\":1}\n{\"customer_id\":2}\n[\"not an object\"]\n");
         ManifestPart entry = new ManifestPart("part-00000.jsonl.gz", 3, io.erasure.backup.format.Sha256.hex(bytes));
 
-        assertThatThrownBy(() -> join(BackupFormat.JSONL_GZIP, GeneratedData.ORDERS, new Part(bytes, entry),
-                numericSet(Set.of(1L))))
+        assertThatThrownBy(() -> join(
+                        BackupFormat.JSONL_GZIP, GeneratedData.ORDERS, new Part(bytes, entry), numericSet(Set.of(1L))))
                 .isInstanceOf(BackupIntegrityException.class)
                 .hasMessage("part part-00000.jsonl.gz is corrupt near row 1: line is not a JSON object");
     }
 
     @Test
     void aFailingOutputIsNotReportedAsACorruptPart() throws IOException {
-        Part part = GeneratedData.part(0, BackupFormat.JSONL_GZIP, GeneratedData.ORDERS,
-                GeneratedData.orders(100, 2, 15), c -> true);
-        PartJoin join = new PartJoin(BackupFormat.JSONL_GZIP, GeneratedData.ORDERS, List.of("customer_id", "order_id"),
-                "customer_id", numericSet(Set.of(1L, 2L)));
+        Part part = GeneratedData.part(
+                0, BackupFormat.JSONL_GZIP, GeneratedData.ORDERS, GeneratedData.orders(100, 2, 15), c -> true);
+        PartJoin join = new PartJoin(
+                BackupFormat.JSONL_GZIP,
+                GeneratedData.ORDERS,
+                List.of("customer_id", "order_id"),
+                "customer_id",
+                numericSet(Set.of(1L, 2L)));
 
         assertThatThrownBy(() -> join.join(new ByteArrayInputStream(part.bytes()), part.entry(), c -> {
-            throw new IOException("S3 unavailable");
-        })).isExactlyInstanceOf(IOException.class).hasMessage("S3 unavailable");
+                    throw new IOException("S3 unavailable");
+                }))
+                .isExactlyInstanceOf(IOException.class)
+                .hasMessage("S3 unavailable");
     }
 
     @Test
@@ -184,20 +199,22 @@ class PartJoinTest {
         Map<String, Object> key = new LinkedHashMap<>();
         key.put("customer_id", 42L);
         key.put("order_id", "o-\"1\"");
-        List<Candidate> candidates = List.of(new Candidate(key, "42", 1_706_666_400_000_001L),
-                new Candidate(Map.of("account", "é"), "é", null));
+        List<Candidate> candidates = List.of(
+                new Candidate(key, "42", 1_706_666_400_000_001L), new Candidate(Map.of("account", "é"), "é", null));
 
         byte[] first = write(candidates);
 
         assertThat(write(candidates)).isEqualTo(first);
-        String text = new String(new GZIPInputStream(new ByteArrayInputStream(first)).readAllBytes(), StandardCharsets.UTF_8);
+        String text =
+                new String(new GZIPInputStream(new ByteArrayInputStream(first)).readAllBytes(), StandardCharsets.UTF_8);
         assertThat(text).isEqualTo("""
                 {"key":{"customer_id":42,"order_id":"o-\\"1\\""},"identifier":"42","writeTimeMicros":1706666400000001}
                 {"key":{"account":"é"},"identifier":"é","writeTimeMicros":null}
                 """);
         // validation reads the lines back as the contract's record, with the same canonical key
         Candidate back = BackupJson.MAPPER.readValue(text.lines().findFirst().orElseThrow(), Candidate.class);
-        assertThat(CanonicalKey.render(back.key())).isEqualTo(CanonicalKey.render(candidates.get(0).key()));
+        assertThat(CanonicalKey.render(back.key()))
+                .isEqualTo(CanonicalKey.render(candidates.get(0).key()));
         assertThat(back.identifier()).isEqualTo("42");
         assertThat(back.writeTimeMicros()).isEqualTo(1_706_666_400_000_001L);
     }
@@ -219,5 +236,4 @@ class PartJoinTest {
         }
         return out.toByteArray();
     }
-
 }

@@ -1,12 +1,11 @@
 package io.erasure.audit.join;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class RecordScannerTest {
 
@@ -64,7 +63,8 @@ class RecordScannerTest {
         assertThat(scanner.scan(b, next, b.length)).isEqualTo(-1);
 
         byte[] array = "[1,2]\n".getBytes(StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> scanner.scan(array, 0, array.length)).isInstanceOf(MalformedRecordException.class)
+        assertThatThrownBy(() -> scanner.scan(array, 0, array.length))
+                .isInstanceOf(MalformedRecordException.class)
                 .hasMessage("line is not a JSON object");
         byte[] open = "{\"a\":\"x\n".getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> scanner.scan(open, 0, open.length)).hasMessage("line ends inside a string");
@@ -91,15 +91,20 @@ class RecordScannerTest {
         CsvRecordScanner scanner = new CsvRecordScanner(List.of("id"));
         byte[] b = "a,id\n1,2,3\n".getBytes(StandardCharsets.UTF_8);
         int next = scanner.readHeader(b, 0, b.length);
-        assertThatThrownBy(() -> scanner.scan(b, next, b.length)).isInstanceOf(MalformedRecordException.class)
+        assertThatThrownBy(() -> scanner.scan(b, next, b.length))
+                .isInstanceOf(MalformedRecordException.class)
                 .hasMessage("record has 3 fields but the header has 2");
     }
 
     @Test
     void timestampsAreReadInEveryIsoFormOwnersWrite() {
         long micros = 1_706_666_400_123_456L;
-        for (String text : List.of("2024-01-31T02:00:00.123456Z", "2024-01-31 02:00:00.123456+00",
-                "2024-01-31T02:00:00.123456+00:00", "2024-01-31T02:00:00.123456", "2024-01-31T03:00:00.123456+01:00",
+        for (String text : List.of(
+                "2024-01-31T02:00:00.123456Z",
+                "2024-01-31 02:00:00.123456+00",
+                "2024-01-31T02:00:00.123456+00:00",
+                "2024-01-31T02:00:00.123456",
+                "2024-01-31T03:00:00.123456+01:00",
                 "2024-01-31T02:00:00.123456789Z")) {
             byte[] b = text.getBytes(StandardCharsets.UTF_8);
             assertThat(Timestamps.parseMicros(b, 0, b.length)).as(text).isEqualTo(micros);

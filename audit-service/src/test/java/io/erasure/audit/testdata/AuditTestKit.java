@@ -21,17 +21,6 @@ import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.EventSeals;
 import io.erasure.model.trust.SigningKey;
 import io.erasure.model.trust.TrustedKeys;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.S3Object;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -44,6 +33,16 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.GZIPInputStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Real S3 and Kafka from the test JVM's engines: send commands, collect run events, read candidate files. */
 public final class AuditTestKit implements AutoCloseable {
@@ -51,13 +50,16 @@ public final class AuditTestKit implements AutoCloseable {
     public static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** audit-service's LOCAL ONLY key (application-local.yml), for the services a test wires by hand. */
-    public static final SigningKey AUDIT_KEY = SigningKey.of("audit-local",
-            "MC4CAQAwBQYDK2VwBCIEIKjzIel+FXKkm+1gE0XvcqhznICc55fP7rSK5NxLL4UH");
+    public static final SigningKey AUDIT_KEY =
+            SigningKey.of("audit-local", "MC4CAQAwBQYDK2VwBCIEIKjzIel+FXKkm+1gE0XvcqhznICc55fP7rSK5NxLL4UH");
 
     /** Its public half as the control plane trusts it (application-local.yml there): for audit results only. */
-    private static final TrustedKeys CONTROL_PLANE_TRUST = TrustedKeys.of(Map.of("audit-local", new TrustedKeys.Trusted(
-            TrustedKeys.publicKey("audit-local", "MCowBQYDK2VwAyEAWXYEHR5eIYyy1fQRCz4kFZ2qpA7F4UAv5305kZ4QT+E="),
-            java.util.EnumSet.of(Authorization.Kind.AUDIT_RESULT))));
+    private static final TrustedKeys CONTROL_PLANE_TRUST = TrustedKeys.of(Map.of(
+            "audit-local",
+            new TrustedKeys.Trusted(
+                    TrustedKeys.publicKey(
+                            "audit-local", "MCowBQYDK2VwAyEAWXYEHR5eIYyy1fQRCz4kFZ2qpA7F4UAv5305kZ4QT+E="),
+                    java.util.EnumSet.of(Authorization.Kind.AUDIT_RESULT))));
 
     /** Why the control plane would refuse {@code event} (its seal checked as RunEventGate does); empty when it applies. */
     public static java.util.Optional<EventSeals.Refusal> refusal(EventEnvelope event) {
@@ -72,22 +74,38 @@ public final class AuditTestKit implements AutoCloseable {
     private volatile boolean running = true;
 
     public AuditTestKit(S3Engine s3Engine, KafkaEngine kafka) {
-        this.s3 = S3Clients.create(s3Engine.endpoint(), s3Engine.region(), s3Engine.accessKey(), s3Engine.secretKey(), true);
+        this.s3 = S3Clients.create(
+                s3Engine.endpoint(), s3Engine.region(), s3Engine.accessKey(), s3Engine.secretKey(), true);
         this.bucket = new BackupBucket(s3, s3Engine.bucket());
-        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
-        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "audit-test-events-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer());
+        this.producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        kafka.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                new StringSerializer());
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        kafka.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "audit-test-events-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer());
         consumer.subscribe(List.of(Topics.RUN_EVENTS));
-        this.collector = new Thread(() -> {
-            try (consumer) {
-                while (running) {
-                    consumer.poll(Duration.ofMillis(200)).forEach(r -> events.add(JSON.readValue(r.value(), EventEnvelope.class)));
-                }
-            }
-        }, "run-events-collector");
+        this.collector = new Thread(
+                () -> {
+                    try (consumer) {
+                        while (running) {
+                            consumer.poll(Duration.ofMillis(200))
+                                    .forEach(r -> events.add(JSON.readValue(r.value(), EventEnvelope.class)));
+                        }
+                    }
+                },
+                "run-events-collector");
         collector.setDaemon(true);
         collector.start();
     }
@@ -96,24 +114,43 @@ public final class AuditTestKit implements AutoCloseable {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    public static DatasetSpec spec(String name, KeyColumns key, String identifierColumn, String source, BackupFormat format) {
-        return DatasetSpec.builder().name(name).storeKind(StoreKind.CASSANDRA).connectionRef("cassandra-main")
-                .namespace("shop").table("t_" + name.replace('-', '_')).keyColumns(key)
-                .identifierColumn(identifierColumn).identifierSource(source).conditionalColumn(ConditionalColumn.none())
-                .backup(S3Layout.defaultBackupLocation(name, format)).limits(DeletionLimits.fraction(1.0))
-                .ownerTeam("audit-tests").build();
+    public static DatasetSpec spec(
+            String name, KeyColumns key, String identifierColumn, String source, BackupFormat format) {
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cassandra-main")
+                .namespace("shop")
+                .table("t_" + name.replace('-', '_'))
+                .keyColumns(key)
+                .identifierColumn(identifierColumn)
+                .identifierSource(source)
+                .conditionalColumn(ConditionalColumn.none())
+                .backup(S3Layout.defaultBackupLocation(name, format))
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("audit-tests")
+                .build();
     }
 
     public static IdentifierSource source(String name, BackupFormat format, Duration grace) {
-        return new IdentifierSource(name, StoreKind.POSTGRES, "pg-main", "public", "customers", "customer_id", "deleted_at",
-                S3Layout.defaultBackupLocation(name, format), grace);
+        return new IdentifierSource(
+                name,
+                StoreKind.POSTGRES,
+                "pg-main",
+                "public",
+                "customers",
+                "customer_id",
+                "deleted_at",
+                S3Layout.defaultBackupLocation(name, format),
+                grace);
     }
 
     public void sendCommand(String runId, EventPayload payload) {
         EventEnvelope command = EventEnvelope.startChain(payload, runId, Clock.systemUTC());
         try {
-            producer.send(new ProducerRecord<>(Topics.RUN_COMMANDS, Topics.runKey(RunId.of(runId)),
-                    JSON.writeValueAsString(command))).get();
+            producer.send(new ProducerRecord<>(
+                            Topics.RUN_COMMANDS, Topics.runKey(RunId.of(runId)), JSON.writeValueAsString(command)))
+                    .get();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -126,8 +163,14 @@ public final class AuditTestKit implements AutoCloseable {
 
     /** Candidate part keys of a run, in name order. */
     public List<String> candidateParts(String runId) {
-        return s3.listObjectsV2Paginator(r -> r.bucket(bucket.bucket()).prefix(S3Layout.candidatesPrefix(RunId.of(runId))))
-                .contents().stream().map(S3Object::key).sorted().toList();
+        return s3
+                .listObjectsV2Paginator(
+                        r -> r.bucket(bucket.bucket()).prefix(S3Layout.candidatesPrefix(RunId.of(runId))))
+                .contents()
+                .stream()
+                .map(S3Object::key)
+                .sorted()
+                .toList();
     }
 
     public byte[] bytes(String key) {
@@ -139,7 +182,9 @@ public final class AuditTestKit implements AutoCloseable {
         List<Candidate> all = new ArrayList<>();
         for (String key : candidateParts(runId)) {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(
-                    new GZIPInputStream(s3.getObject(r -> r.bucket(bucket.bucket()).key(key))), StandardCharsets.UTF_8))) {
+                    new GZIPInputStream(
+                            s3.getObject(r -> r.bucket(bucket.bucket()).key(key))),
+                    StandardCharsets.UTF_8))) {
                 for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                     all.add(JSON.readValue(line, Candidate.class));
                 }

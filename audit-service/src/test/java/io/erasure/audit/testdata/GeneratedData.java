@@ -12,7 +12,6 @@ import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.KeyColumns;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -31,25 +30,30 @@ public final class GeneratedData {
 
     public static final long T0_MICROS = 1_706_666_400_000_000L; // 2024-01-31T02:00:00Z
 
-    private GeneratedData() {
-    }
+    private GeneratedData() {}
 
     /** orders(customer_id bigint, order_id text, total decimal, note text), key (customer_id, order_id). */
     public static final BackupSchema ORDERS = new BackupSchema(
-            List.of(new ColumnSchema("customer_id", "bigint"), new ColumnSchema("order_id", "text"),
+            List.of(
+                    new ColumnSchema("customer_id", "bigint"), new ColumnSchema("order_id", "text"),
                     new ColumnSchema("total", "decimal"), new ColumnSchema("note", "text")),
-            KeyColumns.of(List.of("customer_id"), List.of("order_id")), "customer_id");
+            KeyColumns.of(List.of("customer_id"), List.of("order_id")),
+            "customer_id");
 
     /** sessions(account text, device text, started bigint, payload text), key ((account, device), started). */
     public static final BackupSchema SESSIONS = new BackupSchema(
-            List.of(new ColumnSchema("account", "text"), new ColumnSchema("device", "text"),
+            List.of(
+                    new ColumnSchema("account", "text"), new ColumnSchema("device", "text"),
                     new ColumnSchema("started", "bigint"), new ColumnSchema("payload", "text")),
-            KeyColumns.of(List.of("account", "device"), List.of("started")), "account");
+            KeyColumns.of(List.of("account", "device"), List.of("started")),
+            "account");
 
     /** customers(customer_id, deleted_at timestamp), the identifier source; the id column's type is given. */
     public static BackupSchema customers(String idType) {
-        return new BackupSchema(List.of(new ColumnSchema("customer_id", idType), new ColumnSchema("deleted_at", "timestamp")),
-                KeyColumns.partitionOnly("customer_id"), "customer_id");
+        return new BackupSchema(
+                List.of(new ColumnSchema("customer_id", idType), new ColumnSchema("deleted_at", "timestamp")),
+                KeyColumns.partitionOnly("customer_id"),
+                "customer_id");
     }
 
     /** Order rows for customers 1..customers, with odd rows: a null id, an id written as a string, no id field. */
@@ -124,14 +128,22 @@ public final class GeneratedData {
     }
 
     /** One part's bytes and its manifest entry. */
-    public record Part(byte[] bytes, ManifestPart entry) {
-    }
+    public record Part(byte[] bytes, ManifestPart entry) {}
 
-    public static Part part(int index, BackupFormat format, BackupSchema schema, List<BackupRow> rows,
-                            Predicate<String> writeTimeColumn) throws IOException {
+    public static Part part(
+            int index,
+            BackupFormat format,
+            BackupSchema schema,
+            List<BackupRow> rows,
+            Predicate<String> writeTimeColumn)
+            throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         List<String> columns = schema.columns().stream().map(ColumnSchema::name).toList();
-        PartWriter writer = PartWriter.toStream(out, S3Layout.partName(index, format), format, columns,
+        PartWriter writer = PartWriter.toStream(
+                out,
+                S3Layout.partName(index, format),
+                format,
+                columns,
                 columns.stream().filter(writeTimeColumn).toList());
         for (BackupRow row : rows) {
             writer.write(row);
@@ -141,21 +153,37 @@ public final class GeneratedData {
     }
 
     /** Writes {@code rows} as a snapshot of {@code parts} parts (manifest last) and returns the manifest key. */
-    public static String writeSnapshot(BackupBucket bucket, String dataset, BackupLocation location, String snapshot,
-                                       BackupSchema schema, long cutoffMicros, List<BackupRow> rows, int parts)
+    public static String writeSnapshot(
+            BackupBucket bucket,
+            String dataset,
+            BackupLocation location,
+            String snapshot,
+            BackupSchema schema,
+            long cutoffMicros,
+            List<BackupRow> rows,
+            int parts)
             throws IOException {
         List<String> columns = schema.columns().stream().map(ColumnSchema::name).toList();
         List<ManifestPart> entries = new ArrayList<>();
         int perPart = (rows.size() + parts - 1) / Math.max(1, parts);
         for (int p = 0; p < parts; p++) {
-            PartWriter writer = PartWriter.toS3(bucket.s3(), bucket.bucket(), S3Layout.partKey(location, snapshot, p),
-                    location.format(), columns, columns.stream().filter(c -> c.equals("total") || c.equals("note")).toList());
-            for (BackupRow row : rows.subList(Math.min(rows.size(), p * perPart), Math.min(rows.size(), (p + 1) * perPart))) {
+            PartWriter writer = PartWriter.toS3(
+                    bucket.s3(),
+                    bucket.bucket(),
+                    S3Layout.partKey(location, snapshot, p),
+                    location.format(),
+                    columns,
+                    columns.stream()
+                            .filter(c -> c.equals("total") || c.equals("note"))
+                            .toList());
+            for (BackupRow row :
+                    rows.subList(Math.min(rows.size(), p * perPart), Math.min(rows.size(), (p + 1) * perPart))) {
                 writer.write(row);
             }
             entries.add(writer.finish());
         }
-        bucket.writeManifest(location, new BackupManifest(dataset, snapshot, location.format(), schema, cutoffMicros, entries));
+        bucket.writeManifest(
+                location, new BackupManifest(dataset, snapshot, location.format(), schema, cutoffMicros, entries));
         return S3Layout.manifestKey(location, snapshot);
     }
 }

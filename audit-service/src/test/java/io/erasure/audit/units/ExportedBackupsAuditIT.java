@@ -1,5 +1,8 @@
 package io.erasure.audit.units;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -21,6 +24,16 @@ import io.erasure.model.event.AuditCompleted;
 import io.erasure.model.event.AuditRequested;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.identifier.IdentifierSource;
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -33,20 +46,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
-
-import java.net.InetSocketAddress;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The whole backup path on real stores: a Cassandra table and a PostgreSQL identifier table are
@@ -73,41 +72,67 @@ class ExportedBackupsAuditIT {
         String dataset = "orders-" + suffix;
         String sourceName = "customers-" + suffix;
         List<String> expected = new ArrayList<>();
-        try (CqlSession session = CqlSession.builder().addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
-                .withLocalDatacenter(cassandra.localDatacenter()).build();
-             Connection pg = DriverManager.getConnection(postgres.jdbcUrl(), postgres.username(), postgres.password())) {
-            session.execute("CREATE KEYSPACE " + keyspace + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-            session.execute("CREATE TABLE " + keyspace + ".orders (customer_id bigint, order_id text, status text, total int,"
-                    + " PRIMARY KEY (customer_id, order_id))");
+        try (CqlSession session = CqlSession.builder()
+                        .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
+                        .withLocalDatacenter(cassandra.localDatacenter())
+                        .build();
+                Connection pg =
+                        DriverManager.getConnection(postgres.jdbcUrl(), postgres.username(), postgres.password())) {
+            session.execute("CREATE KEYSPACE " + keyspace
+                    + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            session.execute(
+                    "CREATE TABLE " + keyspace + ".orders (customer_id bigint, order_id text, status text, total int,"
+                            + " PRIMARY KEY (customer_id, order_id))");
             for (int i = 0; i < 400; i++) {
-                session.execute("INSERT INTO " + keyspace + ".orders (customer_id, order_id, status, total) VALUES (?, ?, ?, ?)"
-                        + " USING TIMESTAMP " + (T + i), (long) (1 + i % 50), "o-" + i, "NEW", i);
+                session.execute(
+                        "INSERT INTO " + keyspace + ".orders (customer_id, order_id, status, total) VALUES (?, ?, ?, ?)"
+                                + " USING TIMESTAMP " + (T + i),
+                        (long) (1 + i % 50),
+                        "o-" + i,
+                        "NEW",
+                        i);
                 if (i % 7 == 0) {
-                    session.execute("UPDATE " + keyspace + ".orders USING TIMESTAMP " + (T + 1_000 + i)
-                            + " SET status = 'SHIPPED' WHERE customer_id = ? AND order_id = ?", (long) (1 + i % 50), "o-" + i);
+                    session.execute(
+                            "UPDATE " + keyspace + ".orders USING TIMESTAMP " + (T + 1_000 + i)
+                                    + " SET status = 'SHIPPED' WHERE customer_id = ? AND order_id = ?",
+                            (long) (1 + i % 50),
+                            "o-" + i);
                 }
             }
             String schema = "audit_e2e_" + suffix.replace('-', '_');
             try (Statement statement = pg.createStatement()) {
                 statement.execute("CREATE SCHEMA " + schema);
-                statement.execute("CREATE TABLE " + schema + ".customers (customer_id bigint PRIMARY KEY, deleted_at timestamptz)");
-                // every 5th customer left 10 days ago; every 5th + 1 an hour ago (within the 1-day grace); the rest are live
-                statement.execute("INSERT INTO " + schema + ".customers SELECT g, CASE WHEN g % 5 = 0 THEN now() - interval '10 days'"
+                statement.execute("CREATE TABLE " + schema
+                        + ".customers (customer_id bigint PRIMARY KEY, deleted_at timestamptz)");
+                // every 5th customer left 10 days ago; every 5th + 1 an hour ago (within the 1-day grace); the rest are
+                // live
+                statement.execute("INSERT INTO " + schema
+                        + ".customers SELECT g, CASE WHEN g % 5 = 0 THEN now() - interval '10 days'"
                         + " WHEN g % 5 = 1 THEN now() - interval '1 hour' END FROM generate_series(1, 50) g");
             }
 
             IdentifierSource source = AuditTestKit.source(sourceName, BackupFormat.JSONL_GZIP, Duration.ofDays(1));
-            DatasetSpec spec = AuditTestKit.spec(dataset, KeyColumns.of(List.of("customer_id"), List.of("order_id")),
-                    "customer_id", sourceName, BackupFormat.JSONL_ZSTD);
+            DatasetSpec spec = AuditTestKit.spec(
+                    dataset,
+                    KeyColumns.of(List.of("customer_id"), List.of("order_id")),
+                    "customer_id",
+                    sourceName,
+                    BackupFormat.JSONL_ZSTD);
             SnapshotExporter exporter = new SnapshotExporter(KIT.bucket);
-            exporter.export(sourceName, source.backup(),
+            exporter.export(
+                    sourceName,
+                    source.backup(),
                     new PostgresTableExport(pg, schema, "customers", "customer_id", BackupFormat.JSONL_GZIP, 20),
                     RowRateLimiter.unlimited());
-            exporter.export(dataset, spec.backup(), new CassandraTableExport(session, keyspace, "orders", "customer_id", 4,
-                    100, DefaultConsistencyLevel.LOCAL_QUORUM), RowRateLimiter.perSecond(10_000));
+            exporter.export(
+                    dataset,
+                    spec.backup(),
+                    new CassandraTableExport(
+                            session, keyspace, "orders", "customer_id", 4, 100, DefaultConsistencyLevel.LOCAL_QUORUM),
+                    RowRateLimiter.perSecond(10_000));
 
-            for (Row row : session.execute("SELECT customer_id, order_id, WRITETIME(status), WRITETIME(total) FROM "
-                    + keyspace + ".orders")) {
+            for (Row row : session.execute(
+                    "SELECT customer_id, order_id, WRITETIME(status), WRITETIME(total) FROM " + keyspace + ".orders")) {
                 if (row.getLong(0) % 5 == 0) {
                     expected.add("{\"customer_id\":" + row.getLong(0) + ",\"order_id\":\"" + row.getString(1) + "\"} "
                             + row.getLong(0) + " " + Math.max(row.getLong(2), row.getLong(3)));
@@ -119,8 +144,11 @@ class ExportedBackupsAuditIT {
             AuditCompleted completed = KIT.events(run).get(0).payloadAs(AuditCompleted.class);
             assertThat(completed.rowsScanned()).isEqualTo(400);
             assertThat(completed.candidateCount()).isEqualTo(80);
-            assertThat(KIT.candidates(run).stream().map(ExportedBackupsAuditIT::rendered).toList())
-                    .containsExactlyInAnyOrderElementsOf(expected).hasSize(80);
+            assertThat(KIT.candidates(run).stream()
+                            .map(ExportedBackupsAuditIT::rendered)
+                            .toList())
+                    .containsExactlyInAnyOrderElementsOf(expected)
+                    .hasSize(80);
         }
     }
 
@@ -135,24 +163,47 @@ class ExportedBackupsAuditIT {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
         }
         KafkaTemplate<String, String> kafka = new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()), new StringSerializer(),
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()),
+                new StringSerializer(),
                 new StringSerializer()));
         AuditProgress progress = new AuditProgress(KIT.bucket, AuditTestKit.JSON);
-        AuditEvents events = new AuditEvents(kafka, topic, AuditTestKit.JSON, Clock.systemUTC(), AuditTestKit.AUDIT_KEY);
-        UnitProcessor processor = new UnitProcessor(KIT.bucket, progress,
-                new RunContexts(KIT.bucket, progress, new IdentifierSetLoader(KIT.bucket, 2), 1), events,
+        AuditEvents events =
+                new AuditEvents(kafka, topic, AuditTestKit.JSON, Clock.systemUTC(), AuditTestKit.AUDIT_KEY);
+        UnitProcessor processor = new UnitProcessor(
+                KIT.bucket,
+                progress,
+                new RunContexts(KIT.bucket, progress, new IdentifierSetLoader(KIT.bucket, 2), 1),
+                events,
                 UnitProcessor.Observer.NONE);
-        UnitWorker worker = new UnitWorker(() -> new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, topic,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new StringDeserializer()), topic, processor, AuditTestKit.JSON, 2, Duration.ofMillis(100));
+        UnitWorker worker = new UnitWorker(
+                () -> new KafkaConsumer<>(
+                        Map.of(
+                                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                KAFKA.bootstrapServers(),
+                                ConsumerConfig.GROUP_ID_CONFIG,
+                                topic,
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                "false",
+                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                                "earliest"),
+                        new StringDeserializer(),
+                        new StringDeserializer()),
+                topic,
+                processor,
+                AuditTestKit.JSON,
+                2,
+                Duration.ofMillis(100));
         Thread thread = new Thread(worker, "e2e-unit-worker");
         thread.start();
         try {
             String run = AuditTestKit.unique("run");
-            new RunCommandsListener(new AuditPlanner(KIT.bucket, progress, Clock.systemUTC()), progress, events, AuditTestKit.JSON)
-                    .onCommand(AuditTestKit.JSON.writeValueAsString(EventEnvelope.startChain(
-                            new AuditRequested(spec, source, false), run, Clock.systemUTC())));
+            new RunCommandsListener(
+                            new AuditPlanner(KIT.bucket, progress, Clock.systemUTC()),
+                            progress,
+                            events,
+                            AuditTestKit.JSON)
+                    .onCommand(AuditTestKit.JSON.writeValueAsString(
+                            EventEnvelope.startChain(new AuditRequested(spec, source, false), run, Clock.systemUTC())));
             await().atMost(Duration.ofSeconds(120)).until(() -> !KIT.events(run).isEmpty());
             return run;
         } finally {

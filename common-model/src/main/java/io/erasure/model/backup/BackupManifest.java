@@ -5,7 +5,6 @@ import io.erasure.model.check.Require;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.BackupFormat;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -15,8 +14,13 @@ import java.util.Set;
  * never audited. {@code cutoffMicros} is the export's start minus the clock-skew margin: a run
  * that audits this snapshot never deletes anything written after it.
  */
-public record BackupManifest(String dataset, String snapshot, BackupFormat format, BackupSchema schema,
-                             long cutoffMicros, List<ManifestPart> parts) {
+public record BackupManifest(
+        String dataset,
+        String snapshot,
+        BackupFormat format,
+        BackupSchema schema,
+        long cutoffMicros,
+        List<ManifestPart> parts) {
 
     public BackupManifest {
         Names.datasetName("dataset", dataset);
@@ -28,7 +32,8 @@ public record BackupManifest(String dataset, String snapshot, BackupFormat forma
         Set<Integer> indexes = new HashSet<>();
         for (ManifestPart part : parts) {
             int index = S3Layout.parsePartIndex(part.name());
-            Require.that(part.name().endsWith(format.extension()),
+            Require.that(
+                    part.name().endsWith(format.extension()),
                     "parts.name '" + part.name() + "' must end with " + format.extension() + " for format " + format);
             Require.that(indexes.add(index), "parts lists part " + index + " twice");
         }

@@ -3,7 +3,6 @@ package io.erasure.model.backup;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.dataset.KeyColumns;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -22,9 +21,12 @@ public record BackupSchema(List<ColumnSchema> columns, KeyColumns keyColumns, St
             }
         }
         for (String keyColumn : keyColumns.primaryKey()) {
-            Require.that(names.contains(keyColumn), "schema.keyColumns names '" + keyColumn + "' which is not in schema.columns");
+            Require.that(
+                    names.contains(keyColumn),
+                    "schema.keyColumns names '" + keyColumn + "' which is not in schema.columns");
         }
-        Require.that(names.contains(identifierColumn),
+        Require.that(
+                names.contains(identifierColumn),
                 "schema.identifierColumn '" + identifierColumn + "' is not in schema.columns");
     }
 }

@@ -1,7 +1,6 @@
 package io.erasure.model.backup;
 
 import io.erasure.model.check.Require;
-
 import java.util.regex.Pattern;
 
 /** One part file of a backup snapshot with its row count and SHA-256 (checked by readers before use). */
@@ -14,8 +13,8 @@ public record ManifestPart(String name, long rowCount, String sha256) {
         Require.nonNegative("parts.rowCount", rowCount);
         Require.nonNull("parts.sha256", sha256);
         if (!SHA256.matcher(sha256).matches()) {
-            throw new IllegalArgumentException("parts.sha256 of '" + name + "' must be 64 lower-case hex characters, got "
-                    + Require.echo(sha256));
+            throw new IllegalArgumentException(
+                    "parts.sha256 of '" + name + "' must be 64 lower-case hex characters, got " + Require.echo(sha256));
         }
     }
 }

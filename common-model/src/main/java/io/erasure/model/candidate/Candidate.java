@@ -2,7 +2,6 @@ package io.erasure.model.candidate;
 
 import io.erasure.model.check.Require;
 import io.erasure.model.key.CanonicalKey;
-
 import java.util.Map;
 
 /**

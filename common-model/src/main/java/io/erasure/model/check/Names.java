@@ -24,8 +24,7 @@ public final class Names {
     /** The control topic's key for platform-wide signals; no dataset may take this name. */
     public static final String RESERVED_GLOBAL = "global";
 
-    private Names() {
-    }
+    private Names() {}
 
     public static boolean isIdentifier(String value) {
         return value != null && IDENTIFIER.matcher(value).matches();
@@ -36,7 +35,8 @@ public final class Names {
         Require.nonNull(field, value);
         if (!isIdentifier(value)) {
             throw new IllegalArgumentException(field + " must be a lower-case identifier matching " + IDENTIFIER
-                    + " (a-z, 0-9 and _, starting with a letter or _, at most 48 characters), got " + Require.echo(value)
+                    + " (a-z, 0-9 and _, starting with a letter or _, at most 48 characters), got "
+                    + Require.echo(value)
                     + "; rename the object or register it by its lower-case name");
         }
         return value;

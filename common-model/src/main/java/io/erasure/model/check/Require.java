@@ -14,8 +14,7 @@ public final class Require {
     /** How much of a value an error message quotes: enough to recognise it, never a whole oversized input. */
     public static final int MAX_ECHO = 200;
 
-    private Require() {
-    }
+    private Require() {}
 
     public static <T> T nonNull(String field, T value) {
         if (value == null) {
@@ -109,7 +108,8 @@ public final class Require {
         nonNull(field, values);
         values.forEach((k, v) -> {
             if (k == null || v == null) {
-                throw new IllegalArgumentException(field + " must not contain null keys or values, got " + echo(k) + "=" + v);
+                throw new IllegalArgumentException(
+                        field + " must not contain null keys or values, got " + echo(k) + "=" + v);
             }
         });
         return Map.copyOf(values);

@@ -5,7 +5,6 @@ import io.erasure.model.check.Require;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.run.RunId;
-
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -38,6 +37,7 @@ public final class S3Layout {
     public static final String MANIFEST = "manifest.json";
     /** Candidate and final-set files are gzip JSON Lines. */
     public static final String RUN_FILE_EXTENSION = BackupFormat.JSONL_GZIP.extension();
+
     public static final int MAX_PART_INDEX = 99_999;
 
     private static final DateTimeFormatter SNAPSHOT = DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")
@@ -45,8 +45,7 @@ public final class S3Layout {
             .withResolverStyle(ResolverStyle.STRICT);
     private static final Pattern PART = Pattern.compile("part-(\\d{5})(\\.jsonl\\.gz|\\.jsonl\\.zst|\\.csv)");
 
-    private S3Layout() {
-    }
+    private S3Layout() {}
 
     // ---- snapshots
 
@@ -60,8 +59,10 @@ public final class S3Layout {
         try {
             return Instant.from(SNAPSHOT.parse(snapshot));
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("snapshot must be a UTC time formatted yyyyMMdd'T'HHmmss'Z'"
-                    + " (e.g. 20240131T020000Z), got " + Require.echo(snapshot), e);
+            throw new IllegalArgumentException(
+                    "snapshot must be a UTC time formatted yyyyMMdd'T'HHmmss'Z'" + " (e.g. 20240131T020000Z), got "
+                            + Require.echo(snapshot),
+                    e);
         }
     }
 
@@ -89,7 +90,8 @@ public final class S3Layout {
     /** {@code part-00042.jsonl.gz}: index zero-padded to five digits, extension from the format. */
     public static String partName(int index, BackupFormat format) {
         Require.inRange("part index", index, 0, MAX_PART_INDEX);
-        return String.format("part-%05d%s", index, Require.nonNull("format", format).extension());
+        return String.format(
+                "part-%05d%s", index, Require.nonNull("format", format).extension());
     }
 
     public static String partKey(BackupLocation backup, String snapshot, int index) {

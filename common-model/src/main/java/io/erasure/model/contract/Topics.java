@@ -8,7 +8,6 @@ import io.erasure.model.key.DeterministicId;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
-
 import java.util.List;
 import java.util.Map;
 
@@ -52,6 +51,7 @@ public final class Topics {
     public static final String DELETION_LOG_DEAD_LETTER = "erasure.deletion.log.dead-letter";
     /** The consumer group whose committed offsets on {@link #DELETION_LOG_DEAD_LETTER} mark dead letters as resolved. */
     public static final String DEAD_LETTERS_RESOLVED_GROUP = "erasure-dead-letters-resolved";
+
     public static final String DEAD_LETTER_DATASET = "erasure.dataset";
     public static final String DEAD_LETTER_REASON = "erasure.reason";
     public static final String DEAD_LETTER_ORIGIN = "erasure.origin";
@@ -60,15 +60,21 @@ public final class Topics {
     /** upstream systems / REST → control-plane; key: identifier. */
     public static final String FORWARD_REQUESTS = "erasure.forward.requests";
 
-    public static final List<String> ALL =
-            List.of(RUN_COMMANDS, RUN_EVENTS, AUDIT_UNITS, DELETION_TASKS, DELETION_LOG, CONTROL, FORWARD_REQUESTS,
-                    DELETION_LOG_DEAD_LETTER, DELETION_TASKS_REFUSED);
+    public static final List<String> ALL = List.of(
+            RUN_COMMANDS,
+            RUN_EVENTS,
+            AUDIT_UNITS,
+            DELETION_TASKS,
+            DELETION_LOG,
+            CONTROL,
+            FORWARD_REQUESTS,
+            DELETION_LOG_DEAD_LETTER,
+            DELETION_TASKS_REFUSED);
 
     /** Key of {@link #CONTROL} messages for platform-wide signals. */
     public static final String CONTROL_GLOBAL_KEY = Names.RESERVED_GLOBAL;
 
-    private Topics() {
-    }
+    private Topics() {}
 
     /** Key for {@link #RUN_COMMANDS}, {@link #RUN_EVENTS} and {@link #AUDIT_UNITS}. */
     public static String runKey(RunId runId) {
@@ -88,8 +94,11 @@ public final class Topics {
      * for a lookup task, whose keys are identifiers, its first identifier.
      */
     public static String taskKey(DeletionTask task) {
-        return taskKey(task.dataset(), task.lookup() ? task.keys().get(0)
-                : task.spec().keyColumns().partitionKeyOf(task.keys().get(0)));
+        return taskKey(
+                task.dataset(),
+                task.lookup()
+                        ? task.keys().get(0)
+                        : task.spec().keyColumns().partitionKeyOf(task.keys().get(0)));
     }
 
     /** The headers of {@code task}'s message on {@link #DELETION_TASKS}: {@link #TASK_STORE}, and {@link #TASK_PACED}. */

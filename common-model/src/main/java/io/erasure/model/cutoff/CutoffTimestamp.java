@@ -2,7 +2,6 @@ package io.erasure.model.cutoff;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-
 import java.time.Duration;
 import java.time.Instant;
 
@@ -31,7 +30,8 @@ public record CutoffTimestamp(long micros) implements Comparable<CutoffTimestamp
 
     public CutoffTimestamp {
         if (micros <= 0) {
-            throw new IllegalArgumentException("cutoff micros must be > 0 (microseconds since the epoch), got " + micros);
+            throw new IllegalArgumentException(
+                    "cutoff micros must be > 0 (microseconds since the epoch), got " + micros);
         }
     }
 
@@ -97,11 +97,13 @@ public record CutoffTimestamp(long micros) implements Comparable<CutoffTimestamp
         if (instant == null) {
             throw new IllegalArgumentException("instant is required but was null");
         }
-        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), MICROS_PER_SECOND), instant.getNano() / 1_000L);
+        return Math.addExact(
+                Math.multiplyExact(instant.getEpochSecond(), MICROS_PER_SECOND), instant.getNano() / 1_000L);
     }
 
     public static Instant fromMicros(long micros) {
-        return Instant.ofEpochSecond(Math.floorDiv(micros, MICROS_PER_SECOND), Math.floorMod(micros, MICROS_PER_SECOND) * 1_000L);
+        return Instant.ofEpochSecond(
+                Math.floorDiv(micros, MICROS_PER_SECOND), Math.floorMod(micros, MICROS_PER_SECOND) * 1_000L);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.erasure.model.dataset;
 
 import io.erasure.model.check.Require;
-
 import java.util.regex.Pattern;
 
 /**
@@ -19,7 +18,8 @@ public record BackupLocation(String prefix, BackupFormat format) {
         }
         if (!PREFIX.matcher(prefix).matches() || prefix.contains("..")) {
             throw new IllegalArgumentException("backup.prefix must be an S3 key prefix under 'backups/' such as"
-                    + " 'backups/users/' (lower-case letters, digits, '.', '_', '-' and '/'), got " + Require.echo(prefix));
+                    + " 'backups/users/' (lower-case letters, digits, '.', '_', '-' and '/'), got "
+                    + Require.echo(prefix));
         }
         Require.nonNull("backup.format (one of JSONL_GZIP, JSONL_ZSTD, CSV)", format);
     }

@@ -15,12 +15,15 @@ import io.erasure.model.check.Require;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = ConditionalColumn.None.class, name = "none"),
-        @JsonSubTypes.Type(value = ConditionalColumn.Named.class, name = "column")
+    @JsonSubTypes.Type(value = ConditionalColumn.None.class, name = "none"),
+    @JsonSubTypes.Type(value = ConditionalColumn.Named.class, name = "column")
 })
 public sealed interface ConditionalColumn permits ConditionalColumn.None, ConditionalColumn.Named {
 
-    enum Kind { TIMESTAMP, VERSION }
+    enum Kind {
+        TIMESTAMP,
+        VERSION
+    }
 
     static ConditionalColumn none() {
         return new None();
@@ -35,8 +38,7 @@ public sealed interface ConditionalColumn permits ConditionalColumn.None, Condit
     }
 
     /** Deletes are not conditioned on a column. */
-    record None() implements ConditionalColumn {
-    }
+    record None() implements ConditionalColumn {}
 
     /** Deletes are conditioned on {@code name} being at or before the cut-off (or the version read). */
     record Named(String name, Kind kind) implements ConditionalColumn {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,9 +18,9 @@ import java.util.regex.Pattern;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = CopyTarget.KeyTemplate.class, name = "keyTemplate"),
-        @JsonSubTypes.Type(value = CopyTarget.TableMapping.class, name = "table"),
-        @JsonSubTypes.Type(value = CopyTarget.HttpCallback.class, name = "httpCallback")
+    @JsonSubTypes.Type(value = CopyTarget.KeyTemplate.class, name = "keyTemplate"),
+    @JsonSubTypes.Type(value = CopyTarget.TableMapping.class, name = "table"),
+    @JsonSubTypes.Type(value = CopyTarget.HttpCallback.class, name = "httpCallback")
 })
 public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.TableMapping, CopyTarget.HttpCallback {
 
@@ -37,14 +36,17 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
      * callback. Fails with the fix otherwise.
      */
     static void requireFits(String owner, StoreKind kind, CopyTarget target) {
-        Class<? extends CopyTarget> expected = kind.tabular() ? TableMapping.class
+        Class<? extends CopyTarget> expected = kind.tabular()
+                ? TableMapping.class
                 : kind == StoreKind.HTTP_CALLBACK ? HttpCallback.class : KeyTemplate.class;
         if (!expected.isInstance(target)) {
-            String example = kind.tabular() ? "a table mapping (namespace, table, columns)"
-                    : kind == StoreKind.HTTP_CALLBACK ? "an httpCallback (url, method, headers, payloadTemplate, keyColumns)"
-                    : "a key template such as 'profile:{customer_id}'";
-            throw new IllegalArgumentException(owner + " is in " + kind + ": give its target as " + example
-                    + ", not " + (target == null ? "nothing" : target.getClass().getSimpleName()));
+            String example = kind.tabular()
+                    ? "a table mapping (namespace, table, columns)"
+                    : kind == StoreKind.HTTP_CALLBACK
+                            ? "an httpCallback (url, method, headers, payloadTemplate, keyColumns)"
+                            : "a key template such as 'profile:{customer_id}'";
+            throw new IllegalArgumentException(owner + " is in " + kind + ": give its target as " + example + ", not "
+                    + (target == null ? "nothing" : target.getClass().getSimpleName()));
         }
     }
 
@@ -65,7 +67,8 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
             Require.nonBlank("copy.keyTemplate", template);
             String literal = PLACEHOLDER.matcher(template).replaceAll("");
             if (literal.indexOf('{') >= 0 || literal.indexOf('}') >= 0) {
-                throw new IllegalArgumentException("copy.keyTemplate has an unbalanced '{' or '}': " + Require.echo(template));
+                throw new IllegalArgumentException(
+                        "copy.keyTemplate has an unbalanced '{' or '}': " + Require.echo(template));
             }
             List<String> placeholders = placeholdersOf(template);
             Require.atMost("copy.keyTemplate placeholders", placeholders.size(), KeyColumns.MAX_COLUMNS);
@@ -156,8 +159,14 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
      * <p>Which hosts may be called is decided by operators (an allow-list in the connection settings),
      * not here; here the URL is only checked to be an absolute http(s) URL.
      */
-    record HttpCallback(String url, String method, Map<String, String> headers, String payloadTemplate,
-                        List<String> keyColumns, String checkUrl) implements CopyTarget {
+    record HttpCallback(
+            String url,
+            String method,
+            Map<String, String> headers,
+            String payloadTemplate,
+            List<String> keyColumns,
+            String checkUrl)
+            implements CopyTarget {
 
         /** The most headers a callback sends: a few credentials and routing headers, with room to spare. */
         public static final int MAX_HEADERS = 32;
@@ -169,8 +178,8 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
             requireHttpUrl("copy.httpCallback.url", url);
             method = method == null ? "POST" : method.trim().toUpperCase(java.util.Locale.ROOT);
             if (!METHODS.contains(method)) {
-                throw new IllegalArgumentException("copy.httpCallback.method must be one of " + METHODS + ", got "
-                        + Require.echo(method));
+                throw new IllegalArgumentException(
+                        "copy.httpCallback.method must be one of " + METHODS + ", got " + Require.echo(method));
             }
             headers = headers == null ? Map.of() : Require.mapOf("copy.httpCallback.headers", headers, MAX_HEADERS);
             headers.forEach((name, value) -> {
@@ -208,7 +217,8 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
             } catch (java.net.URISyntaxException e) {
                 throw new IllegalArgumentException(field + " is not a valid URL: " + Require.echo(value));
             }
-            if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null
+            if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+                    || uri.getHost() == null
                     || uri.getUserInfo() != null) {
                 throw new IllegalArgumentException(field + " must be an absolute http(s) URL without credentials,"
                         + " e.g. https://owner.example.com/erasure/delete, got " + Require.echo(value));

@@ -2,7 +2,6 @@ package io.erasure.model.dataset;
 
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,12 +48,17 @@ public record DatasetCopy(String name, StoreKind storeKind, String connectionRef
                             + source.name() + "'; add '" + column + "' to copy.columns");
                 }
             }
-            String identifier = mapping.columns().getOrDefault(source.identifierColumn(),
-                    mapping.columns().get(sourceKey.partition().get(0)));
-            return view.namespace(mapping.namespace()).table(mapping.table())
-                    .keyColumns(KeyColumns.of(mapped(mapping, sourceKey.partition()), mapped(mapping, sourceKey.clustering())))
+            String identifier = mapping.columns()
+                    .getOrDefault(
+                            source.identifierColumn(),
+                            mapping.columns().get(sourceKey.partition().get(0)));
+            return view.namespace(mapping.namespace())
+                    .table(mapping.table())
+                    .keyColumns(KeyColumns.of(
+                            mapped(mapping, sourceKey.partition()), mapped(mapping, sourceKey.clustering())))
                     .identifierColumn(identifier)
-                    .conditionalColumn(source.storeKind() == storeKind ? source.conditionalColumn() : ConditionalColumn.none())
+                    .conditionalColumn(
+                            source.storeKind() == storeKind ? source.conditionalColumn() : ConditionalColumn.none())
                     .target(null)
                     .build();
         }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.erasure.model.check.Allowed;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
-
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -49,15 +48,21 @@ public record DatasetSpec(
         BackupLocation backup,
         List<DatasetCopy> copies,
         DeletionLimits limits,
-        @Allowed("an integer between 0 and " + DatasetSpec.MAX_PRIORITY) int priority,
+
+        @Allowed("an integer between 0 and " + DatasetSpec.MAX_PRIORITY)
+        int priority,
+
         String schedule,
         String ownerTeam,
         CopyTarget target,
+
         @Allowed("an ISO-8601 duration between PT10S and P1D (e.g. PT6H), or absent")
-        @JsonInclude(JsonInclude.Include.NON_NULL) Duration spreadOver) {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        Duration spreadOver) {
 
     /** Nightly at 02:00 (Spring cron: second minute hour day-of-month month day-of-week). */
     public static final String DEFAULT_SCHEDULE = "0 0 2 * * *";
+
     public static final int DEFAULT_PRIORITY = 5;
     /** Priorities run from 0 (lowest) to 9 (most urgent). */
     public static final int MAX_PRIORITY = 9;
@@ -87,8 +92,9 @@ public record DatasetSpec(
         Names.identifier("identifierColumn", identifierColumn);
         Names.datasetName("identifierSource", identifierSource);
         if (conditionalColumn == null) {
-            throw new IllegalArgumentException("conditionalColumn is required: name the updated_at (TIMESTAMP) or version"
-                    + " (VERSION) column that deletes are conditioned on, or set it explicitly to none");
+            throw new IllegalArgumentException(
+                    "conditionalColumn is required: name the updated_at (TIMESTAMP) or version"
+                            + " (VERSION) column that deletes are conditioned on, or set it explicitly to none");
         }
         Require.nonNull("backup (S3 prefix and format)", backup);
         copies = copies == null ? List.of() : Require.listOf("copies", copies, MAX_COPIES);
@@ -99,16 +105,19 @@ public record DatasetSpec(
         Require.nonBlank("ownerTeam", ownerTeam);
         if (storeKind.tabular()) {
             if (target != null) {
-                throw new IllegalArgumentException("target is only for stores without tables (REDIS, S3_OBJECT,"
-                        + " HTTP_CALLBACK); a " + storeKind + " dataset is addressed by namespace, table and keyColumns");
+                throw new IllegalArgumentException(
+                        "target is only for stores without tables (REDIS, S3_OBJECT," + " HTTP_CALLBACK); a "
+                                + storeKind + " dataset is addressed by namespace, table and keyColumns");
             }
         } else {
             CopyTarget.requireFits("dataset '" + name + "'", storeKind, target);
         }
         requireSpread(spreadOver);
         for (DatasetCopy copy : copies) {
-            Names.datasetName("copies[" + copy.name() + "] view name (dataset name + '--' + copy name, at most 63"
-                    + " characters)", copy.viewName(name));
+            Names.datasetName(
+                    "copies[" + copy.name() + "] view name (dataset name + '--' + copy name, at most 63"
+                            + " characters)",
+                    copy.viewName(name));
         }
     }
 
@@ -117,10 +126,23 @@ public record DatasetSpec(
     }
 
     public Builder toBuilder() {
-        return new Builder().name(name).storeKind(storeKind).connectionRef(connectionRef).namespace(namespace)
-                .table(table).keyColumns(keyColumns).identifierColumn(identifierColumn)
-                .identifierSource(identifierSource).conditionalColumn(conditionalColumn).backup(backup)
-                .copies(copies).limits(limits).priority(priority).schedule(schedule).ownerTeam(ownerTeam).target(target)
+        return new Builder()
+                .name(name)
+                .storeKind(storeKind)
+                .connectionRef(connectionRef)
+                .namespace(namespace)
+                .table(table)
+                .keyColumns(keyColumns)
+                .identifierColumn(identifierColumn)
+                .identifierSource(identifierSource)
+                .conditionalColumn(conditionalColumn)
+                .backup(backup)
+                .copies(copies)
+                .limits(limits)
+                .priority(priority)
+                .schedule(schedule)
+                .ownerTeam(ownerTeam)
+                .target(target)
                 .spreadOver(spreadOver);
     }
 
@@ -147,15 +169,17 @@ public record DatasetSpec(
         Set<String> names = new HashSet<>();
         for (DatasetCopy copy : copies) {
             if (!names.add(copy.name())) {
-                throw new IllegalArgumentException("copies has two copies named '" + copy.name() + "'; copy names must be unique");
+                throw new IllegalArgumentException(
+                        "copies has two copies named '" + copy.name() + "'; copy names must be unique");
             }
         }
     }
 
     private static void requireSpread(Duration spreadOver) {
         if (spreadOver != null && (spreadOver.compareTo(MIN_SPREAD) < 0 || spreadOver.compareTo(MAX_SPREAD) > 0)) {
-            throw new IllegalArgumentException("spreadOver must be an ISO-8601 duration between PT10S and P1D (e.g. PT6H),"
-                    + " or absent to delete as fast as the throttle allows; got " + spreadOver);
+            throw new IllegalArgumentException(
+                    "spreadOver must be an ISO-8601 duration between PT10S and P1D (e.g. PT6H),"
+                            + " or absent to delete as fast as the throttle allows; got " + spreadOver);
         }
     }
 
@@ -170,7 +194,8 @@ public record DatasetSpec(
         }
         if (!valid) {
             throw new IllegalArgumentException("schedule must be a 6-field cron expression 'second minute hour"
-                    + " day-of-month month day-of-week' such as '" + DEFAULT_SCHEDULE + "', or a macro such as @daily; got "
+                    + " day-of-month month day-of-week' such as '" + DEFAULT_SCHEDULE
+                    + "', or a macro such as @daily; got "
                     + Require.echo(schedule));
         }
         return schedule;
@@ -198,30 +223,112 @@ public record DatasetSpec(
         private CopyTarget target;
         private Duration spreadOver;
 
-        private Builder() {
+        private Builder() {}
+
+        public Builder name(String name) {
+            this.name = name;
+            return this;
         }
 
-        public Builder name(String name) { this.name = name; return this; }
-        public Builder storeKind(StoreKind storeKind) { this.storeKind = storeKind; return this; }
-        public Builder connectionRef(String connectionRef) { this.connectionRef = connectionRef; return this; }
-        public Builder namespace(String namespace) { this.namespace = namespace; return this; }
-        public Builder table(String table) { this.table = table; return this; }
-        public Builder keyColumns(KeyColumns keyColumns) { this.keyColumns = keyColumns; return this; }
-        public Builder identifierColumn(String identifierColumn) { this.identifierColumn = identifierColumn; return this; }
-        public Builder identifierSource(String identifierSource) { this.identifierSource = identifierSource; return this; }
-        public Builder conditionalColumn(ConditionalColumn conditionalColumn) { this.conditionalColumn = conditionalColumn; return this; }
-        public Builder backup(BackupLocation backup) { this.backup = backup; return this; }
-        public Builder copies(List<DatasetCopy> copies) { this.copies = copies; return this; }
-        public Builder limits(DeletionLimits limits) { this.limits = limits; return this; }
-        public Builder priority(int priority) { this.priority = priority; return this; }
-        public Builder schedule(String schedule) { this.schedule = schedule; return this; }
-        public Builder ownerTeam(String ownerTeam) { this.ownerTeam = ownerTeam; return this; }
-        public Builder target(CopyTarget target) { this.target = target; return this; }
-        public Builder spreadOver(Duration spreadOver) { this.spreadOver = spreadOver; return this; }
+        public Builder storeKind(StoreKind storeKind) {
+            this.storeKind = storeKind;
+            return this;
+        }
+
+        public Builder connectionRef(String connectionRef) {
+            this.connectionRef = connectionRef;
+            return this;
+        }
+
+        public Builder namespace(String namespace) {
+            this.namespace = namespace;
+            return this;
+        }
+
+        public Builder table(String table) {
+            this.table = table;
+            return this;
+        }
+
+        public Builder keyColumns(KeyColumns keyColumns) {
+            this.keyColumns = keyColumns;
+            return this;
+        }
+
+        public Builder identifierColumn(String identifierColumn) {
+            this.identifierColumn = identifierColumn;
+            return this;
+        }
+
+        public Builder identifierSource(String identifierSource) {
+            this.identifierSource = identifierSource;
+            return this;
+        }
+
+        public Builder conditionalColumn(ConditionalColumn conditionalColumn) {
+            this.conditionalColumn = conditionalColumn;
+            return this;
+        }
+
+        public Builder backup(BackupLocation backup) {
+            this.backup = backup;
+            return this;
+        }
+
+        public Builder copies(List<DatasetCopy> copies) {
+            this.copies = copies;
+            return this;
+        }
+
+        public Builder limits(DeletionLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        public Builder priority(int priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        public Builder schedule(String schedule) {
+            this.schedule = schedule;
+            return this;
+        }
+
+        public Builder ownerTeam(String ownerTeam) {
+            this.ownerTeam = ownerTeam;
+            return this;
+        }
+
+        public Builder target(CopyTarget target) {
+            this.target = target;
+            return this;
+        }
+
+        public Builder spreadOver(Duration spreadOver) {
+            this.spreadOver = spreadOver;
+            return this;
+        }
 
         public DatasetSpec build() {
-            return new DatasetSpec(name, storeKind, connectionRef, namespace, table, keyColumns, identifierColumn,
-                    identifierSource, conditionalColumn, backup, copies, limits, priority, schedule, ownerTeam, target, spreadOver);
+            return new DatasetSpec(
+                    name,
+                    storeKind,
+                    connectionRef,
+                    namespace,
+                    table,
+                    keyColumns,
+                    identifierColumn,
+                    identifierSource,
+                    conditionalColumn,
+                    backup,
+                    copies,
+                    limits,
+                    priority,
+                    schedule,
+                    ownerTeam,
+                    target,
+                    spreadOver);
         }
     }
 }

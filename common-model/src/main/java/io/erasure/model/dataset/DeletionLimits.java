@@ -6,8 +6,11 @@ import io.erasure.model.check.Allowed;
  * How much one run may delete without a human approving it: a fraction of the dataset's rows, an
  * absolute number of rows, or both (whichever is stricter wins). At least one must be set.
  */
-public record DeletionLimits(@Allowed("a number between 0 and 1") Double maxFraction,
-                             @Allowed("an integer between 0 and " + Long.MAX_VALUE) Long maxRows) {
+public record DeletionLimits(
+        @Allowed("a number between 0 and 1") Double maxFraction,
+
+        @Allowed("an integer between 0 and " + Long.MAX_VALUE)
+        Long maxRows) {
 
     public DeletionLimits {
         if (maxFraction == null && maxRows == null) {

@@ -2,7 +2,6 @@ package io.erasure.model.dataset;
 
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -28,7 +27,8 @@ public record KeyColumns(List<String> partition, List<String> clustering) {
     public KeyColumns {
         partition = Require.listOf("keyColumns.partition", partition, MAX_COLUMNS);
         clustering = clustering == null ? List.of() : Require.listOf("keyColumns.clustering", clustering, MAX_COLUMNS);
-        Require.atMost("keyColumns (partition and clustering together)", partition.size() + clustering.size(), MAX_COLUMNS);
+        Require.atMost(
+                "keyColumns (partition and clustering together)", partition.size() + clustering.size(), MAX_COLUMNS);
         if (partition.isEmpty()) {
             throw new IllegalArgumentException("keyColumns.partition must name at least one partition key column");
         }
@@ -82,8 +82,8 @@ public record KeyColumns(List<String> partition, List<String> clustering) {
         for (String column : partition) {
             Object value = key.get(column);
             if (value == null) {
-                throw new IllegalArgumentException("key " + Require.truncate(key.keySet().toString()) + " lacks partition key column '"
-                        + column + "'");
+                throw new IllegalArgumentException("key "
+                        + Require.truncate(key.keySet().toString()) + " lacks partition key column '" + column + "'");
             }
             partitionKey.put(column, value);
         }

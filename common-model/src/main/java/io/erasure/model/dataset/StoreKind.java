@@ -1,9 +1,7 @@
 package io.erasure.model.dataset;
 
-import io.erasure.model.check.Require;
-
 import com.fasterxml.jackson.annotation.JsonCreator;
-
+import io.erasure.model.check.Require;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

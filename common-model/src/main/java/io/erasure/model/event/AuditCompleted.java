@@ -9,8 +9,14 @@ import io.erasure.model.cutoff.CutoffTimestamp;
  * {@code SpecDigest} (service-support) of the frozen spec the audit worked on, which the control plane compares with
  * its run's; null from an audit-service that predates it (refused).
  */
-public record AuditCompleted(String dataset, String snapshot, CutoffTimestamp cutoff, long rowsScanned,
-                             long candidateCount, String candidatesPrefix, String specDigest)
+public record AuditCompleted(
+        String dataset,
+        String snapshot,
+        CutoffTimestamp cutoff,
+        long rowsScanned,
+        long candidateCount,
+        String candidatesPrefix,
+        String specDigest)
         implements EventPayload, RunScoped {
 
     public AuditCompleted {
@@ -19,7 +25,8 @@ public record AuditCompleted(String dataset, String snapshot, CutoffTimestamp cu
         Require.nonNull("cutoff", cutoff);
         Require.nonNegative("rowsScanned", rowsScanned);
         Require.nonNegative("candidateCount", candidateCount);
-        Require.that(candidateCount <= rowsScanned,
+        Require.that(
+                candidateCount <= rowsScanned,
                 "candidateCount (" + candidateCount + ") cannot exceed rowsScanned (" + rowsScanned + ")");
         Require.nonBlank("candidatesPrefix", candidatesPrefix);
     }

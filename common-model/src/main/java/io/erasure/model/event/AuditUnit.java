@@ -9,8 +9,15 @@ import io.erasure.model.dataset.DatasetSpec;
  * shared by the audit consumer group; the output of unit {@code partIndex} has a fixed key, so a
  * redelivered unit overwrites its own output.
  */
-public record AuditUnit(DatasetSpec spec, String dataManifestKey, String partKey, int partIndex, int partCount,
-                        String identifierManifestKey, CutoffTimestamp cutoff) implements EventPayload, RunScoped {
+public record AuditUnit(
+        DatasetSpec spec,
+        String dataManifestKey,
+        String partKey,
+        int partIndex,
+        int partCount,
+        String identifierManifestKey,
+        CutoffTimestamp cutoff)
+        implements EventPayload, RunScoped {
 
     public AuditUnit {
         Require.nonNull("spec", spec);

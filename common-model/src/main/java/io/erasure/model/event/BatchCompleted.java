@@ -15,25 +15,70 @@ import io.erasure.model.check.Require;
  *                   known within gc_grace, more tombstones in a partition than the warning threshold)
  * @param resolution what a forward lookup task resolved (its only batch deletes nothing), else null
  */
-public record BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
-                             ReadBackResult readBack, long stillPresent, String copyOf, int copyTasks,
-                             String keysDigest, java.util.List<String> warnings, LookupResolution resolution)
+public record BatchCompleted(
+        String dataset,
+        String taskId,
+        String batchId,
+        String requestId,
+        BatchCounts counts,
+        ReadBackResult readBack,
+        long stillPresent,
+        String copyOf,
+        int copyTasks,
+        String keysDigest,
+        java.util.List<String> warnings,
+        LookupResolution resolution)
         implements EventPayload {
 
-    public BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
-                          ReadBackResult readBack, long stillPresent, String copyOf, int copyTasks, String keysDigest,
-                          java.util.List<String> warnings) {
-        this(dataset, taskId, batchId, requestId, counts, readBack, stillPresent, copyOf, copyTasks, keysDigest, warnings,
+    public BatchCompleted(
+            String dataset,
+            String taskId,
+            String batchId,
+            String requestId,
+            BatchCounts counts,
+            ReadBackResult readBack,
+            long stillPresent,
+            String copyOf,
+            int copyTasks,
+            String keysDigest,
+            java.util.List<String> warnings) {
+        this(
+                dataset,
+                taskId,
+                batchId,
+                requestId,
+                counts,
+                readBack,
+                stillPresent,
+                copyOf,
+                copyTasks,
+                keysDigest,
+                warnings,
                 null);
     }
 
-    public BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
-                          ReadBackResult readBack, long stillPresent) {
+    public BatchCompleted(
+            String dataset,
+            String taskId,
+            String batchId,
+            String requestId,
+            BatchCounts counts,
+            ReadBackResult readBack,
+            long stillPresent) {
         this(dataset, taskId, batchId, requestId, counts, readBack, stillPresent, null, 0, null, null);
     }
 
-    public BatchCompleted(String dataset, String taskId, String batchId, String requestId, BatchCounts counts,
-                          ReadBackResult readBack, long stillPresent, String copyOf, int copyTasks, String keysDigest) {
+    public BatchCompleted(
+            String dataset,
+            String taskId,
+            String batchId,
+            String requestId,
+            BatchCounts counts,
+            ReadBackResult readBack,
+            long stillPresent,
+            String copyOf,
+            int copyTasks,
+            String keysDigest) {
         this(dataset, taskId, batchId, requestId, counts, readBack, stillPresent, copyOf, copyTasks, keysDigest, null);
     }
 
@@ -47,7 +92,8 @@ public record BatchCompleted(String dataset, String taskId, String batchId, Stri
         Require.nonNull("counts", counts);
         Require.nonNull("readBack", readBack);
         Require.nonNegative("stillPresent", stillPresent);
-        Require.that((readBack == ReadBackResult.ROWS_REMAINING) == (stillPresent > 0),
+        Require.that(
+                (readBack == ReadBackResult.ROWS_REMAINING) == (stillPresent > 0),
                 "readBack " + readBack + " does not agree with stillPresent=" + stillPresent
                         + ": ROWS_REMAINING exactly when stillPresent > 0");
         if (copyOf != null) {
@@ -55,10 +101,12 @@ public record BatchCompleted(String dataset, String taskId, String batchId, Stri
             Require.that(copyTasks == 0, "a copy's batch publishes no copy tasks, got copyTasks=" + copyTasks);
         }
         Require.nonNegative("copyTasks", copyTasks);
-        Require.that(keysDigest == null || keysDigest.matches("[0-9a-f]{64}"),
+        Require.that(
+                keysDigest == null || keysDigest.matches("[0-9a-f]{64}"),
                 "keysDigest must be 64 lower-case hex characters (SHA-256) or null");
         warnings = warnings == null ? java.util.List.of() : Require.listOf("warnings", warnings);
-        Require.that(resolution == null || requestId != null && copyOf == null,
+        Require.that(
+                resolution == null || requestId != null && copyOf == null,
                 "only a forward lookup batch of a dataset itself carries a resolution");
     }
 

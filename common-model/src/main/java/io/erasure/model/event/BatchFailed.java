@@ -4,8 +4,9 @@ import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 
 /** Event: a batch could not run; {@code retryable} says whether redelivery may succeed. */
-public record BatchFailed(String dataset, String taskId, String batchId, String requestId, String reason,
-                          boolean retryable) implements EventPayload {
+public record BatchFailed(
+        String dataset, String taskId, String batchId, String requestId, String reason, boolean retryable)
+        implements EventPayload {
 
     public BatchFailed {
         Names.datasetName("dataset", dataset);

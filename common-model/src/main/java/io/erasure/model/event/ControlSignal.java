@@ -3,7 +3,6 @@ package io.erasure.model.event;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.run.RunId;
-
 import java.util.List;
 
 /**
@@ -18,8 +17,15 @@ import java.util.List;
  * each scope, stored across restarts, and a re-sent older one (an old "lift" replayed after a newer "engage") changes
  * nothing. A consumer treats a signal without a valid signature as unreadable: its scope stops.
  */
-public record ControlSignal(String scope, boolean active, List<RunId> cancelledRuns, String actor, String reason,
-                            long sequence, String keyId, String signature)
+public record ControlSignal(
+        String scope,
+        boolean active,
+        List<RunId> cancelledRuns,
+        String actor,
+        String reason,
+        long sequence,
+        String keyId,
+        String signature)
         implements EventPayload {
 
     public static final String GLOBAL = Names.RESERVED_GLOBAL;
@@ -59,17 +65,18 @@ public record ControlSignal(String scope, boolean active, List<RunId> cancelledR
 
     /** This signal issued at {@code sequence} and signed with {@code key}. */
     public ControlSignal signed(long sequence, io.erasure.model.trust.SigningKey key) {
-        ControlSignal unsigned = new ControlSignal(scope, active, cancelledRuns, actor, reason, sequence, key.keyId(), null);
-        return new ControlSignal(scope, active, cancelledRuns, actor, reason, sequence, key.keyId(),
-                key.sign(unsigned.signedContent()));
+        ControlSignal unsigned =
+                new ControlSignal(scope, active, cancelledRuns, actor, reason, sequence, key.keyId(), null);
+        return new ControlSignal(
+                scope, active, cancelledRuns, actor, reason, sequence, key.keyId(), key.sign(unsigned.signedContent()));
     }
 
     public static ControlSignal global(boolean active, String actor, String reason) {
         return new ControlSignal(GLOBAL, active, List.of(), actor, reason);
     }
 
-    public static ControlSignal dataset(String dataset, boolean active, List<RunId> cancelledRuns, String actor,
-                                        String reason) {
+    public static ControlSignal dataset(
+            String dataset, boolean active, List<RunId> cancelledRuns, String actor, String reason) {
         return new ControlSignal(Names.datasetName("scope", dataset), active, cancelledRuns, actor, reason);
     }
 

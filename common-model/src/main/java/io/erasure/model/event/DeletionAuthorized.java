@@ -16,14 +16,18 @@ import io.erasure.model.trust.Authorization;
 public record DeletionAuthorized(String dataset, Basis basis, String authorizedBy, Authorization authorization)
         implements EventPayload, RunScoped {
 
-    public enum Basis { APPROVED, UNDER_LIMIT }
+    public enum Basis {
+        APPROVED,
+        UNDER_LIMIT
+    }
 
     public DeletionAuthorized {
         Names.datasetName("dataset", dataset);
         Require.nonNull("basis (APPROVED or UNDER_LIMIT)", basis);
         Require.nonBlank("authorizedBy", authorizedBy);
-        if (authorization != null && (authorization.kind() != Authorization.Kind.RUN
-                || !authorization.dataset().equals(dataset))) {
+        if (authorization != null
+                && (authorization.kind() != Authorization.Kind.RUN
+                        || !authorization.dataset().equals(dataset))) {
             throw new IllegalArgumentException("authorization must be a RUN authorization of dataset '" + dataset
                     + "', got " + authorization.kind() + " of '" + authorization.dataset() + "'");
         }

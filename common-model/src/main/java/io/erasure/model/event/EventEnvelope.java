@@ -7,7 +7,6 @@ import io.erasure.model.check.Require;
 import io.erasure.model.key.CanonicalForm;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.trust.SigningKey;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
@@ -32,11 +31,15 @@ public record EventEnvelope(
         Instant occurredAt,
         UUID originChainId,
         String runId,
-        @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.EXTERNAL_PROPERTY, property = "eventType",
+
+        @JsonTypeInfo(
+                use = JsonTypeInfo.Id.NAME,
+                include = JsonTypeInfo.As.EXTERNAL_PROPERTY,
+                property = "eventType",
                 visible = true)
         EventPayload payload,
-        @JsonInclude(JsonInclude.Include.NON_NULL)
-        EventSeal seal) {
+
+        @JsonInclude(JsonInclude.Include.NON_NULL) EventSeal seal) {
 
     public static final int CURRENT_SCHEMA_VERSION = 1;
 
@@ -44,8 +47,14 @@ public record EventEnvelope(
     static final String SEAL_CONTENT = "erasure-event-seal-v1";
 
     /** An unsealed event. */
-    public EventEnvelope(UUID eventId, String eventType, int schemaVersion, Instant occurredAt, UUID originChainId,
-                         String runId, EventPayload payload) {
+    public EventEnvelope(
+            UUID eventId,
+            String eventType,
+            int schemaVersion,
+            Instant occurredAt,
+            UUID originChainId,
+            String runId,
+            EventPayload payload) {
         this(eventId, eventType, schemaVersion, occurredAt, originChainId, runId, payload, null);
     }
 
@@ -73,8 +82,14 @@ public record EventEnvelope(
     /** A new event with a fresh id, stamped now by {@code clock}, in the chain {@code originChainId}. */
     public static EventEnvelope of(EventPayload payload, String runId, UUID originChainId, Clock clock) {
         Require.nonNull("payload", payload);
-        return new EventEnvelope(UUID.randomUUID(), EventPayload.typeName(payload.getClass()), CURRENT_SCHEMA_VERSION,
-                clock.instant(), originChainId, runId, payload);
+        return new EventEnvelope(
+                UUID.randomUUID(),
+                EventPayload.typeName(payload.getClass()),
+                CURRENT_SCHEMA_VERSION,
+                clock.instant(),
+                originChainId,
+                runId,
+                payload);
     }
 
     /** A new event that starts its own chain (its origin chain id is its own event id). */
@@ -113,16 +128,23 @@ public record EventEnvelope(
      * fixed order, after the key id. The seal itself is not part of it.
      */
     public byte[] sealedContent(String keyId) {
-        return DeterministicId.framed(SEAL_CONTENT, String.valueOf(keyId), eventId.toString(), eventType,
-                Integer.toString(schemaVersion), occurredAt.toString(), originChainId.toString(), CanonicalForm.of(runId),
+        return DeterministicId.framed(
+                SEAL_CONTENT,
+                String.valueOf(keyId),
+                eventId.toString(),
+                eventType,
+                Integer.toString(schemaVersion),
+                occurredAt.toString(),
+                originChainId.toString(),
+                CanonicalForm.of(runId),
                 CanonicalForm.of(payload));
     }
 
     /** The payload as {@code type}; fails naming both types if it is another event. */
     public <P extends EventPayload> P payloadAs(Class<P> type) {
         if (!type.isInstance(payload)) {
-            throw new IllegalStateException("event " + eventId + " carries " + eventType + ", not "
-                    + EventPayload.typeName(type));
+            throw new IllegalStateException(
+                    "event " + eventId + " carries " + eventType + ", not " + EventPayload.typeName(type));
         }
         return type.cast(payload);
     }

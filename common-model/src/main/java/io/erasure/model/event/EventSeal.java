@@ -7,5 +7,4 @@ package io.erasure.model.event;
  * ({@link io.erasure.model.trust.EventSeals}). Not checked here: a malformed seal must still parse, to be refused with
  * its reason.
  */
-public record EventSeal(String keyId, String signature) {
-}
+public record EventSeal(String keyId, String signature) {}

@@ -2,7 +2,6 @@ package io.erasure.model.event;
 
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
-
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -14,8 +13,14 @@ import java.util.Map;
  * {@code childIds} lists dependent identifiers by their source name. {@code tombstonedAt} is the
  * cut-off of the resulting deletes, and {@code version} orders requests for the same identifier.
  */
-public record ForwardDeletionRequested(String aggregateType, String aggregateId, long version, Instant tombstonedAt,
-                                       Map<String, List<String>> childIds, String requestedBy) implements EventPayload {
+public record ForwardDeletionRequested(
+        String aggregateType,
+        String aggregateId,
+        long version,
+        Instant tombstonedAt,
+        Map<String, List<String>> childIds,
+        String requestedBy)
+        implements EventPayload {
 
     /** The most identifier sources one request names children of. */
     public static final int MAX_CHILD_TYPES = 32;

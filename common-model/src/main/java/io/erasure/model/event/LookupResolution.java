@@ -20,7 +20,8 @@ public record LookupResolution(List<String> taskIds, long keys, String refusal) 
         taskIds = Require.listOf("resolution.taskIds", taskIds);
         taskIds.forEach(id -> Names.opaqueId("resolution.taskIds[]", id));
         Require.nonNegative("resolution.keys", keys);
-        Require.that(refusal == null || taskIds.isEmpty() && keys == 0,
+        Require.that(
+                refusal == null || taskIds.isEmpty() && keys == 0,
                 "a refused lookup publishes no task, got " + taskIds.size() + " tasks");
     }
 

@@ -2,7 +2,6 @@ package io.erasure.model.event;
 
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
-
 import java.util.Map;
 
 /**
@@ -21,14 +20,39 @@ import java.util.Map;
  * {@code SpecDigest} (service-support) of the frozen spec validation worked on, which the control plane compares with
  * its run's; null from a validation-service that predates it (refused).
  */
-public record ValidationCompleted(String dataset, long candidateCount, long finalCount, Map<String, Long> droppedByReason,
-                                  String finalSetPrefix, int taskCount, boolean exceedsLimit, long resurrectedCount,
-                                  String resurrectedKey, String finalSetDigest, String specDigest)
+public record ValidationCompleted(
+        String dataset,
+        long candidateCount,
+        long finalCount,
+        Map<String, Long> droppedByReason,
+        String finalSetPrefix,
+        int taskCount,
+        boolean exceedsLimit,
+        long resurrectedCount,
+        String resurrectedKey,
+        String finalSetDigest,
+        String specDigest)
         implements EventPayload, RunScoped {
 
-    public ValidationCompleted(String dataset, long candidateCount, long finalCount, Map<String, Long> droppedByReason,
-                               String finalSetPrefix, int taskCount, boolean exceedsLimit) {
-        this(dataset, candidateCount, finalCount, droppedByReason, finalSetPrefix, taskCount, exceedsLimit, 0, null, null,
+    public ValidationCompleted(
+            String dataset,
+            long candidateCount,
+            long finalCount,
+            Map<String, Long> droppedByReason,
+            String finalSetPrefix,
+            int taskCount,
+            boolean exceedsLimit) {
+        this(
+                dataset,
+                candidateCount,
+                finalCount,
+                droppedByReason,
+                finalSetPrefix,
+                taskCount,
+                exceedsLimit,
+                0,
+                null,
+                null,
                 null);
     }
 
@@ -49,9 +73,12 @@ public record ValidationCompleted(String dataset, long candidateCount, long fina
         Require.nonNegative("taskCount", taskCount);
         Require.that(finalCount == 0 || taskCount > 0, "taskCount must be > 0 when the final set is not empty");
         Require.nonNegative("resurrectedCount", resurrectedCount);
-        Require.that(resurrectedCount <= finalCount, "resurrectedCount (" + resurrectedCount
-                + ") counts rows of the final set, so it cannot exceed finalCount (" + finalCount + ")");
-        Require.that((resurrectedCount > 0) == (resurrectedKey != null),
+        Require.that(
+                resurrectedCount <= finalCount,
+                "resurrectedCount (" + resurrectedCount
+                        + ") counts rows of the final set, so it cannot exceed finalCount (" + finalCount + ")");
+        Require.that(
+                (resurrectedCount > 0) == (resurrectedKey != null),
                 "resurrectedKey must name the list of resurrected keys exactly when resurrectedCount > 0");
     }
 }

@@ -10,8 +10,14 @@ import io.erasure.model.identifier.IdentifierSource;
  * still deletable in the live {@code identifierSource} (frozen with the run, like the spec).
  * {@code totalRows} (from the backup) is what the dataset's fraction limit is measured against.
  */
-public record ValidationRequested(DatasetSpec spec, IdentifierSource identifierSource, CutoffTimestamp cutoff,
-                                  long candidateCount, long totalRows, boolean dryRun) implements EventPayload, RunScoped {
+public record ValidationRequested(
+        DatasetSpec spec,
+        IdentifierSource identifierSource,
+        CutoffTimestamp cutoff,
+        long candidateCount,
+        long totalRows,
+        boolean dryRun)
+        implements EventPayload, RunScoped {
 
     public ValidationRequested {
         Require.nonNull("spec", spec);

@@ -6,7 +6,6 @@ import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.StoreKind;
-
 import java.time.Duration;
 import java.time.Instant;
 
@@ -28,7 +27,10 @@ public record IdentifierSource(
         String identifierColumn,
         String deletableSinceColumn,
         BackupLocation backup,
-        @Allowed("an ISO-8601 duration of at least PT0S, e.g. PT72H") Duration gracePeriod,
+
+        @Allowed("an ISO-8601 duration of at least PT0S, e.g. PT72H")
+        Duration gracePeriod,
+
         @JsonInclude(JsonInclude.Include.NON_NULL) String ownerTeam) {
 
     public IdentifierSource {
@@ -44,7 +46,8 @@ public record IdentifierSource(
             gracePeriod = Duration.ZERO;
         }
         if (gracePeriod.isNegative()) {
-            throw new IllegalArgumentException("identifierSource.gracePeriod must be >= 0 (e.g. PT72H), got " + gracePeriod);
+            throw new IllegalArgumentException(
+                    "identifierSource.gracePeriod must be >= 0 (e.g. PT72H), got " + gracePeriod);
         }
         if (ownerTeam != null) {
             Require.nonBlank("identifierSource.ownerTeam", ownerTeam);
@@ -52,17 +55,42 @@ public record IdentifierSource(
     }
 
     /** A source owned by the operators (no team). */
-    public IdentifierSource(String name, StoreKind storeKind, String connectionRef, String namespace, String table,
-                            String identifierColumn, String deletableSinceColumn, BackupLocation backup,
-                            Duration gracePeriod) {
-        this(name, storeKind, connectionRef, namespace, table, identifierColumn, deletableSinceColumn, backup, gracePeriod,
+    public IdentifierSource(
+            String name,
+            StoreKind storeKind,
+            String connectionRef,
+            String namespace,
+            String table,
+            String identifierColumn,
+            String deletableSinceColumn,
+            BackupLocation backup,
+            Duration gracePeriod) {
+        this(
+                name,
+                storeKind,
+                connectionRef,
+                namespace,
+                table,
+                identifierColumn,
+                deletableSinceColumn,
+                backup,
+                gracePeriod,
                 null);
     }
 
     /** This source owned by {@code team}. */
     public IdentifierSource ownedBy(String team) {
-        return new IdentifierSource(name, storeKind, connectionRef, namespace, table, identifierColumn,
-                deletableSinceColumn, backup, gracePeriod, team);
+        return new IdentifierSource(
+                name,
+                storeKind,
+                connectionRef,
+                namespace,
+                table,
+                identifierColumn,
+                deletableSinceColumn,
+                backup,
+                gracePeriod,
+                team);
     }
 
     /** True if an identifier marked deletable at {@code deletableSince} may be deleted at {@code now}. */

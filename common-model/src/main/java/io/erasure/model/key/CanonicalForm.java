@@ -51,8 +51,7 @@ public final class CanonicalForm {
         }
     };
 
-    private CanonicalForm() {
-    }
+    private CanonicalForm() {}
 
     /** The canonical text of {@code value} (null included). */
     public static String of(Object value) {
@@ -74,7 +73,9 @@ public final class CanonicalForm {
             text(out, 's', c.toString());
         } else if (value instanceof Enum<?> e) {
             text(out, 'e', e.name());
-        } else if (value instanceof UUID || value instanceof TemporalAccessor || value instanceof Duration
+        } else if (value instanceof UUID
+                || value instanceof TemporalAccessor
+                || value instanceof Duration
                 || value instanceof Period) {
             text(out, 't', value.toString());
         } else if (value instanceof Optional<?> optional) {
@@ -97,8 +98,9 @@ public final class CanonicalForm {
             collection.stream().map(CanonicalForm::of).sorted().forEach(out::append);
             out.append(']');
         } else {
-            throw new IllegalArgumentException("no canonical form for a " + value.getClass().getName()
-                    + ": give it one in CanonicalForm before it travels in a signed message");
+            throw new IllegalArgumentException(
+                    "no canonical form for a " + value.getClass().getName()
+                            + ": give it one in CanonicalForm before it travels in a signed message");
         }
     }
 
@@ -109,8 +111,10 @@ public final class CanonicalForm {
             try {
                 value = component.getAccessor().invoke(record);
             } catch (IllegalAccessException | InvocationTargetException e) {
-                throw new IllegalArgumentException("cannot read " + record.getClass().getName() + "."
-                        + component.getName() + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "cannot read " + record.getClass().getName() + "." + component.getName() + ": "
+                                + e.getMessage(),
+                        e);
             }
             if (value == null || component.getType().isPrimitive() && isDefault(value)) {
                 continue;

@@ -2,7 +2,6 @@ package io.erasure.model.key;
 
 import io.erasure.model.check.Require;
 import io.erasure.model.dataset.KeyColumns;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.temporal.TemporalAccessor;
@@ -25,8 +24,7 @@ import java.util.UUID;
  */
 public final class CanonicalKey {
 
-    private CanonicalKey() {
-    }
+    private CanonicalKey() {}
 
     /**
      * An unmodifiable copy of a key that keeps the column order given: non-empty, at most
@@ -43,8 +41,8 @@ public final class CanonicalKey {
         key.forEach((column, value) -> {
             Require.nonBlank(field + " column name", column);
             if (value == null) {
-                throw new IllegalArgumentException(field + "." + Require.truncate(column)
-                        + " must not be null: key columns always have a value");
+                throw new IllegalArgumentException(
+                        field + "." + Require.truncate(column) + " must not be null: key columns always have a value");
             }
             copy.put(column, value);
         });
@@ -80,7 +78,9 @@ public final class CanonicalKey {
             out.append(b);
         } else if (value instanceof Number n) {
             appendNumber(out, n);
-        } else if (value instanceof CharSequence || value instanceof UUID || value instanceof Enum<?>
+        } else if (value instanceof CharSequence
+                || value instanceof UUID
+                || value instanceof Enum<?>
                 || value instanceof TemporalAccessor) {
             appendString(out, value.toString());
         } else if (value instanceof byte[] bytes) {
@@ -99,8 +99,9 @@ public final class CanonicalKey {
             }
             out.append(']');
         } else {
-            throw new IllegalArgumentException("key value of type " + value.getClass().getName()
-                    + " has no canonical form; convert it to a String, number, boolean, UUID or java.time value first");
+            throw new IllegalArgumentException(
+                    "key value of type " + value.getClass().getName()
+                            + " has no canonical form; convert it to a String, number, boolean, UUID or java.time value first");
         }
     }
 
@@ -122,7 +123,11 @@ public final class CanonicalKey {
     }
 
     private static void appendNumber(StringBuilder out, Number n) {
-        if (n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte || n instanceof BigInteger) {
+        if (n instanceof Integer
+                || n instanceof Long
+                || n instanceof Short
+                || n instanceof Byte
+                || n instanceof BigInteger) {
             out.append(n);
             return;
         }

@@ -14,8 +14,7 @@ import java.util.UUID;
  */
 public final class DeterministicId {
 
-    private DeterministicId() {
-    }
+    private DeterministicId() {}
 
     /** SHA-256 of the parts as 64 lower-case hex characters. */
     public static String sha256Hex(String... parts) {

@@ -17,7 +17,8 @@ public record ColumnValue(String name, Object value, Long writeTimeMicros, Integ
     public ColumnValue {
         Names.identifier("column.name", name);
         if (ttlSeconds != null && ttlSeconds < 0) {
-            throw new IllegalArgumentException("column '" + name + "' ttlSeconds must be >= 0 or null, got " + ttlSeconds);
+            throw new IllegalArgumentException(
+                    "column '" + name + "' ttlSeconds must be >= 0 or null, got " + ttlSeconds);
         }
     }
 

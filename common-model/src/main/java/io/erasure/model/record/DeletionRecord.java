@@ -7,7 +7,6 @@ import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
-
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -55,8 +54,8 @@ public record DeletionRecord(
         Names.datasetName("record.dataset", dataset);
         primaryKey = CanonicalKey.copyOf("record.primaryKey", primaryKey);
         if ((runId == null) == (requestId == null)) {
-            throw new IllegalArgumentException("record must have exactly one of runId and requestId, got runId="
-                    + runId + ", requestId=" + requestId);
+            throw new IllegalArgumentException("record must have exactly one of runId and requestId, got runId=" + runId
+                    + ", requestId=" + requestId);
         }
         if (requestId != null) {
             Names.opaqueId("record.requestId", requestId);
@@ -81,18 +80,60 @@ public record DeletionRecord(
     }
 
     /** A record that applied as logged (see {@code keptNewer}). */
-    public DeletionRecord(String recordId, String dataset, Map<String, Object> primaryKey, List<ColumnValue> columns,
-                          CutoffTimestamp cutoff, RunId runId, String requestId, String taskId, String batchId,
-                          Instant deletedAt, String retainedRef, Boolean anonymised) {
-        this(recordId, dataset, primaryKey, columns, cutoff, runId, requestId, taskId, batchId, deletedAt, retainedRef,
-                anonymised, false);
+    public DeletionRecord(
+            String recordId,
+            String dataset,
+            Map<String, Object> primaryKey,
+            List<ColumnValue> columns,
+            CutoffTimestamp cutoff,
+            RunId runId,
+            String requestId,
+            String taskId,
+            String batchId,
+            Instant deletedAt,
+            String retainedRef,
+            Boolean anonymised) {
+        this(
+                recordId,
+                dataset,
+                primaryKey,
+                columns,
+                cutoff,
+                runId,
+                requestId,
+                taskId,
+                batchId,
+                deletedAt,
+                retainedRef,
+                anonymised,
+                false);
     }
 
     /** The record of a deleted row. */
-    public DeletionRecord(String recordId, String dataset, Map<String, Object> primaryKey, List<ColumnValue> columns,
-                          CutoffTimestamp cutoff, RunId runId, String requestId, String taskId, String batchId,
-                          Instant deletedAt, String retainedRef) {
-        this(recordId, dataset, primaryKey, columns, cutoff, runId, requestId, taskId, batchId, deletedAt, retainedRef,
+    public DeletionRecord(
+            String recordId,
+            String dataset,
+            Map<String, Object> primaryKey,
+            List<ColumnValue> columns,
+            CutoffTimestamp cutoff,
+            RunId runId,
+            String requestId,
+            String taskId,
+            String batchId,
+            Instant deletedAt,
+            String retainedRef) {
+        this(
+                recordId,
+                dataset,
+                primaryKey,
+                columns,
+                cutoff,
+                runId,
+                requestId,
+                taskId,
+                batchId,
+                deletedAt,
+                retainedRef,
                 false);
     }
 
@@ -100,10 +141,24 @@ public record DeletionRecord(
      * The record of one row deleted by {@code task}, or, for an anonymising task, of the columns it clears
      * ({@code columns} then holds only those); ids, dataset and cut-off come from the task.
      */
-    public static DeletionRecord of(DeletionTask task, String batchId, Map<String, Object> primaryKey,
-                                    List<ColumnValue> columns, Instant deletedAt) {
-        return new DeletionRecord(recordIdFor(task.originId(), task.dataset(), primaryKey), task.dataset(), primaryKey,
-                columns, task.cutoff(), task.runId(), task.requestId(), task.taskId(), batchId, deletedAt, null,
+    public static DeletionRecord of(
+            DeletionTask task,
+            String batchId,
+            Map<String, Object> primaryKey,
+            List<ColumnValue> columns,
+            Instant deletedAt) {
+        return new DeletionRecord(
+                recordIdFor(task.originId(), task.dataset(), primaryKey),
+                task.dataset(),
+                primaryKey,
+                columns,
+                task.cutoff(),
+                task.runId(),
+                task.requestId(),
+                task.taskId(),
+                batchId,
+                deletedAt,
+                null,
                 task.anonymising());
     }
 
@@ -115,20 +170,45 @@ public record DeletionRecord(
         Require.nonNull("runOrRequestId", runOrRequestId);
         Require.nonNull("dataset", dataset);
         Require.nonNull("primaryKey", primaryKey);
-        return DeterministicId.sha256Hex("deletion-record-v1", runOrRequestId, dataset, CanonicalKey.render(primaryKey));
+        return DeterministicId.sha256Hex(
+                "deletion-record-v1", runOrRequestId, dataset, CanonicalKey.render(primaryKey));
     }
 
     /** This record with its columns moved to S3 at {@code s3Key} (see {@code S3Layout.retainedKey}). */
     public DeletionRecord withRetainedColumns(String s3Key) {
         Require.nonBlank("retainedRef", s3Key);
-        return new DeletionRecord(recordId, dataset, primaryKey, List.of(), cutoff, runId, requestId, taskId, batchId,
-                deletedAt, s3Key, anonymised, keptNewer);
+        return new DeletionRecord(
+                recordId,
+                dataset,
+                primaryKey,
+                List.of(),
+                cutoff,
+                runId,
+                requestId,
+                taskId,
+                batchId,
+                deletedAt,
+                s3Key,
+                anonymised,
+                keptNewer);
     }
 
     /** This record marked as not applied: its row was found alive with a write after the cut-off at read-back. */
     public DeletionRecord asKeptNewer() {
-        return new DeletionRecord(recordId, dataset, primaryKey, columns, cutoff, runId, requestId, taskId, batchId,
-                deletedAt, retainedRef, anonymised, true);
+        return new DeletionRecord(
+                recordId,
+                dataset,
+                primaryKey,
+                columns,
+                cutoff,
+                runId,
+                requestId,
+                taskId,
+                batchId,
+                deletedAt,
+                retainedRef,
+                anonymised,
+                true);
     }
 
     /**

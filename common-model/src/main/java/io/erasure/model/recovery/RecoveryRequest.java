@@ -2,7 +2,6 @@ package io.erasure.model.recovery;
 
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
-
 import java.time.Instant;
 import java.util.UUID;
 

@@ -7,7 +7,6 @@ import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.run.RunId;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +15,9 @@ import java.util.Map;
 /** What a recovery restores: given keys of a dataset, a dataset's deletions in a time window, or a whole run. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = RecoveryScope.ByKeys.class, name = "keys"),
-        @JsonSubTypes.Type(value = RecoveryScope.ByTimeWindow.class, name = "timeWindow"),
-        @JsonSubTypes.Type(value = RecoveryScope.ByRun.class, name = "run")
+    @JsonSubTypes.Type(value = RecoveryScope.ByKeys.class, name = "keys"),
+    @JsonSubTypes.Type(value = RecoveryScope.ByTimeWindow.class, name = "timeWindow"),
+    @JsonSubTypes.Type(value = RecoveryScope.ByRun.class, name = "run")
 })
 public sealed interface RecoveryScope permits RecoveryScope.ByKeys, RecoveryScope.ByTimeWindow, RecoveryScope.ByRun {
 
@@ -51,14 +50,17 @@ public sealed interface RecoveryScope permits RecoveryScope.ByKeys, RecoveryScop
     }
 
     /** Rows of {@code dataset} deleted at or after {@code from} and before {@code to}. */
-    record ByTimeWindow(String dataset, @Allowed(INSTANT) Instant from, @Allowed(INSTANT) Instant to)
-            implements RecoveryScope {
+    record ByTimeWindow(
+            String dataset,
+            @Allowed(INSTANT) Instant from,
+            @Allowed(INSTANT) Instant to) implements RecoveryScope {
         public ByTimeWindow {
             Names.datasetName("scope.dataset", dataset);
             Require.nonNull("scope.from", from);
             Require.nonNull("scope.to", to);
             if (!from.isBefore(to)) {
-                throw new IllegalArgumentException("scope.from must be before scope.to, got from=" + from + ", to=" + to);
+                throw new IllegalArgumentException(
+                        "scope.from must be before scope.to, got from=" + from + ", to=" + to);
             }
         }
     }

@@ -3,7 +3,6 @@ package io.erasure.model.run;
 import io.erasure.model.check.Require;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
-
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
@@ -30,8 +29,8 @@ public record Run(
         Require.nonNull("run.spec", spec);
         Require.nonBlank("run.datasetName", datasetName);
         if (!datasetName.equals(spec.name())) {
-            throw new IllegalArgumentException("run.datasetName '" + datasetName + "' must equal the frozen spec's name '"
-                    + spec.name() + "'");
+            throw new IllegalArgumentException(
+                    "run.datasetName '" + datasetName + "' must equal the frozen spec's name '" + spec.name() + "'");
         }
         Require.nonNull("run.state", state);
         Require.nonNull("run.trigger", trigger);
@@ -46,8 +45,8 @@ public record Run(
     /** This run in state {@code target}; fails if the state machine does not allow the move. */
     public Run transitionTo(RunState target) {
         if (!state.canTransitionTo(target)) {
-            throw new IllegalStateException("run " + id + " cannot move from " + state + " to " + target
-                    + "; allowed next: " + state.next());
+            throw new IllegalStateException(
+                    "run " + id + " cannot move from " + state + " to " + target + "; allowed next: " + state.next());
         }
         if (dryRun && DRY_RUN_NEVER.contains(target)) {
             throw new IllegalStateException("run " + id + " is a dry-run and must never reach " + target

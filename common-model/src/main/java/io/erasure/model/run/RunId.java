@@ -3,7 +3,6 @@ package io.erasure.model.run;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.erasure.model.check.Names;
-
 import java.util.UUID;
 
 /** A run's id, {@code run-<uuid>} when generated; safe in Kafka keys and S3 keys. Serialized as a string. */

@@ -7,7 +7,10 @@ public record RunTrigger(Kind kind, String actor) {
 
     public static final String SCHEDULER = "scheduler";
 
-    public enum Kind { SCHEDULE, USER }
+    public enum Kind {
+        SCHEDULE,
+        USER
+    }
 
     public RunTrigger {
         Require.nonNull("trigger.kind (SCHEDULE or USER)", kind);

@@ -9,7 +9,6 @@ import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
 import io.erasure.model.trust.TaskAuthority;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,14 +71,15 @@ public record DeletionTask(
         Require.nonNull("task.spec", spec);
         Require.nonNull("task.dataset", dataset);
         if (!dataset.equals(spec.name())) {
-            throw new IllegalArgumentException("task.dataset '" + dataset + "' must equal the frozen spec's name '"
-                    + spec.name() + "'");
+            throw new IllegalArgumentException(
+                    "task.dataset '" + dataset + "' must equal the frozen spec's name '" + spec.name() + "'");
         }
         clearColumns = clearColumns == null ? List.of() : List.copyOf(clearColumns);
         keys = lookupColumn == null ? copyKeys(spec, keys) : copyIdentifiers(spec, lookupColumn, keys);
         if ((lookupColumn != null || !clearColumns.isEmpty()) && (requestId == null || copyOf != null)) {
-            throw new IllegalArgumentException("lookup and anonymising tasks exist only in forward deletion of a dataset"
-                    + " itself (requestId set, copyOf null)");
+            throw new IllegalArgumentException(
+                    "lookup and anonymising tasks exist only in forward deletion of a dataset"
+                            + " itself (requestId set, copyOf null)");
         }
         requireClearable(spec, clearColumns);
         Require.nonNull("task.cutoff", cutoff);
@@ -87,42 +87,104 @@ public record DeletionTask(
         if (copyOf != null) {
             Names.datasetName("task.copyOf", copyOf);
             if (!dataset.startsWith(copyOf + io.erasure.model.dataset.DatasetCopy.VIEW_SEPARATOR)) {
-                throw new IllegalArgumentException("task.dataset '" + dataset + "' is not a copy view of '" + copyOf + "'");
+                throw new IllegalArgumentException(
+                        "task.dataset '" + dataset + "' is not a copy view of '" + copyOf + "'");
             }
         }
         requireSpreadFits(spec, runId, copyOf, keys, spread);
     }
 
     /** A task of a dataset itself (not of one of its copies). */
-    public DeletionTask(String taskId, RunId runId, String requestId, String dataset, DatasetSpec spec,
-                        List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority) {
+    public DeletionTask(
+            String taskId,
+            RunId runId,
+            String requestId,
+            String dataset,
+            DatasetSpec spec,
+            List<Map<String, Object>> keys,
+            CutoffTimestamp cutoff,
+            int priority) {
         this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, null);
     }
 
     /** A task that deletes rows by their full keys. */
-    public DeletionTask(String taskId, RunId runId, String requestId, String dataset, DatasetSpec spec,
-                        List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority, String copyOf) {
+    public DeletionTask(
+            String taskId,
+            RunId runId,
+            String requestId,
+            String dataset,
+            DatasetSpec spec,
+            List<Map<String, Object>> keys,
+            CutoffTimestamp cutoff,
+            int priority,
+            String copyOf) {
         this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, null, List.of(), null, null);
     }
 
     /** A task with its lookup and anonymising fields and its window, not yet authorized. */
-    public DeletionTask(String taskId, RunId runId, String requestId, String dataset, DatasetSpec spec,
-                        List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority, String copyOf,
-                        String lookupColumn, List<String> clearColumns, SpreadWindow spread) {
-        this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, lookupColumn, clearColumns, spread,
+    public DeletionTask(
+            String taskId,
+            RunId runId,
+            String requestId,
+            String dataset,
+            DatasetSpec spec,
+            List<Map<String, Object>> keys,
+            CutoffTimestamp cutoff,
+            int priority,
+            String copyOf,
+            String lookupColumn,
+            List<String> clearColumns,
+            SpreadWindow spread) {
+        this(
+                taskId,
+                runId,
+                requestId,
+                dataset,
+                spec,
+                keys,
+                cutoff,
+                priority,
+                copyOf,
+                lookupColumn,
+                clearColumns,
+                spread,
                 null);
     }
 
     /** This task of a run, paced over {@code window} (its spec's {@code spreadOver} from when the tasks were published). */
     public DeletionTask withSpread(SpreadWindow window) {
-        return new DeletionTask(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, lookupColumn,
-                clearColumns, Require.nonNull("spread", window), authority);
+        return new DeletionTask(
+                taskId,
+                runId,
+                requestId,
+                dataset,
+                spec,
+                keys,
+                cutoff,
+                priority,
+                copyOf,
+                lookupColumn,
+                clearColumns,
+                Require.nonNull("spread", window),
+                authority);
     }
 
     /** This task carrying {@code authority} (what allows it to delete). */
     public DeletionTask withAuthority(TaskAuthority authority) {
-        return new DeletionTask(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, lookupColumn,
-                clearColumns, spread, Require.nonNull("authority", authority));
+        return new DeletionTask(
+                taskId,
+                runId,
+                requestId,
+                dataset,
+                spec,
+                keys,
+                cutoff,
+                priority,
+                copyOf,
+                lookupColumn,
+                clearColumns,
+                spread,
+                Require.nonNull("authority", authority));
     }
 
     /**
@@ -134,8 +196,8 @@ public record DeletionTask(
     }
 
     /** {@link #forCopy(DeletionTask, io.erasure.model.dataset.DatasetCopy, List, CutoffTimestamp)} at the source's cut-off. */
-    public static DeletionTask forCopy(DeletionTask source, io.erasure.model.dataset.DatasetCopy copy,
-                                       List<Map<String, Object>> copyKeys) {
+    public static DeletionTask forCopy(
+            DeletionTask source, io.erasure.model.dataset.DatasetCopy copy, List<Map<String, Object>> copyKeys) {
         return forCopy(source, copy, copyKeys, source.cutoff());
     }
 
@@ -148,52 +210,104 @@ public record DeletionTask(
      * have been filled from the deleted row (a cache refreshed after the backup), so it goes; one written after
      * it cannot come from the deleted row. It is never before the source's own cut-off.
      */
-    public static DeletionTask forCopy(DeletionTask source, io.erasure.model.dataset.DatasetCopy copy,
-                                       List<Map<String, Object>> copyKeys, CutoffTimestamp copyCutoff) {
+    public static DeletionTask forCopy(
+            DeletionTask source,
+            io.erasure.model.dataset.DatasetCopy copy,
+            List<Map<String, Object>> copyKeys,
+            CutoffTimestamp copyCutoff) {
         if (source.copyOf() != null) {
-            throw new IllegalArgumentException("task " + source.taskId() + " already deletes a copy; copies have no copies");
+            throw new IllegalArgumentException(
+                    "task " + source.taskId() + " already deletes a copy; copies have no copies");
         }
         Require.nonNull("copyCutoff", copyCutoff);
         if (copyCutoff.micros() < source.cutoff().micros()) {
-            throw new IllegalArgumentException("a copy's cut-off " + copyCutoff + " must not be before its source's "
-                    + source.cutoff());
+            throw new IllegalArgumentException(
+                    "a copy's cut-off " + copyCutoff + " must not be before its source's " + source.cutoff());
         }
         DatasetSpec view = copy.viewOf(source.spec());
-        return new DeletionTask(taskIdFor(source.originId(), view.name(), copyKeys), source.runId(), source.requestId(),
-                view.name(), view, copyKeys, copyCutoff, source.priority(), source.dataset());
+        return new DeletionTask(
+                taskIdFor(source.originId(), view.name(), copyKeys),
+                source.runId(),
+                source.requestId(),
+                view.name(),
+                view,
+                copyKeys,
+                copyCutoff,
+                source.priority(),
+                source.dataset());
     }
 
     /** A backlog-deletion task of a run, at the spec's priority. */
-    public static DeletionTask forRun(RunId runId, DatasetSpec spec, List<Map<String, Object>> keys, CutoffTimestamp cutoff) {
+    public static DeletionTask forRun(
+            RunId runId, DatasetSpec spec, List<Map<String, Object>> keys, CutoffTimestamp cutoff) {
         Require.nonNull("task.runId", runId);
-        return new DeletionTask(taskIdFor(runId.value(), spec.name(), keys), runId, null, spec.name(), spec, keys, cutoff,
+        return new DeletionTask(
+                taskIdFor(runId.value(), spec.name(), keys),
+                runId,
+                null,
+                spec.name(),
+                spec,
+                keys,
+                cutoff,
                 spec.priority());
     }
 
     /** A forward-deletion task: the cut-off is the request's TOMBSTONED time. */
-    public static DeletionTask forward(String requestId, DatasetSpec spec, List<Map<String, Object>> keys,
-                                       CutoffTimestamp cutoff, int priority) {
+    public static DeletionTask forward(
+            String requestId, DatasetSpec spec, List<Map<String, Object>> keys, CutoffTimestamp cutoff, int priority) {
         return forward(requestId, spec, keys, cutoff, priority, List.of());
     }
 
     /** A forward task that clears {@code clearColumns} of the rows (anonymises them), or deletes them when empty. */
-    public static DeletionTask forward(String requestId, DatasetSpec spec, List<Map<String, Object>> keys,
-                                       CutoffTimestamp cutoff, int priority, List<String> clearColumns) {
+    public static DeletionTask forward(
+            String requestId,
+            DatasetSpec spec,
+            List<Map<String, Object>> keys,
+            CutoffTimestamp cutoff,
+            int priority,
+            List<String> clearColumns) {
         Names.opaqueId("task.requestId", requestId);
-        return new DeletionTask(taskIdFor(requestId, spec.name(), keys, null, clearColumns), null, requestId, spec.name(),
-                spec, keys, cutoff, priority, null, null, clearColumns, null);
+        return new DeletionTask(
+                taskIdFor(requestId, spec.name(), keys, null, clearColumns),
+                null,
+                requestId,
+                spec.name(),
+                spec,
+                keys,
+                cutoff,
+                priority,
+                null,
+                null,
+                clearColumns,
+                null);
     }
 
     /**
      * A forward lookup task: {@code identifiers} are values of the dataset's identifier column, which is indexed
      * but not its key; the deletion service resolves them into the rows' keys ({@link #resolvedFrom}).
      */
-    public static DeletionTask forwardLookup(String requestId, DatasetSpec spec, List<Map<String, Object>> identifiers,
-                                             CutoffTimestamp cutoff, int priority, List<String> clearColumns) {
+    public static DeletionTask forwardLookup(
+            String requestId,
+            DatasetSpec spec,
+            List<Map<String, Object>> identifiers,
+            CutoffTimestamp cutoff,
+            int priority,
+            List<String> clearColumns) {
         Names.opaqueId("task.requestId", requestId);
         String column = spec.identifierColumn();
-        return new DeletionTask(taskIdFor(requestId, spec.name(), identifiers, column, clearColumns), null, requestId,
-                spec.name(), spec, identifiers, cutoff, priority, null, column, clearColumns, null);
+        return new DeletionTask(
+                taskIdFor(requestId, spec.name(), identifiers, column, clearColumns),
+                null,
+                requestId,
+                spec.name(),
+                spec,
+                identifiers,
+                cutoff,
+                priority,
+                null,
+                column,
+                clearColumns,
+                null);
     }
 
     /** An ordinary task for {@code keys} found by the lookup task {@code lookup}: same request, cut-off and effect. */
@@ -201,7 +315,8 @@ public record DeletionTask(
         if (lookup.lookupColumn() == null) {
             throw new IllegalArgumentException("task " + lookup.taskId() + " is not a lookup task");
         }
-        return forward(lookup.requestId(), lookup.spec(), keys, lookup.cutoff(), lookup.priority(), lookup.clearColumns());
+        return forward(
+                lookup.requestId(), lookup.spec(), keys, lookup.cutoff(), lookup.priority(), lookup.clearColumns());
     }
 
     /**
@@ -213,8 +328,12 @@ public record DeletionTask(
     }
 
     /** As above; a lookup task and an anonymising task have ids of their own (their effect differs). */
-    static String taskIdFor(String runOrRequestId, String dataset, List<? extends Map<String, ?>> keys,
-                            String lookupColumn, List<String> clearColumns) {
+    static String taskIdFor(
+            String runOrRequestId,
+            String dataset,
+            List<? extends Map<String, ?>> keys,
+            String lookupColumn,
+            List<String> clearColumns) {
         Require.nonNull("keys", keys);
         List<String> parts = new ArrayList<>(keys.size() + 5);
         parts.add("deletion-task-v1");
@@ -276,16 +395,16 @@ public record DeletionTask(
         return taskId + "-b" + Require.inRange("batch index", index, 0, MAX_KEYS);
     }
 
-    private static List<Map<String, Object>> copyIdentifiers(DatasetSpec spec, String column,
-                                                              List<Map<String, Object>> identifiers) {
+    private static List<Map<String, Object>> copyIdentifiers(
+            DatasetSpec spec, String column, List<Map<String, Object>> identifiers) {
         if (!column.equals(spec.identifierColumn())) {
-            throw new IllegalArgumentException("task.lookupColumn '" + column + "' must be the dataset's identifier column '"
-                    + spec.identifierColumn() + "'");
+            throw new IllegalArgumentException("task.lookupColumn '" + column
+                    + "' must be the dataset's identifier column '" + spec.identifierColumn() + "'");
         }
         List<Map<String, Object>> copy = Require.nonEmptyListOf("task.keys", identifiers);
         if (copy.size() > MAX_KEYS) {
-            throw new IllegalArgumentException("task.keys has " + copy.size() + " identifiers; split it into tasks of at most "
-                    + MAX_KEYS);
+            throw new IllegalArgumentException(
+                    "task.keys has " + copy.size() + " identifiers; split it into tasks of at most " + MAX_KEYS);
         }
         List<Map<String, Object>> checked = new ArrayList<>(copy.size());
         for (int i = 0; i < copy.size(); i++) {
@@ -300,22 +419,22 @@ public record DeletionTask(
     }
 
     /** Only a run's own tasks are paced, over exactly the window their frozen spec asks for. */
-    private static void requireSpreadFits(DatasetSpec spec, RunId runId, String copyOf, List<Map<String, Object>> keys,
-                                          SpreadWindow spread) {
+    private static void requireSpreadFits(
+            DatasetSpec spec, RunId runId, String copyOf, List<Map<String, Object>> keys, SpreadWindow spread) {
         if (spread == null) {
             return;
         }
         if (runId == null || copyOf != null) {
-            throw new IllegalArgumentException("task.spread is only for a run's own tasks; forward deletion and copies are"
-                    + " never paced");
+            throw new IllegalArgumentException(
+                    "task.spread is only for a run's own tasks; forward deletion and copies are" + " never paced");
         }
         if (!spread.length().equals(spec.spreadOver())) {
-            throw new IllegalArgumentException("task.spread lasts " + spread.length() + " but the frozen spec's spreadOver is "
-                    + spec.spreadOver());
+            throw new IllegalArgumentException("task.spread lasts " + spread.length()
+                    + " but the frozen spec's spreadOver is " + spec.spreadOver());
         }
         if (spread.plannedKeys() < keys.size()) {
-            throw new IllegalArgumentException("task.spread.plannedKeys (" + spread.plannedKeys() + ", the run's keys) must"
-                    + " be at least this task's " + keys.size() + " keys");
+            throw new IllegalArgumentException("task.spread.plannedKeys (" + spread.plannedKeys()
+                    + ", the run's keys) must" + " be at least this task's " + keys.size() + " keys");
         }
     }
 
@@ -338,8 +457,8 @@ public record DeletionTask(
     private static List<Map<String, Object>> copyKeys(DatasetSpec spec, List<Map<String, Object>> keys) {
         List<Map<String, Object>> copy = Require.nonEmptyListOf("task.keys", keys);
         if (copy.size() > MAX_KEYS) {
-            throw new IllegalArgumentException("task.keys has " + copy.size() + " keys; split it into tasks of at most "
-                    + MAX_KEYS);
+            throw new IllegalArgumentException(
+                    "task.keys has " + copy.size() + " keys; split it into tasks of at most " + MAX_KEYS);
         }
         List<Map<String, Object>> checked = new ArrayList<>(copy.size());
         for (int i = 0; i < copy.size(); i++) {

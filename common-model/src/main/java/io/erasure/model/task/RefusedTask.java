@@ -6,7 +6,6 @@ import io.erasure.model.key.DeterministicId;
 import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.SigningKey;
 import io.erasure.model.trust.TrustedKeys;
-
 import java.time.Instant;
 import java.util.Optional;
 
@@ -34,15 +33,47 @@ import java.util.Optional;
  * @param signature   its Ed25519 signature over {@link #signedContent()}: the control plane shows only reports it can
  *                    verify, so anyone who can produce to the topic cannot put their own words beside a genuine run
  */
-public record RefusedTask(String refusalId, String taskId, String runId, String requestId, String dataset,
-                          Authorization.Kind kind, String reasonClass, String reason, String keyId, Instant receivedAt,
-                          String source, String signedBy, String signature) {
+public record RefusedTask(
+        String refusalId,
+        String taskId,
+        String runId,
+        String requestId,
+        String dataset,
+        Authorization.Kind kind,
+        String reasonClass,
+        String reason,
+        String keyId,
+        Instant receivedAt,
+        String source,
+        String signedBy,
+        String signature) {
 
     /** An unsigned report, to be {@link #signed} by the deletion service that refused the task. */
-    public RefusedTask(String refusalId, String taskId, String runId, String requestId, String dataset,
-                       Authorization.Kind kind, String reasonClass, String reason, String keyId, Instant receivedAt,
-                       String source) {
-        this(refusalId, taskId, runId, requestId, dataset, kind, reasonClass, reason, keyId, receivedAt, source, null,
+    public RefusedTask(
+            String refusalId,
+            String taskId,
+            String runId,
+            String requestId,
+            String dataset,
+            Authorization.Kind kind,
+            String reasonClass,
+            String reason,
+            String keyId,
+            Instant receivedAt,
+            String source) {
+        this(
+                refusalId,
+                taskId,
+                runId,
+                requestId,
+                dataset,
+                kind,
+                reasonClass,
+                reason,
+                keyId,
+                receivedAt,
+                source,
+                null,
                 null);
     }
 
@@ -76,17 +107,52 @@ public record RefusedTask(String refusalId, String taskId, String runId, String 
 
     /** The bytes the signature covers: every field but the signature, in a fixed order. */
     public byte[] signedContent() {
-        return DeterministicId.framed("refused-task-v1", refusalId, taskId, String.valueOf(runId),
-                String.valueOf(requestId), dataset, kind.name(), reasonClass, reason, String.valueOf(keyId),
-                receivedAt.toString(), source, String.valueOf(signedBy));
+        return DeterministicId.framed(
+                "refused-task-v1",
+                refusalId,
+                taskId,
+                String.valueOf(runId),
+                String.valueOf(requestId),
+                dataset,
+                kind.name(),
+                reasonClass,
+                reason,
+                String.valueOf(keyId),
+                receivedAt.toString(),
+                source,
+                String.valueOf(signedBy));
     }
 
     /** This report signed with {@code key} (the reporting deletion service's). */
     public RefusedTask signed(SigningKey key) {
-        RefusedTask unsigned = new RefusedTask(refusalId, taskId, runId, requestId, dataset, kind, reasonClass, reason,
-                keyId, receivedAt, source, key.keyId(), null);
-        return new RefusedTask(refusalId, taskId, runId, requestId, dataset, kind, reasonClass, reason, keyId, receivedAt,
-                source, key.keyId(), key.sign(unsigned.signedContent()));
+        RefusedTask unsigned = new RefusedTask(
+                refusalId,
+                taskId,
+                runId,
+                requestId,
+                dataset,
+                kind,
+                reasonClass,
+                reason,
+                keyId,
+                receivedAt,
+                source,
+                key.keyId(),
+                null);
+        return new RefusedTask(
+                refusalId,
+                taskId,
+                runId,
+                requestId,
+                dataset,
+                kind,
+                reasonClass,
+                reason,
+                keyId,
+                receivedAt,
+                source,
+                key.keyId(),
+                key.sign(unsigned.signedContent()));
     }
 
     /** Why this report is not a valid signature of a key {@code trusted} grants deletion's results; empty when it is. */
@@ -95,13 +161,32 @@ public record RefusedTask(String refusalId, String taskId, String runId, String 
     }
 
     /** The refusal of {@code task}, read at {@code topic}-{@code partition}@{@code offset}. */
-    public static RefusedTask of(DeletionTask task, Authorization.Kind kind, String reasonClass, String reason,
-                                 String topic, int partition, long offset, Instant receivedAt) {
+    public static RefusedTask of(
+            DeletionTask task,
+            Authorization.Kind kind,
+            String reasonClass,
+            String reason,
+            String topic,
+            int partition,
+            long offset,
+            Instant receivedAt) {
         String source = topic + "-" + partition + "@" + offset;
-        String keyId = task.authority() == null ? null : task.authority().authorization().keyId();
-        return new RefusedTask(DeterministicId.nameBasedUuid("task-refused", source, task.taskId()).toString(),
-                task.taskId(), task.runId() == null ? null : task.runId().value(), task.requestId(), task.dataset(), kind,
-                reasonClass, reason, keyId, receivedAt, source);
+        String keyId = task.authority() == null
+                ? null
+                : task.authority().authorization().keyId();
+        return new RefusedTask(
+                DeterministicId.nameBasedUuid("task-refused", source, task.taskId())
+                        .toString(),
+                task.taskId(),
+                task.runId() == null ? null : task.runId().value(),
+                task.requestId(),
+                task.dataset(),
+                kind,
+                reasonClass,
+                reason,
+                keyId,
+                receivedAt,
+                source);
     }
 
     /** The run or request id the task claims. */

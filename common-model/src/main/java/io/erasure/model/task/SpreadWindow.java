@@ -1,7 +1,6 @@
 package io.erasure.model.task;
 
 import io.erasure.model.check.Require;
-
 import java.time.Duration;
 import java.time.Instant;
 

@@ -3,7 +3,6 @@ package io.erasure.model.trust;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.key.DeterministicId;
-
 import java.time.Instant;
 
 /**
@@ -26,9 +25,18 @@ import java.time.Instant;
  * {@code specDigest} is {@code SpecDigest} of the frozen spec (service-support: canonical JSON), {@code cutoffMicros}
  * the cut-off the task must use. The signature covers every other field ({@link #signedContent()}).
  */
-public record Authorization(Kind kind, String origin, String dataset, String specDigest, String setDigest,
-                            long cutoffMicros, String basis, String authorizedBy, Instant issuedAt, String keyId,
-                            String signature) {
+public record Authorization(
+        Kind kind,
+        String origin,
+        String dataset,
+        String specDigest,
+        String setDigest,
+        long cutoffMicros,
+        String basis,
+        String authorizedBy,
+        Instant issuedAt,
+        String keyId,
+        String signature) {
 
     /** What an authorization allows; a trusted key is granted some of these ({@link TrustedKeys}). */
     public enum Kind {
@@ -69,20 +77,48 @@ public record Authorization(Kind kind, String origin, String dataset, String spe
     }
 
     /** An authorization still to be signed ({@link SigningKey#sign(Authorization)}). */
-    public static Authorization unsigned(Kind kind, String origin, String dataset, String specDigest, String setDigest,
-                                         long cutoffMicros, String basis, String authorizedBy, Instant issuedAt) {
-        return new Authorization(kind, origin, dataset, specDigest, setDigest, cutoffMicros, basis, authorizedBy, issuedAt,
-                null, null);
+    public static Authorization unsigned(
+            Kind kind,
+            String origin,
+            String dataset,
+            String specDigest,
+            String setDigest,
+            long cutoffMicros,
+            String basis,
+            String authorizedBy,
+            Instant issuedAt) {
+        return new Authorization(
+                kind, origin, dataset, specDigest, setDigest, cutoffMicros, basis, authorizedBy, issuedAt, null, null);
     }
 
     /** The bytes the signature covers: every field but the signature, length-prefixed, in a fixed order. */
     public byte[] signedContent() {
-        return DeterministicId.framed("erasure-authorization-v1", kind.name(), origin, dataset, specDigest, setDigest,
-                Long.toString(cutoffMicros), basis, authorizedBy, issuedAt.toString(), String.valueOf(keyId));
+        return DeterministicId.framed(
+                "erasure-authorization-v1",
+                kind.name(),
+                origin,
+                dataset,
+                specDigest,
+                setDigest,
+                Long.toString(cutoffMicros),
+                basis,
+                authorizedBy,
+                issuedAt.toString(),
+                String.valueOf(keyId));
     }
 
     Authorization signedWith(String keyId, String signature) {
-        return new Authorization(kind, origin, dataset, specDigest, setDigest, cutoffMicros, basis, authorizedBy, issuedAt,
-                keyId, signature);
+        return new Authorization(
+                kind,
+                origin,
+                dataset,
+                specDigest,
+                setDigest,
+                cutoffMicros,
+                basis,
+                authorizedBy,
+                issuedAt,
+                keyId,
+                signature);
     }
 }

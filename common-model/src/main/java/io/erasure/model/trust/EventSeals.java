@@ -11,7 +11,6 @@ import io.erasure.model.event.TasksPublished;
 import io.erasure.model.event.ValidationCompleted;
 import io.erasure.model.event.ValidationFailed;
 import io.erasure.model.trust.Authorization.Kind;
-
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,8 +34,7 @@ import java.util.Set;
 public final class EventSeals {
 
     /** Why an event was refused: a stable {@code reason} (a metric tag) and what it means for this event. */
-    public record Refusal(String reason, String detail) {
-    }
+    public record Refusal(String reason, String detail) {}
 
     /** No seal at all. */
     public static final String UNSEALED = "unsealed";
@@ -58,8 +56,7 @@ public final class EventSeals {
             BatchCompleted.class, Kind.BATCH_RESULT,
             BatchFailed.class, Kind.BATCH_RESULT);
 
-    private EventSeals() {
-    }
+    private EventSeals() {}
 
     /** The grant a seal of {@code type} needs, or empty for a type that does not belong on {@code erasure.run.events}. */
     public static Optional<Kind> grantFor(Class<? extends EventPayload> type) {
@@ -78,25 +75,36 @@ public final class EventSeals {
     public static Optional<Refusal> refusal(EventEnvelope event, TrustedKeys trusted) {
         Optional<Kind> grant = grantFor(event.payload().getClass());
         if (grant.isEmpty()) {
-            return Optional.of(new Refusal(NOT_A_RUN_EVENT, event.eventType() + " is not a result any service publishes"
-                    + " on erasure.run.events"));
+            return Optional.of(new Refusal(
+                    NOT_A_RUN_EVENT,
+                    event.eventType() + " is not a result any service publishes" + " on erasure.run.events"));
         }
         EventSeal seal = event.seal();
-        if (seal == null || seal.keyId() == null || seal.keyId().isBlank() || seal.signature() == null
+        if (seal == null
+                || seal.keyId() == null
+                || seal.keyId().isBlank()
+                || seal.signature() == null
                 || seal.signature().isBlank()) {
-            return Optional.of(new Refusal(UNSEALED, "it is not sealed (a " + event.eventType() + " must be sealed by a"
-                    + " key granted " + grant.get() + ")"));
+            return Optional.of(new Refusal(
+                    UNSEALED,
+                    "it is not sealed (a " + event.eventType() + " must be sealed by a" + " key granted " + grant.get()
+                            + ")"));
         }
         Map<String, Set<Kind>> grants = trusted.grants();
         String keyId = printable(seal.keyId());
         if (!grants.containsKey(seal.keyId())) {
-            return Optional.of(new Refusal(UNKNOWN_KEY, "it is sealed by key '" + keyId + "', which is not trusted here"
-                    + " (trusted: " + grants.keySet() + ")"));
+            return Optional.of(new Refusal(
+                    UNKNOWN_KEY,
+                    "it is sealed by key '" + keyId + "', which is not trusted here" + " (trusted: " + grants.keySet()
+                            + ")"));
         }
         if (!grants.get(seal.keyId()).contains(grant.get())) {
-            return Optional.of(new Refusal(NOT_GRANTED, "it is sealed by key '" + keyId + "', which is trusted for "
-                    + grants.get(seal.keyId()) + " but not for " + grant.get() + ", which a " + event.eventType()
-                    + " needs"));
+            return Optional.of(new Refusal(
+                    NOT_GRANTED,
+                    "it is sealed by key '" + keyId + "', which is trusted for "
+                            + grants.get(seal.keyId()) + " but not for " + grant.get() + ", which a "
+                            + event.eventType()
+                            + " needs"));
         }
         return trusted.refusal(seal.keyId(), grant.get(), event.sealedContent(seal.keyId()), seal.signature())
                 .map(why -> new Refusal(BAD_SEAL, why));

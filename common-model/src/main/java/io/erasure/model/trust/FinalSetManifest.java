@@ -4,7 +4,6 @@ import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.key.DeterministicId;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -40,10 +39,13 @@ public record FinalSetManifest(String runId, String dataset, List<Part> parts) {
     public FinalSetManifest {
         Names.opaqueId("manifest.runId", runId);
         Names.datasetName("manifest.dataset", dataset);
-        parts = Require.listOf("manifest.parts", parts).stream().sorted(Comparator.comparingInt(Part::index)).toList();
+        parts = Require.listOf("manifest.parts", parts).stream()
+                .sorted(Comparator.comparingInt(Part::index))
+                .toList();
         for (int i = 1; i < parts.size(); i++) {
             if (parts.get(i).index() == parts.get(i - 1).index()) {
-                throw new IllegalArgumentException("manifest.parts lists part " + parts.get(i).index() + " twice");
+                throw new IllegalArgumentException(
+                        "manifest.parts lists part " + parts.get(i).index() + " twice");
             }
         }
     }

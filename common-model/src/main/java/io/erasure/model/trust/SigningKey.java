@@ -1,7 +1,6 @@
 package io.erasure.model.trust;
 
 import io.erasure.model.check.Names;
-
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -32,8 +31,9 @@ public final class SigningKey {
      */
     public static SigningKey of(String keyId, String base64Pkcs8) {
         if (keyId == null || keyId.isBlank()) {
-            throw new IllegalArgumentException("erasure.signing.key-id is required: the id verifiers know this service's"
-                    + " public key by (erasure.signing.trusted-keys.<key-id>)");
+            throw new IllegalArgumentException(
+                    "erasure.signing.key-id is required: the id verifiers know this service's"
+                            + " public key by (erasure.signing.trusted-keys.<key-id>)");
         }
         Names.opaqueId("erasure.signing.key-id", keyId);
         if (base64Pkcs8 == null || base64Pkcs8.isBlank()) {
@@ -46,8 +46,10 @@ public final class SigningKey {
                     .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64Pkcs8.strip())));
             return new SigningKey(keyId, key);
         } catch (GeneralSecurityException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("erasure.signing.private-key is not an Ed25519 private key in base64 PKCS#8"
-                    + " (openssl genpkey -algorithm ed25519 -outform DER | base64 -w0): " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "erasure.signing.private-key is not an Ed25519 private key in base64 PKCS#8"
+                            + " (openssl genpkey -algorithm ed25519 -outform DER | base64 -w0): " + e.getMessage(),
+                    e);
         }
     }
 
@@ -69,7 +71,8 @@ public final class SigningKey {
             signature.update(content);
             return Base64.getEncoder().encodeToString(signature.sign());
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Ed25519 signing failed (every Java 15+ runtime provides it): " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Ed25519 signing failed (every Java 15+ runtime provides it): " + e.getMessage(), e);
         }
     }
 }

@@ -16,8 +16,9 @@ public record TaskAuthority(Authorization authorization, Integer finalPart) {
             Require.inRange("authority.finalPart", finalPart, 0, 99_999);
         }
         if ((authorization.kind() == Authorization.Kind.RUN) != (finalPart != null)) {
-            throw new IllegalArgumentException("authority.finalPart names the final-set part of a run's task, and only of"
-                    + " one: kind " + authorization.kind() + ", finalPart " + finalPart);
+            throw new IllegalArgumentException(
+                    "authority.finalPart names the final-set part of a run's task, and only of" + " one: kind "
+                            + authorization.kind() + ", finalPart " + finalPart);
         }
     }
 

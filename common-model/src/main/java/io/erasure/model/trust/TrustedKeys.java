@@ -27,7 +27,8 @@ public final class TrustedKeys {
     public record Trusted(PublicKey key, Set<Authorization.Kind> grants) {
         public Trusted {
             // in declaration order, as messages list them
-            grants = grants == null || grants.isEmpty() ? Set.of()
+            grants = grants == null || grants.isEmpty()
+                    ? Set.of()
                     : java.util.Collections.unmodifiableSet(EnumSet.copyOf(grants));
         }
     }
@@ -52,8 +53,10 @@ public final class TrustedKeys {
             return KeyFactory.getInstance("Ed25519")
                     .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64X509.strip())));
         } catch (GeneralSecurityException | IllegalArgumentException e) {
-            throw new IllegalArgumentException(property + " is not an Ed25519 public key in base64 X.509 (openssl pkey"
-                    + " -pubout -outform DER | base64 -w0): " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    property + " is not an Ed25519 public key in base64 X.509 (openssl pkey"
+                            + " -pubout -outform DER | base64 -w0): " + e.getMessage(),
+                    e);
         }
     }
 
@@ -71,7 +74,8 @@ public final class TrustedKeys {
     /** Why {@code authorization} is not a valid signature of a key granted {@code kind}; empty when it is. */
     public Optional<String> refusal(Authorization authorization, Authorization.Kind kind) {
         if (authorization.kind() != kind) {
-            return Optional.of("it carries a " + authorization.kind() + " authorization where a " + kind + " one is needed");
+            return Optional.of(
+                    "it carries a " + authorization.kind() + " authorization where a " + kind + " one is needed");
         }
         return refusal(authorization.keyId(), kind, authorization.signedContent(), authorization.signature());
     }
@@ -83,8 +87,8 @@ public final class TrustedKeys {
         }
         Trusted trusted = keys.get(keyId);
         if (trusted == null) {
-            return Optional.of("it is signed by key '" + keyId + "', which is not trusted here (trusted: "
-                    + keys.keySet() + ")");
+            return Optional.of(
+                    "it is signed by key '" + keyId + "', which is not trusted here (trusted: " + keys.keySet() + ")");
         }
         if (!trusted.grants().contains(kind)) {
             return Optional.of("it is signed by key '" + keyId + "', which is trusted for " + trusted.grants()

@@ -1,12 +1,12 @@
 package io.erasure.model.candidate;
 
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import static io.erasure.model.Fixtures.JSON;
 import static io.erasure.model.Fixtures.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 class CandidateTest {
 
@@ -26,7 +26,8 @@ class CandidateTest {
     @Test
     void writeTimeMayBeUnknown() {
         Candidate candidate = new Candidate(key("id", "a"), "c-1", null);
-        assertThat(JSON.readValue(JSON.writeValueAsString(candidate), Candidate.class)).isEqualTo(candidate);
+        assertThat(JSON.readValue(JSON.writeValueAsString(candidate), Candidate.class))
+                .isEqualTo(candidate);
     }
 
     @Test
@@ -39,6 +40,7 @@ class CandidateTest {
     @Test
     void requiresKeyAndIdentifier() {
         assertThatThrownBy(() -> new Candidate(null, "x", null)).hasMessage("candidate.key is required but was null");
-        assertThatThrownBy(() -> new Candidate(key("id", 1), " ", null)).hasMessageStartingWith("candidate.identifier is required");
+        assertThatThrownBy(() -> new Candidate(key("id", 1), " ", null))
+                .hasMessageStartingWith("candidate.identifier is required");
     }
 }

@@ -1,17 +1,26 @@
 package io.erasure.model.check;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class NamesTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"users; DROP TABLE x", "Users", "users\"", "1users", "", "user-table", "a b",
-            "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghi"})
+    @ValueSource(
+            strings = {
+                "users; DROP TABLE x",
+                "Users",
+                "users\"",
+                "1users",
+                "",
+                "user-table",
+                "a b",
+                "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghi"
+            })
     void rejectsUnsafeIdentifiersNamingTheField(String value) {
         assertThatThrownBy(() -> Names.identifier("table", value))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -20,7 +29,8 @@ class NamesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"users", "_tmp", "a", "user_events_2024", "abcdefghijabcdefghijabcdefghijabcdefghijabcdefgh"})
+    @ValueSource(
+            strings = {"users", "_tmp", "a", "user_events_2024", "abcdefghijabcdefghijabcdefghijabcdefghijabcdefgh"})
     void acceptsSafeIdentifiers(String value) {
         assertThat(Names.identifier("table", value)).isEqualTo(value);
     }
@@ -44,8 +54,7 @@ class NamesTest {
         assertThatThrownBy(() -> Names.datasetName("name", "x")).hasMessageStartingWith("name must match");
         assertThatThrownBy(() -> Names.datasetName("name", "-users")).hasMessageStartingWith("name must match");
         assertThatThrownBy(() -> Names.datasetName("name", "User_Events")).hasMessageStartingWith("name must match");
-        assertThatThrownBy(() -> Names.datasetName("name", "global"))
-                .hasMessageContaining("kill switches");
+        assertThatThrownBy(() -> Names.datasetName("name", "global")).hasMessageContaining("kill switches");
     }
 
     @Test
@@ -59,6 +68,9 @@ class NamesTest {
     @Test
     void echoCutsHugeValues() {
         String huge = "x".repeat(10_000);
-        assertThatThrownBy(() -> Names.identifier("column", huge)).message().hasSizeLessThan(500).contains("x\u2026(9800 more)'");
+        assertThatThrownBy(() -> Names.identifier("column", huge))
+                .message()
+                .hasSizeLessThan(500)
+                .contains("x\u2026(9800 more)'");
     }
 }

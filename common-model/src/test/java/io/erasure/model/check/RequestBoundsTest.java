@@ -37,17 +37,24 @@ class RequestBoundsTest {
         assertThatThrownBy(() -> KeyColumns.of(columns("p", 20), columns("c", 13)))
                 .hasMessage("keyColumns (partition and clustering together) has 33 elements; at most 32 are allowed");
 
-        assertThat(KeyColumns.of(columns("p", 20), columns("c", 12)).primaryKey()).hasSize(KeyColumns.MAX_COLUMNS);
+        assertThat(KeyColumns.of(columns("p", 20), columns("c", 12)).primaryKey())
+                .hasSize(KeyColumns.MAX_COLUMNS);
     }
 
     @Test
     void aDatasetHasAtMost32Copies() {
-        List<DatasetCopy> copies = IntStream.range(0, 33).mapToObj(i -> new DatasetCopy("cache-" + i, StoreKind.REDIS,
-                "redis-main", new CopyTarget.KeyTemplate("order:{order_id}"))).toList();
+        List<DatasetCopy> copies = IntStream.range(0, 33)
+                .mapToObj(i -> new DatasetCopy(
+                        "cache-" + i, StoreKind.REDIS, "redis-main", new CopyTarget.KeyTemplate("order:{order_id}")))
+                .toList();
 
         assertThatThrownBy(() -> Fixtures.cassandraOrders().copies(copies).build())
                 .hasMessage("copies has 33 elements; at most 32 are allowed");
-        assertThat(Fixtures.cassandraOrders().copies(copies.subList(0, 32)).build().copies()).hasSize(DatasetSpec.MAX_COPIES);
+        assertThat(Fixtures.cassandraOrders()
+                        .copies(copies.subList(0, 32))
+                        .build()
+                        .copies())
+                .hasSize(DatasetSpec.MAX_COPIES);
     }
 
     @Test
@@ -59,26 +66,41 @@ class RequestBoundsTest {
 
         Map<String, String> headers = new LinkedHashMap<>();
         IntStream.range(0, 33).forEach(i -> headers.put("X-H" + i, "v"));
-        assertThatThrownBy(() -> new CopyTarget.HttpCallback("https://owner.example.com/delete", "POST", headers,
-                "{\"keys\": {keys}}", List.of("order_id"), null))
+        assertThatThrownBy(() -> new CopyTarget.HttpCallback(
+                        "https://owner.example.com/delete",
+                        "POST",
+                        headers,
+                        "{\"keys\": {keys}}",
+                        List.of("order_id"),
+                        null))
                 .hasMessage("copy.httpCallback.headers has 33 elements; at most 32 are allowed");
-        assertThatThrownBy(() -> new CopyTarget.HttpCallback("https://owner.example.com/delete", "POST", Map.of(),
-                "{\"keys\": {keys}}", columns("c", 33), null))
+        assertThatThrownBy(() -> new CopyTarget.HttpCallback(
+                        "https://owner.example.com/delete",
+                        "POST",
+                        Map.of(),
+                        "{\"keys\": {keys}}",
+                        columns("c", 33),
+                        null))
                 .hasMessage("copy.httpCallback.keyColumns has 33 elements; at most 32 are allowed");
 
-        String template = "k:" + String.join(":", columns("c", 33).stream().map(c -> "{" + c + "}").toList());
+        String template = "k:"
+                + String.join(
+                        ":", columns("c", 33).stream().map(c -> "{" + c + "}").toList());
         assertThatThrownBy(() -> new CopyTarget.KeyTemplate(template))
                 .hasMessage("copy.keyTemplate placeholders has 33 elements; at most 32 are allowed");
     }
 
     @Test
     void aRecoveryNamesAtMost1000KeysOfAtMost32ColumnsEach() {
-        List<Map<String, Object>> keys = IntStream.range(0, 1_001).mapToObj(i -> Fixtures.key("order_id", i)).toList();
+        List<Map<String, Object>> keys = IntStream.range(0, 1_001)
+                .mapToObj(i -> Fixtures.key("order_id", i))
+                .toList();
 
         assertThatThrownBy(() -> new RecoveryScope.ByKeys("orders", keys))
                 .hasMessageStartingWith("scope.keys has 1001 elements; at most 1000 are allowed")
                 .hasMessageContaining("timeWindow or run scope");
-        assertThat(new RecoveryScope.ByKeys("orders", keys.subList(0, 1_000)).keys()).hasSize(RecoveryScope.ByKeys.MAX_KEYS);
+        assertThat(new RecoveryScope.ByKeys("orders", keys.subList(0, 1_000)).keys())
+                .hasSize(RecoveryScope.ByKeys.MAX_KEYS);
 
         Map<String, Object> wide = new LinkedHashMap<>();
         columns("c", 33).forEach(c -> wide.put(c, 1));
@@ -99,8 +121,14 @@ class RequestBoundsTest {
         IntStream.range(0, 33).forEach(i -> types.put("source-" + i, List.of("x")));
         assertThatThrownBy(() -> forward(types)).hasMessage("childIds has 33 elements; at most 32 are allowed");
 
-        assertThat(forward(Map.of("orders", columns("o", 6_000), "accounts", columns("a", 4_000))).childIds()
-                .values().stream().mapToInt(List::size).sum()).isEqualTo(ForwardDeletionRequested.MAX_CHILD_IDS);
+        assertThat(
+                        forward(Map.of("orders", columns("o", 6_000), "accounts", columns("a", 4_000)))
+                                .childIds()
+                                .values()
+                                .stream()
+                                .mapToInt(List::size)
+                                .sum())
+                .isEqualTo(ForwardDeletionRequested.MAX_CHILD_IDS);
     }
 
     @Test
@@ -109,7 +137,10 @@ class RequestBoundsTest {
 
         assertThat(Require.echo(huge)).isEqualTo("'" + "x".repeat(200) + "\u2026(4999800 more)'");
         assertThat(Require.echo("short")).isEqualTo("'short'");
-        assertThatThrownBy(() -> StoreKind.parse(huge)).message().hasSizeLessThan(400).contains("(4999800 more)");
+        assertThatThrownBy(() -> StoreKind.parse(huge))
+                .message()
+                .hasSizeLessThan(400)
+                .contains("(4999800 more)");
         assertThatThrownBy(() -> new CopyTarget.KeyTemplate(huge)).message().hasSizeLessThan(400);
     }
 
@@ -121,28 +152,37 @@ class RequestBoundsTest {
         assertThat(allowed(IdentifierSource.class, "gracePeriod")).startsWith("an ISO-8601 duration");
         assertThat(allowed(DatasetSpec.class, "spreadOver")).contains("PT10S and P1D");
         // the constructors refuse what the words exclude
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().priority(10).build()).hasMessageContaining("between 0 and 9");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().priority(10).build())
+                .hasMessageContaining("between 0 and 9");
         assertThatThrownBy(() -> new DeletionLimits(1.5, null)).hasMessageContaining("between 0 and 1");
     }
 
     @Test
     void aSpecAsTheServicesWriteItIsReadBackByAReaderThatRefusesUnknownFields() {
-        DatasetSpec spec = Fixtures.cassandraOrders().copies(List.of(new DatasetCopy("files", StoreKind.S3_OBJECT,
-                "s3-main", new CopyTarget.KeyTemplate("orders/{order_id}/")))).build();
+        DatasetSpec spec = Fixtures.cassandraOrders()
+                .copies(List.of(new DatasetCopy(
+                        "files", StoreKind.S3_OBJECT, "s3-main", new CopyTarget.KeyTemplate("orders/{order_id}/"))))
+                .build();
         String json = Fixtures.JSON.writeValueAsString(spec);
 
         assertThat(json).contains("\"prefix\":true");
-        assertThat(Fixtures.JSON.readerFor(DatasetSpec.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .<DatasetSpec>readValue(json)).isEqualTo(spec);
+        assertThat(Fixtures.JSON
+                        .readerFor(DatasetSpec.class)
+                        .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                        .<DatasetSpec>readValue(json))
+                .isEqualTo(spec);
     }
 
     private static ForwardDeletionRequested forward(Map<String, List<String>> childIds) {
-        return new ForwardDeletionRequested("customers", "c-1", 1, Instant.parse("2026-01-01T00:00:00Z"), childIds, "tests");
+        return new ForwardDeletionRequested(
+                "customers", "c-1", 1, Instant.parse("2026-01-01T00:00:00Z"), childIds, "tests");
     }
 
     private static String allowed(Class<? extends Record> type, String component) {
-        RecordComponent found = Arrays.stream(type.getRecordComponents()).filter(c -> c.getName().equals(component))
-                .findFirst().orElseThrow();
+        RecordComponent found = Arrays.stream(type.getRecordComponents())
+                .filter(c -> c.getName().equals(component))
+                .findFirst()
+                .orElseThrow();
         return found.getAnnotation(Allowed.class).value();
     }
 

@@ -1,13 +1,12 @@
 package io.erasure.model.cutoff;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.time.Instant;
-
 import static io.erasure.model.Fixtures.JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class CutoffTimestampTest {
 
@@ -25,7 +24,9 @@ class CutoffTimestampTest {
     void writtenAfterIsStrictlyLater() {
         CutoffTimestamp cutoff = CutoffTimestamp.ofMicros(1_000_000L);
         assertThat(cutoff.isWrittenAfter(1_000_001L)).isTrue();
-        assertThat(cutoff.isWrittenAfter(1_000_000L)).as("a write at the cut-off is covered by the backup").isFalse();
+        assertThat(cutoff.isWrittenAfter(1_000_000L))
+                .as("a write at the cut-off is covered by the backup")
+                .isFalse();
         assertThat(cutoff.isWrittenAfter(999_999L)).isFalse();
         assertThat(cutoff.isWrittenAfter((Long) null)).isFalse();
         assertThat(cutoff.isWrittenAfter(Instant.ofEpochSecond(1, 1_000))).isTrue();

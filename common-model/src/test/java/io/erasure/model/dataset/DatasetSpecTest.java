@@ -1,17 +1,16 @@
 package io.erasure.model.dataset;
 
-import io.erasure.model.Fixtures;
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
 import static io.erasure.model.Fixtures.JSON;
 import static io.erasure.model.Fixtures.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.erasure.model.Fixtures;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 class DatasetSpecTest {
 
@@ -35,7 +34,8 @@ class DatasetSpecTest {
         assertThat(orders.identifierInPrimaryKey()).isTrue();
 
         DatasetSpec byOrder = Fixtures.cassandraOrders()
-                .keyColumns(KeyColumns.of(List.of("order_id"), List.of("customer_id"))).build();
+                .keyColumns(KeyColumns.of(List.of("order_id"), List.of("customer_id")))
+                .build();
         assertThat(byOrder.identifierInPartitionKey()).isFalse();
         assertThat(byOrder.identifierInPrimaryKey()).isTrue();
 
@@ -46,28 +46,39 @@ class DatasetSpecTest {
 
     @Test
     void rejectsAnInjectedTableName() {
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().table("users; DROP TABLE x").build())
+        assertThatThrownBy(() ->
+                        Fixtures.cassandraOrders().table("users; DROP TABLE x").build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("table must be a lower-case identifier")
                 .hasMessageContaining("'users; DROP TABLE x'");
         assertThatThrownBy(() -> Fixtures.cassandraOrders().namespace("Shop").build())
                 .hasMessageStartingWith("namespace must be a lower-case identifier");
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().identifierColumn("customer id").build())
+        assertThatThrownBy(() -> Fixtures.cassandraOrders()
+                        .identifierColumn("customer id")
+                        .build())
                 .hasMessageStartingWith("identifierColumn must be a lower-case identifier");
     }
 
     @Test
     void conditionalColumnMustBeExplicit() {
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().conditionalColumn(null).build())
+        assertThatThrownBy(
+                        () -> Fixtures.cassandraOrders().conditionalColumn(null).build())
                 .hasMessageStartingWith("conditionalColumn is required")
                 .hasMessageContaining("explicitly to none");
-        assertThatThrownBy(() -> Fixtures.postgresAccounts().conditionalColumn(null).build())
+        assertThatThrownBy(() ->
+                        Fixtures.postgresAccounts().conditionalColumn(null).build())
                 .hasMessageStartingWith("conditionalColumn is required");
-        assertThat(Fixtures.postgresAccounts().conditionalColumn(ConditionalColumn.none()).build().conditionalColumn())
+        assertThat(Fixtures.postgresAccounts()
+                        .conditionalColumn(ConditionalColumn.none())
+                        .build()
+                        .conditionalColumn())
                 .as("a relational dataset may say explicitly that its deletes are unconditional")
                 .isEqualTo(ConditionalColumn.none());
-        assertThat(Fixtures.postgresAccounts().conditionalColumn(ConditionalColumn.version("version")).build()
-                .conditionalColumn()).isEqualTo(new ConditionalColumn.Named("version", ConditionalColumn.Kind.VERSION));
+        assertThat(Fixtures.postgresAccounts()
+                        .conditionalColumn(ConditionalColumn.version("version"))
+                        .build()
+                        .conditionalColumn())
+                .isEqualTo(new ConditionalColumn.Named("version", ConditionalColumn.Kind.VERSION));
     }
 
     @Test
@@ -85,24 +96,36 @@ class DatasetSpecTest {
         KeyColumns keys = KeyColumns.of(List.of("customer_id"), List.of("order_id"));
         keys.requireFullKey("key", key("customer_id", 1, "order_id", 2));
         assertThatThrownBy(() -> keys.requireFullKey("keys[0]", key("customer_id", 1)))
-                .hasMessage("keys[0] must have exactly the primary key columns [customer_id, order_id], got [customer_id]");
+                .hasMessage(
+                        "keys[0] must have exactly the primary key columns [customer_id, order_id], got [customer_id]");
         assertThat(keys.partitionKeyOf(key("order_id", 2, "customer_id", 1))).isEqualTo(Map.of("customer_id", 1));
     }
 
     @Test
     void validatesGuardrailsAndSchedule() {
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().limits(null).build()).hasMessageStartingWith("limits is required");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().limits(null).build())
+                .hasMessageStartingWith("limits is required");
         assertThatThrownBy(() -> new DeletionLimits(null, null)).hasMessageStartingWith("limits must set maxFraction");
-        assertThatThrownBy(() -> DeletionLimits.fraction(1.5)).hasMessageStartingWith("limits.maxFraction must be between 0 and 1");
+        assertThatThrownBy(() -> DeletionLimits.fraction(1.5))
+                .hasMessageStartingWith("limits.maxFraction must be between 0 and 1");
         assertThatThrownBy(() -> DeletionLimits.rows(-1)).hasMessageStartingWith("limits.maxRows must be >= 0");
         assertThatThrownBy(() -> Fixtures.cassandraOrders().priority(10).build())
                 .hasMessage("priority must be between 0 and 9, got 10");
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().schedule("0 2 * * *").build())
+        assertThatThrownBy(
+                        () -> Fixtures.cassandraOrders().schedule("0 2 * * *").build())
                 .hasMessageStartingWith("schedule must be a 6-field cron expression");
-        assertThat(Fixtures.cassandraOrders().schedule("@daily").build().schedule()).isEqualTo("@daily");
-        assertThat(Fixtures.cassandraOrders().schedule("0 30 3 * * MON-FRI").build().schedule()).isEqualTo("0 30 3 * * MON-FRI");
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().ownerTeam(" ").build()).hasMessageStartingWith("ownerTeam is required");
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().connectionRef("cassandra://u:p@h").build())
+        assertThat(Fixtures.cassandraOrders().schedule("@daily").build().schedule())
+                .isEqualTo("@daily");
+        assertThat(Fixtures.cassandraOrders()
+                        .schedule("0 30 3 * * MON-FRI")
+                        .build()
+                        .schedule())
+                .isEqualTo("0 30 3 * * MON-FRI");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders().ownerTeam(" ").build())
+                .hasMessageStartingWith("ownerTeam is required");
+        assertThatThrownBy(() -> Fixtures.cassandraOrders()
+                        .connectionRef("cassandra://u:p@h")
+                        .build())
                 .hasMessageStartingWith("connectionRef must be the name of a connection");
     }
 
@@ -113,15 +136,20 @@ class DatasetSpecTest {
         assertThat(both.exceededBy(101, 1_000)).isTrue();
         assertThat(both.exceededBy(51, 100_000)).isTrue();
         assertThat(both.exceededBy(0, 0)).isFalse();
-        assertThat(DeletionLimits.fraction(0.5).exceededBy(1, 0)).as("unknown total is never under a fraction").isTrue();
+        assertThat(DeletionLimits.fraction(0.5).exceededBy(1, 0))
+                .as("unknown total is never under a fraction")
+                .isTrue();
         assertThat(DeletionLimits.rows(10).exceededBy(10, 10)).isFalse();
     }
 
     @Test
     void backupPrefixStaysUnderBackups() {
-        assertThat(new BackupLocation("backups/orders", BackupFormat.CSV).prefix()).isEqualTo("backups/orders/");
-        assertThatThrownBy(() -> new BackupLocation("runs/x/", BackupFormat.CSV)).hasMessageStartingWith("backup.prefix must be");
-        assertThatThrownBy(() -> new BackupLocation("backups/../runs/", BackupFormat.CSV)).hasMessageStartingWith("backup.prefix must be");
+        assertThat(new BackupLocation("backups/orders", BackupFormat.CSV).prefix())
+                .isEqualTo("backups/orders/");
+        assertThatThrownBy(() -> new BackupLocation("runs/x/", BackupFormat.CSV))
+                .hasMessageStartingWith("backup.prefix must be");
+        assertThatThrownBy(() -> new BackupLocation("backups/../runs/", BackupFormat.CSV))
+                .hasMessageStartingWith("backup.prefix must be");
         assertThatThrownBy(() -> new BackupLocation("backups/orders/", null)).hasMessageContaining("backup.format");
     }
 
@@ -139,7 +167,8 @@ class DatasetSpecTest {
         assertThatThrownBy(() -> new CopyTarget.KeyTemplate("profile:{customer_id"))
                 .hasMessageStartingWith("copy.keyTemplate has an unbalanced");
         DatasetCopy dup = Fixtures.orders().copies().get(0);
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().copies(List.of(dup, dup)).build())
+        assertThatThrownBy(() ->
+                        Fixtures.cassandraOrders().copies(List.of(dup, dup)).build())
                 .hasMessageContaining("two copies named 'orders-cache'");
     }
 
@@ -165,7 +194,9 @@ class DatasetSpecTest {
         assertThat(tableView.table()).isEqualTo(mapping.table());
         assertThat(tableView.target()).isNull();
         assertThat(tableView.keyColumns().primaryKey())
-                .containsExactlyElementsOf(orders.keyColumns().primaryKey().stream().map(mapping.columns()::get).toList());
+                .containsExactlyElementsOf(orders.keyColumns().primaryKey().stream()
+                        .map(mapping.columns()::get)
+                        .toList());
         assertThat(byDay.keyOf(orders, key("customer_id", 7, "order_id", "o-1", "total", 3)))
                 .containsOnlyKeys(tableView.keyColumns().primaryKey());
     }
@@ -175,17 +206,23 @@ class DatasetSpecTest {
         CopyTarget.KeyTemplate template = new CopyTarget.KeyTemplate("profile:{customer_id}");
         assertThatThrownBy(() -> Fixtures.cassandraOrders().target(template).build())
                 .hasMessageContaining("target is only for stores without tables");
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().storeKind(StoreKind.REDIS).build())
+        assertThatThrownBy(() ->
+                        Fixtures.cassandraOrders().storeKind(StoreKind.REDIS).build())
                 .hasMessageContaining("give its target as a key template");
         String longName = "a".repeat(40);
         DatasetCopy copy = new DatasetCopy("b".repeat(30), StoreKind.REDIS, "redis-main", template);
-        assertThatThrownBy(() -> Fixtures.cassandraOrders().name(longName).copies(List.of(copy)).build())
+        assertThatThrownBy(() -> Fixtures.cassandraOrders()
+                        .name(longName)
+                        .copies(List.of(copy))
+                        .build())
                 .hasMessageContaining("view name");
     }
 
     @Test
     void httpCallbacksAreCheckedField_by_field() {
-        assertThat(callback("https://owner.example.com/erase", null, "{\"keys\": {keys}}").method()).isEqualTo("POST");
+        assertThat(callback("https://owner.example.com/erase", null, "{\"keys\": {keys}}")
+                        .method())
+                .isEqualTo("POST");
         assertThatThrownBy(() -> callback("ftp://owner.example.com/x", "POST", "{keys}"))
                 .hasMessageStartingWith("copy.httpCallback.url must be an absolute http(s) URL");
         assertThatThrownBy(() -> callback("https://user:pw@owner.example.com/x", "POST", "{keys}"))
@@ -194,24 +231,30 @@ class DatasetSpecTest {
                 .hasMessageStartingWith("copy.httpCallback.method must be one of");
         assertThatThrownBy(() -> callback("https://owner.example.com/x", "POST", "{\"ids\": []}"))
                 .hasMessageStartingWith("copy.httpCallback.payloadTemplate must contain {keys}");
-        assertThatThrownBy(() -> new CopyTarget.HttpCallback("https://o.example.com/x", "POST",
-                Map.of("Authorization", "a\nb"), "{keys}", List.of("customer_id"), null))
+        assertThatThrownBy(() -> new CopyTarget.HttpCallback(
+                        "https://o.example.com/x",
+                        "POST",
+                        Map.of("Authorization", "a\nb"),
+                        "{keys}",
+                        List.of("customer_id"),
+                        null))
                 .hasMessageContaining("single-line value");
-        assertThatThrownBy(() -> new DatasetCopy("hook", StoreKind.HTTP_CALLBACK, "http-main",
-                new CopyTarget.KeyTemplate("x:{customer_id}")))
+        assertThatThrownBy(() -> new DatasetCopy(
+                        "hook", StoreKind.HTTP_CALLBACK, "http-main", new CopyTarget.KeyTemplate("x:{customer_id}")))
                 .hasMessageContaining("give its target as an httpCallback");
     }
 
     private static CopyTarget.HttpCallback callback(String url, String method, String payload) {
-        return new CopyTarget.HttpCallback(url, method, Map.of("Authorization", "secret:owner-token"), payload,
-                List.of("customer_id"), null);
+        return new CopyTarget.HttpCallback(
+                url, method, Map.of("Authorization", "secret:owner-token"), payload, List.of("customer_id"), null);
     }
 
     @Test
     void keyTemplatesRenderFromTheRow() {
         CopyTarget.KeyTemplate template = new CopyTarget.KeyTemplate("order:{customer_id}:{order_id}");
         assertThat(template.placeholders()).containsExactly("customer_id", "order_id");
-        assertThat(template.render(key("customer_id", 7, "order_id", "o-1", "total", 3))).isEqualTo("order:7:o-1");
+        assertThat(template.render(key("customer_id", 7, "order_id", "o-1", "total", 3)))
+                .isEqualTo("order:7:o-1");
         assertThatThrownBy(() -> template.render(key("customer_id", 7)))
                 .hasMessageContaining("needs column 'order_id'");
     }
@@ -225,16 +268,20 @@ class DatasetSpecTest {
         JsonNode tree = JSON.readTree(json);
         assertThat(tree.get("storeKind").asString()).isEqualTo("CASSANDRA");
         assertThat(tree.get("conditionalColumn").get("type").asString()).isEqualTo("none");
-        assertThat(tree.get("copies").get(0).get("target").get("type").asString()).isEqualTo("keyTemplate");
-        assertThat(tree.get("copies").get(1).get("target").get("type").asString()).isEqualTo("table");
+        assertThat(tree.get("copies").get(0).get("target").get("type").asString())
+                .isEqualTo("keyTemplate");
+        assertThat(tree.get("copies").get(1).get("target").get("type").asString())
+                .isEqualTo("table");
 
         DatasetSpec accounts = Fixtures.postgresAccounts().build();
-        assertThat(JSON.readValue(JSON.writeValueAsString(accounts), DatasetSpec.class)).isEqualTo(accounts);
+        assertThat(JSON.readValue(JSON.writeValueAsString(accounts), DatasetSpec.class))
+                .isEqualTo(accounts);
     }
 
     @Test
     void jsonValidationNamesTheField() {
-        String json = JSON.writeValueAsString(Fixtures.orders()).replace("\"table\":\"orders\"", "\"table\":\"orders; DROP\"");
+        String json = JSON.writeValueAsString(Fixtures.orders())
+                .replace("\"table\":\"orders\"", "\"table\":\"orders; DROP\"");
         assertThatThrownBy(() -> JSON.readValue(json, DatasetSpec.class))
                 .hasMessageContaining("table must be a lower-case identifier");
         String unknownKind = JSON.writeValueAsString(Fixtures.orders()).replace("\"CASSANDRA\"", "\"mongodb\"");
@@ -245,15 +292,29 @@ class DatasetSpecTest {
     @Test
     void aRunIsSpreadOverAWindowOfTenSecondsToADay() {
         assertThat(Fixtures.orders().spreadOver()).as("not spread unless asked").isNull();
-        assertThat(Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build().spreadOver())
+        assertThat(Fixtures.cassandraOrders()
+                        .spreadOver(Duration.ofHours(6))
+                        .build()
+                        .spreadOver())
                 .isEqualTo(Duration.ofHours(6));
-        assertThat(Fixtures.cassandraOrders().spreadOver(Duration.ofSeconds(10)).build().spreadOver())
+        assertThat(Fixtures.cassandraOrders()
+                        .spreadOver(Duration.ofSeconds(10))
+                        .build()
+                        .spreadOver())
                 .isEqualTo(DatasetSpec.MIN_SPREAD);
-        assertThat(Fixtures.cassandraOrders().spreadOver(Duration.ofDays(1)).build().spreadOver())
+        assertThat(Fixtures.cassandraOrders()
+                        .spreadOver(Duration.ofDays(1))
+                        .build()
+                        .spreadOver())
                 .isEqualTo(DatasetSpec.MAX_SPREAD);
-        for (Duration outOfRange : List.of(Duration.ofSeconds(9), Duration.ZERO, Duration.ofHours(-6),
-                Duration.ofDays(1).plusSeconds(1), Duration.ofDays(7))) {
-            assertThatThrownBy(() -> Fixtures.cassandraOrders().spreadOver(outOfRange).build())
+        for (Duration outOfRange : List.of(
+                Duration.ofSeconds(9),
+                Duration.ZERO,
+                Duration.ofHours(-6),
+                Duration.ofDays(1).plusSeconds(1),
+                Duration.ofDays(7))) {
+            assertThatThrownBy(() ->
+                            Fixtures.cassandraOrders().spreadOver(outOfRange).build())
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("spreadOver must be an ISO-8601 duration between PT10S and P1D")
                     .hasMessageEndingWith("got " + outOfRange);
@@ -262,7 +323,8 @@ class DatasetSpecTest {
 
     @Test
     void spreadOverTravelsAsAnIsoDurationAndIsLeftOutWhenNotSet() {
-        DatasetSpec spread = Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build();
+        DatasetSpec spread =
+                Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build();
         String json = JSON.writeValueAsString(spread);
         assertThat(JSON.readTree(json).get("spreadOver").asString()).isEqualTo("PT6H");
         assertThat(JSON.readValue(json, DatasetSpec.class)).isEqualTo(spread);

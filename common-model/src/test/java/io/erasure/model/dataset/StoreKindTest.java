@@ -1,9 +1,9 @@
 package io.erasure.model.dataset;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 class StoreKindTest {
 
@@ -18,7 +18,8 @@ class StoreKindTest {
     void unknownKindListsTheKnownOnes() {
         assertThatThrownBy(() -> StoreKind.parse("mongodb"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("store kind 'mongodb' is unknown; use one of CASSANDRA, POSTGRES, REDIS, S3_OBJECT, HTTP_CALLBACK");
+                .hasMessage(
+                        "store kind 'mongodb' is unknown; use one of CASSANDRA, POSTGRES, REDIS, S3_OBJECT, HTTP_CALLBACK");
         assertThatThrownBy(() -> StoreKind.parse(null)).hasMessageContaining("use one of CASSANDRA");
     }
 

@@ -1,11 +1,14 @@
 package io.erasure.model.event;
 
+import static io.erasure.model.Fixtures.CUTOFF;
+import static io.erasure.model.Fixtures.JSON;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
 import io.erasure.model.Fixtures;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -14,13 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
-
-import com.fasterxml.jackson.annotation.JsonSubTypes;
-
-import static io.erasure.model.Fixtures.CUTOFF;
-import static io.erasure.model.Fixtures.JSON;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 class EventEnvelopeTest {
 
@@ -33,22 +31,38 @@ class EventEnvelopeTest {
                 new ValidationRequested(Fixtures.orders(), Fixtures.customers(), CUTOFF, 120, 10_000, true),
                 new DeletionAuthorized("orders", DeletionAuthorized.Basis.APPROVED, "bob", null),
                 new RunCancelled("orders", "alice", "wrong identifier source"),
-                new AuditCompleted("orders", "20240131T020000Z", CUTOFF, 10_000, 120, "runs/run-1/candidates/",
-                        "spec-digest"),
+                new AuditCompleted(
+                        "orders", "20240131T020000Z", CUTOFF, 10_000, 120, "runs/run-1/candidates/", "spec-digest"),
                 new AuditFailed("orders", "manifest missing"),
-                new ValidationCompleted("orders", 120, 100, Map.of("newer_than_cutoff", 15L, "already_absent", 5L),
-                        "runs/run-1/final/", 1, false),
+                new ValidationCompleted(
+                        "orders",
+                        120,
+                        100,
+                        Map.of("newer_than_cutoff", 15L, "already_absent", 5L),
+                        "runs/run-1/final/",
+                        1,
+                        false),
                 new ValidationFailed("orders", "store unreachable"),
                 new TasksPublished("orders", 1, 100),
-                new BatchCompleted("orders", "task-1", "task-1-b0", null, new BatchCounts(97, 2, 1, 0),
-                        ReadBackResult.CLEAN, 0),
+                new BatchCompleted(
+                        "orders", "task-1", "task-1-b0", null, new BatchCounts(97, 2, 1, 0), ReadBackResult.CLEAN, 0),
                 new BatchFailed("orders", "task-1", "task-1-b1", null, "timeout", true),
-                new AuditUnit(Fixtures.orders(), "backups/orders/20240131T020000Z/manifest.json",
-                        "backups/orders/20240131T020000Z/part-00003.jsonl.gz", 3, 8,
-                        "backups/customers/20240131T010000Z/manifest.json", CUTOFF),
+                new AuditUnit(
+                        Fixtures.orders(),
+                        "backups/orders/20240131T020000Z/manifest.json",
+                        "backups/orders/20240131T020000Z/part-00003.jsonl.gz",
+                        3,
+                        8,
+                        "backups/customers/20240131T010000Z/manifest.json",
+                        CUTOFF),
                 ControlSignal.dataset("orders", true, List.of(RunId.of("run-1")), "oncall", "incident 42"),
-                new ForwardDeletionRequested("customers", "42", 3, Instant.parse("2024-01-31T01:00:00Z"),
-                        Map.of("accounts", List.of("a-1", "a-2")), "crm"));
+                new ForwardDeletionRequested(
+                        "customers",
+                        "42",
+                        3,
+                        Instant.parse("2024-01-31T01:00:00Z"),
+                        Map.of("accounts", List.of("a-1", "a-2")),
+                        "crm"));
     }
 
     @Test
@@ -69,8 +83,9 @@ class EventEnvelopeTest {
     void jsonHasExactlyTheEnvelopeFields() {
         EventEnvelope envelope = EventEnvelope.of(new TasksPublished("orders", 3, 250), "run-1", CHAIN, CLOCK);
         JsonNode tree = JSON.readTree(JSON.writeValueAsString(envelope));
-        assertThat(tree.propertyNames()).containsExactlyInAnyOrder(
-                "eventId", "eventType", "schemaVersion", "occurredAt", "originChainId", "runId", "payload");
+        assertThat(tree.propertyNames())
+                .containsExactlyInAnyOrder(
+                        "eventId", "eventType", "schemaVersion", "occurredAt", "originChainId", "runId", "payload");
         assertThat(tree.get("eventType").asString()).isEqualTo("TasksPublished");
         assertThat(tree.get("schemaVersion").asInt()).isEqualTo(1);
         assertThat(tree.get("occurredAt").asString()).isEqualTo("2024-01-31T02:05:00.000001Z");
@@ -84,7 +99,8 @@ class EventEnvelopeTest {
         assertThat(first.occurredAt()).isEqualTo(CLOCK.instant());
         assertThat(first.schemaVersion()).isEqualTo(EventEnvelope.CURRENT_SCHEMA_VERSION);
 
-        EventEnvelope next = EventEnvelope.causedBy(first, new RunCancelled("orders", "control-plane", "audit failed"), CLOCK);
+        EventEnvelope next =
+                EventEnvelope.causedBy(first, new RunCancelled("orders", "control-plane", "audit failed"), CLOCK);
         assertThat(next.originChainId()).isEqualTo(first.eventId());
         assertThat(next.runId()).isEqualTo("run-1");
         assertThat(next.eventId()).isNotEqualTo(first.eventId());
@@ -92,18 +108,23 @@ class EventEnvelopeTest {
         UUID stable = DeterministicId.nameBasedUuid("BatchCompleted", "task-1-b0");
         assertThat(next.withEventId(stable).eventId()).isEqualTo(stable);
         assertThat(next.payloadAs(RunCancelled.class).cancelledBy()).isEqualTo("control-plane");
-        assertThatThrownBy(() -> next.payloadAs(AuditFailed.class)).hasMessageContaining("carries RunCancelled, not AuditFailed");
+        assertThatThrownBy(() -> next.payloadAs(AuditFailed.class))
+                .hasMessageContaining("carries RunCancelled, not AuditFailed");
     }
 
     @Test
     void refusesAMismatchedTypeAndRunEventsWithoutARun() {
         TasksPublished payload = new TasksPublished("orders", 1, 1);
-        assertThatThrownBy(() -> new EventEnvelope(UUID.randomUUID(), "AuditFailed", 1, CLOCK.instant(), CHAIN, "run-1", payload))
+        assertThatThrownBy(() -> new EventEnvelope(
+                        UUID.randomUUID(), "AuditFailed", 1, CLOCK.instant(), CHAIN, "run-1", payload))
                 .hasMessageStartingWith("eventType 'AuditFailed' does not match the payload type 'TasksPublished'");
         assertThatThrownBy(() -> EventEnvelope.of(payload, null, CHAIN, CLOCK))
                 .hasMessage("runId is required for TasksPublished: it only happens within a run");
-        assertThat(EventEnvelope.of(ControlSignal.global(true, "oncall", "incident"), null, CHAIN, CLOCK).runId()).isNull();
-        assertThatThrownBy(() -> new EventEnvelope(UUID.randomUUID(), "TasksPublished", 0, CLOCK.instant(), CHAIN, "run-1", payload))
+        assertThat(EventEnvelope.of(ControlSignal.global(true, "oncall", "incident"), null, CHAIN, CLOCK)
+                        .runId())
+                .isNull();
+        assertThatThrownBy(() -> new EventEnvelope(
+                        UUID.randomUUID(), "TasksPublished", 0, CLOCK.instant(), CHAIN, "run-1", payload))
                 .hasMessage("schemaVersion must be >= 1, got 0");
     }
 
@@ -116,14 +137,19 @@ class EventEnvelopeTest {
 
     @Test
     void everyPayloadTypeIsRegisteredUnderItsSimpleName() {
-        Map<Class<?>, String> registered = Arrays.stream(EventPayload.class.getAnnotation(JsonSubTypes.class).value())
+        Map<Class<?>, String> registered = Arrays.stream(
+                        EventPayload.class.getAnnotation(JsonSubTypes.class).value())
                 .collect(Collectors.toMap(JsonSubTypes.Type::value, JsonSubTypes.Type::name));
         for (Class<?> permitted : EventPayload.class.getPermittedSubclasses()) {
-            assertThat(registered).as("@JsonSubTypes of EventPayload").containsEntry(permitted, permitted.getSimpleName());
+            assertThat(registered)
+                    .as("@JsonSubTypes of EventPayload")
+                    .containsEntry(permitted, permitted.getSimpleName());
         }
         assertThat(registered).hasSize(EventPayload.class.getPermittedSubclasses().length);
-        List<Class<?>> sampled = samples().stream().<Class<?>>map(Object::getClass).toList();
-        assertThat(sampled).as("samples() covers every payload type")
+        List<Class<?>> sampled =
+                samples().stream().<Class<?>>map(Object::getClass).toList();
+        assertThat(sampled)
+                .as("samples() covers every payload type")
                 .containsExactlyInAnyOrder(EventPayload.class.getPermittedSubclasses());
     }
 }

@@ -1,26 +1,25 @@
 package io.erasure.model.event;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.erasure.model.Fixtures;
+import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.identifier.IdentifierSource;
-import io.erasure.model.contract.S3Layout;
 import io.erasure.model.run.RunId;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class PayloadValidationTest {
 
     @Test
     void validationCountsMustAddUp() {
-        assertThatThrownBy(() -> new ValidationCompleted("orders", 120, 100, Map.of("newer_than_cutoff", 15L),
-                "runs/run-1/final/", 1, false))
+        assertThatThrownBy(() -> new ValidationCompleted(
+                        "orders", 120, 100, Map.of("newer_than_cutoff", 15L), "runs/run-1/final/", 1, false))
                 .hasMessageStartingWith("finalCount (100) + droppedByReason (15) must equal candidateCount (120)");
         assertThatThrownBy(() -> new ValidationCompleted("orders", 10, 10, Map.of(), "runs/run-1/final/", 0, false))
                 .hasMessage("taskCount must be > 0 when the final set is not empty");
@@ -28,29 +27,42 @@ class PayloadValidationTest {
 
     @Test
     void readBackMustAgreeWithWhatIsStillPresent() {
-        assertThatThrownBy(() -> new BatchCompleted("orders", "task-1", "task-1-b0", null, new BatchCounts(1, 0, 0, 0),
-                ReadBackResult.CLEAN, 1)).hasMessageContaining("readBack CLEAN does not agree with stillPresent=1");
+        assertThatThrownBy(() -> new BatchCompleted(
+                        "orders", "task-1", "task-1-b0", null, new BatchCounts(1, 0, 0, 0), ReadBackResult.CLEAN, 1))
+                .hasMessageContaining("readBack CLEAN does not agree with stillPresent=1");
         assertThat(new BatchCounts(97, 2, 1, 0).total()).isEqualTo(100);
         assertThatThrownBy(() -> new BatchCounts(-1, 0, 0, 0)).hasMessage("deleted must be >= 0, got -1");
     }
 
     @Test
     void auditRequestMustCarryTheSourceTheSpecNames() {
-        IdentifierSource other = new IdentifierSource("accounts-src", StoreKind.POSTGRES, "pg-main", "public", "accounts",
-                "account_id", "deleted_at", S3Layout.defaultBackupLocation("accounts-src", BackupFormat.CSV), Duration.ZERO);
+        IdentifierSource other = new IdentifierSource(
+                "accounts-src",
+                StoreKind.POSTGRES,
+                "pg-main",
+                "public",
+                "accounts",
+                "account_id",
+                "deleted_at",
+                S3Layout.defaultBackupLocation("accounts-src", BackupFormat.CSV),
+                Duration.ZERO);
         assertThatThrownBy(() -> new AuditRequested(Fixtures.orders(), other, false))
                 .hasMessageContaining("identifierSource 'accounts-src' is not the source 'customers'");
     }
 
     @Test
     void controlSignalScopeIsGlobalOrADataset() {
-        assertThat(ControlSignal.global(true, "oncall", "incident").globalScope()).isTrue();
-        ControlSignal dataset = ControlSignal.dataset("orders", false, List.of(RunId.of("run-7")), "alice", "cancel run-7");
+        assertThat(ControlSignal.global(true, "oncall", "incident").globalScope())
+                .isTrue();
+        ControlSignal dataset =
+                ControlSignal.dataset("orders", false, List.of(RunId.of("run-7")), "alice", "cancel run-7");
         assertThat(dataset.globalScope()).isFalse();
         assertThat(dataset.cancels(RunId.of("run-7"))).isTrue();
         assertThat(dataset.cancels(RunId.of("run-8"))).isFalse();
-        assertThatThrownBy(() -> new ControlSignal("Orders!", true, null, "a", "b")).hasMessageStartingWith("scope must match");
-        assertThatThrownBy(() -> ControlSignal.global(true, "oncall", " ")).hasMessageStartingWith("reason is required");
+        assertThatThrownBy(() -> new ControlSignal("Orders!", true, null, "a", "b"))
+                .hasMessageStartingWith("scope must match");
+        assertThatThrownBy(() -> ControlSignal.global(true, "oncall", " "))
+                .hasMessageStartingWith("reason is required");
     }
 
     @Test

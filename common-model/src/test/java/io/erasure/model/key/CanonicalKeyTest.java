@@ -1,6 +1,8 @@
 package io.erasure.model.key;
 
-import org.junit.jupiter.api.Test;
+import static io.erasure.model.Fixtures.key;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -8,10 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static io.erasure.model.Fixtures.key;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class CanonicalKeyTest {
 
@@ -25,7 +24,8 @@ class CanonicalKeyTest {
     void rendersValuesAsTheyLookAfterAJsonRoundTrip() {
         UUID id = UUID.fromString("8c5f2c5e-8d1a-4c1e-9d7a-3f2b1c0d9e8f");
         Instant at = Instant.parse("2024-01-31T02:00:00Z");
-        assertThat(CanonicalKey.render(key("k", 42))).isEqualTo(CanonicalKey.render(key("k", 42L)))
+        assertThat(CanonicalKey.render(key("k", 42)))
+                .isEqualTo(CanonicalKey.render(key("k", 42L)))
                 .isEqualTo(CanonicalKey.render(key("k", BigInteger.valueOf(42))))
                 .isEqualTo(CanonicalKey.render(key("k", 42.0)))
                 .isEqualTo(CanonicalKey.render(key("k", new BigDecimal("42.000"))));
@@ -44,7 +44,8 @@ class CanonicalKeyTest {
     @Test
     void refusesValuesWithoutACanonicalForm() {
         assertThatThrownBy(() -> CanonicalKey.render(key("k", new Object())))
-                .hasMessageContaining("java.lang.Object").hasMessageContaining("convert it");
+                .hasMessageContaining("java.lang.Object")
+                .hasMessageContaining("convert it");
     }
 
     @Test
@@ -59,8 +60,11 @@ class CanonicalKeyTest {
     @Test
     void deterministicIdsFramePartsSoBoundariesMatter() {
         assertThat(DeterministicId.sha256Hex("ab", "c")).isNotEqualTo(DeterministicId.sha256Hex("a", "bc"));
-        assertThat(DeterministicId.sha256Hex("ab", "c")).isEqualTo(DeterministicId.sha256Hex("ab", "c")).hasSize(64);
-        assertThat(DeterministicId.nameBasedUuid("x", "y")).isEqualTo(DeterministicId.nameBasedUuid("x", "y"))
+        assertThat(DeterministicId.sha256Hex("ab", "c"))
+                .isEqualTo(DeterministicId.sha256Hex("ab", "c"))
+                .hasSize(64);
+        assertThat(DeterministicId.nameBasedUuid("x", "y"))
+                .isEqualTo(DeterministicId.nameBasedUuid("x", "y"))
                 .isNotEqualTo(DeterministicId.nameBasedUuid("x", "z"));
     }
 }

@@ -1,21 +1,20 @@
 package io.erasure.model.task;
 
-import io.erasure.model.Fixtures;
-import io.erasure.model.contract.Topics;
-import io.erasure.model.dataset.DatasetSpec;
-import io.erasure.model.run.RunId;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import static io.erasure.model.Fixtures.CUTOFF;
 import static io.erasure.model.Fixtures.JSON;
 import static io.erasure.model.Fixtures.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.erasure.model.Fixtures;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.run.RunId;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class DeletionTaskTest {
 
@@ -24,8 +23,10 @@ class DeletionTaskTest {
 
     @Test
     void taskIdDependsOnTheKeySetNotItsOrderOrNumberTypes() {
-        List<Map<String, Object>> keys = List.of(key("customer_id", 1, "order_id", 10), key("customer_id", 1, "order_id", 11));
-        List<Map<String, Object>> reordered = List.of(key("order_id", 11L, "customer_id", 1L), key("order_id", 10, "customer_id", 1));
+        List<Map<String, Object>> keys =
+                List.of(key("customer_id", 1, "order_id", 10), key("customer_id", 1, "order_id", 11));
+        List<Map<String, Object>> reordered =
+                List.of(key("order_id", 11L, "customer_id", 1L), key("order_id", 10, "customer_id", 1));
 
         String id = DeletionTask.taskIdFor("run-1", "orders", keys);
         assertThat(id).matches("task-[0-9a-f]{40}");
@@ -33,15 +34,18 @@ class DeletionTaskTest {
         assertThat(DeletionTask.forRun(RUN, orders, keys, CUTOFF).taskId()).isEqualTo(id);
 
         assertThat(DeletionTask.taskIdFor("run-2", "orders", keys)).isNotEqualTo(id);
-        assertThat(DeletionTask.taskIdFor("run-1", "orders", List.of(keys.get(0)))).isNotEqualTo(id);
-        assertThat(DeletionTask.taskIdFor("run-1", "orders", List.of(keys.get(0), key("customer_id", 1, "order_id", 12))))
+        assertThat(DeletionTask.taskIdFor("run-1", "orders", List.of(keys.get(0))))
+                .isNotEqualTo(id);
+        assertThat(DeletionTask.taskIdFor(
+                        "run-1", "orders", List.of(keys.get(0), key("customer_id", 1, "order_id", 12))))
                 .isNotEqualTo(id);
     }
 
     @Test
     void keysMustBeFullPrimaryKeysOfTheSpec() {
         assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, List.of(key("customer_id", 1)), CUTOFF))
-                .hasMessage("task.keys[0] must have exactly the primary key columns [customer_id, order_id], got [customer_id]");
+                .hasMessage(
+                        "task.keys[0] must have exactly the primary key columns [customer_id, order_id], got [customer_id]");
         assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, List.of(), CUTOFF))
                 .hasMessage("task.keys must contain at least one element");
     }
@@ -54,7 +58,8 @@ class DeletionTaskTest {
         }
         assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, tooMany, CUTOFF))
                 .hasMessageContaining("split it into tasks of at most 1000");
-        assertThat(DeletionTask.forRun(RUN, orders, tooMany.subList(0, DeletionTask.MAX_KEYS), CUTOFF).keys())
+        assertThat(DeletionTask.forRun(RUN, orders, tooMany.subList(0, DeletionTask.MAX_KEYS), CUTOFF)
+                        .keys())
                 .hasSize(DeletionTask.MAX_KEYS);
     }
 
@@ -91,17 +96,21 @@ class DeletionTaskTest {
 
     @Test
     void roundTripsThroughJson() {
-        DeletionTask task = DeletionTask.forRun(RUN, orders,
-                List.of(key("customer_id", 1, "order_id", "a"), key("customer_id", 2, "order_id", "b")), CUTOFF);
+        DeletionTask task = DeletionTask.forRun(
+                RUN,
+                orders,
+                List.of(key("customer_id", 1, "order_id", "a"), key("customer_id", 2, "order_id", "b")),
+                CUTOFF);
         DeletionTask back = JSON.readValue(JSON.writeValueAsString(task), DeletionTask.class);
         assertThat(back).isEqualTo(task);
-        assertThat(DeletionTask.taskIdFor(back.originId(), back.dataset(), back.keys())).isEqualTo(task.taskId());
+        assertThat(DeletionTask.taskIdFor(back.originId(), back.dataset(), back.keys()))
+                .isEqualTo(task.taskId());
     }
 
     @Test
     void aCopyTaskDeletesFromTheCopysViewWithTheSourcesCutoff() {
-        DeletionTask source = DeletionTask.forRun(RUN, Fixtures.orders(),
-                List.of(key("customer_id", 7, "order_id", "o-1")), CUTOFF);
+        DeletionTask source =
+                DeletionTask.forRun(RUN, Fixtures.orders(), List.of(key("customer_id", 7, "order_id", "o-1")), CUTOFF);
         var cache = Fixtures.orders().copy("orders-cache").orElseThrow();
 
         DeletionTask copy = DeletionTask.forCopy(source, cache, List.of(key("customer_id", 7, "order_id", "o-1")));
@@ -110,12 +119,17 @@ class DeletionTaskTest {
         assertThat(copy.copyOf()).isEqualTo("orders");
         assertThat(copy.cutoff()).isEqualTo(source.cutoff());
         assertThat(copy.runId()).isEqualTo(RUN);
-        assertThat(copy.taskId()).isNotEqualTo(source.taskId())
-                .isEqualTo(DeletionTask.forCopy(source, cache, List.of(key("order_id", "o-1", "customer_id", 7))).taskId());
-        assertThat(JSON.readValue(JSON.writeValueAsString(copy), DeletionTask.class)).isEqualTo(copy);
-        assertThatThrownBy(() -> DeletionTask.forCopy(copy, cache, copy.keys())).hasMessageContaining("copies have no copies");
+        assertThat(copy.taskId())
+                .isNotEqualTo(source.taskId())
+                .isEqualTo(DeletionTask.forCopy(source, cache, List.of(key("order_id", "o-1", "customer_id", 7)))
+                        .taskId());
+        assertThat(JSON.readValue(JSON.writeValueAsString(copy), DeletionTask.class))
+                .isEqualTo(copy);
+        assertThatThrownBy(() -> DeletionTask.forCopy(copy, cache, copy.keys()))
+                .hasMessageContaining("copies have no copies");
         var later = new io.erasure.model.cutoff.CutoffTimestamp(CUTOFF.micros() + 5_000_000);
-        assertThat(DeletionTask.forCopy(source, cache, copy.keys(), later).cutoff()).isEqualTo(later);
+        assertThat(DeletionTask.forCopy(source, cache, copy.keys(), later).cutoff())
+                .isEqualTo(later);
         var earlier = new io.erasure.model.cutoff.CutoffTimestamp(CUTOFF.micros() - 1);
         assertThatThrownBy(() -> DeletionTask.forCopy(source, cache, copy.keys(), earlier))
                 .hasMessageContaining("must not be before its source's");
@@ -124,7 +138,8 @@ class DeletionTaskTest {
     @Test
     void keyDigestsIgnoreOrderAndNumberTyping() {
         String digest = io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 1), key("id", 2L)));
-        assertThat(digest).hasSize(64)
+        assertThat(digest)
+                .hasSize(64)
                 .isEqualTo(io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 2), key("id", 1L))))
                 .isNotEqualTo(io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 1))));
         assertThat(io.erasure.model.key.CanonicalKey.digestOf(List.of())).isNull();
@@ -132,8 +147,10 @@ class DeletionTaskTest {
 
     @Test
     void aRunsTaskIsPacedOverItsSpecsSpreadWindowWithoutChangingItsId() {
-        DatasetSpec spread = Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build();
-        List<Map<String, Object>> keys = List.of(key("customer_id", 1, "order_id", "a"), key("customer_id", 2, "order_id", "b"));
+        DatasetSpec spread =
+                Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build();
+        List<Map<String, Object>> keys =
+                List.of(key("customer_id", 1, "order_id", "a"), key("customer_id", 2, "order_id", "b"));
         DeletionTask task = DeletionTask.forRun(RUN, spread, keys, CUTOFF);
         SpreadWindow window = SpreadWindow.of(Fixtures.T0, Duration.ofHours(6), 500);
 
@@ -143,31 +160,40 @@ class DeletionTaskTest {
         assertThat(paced.paced()).isTrue();
         assertThat(paced.spread().end()).isEqualTo(Fixtures.T0.plus(Duration.ofHours(6)));
         assertThat(paced.taskId()).as("a re-published task is the same task").isEqualTo(task.taskId());
-        assertThat(JSON.readValue(JSON.writeValueAsString(paced), DeletionTask.class)).isEqualTo(paced);
-        assertThat(JSON.readTree(JSON.writeValueAsString(task)).has("spread")).as("unpaced tasks travel as before")
+        assertThat(JSON.readValue(JSON.writeValueAsString(paced), DeletionTask.class))
+                .isEqualTo(paced);
+        assertThat(JSON.readTree(JSON.writeValueAsString(task)).has("spread"))
+                .as("unpaced tasks travel as before")
                 .isFalse();
     }
 
     @Test
     void onlyARunsOwnTasksArePacedAndOnlyOverTheWindowTheirSpecAsks() {
-        DatasetSpec spread = Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build();
-        List<Map<String, Object>> keys = List.of(key("customer_id", 1, "order_id", "a"), key("customer_id", 2, "order_id", "b"));
+        DatasetSpec spread =
+                Fixtures.cassandraOrders().spreadOver(Duration.ofHours(6)).build();
+        List<Map<String, Object>> keys =
+                List.of(key("customer_id", 1, "order_id", "a"), key("customer_id", 2, "order_id", "b"));
         SpreadWindow sixHours = SpreadWindow.of(Fixtures.T0, Duration.ofHours(6), 500);
 
         assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, keys, CUTOFF).withSpread(sixHours))
                 .hasMessage("task.spread lasts PT6H but the frozen spec's spreadOver is null");
         assertThatThrownBy(() -> DeletionTask.forRun(RUN, spread, keys, CUTOFF)
-                .withSpread(SpreadWindow.of(Fixtures.T0, Duration.ofHours(1), 500)))
+                        .withSpread(SpreadWindow.of(Fixtures.T0, Duration.ofHours(1), 500)))
                 .hasMessage("task.spread lasts PT1H but the frozen spec's spreadOver is PT6H");
-        assertThatThrownBy(() -> DeletionTask.forward("req-1", spread, keys, CUTOFF, 9).withSpread(sixHours))
+        assertThatThrownBy(() ->
+                        DeletionTask.forward("req-1", spread, keys, CUTOFF, 9).withSpread(sixHours))
                 .hasMessageContaining("forward deletion and copies are never paced");
         DeletionTask source = DeletionTask.forRun(RUN, spread, keys, CUTOFF).withSpread(sixHours);
-        DeletionTask copy = DeletionTask.forCopy(source, spread.copy("orders-cache").orElseThrow(), keys);
-        assertThat(copy.paced()).as("copies follow their source's paced batches").isFalse();
+        DeletionTask copy =
+                DeletionTask.forCopy(source, spread.copy("orders-cache").orElseThrow(), keys);
+        assertThat(copy.paced())
+                .as("copies follow their source's paced batches")
+                .isFalse();
         assertThatThrownBy(() -> copy.withSpread(sixHours)).hasMessageContaining("never paced");
         assertThatThrownBy(() -> DeletionTask.forRun(RUN, spread, keys, CUTOFF)
-                .withSpread(SpreadWindow.of(Fixtures.T0, Duration.ofHours(6), 1)))
-                .hasMessageContaining("task.spread.plannedKeys (1, the run's keys) must be at least this task's 2 keys");
+                        .withSpread(SpreadWindow.of(Fixtures.T0, Duration.ofHours(6), 1)))
+                .hasMessageContaining(
+                        "task.spread.plannedKeys (1, the run's keys) must be at least this task's 2 keys");
         assertThatThrownBy(() -> new SpreadWindow(Fixtures.T0, Fixtures.T0, 5))
                 .hasMessageStartingWith("spread.end must be after spread.start");
         assertThatThrownBy(() -> SpreadWindow.of(Fixtures.T0, Duration.ofHours(6), 0))

@@ -63,9 +63,13 @@ class EventSealTest {
     /** Writers and readers the seal must not depend on: defaults, the platform's exact decimals, sorted and indented. */
     private static final List<JsonMapper> MAPPERS = List.of(
             JsonMapper.builder().build(),
-            JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build(),
-            JsonMapper.builder().enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-                    .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).enable(SerializationFeature.INDENT_OUTPUT)
+            JsonMapper.builder()
+                    .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                    .build(),
+            JsonMapper.builder()
+                    .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+                    .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                    .enable(SerializationFeature.INDENT_OUTPUT)
                     .build());
 
     private static final Pair AUDIT = Pair.generate("audit-1");
@@ -88,37 +92,93 @@ class EventSealTest {
         return List.of(
                 new AuditRequested(Fixtures.orders(), Fixtures.customers(), true),
                 new ValidationRequested(Fixtures.orders(), Fixtures.customers(), CUTOFF, 120, 10_000, true),
-                new DeletionAuthorized("orders", DeletionAuthorized.Basis.APPROVED, "bob", CONTROL_PLANE.key().sign(
-                        Authorization.unsigned(Kind.RUN, "run-1", "orders", "spec-digest-1", "final-digest-1", 1_000L,
-                                "APPROVED", "bob", Instant.parse("2024-01-31T02:04:00Z")))),
+                new DeletionAuthorized(
+                        "orders",
+                        DeletionAuthorized.Basis.APPROVED,
+                        "bob",
+                        CONTROL_PLANE
+                                .key()
+                                .sign(Authorization.unsigned(
+                                        Kind.RUN,
+                                        "run-1",
+                                        "orders",
+                                        "spec-digest-1",
+                                        "final-digest-1",
+                                        1_000L,
+                                        "APPROVED",
+                                        "bob",
+                                        Instant.parse("2024-01-31T02:04:00Z")))),
                 new RunCancelled("orders", "alice", "wrong identifier source"),
-                new AuditCompleted("orders", "20240131T020000Z", CUTOFF, 10_000, 120, "runs/run-1/candidates/",
-                        "spec-digest-1"),
+                new AuditCompleted(
+                        "orders", "20240131T020000Z", CUTOFF, 10_000, 120, "runs/run-1/candidates/", "spec-digest-1"),
                 new AuditFailed("orders", "manifest missing"),
-                new ValidationCompleted("orders", 120, 100, dropped, "runs/run-1/final/", 2, true, 3,
-                        "runs/run-1/resurrected.jsonl.gz", "final-digest-1", "spec-digest-1"),
+                new ValidationCompleted(
+                        "orders",
+                        120,
+                        100,
+                        dropped,
+                        "runs/run-1/final/",
+                        2,
+                        true,
+                        3,
+                        "runs/run-1/resurrected.jsonl.gz",
+                        "final-digest-1",
+                        "spec-digest-1"),
                 new ValidationFailed("orders", "store unreachable"),
                 new TasksPublished("orders", 2, 100),
-                new BatchCompleted("orders-cache", "task-1", "task-1-b0", "req-1", new BatchCounts(97, 2, 1, 3),
-                        ReadBackResult.ROWS_REMAINING, 2, "orders", 0, "0".repeat(64), List.of("no repair known", "tombstones"),
+                new BatchCompleted(
+                        "orders-cache",
+                        "task-1",
+                        "task-1-b0",
+                        "req-1",
+                        new BatchCounts(97, 2, 1, 3),
+                        ReadBackResult.ROWS_REMAINING,
+                        2,
+                        "orders",
+                        0,
+                        "0".repeat(64),
+                        List.of("no repair known", "tombstones"),
                         null),
                 new BatchFailed("orders", "task-1", "task-1-b1", "req-1", "timeout", true),
-                new AuditUnit(Fixtures.orders(), "backups/orders/20240131T020000Z/manifest.json",
-                        "backups/orders/20240131T020000Z/part-00003.jsonl.gz", 3, 8,
-                        "backups/customers/20240131T010000Z/manifest.json", CUTOFF),
-                ControlSignal.dataset("orders", true, List.of(RunId.of("run-2"), RunId.of("run-1")), "oncall", "incident 42")
+                new AuditUnit(
+                        Fixtures.orders(),
+                        "backups/orders/20240131T020000Z/manifest.json",
+                        "backups/orders/20240131T020000Z/part-00003.jsonl.gz",
+                        3,
+                        8,
+                        "backups/customers/20240131T010000Z/manifest.json",
+                        CUTOFF),
+                ControlSignal.dataset(
+                                "orders", true, List.of(RunId.of("run-2"), RunId.of("run-1")), "oncall", "incident 42")
                         .signed(1_706_666_700_000_000L, CONTROL_PLANE.key()),
-                new ForwardDeletionRequested("customers", "42", 3, Instant.parse("2024-01-31T01:00:00.5Z"),
-                        Map.of("accounts", List.of("a-1", "a-2"), "carts", List.of("c-1")), "crm"),
+                new ForwardDeletionRequested(
+                        "customers",
+                        "42",
+                        3,
+                        Instant.parse("2024-01-31T01:00:00.5Z"),
+                        Map.of("accounts", List.of("a-1", "a-2"), "carts", List.of("c-1")),
+                        "crm"),
                 // a forward lookup's batch of a dataset itself: its copy tasks and what the lookup resolved
-                new BatchCompleted("orders", "task-2", "task-2-b0", "req-1", new BatchCounts(0, 0, 0, 0),
-                        ReadBackResult.NOT_SUPPORTED, 0, null, 2, null, List.of(),
+                new BatchCompleted(
+                        "orders",
+                        "task-2",
+                        "task-2-b0",
+                        "req-1",
+                        new BatchCounts(0, 0, 0, 0),
+                        ReadBackResult.NOT_SUPPORTED,
+                        0,
+                        null,
+                        2,
+                        null,
+                        List.of(),
                         new LookupResolution(List.of("task-3", "task-4"), 7, null)));
     }
 
     private static EventEnvelope envelope(EventPayload payload) {
-        String runId = payload instanceof RunScoped || payload instanceof BatchCompleted || payload instanceof BatchFailed
-                ? "run-1" : null;
+        String runId =
+                payload instanceof RunScoped || payload instanceof BatchCompleted || payload instanceof BatchFailed
+                        ? "run-1"
+                        : null;
         return EventEnvelope.of(payload, runId, CHAIN, CLOCK);
     }
 
@@ -137,23 +197,31 @@ class EventSealTest {
         if (EventSeals.grantFor(event.payload().getClass()).isPresent()) {
             return EventSeals.refusal(event, TRUSTED).isEmpty();
         }
-        return TRUSTED.refusal(event.seal().keyId(), Kind.CONTROL, event.sealedContent(event.seal().keyId()),
-                event.seal().signature()).isEmpty();
+        return TRUSTED.refusal(
+                        event.seal().keyId(),
+                        Kind.CONTROL,
+                        event.sealedContent(event.seal().keyId()),
+                        event.seal().signature())
+                .isEmpty();
     }
 
     @Test
     void theSealHoldsThroughEveryJsonRoundTripOfEveryPayloadType() {
-        assertThat(samples().stream().<Class<?>>map(Object::getClass).distinct()).as("samples() covers every payload type")
+        assertThat(samples().stream().<Class<?>>map(Object::getClass).distinct())
+                .as("samples() covers every payload type")
                 .containsExactlyInAnyOrder(EventPayload.class.getPermittedSubclasses());
         for (EventPayload payload : samples()) {
-            EventEnvelope sealed = envelope(payload).sealedWith(producerOf(payload).key());
+            EventEnvelope sealed =
+                    envelope(payload).sealedWith(producerOf(payload).key());
             for (JsonMapper writer : MAPPERS) {
                 String written = writer.writeValueAsString(sealed);
                 for (JsonMapper reader : MAPPERS) {
                     for (String json : List.of(written, reversed(reader, written))) {
                         EventEnvelope back = reader.readValue(json, EventEnvelope.class);
                         assertThat(back.seal()).as(json).isEqualTo(sealed.seal());
-                        assertThat(validSeal(back)).as("sealed → JSON → parsed → verified: " + json).isTrue();
+                        assertThat(validSeal(back))
+                                .as("sealed → JSON → parsed → verified: " + json)
+                                .isTrue();
                     }
                 }
             }
@@ -169,41 +237,124 @@ class EventSealTest {
                 if (isUnset(payload, component)) {
                     continue; // left out as unset (null or a primitive's default): another sample of its type sets it
                 }
-                assertThat(canonical).as(payload.getClass().getSimpleName() + "." + component.getName() + " in " + canonical)
+                assertThat(canonical)
+                        .as(payload.getClass().getSimpleName() + "." + component.getName() + " in " + canonical)
                         .contains("k" + component.getName().length() + ":" + component.getName());
-                covered.computeIfAbsent(payload.getClass(), type -> new java.util.TreeSet<>()).add(component.getName());
+                covered.computeIfAbsent(payload.getClass(), type -> new java.util.TreeSet<>())
+                        .add(component.getName());
             }
         }
-        covered.forEach((type, names) -> assertThat(names).as("components of " + type.getSimpleName() + " some sample sets")
-                .containsExactlyInAnyOrder(java.util.Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName)
+        covered.forEach((type, names) -> assertThat(names)
+                .as("components of " + type.getSimpleName() + " some sample sets")
+                .containsExactlyInAnyOrder(java.util.Arrays.stream(type.getRecordComponents())
+                        .map(RecordComponent::getName)
                         .toArray(String[]::new)));
         ValidationCompleted validation = (ValidationCompleted) samples().get(6);
         EventEnvelope sealed = envelope(validation).sealedWith(VALIDATION.key());
         EventSeal seal = sealed.seal();
         List<EventEnvelope> altered = List.of(
-                new EventEnvelope(UUID.randomUUID(), sealed.eventType(), 1, sealed.occurredAt(), CHAIN, "run-1", validation, seal),
-                new EventEnvelope(sealed.eventId(), sealed.eventType(), 2, sealed.occurredAt(), CHAIN, "run-1", validation, seal),
-                new EventEnvelope(sealed.eventId(), sealed.eventType(), 1, sealed.occurredAt().plusNanos(1), CHAIN, "run-1",
-                        validation, seal),
-                new EventEnvelope(sealed.eventId(), sealed.eventType(), 1, sealed.occurredAt(), UUID.randomUUID(), "run-1",
-                        validation, seal),
-                new EventEnvelope(sealed.eventId(), sealed.eventType(), 1, sealed.occurredAt(), CHAIN, "run-2", validation, seal),
-                new EventEnvelope(sealed.eventId(), sealed.eventType(), 1, sealed.occurredAt(), CHAIN, "run-1",
-                        new ValidationCompleted("orders", 120, 100, validation.droppedByReason(), "runs/run-1/final/", 2,
-                                false, 3, "runs/run-1/resurrected.jsonl.gz", "final-digest-1", "spec-digest-1"), seal),
-                new EventEnvelope(sealed.eventId(), sealed.eventType(), 1, sealed.occurredAt(), CHAIN, "run-1",
-                        new ValidationCompleted("orders", 120, 100, validation.droppedByReason(), "runs/run-1/final/", 2,
-                                true, 3, "runs/run-1/resurrected.jsonl.gz", "another-final-set", "spec-digest-1"), seal),
-                new EventEnvelope(sealed.eventId(), sealed.eventType(), 1, sealed.occurredAt(), CHAIN, "run-1",
-                        new ValidationCompleted("orders", 120, 100, Map.of("newer_than_cutoff", 16L, "already_absent", 3L,
-                                "reactivated", 1L), "runs/run-1/final/", 2, true, 3, "runs/run-1/resurrected.jsonl.gz",
-                                "final-digest-1", "spec-digest-1"), seal));
+                new EventEnvelope(
+                        UUID.randomUUID(),
+                        sealed.eventType(),
+                        1,
+                        sealed.occurredAt(),
+                        CHAIN,
+                        "run-1",
+                        validation,
+                        seal),
+                new EventEnvelope(
+                        sealed.eventId(), sealed.eventType(), 2, sealed.occurredAt(), CHAIN, "run-1", validation, seal),
+                new EventEnvelope(
+                        sealed.eventId(),
+                        sealed.eventType(),
+                        1,
+                        sealed.occurredAt().plusNanos(1),
+                        CHAIN,
+                        "run-1",
+                        validation,
+                        seal),
+                new EventEnvelope(
+                        sealed.eventId(),
+                        sealed.eventType(),
+                        1,
+                        sealed.occurredAt(),
+                        UUID.randomUUID(),
+                        "run-1",
+                        validation,
+                        seal),
+                new EventEnvelope(
+                        sealed.eventId(), sealed.eventType(), 1, sealed.occurredAt(), CHAIN, "run-2", validation, seal),
+                new EventEnvelope(
+                        sealed.eventId(),
+                        sealed.eventType(),
+                        1,
+                        sealed.occurredAt(),
+                        CHAIN,
+                        "run-1",
+                        new ValidationCompleted(
+                                "orders",
+                                120,
+                                100,
+                                validation.droppedByReason(),
+                                "runs/run-1/final/",
+                                2,
+                                false,
+                                3,
+                                "runs/run-1/resurrected.jsonl.gz",
+                                "final-digest-1",
+                                "spec-digest-1"),
+                        seal),
+                new EventEnvelope(
+                        sealed.eventId(),
+                        sealed.eventType(),
+                        1,
+                        sealed.occurredAt(),
+                        CHAIN,
+                        "run-1",
+                        new ValidationCompleted(
+                                "orders",
+                                120,
+                                100,
+                                validation.droppedByReason(),
+                                "runs/run-1/final/",
+                                2,
+                                true,
+                                3,
+                                "runs/run-1/resurrected.jsonl.gz",
+                                "another-final-set",
+                                "spec-digest-1"),
+                        seal),
+                new EventEnvelope(
+                        sealed.eventId(),
+                        sealed.eventType(),
+                        1,
+                        sealed.occurredAt(),
+                        CHAIN,
+                        "run-1",
+                        new ValidationCompleted(
+                                "orders",
+                                120,
+                                100,
+                                Map.of("newer_than_cutoff", 16L, "already_absent", 3L, "reactivated", 1L),
+                                "runs/run-1/final/",
+                                2,
+                                true,
+                                3,
+                                "runs/run-1/resurrected.jsonl.gz",
+                                "final-digest-1",
+                                "spec-digest-1"),
+                        seal));
         assertThat(EventSeals.refusal(sealed, TRUSTED)).isEmpty();
         for (EventEnvelope event : altered) {
-            assertThat(EventSeals.refusal(event, TRUSTED)).as(event.toString()).get()
-                    .extracting(EventSeals.Refusal::reason).isEqualTo(EventSeals.BAD_SEAL);
+            assertThat(EventSeals.refusal(event, TRUSTED))
+                    .as(event.toString())
+                    .get()
+                    .extracting(EventSeals.Refusal::reason)
+                    .isEqualTo(EventSeals.BAD_SEAL);
         }
-        assertThat(sealed.withEventId(UUID.randomUUID()).seal()).as("a new id drops the seal that covered the old").isNull();
+        assertThat(sealed.withEventId(UUID.randomUUID()).seal())
+                .as("a new id drops the seal that covered the old")
+                .isNull();
     }
 
     @Test
@@ -211,15 +362,20 @@ class EventSealTest {
         JsonMapper json = MAPPERS.get(1);
         Map<EventPayload, UnaryOperator<String>> edits = Map.of(
                 samples().get(6), s -> s.replace("\"exceedsLimit\":true", "\"exceedsLimit\":false"),
-                samples().get(4), s -> s.replace("\"cutoff\":" + CUTOFF.micros(), "\"cutoff\":" + (CUTOFF.micros() + 1)),
+                samples().get(4),
+                        s -> s.replace("\"cutoff\":" + CUTOFF.micros(), "\"cutoff\":" + (CUTOFF.micros() + 1)),
                 samples().get(9), s -> s.replace("\"deleted\":97", "\"deleted\":970"),
                 samples().get(8), s -> s.replace("\"runId\":\"run-1\"", "\"runId\":\"run-9\""));
         edits.forEach((payload, edit) -> {
-            String genuine = json.writeValueAsString(envelope(payload).sealedWith(producerOf(payload).key()));
+            String genuine = json.writeValueAsString(
+                    envelope(payload).sealedWith(producerOf(payload).key()));
             String forged = edit.apply(genuine);
             assertThat(forged).as("the edit applies").isNotEqualTo(genuine);
-            assertThat(EventSeals.refusal(json.readValue(forged, EventEnvelope.class), TRUSTED)).as(forged).get()
-                    .extracting(EventSeals.Refusal::reason).isEqualTo(EventSeals.BAD_SEAL);
+            assertThat(EventSeals.refusal(json.readValue(forged, EventEnvelope.class), TRUSTED))
+                    .as(forged)
+                    .get()
+                    .extracting(EventSeals.Refusal::reason)
+                    .isEqualTo(EventSeals.BAD_SEAL);
         });
     }
 
@@ -228,54 +384,100 @@ class EventSealTest {
         EventEnvelope validation = envelope(samples().get(6));
         EventEnvelope audit = envelope(samples().get(4));
         EventEnvelope batch = envelope(samples().get(9));
-        assertThat(EventSeals.refusal(validation.sealedWith(VALIDATION.key()), TRUSTED)).isEmpty();
+        assertThat(EventSeals.refusal(validation.sealedWith(VALIDATION.key()), TRUSTED))
+                .isEmpty();
         assertThat(EventSeals.refusal(audit.sealedWith(AUDIT.key()), TRUSTED)).isEmpty();
-        assertThat(EventSeals.refusal(batch.sealedWith(DELETION.key()), TRUSTED)).isEmpty();
+        assertThat(EventSeals.refusal(batch.sealedWith(DELETION.key()), TRUSTED))
+                .isEmpty();
 
         assertThat(EventSeals.refusal(validation, TRUSTED)).get().satisfies(refusal -> {
             assertThat(refusal.reason()).isEqualTo(EventSeals.UNSEALED);
             assertThat(refusal.detail()).contains("VALIDATION_RESULT");
         });
         // a key trusted for deletion tasks (and batch results) cannot seal an audit result or a validation
-        assertThat(EventSeals.refusal(audit.sealedWith(DELETION.key()), TRUSTED)).get().satisfies(refusal -> {
-            assertThat(refusal.reason()).isEqualTo(EventSeals.NOT_GRANTED);
-            assertThat(refusal.detail()).contains("deletion-1").contains("AUDIT_RESULT");
-        });
-        assertThat(EventSeals.refusal(validation.sealedWith(AUDIT.key()), TRUSTED)).get()
-                .extracting(EventSeals.Refusal::reason).isEqualTo(EventSeals.NOT_GRANTED);
-        assertThat(EventSeals.refusal(batch.sealedWith(CONTROL_PLANE.key()), TRUSTED)).get()
-                .extracting(EventSeals.Refusal::reason).isEqualTo(EventSeals.NOT_GRANTED);
+        assertThat(EventSeals.refusal(audit.sealedWith(DELETION.key()), TRUSTED))
+                .get()
+                .satisfies(refusal -> {
+                    assertThat(refusal.reason()).isEqualTo(EventSeals.NOT_GRANTED);
+                    assertThat(refusal.detail()).contains("deletion-1").contains("AUDIT_RESULT");
+                });
+        assertThat(EventSeals.refusal(validation.sealedWith(AUDIT.key()), TRUSTED))
+                .get()
+                .extracting(EventSeals.Refusal::reason)
+                .isEqualTo(EventSeals.NOT_GRANTED);
+        assertThat(EventSeals.refusal(batch.sealedWith(CONTROL_PLANE.key()), TRUSTED))
+                .get()
+                .extracting(EventSeals.Refusal::reason)
+                .isEqualTo(EventSeals.NOT_GRANTED);
         // an unknown key, a trusted id with another private key, a seal lifted from another event
-        assertThat(EventSeals.refusal(validation.sealedWith(Pair.generate("intruder").key()), TRUSTED)).get()
-                .extracting(EventSeals.Refusal::reason).isEqualTo(EventSeals.UNKNOWN_KEY);
-        assertThat(EventSeals.refusal(validation.sealedWith(Pair.generate(VALIDATION.id()).key()), TRUSTED)).get()
-                .extracting(EventSeals.Refusal::reason).isEqualTo(EventSeals.BAD_SEAL);
-        EventEnvelope other = envelope(new ValidationCompleted("orders", 5, 5, Map.of(), "runs/run-1/final/", 1, false, 0,
-                null, "final-digest-1", "spec-digest-1"));
+        assertThat(EventSeals.refusal(
+                        validation.sealedWith(Pair.generate("intruder").key()), TRUSTED))
+                .get()
+                .extracting(EventSeals.Refusal::reason)
+                .isEqualTo(EventSeals.UNKNOWN_KEY);
+        assertThat(EventSeals.refusal(
+                        validation.sealedWith(Pair.generate(VALIDATION.id()).key()), TRUSTED))
+                .get()
+                .extracting(EventSeals.Refusal::reason)
+                .isEqualTo(EventSeals.BAD_SEAL);
+        EventEnvelope other = envelope(new ValidationCompleted(
+                "orders", 5, 5, Map.of(), "runs/run-1/final/", 1, false, 0, null, "final-digest-1", "spec-digest-1"));
         EventSeal lifted = validation.sealedWith(VALIDATION.key()).seal();
-        assertThat(EventSeals.refusal(new EventEnvelope(other.eventId(), other.eventType(), 1, other.occurredAt(),
-                other.originChainId(), other.runId(), other.payload(), lifted), TRUSTED)).get()
-                .extracting(EventSeals.Refusal::reason).isEqualTo(EventSeals.BAD_SEAL);
-        assertThat(EventSeals.refusal(new EventEnvelope(other.eventId(), other.eventType(), 1, other.occurredAt(),
-                other.originChainId(), other.runId(), other.payload(), new EventSeal(VALIDATION.id(), "not base64!")),
-                TRUSTED)).get().extracting(EventSeals.Refusal::reason).isEqualTo(EventSeals.BAD_SEAL);
+        assertThat(EventSeals.refusal(
+                        new EventEnvelope(
+                                other.eventId(),
+                                other.eventType(),
+                                1,
+                                other.occurredAt(),
+                                other.originChainId(),
+                                other.runId(),
+                                other.payload(),
+                                lifted),
+                        TRUSTED))
+                .get()
+                .extracting(EventSeals.Refusal::reason)
+                .isEqualTo(EventSeals.BAD_SEAL);
+        assertThat(EventSeals.refusal(
+                        new EventEnvelope(
+                                other.eventId(),
+                                other.eventType(),
+                                1,
+                                other.occurredAt(),
+                                other.originChainId(),
+                                other.runId(),
+                                other.payload(),
+                                new EventSeal(VALIDATION.id(), "not base64!")),
+                        TRUSTED))
+                .get()
+                .extracting(EventSeals.Refusal::reason)
+                .isEqualTo(EventSeals.BAD_SEAL);
         // what no service publishes on erasure.run.events is refused however it is sealed
-        assertThat(EventSeals.refusal(envelope(samples().get(0)).sealedWith(CONTROL_PLANE.key()), TRUSTED)).get()
-                .extracting(EventSeals.Refusal::reason).isEqualTo(EventSeals.NOT_A_RUN_EVENT);
-        assertThat(EventSeals.runEventTypes()).containsExactlyInAnyOrder(AuditCompleted.class, AuditFailed.class,
-                ValidationCompleted.class, ValidationFailed.class, TasksPublished.class, BatchCompleted.class,
-                BatchFailed.class);
+        assertThat(EventSeals.refusal(envelope(samples().get(0)).sealedWith(CONTROL_PLANE.key()), TRUSTED))
+                .get()
+                .extracting(EventSeals.Refusal::reason)
+                .isEqualTo(EventSeals.NOT_A_RUN_EVENT);
+        assertThat(EventSeals.runEventTypes())
+                .containsExactlyInAnyOrder(
+                        AuditCompleted.class,
+                        AuditFailed.class,
+                        ValidationCompleted.class,
+                        ValidationFailed.class,
+                        TasksPublished.class,
+                        BatchCompleted.class,
+                        BatchFailed.class);
     }
 
     @Test
     void anOlderProducersEventWithoutALaterComponentStillVerifies() {
         // a producer that predates a component never wrote it: the reader's null (or 0) is left out of the form
         JsonMapper json = MAPPERS.get(0);
-        EventEnvelope sealed = envelope(new ValidationCompleted("orders", 5, 5, Map.of(), "runs/run-1/final/", 1, false))
+        EventEnvelope sealed = envelope(
+                        new ValidationCompleted("orders", 5, 5, Map.of(), "runs/run-1/final/", 1, false))
                 .sealedWith(VALIDATION.key());
         ObjectNode tree = (ObjectNode) json.readTree(json.writeValueAsString(sealed));
         ((ObjectNode) tree.get("payload")).remove(List.of("specDigest", "finalSetDigest", "resurrectedKey"));
-        assertThat(EventSeals.refusal(json.treeToValue(tree, EventEnvelope.class), TRUSTED)).isEmpty();
+        assertThat(EventSeals.refusal(json.treeToValue(tree, EventEnvelope.class), TRUSTED))
+                .isEmpty();
     }
 
     @Test
@@ -336,7 +538,12 @@ class EventSealTest {
         static Pair generate(String id) {
             try {
                 KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-                return new Pair(id, SigningKey.of(id, Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded())),
+                return new Pair(
+                        id,
+                        SigningKey.of(
+                                id,
+                                Base64.getEncoder()
+                                        .encodeToString(pair.getPrivate().getEncoded())),
                         Base64.getEncoder().encodeToString(pair.getPublic().getEncoded()));
             } catch (java.security.GeneralSecurityException e) {
                 throw new IllegalStateException(e);

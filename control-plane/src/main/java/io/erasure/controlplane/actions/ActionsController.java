@@ -18,9 +18,10 @@ public class ActionsController {
     }
 
     @GetMapping
-    public List<ActionsLog.Action> find(@RequestParam(required = false) String subject,
-                                        @RequestParam(required = false) String actor,
-                                        @RequestParam(defaultValue = "100") int limit) {
+    public List<ActionsLog.Action> find(
+            @RequestParam(required = false) String subject,
+            @RequestParam(required = false) String actor,
+            @RequestParam(defaultValue = "100") int limit) {
         return actions.find(subject, actor, limit);
     }
 }

@@ -26,22 +26,35 @@ public class ActionsLog {
     }
 
     public void record(String actor, String action, String subject, Map<String, ?> details) {
-        jdbc.update("INSERT INTO actions_log (actor, action, subject, details, at) VALUES (?, ?, ?, ?::jsonb, ?)",
-                actor, action, subject, json.writeValueAsString(details), java.sql.Timestamp.from(clock.instant()));
+        jdbc.update(
+                "INSERT INTO actions_log (actor, action, subject, details, at) VALUES (?, ?, ?, ?::jsonb, ?)",
+                actor,
+                action,
+                subject,
+                json.writeValueAsString(details),
+                java.sql.Timestamp.from(clock.instant()));
     }
 
     /** Newest first; {@code subject} and {@code actor} filter when not null. */
     public List<Action> find(String subject, String actor, int limit) {
-        return jdbc.query("""
+        return jdbc.query(
+                """
                         SELECT id, actor, action, subject, details::text AS details, at FROM actions_log
                         WHERE (?::text IS NULL OR subject = ?) AND (?::text IS NULL OR actor = ?)
                         ORDER BY id DESC LIMIT ?""",
-                (rs, i) -> new Action(rs.getLong("id"), rs.getString("actor"), rs.getString("action"),
-                        rs.getString("subject"), json.readValue(rs.getString("details"), Map.class),
+                (rs, i) -> new Action(
+                        rs.getLong("id"),
+                        rs.getString("actor"),
+                        rs.getString("action"),
+                        rs.getString("subject"),
+                        json.readValue(rs.getString("details"), Map.class),
                         rs.getTimestamp("at").toInstant()),
-                subject, subject, actor, actor, Math.max(1, Math.min(limit, 1000)));
+                subject,
+                subject,
+                actor,
+                actor,
+                Math.max(1, Math.min(limit, 1000)));
     }
 
-    public record Action(long id, String actor, String action, String subject, Map<?, ?> details, Instant at) {
-    }
+    public record Action(long id, String actor, String action, String subject, Map<?, ?> details, Instant at) {}
 }

@@ -26,6 +26,7 @@ public class ApiErrors {
 
     @ExceptionHandler(AuthorizationDeniedException.class)
     ProblemDetail denied(AuthorizationDeniedException e) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, "your roles do not allow this: " + e.getMessage());
+        return ProblemDetail.forStatusAndDetail(
+                HttpStatus.FORBIDDEN, "your roles do not allow this: " + e.getMessage());
     }
 }

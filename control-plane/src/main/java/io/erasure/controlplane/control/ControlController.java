@@ -33,6 +33,5 @@ public class ControlController {
         return switches.flip(scope, flip.active(), flip.reason(), callers.current());
     }
 
-    public record Flip(Boolean active, String reason) {
-    }
+    public record Flip(Boolean active, String reason) {}
 }

@@ -13,18 +13,30 @@ class ControlTopics {
 
     @Bean
     NewTopic controlTopic(@Value("${erasure.topics.replicas:1}") int replicas) {
-        return TopicBuilder.name(Topics.CONTROL).partitions(1).replicas(replicas).compact().build();
+        return TopicBuilder.name(Topics.CONTROL)
+                .partitions(1)
+                .replicas(replicas)
+                .compact()
+                .build();
     }
 
     @Bean
-    NewTopic runCommandsTopic(@Value("${erasure.topics.replicas:1}") int replicas,
-                              @Value("${erasure.topics.run-partitions:4}") int partitions) {
-        return TopicBuilder.name(Topics.RUN_COMMANDS).partitions(partitions).replicas(replicas).build();
+    NewTopic runCommandsTopic(
+            @Value("${erasure.topics.replicas:1}") int replicas,
+            @Value("${erasure.topics.run-partitions:4}") int partitions) {
+        return TopicBuilder.name(Topics.RUN_COMMANDS)
+                .partitions(partitions)
+                .replicas(replicas)
+                .build();
     }
 
     @Bean
-    NewTopic runEventsTopic(@Value("${erasure.topics.replicas:1}") int replicas,
-                            @Value("${erasure.topics.run-partitions:4}") int partitions) {
-        return TopicBuilder.name(Topics.RUN_EVENTS).partitions(partitions).replicas(replicas).build();
+    NewTopic runEventsTopic(
+            @Value("${erasure.topics.replicas:1}") int replicas,
+            @Value("${erasure.topics.run-partitions:4}") int partitions) {
+        return TopicBuilder.name(Topics.RUN_EVENTS)
+                .partitions(partitions)
+                .replicas(replicas)
+                .build();
     }
 }

@@ -1,7 +1,5 @@
 package io.erasure.controlplane.control;
 
-import io.erasure.support.access.Caller;
-import io.erasure.support.access.Role;
 import io.erasure.controlplane.actions.ActionsLog;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.outbox.Outbox;
@@ -11,14 +9,16 @@ import io.erasure.model.contract.Topics;
 import io.erasure.model.event.ControlSignal;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.run.RunId;
+import io.erasure.model.trust.SigningKey;
+import io.erasure.support.access.Caller;
+import io.erasure.support.access.Role;
+import io.erasure.support.trust.SigningProperties;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import java.time.temporal.ChronoUnit;
-import io.erasure.model.trust.SigningKey;
-import io.erasure.support.trust.SigningProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -69,7 +69,8 @@ public class KillSwitches {
             Names.datasetName("scope", scope);
             Integer known = jdbc.queryForObject("SELECT count(*) FROM datasets WHERE name = ?", Integer.class, scope);
             if (known == null || known == 0) {
-                throw ApiProblem.notFound("dataset " + Require.echo(scope) + " (kill switch scopes are 'global' or a dataset name)");
+                throw ApiProblem.notFound(
+                        "dataset " + Require.echo(scope) + " (kill switch scopes are 'global' or a dataset name)");
             }
         }
         if (reason == null || reason.isBlank()) {
@@ -80,10 +81,12 @@ public class KillSwitches {
         jdbc.update("""
                         INSERT INTO kill_switches (scope, active, changed_by, changed_at, reason) VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT (scope) DO UPDATE SET active = excluded.active, changed_by = excluded.changed_by,
-                                                          changed_at = excluded.changed_at, reason = excluded.reason""",
-                scope, active, caller.name(), Timestamp.from(now), reason);
+                                                          changed_at = excluded.changed_at, reason = excluded.reason""", scope, active, caller.name(), Timestamp.from(now), reason);
         publish(scope, active, cancelledRuns(scope), caller.name(), reason, sequence);
-        actions.record(caller.name(), active ? "kill-switch.on" : "kill-switch.off", "kill-switch:" + scope,
+        actions.record(
+                caller.name(),
+                active ? "kill-switch.on" : "kill-switch.off",
+                "kill-switch:" + scope,
                 Map.of("reason", reason));
         return new KillSwitch(scope, active, caller.name(), now, reason);
     }
@@ -106,19 +109,26 @@ public class KillSwitches {
      */
     @Transactional
     public boolean republish(String scope) {
-        List<String> signedWith = jdbc.query("SELECT key_id FROM control_sequences WHERE scope = ? FOR UPDATE",
-                (rs, i) -> rs.getString(1), scope);
+        List<String> signedWith = jdbc.query(
+                "SELECT key_id FROM control_sequences WHERE scope = ? FOR UPDATE", (rs, i) -> rs.getString(1), scope);
         if (signedWith.isEmpty() || key.keyId().equals(signedWith.get(0))) {
             return false; // never published, or signed with this key already
         }
         long sequence = nextSequence(scope);
-        List<KillSwitch> recorded = jdbc.query("SELECT * FROM kill_switches WHERE scope = ?", KillSwitches::killSwitch,
-                scope);
+        List<KillSwitch> recorded =
+                jdbc.query("SELECT * FROM kill_switches WHERE scope = ?", KillSwitches::killSwitch, scope);
         KillSwitch current = recorded.isEmpty() ? null : recorded.get(0);
-        publish(scope, current != null && current.active(), cancelledRuns(scope),
+        publish(
+                scope,
+                current != null && current.active(),
+                cancelledRuns(scope),
                 current == null ? REPUBLISHING_ACTOR : current.changedBy(),
-                current == null ? "control state re-published, signed" : current.reason(), sequence);
-        log.info("control state of {} re-published signed with key {} (its newest message was {})", scope, key.keyId(),
+                current == null ? "control state re-published, signed" : current.reason(),
+                sequence);
+        log.info(
+                "control state of {} re-published signed with key {} (its newest message was {})",
+                scope,
+                key.keyId(),
                 signedWith.get(0) == null ? "unsigned" : "signed with key " + signedWith.get(0));
         return true;
     }
@@ -128,13 +138,18 @@ public class KillSwitches {
      * has a row in {@code control_sequences}: V12 made one for each message published before it).
      */
     public List<String> scopesNotSignedWithOwnKey() {
-        return jdbc.queryForList("SELECT scope FROM control_sequences WHERE key_id IS DISTINCT FROM ? ORDER BY scope",
-                String.class, key.keyId());
+        return jdbc.queryForList(
+                "SELECT scope FROM control_sequences WHERE key_id IS DISTINCT FROM ? ORDER BY scope",
+                String.class,
+                key.keyId());
     }
 
     public boolean isActive(String scope) {
-        return jdbc.query("SELECT active FROM kill_switches WHERE scope = ?", (rs, i) -> rs.getBoolean(1), scope)
-                .stream().findFirst().orElse(false);
+        return jdbc
+                .query("SELECT active FROM kill_switches WHERE scope = ?", (rs, i) -> rs.getBoolean(1), scope)
+                .stream()
+                .findFirst()
+                .orElse(false);
     }
 
     public List<KillSwitch> list() {
@@ -142,8 +157,12 @@ public class KillSwitches {
     }
 
     private static KillSwitch killSwitch(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
-        return new KillSwitch(rs.getString("scope"), rs.getBoolean("active"), rs.getString("changed_by"),
-                rs.getTimestamp("changed_at").toInstant(), rs.getString("reason"));
+        return new KillSwitch(
+                rs.getString("scope"),
+                rs.getBoolean("active"),
+                rs.getString("changed_by"),
+                rs.getTimestamp("changed_at").toInstant(),
+                rs.getString("reason"));
     }
 
     private List<RunId> cancelledRuns(String scope) {
@@ -151,8 +170,10 @@ public class KillSwitches {
             return List.of();
         }
         // the most recent cancellations: enough for deletion replicas to drop tasks still queued
-        return jdbc.query("SELECT id FROM runs WHERE dataset = ? AND state = 'CANCELLED' ORDER BY updated_at DESC LIMIT 50",
-                (rs, i) -> RunId.of(rs.getString(1)), scope);
+        return jdbc.query(
+                "SELECT id FROM runs WHERE dataset = ? AND state = 'CANCELLED' ORDER BY updated_at DESC LIMIT 50",
+                (rs, i) -> RunId.of(rs.getString(1)),
+                scope);
     }
 
     /**
@@ -162,21 +183,25 @@ public class KillSwitches {
      */
     private long nextSequence(String scope) {
         Instant now = clock.instant();
-        Long sequence = jdbc.queryForObject("""
+        Long sequence = jdbc.queryForObject(
+                """
                         INSERT INTO control_sequences AS stored (scope, sequence, key_id, published_at) VALUES (?, ?, ?, ?)
                         ON CONFLICT (scope) DO UPDATE SET sequence = greatest(stored.sequence + 1, excluded.sequence),
                                                           key_id = excluded.key_id, published_at = excluded.published_at
                         RETURNING sequence""",
-                Long.class, scope, Math.max(0, ChronoUnit.MICROS.between(Instant.EPOCH, now)), key.keyId(),
+                Long.class,
+                scope,
+                Math.max(0, ChronoUnit.MICROS.between(Instant.EPOCH, now)),
+                key.keyId(),
                 Timestamp.from(now));
         return Require.nonNull("control sequence of " + scope, sequence);
     }
 
-    private void publish(String scope, boolean active, List<RunId> cancelled, String actor, String reason, long sequence) {
+    private void publish(
+            String scope, boolean active, List<RunId> cancelled, String actor, String reason, long sequence) {
         ControlSignal signal = new ControlSignal(scope, active, cancelled, actor, reason).signed(sequence, key);
         outbox.add(Topics.CONTROL, Topics.controlKey(signal), EventEnvelope.startChain(signal, null, clock));
     }
 
-    public record KillSwitch(String scope, boolean active, String changedBy, Instant changedAt, String reason) {
-    }
+    public record KillSwitch(String scope, boolean active, String changedBy, Instant changedAt, String reason) {}
 }

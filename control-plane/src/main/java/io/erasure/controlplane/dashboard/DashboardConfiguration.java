@@ -16,6 +16,7 @@ class DashboardConfiguration {
      */
     @Bean
     AccessRules dashboardPage() {
-        return requests -> requests.requestMatchers(HttpMethod.GET, "/dashboard", "/dashboard/", "/dashboard/**").permitAll();
+        return requests -> requests.requestMatchers(HttpMethod.GET, "/dashboard", "/dashboard/", "/dashboard/**")
+                .permitAll();
     }
 }

@@ -33,21 +33,32 @@ public class DashboardController {
     // the page's relative script paths resolve only under the trailing slash
     @GetMapping("/dashboard")
     public ResponseEntity<Void> redirectToPage() {
-        return ResponseEntity.status(HttpStatus.FOUND).location(URI.create("/dashboard/")).build();
+        return ResponseEntity.status(HttpStatus.FOUND)
+                .location(URI.create("/dashboard/"))
+                .build();
     }
 
     @GetMapping("/dashboard/")
     public ResponseEntity<Resource> page() {
-        return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).cacheControl(CacheControl.noCache()).body(PAGE);
+        return ResponseEntity.ok()
+                .contentType(MediaType.TEXT_HTML)
+                .cacheControl(CacheControl.noCache())
+                .body(PAGE);
     }
 
     /** Base URLs of the services the page calls from the browser; nothing secret. */
     @GetMapping("/dashboard/config.json")
     public Map<String, Object> config() {
         Map<String, String> services = new LinkedHashMap<>();
-        services.put("deletionLog", DashboardProperties.Services.base(properties.services().deletionLog()));
-        services.put("recovery", DashboardProperties.Services.base(properties.services().recovery()));
-        services.put("deletion", DashboardProperties.Services.base(properties.services().deletion()));
+        services.put(
+                "deletionLog",
+                DashboardProperties.Services.base(properties.services().deletionLog()));
+        services.put(
+                "recovery",
+                DashboardProperties.Services.base(properties.services().recovery()));
+        services.put(
+                "deletion",
+                DashboardProperties.Services.base(properties.services().deletion()));
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("services", services);
         config.put("overdueAfterSeconds", properties.overdueAfter().toSeconds());

@@ -14,7 +14,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param overdueAfter a validated deletable set waiting longer than this is shown as overdue
  */
 @ConfigurationProperties("erasure.dashboard")
-public record DashboardProperties(@DefaultValue Services services, @DefaultValue("24h") Duration overdueAfter) {
+public record DashboardProperties(
+        @DefaultValue Services services,
+        @DefaultValue("24h") Duration overdueAfter) {
 
     public DashboardProperties {
         if (overdueAfter == null || overdueAfter.isNegative() || overdueAfter.isZero()) {
@@ -27,9 +29,10 @@ public record DashboardProperties(@DefaultValue Services services, @DefaultValue
      * @param recovery    recovery-service: recoveries and their outcomes
      * @param deletion    deletion-service: throttle meters through {@code /actuator/metrics}
      */
-    public record Services(@DefaultValue("http://127.0.0.1:8084") URI deletionLog,
-                           @DefaultValue("http://127.0.0.1:8085") URI recovery,
-                           @DefaultValue("http://127.0.0.1:8083") URI deletion) {
+    public record Services(
+            @DefaultValue("http://127.0.0.1:8084") URI deletionLog,
+            @DefaultValue("http://127.0.0.1:8085") URI recovery,
+            @DefaultValue("http://127.0.0.1:8083") URI deletion) {
 
         public Services {
             requireBase("deletion-log", deletionLog);
@@ -39,8 +42,9 @@ public record DashboardProperties(@DefaultValue Services services, @DefaultValue
 
         private static void requireBase(String name, URI uri) {
             if (uri == null || uri.getScheme() == null || uri.getHost() == null) {
-                throw new IllegalArgumentException("erasure.dashboard.services." + name + " must be an absolute http(s) URL"
-                        + " that a browser reaches, e.g. http://127.0.0.1:8084; got " + uri);
+                throw new IllegalArgumentException(
+                        "erasure.dashboard.services." + name + " must be an absolute http(s) URL"
+                                + " that a browser reaches, e.g. http://127.0.0.1:8084; got " + uri);
             }
         }
 

@@ -48,12 +48,20 @@ public class DeletionBacklog {
             long rows = deletable.getOrDefault(dataset, 0L);
             Long waited = waiting.get(dataset);
             Long lastAudit = audited.get(dataset);
-            datasets.put(dataset, new DatasetBacklog(rows, waited,
-                    rows > 0 && waited != null && waited > overdueAfter.toSeconds(),
-                    lastAudit == null ? null : Instant.ofEpochSecond(lastAudit)));
+            datasets.put(
+                    dataset,
+                    new DatasetBacklog(
+                            rows,
+                            waited,
+                            rows > 0 && waited != null && waited > overdueAfter.toSeconds(),
+                            lastAudit == null ? null : Instant.ofEpochSecond(lastAudit)));
         }
         Gauge unresolved = meters.find(FORWARD_UNRESOLVED).gauge();
-        return new Summary(clock.instant(), overdueAfter.toSeconds(), runs, datasets,
+        return new Summary(
+                clock.instant(),
+                overdueAfter.toSeconds(),
+                runs,
+                datasets,
                 unresolved == null ? 0 : (long) unresolved.value());
     }
 
@@ -84,9 +92,12 @@ public class DeletionBacklog {
      * @param datasets            per dataset that has had an audit or has rows waiting; others have nothing to show
      * @param forwardUnresolved   forward-deletion requests unresolved past {@code erasure.forward.alert-after} (an alert)
      */
-    public record Summary(Instant at, long overdueAfterSeconds, Map<String, Long> runsByState,
-                          Map<String, DatasetBacklog> datasets, long forwardUnresolved) {
-    }
+    public record Summary(
+            Instant at,
+            long overdueAfterSeconds,
+            Map<String, Long> runsByState,
+            Map<String, DatasetBacklog> datasets,
+            long forwardUnresolved) {}
 
     /**
      * @param deletableRows  rows validated as deletable and not yet deleted (runs awaiting approval, authorized or deleting)
@@ -94,6 +105,5 @@ public class DeletionBacklog {
      * @param overdue        whether that is longer than {@code erasure.dashboard.overdue-after}
      * @param lastAuditAt    when the dataset's last successful audit finished; null if it never had one
      */
-    public record DatasetBacklog(long deletableRows, Long waitingSeconds, boolean overdue, Instant lastAuditAt) {
-    }
+    public record DatasetBacklog(long deletableRows, Long waitingSeconds, boolean overdue, Instant lastAuditAt) {}
 }

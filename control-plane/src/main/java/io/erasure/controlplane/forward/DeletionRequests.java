@@ -18,8 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class DeletionRequests {
 
-    private static final TypeReference<Map<String, List<String>>> CHILD_IDS = new TypeReference<>() {
-    };
+    private static final TypeReference<Map<String, List<String>>> CHILD_IDS = new TypeReference<>() {};
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -31,26 +30,42 @@ public class DeletionRequests {
 
     /** {@code fwd-} + 32 hex characters derived from the event id: a redelivered event names the same request. */
     static String idFor(UUID eventId) {
-        return "fwd-" + DeterministicId.sha256Hex("forward-request", eventId.toString()).substring(0, 32);
+        return "fwd-"
+                + DeterministicId.sha256Hex("forward-request", eventId.toString())
+                        .substring(0, 32);
     }
 
     void insert(DeletionRequest r) {
-        jdbc.update("""
+        jdbc.update(
+                """
                         INSERT INTO deletion_requests (id, created_at, aggregate_type, aggregate_id, version, state,
                             tombstoned_at, published_at, event_id, origin_chain_id, child_ids, requested_by, held_reason,
                             updated_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)""",
-                r.id(), ts(r.createdAt()), r.aggregateType(), r.aggregateId(), r.version(), r.state().name(),
-                ts(r.tombstonedAt()), ts(r.publishedAt()), r.eventId(), r.originChainId(),
-                json.writeValueAsString(r.childIds()), r.requestedBy(), r.heldReason(), ts(r.createdAt()));
+                r.id(),
+                ts(r.createdAt()),
+                r.aggregateType(),
+                r.aggregateId(),
+                r.version(),
+                r.state().name(),
+                ts(r.tombstonedAt()),
+                ts(r.publishedAt()),
+                r.eventId(),
+                r.originChainId(),
+                json.writeValueAsString(r.childIds()),
+                r.requestedBy(),
+                r.heldReason(),
+                ts(r.createdAt()));
     }
 
     public Optional<DeletionRequest> find(String id) {
-        return jdbc.query("SELECT * FROM deletion_requests WHERE id = ?", this::row, id).stream().findFirst();
+        return jdbc.query("SELECT * FROM deletion_requests WHERE id = ?", this::row, id).stream()
+                .findFirst();
     }
 
     Optional<DeletionRequest> lock(String id) {
-        return jdbc.query("SELECT * FROM deletion_requests WHERE id = ? FOR UPDATE", this::row, id).stream().findFirst();
+        return jdbc.query("SELECT * FROM deletion_requests WHERE id = ? FOR UPDATE", this::row, id).stream()
+                .findFirst();
     }
 
     /** Compare-and-set on the state: false when another transaction moved it first. */
@@ -58,41 +73,48 @@ public class DeletionRequests {
         return jdbc.update("""
                         UPDATE deletion_requests SET state = ?, updated_at = ?,
                                purged_at = CASE WHEN ? = 'PURGED' THEN ? ELSE purged_at END
-                        WHERE id = ? AND state = ?""",
-                to.name(), ts(at), to.name(), ts(at), id, from.name()) == 1;
+                        WHERE id = ? AND state = ?""", to.name(), ts(at), to.name(), ts(at), id, from.name()) == 1;
     }
 
     boolean approve(String id, String approver, Instant at) {
         return jdbc.update("""
                         UPDATE deletion_requests SET state = 'TOMBSTONED', approved_by = ?, published_at = ?, updated_at = ?
-                        WHERE id = ? AND state = 'HELD'""",
-                approver, ts(at), ts(at), id) == 1;
+                        WHERE id = ? AND state = 'HELD'""", approver, ts(at), ts(at), id) == 1;
     }
 
     /** Requests of {@code aggregateType} created after {@code since}: the burst window's volume. */
     long countSince(String aggregateType, Instant since) {
         Long count = jdbc.queryForObject(
                 "SELECT count(*) FROM deletion_requests WHERE aggregate_type = ? AND created_at > ?",
-                Long.class, aggregateType, ts(since));
+                Long.class,
+                aggregateType,
+                ts(since));
         return count == null ? 0 : count;
     }
 
     List<DeletionRequest> held(String aggregateType, int limit) {
         return jdbc.query("""
                         SELECT * FROM deletion_requests WHERE state = 'HELD' AND (?::text IS NULL OR aggregate_type = ?)
-                        ORDER BY created_at, id LIMIT ?""",
-                this::row, aggregateType, aggregateType, limit);
+                        ORDER BY created_at, id LIMIT ?""", this::row, aggregateType, aggregateType, limit);
     }
 
     /** Newest first; each filter applies when not null. */
     public List<DeletionRequest> list(RequestState state, String aggregateType, String aggregateId, int limit) {
         String s = state == null ? null : state.name();
-        return jdbc.query("""
+        return jdbc.query(
+                """
                         SELECT * FROM deletion_requests
                         WHERE (?::text IS NULL OR state = ?) AND (?::text IS NULL OR aggregate_type = ?)
                           AND (?::text IS NULL OR aggregate_id = ?)
                         ORDER BY created_at DESC, id DESC LIMIT ?""",
-                this::row, s, s, aggregateType, aggregateType, aggregateId, aggregateId, Math.max(1, Math.min(limit, 1000)));
+                this::row,
+                s,
+                s,
+                aggregateType,
+                aggregateType,
+                aggregateId,
+                aggregateId,
+                Math.max(1, Math.min(limit, 1000)));
     }
 
     /**
@@ -103,24 +125,34 @@ public class DeletionRequests {
         return jdbc.query("""
                         SELECT * FROM deletion_requests
                         WHERE state = 'TOMBSTONED' AND published_at < ? AND (published_at, id) > (?, ?)
-                        ORDER BY published_at, id LIMIT ?""",
-                this::row, ts(publishedBefore), ts(afterAt), afterId, limit);
+                        ORDER BY published_at, id LIMIT ?""", this::row, ts(publishedBefore), ts(afterAt), afterId, limit);
     }
 
     long countUnresolvedBefore(Instant publishedBefore) {
         Long count = jdbc.queryForObject(
                 "SELECT count(*) FROM deletion_requests WHERE state = 'TOMBSTONED' AND published_at < ?",
-                Long.class, ts(publishedBefore));
+                Long.class,
+                ts(publishedBefore));
         return count == null ? 0 : count;
     }
 
     private DeletionRequest row(ResultSet rs, int i) throws SQLException {
-        return new DeletionRequest(rs.getString("id"), instant(rs, "created_at"), rs.getString("aggregate_type"),
-                rs.getString("aggregate_id"), rs.getLong("version"), RequestState.valueOf(rs.getString("state")),
-                instant(rs, "tombstoned_at"), instant(rs, "published_at"), instant(rs, "purged_at"),
-                rs.getObject("event_id", UUID.class), rs.getObject("origin_chain_id", UUID.class),
-                json.readValue(rs.getString("child_ids"), CHILD_IDS), rs.getString("requested_by"),
-                rs.getString("held_reason"), rs.getString("approved_by"));
+        return new DeletionRequest(
+                rs.getString("id"),
+                instant(rs, "created_at"),
+                rs.getString("aggregate_type"),
+                rs.getString("aggregate_id"),
+                rs.getLong("version"),
+                RequestState.valueOf(rs.getString("state")),
+                instant(rs, "tombstoned_at"),
+                instant(rs, "published_at"),
+                instant(rs, "purged_at"),
+                rs.getObject("event_id", UUID.class),
+                rs.getObject("origin_chain_id", UUID.class),
+                json.readValue(rs.getString("child_ids"), CHILD_IDS),
+                rs.getString("requested_by"),
+                rs.getString("held_reason"),
+                rs.getString("approved_by"));
     }
 
     static Timestamp ts(Instant instant) {

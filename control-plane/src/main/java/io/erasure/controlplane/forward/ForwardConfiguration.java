@@ -5,5 +5,4 @@ import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ForwardProperties.class)
-class ForwardConfiguration {
-}
+class ForwardConfiguration {}

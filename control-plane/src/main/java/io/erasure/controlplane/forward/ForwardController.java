@@ -44,9 +44,16 @@ public class ForwardController {
     private final RefusedTaskTotals refused;
     private final Clock clock;
 
-    public ForwardController(ForwardIntake intake, HeldRequests held, DeletionRequests requests, ForwardTargets targets,
-                             ForwardPolicies policies, IdentifierSourceRegistry sources, CallerResolver callers,
-                             RefusedTaskTotals refused, Clock clock) {
+    public ForwardController(
+            ForwardIntake intake,
+            HeldRequests held,
+            DeletionRequests requests,
+            ForwardTargets targets,
+            ForwardPolicies policies,
+            IdentifierSourceRegistry sources,
+            CallerResolver callers,
+            RefusedTaskTotals refused,
+            Clock clock) {
         this.intake = intake;
         this.held = held;
         this.requests = requests;
@@ -68,14 +75,20 @@ public class ForwardController {
         Caller caller = callers.current();
         caller.requireAny("publishing forward-deletion requests", Role.PUBLISHER, Role.OPERATOR);
         if (sources.get(body.aggregateType()).isEmpty()) {
-            throw ApiProblem.badRequest("aggregateType '" + body.aggregateType() + "' is not a registered identifier source;"
-                    + " register it with POST /api/identifier-sources or name one that is");
+            throw ApiProblem.badRequest(
+                    "aggregateType '" + body.aggregateType() + "' is not a registered identifier source;"
+                            + " register it with POST /api/identifier-sources or name one that is");
         }
         Instant now = clock.instant();
-        ForwardDeletionRequested payload = new ForwardDeletionRequested(body.aggregateType(), body.aggregateId(),
-                body.version(), body.tombstonedAt() == null ? now : body.tombstonedAt(), body.childIds(), caller.name());
-        UUID eventId = DeterministicId.nameBasedUuid("forward-rest", body.aggregateType(), body.aggregateId(),
-                Long.toString(body.version()));
+        ForwardDeletionRequested payload = new ForwardDeletionRequested(
+                body.aggregateType(),
+                body.aggregateId(),
+                body.version(),
+                body.tombstonedAt() == null ? now : body.tombstonedAt(),
+                body.childIds(),
+                caller.name());
+        UUID eventId = DeterministicId.nameBasedUuid(
+                "forward-rest", body.aggregateType(), body.aggregateId(), Long.toString(body.version()));
         EventEnvelope event = EventEnvelope.of(payload, null, eventId, clock).withEventId(eventId);
         IntakeResult result = intake.accept(event, true);
         HttpStatus status = switch (result.outcome()) {
@@ -88,20 +101,25 @@ public class ForwardController {
 
     @GetMapping("/api/forward-requests/{id}")
     public RequestView get(@PathVariable String id) {
-        DeletionRequest request = requests.find(id).orElseThrow(() -> ApiProblem.notFound("forward request '" + id + "'"));
+        DeletionRequest request =
+                requests.find(id).orElseThrow(() -> ApiProblem.notFound("forward request '" + id + "'"));
         return RequestView.of(request, targets.of(id), refused.ofRequest(id).orElse(null));
     }
 
     /** Newest first, without targets; filter by state, aggregate type or id. */
     @GetMapping("/api/forward-requests")
-    public List<RequestView> list(@RequestParam(required = false) String state,
-                                  @RequestParam(required = false) String aggregateType,
-                                  @RequestParam(required = false) String aggregateId,
-                                  @RequestParam(defaultValue = "100") int limit) {
+    public List<RequestView> list(
+            @RequestParam(required = false) String state,
+            @RequestParam(required = false) String aggregateType,
+            @RequestParam(required = false) String aggregateId,
+            @RequestParam(defaultValue = "100") int limit) {
         RequestState parsed = parseState(state);
         List<DeletionRequest> found = requests.list(parsed, aggregateType, aggregateId, limit);
-        Map<String, RefusedTasks> refusedTasks = refused.ofRequests(found.stream().map(DeletionRequest::id).toList());
-        return found.stream().map(request -> RequestView.of(request, null, refusedTasks.get(request.id()))).toList();
+        Map<String, RefusedTasks> refusedTasks =
+                refused.ofRequests(found.stream().map(DeletionRequest::id).toList());
+        return found.stream()
+                .map(request -> RequestView.of(request, null, refusedTasks.get(request.id())))
+                .toList();
     }
 
     @PostMapping("/api/forward-requests/held/approve")
@@ -126,7 +144,8 @@ public class ForwardController {
         try {
             return RequestState.valueOf(state.trim().toUpperCase());
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("state must be one of " + List.of(RequestState.values()) + ", got " + Require.echo(state));
+            throw ApiProblem.badRequest(
+                    "state must be one of " + List.of(RequestState.values()) + ", got " + Require.echo(state));
         }
     }
 }

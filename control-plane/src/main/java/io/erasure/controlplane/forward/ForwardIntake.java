@@ -35,8 +35,13 @@ public class ForwardIntake {
     private final ForwardProperties properties;
     private final Clock clock;
 
-    public ForwardIntake(JdbcTemplate jdbc, DeletionRequests requests, ForwardTargets targets, ForwardMetrics metrics,
-                         ForwardProperties properties, Clock clock) {
+    public ForwardIntake(
+            JdbcTemplate jdbc,
+            DeletionRequests requests,
+            ForwardTargets targets,
+            ForwardMetrics metrics,
+            ForwardProperties properties,
+            Clock clock) {
         this.jdbc = jdbc;
         this.requests = requests;
         this.targets = targets;
@@ -63,29 +68,53 @@ public class ForwardIntake {
         Instant now = clock.instant();
         Current current = current(payload.aggregateType(), payload.aggregateId());
         if (current != null && current.eventId().equals(event.eventId())) {
-            return dropped(IntakeOutcome.DUPLICATE, current, "event " + event.eventId() + " was already applied as request "
-                    + current.requestId());
+            return dropped(
+                    IntakeOutcome.DUPLICATE,
+                    current,
+                    "event " + event.eventId() + " was already applied as request " + current.requestId());
         }
         if (!startedHere && originatedHere(event.originChainId())) {
-            return dropped(IntakeOutcome.LOOP, current, "event " + event.eventId() + " is in chain " + event.originChainId()
-                    + ", which this control plane originated: dropped to cut the loop");
+            return dropped(
+                    IntakeOutcome.LOOP,
+                    current,
+                    "event " + event.eventId() + " is in chain " + event.originChainId()
+                            + ", which this control plane originated: dropped to cut the loop");
         }
         String requestId = DeletionRequests.idFor(event.eventId());
-        if (current != null && current.version() >= payload.version() || !moveVersion(payload, event.eventId(), requestId, now)) {
+        if (current != null && current.version() >= payload.version()
+                || !moveVersion(payload, event.eventId(), requestId, now)) {
             Current latest = current(payload.aggregateType(), payload.aggregateId());
-            return dropped(IntakeOutcome.STALE, latest, "version " + payload.version() + " of " + payload.aggregateType()
-                    + " '" + payload.aggregateId() + "' is not newer than the current version "
-                    + (latest == null ? "?" : latest.version()) + ": dropped (out-of-order delivery)");
+            return dropped(
+                    IntakeOutcome.STALE,
+                    latest,
+                    "version " + payload.version() + " of " + payload.aggregateType()
+                            + " '" + payload.aggregateId() + "' is not newer than the current version "
+                            + (latest == null ? "?" : latest.version()) + ": dropped (out-of-order delivery)");
         }
-        long recent = requests.countSince(payload.aggregateType(), now.minus(properties.burst().window()));
+        long recent = requests.countSince(
+                payload.aggregateType(), now.minus(properties.burst().window()));
         boolean held = recent >= properties.burst().maxPerWindow();
         // the cut-off never lies after intake: a row written after it survives even if the event claims a later time
         Instant cutoff = payload.tombstonedAt().isBefore(now) ? payload.tombstonedAt() : now;
-        DeletionRequest request = new DeletionRequest(requestId, now, payload.aggregateType(), payload.aggregateId(),
-                payload.version(), held ? RequestState.HELD : RequestState.TOMBSTONED, cutoff, held ? null : now, null,
-                event.eventId(), event.originChainId(), payload.childIds(), payload.requestedBy(),
-                held ? "burst: " + recent + " requests of " + payload.aggregateType() + " within "
-                        + properties.burst().window() + " (limit " + properties.burst().maxPerWindow() + ")" : null,
+        DeletionRequest request = new DeletionRequest(
+                requestId,
+                now,
+                payload.aggregateType(),
+                payload.aggregateId(),
+                payload.version(),
+                held ? RequestState.HELD : RequestState.TOMBSTONED,
+                cutoff,
+                held ? null : now,
+                null,
+                event.eventId(),
+                event.originChainId(),
+                payload.childIds(),
+                payload.requestedBy(),
+                held
+                        ? "burst: " + recent + " requests of " + payload.aggregateType() + " within "
+                                + properties.burst().window() + " (limit "
+                                + properties.burst().maxPerWindow() + ")"
+                        : null,
                 null);
         requests.insert(request);
         recordChain(effectChainOf(requestId), requestId, now);
@@ -105,7 +134,8 @@ public class ForwardIntake {
     /** Publishes a TOMBSTONED request's targets; PURGED at once when none of them has anything to confirm. */
     RequestState startDeleting(DeletionRequest request, Instant now) {
         targets.publish(request);
-        if (targets.allConfirmed(request.id()) && requests.move(request.id(), RequestState.TOMBSTONED, RequestState.PURGED, now)) {
+        if (targets.allConfirmed(request.id())
+                && requests.move(request.id(), RequestState.TOMBSTONED, RequestState.PURGED, now)) {
             return RequestState.PURGED;
         }
         return RequestState.TOMBSTONED;
@@ -115,7 +145,9 @@ public class ForwardIntake {
         metrics.intake(outcome);
         log.info("{}", message);
         String requestId = current == null ? null : current.requestId();
-        RequestState state = requestId == null ? null : requests.find(requestId).map(DeletionRequest::state).orElse(null);
+        RequestState state = requestId == null
+                ? null
+                : requests.find(requestId).map(DeletionRequest::state).orElse(null);
         return new IntakeResult(outcome, requestId, state, message);
     }
 
@@ -123,33 +155,44 @@ public class ForwardIntake {
         List<Current> rows = jdbc.query(
                 "SELECT version, event_id, request_id FROM forward_entities WHERE aggregate_type = ? AND aggregate_id = ?"
                         + " FOR UPDATE",
-                (rs, i) -> new Current(rs.getLong(1), rs.getObject(2, UUID.class), rs.getString(3)), type, id);
+                (rs, i) -> new Current(rs.getLong(1), rs.getObject(2, UUID.class), rs.getString(3)),
+                type,
+                id);
         return rows.isEmpty() ? null : rows.get(0);
     }
 
     /** Compare-and-set of the entity's version: false when it is already at or past {@code payload.version()}. */
     private boolean moveVersion(ForwardDeletionRequested payload, UUID eventId, String requestId, Instant now) {
-        return jdbc.update("""
+        return jdbc.update(
+                        """
                         INSERT INTO forward_entities (aggregate_type, aggregate_id, version, event_id, request_id, updated_at)
                         VALUES (?, ?, ?, ?, ?, ?)
                         ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE
                             SET version = EXCLUDED.version, event_id = EXCLUDED.event_id, request_id = EXCLUDED.request_id,
                                 updated_at = EXCLUDED.updated_at
                             WHERE forward_entities.version < EXCLUDED.version""",
-                payload.aggregateType(), payload.aggregateId(), payload.version(), eventId, requestId,
-                Timestamp.from(now)) == 1;
+                        payload.aggregateType(),
+                        payload.aggregateId(),
+                        payload.version(),
+                        eventId,
+                        requestId,
+                        Timestamp.from(now))
+                == 1;
     }
 
     private boolean originatedHere(UUID chainId) {
-        Integer found = jdbc.queryForObject("SELECT count(*) FROM forward_chains WHERE chain_id = ?", Integer.class, chainId);
+        Integer found =
+                jdbc.queryForObject("SELECT count(*) FROM forward_chains WHERE chain_id = ?", Integer.class, chainId);
         return found != null && found > 0;
     }
 
     private void recordChain(UUID chainId, String requestId, Instant now) {
-        jdbc.update("INSERT INTO forward_chains (chain_id, request_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                chainId, requestId, Timestamp.from(now));
+        jdbc.update(
+                "INSERT INTO forward_chains (chain_id, request_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                chainId,
+                requestId,
+                Timestamp.from(now));
     }
 
-    private record Current(long version, UUID eventId, String requestId) {
-    }
+    private record Current(long version, UUID eventId, String requestId) {}
 }

@@ -37,7 +37,9 @@ public class ForwardListeners {
             return;
         }
         if (!(event.payload() instanceof ForwardDeletionRequested)) {
-            log.error("{} on {} skipped: only ForwardDeletionRequested belongs there", event.eventType(),
+            log.error(
+                    "{} on {} skipped: only ForwardDeletionRequested belongs there",
+                    event.eventType(),
                     Topics.FORWARD_REQUESTS);
             return;
         }

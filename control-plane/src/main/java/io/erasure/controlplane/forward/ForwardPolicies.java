@@ -1,21 +1,20 @@
 package io.erasure.controlplane.forward;
 
 import io.erasure.controlplane.actions.ActionsLog;
-import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.registry.DatasetRegistry;
 import io.erasure.controlplane.registry.DatasetView;
 import io.erasure.model.check.Require;
+import io.erasure.model.task.DeletionTask;
 import io.erasure.support.access.Caller;
 import java.sql.Timestamp;
 import java.time.Clock;
-import io.erasure.model.task.DeletionTask;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.json.JsonMapper;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What forward deletion does to each dataset. Kept beside the registry rather than in the dataset spec,
@@ -26,8 +25,7 @@ import org.springframework.transaction.annotation.Transactional;
 @Service
 public class ForwardPolicies {
 
-    private static final TypeReference<List<String>> COLUMNS = new TypeReference<>() {
-    };
+    private static final TypeReference<List<String>> COLUMNS = new TypeReference<>() {};
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -35,7 +33,8 @@ public class ForwardPolicies {
     private final ActionsLog actions;
     private final Clock clock;
 
-    public ForwardPolicies(JdbcTemplate jdbc, JsonMapper json, DatasetRegistry datasets, ActionsLog actions, Clock clock) {
+    public ForwardPolicies(
+            JdbcTemplate jdbc, JsonMapper json, DatasetRegistry datasets, ActionsLog actions, Clock clock) {
         this.jdbc = jdbc;
         this.json = json;
         this.datasets = datasets;
@@ -45,33 +44,48 @@ public class ForwardPolicies {
 
     /** The dataset's policy; DELETE when its owner never set one. */
     public Policy policyOf(String dataset) {
-        return jdbc.query("SELECT action, clear_columns::text FROM forward_policies WHERE dataset = ?",
-                        (rs, i) -> new Policy(dataset, ForwardAction.valueOf(rs.getString(1)),
-                                json.readValue(rs.getString(2), COLUMNS)), dataset)
-                .stream().findFirst().orElse(new Policy(dataset, ForwardAction.DELETE, List.of()));
+        return jdbc
+                .query(
+                        "SELECT action, clear_columns::text FROM forward_policies WHERE dataset = ?",
+                        (rs, i) -> new Policy(
+                                dataset,
+                                ForwardAction.valueOf(rs.getString(1)),
+                                json.readValue(rs.getString(2), COLUMNS)),
+                        dataset)
+                .stream()
+                .findFirst()
+                .orElse(new Policy(dataset, ForwardAction.DELETE, List.of()));
     }
 
     @Transactional
     public Policy set(String dataset, PolicyBody body, Caller caller) {
         DatasetView view = datasets.require(dataset);
-        DatasetRegistry.requireOwner(caller, view.spec().ownerTeam(),
-                "set the forward-deletion policy of dataset '" + dataset + "'");
+        DatasetRegistry.requireOwner(
+                caller, view.spec().ownerTeam(), "set the forward-deletion policy of dataset '" + dataset + "'");
         List<String> columns = body.clearColumns();
         if (body.action() == ForwardAction.ANONYMISE) {
             if (view.spec().target() != null) {
-                throw new IllegalArgumentException("dataset '" + dataset + "' is a " + view.spec().storeKind()
-                        + " dataset without columns; it cannot be anonymised, only deleted (DELETE) or kept (KEEP_SNAPSHOT)");
+                throw new IllegalArgumentException(
+                        "dataset '" + dataset + "' is a " + view.spec().storeKind()
+                                + " dataset without columns; it cannot be anonymised, only deleted (DELETE) or kept (KEEP_SNAPSHOT)");
             }
             DeletionTask.requireClearable(view.spec(), columns);
         }
-        jdbc.update("""
+        jdbc.update(
+                """
                         INSERT INTO forward_policies (dataset, action, clear_columns, updated_by, updated_at)
                         VALUES (?, ?, ?::jsonb, ?, ?)
                         ON CONFLICT (dataset) DO UPDATE SET action = EXCLUDED.action, clear_columns = EXCLUDED.clear_columns,
                             updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at""",
-                dataset, body.action().name(), json.writeValueAsString(columns), caller.name(),
+                dataset,
+                body.action().name(),
+                json.writeValueAsString(columns),
+                caller.name(),
                 Timestamp.from(clock.instant()));
-        actions.record(caller.name(), "dataset.forward-policy", "dataset:" + dataset,
+        actions.record(
+                caller.name(),
+                "dataset.forward-policy",
+                "dataset:" + dataset,
                 Map.of("action", body.action().name(), "clearColumns", columns));
         return new Policy(dataset, body.action(), columns);
     }
@@ -108,10 +122,12 @@ public class ForwardPolicies {
             if (action == null) {
                 throw new IllegalArgumentException("action is required: one of DELETE, KEEP_SNAPSHOT, ANONYMISE");
             }
-            clearColumns = clearColumns == null ? List.of() : Require.listOf("clearColumns", clearColumns, MAX_CLEAR_COLUMNS);
+            clearColumns =
+                    clearColumns == null ? List.of() : Require.listOf("clearColumns", clearColumns, MAX_CLEAR_COLUMNS);
             if (action == ForwardAction.ANONYMISE && clearColumns.isEmpty()) {
-                throw new IllegalArgumentException("clearColumns is required for ANONYMISE: the non-key columns to set to"
-                        + " null, e.g. [\"email\", \"name\"]");
+                throw new IllegalArgumentException(
+                        "clearColumns is required for ANONYMISE: the non-key columns to set to"
+                                + " null, e.g. [\"email\", \"name\"]");
             }
             if (action != ForwardAction.ANONYMISE && !clearColumns.isEmpty()) {
                 throw new IllegalArgumentException("clearColumns applies only to ANONYMISE, got it with " + action);

@@ -39,8 +39,14 @@ public class ForwardProgress {
     private final Clock clock;
     private final RunEventGate gate;
 
-    public ForwardProgress(JdbcTemplate jdbc, JsonMapper json, DeletionRequests requests, ForwardTargets targets,
-                           ForwardMetrics metrics, Clock clock, RunEventGate gate) {
+    public ForwardProgress(
+            JdbcTemplate jdbc,
+            JsonMapper json,
+            DeletionRequests requests,
+            ForwardTargets targets,
+            ForwardMetrics metrics,
+            Clock clock,
+            RunEventGate gate) {
         this.gate = gate;
         this.jdbc = jdbc;
         this.json = json;
@@ -59,23 +65,64 @@ public class ForwardProgress {
             return; // only deletion-service's sealed batch results confirm a target
         }
         if (event.payload() instanceof BatchCompleted batch && batch.requestId() != null) {
-            record(batch.requestId(), batch.batchId(), batch.taskId(), batch.dataset(), batch.copyOf(), true, null,
-                    batch.counts().deleted(), batch.counts().skippedNewer(), batch.counts().alreadyAbsent(),
-                    batch.counts().failed(), batch.stillPresent(), batch.copyTasks(), batch.resolution());
+            record(
+                    batch.requestId(),
+                    batch.batchId(),
+                    batch.taskId(),
+                    batch.dataset(),
+                    batch.copyOf(),
+                    true,
+                    null,
+                    batch.counts().deleted(),
+                    batch.counts().skippedNewer(),
+                    batch.counts().alreadyAbsent(),
+                    batch.counts().failed(),
+                    batch.stillPresent(),
+                    batch.copyTasks(),
+                    batch.resolution());
         } else if (event.payload() instanceof BatchFailed failed && failed.requestId() != null) {
             if (failed.retryable()) {
-                log.info("request {}: batch {} of {} failed and will be redelivered: {}", failed.requestId(),
-                        failed.batchId(), failed.dataset(), failed.reason());
+                log.info(
+                        "request {}: batch {} of {} failed and will be redelivered: {}",
+                        failed.requestId(),
+                        failed.batchId(),
+                        failed.dataset(),
+                        failed.reason());
                 return;
             }
-            record(failed.requestId(), failed.batchId(), failed.taskId(), failed.dataset(), copyOf(failed.dataset()), false,
-                    failed.reason(), 0, 0, 0, 0, 0, 0, null);
+            record(
+                    failed.requestId(),
+                    failed.batchId(),
+                    failed.taskId(),
+                    failed.dataset(),
+                    copyOf(failed.dataset()),
+                    false,
+                    failed.reason(),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    null);
         }
     }
 
-    private void record(String requestId, String batchId, String taskId, String dataset, String copyOf, boolean completed,
-                        String failure, long deleted, long skippedNewer, long alreadyAbsent, long failedKeys,
-                        long stillPresent, int copyTasks, LookupResolution resolution) {
+    private void record(
+            String requestId,
+            String batchId,
+            String taskId,
+            String dataset,
+            String copyOf,
+            boolean completed,
+            String failure,
+            long deleted,
+            long skippedNewer,
+            long alreadyAbsent,
+            long failedKeys,
+            long stillPresent,
+            int copyTasks,
+            LookupResolution resolution) {
         DeletionRequest request = requests.lock(requestId).orElse(null);
         if (request == null) {
             log.warn("batch {} for unknown forward request {} ignored", batchId, requestId);
@@ -83,12 +130,14 @@ public class ForwardProgress {
         }
         Instant now = clock.instant();
         // the failure a completion is about to replace, if any: its part of the target's totals goes
-        Map<String, Object> previous = jdbc.queryForList("""
+        Map<String, Object> previous =
+                jdbc.queryForList("""
                         SELECT counted, failure, deleted, skipped_newer, already_absent, failed, still_present, copy_tasks
-                        FROM forward_batches WHERE request_id = ? AND batch_id = ? AND NOT completed""",
-                requestId, batchId).stream().findFirst().orElse(null);
-        // a completion replaces an earlier failure of the same batch (a redelivery that succeeded); nothing else is re-counted
-        int changed = jdbc.update("""
+                        FROM forward_batches WHERE request_id = ? AND batch_id = ? AND NOT completed""", requestId, batchId).stream().findFirst().orElse(null);
+        // a completion replaces an earlier failure of the same batch (a redelivery that succeeded); nothing else is
+        // re-counted
+        int changed = jdbc.update(
+                """
                         INSERT INTO forward_batches (request_id, batch_id, task_id, dataset, copy_of, completed, failure, deleted,
                             skipped_newer, already_absent, failed, still_present, copy_tasks, resolved_task_ids,
                             resolved_keys, refusal, at)
@@ -100,9 +149,22 @@ public class ForwardProgress {
                             resolved_task_ids = EXCLUDED.resolved_task_ids, resolved_keys = EXCLUDED.resolved_keys,
                             refusal = EXCLUDED.refusal, at = EXCLUDED.at
                         WHERE NOT forward_batches.completed AND EXCLUDED.completed""",
-                requestId, batchId, taskId, dataset, copyOf, completed, failure, deleted, skippedNewer, alreadyAbsent,
-                failedKeys, stillPresent, copyTasks, resolution == null ? null : json.writeValueAsString(resolution.taskIds()),
-                resolution == null ? null : resolution.keys(), resolution == null ? null : resolution.refusal(),
+                requestId,
+                batchId,
+                taskId,
+                dataset,
+                copyOf,
+                completed,
+                failure,
+                deleted,
+                skippedNewer,
+                alreadyAbsent,
+                failedKeys,
+                stillPresent,
+                copyTasks,
+                resolution == null ? null : json.writeValueAsString(resolution.taskIds()),
+                resolution == null ? null : resolution.keys(),
+                resolution == null ? null : resolution.refusal(),
                 Timestamp.from(now));
         if (changed == 0) {
             metrics.batchRedelivered();
@@ -111,65 +173,110 @@ public class ForwardProgress {
         String target = copyOf == null ? dataset : copyOf;
         Map<String, Object> row = jdbc.queryForList("""
                         SELECT lookup, task_ids @> to_jsonb(?::text) AS own_task FROM forward_targets
-                        WHERE request_id = ? AND dataset = ? FOR UPDATE""",
-                taskId, requestId, target).stream().findFirst().orElse(null);
+                        WHERE request_id = ? AND dataset = ? FOR UPDATE""", taskId, requestId, target).stream()
+                .findFirst()
+                .orElse(null);
         if (row != null) {
-            Batch batch = new Batch(requestId, batchId, taskId, target, failure, deleted, skippedNewer, alreadyAbsent,
-                    failedKeys, stillPresent, copyTasks);
+            Batch batch = new Batch(
+                    requestId,
+                    batchId,
+                    taskId,
+                    target,
+                    failure,
+                    deleted,
+                    skippedNewer,
+                    alreadyAbsent,
+                    failedKeys,
+                    stillPresent,
+                    copyTasks);
             if (copyOf == null) {
-                addSourceBatch(batch, (Boolean) row.get("lookup"), (Boolean) row.get("own_task"), previous,
+                addSourceBatch(
+                        batch,
+                        (Boolean) row.get("lookup"),
+                        (Boolean) row.get("own_task"),
+                        previous,
                         completed ? resolution : null);
             } else {
                 addCopyBatch(batch, previous);
             }
             confirm(requestId, target, now);
         }
-        if (request.state() == RequestState.TOMBSTONED && targets.allConfirmed(requestId)
+        if (request.state() == RequestState.TOMBSTONED
+                && targets.allConfirmed(requestId)
                 && requests.move(requestId, RequestState.TOMBSTONED, RequestState.PURGED, now)) {
             log.info("request {} PURGED: every target confirmed", requestId);
         }
     }
 
     /** One batch result as recorded, for the running totals of its target ({@code target}: the source dataset). */
-    private record Batch(String requestId, String batchId, String taskId, String target, String failure, long deleted,
-                         long skippedNewer, long alreadyAbsent, long failedKeys, long stillPresent, int copyTasks) {
-    }
+    private record Batch(
+            String requestId,
+            String batchId,
+            String taskId,
+            String target,
+            String failure,
+            long deleted,
+            long skippedNewer,
+            long alreadyAbsent,
+            long failedKeys,
+            long stillPresent,
+            int copyTasks) {}
 
     /**
      * Adds a source batch to its target's totals. A lookup target counts only the batches of its lookup tasks and of
      * the tasks its lookups reported (a lookup redelivered after a crash may have published others): a batch that
      * reports before the lookup that published its task is counted when that lookup reports.
      */
-    private void addSourceBatch(Batch batch, boolean lookup, boolean ownTask, Map<String, Object> previous,
-                                LookupResolution resolution) {
-        boolean accepted = !lookup || ownTask || jdbc.queryForObject("""
-                        SELECT EXISTS (SELECT 1 FROM forward_resolved_tasks WHERE request_id = ? AND dataset = ? AND task_id = ?)""",
-                Boolean.class, batch.requestId(), batch.target(), batch.taskId());
+    private void addSourceBatch(
+            Batch batch, boolean lookup, boolean ownTask, Map<String, Object> previous, LookupResolution resolution) {
+        boolean accepted = !lookup
+                || ownTask
+                || jdbc.queryForObject("""
+                        SELECT EXISTS (SELECT 1 FROM forward_resolved_tasks WHERE request_id = ? AND dataset = ? AND task_id = ?)""", Boolean.class, batch.requestId(), batch.target(), batch.taskId());
         if (previous != null && (Boolean) previous.get("counted")) {
-            jdbc.update("""
+            jdbc.update(
+                    """
                             UPDATE forward_targets SET sum_reported = sum_reported - ?, sum_deleted = sum_deleted - ?,
                                 sum_skipped_newer = sum_skipped_newer - ?, sum_already_absent = sum_already_absent - ?,
                                 sum_failed_keys = sum_failed_keys - ?, sum_still_present = sum_still_present - ?,
                                 sum_copy_tasks = sum_copy_tasks - ?, sum_failures = sum_failures - ?
                             WHERE request_id = ? AND dataset = ?""",
-                    number(previous, "deleted") + number(previous, "skipped_newer") + number(previous, "already_absent")
-                            + number(previous, "failed"), number(previous, "deleted"), number(previous, "skipped_newer"),
-                    number(previous, "already_absent"), number(previous, "failed"), number(previous, "still_present"),
-                    number(previous, "copy_tasks"), previous.get("failure") == null ? 0 : 1, batch.requestId(),
+                    number(previous, "deleted")
+                            + number(previous, "skipped_newer")
+                            + number(previous, "already_absent")
+                            + number(previous, "failed"),
+                    number(previous, "deleted"),
+                    number(previous, "skipped_newer"),
+                    number(previous, "already_absent"),
+                    number(previous, "failed"),
+                    number(previous, "still_present"),
+                    number(previous, "copy_tasks"),
+                    previous.get("failure") == null ? 0 : 1,
+                    batch.requestId(),
                     batch.target());
         }
         if (accepted) {
-            jdbc.update("""
+            jdbc.update(
+                    """
                             UPDATE forward_targets SET sum_reported = sum_reported + ?, sum_deleted = sum_deleted + ?,
                                 sum_skipped_newer = sum_skipped_newer + ?, sum_already_absent = sum_already_absent + ?,
                                 sum_failed_keys = sum_failed_keys + ?, sum_still_present = sum_still_present + ?,
                                 sum_copy_tasks = sum_copy_tasks + ?, sum_failures = sum_failures + ?
                             WHERE request_id = ? AND dataset = ?""",
-                    batch.deleted() + batch.skippedNewer() + batch.alreadyAbsent() + batch.failedKeys(), batch.deleted(),
-                    batch.skippedNewer(), batch.alreadyAbsent(), batch.failedKeys(), batch.stillPresent(),
-                    batch.copyTasks(), batch.failure() == null ? 0 : 1, batch.requestId(), batch.target());
-            jdbc.update("UPDATE forward_batches SET counted = true WHERE request_id = ? AND batch_id = ?",
-                    batch.requestId(), batch.batchId());
+                    batch.deleted() + batch.skippedNewer() + batch.alreadyAbsent() + batch.failedKeys(),
+                    batch.deleted(),
+                    batch.skippedNewer(),
+                    batch.alreadyAbsent(),
+                    batch.failedKeys(),
+                    batch.stillPresent(),
+                    batch.copyTasks(),
+                    batch.failure() == null ? 0 : 1,
+                    batch.requestId(),
+                    batch.target());
+            jdbc.update(
+                    "UPDATE forward_batches SET counted = true WHERE request_id = ? AND batch_id = ?",
+                    batch.requestId(),
+                    batch.batchId());
         }
         if (resolution == null) {
             return;
@@ -177,17 +284,16 @@ public class ForwardProgress {
         jdbc.update("""
                         UPDATE forward_targets SET sum_lookups_reported = sum_lookups_reported + 1,
                             sum_lookup_keys = sum_lookup_keys + ?, sum_lookup_refusals = sum_lookup_refusals + ?
-                        WHERE request_id = ? AND dataset = ?""",
-                resolution.keys(), resolution.refused() ? 1 : 0, batch.requestId(), batch.target());
+                        WHERE request_id = ? AND dataset = ?""", resolution.keys(), resolution.refused() ? 1 : 0, batch.requestId(), batch.target());
         for (String resolved : resolution.taskIds()) {
             jdbc.update("""
                             INSERT INTO forward_resolved_tasks (request_id, dataset, task_id) VALUES (?, ?, ?)
-                            ON CONFLICT DO NOTHING""",
-                    batch.requestId(), batch.target(), resolved);
+                            ON CONFLICT DO NOTHING""", batch.requestId(), batch.target(), resolved);
         }
         if (lookup && !resolution.taskIds().isEmpty()) {
             // the batches of these tasks that reported before this lookup did
-            jdbc.update("""
+            jdbc.update(
+                    """
                             WITH now_counted AS (
                                 UPDATE forward_batches SET counted = true
                                 WHERE request_id = ? AND dataset = ? AND copy_of IS NULL AND NOT counted AND task_id = ANY (?)
@@ -205,23 +311,26 @@ public class ForwardProgress {
                                          coalesce(sum(copy_tasks), 0) AS copy_tasks, count(failure) AS failures
                                   FROM now_counted) s
                             WHERE t.request_id = ? AND t.dataset = ?""",
-                    batch.requestId(), batch.target(), resolution.taskIds().toArray(String[]::new), batch.requestId(),
+                    batch.requestId(),
+                    batch.target(),
+                    resolution.taskIds().toArray(String[]::new),
+                    batch.requestId(),
                     batch.target());
         }
     }
 
     /** Adds a copy's batch to its source target's totals; a copy task counts once, however many batches it has. */
     private void addCopyBatch(Batch batch, Map<String, Object> previous) {
-        boolean newTask = previous == null && jdbc.queryForObject("""
-                        SELECT count(*) FROM forward_batches WHERE request_id = ? AND task_id = ? AND copy_of = ?""",
-                Long.class, batch.requestId(), batch.taskId(), batch.target()) == 1;
+        boolean newTask = previous == null
+                && jdbc.queryForObject("""
+                        SELECT count(*) FROM forward_batches WHERE request_id = ? AND task_id = ? AND copy_of = ?""", Long.class, batch.requestId(), batch.taskId(), batch.target()) == 1;
         long stillPresent = batch.stillPresent() - (previous == null ? 0 : number(previous, "still_present"));
-        long failures = (batch.failure() == null ? 0 : 1) - (previous == null || previous.get("failure") == null ? 0 : 1);
+        long failures =
+                (batch.failure() == null ? 0 : 1) - (previous == null || previous.get("failure") == null ? 0 : 1);
         jdbc.update("""
                         UPDATE forward_targets SET sum_copy_tasks_reported = sum_copy_tasks_reported + ?,
                             sum_copy_still_present = sum_copy_still_present + ?, sum_copy_failures = sum_copy_failures + ?
-                        WHERE request_id = ? AND dataset = ?""",
-                newTask ? 1 : 0, stillPresent, failures, batch.requestId(), batch.target());
+                        WHERE request_id = ? AND dataset = ?""", newTask ? 1 : 0, stillPresent, failures, batch.requestId(), batch.target());
     }
 
     /**
@@ -229,44 +338,57 @@ public class ForwardProgress {
      * targets have, are read from their batches.
      */
     private void confirm(String requestId, String dataset, Instant now) {
-        Map<String, Object> target = jdbc.queryForList("SELECT * FROM forward_targets WHERE request_id = ? AND dataset = ?",
-                requestId, dataset).stream().findFirst().orElse(null);
-        if (target == null || !TargetOutcome.PENDING.name().equals(target.get("outcome"))
-                && !TargetOutcome.ROWS_REMAINING.name().equals(target.get("outcome"))
-                && !TargetOutcome.FAILED.name().equals(target.get("outcome"))) {
+        Map<String, Object> target = jdbc
+                .queryForList("SELECT * FROM forward_targets WHERE request_id = ? AND dataset = ?", requestId, dataset)
+                .stream()
+                .findFirst()
+                .orElse(null);
+        if (target == null
+                || !TargetOutcome.PENDING.name().equals(target.get("outcome"))
+                        && !TargetOutcome.ROWS_REMAINING.name().equals(target.get("outcome"))
+                        && !TargetOutcome.FAILED.name().equals(target.get("outcome"))) {
             return; // not a target this request deletes from
         }
         boolean lookup = (Boolean) target.get("lookup");
         if (lookup && number(target, "sum_lookup_refusals") > 0) {
             String refusals = jdbc.queryForObject("""
                             SELECT string_agg(refusal, '; ' ORDER BY batch_id) FROM forward_batches
-                            WHERE request_id = ? AND dataset = ? AND completed AND resolved_task_ids IS NOT NULL""",
-                    String.class, requestId, dataset);
+                            WHERE request_id = ? AND dataset = ? AND completed AND resolved_task_ids IS NOT NULL""", String.class, requestId, dataset);
             if (ForwardAction.ANONYMISE.name().equals(target.get("action"))) {
-                // runs do not anonymise (they are refused on such a dataset): nobody else will, so the request stays open
-                jdbc.update("""
+                // runs do not anonymise (they are refused on such a dataset): nobody else will, so the request stays
+                // open
+                jdbc.update(
+                        """
                                 UPDATE forward_targets SET outcome = ?, detail = ?, updated_at = ?
                                 WHERE request_id = ? AND dataset = ?""",
-                        TargetOutcome.FAILED.name(), "cannot be anonymised: " + refusals,
-                        Timestamp.from(now), requestId, dataset);
+                        TargetOutcome.FAILED.name(),
+                        "cannot be anonymised: " + refusals,
+                        Timestamp.from(now),
+                        requestId,
+                        dataset);
                 return;
             }
             // the store cannot search the column: the nightly audit covers this dataset, as for any unaddressable one
-            jdbc.update("""
+            jdbc.update(
+                    """
                             UPDATE forward_targets SET outcome = ?, detail = ?, blocking = false, confirmed = true, updated_at = ?
                             WHERE request_id = ? AND dataset = ?""",
-                    TargetOutcome.LEFT_TO_AUDIT.name(), ForwardTargets.NOT_INDEXED + refusals,
-                    Timestamp.from(now), requestId, dataset);
+                    TargetOutcome.LEFT_TO_AUDIT.name(),
+                    ForwardTargets.NOT_INDEXED + refusals,
+                    Timestamp.from(now),
+                    requestId,
+                    dataset);
             return;
         }
-        String sourceFailures = number(target, "sum_failures") == 0 ? null : jdbc.queryForObject("""
+        String sourceFailures =
+                number(target, "sum_failures") == 0 ? null : jdbc.queryForObject("""
                         SELECT string_agg(failure, '; ' ORDER BY batch_id) FROM forward_batches
-                        WHERE request_id = ? AND failure IS NOT NULL AND dataset = ? AND copy_of IS NULL AND counted""",
-                String.class, requestId, dataset);
-        String copyFailures = number(target, "sum_copy_failures") == 0 ? null : jdbc.queryForObject("""
+                        WHERE request_id = ? AND failure IS NOT NULL AND dataset = ? AND copy_of IS NULL AND counted""", String.class, requestId, dataset);
+        String copyFailures = number(target, "sum_copy_failures") == 0
+                ? null
+                : jdbc.queryForObject("""
                         SELECT string_agg(dataset || ': ' || failure, '; ' ORDER BY batch_id) FROM forward_batches
-                        WHERE request_id = ? AND failure IS NOT NULL AND copy_of = ?""",
-                String.class, requestId, dataset);
+                        WHERE request_id = ? AND failure IS NOT NULL AND copy_of = ?""", String.class, requestId, dataset);
         long expected = lookup ? number(target, "sum_lookup_keys") : number(target, "expected_keys");
         long reported = number(target, "sum_reported");
         long copyTasksExpected = number(target, "sum_copy_tasks");
@@ -287,18 +409,31 @@ public class ForwardProgress {
             outcome = TargetOutcome.ROWS_REMAINING;
             detail = stillPresent + " rows still present at read-back";
         } else {
-            outcome = ForwardAction.ANONYMISE.name().equals(target.get("action")) ? TargetOutcome.ANONYMISED
+            outcome = ForwardAction.ANONYMISE.name().equals(target.get("action"))
+                    ? TargetOutcome.ANONYMISED
                     : TargetOutcome.DELETED;
         }
         boolean confirmed = outcome == TargetOutcome.DELETED || outcome == TargetOutcome.ANONYMISED;
-        jdbc.update("""
+        jdbc.update(
+                """
                         UPDATE forward_targets SET outcome = ?, detail = ?, confirmed = ?, reported_keys = ?, deleted = ?,
                             skipped_newer = ?, already_absent = ?, still_present = ?, copy_tasks_expected = ?,
                             copy_tasks_reported = ?, expected_keys = ?, updated_at = ?
                         WHERE request_id = ? AND dataset = ?""",
-                outcome.name(), detail, confirmed, reported, number(target, "sum_deleted"),
-                number(target, "sum_skipped_newer"), number(target, "sum_already_absent"), stillPresent, copyTasksExpected,
-                copyTasksReported, expected, Timestamp.from(now), requestId, dataset);
+                outcome.name(),
+                detail,
+                confirmed,
+                reported,
+                number(target, "sum_deleted"),
+                number(target, "sum_skipped_newer"),
+                number(target, "sum_already_absent"),
+                stillPresent,
+                copyTasksExpected,
+                copyTasksReported,
+                expected,
+                Timestamp.from(now),
+                requestId,
+                dataset);
     }
 
     /** The source dataset of a copy's view name ({@code source--copy}), or null for a dataset itself. */

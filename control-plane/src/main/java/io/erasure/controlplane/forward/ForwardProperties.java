@@ -16,12 +16,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param monthsAhead      monthly partitions of {@code deletion_requests} created ahead of the current month
  */
 @ConfigurationProperties("erasure.forward")
-public record ForwardProperties(@DefaultValue Burst burst,
-                                @DefaultValue("10m") Duration reconcileAfter,
-                                @DefaultValue("24h") Duration alertAfter,
-                                Map<String, Duration> retention,
-                                @DefaultValue("90d") Duration defaultRetention,
-                                @DefaultValue("2") int monthsAhead) {
+public record ForwardProperties(
+        @DefaultValue Burst burst,
+        @DefaultValue("10m") Duration reconcileAfter,
+        @DefaultValue("24h") Duration alertAfter,
+        Map<String, Duration> retention,
+        @DefaultValue("90d") Duration defaultRetention,
+        @DefaultValue("2") int monthsAhead) {
 
     public ForwardProperties {
         requirePositive("reconcile-after", reconcileAfter);
@@ -30,7 +31,8 @@ public record ForwardProperties(@DefaultValue Burst burst,
         retention = retention == null ? Map.of() : Map.copyOf(retention);
         retention.forEach((type, kept) -> requirePositive("retention." + type, kept));
         if (monthsAhead < 1 || monthsAhead > 24) {
-            throw new IllegalArgumentException("erasure.forward.months-ahead must be between 1 and 24, got " + monthsAhead);
+            throw new IllegalArgumentException(
+                    "erasure.forward.months-ahead must be between 1 and 24, got " + monthsAhead);
         }
     }
 
@@ -48,12 +50,14 @@ public record ForwardProperties(@DefaultValue Burst burst,
      * @param maxPerWindow requests of one aggregate type accepted per window before the rest are held
      * @param window       the sliding window
      */
-    public record Burst(@DefaultValue("1000") int maxPerWindow, @DefaultValue("1m") Duration window) {
+    public record Burst(
+            @DefaultValue("1000") int maxPerWindow,
+            @DefaultValue("1m") Duration window) {
 
         public Burst {
             if (maxPerWindow < 1) {
-                throw new IllegalArgumentException("erasure.forward.burst.max-per-window must be at least 1, got "
-                        + maxPerWindow);
+                throw new IllegalArgumentException(
+                        "erasure.forward.burst.max-per-window must be at least 1, got " + maxPerWindow);
             }
             requirePositive("burst.window", window);
         }
@@ -61,8 +65,8 @@ public record ForwardProperties(@DefaultValue Burst burst,
 
     private static void requirePositive(String name, Duration value) {
         if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("erasure.forward." + name + " must be a positive duration, e.g. 10m; got "
-                    + value);
+            throw new IllegalArgumentException(
+                    "erasure.forward." + name + " must be a positive duration, e.g. 10m; got " + value);
         }
     }
 }

@@ -36,8 +36,14 @@ public class ForwardReconciler {
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    public ForwardReconciler(JdbcTemplate jdbc, DeletionRequests requests, ForwardTargets targets, ForwardMetrics metrics,
-                             ForwardProperties properties, TransactionTemplate transactions, Clock clock) {
+    public ForwardReconciler(
+            JdbcTemplate jdbc,
+            DeletionRequests requests,
+            ForwardTargets targets,
+            ForwardMetrics metrics,
+            ForwardProperties properties,
+            TransactionTemplate transactions,
+            Clock clock) {
         this.jdbc = jdbc;
         this.requests = requests;
         this.targets = targets;
@@ -47,7 +53,8 @@ public class ForwardReconciler {
         this.clock = clock;
     }
 
-    @Scheduled(initialDelayString = "${erasure.forward.reconcile-initial-delay:1m}",
+    @Scheduled(
+            initialDelayString = "${erasure.forward.reconcile-initial-delay:1m}",
             fixedDelayString = "${erasure.forward.reconcile-interval:1m}")
     public void reconcileQuietly() {
         try {
@@ -81,33 +88,39 @@ public class ForwardReconciler {
     private int republishPage(Instant now) {
         List<Watermark> marks = jdbc.query(
                 "SELECT published_at, request_id FROM forward_reconcile_watermark WHERE name = ? FOR UPDATE",
-                (rs, i) -> new Watermark(rs.getTimestamp(1).toInstant(), rs.getString(2)), WATERMARK);
+                (rs, i) -> new Watermark(rs.getTimestamp(1).toInstant(), rs.getString(2)),
+                WATERMARK);
         Watermark mark = marks.isEmpty() ? new Watermark(Instant.EPOCH, "") : marks.get(0);
-        List<DeletionRequest> stuck = requests.unresolvedAfter(mark.publishedAt(), mark.requestId(),
-                now.minus(properties.reconcileAfter()), PAGE);
+        List<DeletionRequest> stuck = requests.unresolvedAfter(
+                mark.publishedAt(), mark.requestId(), now.minus(properties.reconcileAfter()), PAGE);
         for (DeletionRequest request : stuck) {
             int tasks = targets.republish(request);
-            jdbc.update("INSERT INTO forward_retries (request_id, attempts, next_at) VALUES (?, 1, ?) ON CONFLICT DO NOTHING",
-                    request.id(), Timestamp.from(now.plus(retryDelay(1))));
-            log.info("request {} unresolved since {}: {} tasks re-published", request.id(), request.publishedAt(), tasks);
+            jdbc.update(
+                    "INSERT INTO forward_retries (request_id, attempts, next_at) VALUES (?, 1, ?) ON CONFLICT DO NOTHING",
+                    request.id(),
+                    Timestamp.from(now.plus(retryDelay(1))));
+            log.info(
+                    "request {} unresolved since {}: {} tasks re-published",
+                    request.id(),
+                    request.publishedAt(),
+                    tasks);
         }
         if (!stuck.isEmpty()) {
             DeletionRequest last = stuck.get(stuck.size() - 1);
             jdbc.update("""
                             INSERT INTO forward_reconcile_watermark (name, published_at, request_id) VALUES (?, ?, ?)
                             ON CONFLICT (name) DO UPDATE SET published_at = EXCLUDED.published_at,
-                                                             request_id = EXCLUDED.request_id""",
-                    WATERMARK, Timestamp.from(last.publishedAt()), last.id());
+                                                             request_id = EXCLUDED.request_id""", WATERMARK, Timestamp.from(last.publishedAt()), last.id());
         }
         return stuck.size();
     }
 
     /** Re-publishes the requests whose next retry is due; a resolved one leaves the retry table. */
     private int retryPage(Instant now) {
-        List<Retry> due = jdbc.query("""
+        List<Retry> due =
+                jdbc.query("""
                         SELECT request_id, attempts FROM forward_retries WHERE next_at <= ? ORDER BY next_at LIMIT ?
-                        FOR UPDATE SKIP LOCKED""",
-                (rs, i) -> new Retry(rs.getString(1), rs.getInt(2)), Timestamp.from(now), PAGE);
+                        FOR UPDATE SKIP LOCKED""", (rs, i) -> new Retry(rs.getString(1), rs.getInt(2)), Timestamp.from(now), PAGE);
         for (Retry retry : due) {
             DeletionRequest request = requests.lock(retry.requestId()).orElse(null);
             if (request == null || request.state() != RequestState.TOMBSTONED) {
@@ -116,8 +129,11 @@ public class ForwardReconciler {
             }
             int tasks = targets.republish(request);
             int attempts = retry.attempts() + 1;
-            jdbc.update("UPDATE forward_retries SET attempts = ?, next_at = ? WHERE request_id = ?", attempts,
-                    Timestamp.from(now.plus(retryDelay(attempts))), retry.requestId());
+            jdbc.update(
+                    "UPDATE forward_retries SET attempts = ?, next_at = ? WHERE request_id = ?",
+                    attempts,
+                    Timestamp.from(now.plus(retryDelay(attempts))),
+                    retry.requestId());
             log.info("request {} still unresolved: {} tasks re-published (attempt {})", request.id(), tasks, attempts);
         }
         return due.size();
@@ -130,9 +146,7 @@ public class ForwardReconciler {
         return delay.compareTo(cap) > 0 ? cap : delay;
     }
 
-    private record Watermark(Instant publishedAt, String requestId) {
-    }
+    private record Watermark(Instant publishedAt, String requestId) {}
 
-    private record Retry(String requestId, int attempts) {
-    }
+    private record Retry(String requestId, int attempts) {}
 }

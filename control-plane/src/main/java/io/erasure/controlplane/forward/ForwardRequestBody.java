@@ -16,10 +16,17 @@ import java.util.Map;
  *                     {@value ForwardDeletionRequested#MAX_CHILD_IDS} in all, of
  *                     {@value ForwardDeletionRequested#MAX_CHILD_TYPES} sources
  */
-public record ForwardRequestBody(String aggregateType, String aggregateId,
-                                 @Allowed("an integer between 1 and " + Long.MAX_VALUE) Long version,
-                                 @Allowed("an ISO-8601 instant such as 2026-01-31T00:00:00Z") Instant tombstonedAt,
-                                 Map<String, List<String>> childIds) {
+public record ForwardRequestBody(
+        String aggregateType,
+        String aggregateId,
+
+        @Allowed("an integer between 1 and " + Long.MAX_VALUE)
+        Long version,
+
+        @Allowed("an ISO-8601 instant such as 2026-01-31T00:00:00Z")
+        Instant tombstonedAt,
+
+        Map<String, List<String>> childIds) {
 
     public ForwardRequestBody {
         Names.datasetName("aggregateType", aggregateType);

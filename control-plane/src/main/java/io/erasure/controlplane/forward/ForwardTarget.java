@@ -11,8 +11,21 @@ import java.util.List;
  *                     is the number of rows they found
  * @param clearColumns the columns anonymised (ANONYMISE), else empty
  */
-public record ForwardTarget(String dataset, String identifierSource, ForwardAction action, TargetOutcome outcome,
-                            String detail, boolean blocking, boolean confirmed, int keys, List<String> taskIds,
-                            long deleted, long skippedNewer, long alreadyAbsent, long stillPresent,
-                            int copyTasksExpected, int copyTasksReported, boolean lookup, List<String> clearColumns) {
-}
+public record ForwardTarget(
+        String dataset,
+        String identifierSource,
+        ForwardAction action,
+        TargetOutcome outcome,
+        String detail,
+        boolean blocking,
+        boolean confirmed,
+        int keys,
+        List<String> taskIds,
+        long deleted,
+        long skippedNewer,
+        long alreadyAbsent,
+        long stillPresent,
+        int copyTasksExpected,
+        int copyTasksReported,
+        boolean lookup,
+        List<String> clearColumns) {}

@@ -47,17 +47,16 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class ForwardTargets {
 
-    static final String NOT_ADDRESSABLE = "left to the nightly audit: identifier not in the key of a store without tables";
+    static final String NOT_ADDRESSABLE =
+            "left to the nightly audit: identifier not in the key of a store without tables";
     static final String NOT_INDEXED = "left to the nightly audit: ";
     static final String DISABLED = "left to the nightly audit: dataset disabled";
     static final String SNAPSHOT_KEPT = "snapshot kept (legal record)";
     static final String NOT_GRANTED = "not published: ";
 
     private static final Logger log = LoggerFactory.getLogger(ForwardTargets.class);
-    private static final TypeReference<List<Map<String, Object>>> KEYS = new TypeReference<>() {
-    };
-    private static final TypeReference<List<String>> IDS = new TypeReference<>() {
-    };
+    private static final TypeReference<List<Map<String, Object>>> KEYS = new TypeReference<>() {};
+    private static final TypeReference<List<String>> IDS = new TypeReference<>() {};
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -69,8 +68,16 @@ class ForwardTargets {
     private final OwnershipRules ownership;
     private final Clock clock;
 
-    ForwardTargets(JdbcTemplate jdbc, JsonMapper json, DatasetRegistry datasets, ForwardPolicies policies, Outbox outbox,
-                   ForwardMetrics metrics, TaskSigner signer, OwnershipRules ownership, Clock clock) {
+    ForwardTargets(
+            JdbcTemplate jdbc,
+            JsonMapper json,
+            DatasetRegistry datasets,
+            ForwardPolicies policies,
+            Outbox outbox,
+            ForwardMetrics metrics,
+            TaskSigner signer,
+            OwnershipRules ownership,
+            Clock clock) {
         this.signer = signer;
         this.ownership = ownership;
         this.jdbc = jdbc;
@@ -85,8 +92,13 @@ class ForwardTargets {
     /** Records the request's targets and publishes the tasks of those to delete, in the caller's transaction. */
     void publish(DeletionRequest request) {
         Map<String, Set<String>> idsBySource = new LinkedHashMap<>();
-        idsBySource.computeIfAbsent(request.aggregateType(), s -> new LinkedHashSet<>()).add(request.aggregateId());
-        request.childIds().forEach((source, ids) -> idsBySource.computeIfAbsent(source, s -> new LinkedHashSet<>()).addAll(ids));
+        idsBySource
+                .computeIfAbsent(request.aggregateType(), s -> new LinkedHashSet<>())
+                .add(request.aggregateId());
+        request.childIds()
+                .forEach((source, ids) -> idsBySource
+                        .computeIfAbsent(source, s -> new LinkedHashSet<>())
+                        .addAll(ids));
         CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(request.tombstonedAt());
         for (DatasetView view : datasets.search(null, null, null, null)) {
             Set<String> ids = idsBySource.get(view.spec().identifierSource());
@@ -112,30 +124,46 @@ class ForwardTargets {
             log.warn("request {}: nothing published for {}: {}", request.id(), spec.name(), detail);
         }
         boolean blocking = outcome == TargetOutcome.PENDING || outcome == TargetOutcome.NOT_GRANTED;
-        int inserted = jdbc.update("""
+        int inserted = jdbc.update(
+                """
                         INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
                             task_ids, blocking, outcome, detail, confirmed, expected_keys, lookup, lookup_tasks,
                             clear_columns, updated_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)
                         ON CONFLICT DO NOTHING""",
-                request.id(), spec.name(), request.eventId(), keySet(keys), spec.identifierSource(), policy.action().name(),
-                json.writeValueAsString(keys), json.writeValueAsString(tasks.stream().map(DeletionTask::taskId).toList()),
-                blocking, outcome.name(), detail, !blocking, lookup ? 0 : keys.size(), blocking && lookup,
-                blocking && lookup ? tasks.size() : 0, json.writeValueAsString(clear), Timestamp.from(clock.instant()));
+                request.id(),
+                spec.name(),
+                request.eventId(),
+                keySet(keys),
+                spec.identifierSource(),
+                policy.action().name(),
+                json.writeValueAsString(keys),
+                json.writeValueAsString(tasks.stream().map(DeletionTask::taskId).toList()),
+                blocking,
+                outcome.name(),
+                detail,
+                !blocking,
+                lookup ? 0 : keys.size(),
+                blocking && lookup,
+                blocking && lookup ? tasks.size() : 0,
+                json.writeValueAsString(clear),
+                Timestamp.from(clock.instant()));
         if (inserted == 0) {
             metrics.duplicateEffect();
-            log.info("request {}: the deletion of these keys of {} by event {} is already recorded; not published again",
-                    request.id(), spec.name(), request.eventId());
+            log.info(
+                    "request {}: the deletion of these keys of {} by event {} is already recorded; not published again",
+                    request.id(),
+                    spec.name(),
+                    request.eventId());
             return;
         }
         // each signed: the deletion service executes no forward task the control plane did not sign
-        tasks.forEach(task -> outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), signer.sign(task),
-                Topics.taskHeaders(task)));
+        tasks.forEach(task -> outbox.addValue(
+                Topics.DELETION_TASKS, Topics.taskKey(task), signer.sign(task), Topics.taskHeaders(task)));
     }
 
     /** What becomes of a dataset's target: PENDING (its tasks are published) or why not, with the detail shown. */
-    private record Decision(TargetOutcome outcome, String detail) {
-    }
+    private record Decision(TargetOutcome outcome, String detail) {}
 
     /**
      * The one decision of a target, for a new one and for one held for its grant when the reconciler looks again: not
@@ -153,7 +181,8 @@ class ForwardTargets {
             return new Decision(TargetOutcome.SNAPSHOT_KEPT, SNAPSHOT_KEPT);
         }
         Optional<String> ungranted = ownership.refusal(spec);
-        return ungranted.map(refusal -> new Decision(TargetOutcome.NOT_GRANTED, NOT_GRANTED + refusal))
+        return ungranted
+                .map(refusal -> new Decision(TargetOutcome.NOT_GRANTED, NOT_GRANTED + refusal))
                 .orElseGet(() -> new Decision(TargetOutcome.PENDING, null));
     }
 
@@ -175,7 +204,9 @@ class ForwardTargets {
             boolean held = TargetOutcome.NOT_GRANTED.name().equals(row.get("outcome"));
             DatasetView view = datasets.get(dataset).orElse(null);
             if (view == null) {
-                log.warn("request {}: dataset {} is no longer registered; its tasks cannot be re-published", request.id(),
+                log.warn(
+                        "request {}: dataset {} is no longer registered; its tasks cannot be re-published",
+                        request.id(),
                         dataset);
                 continue;
             }
@@ -183,63 +214,99 @@ class ForwardTargets {
             if (held) {
                 Decision decision = decide(view, policies.policyOf(dataset), lookup);
                 if (decision.outcome() == TargetOutcome.NOT_GRANTED) {
-                    log.warn("request {}: the tasks of {} are not published: {}", request.id(), dataset,
+                    log.warn(
+                            "request {}: the tasks of {} are not published: {}",
+                            request.id(),
+                            dataset,
                             decision.detail());
                     if (!decision.detail().equals(row.get("detail"))) {
-                        jdbc.update("UPDATE forward_targets SET detail = ?, updated_at = ? WHERE request_id = ?"
-                                        + " AND dataset = ?", decision.detail(), Timestamp.from(clock.instant()),
-                                request.id(), dataset);
+                        jdbc.update(
+                                "UPDATE forward_targets SET detail = ?, updated_at = ? WHERE request_id = ?"
+                                        + " AND dataset = ?",
+                                decision.detail(),
+                                Timestamp.from(clock.instant()),
+                                request.id(),
+                                dataset);
                     }
                     continue;
                 }
                 if (decision.outcome() != TargetOutcome.PENDING) {
                     // disabled, or its policy now keeps a snapshot, while it was held: decided as a new target would be
-                    jdbc.update("""
+                    jdbc.update(
+                            """
                                     UPDATE forward_targets SET outcome = ?, detail = ?, blocking = false,
                                         confirmed = true, updated_at = ?
                                     WHERE request_id = ? AND dataset = ? AND outcome = 'NOT_GRANTED'""",
-                            decision.outcome().name(), decision.detail(), Timestamp.from(clock.instant()), request.id(),
+                            decision.outcome().name(),
+                            decision.detail(),
+                            Timestamp.from(clock.instant()),
+                            request.id(),
                             dataset);
                     continue;
                 }
             } else {
                 Optional<String> ungranted = ownership.refusal(view.spec());
                 if (ungranted.isPresent()) {
-                    log.warn("request {}: the tasks of {} are not re-published: {}", request.id(), dataset,
+                    log.warn(
+                            "request {}: the tasks of {} are not re-published: {}",
+                            request.id(),
+                            dataset,
                             ungranted.get());
                     continue;
                 }
             }
             List<DeletionTask> tasks;
             try {
-                tasks = tasks(request.id(), view.spec(), json.readValue((String) row.get("keys"), KEYS), cutoff,
-                        lookup, json.readValue((String) row.get("clear"), IDS));
+                tasks = tasks(
+                        request.id(),
+                        view.spec(),
+                        json.readValue((String) row.get("keys"), KEYS),
+                        cutoff,
+                        lookup,
+                        json.readValue((String) row.get("clear"), IDS));
             } catch (IllegalArgumentException changed) {
-                // the dataset was registered again with other keys or columns: its tasks cannot be rebuilt, and one such
+                // the dataset was registered again with other keys or columns: its tasks cannot be rebuilt, and one
+                // such
                 // target must not stop the reconciler for every other request
-                log.warn("request {}: the tasks of {} cannot be rebuilt from its current registration: {}", request.id(),
-                        dataset, changed.getMessage());
-                jdbc.update("""
+                log.warn(
+                        "request {}: the tasks of {} cannot be rebuilt from its current registration: {}",
+                        request.id(),
+                        dataset,
+                        changed.getMessage());
+                jdbc.update(
+                        """
                                 UPDATE forward_targets SET outcome = 'FAILED', detail = ?, updated_at = ?
                                 WHERE request_id = ? AND dataset = ?""",
-                        "cannot re-publish: " + changed.getMessage(), Timestamp.from(clock.instant()), request.id(), dataset);
+                        "cannot re-publish: " + changed.getMessage(),
+                        Timestamp.from(clock.instant()),
+                        request.id(),
+                        dataset);
                 continue;
             }
             if (held) {
-                int released = jdbc.update("""
+                int released = jdbc.update(
+                        """
                                 UPDATE forward_targets SET outcome = 'PENDING', detail = NULL, task_ids = ?::jsonb,
                                     lookup_tasks = ?, updated_at = ?
                                 WHERE request_id = ? AND dataset = ? AND outcome = 'NOT_GRANTED'""",
-                        json.writeValueAsString(tasks.stream().map(DeletionTask::taskId).toList()),
-                        lookup ? tasks.size() : 0, Timestamp.from(clock.instant()), request.id(), dataset);
+                        json.writeValueAsString(
+                                tasks.stream().map(DeletionTask::taskId).toList()),
+                        lookup ? tasks.size() : 0,
+                        Timestamp.from(clock.instant()),
+                        request.id(),
+                        dataset);
                 if (released == 0) {
                     continue; // another reconciler released it meanwhile, and published its tasks
                 }
-                log.info("request {}: the grant of {} is back; its {} tasks are published", request.id(), dataset,
+                log.info(
+                        "request {}: the grant of {} is back; its {} tasks are published",
+                        request.id(),
+                        dataset,
                         tasks.size());
             }
             for (DeletionTask task : tasks) {
-                outbox.addValue(Topics.DELETION_TASKS, Topics.taskKey(task), signer.sign(task), Topics.taskHeaders(task));
+                outbox.addValue(
+                        Topics.DELETION_TASKS, Topics.taskKey(task), signer.sign(task), Topics.taskHeaders(task));
                 sent++;
             }
         }
@@ -250,7 +317,8 @@ class ForwardTargets {
     boolean allConfirmed(String requestId) {
         Integer open = jdbc.queryForObject(
                 "SELECT count(*) FROM forward_targets WHERE request_id = ? AND blocking AND NOT confirmed",
-                Integer.class, requestId);
+                Integer.class,
+                requestId);
         return open != null && open == 0;
     }
 
@@ -259,12 +327,24 @@ class ForwardTargets {
     }
 
     private ForwardTarget row(ResultSet rs, int i) throws SQLException {
-        return new ForwardTarget(rs.getString("dataset"), rs.getString("identifier_source"),
-                ForwardAction.valueOf(rs.getString("action")), TargetOutcome.valueOf(rs.getString("outcome")),
-                rs.getString("detail"), rs.getBoolean("blocking"), rs.getBoolean("confirmed"), rs.getInt("expected_keys"),
-                json.readValue(rs.getString("task_ids"), IDS), rs.getLong("deleted"), rs.getLong("skipped_newer"),
-                rs.getLong("already_absent"), rs.getLong("still_present"), rs.getInt("copy_tasks_expected"),
-                rs.getInt("copy_tasks_reported"), rs.getBoolean("lookup"), json.readValue(rs.getString("clear_columns"), IDS));
+        return new ForwardTarget(
+                rs.getString("dataset"),
+                rs.getString("identifier_source"),
+                ForwardAction.valueOf(rs.getString("action")),
+                TargetOutcome.valueOf(rs.getString("outcome")),
+                rs.getString("detail"),
+                rs.getBoolean("blocking"),
+                rs.getBoolean("confirmed"),
+                rs.getInt("expected_keys"),
+                json.readValue(rs.getString("task_ids"), IDS),
+                rs.getLong("deleted"),
+                rs.getLong("skipped_newer"),
+                rs.getLong("already_absent"),
+                rs.getLong("still_present"),
+                rs.getInt("copy_tasks_expected"),
+                rs.getInt("copy_tasks_reported"),
+                rs.getBoolean("lookup"),
+                json.readValue(rs.getString("clear_columns"), IDS));
     }
 
     /** The identifier is the dataset's whole primary key: each id is one key, no lookup needed. */
@@ -291,15 +371,22 @@ class ForwardTargets {
     }
 
     /** Forward tasks of {@code keys} (or, for a lookup target, lookup tasks of the identifiers), 1,000 per task. */
-    private static List<DeletionTask> tasks(String requestId, DatasetSpec spec, List<Map<String, Object>> keys,
-                                            CutoffTimestamp cutoff, boolean lookup, List<String> clear) {
+    private static List<DeletionTask> tasks(
+            String requestId,
+            DatasetSpec spec,
+            List<Map<String, Object>> keys,
+            CutoffTimestamp cutoff,
+            boolean lookup,
+            List<String> clear) {
         return DeletionTask.taskSized(keys).stream()
-                .map(part -> lookup ? DeletionTask.forwardLookup(requestId, spec, part, cutoff, spec.priority(), clear)
+                .map(part -> lookup
+                        ? DeletionTask.forwardLookup(requestId, spec, part, cutoff, spec.priority(), clear)
                         : DeletionTask.forward(requestId, spec, part, cutoff, spec.priority(), clear))
                 .toList();
     }
 
     private static String keySet(List<Map<String, Object>> keys) {
-        return DeterministicId.sha256Hex(keys.stream().map(CanonicalKey::render).sorted().toArray(String[]::new));
+        return DeterministicId.sha256Hex(
+                keys.stream().map(CanonicalKey::render).sorted().toArray(String[]::new));
     }
 }

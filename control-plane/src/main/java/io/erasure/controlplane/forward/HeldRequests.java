@@ -63,6 +63,5 @@ public class HeldRequests {
      * @param approved               requests released to TOMBSTONED and published
      * @param leftForAnotherOperator held requests this caller made, which another OPERATOR must approve
      */
-    public record Approval(int approved, int leftForAnotherOperator) {
-    }
+    public record Approval(int approved, int leftForAnotherOperator) {}
 }

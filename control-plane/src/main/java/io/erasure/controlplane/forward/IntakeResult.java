@@ -5,5 +5,4 @@ package io.erasure.controlplane.forward;
  *                  (null when the entity has none)
  * @param state     that request's state (null without one)
  */
-public record IntakeResult(IntakeOutcome outcome, String requestId, RequestState state, String message) {
-}
+public record IntakeResult(IntakeOutcome outcome, String requestId, RequestState state, String message) {}

@@ -37,7 +37,8 @@ public class RequestPartitions {
         this.clock = clock;
     }
 
-    @Scheduled(initialDelayString = "${erasure.forward.partitions-initial-delay:0s}",
+    @Scheduled(
+            initialDelayString = "${erasure.forward.partitions-initial-delay:0s}",
             fixedDelayString = "${erasure.forward.partitions-interval:6h}")
     public void maintainQuietly() {
         try {
@@ -53,13 +54,16 @@ public class RequestPartitions {
             create(current.plusMonths(i));
         }
         for (String type : jdbc.queryForList("SELECT DISTINCT aggregate_type FROM forward_entities", String.class)) {
-            List<String> gone = jdbc.queryForList("""
+            List<String> gone =
+                    jdbc.queryForList("""
                             DELETE FROM deletion_requests WHERE aggregate_type = ? AND state = 'PURGED' AND created_at < ?
-                            RETURNING id""",
-                    String.class, type, Timestamp.from(now.minus(properties.retentionOf(type))));
+                            RETURNING id""", String.class, type, Timestamp.from(now.minus(properties.retentionOf(type))));
             forgetDetails(gone);
             if (!gone.isEmpty()) {
-                log.info("deleted {} PURGED requests of {} past their retention {}", gone.size(), type,
+                log.info(
+                        "deleted {} PURGED requests of {} past their retention {}",
+                        gone.size(),
+                        type,
                         properties.retentionOf(type));
             }
         }
@@ -78,7 +82,8 @@ public class RequestPartitions {
     }
 
     private void drop(String partition) {
-        Integer unresolved = jdbc.queryForObject("SELECT count(*) FROM " + partition + " WHERE state <> 'PURGED'", Integer.class);
+        Integer unresolved =
+                jdbc.queryForObject("SELECT count(*) FROM " + partition + " WHERE state <> 'PURGED'", Integer.class);
         if (unresolved != null && unresolved > 0) {
             log.warn("partition {} is past retention but holds {} unresolved requests; kept", partition, unresolved);
             return;
@@ -108,7 +113,9 @@ public class RequestPartitions {
         for (String name : names) {
             if (name.matches(PREFIX + "\\d{4}_\\d{2}")) {
                 String suffix = name.substring(PREFIX.length());
-                months.put(name, YearMonth.of(Integer.parseInt(suffix.substring(0, 4)), Integer.parseInt(suffix.substring(5))));
+                months.put(
+                        name,
+                        YearMonth.of(Integer.parseInt(suffix.substring(0, 4)), Integer.parseInt(suffix.substring(5))));
             }
         }
         return months;
@@ -119,6 +126,8 @@ public class RequestPartitions {
     }
 
     private static Instant start(YearMonth month) {
-        return LocalDate.of(month.getYear(), month.getMonth(), 1).atStartOfDay(ZoneOffset.UTC).toInstant();
+        return LocalDate.of(month.getYear(), month.getMonth(), 1)
+                .atStartOfDay(ZoneOffset.UTC)
+                .toInstant();
     }
 }

@@ -1,14 +1,14 @@
 package io.erasure.controlplane.metrics;
 
+import io.erasure.model.run.RunState;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.erasure.model.run.RunState;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -35,21 +35,27 @@ public class RunMetrics {
     public RunMetrics(JdbcTemplate jdbc, Clock clock, MeterRegistry registry) {
         this.jdbc = jdbc;
         this.clock = clock;
-        this.runsByState = MultiGauge.builder("erasure.runs").description("runs by state").register(registry);
+        this.runsByState =
+                MultiGauge.builder("erasure.runs").description("runs by state").register(registry);
         this.deletableRows = MultiGauge.builder("erasure.dataset.deletable.rows")
-                .description("rows validated as deletable and not yet deleted").register(registry);
+                .description("rows validated as deletable and not yet deleted")
+                .register(registry);
         this.overdue = MultiGauge.builder("erasure.dataset.overdue.seconds")
-                .description("age of the oldest validated deletable set still waiting").baseUnit("seconds")
+                .description("age of the oldest validated deletable set still waiting")
+                .baseUnit("seconds")
                 .register(registry);
         this.lastAudit = MultiGauge.builder("erasure.dataset.last.audit.seconds")
-                .description("epoch seconds of the last successful audit").baseUnit("seconds").register(registry);
+                .description("epoch seconds of the last successful audit")
+                .baseUnit("seconds")
+                .register(registry);
     }
 
     @Scheduled(fixedDelayString = "${erasure.control-plane.metrics-interval:15s}", initialDelay = 0)
     public void refresh() {
         Map<String, Long> counts = new HashMap<>();
-        jdbc.query("SELECT state, count(*) AS n FROM runs GROUP BY state",
-                rs -> { counts.put(rs.getString("state"), rs.getLong("n")); });
+        jdbc.query("SELECT state, count(*) AS n FROM runs GROUP BY state", rs -> {
+            counts.put(rs.getString("state"), rs.getLong("n"));
+        });
         List<MultiGauge.Row<?>> states = new ArrayList<>();
         for (RunState state : RunState.values()) {
             states.add(MultiGauge.Row.of(Tags.of("state", state.name()), counts.getOrDefault(state.name(), 0L)));
@@ -66,7 +72,10 @@ public class RunMetrics {
                 GROUP BY dataset""", rs -> {
             Tags tags = Tags.of("dataset", rs.getString("dataset"));
             deletable.add(MultiGauge.Row.of(tags, rs.getLong("rows")));
-            waiting.add(MultiGauge.Row.of(tags, Math.max(0, now - rs.getTimestamp("validated_at").toInstant().getEpochSecond())));
+            waiting.add(MultiGauge.Row.of(
+                    tags,
+                    Math.max(
+                            0, now - rs.getTimestamp("validated_at").toInstant().getEpochSecond())));
         });
         deletableRows.register(deletable, true);
         overdue.register(waiting, true);
@@ -75,7 +84,8 @@ public class RunMetrics {
         jdbc.query("""
                 SELECT dataset, max((steps ->> 'VALIDATING')::timestamptz) AS audited_at FROM runs
                 WHERE steps ? 'VALIDATING' GROUP BY dataset""", rs -> {
-            audits.add(MultiGauge.Row.of(Tags.of("dataset", rs.getString("dataset")),
+            audits.add(MultiGauge.Row.of(
+                    Tags.of("dataset", rs.getString("dataset")),
                     rs.getTimestamp("audited_at").toInstant().getEpochSecond()));
         });
         lastAudit.register(audits, true);

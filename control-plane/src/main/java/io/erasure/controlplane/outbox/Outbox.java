@@ -44,8 +44,12 @@ public class Outbox {
      * {@code erasure.deletion.tasks} with {@code Topics.taskHeaders}.
      */
     public void addValue(String topic, String key, Object value, Map<String, String> headers) {
-        jdbc.update("INSERT INTO outbox (topic, message_key, payload, headers, created_at) VALUES (?, ?, ?, ?::jsonb, ?)",
-                topic, key, json.writeValueAsString(value), headers.isEmpty() ? null : json.writeValueAsString(headers),
+        jdbc.update(
+                "INSERT INTO outbox (topic, message_key, payload, headers, created_at) VALUES (?, ?, ?, ?::jsonb, ?)",
+                topic,
+                key,
+                json.writeValueAsString(value),
+                headers.isEmpty() ? null : json.writeValueAsString(headers),
                 Timestamp.from(clock.instant()));
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {

@@ -32,8 +32,7 @@ public class OutboxRelay {
     /** The advisory lock the relaying replica holds for its round ({@code pg_try_advisory_xact_lock}). */
     static final long RELAY_LOCK = 0x6572617375726531L; // "erasure1"
 
-    private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
-    };
+    private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {};
 
     private final JdbcTemplate jdbc;
     private final KafkaTemplate<String, String> kafka;
@@ -41,8 +40,12 @@ public class OutboxRelay {
     private final JsonMapper json;
     private final Clock clock;
 
-    public OutboxRelay(JdbcTemplate jdbc, KafkaTemplate<String, String> kafka, TransactionTemplate transactions,
-                       JsonMapper json, Clock clock) {
+    public OutboxRelay(
+            JdbcTemplate jdbc,
+            KafkaTemplate<String, String> kafka,
+            TransactionTemplate transactions,
+            JsonMapper json,
+            Clock clock) {
         this.jdbc = jdbc;
         this.kafka = kafka;
         this.transactions = transactions;
@@ -62,15 +65,20 @@ public class OutboxRelay {
     /** Sends what is unsent; returns how many were sent. */
     public synchronized int relay() {
         Integer sent = transactions.execute(status -> {
-            if (!Boolean.TRUE.equals(jdbc.queryForObject("SELECT pg_try_advisory_xact_lock(?)", Boolean.class,
-                    RELAY_LOCK))) {
+            if (!Boolean.TRUE.equals(
+                    jdbc.queryForObject("SELECT pg_try_advisory_xact_lock(?)", Boolean.class, RELAY_LOCK))) {
                 return 0; // another replica is relaying: it sends in id order, and so will this one next round
             }
-            List<Row> rows = jdbc.query("""
+            List<Row> rows = jdbc.query(
+                    """
                             SELECT id, topic, message_key, payload, headers::text AS headers FROM outbox
                             WHERE sent_at IS NULL ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED""",
-                    (rs, i) -> new Row(rs.getLong("id"), rs.getString("topic"), rs.getString("message_key"),
-                            rs.getString("payload"), rs.getString("headers")));
+                    (rs, i) -> new Row(
+                            rs.getLong("id"),
+                            rs.getString("topic"),
+                            rs.getString("message_key"),
+                            rs.getString("payload"),
+                            rs.getString("headers")));
             for (Row row : rows) {
                 try {
                     kafka.send(message(row)).get(30, TimeUnit.SECONDS);
@@ -87,12 +95,11 @@ public class OutboxRelay {
     private ProducerRecord<String, String> message(Row row) {
         ProducerRecord<String, String> message = new ProducerRecord<>(row.topic(), row.key(), row.payload());
         if (row.headers() != null) {
-            json.readValue(row.headers(), HEADERS).forEach((name, value) ->
-                    message.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+            json.readValue(row.headers(), HEADERS)
+                    .forEach((name, value) -> message.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
         }
         return message;
     }
 
-    private record Row(long id, String topic, String key, String payload, String headers) {
-    }
+    private record Row(long id, String topic, String key, String payload, String headers) {}
 }

@@ -6,5 +6,4 @@ import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({OwnershipProperties.class, LiveCheckProperties.class})
-class OwnershipConfiguration {
-}
+class OwnershipConfiguration {}

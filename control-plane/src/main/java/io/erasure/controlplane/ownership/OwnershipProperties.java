@@ -16,7 +16,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param limitsCeiling the most a run may delete without an OPERATOR approving it, whatever its owner's limits say
  */
 @ConfigurationProperties("erasure.ownership")
-public record OwnershipProperties(List<Grant> grants, @DefaultValue LimitsCeiling limitsCeiling) {
+public record OwnershipProperties(
+        List<Grant> grants, @DefaultValue LimitsCeiling limitsCeiling) {
 
     /** A connection value that stands for every connection: for local and test set-ups only. */
     public static final String ANY = "*";
@@ -43,8 +44,14 @@ public record OwnershipProperties(List<Grant> grants, @DefaultValue LimitsCeilin
      *                       one with {@code /} to grant a single folder) under which the team's backups may live; not
      *                       tied to the connection
      */
-    public record Grant(String team, String connection, List<String> namespaces, List<String> tables,
-                        List<String> keyPrefixes, List<String> urlPrefixes, List<String> backupPrefixes) {
+    public record Grant(
+            String team,
+            String connection,
+            List<String> namespaces,
+            List<String> tables,
+            List<String> keyPrefixes,
+            List<String> urlPrefixes,
+            List<String> backupPrefixes) {
 
         public Grant {
             namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
@@ -60,19 +67,21 @@ public record OwnershipProperties(List<Grant> grants, @DefaultValue LimitsCeilin
             }
             if ((connection == null || connection.isBlank())
                     && !(namespaces.isEmpty() && tables.isEmpty() && keyPrefixes.isEmpty() && urlPrefixes.isEmpty())) {
-                throw new IllegalArgumentException(property + ".connection is required with namespaces, tables,"
-                        + " key-prefixes or url-prefixes: name the connection ref they are on (or * for every connection)");
+                throw new IllegalArgumentException(
+                        property + ".connection is required with namespaces, tables,"
+                                + " key-prefixes or url-prefixes: name the connection ref they are on (or * for every connection)");
             }
             for (String table : tables) {
                 if (!table.matches("[A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z_][A-Za-z0-9_]*")) {
-                    throw new IllegalArgumentException(property + ".tables must be written namespace.table, got '"
-                            + table + "'");
+                    throw new IllegalArgumentException(
+                            property + ".tables must be written namespace.table, got '" + table + "'");
                 }
             }
             for (String prefix : keyPrefixes) {
                 if (prefix.isBlank()) {
-                    throw new IllegalArgumentException(property + ".key-prefixes has a blank entry, which would cover every"
-                            + " key: name the prefix (e.g. profile:), or * if the team may use every key on the connection");
+                    throw new IllegalArgumentException(
+                            property + ".key-prefixes has a blank entry, which would cover every"
+                                    + " key: name the prefix (e.g. profile:), or * if the team may use every key on the connection");
                 }
             }
             for (String prefix : urlPrefixes) {
@@ -100,8 +109,11 @@ public record OwnershipProperties(List<Grant> grants, @DefaultValue LimitsCeilin
                 throw new IllegalArgumentException(property + " must be absolute http(s) URLs, got '" + prefix + "'");
             }
             // a prefix must end the host: "https://api.payments" would also cover "https://api.payments.evil.example/"
-            if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null
-                    || uri.getUserInfo() != null || uri.getRawPath() == null || !uri.getRawPath().endsWith("/")) {
+            if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+                    || uri.getHost() == null
+                    || uri.getUserInfo() != null
+                    || uri.getRawPath() == null
+                    || !uri.getRawPath().endsWith("/")) {
                 throw new IllegalArgumentException(property + " must be absolute http(s) URLs with a path ending in /,"
                         + " e.g. https://api.payments.example.com/erasure/, got '" + prefix + "'");
             }
@@ -113,15 +125,18 @@ public record OwnershipProperties(List<Grant> grants, @DefaultValue LimitsCeilin
      * and {@code maxRows} may not exceed these, and a run whose final set exceeds them waits for an OPERATOR even when
      * its owner's limits would let it go (a dataset with no {@code maxRows} is still held above {@code max-rows}).
      */
-    public record LimitsCeiling(@DefaultValue("0.5") double maxFraction, @DefaultValue("1000000") long maxRows) {
+    public record LimitsCeiling(
+            @DefaultValue("0.5") double maxFraction,
+            @DefaultValue("1000000") long maxRows) {
 
         public LimitsCeiling {
             if (!(maxFraction > 0 && maxFraction <= 1)) {
-                throw new IllegalArgumentException("erasure.ownership.limits-ceiling.max-fraction must be in (0, 1], got "
-                        + maxFraction);
+                throw new IllegalArgumentException(
+                        "erasure.ownership.limits-ceiling.max-fraction must be in (0, 1], got " + maxFraction);
             }
             if (maxRows < 1) {
-                throw new IllegalArgumentException("erasure.ownership.limits-ceiling.max-rows must be >= 1, got " + maxRows);
+                throw new IllegalArgumentException(
+                        "erasure.ownership.limits-ceiling.max-rows must be >= 1, got " + maxRows);
             }
         }
 

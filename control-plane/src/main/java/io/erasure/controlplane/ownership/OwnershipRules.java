@@ -39,7 +39,8 @@ public class OwnershipRules {
         String team = spec.ownerTeam();
         List<Place> places = new ArrayList<>();
         if (spec.storeKind().tabular()) {
-            places.add(Place.table("dataset '" + spec.name() + "'", spec.connectionRef(), spec.namespace(), spec.table()));
+            places.add(
+                    Place.table("dataset '" + spec.name() + "'", spec.connectionRef(), spec.namespace(), spec.table()));
         } else {
             places.addAll(Place.of("dataset '" + spec.name() + "'", spec.connectionRef(), spec.target()));
         }
@@ -87,11 +88,14 @@ public class OwnershipRules {
         if (place.unsafe() != null) {
             return Optional.of("team '" + team + "' may not register " + place.what() + ": " + place.unsafe());
         }
-        List<Grant> grants = properties.grants().stream().filter(g -> g.appliesTo(team, place.connection())).toList();
+        List<Grant> grants = properties.grants().stream()
+                .filter(g -> g.appliesTo(team, place.connection()))
+                .toList();
         if (grants.stream().anyMatch(place::coveredBy)) {
             return Optional.empty();
         }
-        String has = grants.isEmpty() ? "no grant on connection '" + place.connection() + "'"
+        String has = grants.isEmpty()
+                ? "no grant on connection '" + place.connection() + "'"
                 : "on '" + place.connection() + "' only " + place.granted(grants);
         return Optional.of("team '" + team + "' may not register " + place.what() + " at " + place.describe()
                 + " on connection '" + place.connection() + "': no grant in erasure.ownership.grants covers it (team '"
@@ -100,8 +104,10 @@ public class OwnershipRules {
     }
 
     private Optional<String> backupRefusal(String team, String what, BackupLocation backup) {
-        List<String> prefixes = properties.grants().stream().filter(g -> g.team().equals(team))
-                .flatMap(g -> g.backupPrefixes().stream()).toList();
+        List<String> prefixes = properties.grants().stream()
+                .filter(g -> g.team().equals(team))
+                .flatMap(g -> g.backupPrefixes().stream())
+                .toList();
         if (prefixes.stream().anyMatch(backup.prefix()::startsWith)) {
             return Optional.empty();
         }
@@ -118,7 +124,11 @@ public class OwnershipRules {
             this(what, connection, kind, value, null);
         }
 
-        enum Kind { TABLE, KEY_PREFIX, URL }
+        enum Kind {
+            TABLE,
+            KEY_PREFIX,
+            URL
+        }
 
         static Place table(String what, String connection, String namespace, String table) {
             return new Place(what, connection, Kind.TABLE, namespace + "." + table);
@@ -144,12 +154,16 @@ public class OwnershipRules {
 
         boolean coveredBy(Grant grant) {
             return switch (kind) {
-                case TABLE -> grant.tables().contains(value) || grant.namespaces().contains(OwnershipProperties.ANY)
-                        || grant.namespaces().contains(value.substring(0, value.indexOf('.')));
-                case KEY_PREFIX -> grant.keyPrefixes().stream()
-                        .anyMatch(p -> p.equals(OwnershipProperties.ANY) || value.startsWith(p));
-                case URL -> grant.urlPrefixes().stream()
-                        .anyMatch(p -> p.equals(OwnershipProperties.ANY) || value.startsWith(p));
+                case TABLE ->
+                    grant.tables().contains(value)
+                            || grant.namespaces().contains(OwnershipProperties.ANY)
+                            || grant.namespaces().contains(value.substring(0, value.indexOf('.')));
+                case KEY_PREFIX ->
+                    grant.keyPrefixes().stream()
+                            .anyMatch(p -> p.equals(OwnershipProperties.ANY) || value.startsWith(p));
+                case URL ->
+                    grant.urlPrefixes().stream()
+                            .anyMatch(p -> p.equals(OwnershipProperties.ANY) || value.startsWith(p));
             };
         }
 
@@ -163,15 +177,20 @@ public class OwnershipRules {
 
         String granted(List<Grant> grants) {
             Function<Grant, List<String>> field = switch (kind) {
-                case TABLE -> g -> {
-                    List<String> both = new ArrayList<>(g.namespaces().stream().map(n -> n + ".*").toList());
-                    both.addAll(g.tables());
-                    return both;
-                };
+                case TABLE ->
+                    g -> {
+                        List<String> both = new ArrayList<>(
+                                g.namespaces().stream().map(n -> n + ".*").toList());
+                        both.addAll(g.tables());
+                        return both;
+                    };
                 case KEY_PREFIX -> Grant::keyPrefixes;
                 case URL -> Grant::urlPrefixes;
             };
-            return String.valueOf(grants.stream().flatMap(g -> field.apply(g).stream()).distinct().toList());
+            return String.valueOf(grants.stream()
+                    .flatMap(g -> field.apply(g).stream())
+                    .distinct()
+                    .toList());
         }
 
         String suggestion() {
@@ -200,14 +219,22 @@ public class OwnershipRules {
                     }
                     decoded = once;
                 }
-                climbs = decoded.contains("\\") || Arrays.stream(decoded.split("/", -1))
-                        .anyMatch(segment -> segment.equals("..") || segment.equals("."));
+                climbs = decoded.contains("\\")
+                        || Arrays.stream(decoded.split("/", -1))
+                                .anyMatch(segment -> segment.equals("..") || segment.equals("."));
             } catch (IllegalArgumentException malformed) {
                 climbs = true; // a '%' no server decodes alike
             }
-            return new Place(what, connection, Kind.URL, literalStart(url), climbs
-                    ? "its URL " + url + " has a dot segment or an encoded '.', '/' or '\\' in its path, which would leave"
-                    + " any granted prefix once normalised: register the URL as the endpoint receives it" : null);
+            return new Place(
+                    what,
+                    connection,
+                    Kind.URL,
+                    literalStart(url),
+                    climbs
+                            ? "its URL " + url
+                                    + " has a dot segment or an encoded '.', '/' or '\\' in its path, which would leave"
+                                    + " any granted prefix once normalised: register the URL as the endpoint receives it"
+                            : null);
         }
 
         /** The path of {@code url}: after its scheme and authority, before its query or fragment. */

@@ -15,8 +15,9 @@ class ReceiptConfiguration {
     @Bean
     ReceiptSigner receiptSigner(ReceiptProperties properties) {
         if (properties.signingKey().startsWith(LOCAL_KEY_PREFIX)) {
-            LoggerFactory.getLogger(ReceiptSigner.class).warn("receipts are signed with the local key of application.yml;"
-                    + " set ERASURE_RECEIPTS_SIGNINGKEY from a secret store in every real deployment");
+            LoggerFactory.getLogger(ReceiptSigner.class)
+                    .warn("receipts are signed with the local key of application.yml;"
+                            + " set ERASURE_RECEIPTS_SIGNINGKEY from a secret store in every real deployment");
         }
         return new ReceiptSigner(properties.keyId(), properties.signingKey());
     }

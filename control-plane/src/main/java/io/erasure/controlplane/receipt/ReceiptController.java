@@ -36,8 +36,8 @@ public class ReceiptController {
      * as downloaded, or just its 64 hex characters.
      */
     @PostMapping(path = "/api/receipts/verify", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
-    public ReceiptVerdict verify(@RequestPart("receipt") MultipartFile receipt,
-                                 @RequestPart("signature") MultipartFile signature) {
+    public ReceiptVerdict verify(
+            @RequestPart("receipt") MultipartFile receipt, @RequestPart("signature") MultipartFile signature) {
         // the same readers as GET /api/runs/**: verifying reveals nothing the caller does not already hold
         callers.current().requireAny("verifying a receipt", Role.values());
         String text = new String(bytes(signature), StandardCharsets.UTF_8).trim();
@@ -46,8 +46,10 @@ public class ReceiptController {
             try {
                 parsed = json.readValue(text, ReceiptSignature.class);
             } catch (JacksonException e) {
-                return ReceiptVerdict.invalid(null, "the signature part is not a signature document"
-                        + " {\"alg\",\"keyId\",\"signature\"}: " + e.getOriginalMessage());
+                return ReceiptVerdict.invalid(
+                        null,
+                        "the signature part is not a signature document" + " {\"alg\",\"keyId\",\"signature\"}: "
+                                + e.getOriginalMessage());
             }
         } else {
             parsed = new ReceiptSignature(null, null, text);

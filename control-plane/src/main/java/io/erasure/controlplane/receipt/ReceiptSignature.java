@@ -5,5 +5,4 @@ package io.erasure.controlplane.receipt;
  * {@code {"alg":"HmacSHA256","keyId":"...","signature":"<64 hex>"}}, the HMAC-SHA256 of the receipt's
  * exact bytes under the key named {@code keyId}.
  */
-public record ReceiptSignature(String alg, String keyId, String signature) {
-}
+public record ReceiptSignature(String alg, String keyId, String signature) {}

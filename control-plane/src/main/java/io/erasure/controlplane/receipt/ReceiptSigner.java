@@ -29,8 +29,9 @@ public final class ReceiptSigner {
 
     public ReceiptSigner(String keyId, String signingKey) {
         if (keyId == null || !KEY_ID.matcher(keyId).matches()) {
-            throw new IllegalArgumentException("erasure.receipts.key-id is required: 1 to 64 letters, digits, '.', '_' or"
-                    + " '-' naming the signing key (e.g. receipts-2026-1), so a receipt says which key signed it");
+            throw new IllegalArgumentException(
+                    "erasure.receipts.key-id is required: 1 to 64 letters, digits, '.', '_' or"
+                            + " '-' naming the signing key (e.g. receipts-2026-1), so a receipt says which key signed it");
         }
         if (signingKey == null || signingKey.length() < MIN_KEY_LENGTH) {
             throw new IllegalArgumentException("erasure.receipts.signing-key is required: a secret of at least "
@@ -52,26 +53,35 @@ public final class ReceiptSigner {
     /** Checks {@code signature} against the exact {@code receipt} bytes; the verdict says what does not match. */
     public ReceiptVerdict verify(byte[] receipt, ReceiptSignature signature) {
         if (signature == null || signature.signature() == null) {
-            return ReceiptVerdict.invalid(null, "no signature given: send the receipt's signature document"
-                    + " {\"alg\",\"keyId\",\"signature\"} as served by /api/runs/{id}/receipt/signature");
+            return ReceiptVerdict.invalid(
+                    null,
+                    "no signature given: send the receipt's signature document"
+                            + " {\"alg\",\"keyId\",\"signature\"} as served by /api/runs/{id}/receipt/signature");
         }
         if (signature.alg() != null && !ALGORITHM.equals(signature.alg())) {
-            return ReceiptVerdict.invalid(signature.keyId(), "alg '" + signature.alg() + "' is not " + ALGORITHM
-                    + ", the only algorithm receipts are signed with");
+            return ReceiptVerdict.invalid(
+                    signature.keyId(),
+                    "alg '" + signature.alg() + "' is not " + ALGORITHM
+                            + ", the only algorithm receipts are signed with");
         }
         if (signature.keyId() != null && !keyId.equals(signature.keyId())) {
-            return ReceiptVerdict.invalid(signature.keyId(), "signed with key '" + signature.keyId()
-                    + "', but this platform holds key '" + keyId + "'; verify it where key '" + signature.keyId()
-                    + "' is configured");
+            return ReceiptVerdict.invalid(
+                    signature.keyId(),
+                    "signed with key '" + signature.keyId()
+                            + "', but this platform holds key '" + keyId + "'; verify it where key '"
+                            + signature.keyId()
+                            + "' is configured");
         }
         String hex = signature.signature().trim().toLowerCase();
         if (!HEX_SHA256.matcher(hex).matches()) {
-            return ReceiptVerdict.invalid(keyId, "signature must be 64 hex characters (HMAC-SHA256), got "
-                    + hex.length() + " characters");
+            return ReceiptVerdict.invalid(
+                    keyId, "signature must be 64 hex characters (HMAC-SHA256), got " + hex.length() + " characters");
         }
         if (!MessageDigest.isEqual(mac(receipt), HexFormat.of().parseHex(hex))) {
-            return ReceiptVerdict.invalid(keyId, "the signature does not match these bytes: the receipt was changed"
-                    + " after it was signed (even one byte or whitespace), or it was signed with another key");
+            return ReceiptVerdict.invalid(
+                    keyId,
+                    "the signature does not match these bytes: the receipt was changed"
+                            + " after it was signed (even one byte or whitespace), or it was signed with another key");
         }
         return ReceiptVerdict.valid(keyId);
     }

@@ -53,16 +53,24 @@ public class RefusedTaskTotals {
     public Outcome count(RefusedTask refused, Instant now) {
         String kind = refused.runId() != null ? RUN : REQUEST;
         String origin = refused.originId();
-        Boolean exists = jdbc.queryForObject(kind.equals(RUN) ? "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?)"
-                : "SELECT EXISTS (SELECT 1 FROM deletion_requests WHERE id = ?)", Boolean.class, origin);
+        Boolean exists = jdbc.queryForObject(
+                kind.equals(RUN)
+                        ? "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?)"
+                        : "SELECT EXISTS (SELECT 1 FROM deletion_requests WHERE id = ?)",
+                Boolean.class,
+                origin);
         if (!Boolean.TRUE.equals(exists)) {
             return Outcome.UNKNOWN_ORIGIN;
         }
-        if (jdbc.update("INSERT INTO refused_task_ids (refusal_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                refused.refusalId(), Timestamp.from(now)) == 0) {
+        if (jdbc.update(
+                        "INSERT INTO refused_task_ids (refusal_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                        refused.refusalId(),
+                        Timestamp.from(now))
+                == 0) {
             return Outcome.DUPLICATE;
         }
-        RefusedTasks totals = jdbc.queryForObject("""
+        RefusedTasks totals = jdbc.queryForObject(
+                """
                         INSERT INTO refused_task_totals AS t (origin_kind, origin_id, refused, latest_task_id, latest_kind,
                                                               latest_reason_class, latest_reason, latest_key_id, latest_at)
                         VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
@@ -80,11 +88,20 @@ public class RefusedTaskTotals {
                                                  THEN excluded.latest_key_id ELSE t.latest_key_id END,
                             latest_at = greatest(excluded.latest_at, t.latest_at)
                         RETURNING\s""" + COLUMNS,
-                (rs, i) -> totals(rs), kind, origin, refused.taskId(), refused.kind().name(), refused.reasonClass(),
-                refused.reason(), refused.keyId(), Timestamp.from(refused.receivedAt()));
+                (rs, i) -> totals(rs),
+                kind,
+                origin,
+                refused.taskId(),
+                refused.kind().name(),
+                refused.reasonClass(),
+                refused.reason(),
+                refused.keyId(),
+                Timestamp.from(refused.receivedAt()));
         if (kind.equals(RUN)) {
-            jdbc.update("UPDATE runs SET counts = counts || jsonb_build_object('refusedTasks', ?::jsonb) WHERE id = ?",
-                    json.writeValueAsString(totals.asCounts()), origin);
+            jdbc.update(
+                    "UPDATE runs SET counts = counts || jsonb_build_object('refusedTasks', ?::jsonb) WHERE id = ?",
+                    json.writeValueAsString(totals.asCounts()),
+                    origin);
         }
         return Outcome.COUNTED;
     }
@@ -124,16 +141,24 @@ public class RefusedTaskTotals {
         for (String id : ids) {
             args[i++] = id;
         }
-        jdbc.query("SELECT " + COLUMNS + " FROM refused_task_totals WHERE origin_kind = ? AND origin_id IN ("
-                + placeholders + ")", rs -> {
+        jdbc.query(
+                "SELECT " + COLUMNS + " FROM refused_task_totals WHERE origin_kind = ? AND origin_id IN ("
+                        + placeholders + ")",
+                rs -> {
                     found.put(rs.getString("origin_id"), totals(rs));
-                }, args);
+                },
+                args);
         return found;
     }
 
     private static RefusedTasks totals(ResultSet rs) throws SQLException {
-        return new RefusedTasks(rs.getLong("refused"), rs.getString("latest_reason"), rs.getString("latest_reason_class"),
-                rs.getString("latest_kind"), rs.getString("latest_task_id"), rs.getString("latest_key_id"),
+        return new RefusedTasks(
+                rs.getLong("refused"),
+                rs.getString("latest_reason"),
+                rs.getString("latest_reason_class"),
+                rs.getString("latest_kind"),
+                rs.getString("latest_task_id"),
+                rs.getString("latest_key_id"),
                 rs.getTimestamp("latest_at").toInstant());
     }
 }

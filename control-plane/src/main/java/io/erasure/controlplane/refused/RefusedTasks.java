@@ -18,8 +18,14 @@ import java.util.Map;
  * @param latestKeyId       the key the latest's authorization named, or null
  * @param latestAt          when the deletion service read the latest
  */
-public record RefusedTasks(long count, String latestReason, String latestReasonClass, String latestKind,
-                           String latestTaskId, String latestKeyId, Instant latestAt) {
+public record RefusedTasks(
+        long count,
+        String latestReason,
+        String latestReasonClass,
+        String latestKind,
+        String latestTaskId,
+        String latestKeyId,
+        Instant latestAt) {
 
     /** As the run's {@code counts.refusedTasks}. */
     public Map<String, Object> asCounts() {

@@ -47,45 +47,63 @@ public class RefusedTasksListener {
     private final TrustedKeys trusted;
     private final Counter unverified;
 
-    public RefusedTasksListener(RefusedTaskTotals totals, JsonMapper json, Clock clock, TrustedKeys trusted,
-                                MeterRegistry meters) {
+    public RefusedTasksListener(
+            RefusedTaskTotals totals, JsonMapper json, Clock clock, TrustedKeys trusted, MeterRegistry meters) {
         this.totals = totals;
         this.json = json;
         this.clock = clock;
         this.trusted = trusted;
-        this.unverified = Counter.builder(FORGED).description("reports on " + Topics.DELETION_TASKS_REFUSED
-                + " dropped because no trusted deletion-service key signed them").register(meters);
+        this.unverified = Counter.builder(FORGED)
+                .description("reports on " + Topics.DELETION_TASKS_REFUSED
+                        + " dropped because no trusted deletion-service key signed them")
+                .register(meters);
     }
 
-    @KafkaListener(topics = Topics.DELETION_TASKS_REFUSED, groupId = "${erasure.control-plane.group:control-plane}-refused")
+    @KafkaListener(
+            topics = Topics.DELETION_TASKS_REFUSED,
+            groupId = "${erasure.control-plane.group:control-plane}-refused")
     public void onRefused(String message) {
         RefusedTask refused;
         try {
             refused = json.readValue(message, RefusedTask.class);
         } catch (JacksonException | IllegalArgumentException e) {
-            log.error("unreadable refused-task record on {} skipped: {}", Topics.DELETION_TASKS_REFUSED, e.getMessage());
+            log.error(
+                    "unreadable refused-task record on {} skipped: {}", Topics.DELETION_TASKS_REFUSED, e.getMessage());
             return;
         }
         Optional<String> unsigned = refused.signatureRefusal(trusted);
         if (unsigned.isPresent()) {
             unverified.increment();
-            log.warn("a refused-task report claiming {} on {} is dropped, not shown: {}", refused.originId(),
-                    Topics.DELETION_TASKS_REFUSED, unsigned.get());
+            log.warn(
+                    "a refused-task report claiming {} on {} is dropped, not shown: {}",
+                    refused.originId(),
+                    Topics.DELETION_TASKS_REFUSED,
+                    unsigned.get());
             return;
         }
         RefusedTaskTotals.Outcome outcome = totals.count(refused, clock.instant());
         switch (outcome) {
-            case COUNTED -> log.info("a task claiming {} {} ({}) was refused by the deletion service and deleted nothing;"
-                            + " the {} is left as it is: {}", refused.runId() != null ? "run" : "forward request",
-                    refused.originId(), refused.dataset(), refused.runId() != null ? "run" : "request", refused.reason());
-            case UNKNOWN_ORIGIN -> log.debug("refused task {} claims {}, which is not known here: not kept",
-                    refused.taskId(), refused.originId());
-            case DUPLICATE -> { }
+            case COUNTED ->
+                log.info(
+                        "a task claiming {} {} ({}) was refused by the deletion service and deleted nothing;"
+                                + " the {} is left as it is: {}",
+                        refused.runId() != null ? "run" : "forward request",
+                        refused.originId(),
+                        refused.dataset(),
+                        refused.runId() != null ? "run" : "request",
+                        refused.reason());
+            case UNKNOWN_ORIGIN ->
+                log.debug(
+                        "refused task {} claims {}, which is not known here: not kept",
+                        refused.taskId(),
+                        refused.originId());
+            case DUPLICATE -> {}
         }
     }
 
     /** Refusal ids older than the topic's retention, and the totals of requests no longer kept, go. */
-    @Scheduled(initialDelayString = "${erasure.control-plane.refused-prune-interval:1h}",
+    @Scheduled(
+            initialDelayString = "${erasure.control-plane.refused-prune-interval:1h}",
             fixedDelayString = "${erasure.control-plane.refused-prune-interval:1h}")
     void prune() {
         int pruned = totals.prune(clock.instant().minus(KEPT));
@@ -98,9 +116,12 @@ public class RefusedTasksListener {
     @Configuration
     static class RefusedTasksTopic {
         @Bean
-        NewTopic refusedTasksTopic(@Value("${erasure.topics.refused-partitions:1}") int partitions,
-                                   @Value("${erasure.topics.replicas:1}") int replicas) {
-            return TopicBuilder.name(Topics.DELETION_TASKS_REFUSED).partitions(partitions).replicas(replicas)
+        NewTopic refusedTasksTopic(
+                @Value("${erasure.topics.refused-partitions:1}") int partitions,
+                @Value("${erasure.topics.replicas:1}") int replicas) {
+            return TopicBuilder.name(Topics.DELETION_TASKS_REFUSED)
+                    .partitions(partitions)
+                    .replicas(replicas)
                     .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(KEPT.toMillis()))
                     .build();
         }

@@ -1,11 +1,11 @@
 package io.erasure.controlplane.registry;
 
-import io.erasure.support.access.Caller;
 import io.erasure.controlplane.actions.ActionsLog;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.ownership.OwnershipRules;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.StoreKind;
+import io.erasure.support.access.Caller;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -43,9 +43,15 @@ public class DatasetRegistry {
     private final LiveStoreCheck liveCheck;
     private final TransactionTemplate transactions;
 
-    public DatasetRegistry(JdbcTemplate jdbc, JsonMapper json, Clock clock, ActionsLog actions,
-                           IdentifierSourceRegistry sources, OwnershipRules ownership, LiveStoreCheck liveCheck,
-                           TransactionTemplate transactions) {
+    public DatasetRegistry(
+            JdbcTemplate jdbc,
+            JsonMapper json,
+            Clock clock,
+            ActionsLog actions,
+            IdentifierSourceRegistry sources,
+            OwnershipRules ownership,
+            LiveStoreCheck liveCheck,
+            TransactionTemplate transactions) {
         this.transactions = transactions;
         this.ownership = ownership;
         this.liveCheck = liveCheck;
@@ -68,12 +74,20 @@ public class DatasetRegistry {
         Instant now = clock.instant();
         Instant nextRun = Schedules.nextAfter(spec.schedule(), now);
         try {
-            jdbc.update("""
+            jdbc.update(
+                    """
                             INSERT INTO datasets (name, owner_team, store_kind, spec, enabled, revision, registered_by,
                                                   registered_at, updated_by, updated_at, next_run_at)
                             VALUES (?, ?, ?, ?::jsonb, true, 1, ?, ?, ?, ?, ?)""",
-                    spec.name(), spec.ownerTeam(), spec.storeKind().name(), json.writeValueAsString(spec), caller.name(),
-                    Timestamp.from(now), caller.name(), Timestamp.from(now), Timestamp.from(nextRun));
+                    spec.name(),
+                    spec.ownerTeam(),
+                    spec.storeKind().name(),
+                    json.writeValueAsString(spec),
+                    caller.name(),
+                    Timestamp.from(now),
+                    caller.name(),
+                    Timestamp.from(now),
+                    Timestamp.from(nextRun));
         } catch (DuplicateKeyException e) {
             throw ApiProblem.conflict("a dataset named '" + spec.name() + "' is already registered; choose another name"
                     + " or update it with PUT /api/datasets/" + spec.name());
@@ -100,12 +114,19 @@ public class DatasetRegistry {
         DatasetView current = lockForChange(name, caller); // its team may have changed since the check above
         Instant now = clock.instant();
         int revision = current.revision() + 1;
-        jdbc.update("""
+        jdbc.update(
+                """
                         UPDATE datasets SET owner_team = ?, store_kind = ?, spec = ?::jsonb, revision = ?, updated_by = ?,
                                             updated_at = ?, next_run_at = ?
                         WHERE name = ?""",
-                spec.ownerTeam(), spec.storeKind().name(), json.writeValueAsString(spec), revision, caller.name(),
-                Timestamp.from(now), Timestamp.from(Schedules.nextAfter(spec.schedule(), now)), name);
+                spec.ownerTeam(),
+                spec.storeKind().name(),
+                json.writeValueAsString(spec),
+                revision,
+                caller.name(),
+                Timestamp.from(now),
+                Timestamp.from(Schedules.nextAfter(spec.schedule(), now)),
+                name);
         addRevision(name, revision, "UPDATED", spec, current.enabled(), caller, now);
         actions.record(caller.name(), "dataset.updated", subject(name), Map.of("revision", revision));
         return get(name).orElseThrow();
@@ -119,16 +140,25 @@ public class DatasetRegistry {
         }
         Instant now = clock.instant();
         int revision = current.revision() + 1;
-        jdbc.update("UPDATE datasets SET enabled = ?, revision = ?, updated_by = ?, updated_at = ? WHERE name = ?",
-                enabled, revision, caller.name(), Timestamp.from(now), name);
+        jdbc.update(
+                "UPDATE datasets SET enabled = ?, revision = ?, updated_by = ?, updated_at = ? WHERE name = ?",
+                enabled,
+                revision,
+                caller.name(),
+                Timestamp.from(now),
+                name);
         addRevision(name, revision, enabled ? "ENABLED" : "DISABLED", current.spec(), enabled, caller, now);
-        actions.record(caller.name(), enabled ? "dataset.enabled" : "dataset.disabled", subject(name),
+        actions.record(
+                caller.name(),
+                enabled ? "dataset.enabled" : "dataset.disabled",
+                subject(name),
                 Map.of("revision", revision));
         return get(name).orElseThrow();
     }
 
     public Optional<DatasetView> get(String name) {
-        return jdbc.query("SELECT * FROM datasets WHERE name = ?", this::view, name).stream().findFirst();
+        return jdbc.query("SELECT * FROM datasets WHERE name = ?", this::view, name).stream()
+                .findFirst();
     }
 
     public DatasetView require(String name) {
@@ -137,8 +167,10 @@ public class DatasetRegistry {
 
     /** Datasets matching all given filters; {@code text} matches name, table, namespace or team. */
     public List<DatasetView> search(String text, String team, StoreKind kind, Boolean enabled) {
-        String pattern = text == null || text.isBlank() ? null : "%" + text.trim().toLowerCase() + "%";
-        return jdbc.query("""
+        String pattern =
+                text == null || text.isBlank() ? null : "%" + text.trim().toLowerCase() + "%";
+        return jdbc.query(
+                """
                         SELECT * FROM datasets
                         WHERE (?::text IS NULL OR name LIKE ? OR spec ->> 'table' LIKE ? OR spec ->> 'namespace' LIKE ?
                                OR owner_team LIKE ?)
@@ -146,8 +178,18 @@ public class DatasetRegistry {
                           AND (?::text IS NULL OR store_kind = ?)
                           AND (?::boolean IS NULL OR enabled = ?)
                         ORDER BY name""",
-                this::view, pattern, pattern, pattern, pattern, pattern, team, team,
-                kind == null ? null : kind.name(), kind == null ? null : kind.name(), enabled, enabled);
+                this::view,
+                pattern,
+                pattern,
+                pattern,
+                pattern,
+                pattern,
+                team,
+                team,
+                kind == null ? null : kind.name(),
+                kind == null ? null : kind.name(),
+                enabled,
+                enabled);
     }
 
     /**
@@ -155,24 +197,30 @@ public class DatasetRegistry {
      * {@code upToRevision}: registrations and updates, not enabling or disabling.
      */
     public Set<String> specEditors(String name, Integer afterRevision, int upToRevision) {
-        return new TreeSet<>(jdbc.queryForList("""
+        return new TreeSet<>(
+                jdbc.queryForList("""
                         SELECT changed_by FROM dataset_revisions
-                        WHERE dataset = ? AND revision > ? AND revision <= ? AND change IN ('REGISTERED', 'UPDATED')""",
-                String.class, name, afterRevision == null ? 0 : afterRevision, upToRevision));
+                        WHERE dataset = ? AND revision > ? AND revision <= ? AND change IN ('REGISTERED', 'UPDATED')""", String.class, name, afterRevision == null ? 0 : afterRevision, upToRevision));
     }
 
     public List<DatasetRevision> history(String name) {
         require(name);
-        return jdbc.query("SELECT * FROM dataset_revisions WHERE dataset = ? ORDER BY revision",
-                (rs, i) -> new DatasetRevision(rs.getInt("revision"), rs.getString("change"),
-                        json.readValue(rs.getString("spec"), DatasetSpec.class), rs.getBoolean("enabled"),
-                        rs.getString("changed_by"), rs.getTimestamp("changed_at").toInstant()),
+        return jdbc.query(
+                "SELECT * FROM dataset_revisions WHERE dataset = ? ORDER BY revision",
+                (rs, i) -> new DatasetRevision(
+                        rs.getInt("revision"),
+                        rs.getString("change"),
+                        json.readValue(rs.getString("spec"), DatasetSpec.class),
+                        rs.getBoolean("enabled"),
+                        rs.getString("changed_by"),
+                        rs.getTimestamp("changed_at").toInstant()),
                 name);
     }
 
     private DatasetView lockForChange(String name, Caller caller) {
         DatasetView current = jdbc.query("SELECT * FROM datasets WHERE name = ? FOR UPDATE", this::view, name).stream()
-                .findFirst().orElseThrow(() -> ApiProblem.notFound("dataset '" + name + "'"));
+                .findFirst()
+                .orElseThrow(() -> ApiProblem.notFound("dataset '" + name + "'"));
         requireMayChange(current, caller);
         return current;
     }
@@ -184,8 +232,8 @@ public class DatasetRegistry {
 
     private void requireSource(DatasetSpec spec) {
         if (sources.get(spec.identifierSource()).isEmpty()) {
-            throw ApiProblem.badRequest("identifierSource '" + spec.identifierSource() + "' is not registered; register it"
-                    + " first with POST /api/identifier-sources");
+            throw ApiProblem.badRequest("identifierSource '" + spec.identifierSource()
+                    + "' is not registered; register it" + " first with POST /api/identifier-sources");
         }
     }
 
@@ -205,24 +253,30 @@ public class DatasetRegistry {
     /** Fails with 403 unless {@code caller} is an OWNER of {@code team}; {@code what} completes "may ...". */
     public static void requireOwner(Caller caller, String team, String what) {
         if (!caller.ownsTeam(team)) {
-            throw ApiProblem.forbidden("only an OWNER of team '" + team + "' may " + what + "; you are '" + caller.name()
-                    + "' with roles " + caller.roles() + (caller.team() == null ? "" : " in team '" + caller.team() + "'"));
+            throw ApiProblem.forbidden(
+                    "only an OWNER of team '" + team + "' may " + what + "; you are '" + caller.name() + "' with roles "
+                            + caller.roles() + (caller.team() == null ? "" : " in team '" + caller.team() + "'"));
         }
     }
 
-    private void addRevision(String name, int revision, String change, DatasetSpec spec, boolean enabled, Caller caller,
-                             Instant at) {
-        jdbc.update("""
+    private void addRevision(
+            String name, int revision, String change, DatasetSpec spec, boolean enabled, Caller caller, Instant at) {
+        jdbc.update(
+                """
                         INSERT INTO dataset_revisions (dataset, revision, change, spec, enabled, changed_by, changed_at)
-                        VALUES (?, ?, ?, ?::jsonb, ?, ?, ?)""",
-                name, revision, change, json.writeValueAsString(spec), enabled, caller.name(), Timestamp.from(at));
+                        VALUES (?, ?, ?, ?::jsonb, ?, ?, ?)""", name, revision, change, json.writeValueAsString(spec), enabled, caller.name(), Timestamp.from(at));
     }
 
     private DatasetView view(ResultSet rs, int row) throws SQLException {
         Timestamp next = rs.getTimestamp("next_run_at");
-        return new DatasetView(json.readValue(rs.getString("spec"), DatasetSpec.class), rs.getBoolean("enabled"),
-                rs.getInt("revision"), rs.getString("registered_by"), rs.getTimestamp("registered_at").toInstant(),
-                rs.getString("updated_by"), rs.getTimestamp("updated_at").toInstant(),
+        return new DatasetView(
+                json.readValue(rs.getString("spec"), DatasetSpec.class),
+                rs.getBoolean("enabled"),
+                rs.getInt("revision"),
+                rs.getString("registered_by"),
+                rs.getTimestamp("registered_at").toInstant(),
+                rs.getString("updated_by"),
+                rs.getTimestamp("updated_at").toInstant(),
                 next == null ? null : next.toInstant());
     }
 

@@ -37,8 +37,8 @@ public class IdentifierSourceRegistry {
     private final ActionsLog actions;
     private final OwnershipRules ownership;
 
-    public IdentifierSourceRegistry(JdbcTemplate jdbc, JsonMapper json, Clock clock, ActionsLog actions,
-                                    OwnershipRules ownership) {
+    public IdentifierSourceRegistry(
+            JdbcTemplate jdbc, JsonMapper json, Clock clock, ActionsLog actions, OwnershipRules ownership) {
         this.jdbc = jdbc;
         this.json = json;
         this.clock = clock;
@@ -47,12 +47,11 @@ public class IdentifierSourceRegistry {
     }
 
     /** A source with the revision it is at and who last changed it. */
-    public record Current(IdentifierSource source, int revision, String updatedBy) {
-    }
+    public record Current(IdentifierSource source, int revision, String updatedBy) {}
 
     /** One revision of a source. */
-    public record SourceRevision(int revision, String change, IdentifierSource source, String changedBy, Instant changedAt) {
-    }
+    public record SourceRevision(
+            int revision, String change, IdentifierSource source, String changedBy, Instant changedAt) {}
 
     @Transactional
     public IdentifierSource register(IdentifierSource source, Caller caller) {
@@ -60,31 +59,44 @@ public class IdentifierSourceRegistry {
         requireGranted(owned);
         Instant now = clock.instant();
         try {
-            jdbc.update("""
+            jdbc.update(
+                    """
                             INSERT INTO identifier_sources (name, spec, owner_team, revision, created_by, created_at,
                                                             updated_by, updated_at)
                             VALUES (?, ?::jsonb, ?, 1, ?, ?, ?, ?)""",
-                    owned.name(), json.writeValueAsString(owned), owned.ownerTeam(), caller.name(), Timestamp.from(now),
-                    caller.name(), Timestamp.from(now));
+                    owned.name(),
+                    json.writeValueAsString(owned),
+                    owned.ownerTeam(),
+                    caller.name(),
+                    Timestamp.from(now),
+                    caller.name(),
+                    Timestamp.from(now));
         } catch (DuplicateKeyException e) {
             throw ApiProblem.conflict("an identifier source named '" + owned.name() + "' is already registered;"
                     + " update it with PUT /api/identifier-sources/" + owned.name());
         }
         addRevision(owned, 1, "REGISTERED", caller, now);
-        actions.record(caller.name(), "identifier-source.registered", subject(owned.name()),
-                ownerDetail(owned, 1));
+        actions.record(caller.name(), "identifier-source.registered", subject(owned.name()), ownerDetail(owned, 1));
         return owned;
     }
 
     @Transactional
     public IdentifierSource update(String name, IdentifierSource source, Caller caller) {
         if (!name.equals(source.name())) {
-            throw ApiProblem.badRequest("name in the body ('" + source.name() + "') must equal the path ('" + name + "')");
+            throw ApiProblem.badRequest(
+                    "name in the body ('" + source.name() + "') must equal the path ('" + name + "')");
         }
-        Current current = jdbc.query("SELECT spec, revision, updated_by FROM identifier_sources WHERE name = ? FOR UPDATE",
-                        (rs, i) -> new Current(json.readValue(rs.getString("spec"), IdentifierSource.class),
-                                rs.getInt("revision"), rs.getString("updated_by")), name)
-                .stream().findFirst().orElseThrow(() -> ApiProblem.notFound("identifier source '" + name + "'"));
+        Current current = jdbc
+                .query(
+                        "SELECT spec, revision, updated_by FROM identifier_sources WHERE name = ? FOR UPDATE",
+                        (rs, i) -> new Current(
+                                json.readValue(rs.getString("spec"), IdentifierSource.class),
+                                rs.getInt("revision"),
+                                rs.getString("updated_by")),
+                        name)
+                .stream()
+                .findFirst()
+                .orElseThrow(() -> ApiProblem.notFound("identifier source '" + name + "'"));
         requireMayChange(current.source(), caller);
         IdentifierSource owned = withOwner(source, caller, current.source().ownerTeam());
         requireGranted(owned);
@@ -93,11 +105,17 @@ public class IdentifierSourceRegistry {
         }
         int revision = current.revision() + 1;
         Instant now = clock.instant();
-        jdbc.update("""
+        jdbc.update(
+                """
                         UPDATE identifier_sources SET spec = ?::jsonb, owner_team = ?, revision = ?, updated_by = ?,
                                                       updated_at = ?
                         WHERE name = ?""",
-                json.writeValueAsString(owned), owned.ownerTeam(), revision, caller.name(), Timestamp.from(now), name);
+                json.writeValueAsString(owned),
+                owned.ownerTeam(),
+                revision,
+                caller.name(),
+                Timestamp.from(now),
+                name);
         addRevision(owned, revision, "UPDATED", caller, now);
         actions.record(caller.name(), "identifier-source.updated", subject(name), ownerDetail(owned, revision));
         return owned;
@@ -109,9 +127,16 @@ public class IdentifierSourceRegistry {
 
     /** The source with its revision and last editor, or empty. */
     public Optional<Current> current(String name) {
-        return jdbc.query("SELECT spec, revision, updated_by FROM identifier_sources WHERE name = ?",
-                (rs, i) -> new Current(json.readValue(rs.getString("spec"), IdentifierSource.class), rs.getInt("revision"),
-                        rs.getString("updated_by")), name).stream().findFirst();
+        return jdbc
+                .query(
+                        "SELECT spec, revision, updated_by FROM identifier_sources WHERE name = ?",
+                        (rs, i) -> new Current(
+                                json.readValue(rs.getString("spec"), IdentifierSource.class),
+                                rs.getInt("revision"),
+                                rs.getString("updated_by")),
+                        name)
+                .stream()
+                .findFirst();
     }
 
     public IdentifierSource require(String name) {
@@ -119,23 +144,29 @@ public class IdentifierSourceRegistry {
     }
 
     public List<IdentifierSource> list() {
-        return jdbc.query("SELECT spec FROM identifier_sources ORDER BY name",
+        return jdbc.query(
+                "SELECT spec FROM identifier_sources ORDER BY name",
                 (rs, i) -> json.readValue(rs.getString("spec"), IdentifierSource.class));
     }
 
     public List<SourceRevision> history(String name) {
         require(name);
-        return jdbc.query("SELECT * FROM identifier_source_revisions WHERE source = ? ORDER BY revision",
-                (rs, i) -> new SourceRevision(rs.getInt("revision"), rs.getString("change"),
-                        json.readValue(rs.getString("spec"), IdentifierSource.class), rs.getString("changed_by"),
-                        rs.getTimestamp("changed_at").toInstant()), name);
+        return jdbc.query(
+                "SELECT * FROM identifier_source_revisions WHERE source = ? ORDER BY revision",
+                (rs, i) -> new SourceRevision(
+                        rs.getInt("revision"),
+                        rs.getString("change"),
+                        json.readValue(rs.getString("spec"), IdentifierSource.class),
+                        rs.getString("changed_by"),
+                        rs.getTimestamp("changed_at").toInstant()),
+                name);
     }
 
     /** Who changed source {@code name} in revisions after {@code afterRevision} (null: from the first) up to {@code upTo}. */
     public Set<String> editors(String name, Integer afterRevision, int upTo) {
-        return new TreeSet<>(jdbc.queryForList("""
-                        SELECT changed_by FROM identifier_source_revisions WHERE source = ? AND revision > ? AND revision <= ?""",
-                String.class, name, afterRevision == null ? 0 : afterRevision, upTo));
+        return new TreeSet<>(
+                jdbc.queryForList("""
+                        SELECT changed_by FROM identifier_source_revisions WHERE source = ? AND revision > ? AND revision <= ?""", String.class, name, afterRevision == null ? 0 : afterRevision, upTo));
     }
 
     /**
@@ -143,9 +174,9 @@ public class IdentifierSourceRegistry {
      * OPERATOR's to the team the body names, or to the operators. On a change, a body without a team keeps the current.
      */
     private static IdentifierSource withOwner(IdentifierSource source, Caller caller, String currentTeam) {
-        String team = source.ownerTeam() != null ? source.ownerTeam()
-                : currentTeam != null ? currentTeam
-                : caller.has(Role.OPERATOR) ? null : caller.team();
+        String team = source.ownerTeam() != null
+                ? source.ownerTeam()
+                : currentTeam != null ? currentTeam : caller.has(Role.OPERATOR) ? null : caller.team();
         if (caller.has(Role.OPERATOR)) {
             return source.ownedBy(team);
         }
@@ -154,8 +185,9 @@ public class IdentifierSourceRegistry {
                     + " sources; you are '" + caller.name() + "' with roles " + caller.roles());
         }
         if (!caller.ownsTeam(team)) {
-            throw ApiProblem.forbidden("an OWNER registers identifier sources for their own team only: '" + caller.name()
-                    + "' is in team '" + caller.team() + "', the source names ownerTeam '" + team + "'");
+            throw ApiProblem.forbidden(
+                    "an OWNER registers identifier sources for their own team only: '" + caller.name()
+                            + "' is in team '" + caller.team() + "', the source names ownerTeam '" + team + "'");
         }
         return source.ownedBy(team);
     }
@@ -182,11 +214,17 @@ public class IdentifierSourceRegistry {
     }
 
     private void addRevision(IdentifierSource source, int revision, String change, Caller caller, Instant at) {
-        jdbc.update("""
+        jdbc.update(
+                """
                         INSERT INTO identifier_source_revisions (source, revision, change, spec, owner_team, changed_by,
                                                                  changed_at)
                         VALUES (?, ?, ?, ?::jsonb, ?, ?, ?)""",
-                source.name(), revision, change, json.writeValueAsString(source), source.ownerTeam(), caller.name(),
+                source.name(),
+                revision,
+                change,
+                json.writeValueAsString(source),
+                source.ownerTeam(),
+                caller.name(),
                 Timestamp.from(at));
     }
 

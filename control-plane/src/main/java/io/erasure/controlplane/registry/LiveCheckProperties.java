@@ -17,16 +17,19 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout  how long one check may take (a Cassandra schema read, a PostgreSQL catalog query per copy)
  */
 @ConfigurationProperties("erasure.registry.live-check")
-public record LiveCheckProperties(@DefaultValue("true") boolean enabled,
-                                  @DefaultValue("http://127.0.0.1:8083") URI url,
-                                  String username, String password,
-                                  @DefaultValue("30s") Duration timeout) {
+public record LiveCheckProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("http://127.0.0.1:8083") URI url,
+        String username,
+        String password,
+        @DefaultValue("30s") Duration timeout) {
 
     public LiveCheckProperties {
         if (enabled && (username == null || username.isBlank() || password == null || password.isBlank())) {
-            throw new IllegalArgumentException("erasure.registry.live-check.username and .password must name the deletion"
-                    + " service's REGISTRY user (or set erasure.registry.live-check.enabled=false where no deletion"
-                    + " service runs)");
+            throw new IllegalArgumentException(
+                    "erasure.registry.live-check.username and .password must name the deletion"
+                            + " service's REGISTRY user (or set erasure.registry.live-check.enabled=false where no deletion"
+                            + " service runs)");
         }
         if (url == null || url.getScheme() == null || url.getHost() == null) {
             throw new IllegalArgumentException("erasure.registry.live-check.url must be the deletion service's absolute"

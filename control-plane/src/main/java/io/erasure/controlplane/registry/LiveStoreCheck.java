@@ -25,11 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
 public class LiveStoreCheck {
 
     /** What the deletion service answers. */
-    record Result(String dataset, List<Problem> problems) {
-    }
+    record Result(String dataset, List<Problem> problems) {}
 
-    record Problem(String place, String problem) {
-    }
+    record Problem(String place, String problem) {}
 
     private final LiveCheckProperties properties;
     private final JsonMapper json;
@@ -38,10 +36,12 @@ public class LiveStoreCheck {
     public LiveStoreCheck(LiveCheckProperties properties, JsonMapper json) {
         this.properties = properties;
         this.json = json;
-        JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(HttpClient.newBuilder()
-                .connectTimeout(properties.timeout()).build());
+        JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(
+                HttpClient.newBuilder().connectTimeout(properties.timeout()).build());
         requests.setReadTimeout(properties.timeout());
-        this.client = RestClient.builder().baseUrl(properties.url().toString()).requestFactory(requests)
+        this.client = RestClient.builder()
+                .baseUrl(properties.url().toString())
+                .requestFactory(requests)
                 .defaultHeaders(h -> {
                     if (properties.enabled()) {
                         h.setBasicAuth(properties.username(), properties.password());
@@ -58,29 +58,42 @@ public class LiveStoreCheck {
         Result result;
         try {
             // the platform's own mapper on both sides, so the spec reads back exactly as it is stored
-            String answer = client.post().uri("/api/dataset-checks").contentType(MediaType.APPLICATION_JSON)
-                    .header("X-Requested-By", "control-plane").body(json.writeValueAsString(spec))
-                    .retrieve().body(String.class);
+            String answer = client.post()
+                    .uri("/api/dataset-checks")
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .header("X-Requested-By", "control-plane")
+                    .body(json.writeValueAsString(spec))
+                    .retrieve()
+                    .body(String.class);
             result = answer == null ? null : json.readValue(answer, Result.class);
         } catch (RestClientResponseException e) {
-            throw unavailable(spec, "the deletion service answered " + e.getStatusCode().value());
+            throw unavailable(
+                    spec, "the deletion service answered " + e.getStatusCode().value());
         } catch (RestClientException | JacksonException e) {
-            throw unavailable(spec, "the deletion service at " + properties.url() + " could not be reached ("
-                    + e.getMessage() + ")");
+            throw unavailable(
+                    spec,
+                    "the deletion service at " + properties.url() + " could not be reached (" + e.getMessage() + ")");
         }
         if (result == null || result.problems() == null) {
             throw unavailable(spec, "the deletion service answered without a result");
         }
         if (!result.problems().isEmpty()) {
-            throw new ApiProblem(HttpStatus.UNPROCESSABLE_CONTENT, "dataset '" + spec.name() + "' does not fit the live"
-                    + " stores it names, so nothing was stored: " + result.problems().stream()
-                    .map(p -> p.place() + ": " + p.problem()).collect(Collectors.joining("; ")));
+            throw new ApiProblem(
+                    HttpStatus.UNPROCESSABLE_CONTENT,
+                    "dataset '" + spec.name() + "' does not fit the live"
+                            + " stores it names, so nothing was stored: "
+                            + result.problems().stream()
+                                    .map(p -> p.place() + ": " + p.problem())
+                                    .collect(Collectors.joining("; ")));
         }
     }
 
     private ApiProblem unavailable(DatasetSpec spec, String why) {
-        return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "dataset '" + spec.name() + "' could not be checked against"
-                + " the live stores (" + why + "), so nothing was stored; register it again once the deletion service"
-                + " answers (erasure.registry.live-check)");
+        return new ApiProblem(
+                HttpStatus.SERVICE_UNAVAILABLE,
+                "dataset '" + spec.name() + "' could not be checked against"
+                        + " the live stores (" + why
+                        + "), so nothing was stored; register it again once the deletion service"
+                        + " answers (erasure.registry.live-check)");
     }
 }

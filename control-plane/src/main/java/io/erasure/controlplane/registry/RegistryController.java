@@ -1,9 +1,9 @@
 package io.erasure.controlplane.registry;
 
-import io.erasure.support.access.CallerResolver;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.identifier.IdentifierSource;
+import io.erasure.support.access.CallerResolver;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -51,10 +51,11 @@ public class RegistryController {
     }
 
     @GetMapping("/api/datasets")
-    public List<DatasetView> search(@RequestParam(required = false) String q,
-                                    @RequestParam(required = false) String team,
-                                    @RequestParam(required = false) String storeKind,
-                                    @RequestParam(required = false) Boolean enabled) {
+    public List<DatasetView> search(
+            @RequestParam(required = false) String q,
+            @RequestParam(required = false) String team,
+            @RequestParam(required = false) String storeKind,
+            @RequestParam(required = false) Boolean enabled) {
         return datasets.search(q, team, storeKind == null ? null : StoreKind.parse(storeKind), enabled);
     }
 

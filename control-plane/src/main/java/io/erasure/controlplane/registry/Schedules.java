@@ -9,8 +9,7 @@ import org.springframework.scheduling.support.CronExpression;
 /** Dataset schedules are Spring cron expressions evaluated in UTC. */
 public final class Schedules {
 
-    private Schedules() {
-    }
+    private Schedules() {}
 
     public static Instant nextAfter(String schedule, Instant after) {
         CronExpression cron;

@@ -29,8 +29,11 @@ public class RetentionSweeper {
     private final Duration retention;
     private final Clock clock;
 
-    public RetentionSweeper(S3Client s3, @Value("${erasure.s3.bucket}") String bucket,
-                            @Value("${erasure.retention.platform-copies:30d}") Duration retention, Clock clock) {
+    public RetentionSweeper(
+            S3Client s3,
+            @Value("${erasure.s3.bucket}") String bucket,
+            @Value("${erasure.retention.platform-copies:30d}") Duration retention,
+            Clock clock) {
         if (retention.isNegative() || retention.isZero()) {
             throw new IllegalArgumentException("erasure.retention.platform-copies must be positive, got " + retention);
         }
@@ -40,7 +43,9 @@ public class RetentionSweeper {
         this.clock = clock;
     }
 
-    @Scheduled(fixedDelayString = "${erasure.retention.sweep-interval:1h}", initialDelayString = "${erasure.retention.sweep-initial-delay:10m}")
+    @Scheduled(
+            fixedDelayString = "${erasure.retention.sweep-interval:1h}",
+            initialDelayString = "${erasure.retention.sweep-initial-delay:10m}")
     public void sweepQuietly() {
         try {
             int deleted = sweep();
@@ -57,8 +62,13 @@ public class RetentionSweeper {
         Instant expiredBefore = clock.instant().minus(retention);
         int deleted = 0;
         for (String prefix : List.of(S3Layout.RUNS, S3Layout.RETAINED)) {
-            List<String> expired = s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents().stream()
-                    .filter(object -> object.lastModified().isBefore(expiredBefore)).map(S3Object::key).toList();
+            List<String> expired = s3
+                    .listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix))
+                    .contents()
+                    .stream()
+                    .filter(object -> object.lastModified().isBefore(expiredBefore))
+                    .map(S3Object::key)
+                    .toList();
             for (String key : expired) {
                 // one by one: multi-object delete needs Content-MD5, which not every S3-compatible store accepts
                 s3.deleteObject(r -> r.bucket(bucket).key(key));

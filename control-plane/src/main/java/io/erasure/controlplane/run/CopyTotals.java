@@ -19,14 +19,20 @@ public record CopyTotals(String dataset, StoreKind storeKind, BatchTotals report
     }
 
     /** Every copy in the run's frozen spec, in its order, with what its batches reported (nothing yet for some). */
-    public static Map<String, CopyTotals> of(RunRecord run, Map<String, BatchTotals> totalsByDataset,
-                                            List<BatchFailure> failures) {
+    public static Map<String, CopyTotals> of(
+            RunRecord run, Map<String, BatchTotals> totalsByDataset, List<BatchFailure> failures) {
         Map<String, CopyTotals> copies = new LinkedHashMap<>();
         for (DatasetCopy copy : run.spec().copies()) {
             String view = copy.viewName(run.dataset());
-            copies.put(copy.name(), new CopyTotals(view, copy.storeKind(),
-                    totalsByDataset.getOrDefault(view, BatchTotals.NONE),
-                    failures.stream().filter(f -> view.equals(f.dataset())).toList()));
+            copies.put(
+                    copy.name(),
+                    new CopyTotals(
+                            view,
+                            copy.storeKind(),
+                            totalsByDataset.getOrDefault(view, BatchTotals.NONE),
+                            failures.stream()
+                                    .filter(f -> view.equals(f.dataset()))
+                                    .toList()));
         }
         return copies;
     }

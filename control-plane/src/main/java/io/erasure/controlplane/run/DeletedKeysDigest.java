@@ -26,6 +26,7 @@ public record DeletedKeysDigest(String algorithm, int batches, String sha256) {
         parts.add(ALGORITHM);
         parts.add(Integer.toString(batchDigests.size()));
         batchDigests.stream().sorted().forEach(parts::add);
-        return new DeletedKeysDigest(ALGORITHM, batchDigests.size(), DeterministicId.sha256Hex(parts.toArray(String[]::new)));
+        return new DeletedKeysDigest(
+                ALGORITHM, batchDigests.size(), DeterministicId.sha256Hex(parts.toArray(String[]::new)));
     }
 }

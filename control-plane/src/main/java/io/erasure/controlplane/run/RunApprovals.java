@@ -34,8 +34,8 @@ public class RunApprovals {
     private final IdentifierSourceRegistry sources;
     private final OwnershipRules ownership;
 
-    public RunApprovals(RunStore runs, DatasetRegistry datasets, IdentifierSourceRegistry sources,
-                        OwnershipRules ownership) {
+    public RunApprovals(
+            RunStore runs, DatasetRegistry datasets, IdentifierSourceRegistry sources, OwnershipRules ownership) {
         this.runs = runs;
         this.datasets = datasets;
         this.sources = sources;
@@ -46,7 +46,8 @@ public class RunApprovals {
     public Optional<String> holdReason(RunRecord run, ValidationCompleted validation) {
         long rows = validation.finalCount();
         if (validation.exceedsLimit()) {
-            return Optional.of("the final set of " + rows + " rows exceeds the dataset's limit " + run.spec().limits());
+            return Optional.of("the final set of " + rows + " rows exceeds the dataset's limit "
+                    + run.spec().limits());
         }
         if (rows <= 0) {
             return Optional.empty();
@@ -68,7 +69,8 @@ public class RunApprovals {
                     + run.specRevision() + ")");
         }
         if (!last.sameSource()) {
-            return Optional.of("first run since identifier source '" + run.spec().identifierSource() + "' changed"
+            return Optional.of("first run since identifier source '"
+                    + run.spec().identifierSource() + "' changed"
                     + " (revision " + last.sourceRevision() + " of run " + last.runId() + " deleted; this run is at"
                     + " revision " + runs.identifierSourceRevision(run.id()) + ")");
         }
@@ -83,16 +85,17 @@ public class RunApprovals {
         excluded.putIfAbsent(dataset.registeredBy(), "registered dataset '" + run.dataset() + "'");
         Optional<RunStore.Baseline> baseline = runs.baseline(run.id());
         int specRevision = run.specRevision() == null ? dataset.revision() : run.specRevision();
-        for (String editor : datasets.specEditors(run.dataset(), baseline.map(RunStore.Baseline::specRevision)
-                .orElse(null), specRevision)) {
+        for (String editor : datasets.specEditors(
+                run.dataset(), baseline.map(RunStore.Baseline::specRevision).orElse(null), specRevision)) {
             excluded.putIfAbsent(editor, "changed the spec of '" + run.dataset() + "' since it last deleted");
         }
         String source = run.spec().identifierSource();
         Integer sourceRevision = runs.identifierSourceRevision(run.id());
         if (sourceRevision != null) {
-            for (String editor : sources.editors(source, baseline.map(RunStore.Baseline::sourceRevision).orElse(null),
-                    sourceRevision)) {
-                excluded.putIfAbsent(editor, "changed identifier source '" + source + "' since the dataset last deleted");
+            for (String editor : sources.editors(
+                    source, baseline.map(RunStore.Baseline::sourceRevision).orElse(null), sourceRevision)) {
+                excluded.putIfAbsent(
+                        editor, "changed identifier source '" + source + "' since the dataset last deleted");
             }
         }
         String why = excluded.get(caller.name());

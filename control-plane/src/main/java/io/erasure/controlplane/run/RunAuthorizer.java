@@ -30,9 +30,12 @@ public class RunAuthorizer {
         this.key = signing.signingKey();
         this.clock = clock;
         if (key.keyId().endsWith("-local")) {
-            LoggerFactory.getLogger(RunAuthorizer.class).warn("run authorizations are signed with the LOCAL ONLY key '{}'"
-                    + " of application.yml; set ERASURE_SIGNING_KEYID and ERASURE_SIGNING_PRIVATEKEY from a secret store in"
-                    + " every real deployment", key.keyId());
+            LoggerFactory.getLogger(RunAuthorizer.class)
+                    .warn(
+                            "run authorizations are signed with the LOCAL ONLY key '{}'"
+                                    + " of application.yml; set ERASURE_SIGNING_KEYID and ERASURE_SIGNING_PRIVATEKEY from a secret store in"
+                                    + " every real deployment",
+                            key.keyId());
         }
     }
 
@@ -49,8 +52,15 @@ public class RunAuthorizer {
             throw ApiProblem.conflict("run " + run.id() + " has no cut-off yet: it was never audited, so there is"
                     + " nothing to authorize");
         }
-        Authorization signed = key.sign(Authorization.unsigned(Authorization.Kind.RUN, run.id(), run.dataset(),
-                SpecDigest.of(run.spec()), finalSetDigest, run.cutoffMicros(), basis.name(), authorizedBy,
+        Authorization signed = key.sign(Authorization.unsigned(
+                Authorization.Kind.RUN,
+                run.id(),
+                run.dataset(),
+                SpecDigest.of(run.spec()),
+                finalSetDigest,
+                run.cutoffMicros(),
+                basis.name(),
+                authorizedBy,
                 clock.instant()));
         return new DeletionAuthorized(run.dataset(), basis, authorizedBy, signed);
     }

@@ -33,8 +33,10 @@ public class RunCommands {
     }
 
     public void send(String runId, EventPayload command) {
-        EventEnvelope envelope = EventEnvelope.of(command, runId, DeterministicId.nameBasedUuid("run-chain", runId), clock)
-                .withEventId(DeterministicId.nameBasedUuid("run-command", runId, EventPayload.typeName(command.getClass())));
+        EventEnvelope envelope = EventEnvelope.of(
+                        command, runId, DeterministicId.nameBasedUuid("run-chain", runId), clock)
+                .withEventId(
+                        DeterministicId.nameBasedUuid("run-command", runId, EventPayload.typeName(command.getClass())));
         outbox.add(Topics.RUN_COMMANDS, Topics.runKey(RunId.of(runId)), envelope);
     }
 }

@@ -1,9 +1,9 @@
 package io.erasure.controlplane.run;
 
-import io.erasure.support.access.CallerResolver;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.model.check.Require;
 import io.erasure.model.run.RunState;
+import io.erasure.support.access.CallerResolver;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -38,9 +38,10 @@ public class RunController {
     }
 
     @GetMapping("/api/runs")
-    public List<RunRecord> list(@RequestParam(required = false) String dataset,
-                                @RequestParam(required = false) String state,
-                                @RequestParam(defaultValue = "50") int limit) {
+    public List<RunRecord> list(
+            @RequestParam(required = false) String dataset,
+            @RequestParam(required = false) String state,
+            @RequestParam(defaultValue = "50") int limit) {
         return store.list(dataset, state == null ? null : parseState(state), limit);
     }
 
@@ -55,7 +56,9 @@ public class RunController {
      */
     @GetMapping("/api/runs/{id}/receipt")
     public ResponseEntity<byte[]> receipt(@PathVariable String id) {
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(stored(id).body());
+        return ResponseEntity.ok()
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(stored(id).body());
     }
 
     /** The receipt's signature document: {@code {"alg":"HmacSHA256","keyId":...,"signature":<hex>}}. */
@@ -63,17 +66,19 @@ public class RunController {
     public ResponseEntity<byte[]> receiptSignature(@PathVariable String id) {
         StoredReceipt receipt = stored(id);
         if (receipt.signature() == null) {
-            throw ApiProblem.notFound("a signature for the receipt of run " + id + " (it was issued before receipts"
-                    + " were signed)");
+            throw ApiProblem.notFound(
+                    "a signature for the receipt of run " + id + " (it was issued before receipts" + " were signed)");
         }
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+        return ResponseEntity.ok()
+                .contentType(MediaType.APPLICATION_JSON)
                 .body(receipt.signature().getBytes(StandardCharsets.UTF_8));
     }
 
     private StoredReceipt stored(String id) {
         RunRecord run = runs.require(id);
-        return store.storedReceipt(id).orElseThrow(() -> ApiProblem.notFound("a receipt for run " + id + " (it is "
-                + run.state() + "; receipts are issued when a run's deletions are over, or its dry-run)"));
+        return store.storedReceipt(id)
+                .orElseThrow(() -> ApiProblem.notFound("a receipt for run " + id + " (it is " + run.state()
+                        + "; receipts are issued when a run's deletions are over, or its dry-run)"));
     }
 
     @PostMapping("/api/runs/{id}/approve")
@@ -95,13 +100,12 @@ public class RunController {
         try {
             return RunState.valueOf(state.trim().toUpperCase());
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("state " + Require.echo(state) + " is unknown; use one of " + List.of(RunState.values()));
+            throw ApiProblem.badRequest(
+                    "state " + Require.echo(state) + " is unknown; use one of " + List.of(RunState.values()));
         }
     }
 
-    public record Trigger(boolean dryRun) {
-    }
+    public record Trigger(boolean dryRun) {}
 
-    public record Decision(String reason) {
-    }
+    public record Decision(String reason) {}
 }

@@ -44,8 +44,8 @@ public class RunEventGate {
     public static final String UNREADABLE = "unreadable";
 
     /** The grants the control plane needs a trusted key for: without one, its producer's results are never applied. */
-    static final Set<Authorization.Kind> NEEDED = EnumSet.of(Authorization.Kind.AUDIT_RESULT,
-            Authorization.Kind.VALIDATION_RESULT, Authorization.Kind.BATCH_RESULT);
+    static final Set<Authorization.Kind> NEEDED = EnumSet.of(
+            Authorization.Kind.AUDIT_RESULT, Authorization.Kind.VALIDATION_RESULT, Authorization.Kind.BATCH_RESULT);
 
     private static final Logger log = LoggerFactory.getLogger(RunEventGate.class);
 
@@ -81,8 +81,13 @@ public class RunEventGate {
 
     /** Refuses {@code event} for {@code reason}: logged at WARN with {@code detail} and counted; nothing else changes. */
     public void refuse(EventEnvelope event, String reason, String detail) {
-        log.warn("{} {} of run {} refused ({}): {}; it changes nothing", event.eventType(), event.eventId(),
-                event.runId() == null ? "(none)" : event.runId(), reason, detail);
+        log.warn(
+                "{} {} of run {} refused ({}): {}; it changes nothing",
+                event.eventType(),
+                event.eventId(),
+                event.runId() == null ? "(none)" : event.runId(),
+                reason,
+                detail);
         counter(event.eventType(), reason).increment();
     }
 
@@ -95,6 +100,8 @@ public class RunEventGate {
         return Counter.builder(REFUSED)
                 .description("events on erasure.run.events refused: unsealed, badly sealed, sealed by a key not granted"
                         + " their type, or not of their run's dataset and spec")
-                .tag("type", type).tag("reason", reason).register(meters);
+                .tag("type", type)
+                .tag("reason", reason)
+                .register(meters);
     }
 }

@@ -52,8 +52,15 @@ public class RunProgress {
     private final RunApprovals approvals;
     private final RunEventGate gate;
 
-    public RunProgress(RunStore runs, RunBatches batches, RunCommands commands, RunReceipts receipts, JdbcTemplate jdbc,
-                       Clock clock, RunApprovals approvals, RunEventGate gate) {
+    public RunProgress(
+            RunStore runs,
+            RunBatches batches,
+            RunCommands commands,
+            RunReceipts receipts,
+            JdbcTemplate jdbc,
+            Clock clock,
+            RunApprovals approvals,
+            RunEventGate gate) {
         this.approvals = approvals;
         this.gate = gate;
         this.runs = runs;
@@ -128,22 +135,29 @@ public class RunProgress {
         } else if (payload instanceof BatchFailed p) {
             dataset = isCopyOf(run, p.dataset()) ? run.dataset() : p.dataset();
         }
-        if (dataset == null || !dataset.equals(run.dataset())
+        if (dataset == null
+                || !dataset.equals(run.dataset())
                 || payload instanceof BatchCompleted batch && batch.ofCopy() && !isCopyOf(run, batch.dataset())) {
-            return Optional.of(new EventSeals.Refusal(RunEventGate.WRONG_DATASET, "it is a result of dataset '" + dataset
-                    + "'" + (payload instanceof BatchCompleted b && b.ofCopy() ? " (copy '" + b.dataset() + "')" : "")
-                    + ", not of run " + run.id() + "'s dataset '" + run.dataset() + "' or one of its copies"));
+            return Optional.of(new EventSeals.Refusal(
+                    RunEventGate.WRONG_DATASET,
+                    "it is a result of dataset '" + dataset
+                            + "'"
+                            + (payload instanceof BatchCompleted b && b.ofCopy() ? " (copy '" + b.dataset() + "')" : "")
+                            + ", not of run " + run.id() + "'s dataset '" + run.dataset() + "' or one of its copies"));
         }
-        String specDigest = payload instanceof AuditCompleted audit ? audit.specDigest()
+        String specDigest = payload instanceof AuditCompleted audit
+                ? audit.specDigest()
                 : payload instanceof ValidationCompleted validation ? validation.specDigest() : null;
         if (payload instanceof AuditCompleted || payload instanceof ValidationCompleted) {
             String frozen = SpecDigest.of(run.spec());
             if (!frozen.equals(specDigest)) {
-                return Optional.of(new EventSeals.Refusal(RunEventGate.WRONG_SPEC, specDigest == null
-                        ? "it names no spec digest (its producer predates sealed run events: upgrade it), so it cannot be"
-                                + " told to be of run " + run.id() + "'s frozen spec"
-                        : "it is a result of spec " + specDigest + ", not of the spec run " + run.id() + " froze ("
-                                + frozen + ")"));
+                return Optional.of(new EventSeals.Refusal(
+                        RunEventGate.WRONG_SPEC,
+                        specDigest == null
+                                ? "it names no spec digest (its producer predates sealed run events: upgrade it), so it cannot be"
+                                        + " told to be of run " + run.id() + "'s frozen spec"
+                                : "it is a result of spec " + specDigest + ", not of the spec run " + run.id()
+                                        + " froze (" + frozen + ")"));
             }
         }
         return Optional.empty();
@@ -151,7 +165,8 @@ public class RunProgress {
 
     /** True when {@code dataset} is the view name of one of {@code run}'s copies. */
     private static boolean isCopyOf(RunRecord run, String dataset) {
-        return run.spec().copies().stream().anyMatch(copy -> copy.viewName(run.dataset()).equals(dataset));
+        return run.spec().copies().stream()
+                .anyMatch(copy -> copy.viewName(run.dataset()).equals(dataset));
     }
 
     private void auditCompleted(RunRecord run, AuditCompleted audit) {
@@ -164,9 +179,15 @@ public class RunProgress {
         counts.put("candidates", audit.candidateCount());
         runs.recordAudit(run.id(), audit.cutoff().micros(), audit.rowsScanned(), audit.candidateCount(), counts);
         if (runs.move(run, RunState.VALIDATING)) {
-            commands.send(run.id(), new ValidationRequested(run.spec(), runs.identifierSource(run.id()), audit.cutoff(),
-                    audit.candidateCount(),
-                    audit.rowsScanned(), run.dryRun()));
+            commands.send(
+                    run.id(),
+                    new ValidationRequested(
+                            run.spec(),
+                            runs.identifierSource(run.id()),
+                            audit.cutoff(),
+                            audit.candidateCount(),
+                            audit.rowsScanned(),
+                            run.dryRun()));
         }
     }
 
@@ -194,11 +215,15 @@ public class RunProgress {
             receipts.issue(reload(run), RunState.DRY_RUN_COMPLETED);
             return;
         }
-        if (validation.finalCount() > 0 && (validation.finalSetDigest() == null || validation.finalSetDigest().isBlank())) {
+        if (validation.finalCount() > 0
+                && (validation.finalSetDigest() == null
+                        || validation.finalSetDigest().isBlank())) {
             // nothing could be authorized: the deletion service checks every task against the digest's final set
-            fail(run, "validation reported no final-set digest: the validation-service that validated this run"
-                    + " predates signed authorizations, so its tasks could never be checked; upgrade validation-service"
-                    + " and start a new run");
+            fail(
+                    run,
+                    "validation reported no final-set digest: the validation-service that validated this run"
+                            + " predates signed authorizations, so its tasks could never be checked; upgrade validation-service"
+                            + " and start a new run");
             return;
         }
         Optional<String> holdReason = approvals.holdReason(run, validation);
@@ -256,7 +281,8 @@ public class RunProgress {
             return;
         }
         Optional<DatasetCopy> copy = run.spec().copies().stream()
-                .filter(c -> c.viewName(run.dataset()).equals(failed.dataset())).findFirst();
+                .filter(c -> c.viewName(run.dataset()).equals(failed.dataset()))
+                .findFirst();
         boolean recorded = batches.addFailure(run.id(), failed, copy.isPresent() ? run.dataset() : null);
         if (copy.isEmpty()) {
             fail(run, "batch " + failed.batchId() + " failed: " + failed.reason());
@@ -266,7 +292,11 @@ public class RunProgress {
             recordDeletionCounts(run);
         }
         if (run.state().isTerminal()) {
-            log.warn("copy '{}' of run {} failed after the run ended {}: {}", copy.get().name(), run.id(), run.state(),
+            log.warn(
+                    "copy '{}' of run {} failed after the run ended {}: {}",
+                    copy.get().name(),
+                    run.id(),
+                    run.state(),
                     failed.reason());
         }
         finishIfAllBatchesDone(reload(run));
@@ -278,7 +308,9 @@ public class RunProgress {
      * that failed for good fails the run then, with every count kept.
      */
     private void finishIfAllBatchesDone(RunRecord run) {
-        if (run.state() != RunState.DELETING || run.taskCount() == null || run.batchesCompleted() < run.taskCount()
+        if (run.state() != RunState.DELETING
+                || run.taskCount() == null
+                || run.batchesCompleted() < run.taskCount()
                 || run.copyTasksReported() < run.copyTasksPublished()) {
             return;
         }
@@ -303,8 +335,9 @@ public class RunProgress {
             if (!copy.failedBatches().isEmpty()) {
                 BatchFailure first = copy.failedBatches().get(0);
                 reasons.add("copy '" + name + "' (" + copy.dataset() + ") failed: " + first.reason()
-                        + (copy.failedBatches().size() == 1 ? "" : " (and " + (copy.failedBatches().size() - 1)
-                        + " more of its batches)"));
+                        + (copy.failedBatches().size() == 1
+                                ? ""
+                                : " (and " + (copy.failedBatches().size() - 1) + " more of its batches)"));
             }
         });
         return reasons.isEmpty() ? null : String.join("; ", reasons);
@@ -333,10 +366,10 @@ public class RunProgress {
 
     /** Records the event; false if it was applied before (the redelivery is counted). */
     private boolean firstDelivery(EventEnvelope event) {
-        int inserted = jdbc.update("""
+        int inserted =
+                jdbc.update("""
                         INSERT INTO processed_events (event_id, event_type, run_id, received_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (event_id) DO NOTHING""",
-                event.eventId(), event.eventType(), event.runId(), Timestamp.from(clock.instant()));
+                        ON CONFLICT (event_id) DO NOTHING""", event.eventId(), event.eventType(), event.runId(), Timestamp.from(clock.instant()));
         if (inserted == 0) {
             jdbc.update("UPDATE processed_events SET deliveries = deliveries + 1 WHERE event_id = ?", event.eventId());
             return false;

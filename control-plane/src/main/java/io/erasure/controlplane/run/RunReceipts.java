@@ -37,8 +37,14 @@ public class RunReceipts {
     private final Clock clock;
     private final String bucket;
 
-    public RunReceipts(RunStore runs, RunBatches batches, ReceiptSigner signer, ObjectProvider<S3Client> s3,
-                       JsonMapper json, Clock clock, @Value("${erasure.s3.bucket:#{null}}") String bucket) {
+    public RunReceipts(
+            RunStore runs,
+            RunBatches batches,
+            ReceiptSigner signer,
+            ObjectProvider<S3Client> s3,
+            JsonMapper json,
+            Clock clock,
+            @Value("${erasure.s3.bucket:#{null}}") String bucket) {
         this.runs = runs;
         this.batches = batches;
         this.signer = signer;
@@ -50,8 +56,14 @@ public class RunReceipts {
 
     /** The receipt of {@code run}, which ends in {@code outcome}. */
     public Map<String, Object> build(RunRecord run, RunState outcome) {
-        return ReceiptBody.of(run, outcome, batches.totalsByDataset(run.id()), batches.failures(run.id()),
-                batches.keysDigests(run.id(), run.dataset()), sha256(json.writeValueAsBytes(run.spec())), clock.instant());
+        return ReceiptBody.of(
+                run,
+                outcome,
+                batches.totalsByDataset(run.id()),
+                batches.failures(run.id()),
+                batches.keysDigests(run.id(), run.dataset()),
+                sha256(json.writeValueAsBytes(run.spec())),
+                clock.instant());
     }
 
     /** Signs the receipt and stores it with the run and in S3 (when S3 is configured); returns its bytes. */
@@ -63,8 +75,10 @@ public class RunReceipts {
         S3Client client = s3.getIfAvailable();
         if (client != null && bucket != null) {
             String key = S3Layout.receiptKey(RunId.of(run.id()));
-            client.putObject(r -> r.bucket(bucket).key(key).contentType("application/json"), RequestBody.fromBytes(body));
-            client.putObject(r -> r.bucket(bucket).key(key + SIGNATURE_SUFFIX).contentType("application/json"),
+            client.putObject(
+                    r -> r.bucket(bucket).key(key).contentType("application/json"), RequestBody.fromBytes(body));
+            client.putObject(
+                    r -> r.bucket(bucket).key(key + SIGNATURE_SUFFIX).contentType("application/json"),
                     RequestBody.fromString(signatureDocument, StandardCharsets.UTF_8));
         }
         return body;

@@ -15,22 +15,61 @@ import java.util.Map;
  * @param copyTasksPublished copy tasks the run's batches published: the run waits for each of them too
  * @param copyTasksReported  copy tasks that reported a batch or failed for good
  */
-public record RunRecord(String id, String dataset, DatasetSpec spec, Integer specRevision, RunState state, int version,
-                        boolean dryRun, String triggeredBy, Long cutoffMicros, Long totalRows, Long candidateCount,
-                        Long finalCount, Integer taskCount, long batchesCompleted, long copyTasksPublished,
-                        long copyTasksReported, Map<String, Object> counts, Map<String, Object> steps,
-                        String approvalReason, String decidedBy, String failureReason, Map<String, Object> receipt,
-                        Instant createdAt, Instant updatedAt) {
+public record RunRecord(
+        String id,
+        String dataset,
+        DatasetSpec spec,
+        Integer specRevision,
+        RunState state,
+        int version,
+        boolean dryRun,
+        String triggeredBy,
+        Long cutoffMicros,
+        Long totalRows,
+        Long candidateCount,
+        Long finalCount,
+        Integer taskCount,
+        long batchesCompleted,
+        long copyTasksPublished,
+        long copyTasksReported,
+        Map<String, Object> counts,
+        Map<String, Object> steps,
+        String approvalReason,
+        String decidedBy,
+        String failureReason,
+        Map<String, Object> receipt,
+        Instant createdAt,
+        Instant updatedAt) {
 
     /** The same run with the counters {@link RunBatches} keeps, as a batch it counted left them. */
     public RunRecord withBatchCounters(BatchCounters counters) {
-        return new RunRecord(id, dataset, spec, specRevision, state, version, dryRun, triggeredBy, cutoffMicros, totalRows,
-                candidateCount, finalCount, taskCount, counters.batchesCompleted(), counters.copyTasksPublished(),
-                counters.copyTasksReported(), counts, steps, approvalReason, decidedBy, failureReason, receipt, createdAt,
+        return new RunRecord(
+                id,
+                dataset,
+                spec,
+                specRevision,
+                state,
+                version,
+                dryRun,
+                triggeredBy,
+                cutoffMicros,
+                totalRows,
+                candidateCount,
+                finalCount,
+                taskCount,
+                counters.batchesCompleted(),
+                counters.copyTasksPublished(),
+                counters.copyTasksReported(),
+                counts,
+                steps,
+                approvalReason,
+                decidedBy,
+                failureReason,
+                receipt,
+                createdAt,
                 updatedAt);
     }
 
     /** What a run waits for, as {@code runs} holds it: see the components of the same names above. */
-    public record BatchCounters(long batchesCompleted, long copyTasksPublished, long copyTasksReported) {
-    }
+    public record BatchCounters(long batchesCompleted, long copyTasksPublished, long copyTasksReported) {}
 }

@@ -1,7 +1,5 @@
 package io.erasure.controlplane.run;
 
-import io.erasure.support.access.Caller;
-import io.erasure.support.access.Role;
 import io.erasure.controlplane.actions.ActionsLog;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.control.KillSwitches;
@@ -18,6 +16,8 @@ import io.erasure.model.event.RunCancelled;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunId;
 import io.erasure.model.run.RunState;
+import io.erasure.support.access.Caller;
+import io.erasure.support.access.Role;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
@@ -44,9 +44,16 @@ public class RunService {
     private final RunApprovals approvals;
     private final OwnershipRules ownership;
 
-    public RunService(RunStore runs, DatasetRegistry datasets, IdentifierSourceRegistry sources, RunCommands commands,
-                      KillSwitches killSwitches, ActionsLog actions, ForwardPolicies policies, RunApprovals approvals,
-                      OwnershipRules ownership) {
+    public RunService(
+            RunStore runs,
+            DatasetRegistry datasets,
+            IdentifierSourceRegistry sources,
+            RunCommands commands,
+            KillSwitches killSwitches,
+            ActionsLog actions,
+            ForwardPolicies policies,
+            RunApprovals approvals,
+            OwnershipRules ownership) {
         this.approvals = approvals;
         this.ownership = ownership;
         this.policies = policies;
@@ -63,8 +70,8 @@ public class RunService {
     public RunRecord trigger(String dataset, boolean dryRun, Caller caller) {
         DatasetView view = datasets.require(dataset);
         if (!caller.has(Role.OPERATOR) && !caller.ownsTeam(view.spec().ownerTeam())) {
-            throw ApiProblem.forbidden("only an OPERATOR or an OWNER of team '" + view.spec().ownerTeam()
-                    + "' may start a run of '" + dataset + "'");
+            throw ApiProblem.forbidden("only an OPERATOR or an OWNER of team '"
+                    + view.spec().ownerTeam() + "' may start a run of '" + dataset + "'");
         }
         return start(view, dryRun, caller.name());
     }
@@ -80,9 +87,16 @@ public class RunService {
         String keeps = rowsKept(view.spec().name());
         Optional<String> ungranted = ownership.refusal(view.spec());
         if (active.isPresent() || !view.enabled() || keeps != null || ungranted.isPresent()) {
-            actions.record(SCHEDULER, "run.skipped", "dataset:" + dataset, Map.of("reason", active
-                    .map(run -> "run " + run.id() + " is still " + run.state())
-                    .orElseGet(() -> !view.enabled() ? "dataset is disabled" : keeps != null ? keeps : ungranted.get())));
+            actions.record(
+                    SCHEDULER,
+                    "run.skipped",
+                    "dataset:" + dataset,
+                    Map.of(
+                            "reason",
+                            active.map(run -> "run " + run.id() + " is still " + run.state())
+                                    .orElseGet(() -> !view.enabled()
+                                            ? "dataset is disabled"
+                                            : keeps != null ? keeps : ungranted.get())));
             return Optional.empty();
         }
         return Optional.of(start(view, false, SCHEDULER));
@@ -102,10 +116,11 @@ public class RunService {
             throw ApiProblem.conflict("dataset '" + spec.name() + "' is no longer registrable as it is: " + refusal);
         });
         String id = RunId.random().value();
-        IdentifierSourceRegistry.Current source = sources.current(spec.identifierSource()).orElseThrow(
-                () -> ApiProblem.conflict("identifier source '" + spec.identifierSource() + "' of dataset '" + spec.name()
-                        + "' is not registered"));
-        // the source decides what is deletable: one whose team lost the grant for its table or backups does not run either
+        IdentifierSourceRegistry.Current source = sources.current(spec.identifierSource())
+                .orElseThrow(() -> ApiProblem.conflict("identifier source '" + spec.identifierSource()
+                        + "' of dataset '" + spec.name() + "' is not registered"));
+        // the source decides what is deletable: one whose team lost the grant for its table or backups does not run
+        // either
         IdentifierSource frozenSource = source.source();
         if (frozenSource.ownerTeam() != null) {
             ownership.refusal(frozenSource, frozenSource.ownerTeam()).ifPresent(refusal -> {
@@ -121,7 +136,10 @@ public class RunService {
         }
         commands.send(id, new AuditRequested(spec, source.source(), dryRun));
         runs.move(runs.lock(id).orElseThrow(), RunState.AUDITING);
-        actions.record(actor, dryRun ? "run.started.dry-run" : "run.started", subject(id),
+        actions.record(
+                actor,
+                dryRun ? "run.started.dry-run" : "run.started",
+                subject(id),
                 Map.of("dataset", spec.name(), "revision", view.revision()));
         return runs.find(id).orElseThrow();
     }
@@ -132,9 +150,11 @@ public class RunService {
      */
     private String rowsKept(String dataset) {
         ForwardAction action = policies.policyOf(dataset).action();
-        return action == ForwardAction.DELETE ? null : "dataset '" + dataset + "' has the policy " + action
-                + ", which keeps its rows, while a run deletes whole rows: runs of it are refused (dry-runs excepted);"
-                + " its OWNER sets the policy to DELETE to let runs delete its backlog";
+        return action == ForwardAction.DELETE
+                ? null
+                : "dataset '" + dataset + "' has the policy " + action
+                        + ", which keeps its rows, while a run deletes whole rows: runs of it are refused (dry-runs excepted);"
+                        + " its OWNER sets the policy to DELETE to let runs delete its backlog";
     }
 
     @Transactional
@@ -166,8 +186,8 @@ public class RunService {
     public RunRecord cancel(String runId, Caller caller, String reason) {
         RunRecord run = runs.lock(runId).orElseThrow(() -> ApiProblem.notFound("run " + runId));
         if (!caller.has(Role.OPERATOR) && !caller.ownsTeam(run.spec().ownerTeam())) {
-            throw ApiProblem.forbidden("only an OPERATOR or an OWNER of team '" + run.spec().ownerTeam()
-                    + "' may cancel this run");
+            throw ApiProblem.forbidden(
+                    "only an OPERATOR or an OWNER of team '" + run.spec().ownerTeam() + "' may cancel this run");
         }
         if (!run.state().canTransitionTo(RunState.CANCELLED)) {
             throw ApiProblem.conflict("run " + runId + " is " + run.state() + " and can no longer be cancelled");

@@ -37,25 +37,42 @@ public class RunStore {
      * Inserts a PENDING run; returns false (and changes nothing) if the dataset already has an active
      * run: the partial unique index lets one dataset have only one.
      */
-    public boolean insert(String id, DatasetSpec spec, int specRevision, IdentifierSource source, int sourceRevision,
-                          boolean dryRun, String triggeredBy) {
+    public boolean insert(
+            String id,
+            DatasetSpec spec,
+            int specRevision,
+            IdentifierSource source,
+            int sourceRevision,
+            boolean dryRun,
+            String triggeredBy) {
         Instant now = clock.instant();
-        return jdbc.update("""
+        return jdbc.update(
+                        """
                         INSERT INTO runs (id, dataset, spec, spec_revision, identifier_source, identifier_source_revision,
                                           state, version, dry_run, triggered_by, steps, created_at, updated_at)
                         VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?, 'PENDING', 1, ?, ?, ?::jsonb, ?, ?)
                         ON CONFLICT (dataset) WHERE state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED', 'DRY_RUN_COMPLETED')
                         DO NOTHING""",
-                id, spec.name(), json.writeValueAsString(spec), specRevision, json.writeValueAsString(source),
-                sourceRevision, dryRun, triggeredBy,
-                json.writeValueAsString(Map.of(RunState.PENDING.name(), now.toString())), Timestamp.from(now),
-                Timestamp.from(now)) == 1;
+                        id,
+                        spec.name(),
+                        json.writeValueAsString(spec),
+                        specRevision,
+                        json.writeValueAsString(source),
+                        sourceRevision,
+                        dryRun,
+                        triggeredBy,
+                        json.writeValueAsString(Map.of(RunState.PENDING.name(), now.toString())),
+                        Timestamp.from(now),
+                        Timestamp.from(now))
+                == 1;
     }
 
     /** The identifier source the run froze when it started. */
     public IdentifierSource identifierSource(String id) {
-        return jdbc.queryForObject("SELECT identifier_source::text FROM runs WHERE id = ?",
-                (rs, i) -> json.readValue(rs.getString(1), IdentifierSource.class), id);
+        return jdbc.queryForObject(
+                "SELECT identifier_source::text FROM runs WHERE id = ?",
+                (rs, i) -> json.readValue(rs.getString(1), IdentifierSource.class),
+                id);
     }
 
     public Optional<RunRecord> find(String id) {
@@ -67,20 +84,32 @@ public class RunStore {
      * {@code FOR UPDATE} that had to wait returns the row as the transaction it waited for left it.
      */
     public Optional<RunRecord> lock(String id) {
-        return jdbc.query(SELECT + " WHERE r.id = ? FOR UPDATE", this::record, id).stream().findFirst();
+        return jdbc.query(SELECT + " WHERE r.id = ? FOR UPDATE", this::record, id).stream()
+                .findFirst();
     }
 
     public List<RunRecord> list(String dataset, RunState state, int limit) {
-        return jdbc.query(SELECT + """
+        return jdbc.query(
+                SELECT + """
                          WHERE (?::text IS NULL OR r.dataset = ?) AND (?::text IS NULL OR r.state = ?)
                         ORDER BY r.created_at DESC LIMIT ?""",
-                this::record, dataset, dataset, state == null ? null : state.name(), state == null ? null : state.name(),
+                this::record,
+                dataset,
+                dataset,
+                state == null ? null : state.name(),
+                state == null ? null : state.name(),
                 Math.max(1, Math.min(limit, 500)));
     }
 
     public Optional<RunRecord> activeRun(String dataset) {
-        return jdbc.query(SELECT + " WHERE r.dataset = ? AND r.state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED',"
-                + " 'DRY_RUN_COMPLETED')", this::record, dataset).stream().findFirst();
+        return jdbc
+                .query(
+                        SELECT + " WHERE r.dataset = ? AND r.state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED',"
+                                + " 'DRY_RUN_COMPLETED')",
+                        this::record,
+                        dataset)
+                .stream()
+                .findFirst();
     }
 
     /**
@@ -90,7 +119,9 @@ public class RunStore {
      * and spacing do not count) with {@code run}'s.
      */
     public Optional<Baseline> baseline(String runId) {
-        return jdbc.query("""
+        return jdbc
+                .query(
+                        """
                         SELECT b.id, b.spec_revision, b.identifier_source_revision, b.spec = r.spec AS same_spec,
                                b.identifier_source IS NOT DISTINCT FROM r.identifier_source AS same_source
                         FROM runs r
@@ -99,18 +130,23 @@ public class RunStore {
                         JOIN run_batch_totals t ON t.run_id = b.id AND t.dataset = b.dataset AND t.deleted > 0
                         WHERE r.id = ?
                         ORDER BY b.created_at DESC LIMIT 1""",
-                (rs, i) -> new Baseline(rs.getString("id"), (Integer) rs.getObject("spec_revision"),
-                        (Integer) rs.getObject("identifier_source_revision"), rs.getBoolean("same_spec"),
-                        rs.getBoolean("same_source")), runId).stream().findFirst();
+                        (rs, i) -> new Baseline(
+                                rs.getString("id"),
+                                (Integer) rs.getObject("spec_revision"),
+                                (Integer) rs.getObject("identifier_source_revision"),
+                                rs.getBoolean("same_spec"),
+                                rs.getBoolean("same_source")),
+                        runId)
+                .stream()
+                .findFirst();
     }
 
     /**
      * The run a dataset's deletions were last allowed on ({@link #baseline}), with the revisions it froze and whether
      * the spec and the identifier source are still as it froze them.
      */
-    public record Baseline(String runId, Integer specRevision, Integer sourceRevision, boolean sameSpec,
-                           boolean sameSource) {
-    }
+    public record Baseline(
+            String runId, Integer specRevision, Integer sourceRevision, boolean sameSpec, boolean sameSource) {}
 
     /** The registry revision of the identifier source the run froze (null for runs started before it was kept). */
     public Integer identifierSourceRevision(String id) {
@@ -126,26 +162,32 @@ public class RunStore {
             return false;
         }
         Instant now = clock.instant();
-        return jdbc.update("""
+        return jdbc.update(
+                        """
                         UPDATE runs SET state = ?, version = version + 1, updated_at = ?,
                                         steps = steps || jsonb_build_object(?::text, ?::text)
                         WHERE id = ? AND state = ? AND version = ?""",
-                target.name(), Timestamp.from(now), target.name(), now.toString(), run.id(), run.state().name(),
-                run.version()) == 1;
+                        target.name(),
+                        Timestamp.from(now),
+                        target.name(),
+                        now.toString(),
+                        run.id(),
+                        run.state().name(),
+                        run.version())
+                == 1;
     }
 
-    public void recordAudit(String id, long cutoffMicros, long totalRows, long candidateCount, Map<String, Object> counts) {
+    public void recordAudit(
+            String id, long cutoffMicros, long totalRows, long candidateCount, Map<String, Object> counts) {
         jdbc.update("""
                         UPDATE runs SET cutoff_micros = ?, total_rows = ?, candidate_count = ?,
-                                        counts = counts || jsonb_build_object('audit', ?::jsonb) WHERE id = ?""",
-                cutoffMicros, totalRows, candidateCount, json.writeValueAsString(counts), id);
+                                        counts = counts || jsonb_build_object('audit', ?::jsonb) WHERE id = ?""", cutoffMicros, totalRows, candidateCount, json.writeValueAsString(counts), id);
     }
 
     public void recordValidation(String id, long finalCount, int taskCount, Map<String, Object> counts) {
         jdbc.update("""
                         UPDATE runs SET final_count = ?, task_count = ?,
-                                        counts = counts || jsonb_build_object('validation', ?::jsonb) WHERE id = ?""",
-                finalCount, taskCount, json.writeValueAsString(counts), id);
+                                        counts = counts || jsonb_build_object('validation', ?::jsonb) WHERE id = ?""", finalCount, taskCount, json.writeValueAsString(counts), id);
     }
 
     /**
@@ -158,8 +200,7 @@ public class RunStore {
                             SELECT coalesce(jsonb_agg(DISTINCT w), '[]'::jsonb) FROM (
                                 SELECT jsonb_array_elements_text(coalesce(counts -> 'warnings', '[]'::jsonb)) AS w
                                 UNION SELECT jsonb_array_elements_text(?::jsonb)) AS all_warnings))
-                        WHERE id = ?""",
-                json.writeValueAsString(warnings), id);
+                        WHERE id = ?""", json.writeValueAsString(warnings), id);
     }
 
     public void recordTasks(String id, int taskCount, long keyCount) {
@@ -171,8 +212,12 @@ public class RunStore {
     }
 
     public void recordDecision(String id, String approvalReason, String decidedBy) {
-        jdbc.update("UPDATE runs SET approval_reason = coalesce(?, approval_reason), decided_by = coalesce(?, decided_by)"
-                + " WHERE id = ?", approvalReason, decidedBy, id);
+        jdbc.update(
+                "UPDATE runs SET approval_reason = coalesce(?, approval_reason), decided_by = coalesce(?, decided_by)"
+                        + " WHERE id = ?",
+                approvalReason,
+                decidedBy,
+                id);
     }
 
     public void recordFailure(String id, String reason) {
@@ -181,20 +226,31 @@ public class RunStore {
 
     /** Keeps the receipt's exact bytes and signature document, and the same receipt as JSONB for queries. */
     public void recordReceipt(String id, byte[] body, String signature) {
-        jdbc.update("UPDATE runs SET receipt = convert_from(?, 'UTF8')::jsonb, receipt_body = ?, receipt_signature = ?"
-                + " WHERE id = ?", body, body, signature, id);
+        jdbc.update(
+                "UPDATE runs SET receipt = convert_from(?, 'UTF8')::jsonb, receipt_body = ?, receipt_signature = ?"
+                        + " WHERE id = ?",
+                body,
+                body,
+                signature,
+                id);
     }
 
     /** The receipt as issued, if the run has one. */
     public Optional<StoredReceipt> storedReceipt(String id) {
-        return jdbc.query("SELECT receipt_body, receipt_signature, receipt::text AS legacy FROM runs"
-                        + " WHERE id = ? AND receipt IS NOT NULL",
-                (rs, i) -> {
-                    byte[] body = rs.getBytes("receipt_body");
-                    // receipts issued before they were signed exist only as JSONB
-                    return body != null ? new StoredReceipt(body, rs.getString("receipt_signature"))
-                            : new StoredReceipt(rs.getString("legacy").getBytes(StandardCharsets.UTF_8), null);
-                }, id).stream().findFirst();
+        return jdbc
+                .query(
+                        "SELECT receipt_body, receipt_signature, receipt::text AS legacy FROM runs"
+                                + " WHERE id = ? AND receipt IS NOT NULL",
+                        (rs, i) -> {
+                            byte[] body = rs.getBytes("receipt_body");
+                            // receipts issued before they were signed exist only as JSONB
+                            return body != null
+                                    ? new StoredReceipt(body, rs.getString("receipt_signature"))
+                                    : new StoredReceipt(rs.getString("legacy").getBytes(StandardCharsets.UTF_8), null);
+                        },
+                        id)
+                .stream()
+                .findFirst();
     }
 
     /** Replaces the given top-level entries of the run's counts (e.g. {@code deletion}, {@code copies}). */
@@ -205,17 +261,30 @@ public class RunStore {
     @SuppressWarnings("unchecked")
     private RunRecord record(ResultSet rs, int row) throws SQLException {
         String receipt = rs.getString("receipt");
-        return new RunRecord(rs.getString("id"), rs.getString("dataset"),
-                json.readValue(rs.getString("spec"), DatasetSpec.class), (Integer) rs.getObject("spec_revision"),
+        return new RunRecord(
+                rs.getString("id"),
+                rs.getString("dataset"),
+                json.readValue(rs.getString("spec"), DatasetSpec.class),
+                (Integer) rs.getObject("spec_revision"),
                 RunState.valueOf(rs.getString("state")),
-                rs.getInt("version"), rs.getBoolean("dry_run"), rs.getString("triggered_by"),
-                (Long) rs.getObject("cutoff_micros"), (Long) rs.getObject("total_rows"),
-                (Long) rs.getObject("candidate_count"), (Long) rs.getObject("final_count"),
-                (Integer) rs.getObject("task_count"), rs.getLong("batches_completed"),
-                rs.getLong("copy_tasks_published"), rs.getLong("copy_tasks_reported"),
-                json.readValue(rs.getString("counts"), Map.class), json.readValue(rs.getString("steps"), Map.class),
-                rs.getString("approval_reason"), rs.getString("decided_by"), rs.getString("failure_reason"),
+                rs.getInt("version"),
+                rs.getBoolean("dry_run"),
+                rs.getString("triggered_by"),
+                (Long) rs.getObject("cutoff_micros"),
+                (Long) rs.getObject("total_rows"),
+                (Long) rs.getObject("candidate_count"),
+                (Long) rs.getObject("final_count"),
+                (Integer) rs.getObject("task_count"),
+                rs.getLong("batches_completed"),
+                rs.getLong("copy_tasks_published"),
+                rs.getLong("copy_tasks_reported"),
+                json.readValue(rs.getString("counts"), Map.class),
+                json.readValue(rs.getString("steps"), Map.class),
+                rs.getString("approval_reason"),
+                rs.getString("decided_by"),
+                rs.getString("failure_reason"),
                 receipt == null ? null : json.readValue(receipt, Map.class),
-                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
+                rs.getTimestamp("created_at").toInstant(),
+                rs.getTimestamp("updated_at").toInstant());
     }
 }

@@ -34,8 +34,8 @@ public class RunScheduler {
     private final ActionsLog actions;
     private final Clock clock;
 
-    public RunScheduler(JdbcTemplate jdbc, TransactionTemplate transactions, RunService runs, ActionsLog actions,
-                        Clock clock) {
+    public RunScheduler(
+            JdbcTemplate jdbc, TransactionTemplate transactions, RunService runs, ActionsLog actions, Clock clock) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.runs = runs;
@@ -43,7 +43,8 @@ public class RunScheduler {
         this.clock = clock;
     }
 
-    @Scheduled(fixedDelayString = "${erasure.control-plane.scheduler-interval:10s}",
+    @Scheduled(
+            fixedDelayString = "${erasure.control-plane.scheduler-interval:10s}",
             initialDelayString = "${erasure.control-plane.scheduler-initial-delay:5s}")
     public void tick() {
         try {
@@ -64,8 +65,11 @@ public class RunScheduler {
                 }
             } catch (RuntimeException e) {
                 String name = dataset;
-                transactions.executeWithoutResult(status -> actions.record(RunService.SCHEDULER, "run.start-failed",
-                        "dataset:" + name, Map.of("reason", String.valueOf(e.getMessage()))));
+                transactions.executeWithoutResult(status -> actions.record(
+                        RunService.SCHEDULER,
+                        "run.start-failed",
+                        "dataset:" + name,
+                        Map.of("reason", String.valueOf(e.getMessage()))));
                 log.warn("scheduled run of {} could not start: {}", dataset, e.toString());
             }
         }
@@ -75,19 +79,20 @@ public class RunScheduler {
     /** The name of a due dataset whose firing this replica has claimed, or null if none is due. */
     private String claimNextDue() {
         Instant now = clock.instant();
-        List<Due> due = jdbc.query("""
+        List<Due> due = jdbc.query(
+                """
                         SELECT name, spec ->> 'schedule' AS schedule FROM datasets
-                        WHERE enabled AND next_run_at <= ? ORDER BY next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED""",
-                (rs, i) -> new Due(rs.getString("name"), rs.getString("schedule")), Timestamp.from(now));
+                        WHERE enabled AND next_run_at <= ? ORDER BY next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED""", (rs, i) -> new Due(rs.getString("name"), rs.getString("schedule")), Timestamp.from(now));
         if (due.isEmpty()) {
             return null;
         }
         Due dataset = due.get(0);
-        jdbc.update("UPDATE datasets SET next_run_at = ? WHERE name = ?",
-                Timestamp.from(Schedules.nextAfter(dataset.schedule(), now)), dataset.name());
+        jdbc.update(
+                "UPDATE datasets SET next_run_at = ? WHERE name = ?",
+                Timestamp.from(Schedules.nextAfter(dataset.schedule(), now)),
+                dataset.name());
         return dataset.name();
     }
 
-    private record Due(String name, String schedule) {
-    }
+    private record Due(String name, String schedule) {}
 }

@@ -69,8 +69,7 @@ public final class RunProgressBenchmark {
 
     private static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(Instant.parse("2026-11-29T00:00:00Z"));
 
-    private RunProgressBenchmark() {
-    }
+    private RunProgressBenchmark() {}
 
     public static void main(String[] args) throws InterruptedException {
         List<Integer> sizes = new ArrayList<>();
@@ -78,8 +77,11 @@ public final class RunProgressBenchmark {
             sizes.add(Integer.parseInt(size.trim()));
         }
         int idleSeconds = Integer.getInteger("bench.idle-seconds", 20);
-        List<String> properties = new ArrayList<>(List.of("erasure.control-plane.scheduler-initial-delay=1h",
-                "erasure.forward.reconcile-initial-delay=1h", "logging.level.root=WARN", "server.port=0"));
+        List<String> properties = new ArrayList<>(List.of(
+                "erasure.control-plane.scheduler-initial-delay=1h",
+                "erasure.forward.reconcile-initial-delay=1h",
+                "logging.level.root=WARN",
+                "server.port=0"));
         LocalEngines.postgres().springProperties().forEach((name, value) -> properties.add(name + "=" + value));
         LocalEngines.kafka().springProperties().forEach((name, value) -> properties.add(name + "=" + value));
         LocalEngines.s3().springProperties().forEach((name, value) -> properties.add(name + "=" + value));
@@ -88,7 +90,8 @@ public final class RunProgressBenchmark {
         CountingDataSources statements = new CountingDataSources();
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(ControlPlaneApplication.class)
                 .profiles("local") // the LOCAL ONLY keys and users, as ./erasure-local runs it
-                .initializers(c -> c.getBeanFactory().addBeanPostProcessor(statements)).run(arguments)) {
+                .initializers(c -> c.getBeanFactory().addBeanPostProcessor(statements))
+                .run(arguments)) {
             RunStore runs = context.getBean(RunStore.class);
             JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
             JsonMapper json = context.getBean(JsonMapper.class);
@@ -98,7 +101,8 @@ public final class RunProgressBenchmark {
             // warm-up (JIT, prepared statements, pool, the listener's partition assignment), not printed
             through.measure(500);
             idle(idleSeconds, statements);
-            System.out.printf(Locale.ROOT, "%nRunProgress: N BatchCompleted of one run through Kafka and RunEventsListener%n");
+            System.out.printf(
+                    Locale.ROOT, "%nRunProgress: N BatchCompleted of one run through Kafka and RunEventsListener%n");
             String largest = null;
             for (int size : sizes) {
                 Through.Result result = through.measure(size);
@@ -108,7 +112,8 @@ public final class RunProgressBenchmark {
             explain(jdbc, largest);
             ForwardProgress forward = context.getBean(ForwardProgress.class);
             measureForward(forward, pendingRequest(jdbc, 500), 500);
-            System.out.printf(Locale.ROOT, "%nForwardProgress: one BatchCompleted per task of one target, one caller%n");
+            System.out.printf(
+                    Locale.ROOT, "%nForwardProgress: one BatchCompleted per task of one target, one caller%n");
             for (int size : sizes) {
                 Duration total = measureForward(forward, pendingRequest(jdbc, size), size);
                 System.out.printf(Locale.ROOT, "%,7d batches: %8.3f ms/event%n", size, total.toNanos() / 1e6 / size);
@@ -126,10 +131,17 @@ public final class RunProgressBenchmark {
         double wall = (System.nanoTime() - start) / 1e9;
         Map<String, Long> cpu = minus(cpuByKind(), cpuBefore);
         Map<String, Long> ran = minus(statements.byKind(), statementsBefore);
-        System.out.printf(Locale.ROOT, "%nIdle for %.0f s: whole JVM %.1f ms CPU per second%n", wall,
+        System.out.printf(
+                Locale.ROOT,
+                "%nIdle for %.0f s: whole JVM %.1f ms CPU per second%n",
+                wall,
                 (processCpuNanos() - processBefore) / 1e6 / wall);
-        cpu.forEach((kind, nanos) -> System.out.printf(Locale.ROOT, "  %-22s %7.2f ms CPU/s %7.2f statements/s%n", kind,
-                nanos / 1e6 / wall, ran.getOrDefault(kind, 0L) / wall));
+        cpu.forEach((kind, nanos) -> System.out.printf(
+                Locale.ROOT,
+                "  %-22s %7.2f ms CPU/s %7.2f statements/s%n",
+                kind,
+                nanos / 1e6 / wall,
+                ran.getOrDefault(kind, 0L) / wall));
     }
 
     /**
@@ -140,11 +152,16 @@ public final class RunProgressBenchmark {
         Map<String, String> reads = new LinkedHashMap<>();
         reads.put("the run, locked", "SELECT r.* FROM runs r WHERE r.id = '%s' FOR UPDATE");
         reads.put("running totals", "SELECT * FROM run_batch_totals WHERE run_id = '%s' ORDER BY dataset");
-        reads.put("failed batches", "SELECT batch_id FROM run_batch_failures WHERE run_id = '%s' ORDER BY received_at, batch_id");
+        reads.put(
+                "failed batches",
+                "SELECT batch_id FROM run_batch_failures WHERE run_id = '%s' ORDER BY received_at, batch_id");
         reads.put("a batch counted once", "SELECT 1 FROM run_batches WHERE run_id = '%s' AND batch_id = 'b-17'");
-        reads.put("receipt: batch digests", "SELECT keys_digest FROM run_batches WHERE run_id = '%s'"
-                + " AND keys_digest IS NOT NULL ORDER BY 1");
-        System.out.printf(Locale.ROOT, "%nPlans against the run of %s batches%n",
+        reads.put(
+                "receipt: batch digests",
+                "SELECT keys_digest FROM run_batches WHERE run_id = '%s'" + " AND keys_digest IS NOT NULL ORDER BY 1");
+        System.out.printf(
+                Locale.ROOT,
+                "%nPlans against the run of %s batches%n",
                 jdbc.queryForObject("SELECT batches_completed FROM runs WHERE id = ?", Long.class, runId));
         reads.forEach((name, sql) -> {
             System.out.printf(Locale.ROOT, "  %s:%n", name);
@@ -154,24 +171,41 @@ public final class RunProgressBenchmark {
     }
 
     /** The listener path: events sent to Kafka, counted by the control plane's own consumer. */
-    private record Through(RunStore runs, JdbcTemplate jdbc, JsonMapper json, KafkaTemplate<String, String> kafka,
-                           CountingDataSources statements) {
+    private record Through(
+            RunStore runs,
+            JdbcTemplate jdbc,
+            JsonMapper json,
+            KafkaTemplate<String, String> kafka,
+            CountingDataSources statements) {
 
-        record Result(String runId, int events, Duration wall, long listenerCpuNanos, long processCpuNanos, long listenerStatements,
-                      Map<String, TableStats> tables) {
-        }
+        record Result(
+                String runId,
+                int events,
+                Duration wall,
+                long listenerCpuNanos,
+                long processCpuNanos,
+                long listenerStatements,
+                Map<String, TableStats> tables) {}
 
         Result measure(int batches) throws InterruptedException {
             String runId = deletingRun(runs, jdbc, json, batches);
             String dataset = datasetOf(runId);
             List<String> messages = new ArrayList<>(batches);
             for (int i = 0; i < batches; i++) {
-                BatchCompleted batch = new BatchCompleted(dataset, "task-" + i, "b-" + i, null,
-                        new BatchCounts(100, 1, 2, 0), ReadBackResult.CLEAN, 0, null, 0,
+                BatchCompleted batch = new BatchCompleted(
+                        dataset,
+                        "task-" + i,
+                        "b-" + i,
+                        null,
+                        new BatchCounts(100, 1, 2, 0),
+                        ReadBackResult.CLEAN,
+                        0,
+                        null,
+                        0,
                         DeterministicId.sha256Hex(runId, Integer.toString(i)));
                 // sealed as deletion-service seals them (before the clock starts): the listener checks each seal
-                messages.add(json.writeValueAsString(ControlPlaneTestSupport.sealed(EventEnvelope.of(batch, runId,
-                        UUID.randomUUID(), Clock.systemUTC()))));
+                messages.add(json.writeValueAsString(ControlPlaneTestSupport.sealed(
+                        EventEnvelope.of(batch, runId, UUID.randomUUID(), Clock.systemUTC()))));
             }
             Map<String, TableStats> tablesBefore = TableStats.read(jdbc);
             long listenerCpu = cpuByKind().getOrDefault(LISTENER, 0L);
@@ -189,8 +223,14 @@ public final class RunProgressBenchmark {
             long listenerStatementsAfter = statements.byKind().getOrDefault(LISTENER, 0L);
             Thread.sleep(1_500); // the backends report their table statistics at most every 500 ms
             Map<String, TableStats> tables = TableStats.minus(TableStats.read(jdbc), tablesBefore);
-            return new Result(runId, batches, wall, listenerCpuAfter - listenerCpu, processCpuAfter - processCpu,
-                    listenerStatementsAfter - listenerStatements, tables);
+            return new Result(
+                    runId,
+                    batches,
+                    wall,
+                    listenerCpuAfter - listenerCpu,
+                    processCpuAfter - processCpu,
+                    listenerStatementsAfter - listenerStatements,
+                    tables);
         }
 
         private long counted(String runId) {
@@ -200,23 +240,36 @@ public final class RunProgressBenchmark {
 
         void print(int size, Result result) {
             double n = result.events();
-            System.out.printf(Locale.ROOT, "%,7d events: %6.1f s; per event %6.3f ms wall, %6.3f ms CPU in the listener,"
-                            + " %6.3f ms CPU in the JVM, %5.2f statements%n", size, result.wall().toNanos() / 1e9,
-                    result.wall().toNanos() / 1e6 / n, result.listenerCpuNanos() / 1e6 / n,
-                    result.processCpuNanos() / 1e6 / n, result.listenerStatements() / n);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%,7d events: %6.1f s; per event %6.3f ms wall, %6.3f ms CPU in the listener,"
+                            + " %6.3f ms CPU in the JVM, %5.2f statements%n",
+                    size,
+                    result.wall().toNanos() / 1e9,
+                    result.wall().toNanos() / 1e6 / n,
+                    result.listenerCpuNanos() / 1e6 / n,
+                    result.processCpuNanos() / 1e6 / n,
+                    result.listenerStatements() / n);
             result.tables().forEach((table, stats) -> {
                 if (!stats.isZero()) {
-                    System.out.printf(Locale.ROOT, "          %-22s per event: %5.2f seq scans (%8.1f rows read),"
-                                    + " %5.2f index scans (%6.2f rows fetched), %5.2f rows written%n", table,
-                            stats.seqScans() / n, stats.seqRowsRead() / n, stats.indexScans() / n,
-                            stats.indexRowsFetched() / n, stats.rowsWritten() / n);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "          %-22s per event: %5.2f seq scans (%8.1f rows read),"
+                                    + " %5.2f index scans (%6.2f rows fetched), %5.2f rows written%n",
+                            table,
+                            stats.seqScans() / n,
+                            stats.seqRowsRead() / n,
+                            stats.indexScans() / n,
+                            stats.indexRowsFetched() / n,
+                            stats.rowsWritten() / n);
                 }
             });
         }
     }
 
     /** Cumulative reads and writes of one table, from {@code pg_stat_user_tables}. */
-    private record TableStats(long seqScans, long seqRowsRead, long indexScans, long indexRowsFetched, long rowsWritten) {
+    private record TableStats(
+            long seqScans, long seqRowsRead, long indexScans, long indexRowsFetched, long rowsWritten) {
 
         static Map<String, TableStats> read(JdbcTemplate jdbc) {
             jdbc.execute("SELECT pg_stat_clear_snapshot()");
@@ -225,8 +278,9 @@ public final class RunProgressBenchmark {
                     SELECT relname, seq_scan, seq_tup_read, coalesce(idx_scan, 0) AS idx_scan,
                            coalesce(idx_tup_fetch, 0) AS idx_tup_fetch, n_tup_ins + n_tup_upd + n_tup_del AS written
                     FROM pg_stat_user_tables WHERE schemaname = 'control_plane'""", rs -> {
-                tables.put(rs.getString(1), new TableStats(rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-                        rs.getLong(6)));
+                tables.put(
+                        rs.getString(1),
+                        new TableStats(rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6)));
             });
             return tables;
         }
@@ -235,8 +289,14 @@ public final class RunProgressBenchmark {
             Map<String, TableStats> delta = new TreeMap<>();
             after.forEach((table, a) -> {
                 TableStats b = before.getOrDefault(table, new TableStats(0, 0, 0, 0, 0));
-                delta.put(table, new TableStats(a.seqScans - b.seqScans, a.seqRowsRead - b.seqRowsRead,
-                        a.indexScans - b.indexScans, a.indexRowsFetched - b.indexRowsFetched, a.rowsWritten - b.rowsWritten));
+                delta.put(
+                        table,
+                        new TableStats(
+                                a.seqScans - b.seqScans,
+                                a.seqRowsRead - b.seqRowsRead,
+                                a.indexScans - b.indexScans,
+                                a.indexRowsFetched - b.indexRowsFetched,
+                                a.rowsWritten - b.rowsWritten));
             });
             return delta;
         }
@@ -259,7 +319,8 @@ public final class RunProgressBenchmark {
         if (threadName.startsWith("http-nio")) {
             return "web server";
         }
-        if (threadName.startsWith("kafka-producer") || threadName.startsWith("kafka-coordinator")
+        if (threadName.startsWith("kafka-producer")
+                || threadName.startsWith("kafka-coordinator")
                 || threadName.startsWith("kafka-admin")) {
             return "kafka client threads";
         }
@@ -284,7 +345,8 @@ public final class RunProgressBenchmark {
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
@@ -305,16 +367,27 @@ public final class RunProgressBenchmark {
         @Override
         public Object postProcessAfterInitialization(Object bean, String beanName) {
             return bean instanceof DataSource dataSource && !Proxy.isProxyClass(bean.getClass())
-                    ? counter.wrap(dataSource) : bean;
+                    ? counter.wrap(dataSource)
+                    : bean;
         }
     }
 
     private static Duration measureForward(ForwardProgress progress, String requestId, int batches) {
         long start = System.nanoTime();
         for (int i = 0; i < batches; i++) {
-            BatchCompleted batch = new BatchCompleted(FORWARD_DATASET, "task-" + i, "b-" + i, requestId,
-                    new BatchCounts(100, 0, 0, 0), ReadBackResult.CLEAN, 0, null, 0, null);
-            progress.apply(ControlPlaneTestSupport.sealed(EventEnvelope.of(batch, null, UUID.randomUUID(), Clock.systemUTC())));
+            BatchCompleted batch = new BatchCompleted(
+                    FORWARD_DATASET,
+                    "task-" + i,
+                    "b-" + i,
+                    requestId,
+                    new BatchCounts(100, 0, 0, 0),
+                    ReadBackResult.CLEAN,
+                    0,
+                    null,
+                    0,
+                    null);
+            progress.apply(ControlPlaneTestSupport.sealed(
+                    EventEnvelope.of(batch, null, UUID.randomUUID(), Clock.systemUTC())));
         }
         return Duration.ofNanos(System.nanoTime() - start);
     }
@@ -328,13 +401,11 @@ public final class RunProgressBenchmark {
         jdbc.update("""
                         INSERT INTO deletion_requests (id, created_at, aggregate_type, aggregate_id, version, state, tombstoned_at,
                             published_at, event_id, origin_chain_id, child_ids, requested_by, updated_at)
-                        VALUES (?, ?, 'bench', ?, 1, 'TOMBSTONED', ?, ?, ?, ?, '{}', 'bench', ?)""",
-                requestId, now, requestId, now, now, UUID.randomUUID(), UUID.randomUUID(), now);
+                        VALUES (?, ?, 'bench', ?, 1, 'TOMBSTONED', ?, ?, ?, ?, '{}', 'bench', ?)""", requestId, now, requestId, now, now, UUID.randomUUID(), UUID.randomUUID(), now);
         jdbc.update("""
                         INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
                             task_ids, blocking, outcome, confirmed, expected_keys, updated_at)
-                        VALUES (?, ?, ?, 'k', 'bench', 'DELETE', '[]', '[]', true, 'PENDING', false, ?, ?)""",
-                requestId, FORWARD_DATASET, UUID.randomUUID(), tasks * 100 + 1, now);
+                        VALUES (?, ?, ?, 'k', 'bench', 'DELETE', '[]', '[]', true, 'PENDING', false, ?, ?)""", requestId, FORWARD_DATASET, UUID.randomUUID(), tasks * 100 + 1, now);
         return requestId;
     }
 
@@ -343,25 +414,47 @@ public final class RunProgressBenchmark {
         String runId = RunId.random().value();
         String name = datasetOf(runId);
         String source = name + "-src";
-        DatasetSpec spec = DatasetSpec.builder().name(name).storeKind(StoreKind.CASSANDRA).connectionRef("cassandra-main")
-                .namespace("shop").table("profiles").keyColumns(KeyColumns.partitionOnly("customer_id"))
-                .identifierColumn("customer_id").identifierSource(source).conditionalColumn(ConditionalColumn.none())
-                .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP)).limits(DeletionLimits.fraction(0.05))
-                .ownerTeam("bench").build();
+        DatasetSpec spec = DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cassandra-main")
+                .namespace("shop")
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("customer_id"))
+                .identifierColumn("customer_id")
+                .identifierSource(source)
+                .conditionalColumn(ConditionalColumn.none())
+                .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
+                .limits(DeletionLimits.fraction(0.05))
+                .ownerTeam("bench")
+                .build();
         Timestamp now = Timestamp.from(Instant.now());
         jdbc.update("""
                         INSERT INTO datasets (name, owner_team, store_kind, spec, enabled, revision, registered_by, registered_at,
                                               updated_by, updated_at, next_run_at)
-                        VALUES (?, 'bench', 'CASSANDRA', ?::jsonb, false, 1, 'bench', ?, 'bench', ?, null)""",
-                name, json.writeValueAsString(spec), now, now);
-        IdentifierSource identifiers = new IdentifierSource(source, StoreKind.POSTGRES, "pg-main", "public", "customers",
-                "customer_id", "deleted_at", S3Layout.defaultBackupLocation(source, BackupFormat.JSONL_GZIP), Duration.ofDays(3));
+                        VALUES (?, 'bench', 'CASSANDRA', ?::jsonb, false, 1, 'bench', ?, 'bench', ?, null)""", name, json.writeValueAsString(spec), now, now);
+        IdentifierSource identifiers = new IdentifierSource(
+                source,
+                StoreKind.POSTGRES,
+                "pg-main",
+                "public",
+                "customers",
+                "customer_id",
+                "deleted_at",
+                S3Layout.defaultBackupLocation(source, BackupFormat.JSONL_GZIP),
+                Duration.ofDays(3));
         runs.insert(runId, spec, 1, identifiers, 1, false, "bench");
-        jdbc.update("""
+        jdbc.update(
+                """
                         UPDATE runs SET state = 'DELETING', cutoff_micros = ?, final_count = ?, task_count = ?,
                                         steps = steps || jsonb_build_object('AUTHORIZED', ?::text, 'DELETING', ?::text)
                         WHERE id = ?""",
-                CUTOFF.micros(), tasks * 100L, tasks + 1, now.toInstant().toString(), now.toInstant().toString(), runId);
+                CUTOFF.micros(),
+                tasks * 100L,
+                tasks + 1,
+                now.toInstant().toString(),
+                now.toInstant().toString(),
+                runId);
         return runId;
     }
 

@@ -43,9 +43,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 class ControlSequenceIT extends ControlPlaneTestSupport {
 
     /** The public half of the control plane's LOCAL ONLY key (application.yml), as deletion-service trusts it. */
-    private static final TrustedKeys CONTROL_PLANE_KEY = TrustedKeys.of(Map.of("control-plane-local",
-            new TrustedKeys.Trusted(TrustedKeys.publicKey("control-plane-local",
-                    "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM="), EnumSet.of(Authorization.Kind.CONTROL))));
+    private static final TrustedKeys CONTROL_PLANE_KEY = TrustedKeys.of(Map.of(
+            "control-plane-local",
+            new TrustedKeys.Trusted(
+                    TrustedKeys.publicKey(
+                            "control-plane-local", "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM="),
+                    EnumSet.of(Authorization.Kind.CONTROL))));
 
     private static final Caller OPERATOR = new Caller("operator", Set.of(Role.OPERATOR), null);
 
@@ -86,11 +89,19 @@ class ControlSequenceIT extends ControlPlaneTestSupport {
             transactions.executeWithoutResult(s -> restarted.flip(scope, false, "resolved", OPERATOR));
 
             List<ControlSignal> signals = controlMessages(scope, from);
-            assertThat(signals).as(scope).extracting(ControlSignal::reason).containsExactly("all clear", "incident", "resolved");
-            assertThat(signals).as(scope).extracting(ControlSignal::sequence).isSortedAccordingTo(Long::compare)
+            assertThat(signals)
+                    .as(scope)
+                    .extracting(ControlSignal::reason)
+                    .containsExactly("all clear", "incident", "resolved");
+            assertThat(signals)
+                    .as(scope)
+                    .extracting(ControlSignal::sequence)
+                    .isSortedAccordingTo(Long::compare)
                     .doesNotHaveDuplicates();
-            assertThat(signals).allSatisfy(s -> assertThat(CONTROL_PLANE_KEY.refusal(s.keyId(), Authorization.Kind.CONTROL,
-                    s.signedContent(), s.signature())).isEmpty());
+            assertThat(signals)
+                    .allSatisfy(s -> assertThat(CONTROL_PLANE_KEY.refusal(
+                                    s.keyId(), Authorization.Kind.CONTROL, s.signedContent(), s.signature()))
+                            .isEmpty());
         }
     }
 
@@ -121,9 +132,12 @@ class ControlSequenceIT extends ControlPlaneTestSupport {
             assertThat(signals).extracting(ControlSignal::reason).containsExactly("wrong cut-off", "incident");
             assertThat(signals.get(1).sequence()).isGreaterThan(signals.get(0).sequence());
             assertThat(signals.get(1).active()).isTrue();
-            assertThat(signals.get(1).cancelledRuns()).as("the later signal carries the cancellation")
+            assertThat(signals.get(1).cancelledRuns())
+                    .as("the later signal carries the cancellation")
                     .contains(RunId.of(runId));
-            assertThat(flipWaited).as("the flip waited for the cancellation's transaction").isTrue();
+            assertThat(flipWaited)
+                    .as("the flip waited for the cancellation's transaction")
+                    .isTrue();
         } finally {
             commit.countDown();
             threads.shutdownNow();
@@ -156,9 +170,13 @@ class ControlSequenceIT extends ControlPlaneTestSupport {
             List<ControlSignal> signals = controlMessages(spec.name(), from);
             assertThat(signals).extracting(ControlSignal::reason).containsExactly("incident", "wrong cut-off");
             assertThat(signals.get(1).sequence()).isGreaterThan(signals.get(0).sequence());
-            assertThat(signals.get(1).active()).as("the later signal keeps the switch on").isTrue();
+            assertThat(signals.get(1).active())
+                    .as("the later signal keeps the switch on")
+                    .isTrue();
             assertThat(signals.get(1).cancelledRuns()).contains(RunId.of(runId));
-            assertThat(cancelWaited).as("the cancellation waited for the flip's transaction").isTrue();
+            assertThat(cancelWaited)
+                    .as("the cancellation waited for the flip's transaction")
+                    .isTrue();
         } finally {
             commit.countDown();
             threads.shutdownNow();
@@ -175,13 +193,17 @@ class ControlSequenceIT extends ControlPlaneTestSupport {
         String rotated = registerDataset().name();
         long from = lastOutboxId();
         // as V12 records them from the outbox: an unsigned message (a switch on), one signed with another key
-        jdbc.update("INSERT INTO kill_switches (scope, active, changed_by, changed_at, reason) VALUES (?, true, 'op', now(), 'incident 9')",
+        jdbc.update(
+                "INSERT INTO kill_switches (scope, active, changed_by, changed_at, reason) VALUES (?, true, 'op', now(), 'incident 9')",
                 unsigned);
-        jdbc.update("INSERT INTO control_sequences (scope, sequence, key_id, published_at) VALUES (?, 0, NULL, now())",
+        jdbc.update(
+                "INSERT INTO control_sequences (scope, sequence, key_id, published_at) VALUES (?, 0, NULL, now())",
                 unsigned);
         long future = Instant.now().plus(Duration.ofDays(1)).toEpochMilli() * 1_000;
-        jdbc.update("INSERT INTO control_sequences (scope, sequence, key_id, published_at) VALUES (?, ?, 'retired-key', now())",
-                rotated, future);
+        jdbc.update(
+                "INSERT INTO control_sequences (scope, sequence, key_id, published_at) VALUES (?, ?, 'retired-key', now())",
+                rotated,
+                future);
         assertThat(switches.scopesNotSignedWithOwnKey()).contains(unsigned, rotated);
 
         assertThat(republisher.republishAll()).isGreaterThanOrEqualTo(2);
@@ -189,7 +211,8 @@ class ControlSequenceIT extends ControlPlaneTestSupport {
         assertThat(controlMessages(unsigned, from)).singleElement().satisfies(s -> {
             assertThat(s.active()).isTrue();
             assertThat(s.reason()).isEqualTo("incident 9");
-            assertThat(CONTROL_PLANE_KEY.refusal(s.keyId(), Authorization.Kind.CONTROL, s.signedContent(), s.signature()))
+            assertThat(CONTROL_PLANE_KEY.refusal(
+                            s.keyId(), Authorization.Kind.CONTROL, s.signedContent(), s.signature()))
                     .isEmpty();
         });
         assertThat(controlMessages(rotated, from)).singleElement().satisfies(s -> {
@@ -203,9 +226,16 @@ class ControlSequenceIT extends ControlPlaneTestSupport {
     }
 
     private String trigger(DatasetSpec spec) {
-        Map<?, ?> run = as("operator").post().uri("/api/datasets/" + spec.name() + "/runs")
-                .contentType(MediaType.APPLICATION_JSON).body("{\"dryRun\": false}").exchange().expectStatus().isCreated()
-                .returnResult(Map.class).getResponseBody();
+        Map<?, ?> run = as("operator")
+                .post()
+                .uri("/api/datasets/" + spec.name() + "/runs")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body("{\"dryRun\": false}")
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .returnResult(Map.class)
+                .getResponseBody();
         return (String) run.get("id");
     }
 
@@ -216,9 +246,16 @@ class ControlSequenceIT extends ControlPlaneTestSupport {
 
     /** The control messages of {@code scope} added to the outbox after {@code afterId}, in publishing order. */
     private List<ControlSignal> controlMessages(String scope, long afterId) {
-        return jdbc.queryForList("SELECT payload FROM outbox WHERE topic = ? AND message_key = ? AND id > ? ORDER BY id",
-                        String.class, Topics.CONTROL, scope, afterId).stream()
-                .map(p -> json.readValue(p, EventEnvelope.class).payloadAs(ControlSignal.class)).toList();
+        return jdbc
+                .queryForList(
+                        "SELECT payload FROM outbox WHERE topic = ? AND message_key = ? AND id > ? ORDER BY id",
+                        String.class,
+                        Topics.CONTROL,
+                        scope,
+                        afterId)
+                .stream()
+                .map(p -> json.readValue(p, EventEnvelope.class).payloadAs(ControlSignal.class))
+                .toList();
     }
 
     private static void await(CountDownLatch latch) {

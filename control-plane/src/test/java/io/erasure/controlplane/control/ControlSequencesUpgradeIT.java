@@ -23,10 +23,15 @@ class ControlSequencesUpgradeIT {
     @Test
     void eachScopeStartsFromTheLargestSequenceAndTheKeyOfItsNewestMessage() {
         PostgresEngine postgres = LocalEngines.postgres();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(postgres.jdbcUrl(), postgres.username(),
-                postgres.password());
+        DriverManagerDataSource dataSource =
+                new DriverManagerDataSource(postgres.jdbcUrl(), postgres.username(), postgres.password());
         dataSource.setSchema(SCHEMA);
-        Flyway.configure().dataSource(dataSource).schemas(SCHEMA).target("11").load().migrate();
+        Flyway.configure()
+                .dataSource(dataSource)
+                .schemas(SCHEMA)
+                .target("11")
+                .load()
+                .migrate();
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         // before signing: no sequence, no key
         message(jdbc, "erasure.control", "profiles", """
@@ -38,14 +43,20 @@ class ControlSequencesUpgradeIT {
         message(jdbc, "erasure.control", "orders", signed("orders", 42, "control-plane-local"));
         message(jdbc, "erasure.run.commands", "run-1", "{\"payload\": {\"sequence\": 99}}");
 
-        Flyway.configure().dataSource(dataSource).schemas(SCHEMA).target("12").load().migrate();
+        Flyway.configure()
+                .dataSource(dataSource)
+                .schemas(SCHEMA)
+                .target("12")
+                .load()
+                .migrate();
 
-        List<Map<String, Object>> rows = jdbc.queryForList(
-                "SELECT scope, sequence, key_id FROM control_sequences ORDER BY scope");
-        assertThat(rows).containsExactly(
-                row("global", 1_800_000_000_000_000L, "control-plane-local"),
-                row("orders", 42L, "control-plane-local"),
-                row("profiles", 0L, null));
+        List<Map<String, Object>> rows =
+                jdbc.queryForList("SELECT scope, sequence, key_id FROM control_sequences ORDER BY scope");
+        assertThat(rows)
+                .containsExactly(
+                        row("global", 1_800_000_000_000_000L, "control-plane-local"),
+                        row("orders", 42L, "control-plane-local"),
+                        row("profiles", 0L, null));
         jdbc.execute("DROP SCHEMA " + SCHEMA + " CASCADE");
     }
 
@@ -58,16 +69,23 @@ class ControlSequencesUpgradeIT {
     }
 
     private static String signed(String scope, long sequence, String keyId) {
-        return "{\"scope\": \"" + scope + "\", \"active\": false, \"cancelledRuns\": [], \"actor\": \"op\", \"reason\": \"ok\","
+        return "{\"scope\": \"" + scope
+                + "\", \"active\": false, \"cancelledRuns\": [], \"actor\": \"op\", \"reason\": \"ok\","
                 + " \"sequence\": " + sequence + ", \"keyId\": \"" + keyId + "\", \"signature\": \"c2ln\"}";
     }
 
     private static void message(JdbcTemplate jdbc, String topic, String key, String payload) {
-        String envelope = payload.startsWith("{\"payload\"") ? payload
-                : "{\"eventId\": \"" + java.util.UUID.randomUUID() + "\", \"eventType\": \"ControlSignal\", \"schemaVersion\": 1,"
-                + " \"occurredAt\": \"2026-11-30T10:00:00Z\", \"originChainId\": \"" + java.util.UUID.randomUUID()
-                + "\", \"runId\": null, \"payload\": " + payload + "}";
-        jdbc.update("INSERT INTO outbox (topic, message_key, payload, created_at, sent_at) VALUES (?, ?, ?, now(), now())",
-                topic, key, envelope);
+        String envelope = payload.startsWith("{\"payload\"")
+                ? payload
+                : "{\"eventId\": \"" + java.util.UUID.randomUUID()
+                        + "\", \"eventType\": \"ControlSignal\", \"schemaVersion\": 1,"
+                        + " \"occurredAt\": \"2026-11-30T10:00:00Z\", \"originChainId\": \""
+                        + java.util.UUID.randomUUID()
+                        + "\", \"runId\": null, \"payload\": " + payload + "}";
+        jdbc.update(
+                "INSERT INTO outbox (topic, message_key, payload, created_at, sent_at) VALUES (?, ?, ?, now(), now())",
+                topic,
+                key,
+                envelope);
     }
 }

@@ -28,26 +28,48 @@ class DashboardIT extends ControlPlaneTestSupport {
 
     @Test
     void thePageLoadsWithoutCredentialsWhileItsDataNeedsThem() throws Exception {
-        RestTestClient anonymous = RestTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        RestTestClient anonymous = RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
+                .build();
 
-        anonymous.get().uri("/dashboard/").exchange()
-                .expectStatus().isOk()
-                .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_HTML)
-                .expectBody(String.class).value(page -> assertThat(page)
-                        .contains("data-testid=\"login-form\"", "src=\"js/app.js\""));
+        anonymous
+                .get()
+                .uri("/dashboard/")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .contentTypeCompatibleWith(MediaType.TEXT_HTML)
+                .expectBody(String.class)
+                .value(page -> assertThat(page).contains("data-testid=\"login-form\"", "src=\"js/app.js\""));
         anonymous.get().uri("/dashboard/js/app.js").exchange().expectStatus().isOk();
-        anonymous.get().uri("/dashboard/config.json").exchange().expectStatus().isOk().expectBody().json("""
+        anonymous
+                .get()
+                .uri("/dashboard/config.json")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .json("""
                 {"services": {"deletionLog": "http://127.0.0.1:8084", "recovery": "http://127.0.0.1:8085",
                               "deletion": "http://127.0.0.1:8083"},
                  "overdueAfterSeconds": 86400}""", JsonCompareMode.STRICT);
-        HttpResponse<Void> withoutSlash = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/dashboard")).build(),
-                HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> withoutSlash = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/dashboard"))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
         assertThat(withoutSlash.statusCode()).isEqualTo(302);
-        assertThat(withoutSlash.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/dashboard/"));
+        assertThat(withoutSlash.headers().firstValue("Location"))
+                .hasValueSatisfying(l -> assertThat(l).endsWith("/dashboard/"));
 
         anonymous.get().uri("/api/dashboard/summary").exchange().expectStatus().isUnauthorized();
-        as("viewer").get().uri("/api/dashboard/summary").exchange().expectStatus().isOk();
+        as("viewer")
+                .get()
+                .uri("/api/dashboard/summary")
+                .exchange()
+                .expectStatus()
+                .isOk();
     }
 
     @Test
@@ -55,25 +77,37 @@ class DashboardIT extends ControlPlaneTestSupport {
         DatasetSpec spec = registerDataset();
         String runId = unique("run-dashboard");
         Instant validated = Instant.now().minus(Duration.ofHours(25));
-        jdbc.update("""
+        jdbc.update(
+                """
                         INSERT INTO runs (id, dataset, spec, state, version, dry_run, triggered_by, final_count, task_count,
                                           steps, created_at, updated_at)
                         VALUES (?, ?, ?::jsonb, 'AWAITING_APPROVAL', 1, false, 'owner', 40, 1, ?::jsonb, ?, ?)""",
-                runId, spec.name(), json.writeValueAsString(spec),
+                runId,
+                spec.name(),
+                json.writeValueAsString(spec),
                 json.writeValueAsString(Map.of("AWAITING_APPROVAL", validated.toString())),
-                Timestamp.from(validated), Timestamp.from(validated));
+                Timestamp.from(validated),
+                Timestamp.from(validated));
         try {
             metrics.refresh();
 
-            DeletionBacklog.Summary summary = as("viewer").get().uri("/api/dashboard/summary").exchange()
-                    .expectStatus().isOk().returnResult(DeletionBacklog.Summary.class).getResponseBody();
+            DeletionBacklog.Summary summary = as("viewer")
+                    .get()
+                    .uri("/api/dashboard/summary")
+                    .exchange()
+                    .expectStatus()
+                    .isOk()
+                    .returnResult(DeletionBacklog.Summary.class)
+                    .getResponseBody();
 
-            assertThat(summary.runsByState()).containsKeys(Arrays.stream(RunState.values()).map(Enum::name)
-                    .toArray(String[]::new));
+            assertThat(summary.runsByState())
+                    .containsKeys(
+                            Arrays.stream(RunState.values()).map(Enum::name).toArray(String[]::new));
             assertThat(summary.runsByState().get("AWAITING_APPROVAL")).isPositive();
             DeletionBacklog.DatasetBacklog backlog = summary.datasets().get(spec.name());
             assertThat(backlog.deletableRows()).isEqualTo(40);
-            assertThat(backlog.waitingSeconds()).isGreaterThanOrEqualTo(Duration.ofHours(25).toSeconds());
+            assertThat(backlog.waitingSeconds())
+                    .isGreaterThanOrEqualTo(Duration.ofHours(25).toSeconds());
             assertThat(backlog.overdue()).isTrue();
         } finally {
             // leave no run waiting for the other tests of this shared database

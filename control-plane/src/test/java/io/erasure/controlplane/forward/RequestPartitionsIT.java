@@ -47,30 +47,51 @@ class RequestPartitionsIT extends ControlPlaneTestSupport {
         // 91 days on, past the default retention of 90 days
         partitions.maintain(now.plus(Duration.ofDays(91)));
         assertThat(requests.find(purged)).as("finished and past its retention").isEmpty();
-        assertThat(requests.find(tombstoned)).as("unresolved requests are never removed").isPresent();
+        assertThat(requests.find(tombstoned))
+                .as("unresolved requests are never removed")
+                .isPresent();
         assertThat(partitions.partitions()).containsValue(month).as("a month holding unresolved requests is kept");
     }
 
     private String source() {
         String source = unique("src");
-        as("operator").post().uri("/api/identifier-sources").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(source(source))).exchange().expectStatus().isCreated();
+        as("operator")
+                .post()
+                .uri("/api/identifier-sources")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(source(source)))
+                .exchange()
+                .expectStatus()
+                .isCreated();
         return source;
     }
 
     private String submit(String type, String id) {
-        Map<?, ?> result = as("publisher").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
+        Map<?, ?> result = as("publisher")
+                .post()
+                .uri("/api/forward-requests")
+                .contentType(MediaType.APPLICATION_JSON)
                 .body("{\"aggregateType\": \"" + type + "\", \"aggregateId\": \"" + id + "\", \"version\": 1}")
-                .exchange().expectStatus().isAccepted().returnResult(Map.class).getResponseBody();
+                .exchange()
+                .expectStatus()
+                .isAccepted()
+                .returnResult(Map.class)
+                .getResponseBody();
         return (String) result.get("requestId");
     }
 
     /** Registers a dataset on a source as "owner". */
     static final class DatasetSpecs {
         static void register(RequestPartitionsIT test, String source) {
-            test.as("owner").post().uri("/api/datasets").contentType(MediaType.APPLICATION_JSON)
-                    .body(test.json.writeValueAsString(dataset(unique("ds"), source).build())).exchange()
-                    .expectStatus().isCreated();
+            test.as("owner")
+                    .post()
+                    .uri("/api/datasets")
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(test.json.writeValueAsString(
+                            dataset(unique("ds"), source).build()))
+                    .exchange()
+                    .expectStatus()
+                    .isCreated();
         }
     }
 }

@@ -39,9 +39,12 @@ class OutboxRelayIT extends ControlPlaneTestSupport {
     void twoReplicasRelayingAtOnceKeepTheOrderOfAKeysMessages() {
         String topic = "erasure.test.outbox-order-" + unique("t");
         int messages = 600;
-        IntStream.range(0, messages).forEach(i -> jdbc.update(
-                "INSERT INTO outbox (topic, message_key, payload, created_at) VALUES (?, 'scope', ?, ?)",
-                topic, Integer.toString(i), Timestamp.from(Instant.now())));
+        IntStream.range(0, messages)
+                .forEach(i -> jdbc.update(
+                        "INSERT INTO outbox (topic, message_key, payload, created_at) VALUES (?, 'scope', ?, ?)",
+                        topic,
+                        Integer.toString(i),
+                        Timestamp.from(Instant.now())));
         OutboxRelay otherReplica = new OutboxRelay(jdbc, kafka, transactions, json, clock);
 
         while (unsent(topic) > 0) {
@@ -51,14 +54,20 @@ class OutboxRelayIT extends ControlPlaneTestSupport {
             other.join();
         }
 
-        List<Integer> order = TopicRecords.read(LocalEngines.kafka().bootstrapServers(), topic, Integer::valueOf,
-                i -> true, messages, Duration.ofSeconds(60));
-        assertThat(order).as("the key's messages in the order they were added, each once")
+        List<Integer> order = TopicRecords.read(
+                LocalEngines.kafka().bootstrapServers(),
+                topic,
+                Integer::valueOf,
+                i -> true,
+                messages,
+                Duration.ofSeconds(60));
+        assertThat(order)
+                .as("the key's messages in the order they were added, each once")
                 .containsExactlyElementsOf(IntStream.range(0, messages).boxed().toList());
     }
 
     private int unsent(String topic) {
-        return jdbc.queryForObject("SELECT count(*) FROM outbox WHERE topic = ? AND sent_at IS NULL", Integer.class,
-                topic);
+        return jdbc.queryForObject(
+                "SELECT count(*) FROM outbox WHERE topic = ? AND sent_at IS NULL", Integer.class, topic);
     }
 }

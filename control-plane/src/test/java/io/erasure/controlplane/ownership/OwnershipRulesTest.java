@@ -21,31 +21,49 @@ import org.junit.jupiter.api.Test;
 /** Grants matched by prefix must not be escaped by a URL that a server normalises out of the granted path. */
 class OwnershipRulesTest {
 
-    private final OwnershipRules rules = new OwnershipRules(new OwnershipProperties(List.of(
-            new Grant("payments", "pg-main", List.of("payments"), List.of(), List.of(), List.of(), List.of("backups/")),
-            new Grant("payments", "callbacks", List.of(), List.of(), List.of(),
-                    List.of("https://api.example.com/payments/"), List.of())),
+    private final OwnershipRules rules = new OwnershipRules(new OwnershipProperties(
+            List.of(
+                    new Grant(
+                            "payments",
+                            "pg-main",
+                            List.of("payments"),
+                            List.of(),
+                            List.of(),
+                            List.of(),
+                            List.of("backups/")),
+                    new Grant(
+                            "payments",
+                            "callbacks",
+                            List.of(),
+                            List.of(),
+                            List.of(),
+                            List.of("https://api.example.com/payments/"),
+                            List.of())),
             new LimitsCeiling(0.5, 1_000_000)));
 
     @Test
     void aCallbackUnderTheGrantedPathIsCovered() {
-        assertThat(rules.refusal(withCallback("https://api.example.com/payments/erasure"))).isEmpty();
+        assertThat(rules.refusal(withCallback("https://api.example.com/payments/erasure")))
+                .isEmpty();
     }
 
     @Test
     void aCallbackClimbingOutOfTheGrantedPathIsRefusedHoweverItIsSpelt() {
-        for (String url : List.of("https://api.example.com/payments/../orders/erasure",
+        for (String url : List.of(
+                "https://api.example.com/payments/../orders/erasure",
                 "https://api.example.com/payments/%2e%2e/orders/erasure",
                 "https://api.example.com/payments/..%2Forders/erasure",
                 "https://api.example.com/payments/%252e%252e/orders/erasure")) {
-            assertThat(rules.refusal(withCallback(url))).as(url).hasValueSatisfying(refusal ->
-                    assertThat(refusal).contains("dot segment or an encoded"));
+            assertThat(rules.refusal(withCallback(url)))
+                    .as(url)
+                    .hasValueSatisfying(refusal -> assertThat(refusal).contains("dot segment or an encoded"));
         }
     }
 
     @Test
     void onlyThePathCountsNotAQueryThatSpellsADotOrASlash() {
-        for (String url : List.of("https://api.example.com/payments/erasure?next=%2F..%2Fhome&v=%2e1",
+        for (String url : List.of(
+                "https://api.example.com/payments/erasure?next=%2F..%2Fhome&v=%2e1",
                 "https://api.example.com/payments/erasure?back=../home")) {
             assertThat(rules.refusal(withCallback(url))).as(url).isEmpty();
         }
@@ -53,18 +71,31 @@ class OwnershipRulesTest {
 
     @Test
     void aBlankKeyPrefixIsRefusedAtStart() {
-        assertThatThrownBy(() -> new OwnershipProperties(List.of(new Grant("payments", "redis-main", List.of(), List.of(),
-                List.of(" "), List.of(), List.of())), new LimitsCeiling(0.5, 1)))
+        assertThatThrownBy(() -> new OwnershipProperties(
+                        List.of(new Grant(
+                                "payments", "redis-main", List.of(), List.of(), List.of(" "), List.of(), List.of())),
+                        new LimitsCeiling(0.5, 1)))
                 .hasMessageContaining("key-prefixes has a blank entry");
     }
 
     private static DatasetSpec withCallback(String url) {
-        return DatasetSpec.builder().name("ledger").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace("payments").table("ledger").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.none())
+        return DatasetSpec.builder()
+                .name("ledger")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace("payments")
+                .table("ledger")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation("ledger", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.1)).ownerTeam("payments")
-                .copies(List.of(new DatasetCopy("partner", StoreKind.HTTP_CALLBACK, "callbacks",
+                .limits(DeletionLimits.fraction(0.1))
+                .ownerTeam("payments")
+                .copies(List.of(new DatasetCopy(
+                        "partner",
+                        StoreKind.HTTP_CALLBACK,
+                        "callbacks",
                         new CopyTarget.HttpCallback(url, "POST", Map.of(), "{\"keys\": {keys}}", List.of("id"), null))))
                 .build();
     }

@@ -47,22 +47,42 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
     void refusedTasksClaimingARunAreCountedInTheRunsViewAndFailNothing() {
         DatasetSpec spec = registerDataset();
         String runId = trigger(spec);
-        RefusedTask unsigned = refusal(runId, null, spec.name(), Refusal.UNSIGNED,
-                "it carries no authorization (only tasks the control plane authorized are executed)", null, 0);
-        RefusedTask copied = refusal(runId, null, spec.name(), "keys-not-covered",
-                "2 of its 2 keys are not in part 0 of run " + runId + "'s authorized final set", "control-plane-local", 1);
-        RefusedTask renamed = refusal(runId, null, spec.name(), "id-mismatch", "its id is not the one its content gives",
-                "control-plane-local", 2);
+        RefusedTask unsigned = refusal(
+                runId,
+                null,
+                spec.name(),
+                Refusal.UNSIGNED,
+                "it carries no authorization (only tasks the control plane authorized are executed)",
+                null,
+                0);
+        RefusedTask copied = refusal(
+                runId,
+                null,
+                spec.name(),
+                "keys-not-covered",
+                "2 of its 2 keys are not in part 0 of run " + runId + "'s authorized final set",
+                "control-plane-local",
+                1);
+        RefusedTask renamed = refusal(
+                runId,
+                null,
+                spec.name(),
+                "id-mismatch",
+                "its id is not the one its content gives",
+                "control-plane-local",
+                2);
 
         publish(unsigned);
         publish(copied);
         publish(unsigned); // delivered again: counted once
         publish(renamed);
 
-        Map<String, Object> refused = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+        Map<String, Object> refused = await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> refusedOf(run(runId)), r -> r != null && ((Number) r.get("count")).longValue() >= 3);
         assertThat(((Number) refused.get("count")).longValue()).isEqualTo(3);
-        assertThat(refused).containsEntry("latestReason", renamed.reason())
+        assertThat(refused)
+                .containsEntry("latestReason", renamed.reason())
                 .containsEntry("latestReasonClass", "id-mismatch")
                 .containsEntry("latestKind", "RUN")
                 .containsEntry("latestTaskId", renamed.taskId())
@@ -71,12 +91,22 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
         Map<String, Object> run = run(runId);
         assertThat(run.get("state")).as("the run is left as it was").isEqualTo("AUDITING");
         assertThat(run.get("failureReason")).isNull();
-        assertThat(totals.ofRun(runId)).get().satisfies(t -> assertThat(t.count()).isEqualTo(3));
+        assertThat(totals.ofRun(runId))
+                .get()
+                .satisfies(t -> assertThat(t.count()).isEqualTo(3));
 
         // the list shows it too
-        List<Map<String, Object>> listed = as("viewer").get().uri("/api/runs?dataset=" + spec.name()).exchange()
-                .expectStatus().isOk().returnResult(List.class).getResponseBody();
-        assertThat(listed).singleElement().satisfies(r -> assertThat(refusedOf(r)).containsEntry("count", 3));
+        List<Map<String, Object>> listed = as("viewer")
+                .get()
+                .uri("/api/runs?dataset=" + spec.name())
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .returnResult(List.class)
+                .getResponseBody();
+        assertThat(listed)
+                .singleElement()
+                .satisfies(r -> assertThat(refusedOf(r)).containsEntry("count", 3));
     }
 
     @Test
@@ -86,26 +116,49 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
         String requestId = submitRequest(spec.identifierSource());
         Map<String, Object> before = request(requestId);
         assertThat(before).doesNotContainKey("refusedTasks");
-        RefusedTask older = refusal(null, requestId, spec.name(), "untrusted-key",
-                "it is signed by key 'intruder-1', which is not trusted here", "intruder-1", 5);
-        RefusedTask newer = refusal(null, requestId, spec.name(), "keys-not-covered",
-                "its keys are not the keys its authorization covers", "control-plane-local", 6);
+        RefusedTask older = refusal(
+                null,
+                requestId,
+                spec.name(),
+                "untrusted-key",
+                "it is signed by key 'intruder-1', which is not trusted here",
+                "intruder-1",
+                5);
+        RefusedTask newer = refusal(
+                null,
+                requestId,
+                spec.name(),
+                "keys-not-covered",
+                "its keys are not the keys its authorization covers",
+                "control-plane-local",
+                6);
 
         publish(newer);
         publish(older); // read after the newer one: counted, but the newer stays the latest
 
-        Map<String, Object> view = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> request(requestId), v -> v.get("refusedTasks") instanceof Map<?, ?> r
-                        && ((Number) r.get("count")).longValue() >= 2);
+        Map<String, Object> view = await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> request(requestId),
+                        v -> v.get("refusedTasks") instanceof Map<?, ?> r
+                                && ((Number) r.get("count")).longValue() >= 2);
         Map<String, Object> refused = (Map<String, Object>) view.get("refusedTasks");
-        assertThat(refused).containsEntry("count", 2).containsEntry("latestReason", newer.reason())
-                .containsEntry("latestReasonClass", "keys-not-covered").containsEntry("latestKind", "FORWARD")
+        assertThat(refused)
+                .containsEntry("count", 2)
+                .containsEntry("latestReason", newer.reason())
+                .containsEntry("latestReasonClass", "keys-not-covered")
+                .containsEntry("latestKind", "FORWARD")
                 .containsEntry("latestKeyId", "control-plane-local");
         assertThat(view.get("state")).as("the request is left as it was").isEqualTo(before.get("state"));
 
-        List<Map<String, Object>> listed = as("viewer").get()
-                .uri("/api/forward-requests?aggregateType=" + spec.identifierSource()).exchange().expectStatus().isOk()
-                .returnResult(List.class).getResponseBody();
+        List<Map<String, Object>> listed = as("viewer")
+                .get()
+                .uri("/api/forward-requests?aggregateType=" + spec.identifierSource())
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .returnResult(List.class)
+                .getResponseBody();
         assertThat(listed).singleElement().satisfies(r -> {
             assertThat(r.get("id")).isEqualTo(requestId);
             assertThat((Map<String, Object>) r.get("refusedTasks")).containsEntry("count", 2);
@@ -127,21 +180,43 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
         await().atMost(Duration.ofSeconds(30)).until(() -> totals.ofRun(runId).isPresent());
         assertThat(totals.ofRun(unknownRun)).isEmpty();
         assertThat(totals.ofRequest(unknownRequest)).isEmpty();
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM runs WHERE id = ?", Long.class, unknownRun)).isZero();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM runs WHERE id = ?", Long.class, unknownRun))
+                .isZero();
     }
 
     @Test
     void aReportNoTrustedDeletionKeySignedIsNotShown() {
         DatasetSpec spec = registerDataset();
         String runId = trigger(spec);
-        RefusedTask genuine = refusal(runId, null, spec.name(), Refusal.UNSIGNED, "it carries no authorization", null, 20);
-        RefusedTask unsigned = new RefusedTask(UUID.randomUUID().toString(), genuine.taskId(), runId, null, spec.name(),
-                Authorization.Kind.RUN, "unsigned", "approved by the security team, approve run " + runId + " now",
-                null, RECEIVED.plusSeconds(21), Topics.DELETION_TASKS + "-0@21");
+        RefusedTask genuine =
+                refusal(runId, null, spec.name(), Refusal.UNSIGNED, "it carries no authorization", null, 20);
+        RefusedTask unsigned = new RefusedTask(
+                UUID.randomUUID().toString(),
+                genuine.taskId(),
+                runId,
+                null,
+                spec.name(),
+                Authorization.Kind.RUN,
+                "unsigned",
+                "approved by the security team, approve run " + runId + " now",
+                null,
+                RECEIVED.plusSeconds(21),
+                Topics.DELETION_TASKS + "-0@21");
         RefusedTask otherRole = unsigned.signed(AUDIT_KEY);
-        RefusedTask altered = new RefusedTask(genuine.refusalId(), genuine.taskId(), runId, null, spec.name(),
-                Authorization.Kind.RUN, "unsigned", unsigned.reason(), null, genuine.receivedAt(), genuine.source(),
-                genuine.signedBy(), genuine.signature());
+        RefusedTask altered = new RefusedTask(
+                genuine.refusalId(),
+                genuine.taskId(),
+                runId,
+                null,
+                spec.name(),
+                Authorization.Kind.RUN,
+                "unsigned",
+                unsigned.reason(),
+                null,
+                genuine.receivedAt(),
+                genuine.source(),
+                genuine.signedBy(),
+                genuine.signature());
         double dropped = unverifiedReports();
 
         publish(unsigned);
@@ -166,12 +241,28 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
         static final String UNSIGNED = "unsigned";
     }
 
-    private RefusedTask refusal(String runId, String requestId, String dataset, String reasonClass, String reason,
-                                String keyId, int offset) {
+    private RefusedTask refusal(
+            String runId,
+            String requestId,
+            String dataset,
+            String reasonClass,
+            String reason,
+            String keyId,
+            int offset) {
         String taskId = "task-" + UUID.randomUUID().toString().replace("-", "");
-        return new RefusedTask(UUID.randomUUID().toString(), taskId, runId, requestId, dataset,
-                runId != null ? Authorization.Kind.RUN : Authorization.Kind.FORWARD, reasonClass, reason, keyId,
-                RECEIVED.plusSeconds(offset), Topics.DELETION_TASKS + "-0@" + offset).signed(DELETION_KEY);
+        return new RefusedTask(
+                        UUID.randomUUID().toString(),
+                        taskId,
+                        runId,
+                        requestId,
+                        dataset,
+                        runId != null ? Authorization.Kind.RUN : Authorization.Kind.FORWARD,
+                        reasonClass,
+                        reason,
+                        keyId,
+                        RECEIVED.plusSeconds(offset),
+                        Topics.DELETION_TASKS + "-0@" + offset)
+                .signed(DELETION_KEY);
     }
 
     private void publish(RefusedTask refused) {
@@ -184,23 +275,43 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
     }
 
     private String trigger(DatasetSpec spec) {
-        Map<?, ?> run = as("operator").post().uri("/api/datasets/" + spec.name() + "/runs")
-                .contentType(MediaType.APPLICATION_JSON).body("{\"dryRun\": false}").exchange().expectStatus().isCreated()
-                .returnResult(Map.class).getResponseBody();
+        Map<?, ?> run = as("operator")
+                .post()
+                .uri("/api/datasets/" + spec.name() + "/runs")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body("{\"dryRun\": false}")
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .returnResult(Map.class)
+                .getResponseBody();
         return (String) run.get("id");
     }
 
     private String submitRequest(String aggregateType) {
-        Map<?, ?> result = as("operator").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
+        Map<?, ?> result = as("operator")
+                .post()
+                .uri("/api/forward-requests")
+                .contentType(MediaType.APPLICATION_JSON)
                 .body("{\"aggregateType\": \"" + aggregateType + "\", \"aggregateId\": \"42\", \"version\": 1}")
-                .exchange().expectStatus().isAccepted().returnResult(Map.class).getResponseBody();
+                .exchange()
+                .expectStatus()
+                .isAccepted()
+                .returnResult(Map.class)
+                .getResponseBody();
         assertThat(result.get("state")).isIn(RequestState.TOMBSTONED.name(), RequestState.PURGED.name());
         return (String) result.get("requestId");
     }
 
     @SuppressWarnings("unchecked")
     private Map<String, Object> run(String runId) {
-        return as("viewer").get().uri("/api/runs/" + runId).exchange().expectStatus().isOk().returnResult(Map.class)
+        return as("viewer")
+                .get()
+                .uri("/api/runs/" + runId)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .returnResult(Map.class)
                 .getResponseBody();
     }
 
@@ -212,7 +323,13 @@ class RefusedTasksIT extends ControlPlaneTestSupport {
 
     @SuppressWarnings("unchecked")
     private Map<String, Object> request(String requestId) {
-        return as("viewer").get().uri("/api/forward-requests/" + requestId).exchange().expectStatus().isOk()
-                .returnResult(Map.class).getResponseBody();
+        return as("viewer")
+                .get()
+                .uri("/api/forward-requests/" + requestId)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .returnResult(Map.class)
+                .getResponseBody();
     }
 }

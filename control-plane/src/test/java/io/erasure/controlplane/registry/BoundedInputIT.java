@@ -56,19 +56,33 @@ class BoundedInputIT extends ControlPlaneTestSupport {
         String boundary = "erasure-test-boundary";
         StringBuilder body = new StringBuilder();
         for (String name : List.of("receipt", "extra-1", "extra-2")) {
-            body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(name)
-                    .append("\"; filename=\"").append(name).append(".json\"\r\nContent-Type: application/json\r\n\r\n")
-                    .append("x".repeat(900_000)).append("\r\n");
+            body.append("--")
+                    .append(boundary)
+                    .append("\r\nContent-Disposition: form-data; name=\"")
+                    .append(name)
+                    .append("\"; filename=\"")
+                    .append(name)
+                    .append(".json\"\r\nContent-Type: application/json\r\n\r\n")
+                    .append("x".repeat(900_000))
+                    .append("\r\n");
         }
-        body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"signature\"; filename=\"s\"")
-                .append("\r\n\r\n").append("0".repeat(64)).append("\r\n--").append(boundary).append("--\r\n");
+        body.append("--")
+                .append(boundary)
+                .append("\r\nContent-Disposition: form-data; name=\"signature\"; filename=\"s\"")
+                .append("\r\n\r\n")
+                .append("0".repeat(64))
+                .append("\r\n--")
+                .append(boundary)
+                .append("--\r\n");
         byte[] part = body.toString().getBytes(StandardCharsets.US_ASCII);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/receipts/verify"))
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
-                        "viewer:viewer".getBytes(StandardCharsets.UTF_8)))
+                .header(
+                        "Authorization",
+                        "Basic " + Base64.getEncoder().encodeToString("viewer:viewer".getBytes(StandardCharsets.UTF_8)))
                 .header("X-Requested-By", "tests")
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(part))).build();
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(part)))
+                .build();
 
         HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
 
@@ -83,27 +97,40 @@ class BoundedInputIT extends ControlPlaneTestSupport {
 
         String detail = refused(body);
 
-        assertThat(detail).startsWith("field 'notes' is not known: DatasetSpec has backup, conditionalColumn,")
+        assertThat(detail)
+                .startsWith("field 'notes' is not known: DatasetSpec has backup, conditionalColumn,")
                 .contains("unknown fields are refused");
         assertThat(detail).hasSizeLessThan(600);
         assertNotStored(body);
 
         Map<String, Object> nested = validBody();
         nested.put("limits", Map.of("maxRows", 100, "maxFractoin", 0.01));
-        assertThat(refused(nested)).startsWith("field 'limits.maxFractoin' is not known: DeletionLimits has maxFraction, maxRows");
+        assertThat(refused(nested))
+                .startsWith("field 'limits.maxFractoin' is not known: DeletionLimits has maxFraction, maxRows");
         assertNotStored(nested);
     }
 
     @Test
     void tenThousandKeyColumnsAndThirtyThreeCopiesAreRefusedNamingTheBound() {
         Map<String, Object> wideKey = validBody();
-        wideKey.put("keyColumns", Map.of("partition", IntStream.range(0, 10_000).mapToObj(i -> "c" + i).toList()));
+        wideKey.put(
+                "keyColumns",
+                Map.of(
+                        "partition",
+                        IntStream.range(0, 10_000).mapToObj(i -> "c" + i).toList()));
         assertThat(refused(wideKey)).isEqualTo("keyColumns.partition has 10000 elements; at most 32 are allowed");
         assertNotStored(wideKey);
 
         Map<String, Object> copies = validBody();
-        copies.put("copies", IntStream.range(0, 33).mapToObj(i -> asMap(new DatasetCopy("cache-" + i, StoreKind.REDIS,
-                "redis-main", new CopyTarget.KeyTemplate("profile:{customer_id}")))).toList());
+        copies.put(
+                "copies",
+                IntStream.range(0, 33)
+                        .mapToObj(i -> asMap(new DatasetCopy(
+                                "cache-" + i,
+                                StoreKind.REDIS,
+                                "redis-main",
+                                new CopyTarget.KeyTemplate("profile:{customer_id}"))))
+                        .toList());
         assertThat(refused(copies)).isEqualTo("copies has 33 elements; at most 32 are allowed");
         assertNotStored(copies);
     }
@@ -124,55 +151,113 @@ class BoundedInputIT extends ControlPlaneTestSupport {
         high.put("priority", 99);
         assertThat(refused(high)).isEqualTo("priority must be between 0 and 9, got 99");
         high.put("priority", 7.5);
-        assertThat(refused(high)).as("not cut to 7").isEqualTo("field 'priority' must be an integer between 0 and 9; got 7.5");
+        assertThat(refused(high))
+                .as("not cut to 7")
+                .isEqualTo("field 'priority' must be an integer between 0 and 9; got 7.5");
         assertNotStored(high);
 
         Map<String, Object> source = asMap(source(unique("src")));
         source.put("gracePeriod", "three days");
-        as("operator").post().uri("/api/identifier-sources").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(source)).exchange().expectStatus().isBadRequest()
-                .expectBody().jsonPath("$.detail").isEqualTo("field 'gracePeriod' must be an ISO-8601 duration of at least"
+        as("operator")
+                .post()
+                .uri("/api/identifier-sources")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(source))
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.detail")
+                .isEqualTo("field 'gracePeriod' must be an ISO-8601 duration of at least"
                         + " PT0S, e.g. PT72H; got 'three days'")
-                .jsonPath("$.field").isEqualTo("gracePeriod");
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM identifier_sources WHERE name = ?", Integer.class,
-                source.get("name"))).isZero();
+                .jsonPath("$.field")
+                .isEqualTo("gracePeriod");
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM identifier_sources WHERE name = ?", Integer.class, source.get("name")))
+                .isZero();
 
-        as("viewer").get().uri("/api/runs?limit=lots").exchange().expectStatus().isBadRequest()
-                .expectBody().jsonPath("$.detail")
+        as("viewer")
+                .get()
+                .uri("/api/runs?limit=lots")
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.detail")
                 .isEqualTo("parameter 'limit' must be an integer between -2147483648 and 2147483647; got 'lots'");
     }
 
     @Test
     void aForwardRequestBoundsItsChildIdsAndNamesItsVersionsRange() {
         String source = unique("src");
-        as("operator").post().uri("/api/identifier-sources").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(source(source))).exchange().expectStatus().isCreated();
-        Map<String, Object> request = new LinkedHashMap<>(Map.of("aggregateType", source, "aggregateId", "c-1",
-                "version", 1, "childIds", Map.of(source, IntStream.range(0, 10_001).mapToObj(i -> "o-" + i).toList())));
+        as("operator")
+                .post()
+                .uri("/api/identifier-sources")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(source(source)))
+                .exchange()
+                .expectStatus()
+                .isCreated();
+        Map<String, Object> request = new LinkedHashMap<>(Map.of(
+                "aggregateType",
+                source,
+                "aggregateId",
+                "c-1",
+                "version",
+                1,
+                "childIds",
+                Map.of(
+                        source,
+                        IntStream.range(0, 10_001).mapToObj(i -> "o-" + i).toList())));
 
-        as("publisher").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(request)).exchange().expectStatus().isBadRequest()
-                .expectBody().jsonPath("$.detail").isEqualTo("childIds." + source + " has 10001 elements; at most 10000"
-                        + " are allowed");
+        as("publisher")
+                .post()
+                .uri("/api/forward-requests")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(request))
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.detail")
+                .isEqualTo("childIds." + source + " has 10001 elements; at most 10000" + " are allowed");
         request.put("childIds", Map.of());
         request.put("version", "first");
-        as("publisher").post().uri("/api/forward-requests").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(request)).exchange().expectStatus().isBadRequest()
-                .expectBody().jsonPath("$.detail")
+        as("publisher")
+                .post()
+                .uri("/api/forward-requests")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(request))
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.detail")
                 .isEqualTo("field 'version' must be an integer between 1 and 9223372036854775807; got 'first'");
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM deletion_requests WHERE aggregate_type = ?", Integer.class,
-                source)).isZero();
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM deletion_requests WHERE aggregate_type = ?", Integer.class, source))
+                .isZero();
     }
 
     @Test
     void aForwardPolicyBoundsItsClearColumns() {
         DatasetSpec spec = registerDataset();
 
-        as("owner").put().uri("/api/datasets/" + spec.name() + "/forward-policy").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(Map.of("action", "ANONYMISE",
-                        "clearColumns", IntStream.range(0, 257).mapToObj(i -> "c" + i).toList())))
-                .exchange().expectStatus().isBadRequest()
-                .expectBody().jsonPath("$.detail").isEqualTo("clearColumns has 257 elements; at most 256 are allowed");
+        as("owner")
+                .put()
+                .uri("/api/datasets/" + spec.name() + "/forward-policy")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(Map.of(
+                        "action",
+                        "ANONYMISE",
+                        "clearColumns",
+                        IntStream.range(0, 257).mapToObj(i -> "c" + i).toList())))
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.detail")
+                .isEqualTo("clearColumns has 257 elements; at most 256 are allowed");
     }
 
     // --- helpers
@@ -180,8 +265,14 @@ class BoundedInputIT extends ControlPlaneTestSupport {
     /** A valid registration of a fresh dataset on a fresh identifier source, as a mutable JSON map. */
     private Map<String, Object> validBody() {
         String source = unique("src");
-        as("operator").post().uri("/api/identifier-sources").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(source(source))).exchange().expectStatus().isCreated();
+        as("operator")
+                .post()
+                .uri("/api/identifier-sources")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(source(source)))
+                .exchange()
+                .expectStatus()
+                .isCreated();
         return new LinkedHashMap<>(asMap(dataset(unique("ds"), source).build()));
     }
 
@@ -191,9 +282,17 @@ class BoundedInputIT extends ControlPlaneTestSupport {
 
     /** The detail of the 400 a registration of {@code body} gets, after checking that the whole answer is short. */
     private String refusedRaw(String body) {
-        RestTestClient.ResponseSpec response = as("owner").post().uri("/api/datasets").contentType(MediaType.APPLICATION_JSON)
-                .body(body).exchange();
-        String problem = response.expectStatus().isBadRequest().expectBody(String.class).returnResult().getResponseBody();
+        RestTestClient.ResponseSpec response = as("owner")
+                .post()
+                .uri("/api/datasets")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body)
+                .exchange();
+        String problem = response.expectStatus()
+                .isBadRequest()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
         assertThat(problem).hasSizeLessThan(1_000);
         return json.readTree(problem).path("detail").asString();
     }
@@ -201,8 +300,11 @@ class BoundedInputIT extends ControlPlaneTestSupport {
     private void assertNotStored(Map<String, Object> body) {
         assertThat(jdbc.queryForObject("SELECT count(*) FROM datasets WHERE name = ?", Integer.class, body.get("name")))
                 .isZero();
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM actions_log WHERE subject = ?", Integer.class,
-                "dataset:" + body.get("name"))).isZero();
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM actions_log WHERE subject = ?",
+                        Integer.class,
+                        "dataset:" + body.get("name")))
+                .isZero();
     }
 
     /** A POST that declares {@code contentLength} and sends only {@code start}; the answer as text. */
@@ -210,9 +312,11 @@ class BoundedInputIT extends ControlPlaneTestSupport {
         try (Socket socket = new Socket("localhost", port)) {
             socket.setSoTimeout(15_000);
             String basic = Base64.getEncoder().encodeToString("owner:owner".getBytes(StandardCharsets.UTF_8));
-            socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\n"
-                    + "Content-Type: application/json\r\nContent-Length: " + contentLength + "\r\n"
-                    + "Authorization: Basic " + basic + "\r\nX-Requested-By: tests\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\n"
+                                    + "Content-Type: application/json\r\nContent-Length: " + contentLength + "\r\n"
+                                    + "Authorization: Basic " + basic + "\r\nX-Requested-By: tests\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().write(start);
             socket.getOutputStream().flush();
             InputStream in = socket.getInputStream();
@@ -229,5 +333,4 @@ class BoundedInputIT extends ControlPlaneTestSupport {
             return out.toString(StandardCharsets.UTF_8);
         }
     }
-
 }

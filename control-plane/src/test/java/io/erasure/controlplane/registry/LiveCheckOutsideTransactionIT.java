@@ -36,7 +36,8 @@ class LiveCheckOutsideTransactionIT extends ControlPlaneTestSupport {
     @DynamicPropertySource
     static void liveCheck(DynamicPropertyRegistry registry) {
         registry.add("erasure.registry.live-check.enabled", () -> "true");
-        registry.add("erasure.registry.live-check.url",
+        registry.add(
+                "erasure.registry.live-check.url",
                 () -> "http://127.0.0.1:" + DELETION_SERVICE.getAddress().getPort());
     }
 
@@ -54,15 +55,25 @@ class LiveCheckOutsideTransactionIT extends ControlPlaneTestSupport {
         entered = new CountDownLatch(1);
         release = new CountDownLatch(1);
         DatasetSpec changed = spec.toBuilder().priority(spec.priority() + 1).build();
-        CompletableFuture<Integer> update = CompletableFuture.supplyAsync(() -> as("owner").put()
-                .uri("/api/datasets/" + spec.name()).contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(changed)).exchange().returnResult(String.class).getStatus().value());
+        CompletableFuture<Integer> update = CompletableFuture.supplyAsync(() -> as("owner")
+                .put()
+                .uri("/api/datasets/" + spec.name())
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(changed))
+                .exchange()
+                .returnResult(String.class)
+                .getStatus()
+                .value());
         try {
-            assertThat(entered.await(30, TimeUnit.SECONDS)).as("the update asked the deletion service").isTrue();
+            assertThat(entered.await(30, TimeUnit.SECONDS))
+                    .as("the update asked the deletion service")
+                    .isTrue();
 
             Boolean lockedAtOnce = transactions.execute(status -> jdbc.queryForObject(
                     "SELECT true FROM datasets WHERE name = ? FOR UPDATE NOWAIT", Boolean.class, spec.name()));
-            assertThat(lockedAtOnce).as("another writer locks the dataset while the check is pending").isTrue();
+            assertThat(lockedAtOnce)
+                    .as("another writer locks the dataset while the check is pending")
+                    .isTrue();
         } finally {
             release.countDown();
         }

@@ -37,8 +37,9 @@ class RetentionSweeperIT extends ControlPlaneTestSupport {
         int today = new RetentionSweeper(s3, bucket, Duration.ofDays(30), Clock.fixed(now, ZoneOffset.UTC)).sweep();
         assertThat(keys(bucket)).contains(candidates, retained, backup);
 
-        int later = new RetentionSweeper(s3, bucket, Duration.ofDays(30), Clock.fixed(now.plus(Duration.ofDays(31)),
-                ZoneOffset.UTC)).sweep();
+        int later = new RetentionSweeper(
+                        s3, bucket, Duration.ofDays(30), Clock.fixed(now.plus(Duration.ofDays(31)), ZoneOffset.UTC))
+                .sweep();
 
         assertThat(keys(bucket)).doesNotContain(candidates, retained).contains(backup);
         assertThat(later).isGreaterThanOrEqualTo(2);
@@ -46,6 +47,8 @@ class RetentionSweeperIT extends ControlPlaneTestSupport {
     }
 
     private List<String> keys(String bucket) {
-        return s3.listObjectsV2Paginator(r -> r.bucket(bucket)).contents().stream().map(S3Object::key).toList();
+        return s3.listObjectsV2Paginator(r -> r.bucket(bucket)).contents().stream()
+                .map(S3Object::key)
+                .toList();
     }
 }

@@ -54,39 +54,108 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
         send(event(runId, audited(spec, runId, CUTOFF)));
         awaitState(runId, RunState.VALIDATING);
         // validation-service's own event id for this run's result (ValidationJobs): the forgery comes first with it
-        UUID genuineId = io.erasure.model.key.DeterministicId.nameBasedUuid("validation-event", runId, "ValidationCompleted");
+        UUID genuineId =
+                io.erasure.model.key.DeterministicId.nameBasedUuid("validation-event", runId, "ValidationCompleted");
 
-        ValidationCompleted forged = new ValidationCompleted(spec.name(), 3, 3, Map.of(), S3Layout.finalPrefix(RunId.of(runId)),
-                1, false, 0, null, "digest-of-a-final-set-the-attacker-wrote", frozenSpec(runId));
-        refusedWith("ValidationCompleted", EventSeals.UNSEALED, () -> send(unsealed(runId, forged).withEventId(genuineId)));
-        refusedWith("ValidationCompleted", EventSeals.NOT_GRANTED,
+        ValidationCompleted forged = new ValidationCompleted(
+                spec.name(),
+                3,
+                3,
+                Map.of(),
+                S3Layout.finalPrefix(RunId.of(runId)),
+                1,
+                false,
+                0,
+                null,
+                "digest-of-a-final-set-the-attacker-wrote",
+                frozenSpec(runId));
+        refusedWith(
+                "ValidationCompleted",
+                EventSeals.UNSEALED,
+                () -> send(unsealed(runId, forged).withEventId(genuineId)));
+        refusedWith(
+                "ValidationCompleted",
+                EventSeals.NOT_GRANTED,
                 () -> send(unsealed(runId, forged).sealedWith(AUDIT_KEY))); // a trusted key, of another role
-        refusedWith("ValidationCompleted", EventSeals.NOT_GRANTED, () -> send(unsealed(runId, forged).sealedWith(DELETION_KEY)));
-        refusedWith("ValidationCompleted", EventSeals.BAD_SEAL, () -> send(tampered(event(runId, forged),
-                new ValidationCompleted(spec.name(), 2, 2, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1, false, 0,
-                        null, "digest-of-a-final-set-the-attacker-wrote", frozenSpec(runId)))));
-        refusedWith("ValidationCompleted", RunEventGate.WRONG_SPEC, () -> send(event(runId, new ValidationCompleted(
-                spec.name(), 3, 3, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1, false, 0, null, "final-set-digest",
-                SpecDigest.of(spec.toBuilder().table("another_table").build())))));
-        refusedWith("ValidationFailed", EventSeals.UNSEALED,
+        refusedWith(
+                "ValidationCompleted",
+                EventSeals.NOT_GRANTED,
+                () -> send(unsealed(runId, forged).sealedWith(DELETION_KEY)));
+        refusedWith(
+                "ValidationCompleted",
+                EventSeals.BAD_SEAL,
+                () -> send(tampered(
+                        event(runId, forged),
+                        new ValidationCompleted(
+                                spec.name(),
+                                2,
+                                2,
+                                Map.of(),
+                                S3Layout.finalPrefix(RunId.of(runId)),
+                                1,
+                                false,
+                                0,
+                                null,
+                                "digest-of-a-final-set-the-attacker-wrote",
+                                frozenSpec(runId)))));
+        refusedWith(
+                "ValidationCompleted",
+                RunEventGate.WRONG_SPEC,
+                () -> send(event(
+                        runId,
+                        new ValidationCompleted(
+                                spec.name(),
+                                3,
+                                3,
+                                Map.of(),
+                                S3Layout.finalPrefix(RunId.of(runId)),
+                                1,
+                                false,
+                                0,
+                                null,
+                                "final-set-digest",
+                                SpecDigest.of(
+                                        spec.toBuilder().table("another_table").build())))));
+        refusedWith(
+                "ValidationFailed",
+                EventSeals.UNSEALED,
                 () -> send(unsealed(runId, new ValidationFailed(spec.name(), "forged failure"))));
-        refusedWith("TasksPublished", EventSeals.UNSEALED, () -> send(unsealed(runId, new TasksPublished(spec.name(), 0, 0))));
+        refusedWith(
+                "TasksPublished",
+                EventSeals.UNSEALED,
+                () -> send(unsealed(runId, new TasksPublished(spec.name(), 0, 0))));
         TimeUnit.MILLISECONDS.sleep(SETTLE.toMillis());
 
         RunRecord untouched = runs.find(runId).orElseThrow();
         assertThat(untouched.state()).as("no forged result moves the run").isEqualTo(RunState.VALIDATING);
         assertThat(untouched.finalCount()).isNull();
         assertThat(untouched.counts()).doesNotContainKey("validation");
-        assertThat(commands(runId, DeletionAuthorized.class, 0)).as("nothing authorized").isEmpty();
+        assertThat(commands(runId, DeletionAuthorized.class, 0))
+                .as("nothing authorized")
+                .isEmpty();
 
-        send(sealed(unsealed(runId, new ValidationCompleted(spec.name(), 5, 5, Map.of(),
-                S3Layout.finalPrefix(RunId.of(runId)), 1, false, 0, null, "final-set-digest-of-" + runId,
-                frozenSpec(runId))).withEventId(genuineId)));
+        send(sealed(unsealed(
+                        runId,
+                        new ValidationCompleted(
+                                spec.name(),
+                                5,
+                                5,
+                                Map.of(),
+                                S3Layout.finalPrefix(RunId.of(runId)),
+                                1,
+                                false,
+                                0,
+                                null,
+                                "final-set-digest-of-" + runId,
+                                frozenSpec(runId)))
+                .withEventId(genuineId)));
         RunRecord authorized = awaitState(runId, RunState.AUTHORIZED);
         assertThat(authorized.finalCount()).isEqualTo(5);
-        DeletionAuthorized command = (DeletionAuthorized) commands(runId, DeletionAuthorized.class, 1).get(0).payload();
+        DeletionAuthorized command = (DeletionAuthorized)
+                commands(runId, DeletionAuthorized.class, 1).get(0).payload();
         assertThat(command.basis()).isEqualTo(DeletionAuthorized.Basis.UNDER_LIMIT);
-        assertThat(command.authorization().setDigest()).as("the genuine final set, not the forged one")
+        assertThat(command.authorization().setDigest())
+                .as("the genuine final set, not the forged one")
                 .isEqualTo("final-set-digest-of-" + runId);
     }
 
@@ -97,16 +166,44 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
         CutoffTimestamp later = CutoffTimestamp.ofMicros(CUTOFF.micros() + TimeUnit.DAYS.toMicros(30));
 
         refusedWith("AuditCompleted", EventSeals.UNSEALED, () -> send(unsealed(runId, audited(spec, runId, later))));
-        refusedWith("AuditCompleted", EventSeals.NOT_GRANTED,
+        refusedWith(
+                "AuditCompleted",
+                EventSeals.NOT_GRANTED,
                 () -> send(unsealed(runId, audited(spec, runId, later)).sealedWith(VALIDATION_KEY)));
-        refusedWith("AuditCompleted", EventSeals.BAD_SEAL,
+        refusedWith(
+                "AuditCompleted",
+                EventSeals.BAD_SEAL,
                 () -> send(tampered(event(runId, audited(spec, runId, CUTOFF)), audited(spec, runId, later))));
-        refusedWith("AuditCompleted", RunEventGate.WRONG_SPEC, () -> send(event(runId, new AuditCompleted(spec.name(),
-                "20261129T000000Z", later, 1000, 5, S3Layout.candidatesPrefix(RunId.of(runId)), null))));
-        refusedWith("AuditCompleted", RunEventGate.WRONG_DATASET, () -> send(event(runId, new AuditCompleted(
-                "another-dataset", "20261129T000000Z", later, 1000, 5, S3Layout.candidatesPrefix(RunId.of(runId)),
-                frozenSpec(runId)))));
-        refusedWith("AuditFailed", EventSeals.UNSEALED, () -> send(unsealed(runId, new AuditFailed(spec.name(), "forged"))));
+        refusedWith(
+                "AuditCompleted",
+                RunEventGate.WRONG_SPEC,
+                () -> send(event(
+                        runId,
+                        new AuditCompleted(
+                                spec.name(),
+                                "20261129T000000Z",
+                                later,
+                                1000,
+                                5,
+                                S3Layout.candidatesPrefix(RunId.of(runId)),
+                                null))));
+        refusedWith(
+                "AuditCompleted",
+                RunEventGate.WRONG_DATASET,
+                () -> send(event(
+                        runId,
+                        new AuditCompleted(
+                                "another-dataset",
+                                "20261129T000000Z",
+                                later,
+                                1000,
+                                5,
+                                S3Layout.candidatesPrefix(RunId.of(runId)),
+                                frozenSpec(runId)))));
+        refusedWith(
+                "AuditFailed",
+                EventSeals.UNSEALED,
+                () -> send(unsealed(runId, new AuditFailed(spec.name(), "forged"))));
         TimeUnit.MILLISECONDS.sleep(SETTLE.toMillis());
 
         RunRecord untouched = runs.find(runId).orElseThrow();
@@ -116,13 +213,24 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
 
         send(event(runId, audited(spec, runId, CUTOFF)));
         assertThat(awaitState(runId, RunState.VALIDATING).cutoffMicros()).isEqualTo(CUTOFF.micros());
-        assertThat(((ValidationRequested) commands(runId, ValidationRequested.class, 1).get(0).payload()).cutoff())
+        assertThat(((ValidationRequested) commands(runId, ValidationRequested.class, 1)
+                                .get(0)
+                                .payload())
+                        .cutoff())
                 .isEqualTo(CUTOFF);
         send(event(runId, validated(spec, runId, 5)));
         awaitState(runId, RunState.AWAITING_APPROVAL);
-        as("operator2").post().uri("/api/runs/" + runId + "/approve").exchange().expectStatus().isOk();
-        DeletionAuthorized command = (DeletionAuthorized) commands(runId, DeletionAuthorized.class, 1).get(0).payload();
-        assertThat(command.authorization().cutoffMicros()).as("the cut-off the control plane signs").isEqualTo(CUTOFF.micros());
+        as("operator2")
+                .post()
+                .uri("/api/runs/" + runId + "/approve")
+                .exchange()
+                .expectStatus()
+                .isOk();
+        DeletionAuthorized command = (DeletionAuthorized)
+                commands(runId, DeletionAuthorized.class, 1).get(0).payload();
+        assertThat(command.authorization().cutoffMicros())
+                .as("the cut-off the control plane signs")
+                .isEqualTo(CUTOFF.micros());
     }
 
     @Test
@@ -132,26 +240,58 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
         BatchCompleted forged = batch(spec, runId, 5);
 
         refusedWith("BatchCompleted", EventSeals.UNSEALED, () -> send(unsealed(runId, forged)));
-        refusedWith("BatchCompleted", EventSeals.NOT_GRANTED, () -> send(unsealed(runId, forged).sealedWith(VALIDATION_KEY)));
-        refusedWith("BatchCompleted", RunEventGate.WRONG_DATASET, () -> send(event(runId, new BatchCompleted(
-                "another-dataset", "task-x", "batch-x", null, new BatchCounts(5, 0, 0, 0), ReadBackResult.CLEAN, 0))));
-        refusedWith("BatchCompleted", RunEventGate.WRONG_DATASET, () -> send(event(runId, new BatchCompleted(
-                spec.name() + "--not-a-copy", "task-y", "batch-y", null, new BatchCounts(5, 0, 0, 0), ReadBackResult.CLEAN, 0,
-                spec.name(), 0, null))));
-        refusedWith("BatchFailed", EventSeals.UNSEALED, () -> send(unsealed(runId, new BatchFailed(spec.name(), "task-z",
-                "batch-z", null, "forged failure", false))));
+        refusedWith(
+                "BatchCompleted",
+                EventSeals.NOT_GRANTED,
+                () -> send(unsealed(runId, forged).sealedWith(VALIDATION_KEY)));
+        refusedWith(
+                "BatchCompleted",
+                RunEventGate.WRONG_DATASET,
+                () -> send(event(
+                        runId,
+                        new BatchCompleted(
+                                "another-dataset",
+                                "task-x",
+                                "batch-x",
+                                null,
+                                new BatchCounts(5, 0, 0, 0),
+                                ReadBackResult.CLEAN,
+                                0))));
+        refusedWith(
+                "BatchCompleted",
+                RunEventGate.WRONG_DATASET,
+                () -> send(event(
+                        runId,
+                        new BatchCompleted(
+                                spec.name() + "--not-a-copy",
+                                "task-y",
+                                "batch-y",
+                                null,
+                                new BatchCounts(5, 0, 0, 0),
+                                ReadBackResult.CLEAN,
+                                0,
+                                spec.name(),
+                                0,
+                                null))));
+        refusedWith(
+                "BatchFailed",
+                EventSeals.UNSEALED,
+                () -> send(unsealed(
+                        runId, new BatchFailed(spec.name(), "task-z", "batch-z", null, "forged failure", false))));
         TimeUnit.MILLISECONDS.sleep(SETTLE.toMillis());
 
         RunRecord untouched = runs.find(runId).orElseThrow();
         assertThat(untouched.state()).as("not completed, not failed").isEqualTo(RunState.DELETING);
         assertThat(untouched.batchesCompleted()).isZero();
         assertThat(untouched.counts()).doesNotContainKey("deletion");
-        assertThat(baselines(spec)).as("what RunStore.baseline reads: no completed run of the dataset deleted a row")
+        assertThat(baselines(spec))
+                .as("what RunStore.baseline reads: no completed run of the dataset deleted a row")
                 .isZero();
 
         send(event(runId, forged));
         RunRecord done = awaitState(runId, RunState.COMPLETED);
-        assertThat(((Number) ((Map<?, ?>) done.receipt().get("deletion")).get("deleted")).longValue()).isEqualTo(5);
+        assertThat(((Number) ((Map<?, ?>) done.receipt().get("deletion")).get("deleted")).longValue())
+                .isEqualTo(5);
         assertThat(baselines(spec)).isOne();
         // and only now does the next run of the same spec go on without an OPERATOR
         String next = trigger(spec, false, "operator");
@@ -170,11 +310,23 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
 
     @Test
     void aForgedForwardBatchIsRefusedToo() {
-        BatchCompleted forged = new BatchCompleted("some-dataset", "task-f", "batch-f", "request-" + UUID.randomUUID(),
-                new BatchCounts(1, 0, 0, 0), ReadBackResult.CLEAN, 0);
-        refusedWith("BatchCompleted", EventSeals.UNSEALED, () -> produce(Topics.RUN_EVENTS, forged.requestId(),
-                EventEnvelope.of(forged, null, UUID.randomUUID(), java.time.Clock.systemUTC())));
-        refusedWith("unknown", RunEventGate.UNREADABLE, () -> produce(Topics.RUN_EVENTS, "x", "{\"not\": \"an event\"}"));
+        BatchCompleted forged = new BatchCompleted(
+                "some-dataset",
+                "task-f",
+                "batch-f",
+                "request-" + UUID.randomUUID(),
+                new BatchCounts(1, 0, 0, 0),
+                ReadBackResult.CLEAN,
+                0);
+        refusedWith(
+                "BatchCompleted",
+                EventSeals.UNSEALED,
+                () -> produce(
+                        Topics.RUN_EVENTS,
+                        forged.requestId(),
+                        EventEnvelope.of(forged, null, UUID.randomUUID(), java.time.Clock.systemUTC())));
+        refusedWith(
+                "unknown", RunEventGate.UNREADABLE, () -> produce(Topics.RUN_EVENTS, "x", "{\"not\": \"an event\"}"));
     }
 
     @Test
@@ -184,11 +336,24 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
         send(event(runId, audited(spec, runId, CUTOFF)));
         awaitState(runId, RunState.VALIDATING);
 
-        send(event(runId, new ValidationCompleted(spec.name(), 5, 5, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1,
-                false, 0, null, null, frozenSpec(runId))));
+        send(event(
+                runId,
+                new ValidationCompleted(
+                        spec.name(),
+                        5,
+                        5,
+                        Map.of(),
+                        S3Layout.finalPrefix(RunId.of(runId)),
+                        1,
+                        false,
+                        0,
+                        null,
+                        null,
+                        frozenSpec(runId))));
 
         RunRecord failed = awaitState(runId, RunState.FAILED);
-        assertThat(failed.failureReason()).contains("no final-set digest")
+        assertThat(failed.failureReason())
+                .contains("no final-set digest")
                 .contains("upgrade validation-service and start a new run");
         assertThat(commands(runId, DeletionAuthorized.class, 0)).isEmpty();
     }
@@ -197,19 +362,30 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
     private void refusedWith(String type, String reason, Runnable send) {
         double before = refused(type, reason);
         send.run();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> refused(type, reason) >= before + 1);
     }
 
     private double refused(String type, String reason) {
-        Counter counter = meters.find(RunEventGate.REFUSED).tag("type", type).tag("reason", reason).counter();
+        Counter counter = meters.find(RunEventGate.REFUSED)
+                .tag("type", type)
+                .tag("reason", reason)
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 
     /** {@code genuine}'s seal on another payload: what an attacker who altered the event in flight would send. */
     private static EventEnvelope tampered(EventEnvelope genuine, io.erasure.model.event.EventPayload payload) {
-        return new EventEnvelope(genuine.eventId(), genuine.eventType(), genuine.schemaVersion(), genuine.occurredAt(),
-                genuine.originChainId(), genuine.runId(), payload, genuine.seal());
+        return new EventEnvelope(
+                genuine.eventId(),
+                genuine.eventType(),
+                genuine.schemaVersion(),
+                genuine.occurredAt(),
+                genuine.originChainId(),
+                genuine.runId(),
+                payload,
+                genuine.seal());
     }
 
     private void produce(String topic, String key, Object message) {
@@ -222,18 +398,40 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
     }
 
     private AuditCompleted audited(DatasetSpec spec, String runId, CutoffTimestamp cutoff) {
-        return new AuditCompleted(spec.name(), "20261129T000000Z", cutoff, 1000, 5, S3Layout.candidatesPrefix(RunId.of(runId)),
+        return new AuditCompleted(
+                spec.name(),
+                "20261129T000000Z",
+                cutoff,
+                1000,
+                5,
+                S3Layout.candidatesPrefix(RunId.of(runId)),
                 frozenSpec(runId));
     }
 
     private ValidationCompleted validated(DatasetSpec spec, String runId, long rows) {
-        return new ValidationCompleted(spec.name(), rows, rows, Map.of(), S3Layout.finalPrefix(RunId.of(runId)), 1, false, 0,
-                null, "final-set-digest-of-" + runId, frozenSpec(runId));
+        return new ValidationCompleted(
+                spec.name(),
+                rows,
+                rows,
+                Map.of(),
+                S3Layout.finalPrefix(RunId.of(runId)),
+                1,
+                false,
+                0,
+                null,
+                "final-set-digest-of-" + runId,
+                frozenSpec(runId));
     }
 
     private static BatchCompleted batch(DatasetSpec spec, String runId, long deleted) {
-        return new BatchCompleted(spec.name(), "task-" + runId, "batch-" + runId, null, new BatchCounts(deleted, 0, 0, 0),
-                ReadBackResult.CLEAN, 0);
+        return new BatchCompleted(
+                spec.name(),
+                "task-" + runId,
+                "batch-" + runId,
+                null,
+                new BatchCounts(deleted, 0, 0, 0),
+                ReadBackResult.CLEAN,
+                0);
     }
 
     /** A first run of {@code spec}, approved and completed with 5 rows deleted by genuine events. */
@@ -242,5 +440,4 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
         send(event(runId, batch(spec, runId, 5)));
         awaitState(runId, RunState.COMPLETED);
     }
-
 }

@@ -48,9 +48,15 @@ class FourEyesIT extends RunEventsTestSupport {
         awaitState(same, RunState.AUTHORIZED);
         complete(spec, same, 10);
 
-        as("owner").put().uri("/api/datasets/" + spec.name()).contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(spec.toBuilder().limits(DeletionLimits.fraction(0.2)).build())).exchange()
-                .expectStatus().isOk();
+        as("owner")
+                .put()
+                .uri("/api/datasets/" + spec.name())
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(
+                        spec.toBuilder().limits(DeletionLimits.fraction(0.2)).build()))
+                .exchange()
+                .expectStatus()
+                .isOk();
         String afterEdit = validated(spec, 10);
 
         assertThat(awaitState(afterEdit, RunState.AWAITING_APPROVAL).approvalReason())
@@ -62,18 +68,37 @@ class FourEyesIT extends RunEventsTestSupport {
         DatasetSpec spec = registerDataset();
         deletedOnce(spec);
         IdentifierSource source = sources.require(spec.identifierSource());
-        as("operator2").put().uri("/api/identifier-sources/" + source.name()).contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(new IdentifierSource(source.name(), source.storeKind(),
-                        source.connectionRef(), source.namespace(), source.table(), source.identifierColumn(),
-                        source.deletableSinceColumn(), source.backup(), Duration.ZERO)))
-                .exchange().expectStatus().isOk();
+        as("operator2")
+                .put()
+                .uri("/api/identifier-sources/" + source.name())
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(new IdentifierSource(
+                        source.name(),
+                        source.storeKind(),
+                        source.connectionRef(),
+                        source.namespace(),
+                        source.table(),
+                        source.identifierColumn(),
+                        source.deletableSinceColumn(),
+                        source.backup(),
+                        Duration.ZERO)))
+                .exchange()
+                .expectStatus()
+                .isOk();
 
         String run = validated(spec, 10);
 
         assertThat(awaitState(run, RunState.AWAITING_APPROVAL).approvalReason())
                 .contains("first run since identifier source '" + source.name() + "' changed");
-        as("operator2").post().uri("/api/runs/" + run + "/approve").exchange().expectStatus().isForbidden()
-                .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d)
+        as("operator2")
+                .post()
+                .uri("/api/runs/" + run + "/approve")
+                .exchange()
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .jsonPath("$.detail")
+                .value(d -> assertThat((String) d)
                         .contains("'operator2' changed identifier source '" + source.name() + "'"));
         assertThat(runs.find(run).orElseThrow().state()).isEqualTo(RunState.AWAITING_APPROVAL);
     }
@@ -83,17 +108,35 @@ class FourEyesIT extends RunEventsTestSupport {
         DatasetSpec spec = registerDataset();
         deletedOnce(spec);
         // "lead" is an OWNER of demo-team and an OPERATOR
-        as("lead").put().uri("/api/datasets/" + spec.name()).contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(spec.toBuilder().priority(7).build())).exchange().expectStatus().isOk();
+        as("lead")
+                .put()
+                .uri("/api/datasets/" + spec.name())
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(spec.toBuilder().priority(7).build()))
+                .exchange()
+                .expectStatus()
+                .isOk();
 
         String run = validated(spec, 10);
 
         awaitState(run, RunState.AWAITING_APPROVAL);
-        as("lead").post().uri("/api/runs/" + run + "/approve").exchange().expectStatus().isForbidden()
-                .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d)
+        as("lead")
+                .post()
+                .uri("/api/runs/" + run + "/approve")
+                .exchange()
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .jsonPath("$.detail")
+                .value(d -> assertThat((String) d)
                         .contains("'lead' changed the spec of '" + spec.name() + "' since it last deleted"));
         assertThat(runs.find(run).orElseThrow().state()).isEqualTo(RunState.AWAITING_APPROVAL);
-        as("operator2").post().uri("/api/runs/" + run + "/approve").exchange().expectStatus().isOk();
+        as("operator2")
+                .post()
+                .uri("/api/runs/" + run + "/approve")
+                .exchange()
+                .expectStatus()
+                .isOk();
     }
 
     @Test
@@ -115,26 +158,59 @@ class FourEyesIT extends RunEventsTestSupport {
     private void deletedOnce(DatasetSpec spec) {
         String first = validated(spec, 10);
         awaitState(first, RunState.AWAITING_APPROVAL);
-        as("operator2").post().uri("/api/runs/" + first + "/approve").exchange().expectStatus().isOk();
+        as("operator2")
+                .post()
+                .uri("/api/runs/" + first + "/approve")
+                .exchange()
+                .expectStatus()
+                .isOk();
         complete(spec, first, 10);
     }
 
     /** A run triggered by "owner", audited (1,000 rows) and validated with {@code rows} rows to delete. */
     private String validated(DatasetSpec spec, long rows) {
         String runId = trigger(spec, false, "owner");
-        send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, rows,
-                S3Layout.candidatesPrefix(RunId.of(runId)), frozenSpec(runId))));
+        send(event(
+                runId,
+                new AuditCompleted(
+                        spec.name(),
+                        "20261129T000000Z",
+                        CUTOFF,
+                        1000,
+                        rows,
+                        S3Layout.candidatesPrefix(RunId.of(runId)),
+                        frozenSpec(runId))));
         awaitState(runId, RunState.VALIDATING);
         // as validation reports it: with the digest of the final set the control plane signs its authorization over
-        send(event(runId, new ValidationCompleted(spec.name(), rows, rows, Map.of(), S3Layout.finalPrefix(RunId.of(runId)),
-                rows == 0 ? 0 : 1, false, 0, null, "final-set-digest-of-" + runId, frozenSpec(runId))));
+        send(event(
+                runId,
+                new ValidationCompleted(
+                        spec.name(),
+                        rows,
+                        rows,
+                        Map.of(),
+                        S3Layout.finalPrefix(RunId.of(runId)),
+                        rows == 0 ? 0 : 1,
+                        false,
+                        0,
+                        null,
+                        "final-set-digest-of-" + runId,
+                        frozenSpec(runId))));
         return runId;
     }
 
     private void complete(DatasetSpec spec, String runId, long deleted) {
         send(event(runId, new TasksPublished(spec.name(), 1, deleted)));
-        send(event(runId, new BatchCompleted(spec.name(), "task-" + runId, "batch-" + runId, null,
-                new BatchCounts(deleted, 0, 0, 0), ReadBackResult.CLEAN, 0)));
+        send(event(
+                runId,
+                new BatchCompleted(
+                        spec.name(),
+                        "task-" + runId,
+                        "batch-" + runId,
+                        null,
+                        new BatchCounts(deleted, 0, 0, 0),
+                        ReadBackResult.CLEAN,
+                        0)));
         awaitState(runId, RunState.COMPLETED);
     }
 }

@@ -80,8 +80,10 @@ class RunBatchTotalsIT extends RunEventsTestSupport {
         }
         sendAll(events);
         // ~2,300 events, one transaction each: seconds on an idle host, minutes at a load average of 30
-        RunRecord waiting = awaitRun(runId, run -> run.batchesCompleted() == BATCHES - 1
-                && run.copyTasksReported() == COPY_TASKS, Duration.ofMinutes(5));
+        RunRecord waiting = awaitRun(
+                runId,
+                run -> run.batchesCompleted() == BATCHES - 1 && run.copyTasksReported() == COPY_TASKS,
+                Duration.ofMinutes(5));
         assertThat(waiting.state()).as("one batch has not reported").isEqualTo(RunState.DELETING);
         assertThat(waiting.copyTasksPublished()).isEqualTo(COPY_TASKS);
         assertThat(number(waiting.counts(), "deletion.batches")).isEqualTo(BATCHES - 1);
@@ -113,18 +115,28 @@ class RunBatchTotalsIT extends RunEventsTestSupport {
         assertThat(number(receipt, "readBack.rowsRemaining")).isEqualTo(stillPresent);
         assertThat(asMap(value(receipt, "deletedKeys.dataset"))).isEqualTo(asMap(DeletedKeysDigest.of(digests)));
         assertThat(number(receipt, "deletedKeys.copies.cache.batches")).isEqualTo(COPY_TASKS);
-        assertThat(asMap(value(receipt, "deletion"))).as("the receipt's totals are what the batches sum to")
+        assertThat(asMap(value(receipt, "deletion")))
+                .as("the receipt's totals are what the batches sum to")
                 .isEqualTo(asMap(summedFromBatches(runId, spec).get(spec.name())));
         assertThatTotalsAreTheSumOfTheRecordedBatches(runId, spec);
     }
 
     /** Batch {@code i}: counts, read-back and digest vary with it, so a batch counted twice or not at all shows. */
     private static BatchCompleted ownBatch(DatasetSpec spec, int i) {
-        ReadBackResult readBack = i % 7 == 0 ? ReadBackResult.ROWS_REMAINING
+        ReadBackResult readBack = i % 7 == 0
+                ? ReadBackResult.ROWS_REMAINING
                 : i % 11 == 0 ? ReadBackResult.NOT_SUPPORTED : ReadBackResult.CLEAN;
         long deleted = i % 9 == 0 ? 0 : 50 + i % 13;
-        return new BatchCompleted(spec.name(), "task-b-" + i, "b-" + i, null, new BatchCounts(deleted, i % 3, i % 4, 0),
-                readBack, readBack == ReadBackResult.ROWS_REMAINING ? 1 + i % 2 : 0, null, i < COPY_TASKS ? 1 : 0,
+        return new BatchCompleted(
+                spec.name(),
+                "task-b-" + i,
+                "b-" + i,
+                null,
+                new BatchCounts(deleted, i % 3, i % 4, 0),
+                readBack,
+                readBack == ReadBackResult.ROWS_REMAINING ? 1 + i % 2 : 0,
+                null,
+                i < COPY_TASKS ? 1 : 0,
                 digest("b-" + i, deleted));
     }
 
@@ -143,7 +155,8 @@ class RunBatchTotalsIT extends RunEventsTestSupport {
     /** The totals summed again from every recorded batch, as the control plane did on each event before issue 19. */
     private Map<String, BatchTotals> summedFromBatches(String runId, DatasetSpec spec) {
         Map<String, BatchTotals> totals = new LinkedHashMap<>();
-        jdbc.query("""
+        jdbc.query(
+                """
                         SELECT CASE WHEN copy_of IS NULL THEN ? ELSE dataset END AS of_dataset, count(*) AS batches,
                                sum(deleted) AS deleted, sum(skipped_newer) AS skipped_newer,
                                sum(already_absent) AS already_absent, sum(failed) AS failed,
@@ -154,13 +167,24 @@ class RunBatchTotalsIT extends RunEventsTestSupport {
                                min(received_at) AS first_at, max(received_at) AS last_at
                         FROM run_batches WHERE run_id = ? GROUP BY 1 ORDER BY 1""",
                 rs -> {
-                    totals.put(rs.getString("of_dataset"), new BatchTotals(rs.getLong("batches"), rs.getLong("deleted"),
-                            rs.getLong("skipped_newer"), rs.getLong("already_absent"), rs.getLong("failed"),
-                            rs.getLong("still_present"), new BatchTotals.ReadBacks(rs.getLong("clean"),
-                            rs.getLong("rows_remaining"), rs.getLong("not_supported")),
-                            rs.getTimestamp("first_at").toInstant().toString(),
-                            rs.getTimestamp("last_at").toInstant().toString()));
-                }, spec.name(), runId);
+                    totals.put(
+                            rs.getString("of_dataset"),
+                            new BatchTotals(
+                                    rs.getLong("batches"),
+                                    rs.getLong("deleted"),
+                                    rs.getLong("skipped_newer"),
+                                    rs.getLong("already_absent"),
+                                    rs.getLong("failed"),
+                                    rs.getLong("still_present"),
+                                    new BatchTotals.ReadBacks(
+                                            rs.getLong("clean"),
+                                            rs.getLong("rows_remaining"),
+                                            rs.getLong("not_supported")),
+                                    rs.getTimestamp("first_at").toInstant().toString(),
+                                    rs.getTimestamp("last_at").toInstant().toString()));
+                },
+                spec.name(),
+                runId);
         return totals;
     }
 }

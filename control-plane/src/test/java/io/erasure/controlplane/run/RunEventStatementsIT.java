@@ -54,14 +54,32 @@ class RunEventStatementsIT extends RunEventsTestSupport {
         StatementCounter counter = new StatementCounter(thread -> "all");
         DataSource counted = counter.wrap(dataSource);
         JdbcTemplate jdbc = new JdbcTemplate(counted);
-        RunProgress progress = new RunProgress(new RunStore(jdbc, json, clock), new RunBatches(jdbc, clock), commands,
-                receipts, jdbc, clock, approvals, gate);
+        RunProgress progress = new RunProgress(
+                new RunStore(jdbc, json, clock),
+                new RunBatches(jdbc, clock),
+                commands,
+                receipts,
+                jdbc,
+                clock,
+                approvals,
+                gate);
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(counted));
 
         List<Long> statements = new ArrayList<>();
         for (int i = 0; i < TASKS - 1; i++) {
-            EventEnvelope event = event(runId, new BatchCompleted(spec.name(), "task-" + i, "b-" + i, null,
-                    new BatchCounts(3, 0, 0, 0), ReadBackResult.CLEAN, 0, null, 0, null));
+            EventEnvelope event = event(
+                    runId,
+                    new BatchCompleted(
+                            spec.name(),
+                            "task-" + i,
+                            "b-" + i,
+                            null,
+                            new BatchCounts(3, 0, 0, 0),
+                            ReadBackResult.CLEAN,
+                            0,
+                            null,
+                            0,
+                            null));
             long before = counter.total();
             transaction.executeWithoutResult(status -> progress.apply(event));
             statements.add(counter.total() - before);
@@ -70,6 +88,8 @@ class RunEventStatementsIT extends RunEventsTestSupport {
         RunRecord run = runs.find(runId).orElseThrow();
         assertThat(run.batchesCompleted()).isEqualTo(TASKS - 1);
         assertThat(run.state()).as("one batch has not reported").isEqualTo(RunState.DELETING);
-        assertThat(statements).as("statements per BatchCompleted, first to last").containsOnly(7L);
+        assertThat(statements)
+                .as("statements per BatchCompleted, first to last")
+                .containsOnly(7L);
     }
 }

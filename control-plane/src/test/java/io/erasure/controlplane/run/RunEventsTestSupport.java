@@ -47,9 +47,15 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
     S3Client s3;
 
     String trigger(DatasetSpec spec, boolean dryRun, String user) {
-        Map<?, ?> run = as(user).post().uri("/api/datasets/" + spec.name() + "/runs").contentType(MediaType.APPLICATION_JSON)
-                .body("{\"dryRun\": " + dryRun + "}").exchange().expectStatus().isCreated()
-                .returnResult(Map.class).getResponseBody();
+        Map<?, ?> run = as(user).post()
+                .uri("/api/datasets/" + spec.name() + "/runs")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body("{\"dryRun\": " + dryRun + "}")
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .returnResult(Map.class)
+                .getResponseBody();
         assertThat(run.get("state")).isEqualTo("AUDITING");
         return (String) run.get("id");
     }
@@ -60,13 +66,38 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
      */
     String runUntilDeleting(DatasetSpec spec, long finalCount, int taskCount) {
         String runId = trigger(spec, false, "operator");
-        send(event(runId, new AuditCompleted(spec.name(), "20261129T000000Z", CUTOFF, 1000, finalCount,
-                S3Layout.candidatesPrefix(RunId.of(runId)), frozenSpec(runId))));
+        send(event(
+                runId,
+                new AuditCompleted(
+                        spec.name(),
+                        "20261129T000000Z",
+                        CUTOFF,
+                        1000,
+                        finalCount,
+                        S3Layout.candidatesPrefix(RunId.of(runId)),
+                        frozenSpec(runId))));
         awaitState(runId, RunState.VALIDATING);
-        send(event(runId, new ValidationCompleted(spec.name(), finalCount, finalCount, Map.of(),
-                S3Layout.finalPrefix(RunId.of(runId)), taskCount, false, 0, null, "final-set-digest-of-" + runId, frozenSpec(runId))));
+        send(event(
+                runId,
+                new ValidationCompleted(
+                        spec.name(),
+                        finalCount,
+                        finalCount,
+                        Map.of(),
+                        S3Layout.finalPrefix(RunId.of(runId)),
+                        taskCount,
+                        false,
+                        0,
+                        null,
+                        "final-set-digest-of-" + runId,
+                        frozenSpec(runId))));
         awaitState(runId, RunState.AWAITING_APPROVAL);
-        as("operator2").post().uri("/api/runs/" + runId + "/approve").exchange().expectStatus().isOk();
+        as("operator2")
+                .post()
+                .uri("/api/runs/" + runId + "/approve")
+                .exchange()
+                .expectStatus()
+                .isOk();
         send(event(runId, new TasksPublished(spec.name(), taskCount, finalCount)));
         awaitState(runId, RunState.DELETING);
         return runId;
@@ -89,7 +120,8 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
 
     void send(EventEnvelope event) {
         try {
-            kafka.send(Topics.RUN_EVENTS, event.runId(), json.writeValueAsString(event)).get(10, TimeUnit.SECONDS);
+            kafka.send(Topics.RUN_EVENTS, event.runId(), json.writeValueAsString(event))
+                    .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -107,7 +139,8 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
     }
 
     RunRecord awaitState(String runId, RunState state) {
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        return await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> runs.find(runId).orElseThrow(), run -> run.state() == state);
     }
 
@@ -118,7 +151,8 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
 
     /** As {@link #awaitRun(String, java.util.function.Predicate)}, for a burst whose size sets how long it may take. */
     RunRecord awaitRun(String runId, java.util.function.Predicate<RunRecord> predicate, Duration atMost) {
-        return await().atMost(atMost).pollInterval(Duration.ofMillis(100))
+        return await().atMost(atMost)
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> runs.find(runId).orElseThrow(), predicate);
     }
 

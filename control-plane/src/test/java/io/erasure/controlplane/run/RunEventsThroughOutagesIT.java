@@ -26,7 +26,8 @@ class RunEventsThroughOutagesIT extends RunEventsTestSupport {
         try {
             send(event(runId, sourceBatch(spec, "b-1", 3, 0)));
             Thread.sleep(Duration.ofSeconds(8).toMillis()); // the old handler gave up within milliseconds
-            assertThat(runs.find(runId).orElseThrow().state()).as("nothing is completed without its receipt")
+            assertThat(runs.find(runId).orElseThrow().state())
+                    .as("nothing is completed without its receipt")
                     .isEqualTo(RunState.DELETING);
         } finally {
             s3.start();

@@ -34,7 +34,9 @@ class RunSchedulerIT extends ControlPlaneTestSupport {
     @Test
     void twoSchedulerReplicasOnOneDatabaseStartADueRunExactlyOnce() throws Exception {
         DatasetSpec spec = registerDataset();
-        jdbc.update("UPDATE datasets SET next_run_at = ? WHERE name = ?", Timestamp.from(Instant.now().minusSeconds(5)),
+        jdbc.update(
+                "UPDATE datasets SET next_run_at = ? WHERE name = ?",
+                Timestamp.from(Instant.now().minusSeconds(5)),
                 spec.name());
         RunScheduler replicaA = new RunScheduler(jdbc, transactions, runService, actions, Clock.systemUTC());
         RunScheduler replicaB = new RunScheduler(jdbc, transactions, runService, actions, Clock.systemUTC());
@@ -63,8 +65,11 @@ class RunSchedulerIT extends ControlPlaneTestSupport {
                 .isEqualTo(1);
         assertThat(started).isEqualTo(1);
         // no replica even tried a second start (which only the overlap guard would have stopped)
-        assertThat(actionsOf("dataset:" + spec.name())).extracting(a -> a.get("action")).doesNotContain("run.skipped");
-        Timestamp next = jdbc.queryForObject("SELECT next_run_at FROM datasets WHERE name = ?", Timestamp.class, spec.name());
+        assertThat(actionsOf("dataset:" + spec.name()))
+                .extracting(a -> a.get("action"))
+                .doesNotContain("run.skipped");
+        Timestamp next =
+                jdbc.queryForObject("SELECT next_run_at FROM datasets WHERE name = ?", Timestamp.class, spec.name());
         assertThat(next.toInstant()).isAfter(Instant.now());
         assertThat(jdbc.queryForObject("SELECT triggered_by FROM runs WHERE dataset = ?", String.class, spec.name()))
                 .isEqualTo(RunService.SCHEDULER);
@@ -73,14 +78,23 @@ class RunSchedulerIT extends ControlPlaneTestSupport {
     @Test
     void aDueDatasetWhoseRunIsStillGoingIsSkippedNotOverlapped() {
         DatasetSpec spec = registerDataset();
-        as("owner").post().uri("/api/datasets/" + spec.name() + "/runs").exchange().expectStatus().isCreated();
-        jdbc.update("UPDATE datasets SET next_run_at = ? WHERE name = ?", Timestamp.from(Instant.now().minusSeconds(5)),
+        as("owner")
+                .post()
+                .uri("/api/datasets/" + spec.name() + "/runs")
+                .exchange()
+                .expectStatus()
+                .isCreated();
+        jdbc.update(
+                "UPDATE datasets SET next_run_at = ? WHERE name = ?",
+                Timestamp.from(Instant.now().minusSeconds(5)),
                 spec.name());
 
         new RunScheduler(jdbc, transactions, runService, actions, Clock.systemUTC()).startDueRuns();
 
         assertThat(jdbc.queryForObject("SELECT count(*) FROM runs WHERE dataset = ?", Integer.class, spec.name()))
                 .isEqualTo(1);
-        assertThat(actionsOf("dataset:" + spec.name())).extracting(a -> a.get("action")).contains("run.skipped");
+        assertThat(actionsOf("dataset:" + spec.name()))
+                .extracting(a -> a.get("action"))
+                .contains("run.skipped");
     }
 }

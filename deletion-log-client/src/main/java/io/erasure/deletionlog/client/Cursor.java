@@ -21,9 +21,12 @@ record Cursor(int part, ByteBuffer pagingState) {
             int colon = decoded.indexOf(':');
             int part = Integer.parseInt(decoded.substring(0, colon));
             String state = decoded.substring(colon + 1);
-            return new Cursor(part, state.isEmpty() ? null : ByteBuffer.wrap(Base64.getDecoder().decode(state)));
+            return new Cursor(
+                    part,
+                    state.isEmpty() ? null : ByteBuffer.wrap(Base64.getDecoder().decode(state)));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("cursor is not one this API returned; pass nextCursor unchanged or omit it");
+            throw new IllegalArgumentException(
+                    "cursor is not one this API returned; pass nextCursor unchanged or omit it");
         }
     }
 
@@ -34,6 +37,8 @@ record Cursor(int part, ByteBuffer pagingState) {
             pagingState.duplicate().get(bytes);
             state = Base64.getEncoder().encodeToString(bytes);
         }
-        return Base64.getUrlEncoder().withoutPadding().encodeToString((part + ":" + state).getBytes(StandardCharsets.UTF_8));
+        return Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString((part + ":" + state).getBytes(StandardCharsets.UTF_8));
     }
 }

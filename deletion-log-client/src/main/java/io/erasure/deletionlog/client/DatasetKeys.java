@@ -37,16 +37,18 @@ public final class DatasetKeys {
         this.session = session;
         this.master = master;
         this.clock = clock;
-        this.latest = statements.prepare("SELECT version, wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? LIMIT 1");
-        this.byVersion = statements.prepare("SELECT wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? AND version = ?");
-        this.create = statements.prepare("INSERT INTO " + LogSchema.DATASET_KEYS + " (dataset, version, wrapped_key, created_at)"
-                + " VALUES (?, ?, ?, ?) IF NOT EXISTS");
+        this.latest = statements.prepare(
+                "SELECT version, wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? LIMIT 1");
+        this.byVersion = statements.prepare(
+                "SELECT wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? AND version = ?");
+        this.create = statements.prepare("INSERT INTO " + LogSchema.DATASET_KEYS
+                + " (dataset, version, wrapped_key, created_at)" + " VALUES (?, ?, ?, ?) IF NOT EXISTS");
         this.versions = statements.prepare("SELECT version FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ?");
-        this.dropKey = statements.prepare("DELETE wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? AND version = ?");
+        this.dropKey = statements.prepare(
+                "DELETE wrapped_key FROM " + LogSchema.DATASET_KEYS + " WHERE dataset = ? AND version = ?");
     }
 
-    public record DataKey(int version, SecretKey key) {
-    }
+    public record DataKey(int version, SecretKey key) {}
 
     /** The key new records of {@code dataset} are sealed with, created on first use and after a purge. */
     public DataKey current(String dataset) {

@@ -10,16 +10,25 @@ import tools.jackson.databind.json.JsonMapper;
 public record DeletionLog(LogWriter writer, LogReader reader, LogPurges purges, DatasetKeys keys, FrozenSpecs specs) {
 
     /** At {@code LOCAL_QUORUM}. */
-    public static DeletionLog open(CqlSession session, String masterKeyBase64, Duration ttl, JsonMapper json, Clock clock) {
+    public static DeletionLog open(
+            CqlSession session, String masterKeyBase64, Duration ttl, JsonMapper json, Clock clock) {
         return open(session, masterKeyBase64, ttl, json, clock, LogStatements.DEFAULT);
     }
 
     /** {@code consistency}: of every statement of the log (records, keys, purges); LOCAL_QUORUM unless there is a reason. */
-    public static DeletionLog open(CqlSession session, String masterKeyBase64, Duration ttl, JsonMapper json, Clock clock,
-                                   ConsistencyLevel consistency) {
+    public static DeletionLog open(
+            CqlSession session,
+            String masterKeyBase64,
+            Duration ttl,
+            JsonMapper json,
+            Clock clock,
+            ConsistencyLevel consistency) {
         DatasetKeys keys = new DatasetKeys(session, PayloadCipher.masterKey(masterKeyBase64), clock, consistency);
-        return new DeletionLog(new LogWriter(session, keys, json, clock, ttl, consistency),
-                new LogReader(session, keys, json, consistency), new LogPurges(session, keys, clock, ttl, consistency), keys,
+        return new DeletionLog(
+                new LogWriter(session, keys, json, clock, ttl, consistency),
+                new LogReader(session, keys, json, consistency),
+                new LogPurges(session, keys, clock, ttl, consistency),
+                keys,
                 new FrozenSpecs(session, json, ttl, consistency));
     }
 }

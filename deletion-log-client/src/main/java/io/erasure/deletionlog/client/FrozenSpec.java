@@ -25,7 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  * sorted): two specs are the same exactly when their digests are. {@code copyOf}: the source dataset when
  * {@code dataset} is one of its copies' views (the spec is then the view), else null.
  */
-public record FrozenSpec(String originId, String dataset, String digest, DatasetSpec spec, String copyOf, Instant frozenAt) {
+public record FrozenSpec(
+        String originId, String dataset, String digest, DatasetSpec spec, String copyOf, Instant frozenAt) {
 
     public FrozenSpec {
         Names.opaqueId("originId", originId);
@@ -33,8 +34,8 @@ public record FrozenSpec(String originId, String dataset, String digest, Dataset
         Require.nonBlank("digest", digest);
         Require.nonNull("spec", spec);
         if (!spec.name().equals(dataset)) {
-            throw new IllegalArgumentException("a frozen spec of dataset '" + dataset + "' must be named so, got '"
-                    + spec.name() + "'");
+            throw new IllegalArgumentException(
+                    "a frozen spec of dataset '" + dataset + "' must be named so, got '" + spec.name() + "'");
         }
         Require.nonNull("frozenAt", frozenAt);
     }

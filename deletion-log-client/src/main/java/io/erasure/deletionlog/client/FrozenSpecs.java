@@ -42,10 +42,11 @@ public final class FrozenSpecs {
         this.session = session;
         this.json = json;
         this.ttlSeconds = (int) LogSchema.requireTtl(ttl);
-        this.write = statements.prepare("INSERT INTO " + LogSchema.FROZEN_SPECS + " (origin_id, dataset, spec_digest, spec,"
-                + " copy_of, frozen_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ?");
-        this.writeByDataset = statements.prepare("INSERT INTO " + LogSchema.FROZEN_SPECS_BY_DATASET + " (dataset, spec_digest,"
-                + " spec, frozen_at) VALUES (?, ?, ?, ?) USING TTL ?");
+        this.write =
+                statements.prepare("INSERT INTO " + LogSchema.FROZEN_SPECS + " (origin_id, dataset, spec_digest, spec,"
+                        + " copy_of, frozen_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ?");
+        this.writeByDataset = statements.prepare("INSERT INTO " + LogSchema.FROZEN_SPECS_BY_DATASET
+                + " (dataset, spec_digest," + " spec, frozen_at) VALUES (?, ?, ?, ?) USING TTL ?");
         this.byOrigin = statements.prepare("SELECT origin_id, dataset, spec_digest, spec, copy_of, frozen_at FROM "
                 + LogSchema.FROZEN_SPECS + " WHERE origin_id = ?");
         this.byDataset = statements.prepare("SELECT dataset, spec_digest, spec, frozen_at FROM "
@@ -55,10 +56,18 @@ public final class FrozenSpecs {
     /** Writes {@code spec} without waiting; the caller joins the future before it deletes anything under it. */
     public CompletableFuture<Void> writeAsync(FrozenSpec spec) {
         String text = json.writeValueAsString(spec.spec());
-        CompletableFuture<AsyncResultSet> byOriginWrite = session.executeAsync(write.bind(spec.originId(), spec.dataset(),
-                spec.digest(), text, spec.copyOf(), spec.frozenAt(), ttlSeconds)).toCompletableFuture();
-        CompletableFuture<AsyncResultSet> byDatasetWrite = session.executeAsync(writeByDataset.bind(spec.dataset(),
-                spec.digest(), text, spec.frozenAt(), ttlSeconds)).toCompletableFuture();
+        CompletableFuture<AsyncResultSet> byOriginWrite = session.executeAsync(write.bind(
+                        spec.originId(),
+                        spec.dataset(),
+                        spec.digest(),
+                        text,
+                        spec.copyOf(),
+                        spec.frozenAt(),
+                        ttlSeconds))
+                .toCompletableFuture();
+        CompletableFuture<AsyncResultSet> byDatasetWrite = session.executeAsync(
+                        writeByDataset.bind(spec.dataset(), spec.digest(), text, spec.frozenAt(), ttlSeconds))
+                .toCompletableFuture();
         return CompletableFuture.allOf(byOriginWrite, byDatasetWrite);
     }
 
@@ -72,8 +81,12 @@ public final class FrozenSpecs {
         Names.opaqueId("originId", originId);
         List<FrozenSpec> specs = new ArrayList<>();
         for (Row row : session.execute(byOrigin.bind(originId))) {
-            specs.add(new FrozenSpec(row.getString("origin_id"), row.getString("dataset"), row.getString("spec_digest"),
-                    json.readValue(row.getString("spec"), DatasetSpec.class), row.getString("copy_of"),
+            specs.add(new FrozenSpec(
+                    row.getString("origin_id"),
+                    row.getString("dataset"),
+                    row.getString("spec_digest"),
+                    json.readValue(row.getString("spec"), DatasetSpec.class),
+                    row.getString("copy_of"),
                     row.getInstant("frozen_at")));
         }
         return specs;
@@ -87,8 +100,13 @@ public final class FrozenSpecs {
         Names.datasetName("dataset", dataset);
         List<FrozenSpec> specs = new ArrayList<>();
         for (Row row : session.execute(byDataset.bind(dataset))) {
-            specs.add(new FrozenSpec("dataset", row.getString("dataset"), row.getString("spec_digest"),
-                    json.readValue(row.getString("spec"), DatasetSpec.class), null, row.getInstant("frozen_at")));
+            specs.add(new FrozenSpec(
+                    "dataset",
+                    row.getString("dataset"),
+                    row.getString("spec_digest"),
+                    json.readValue(row.getString("spec"), DatasetSpec.class),
+                    null,
+                    row.getInstant("frozen_at")));
         }
         specs.sort(Comparator.comparing(FrozenSpec::frozenAt).reversed());
         return specs;

@@ -10,8 +10,7 @@ import java.util.Map;
  */
 public final class KeyHash {
 
-    private KeyHash() {
-    }
+    private KeyHash() {}
 
     public static String of(String dataset, Map<String, ?> primaryKey) {
         return DeterministicId.sha256Hex("deletion-log-key-v1", dataset, CanonicalKey.render(primaryKey));

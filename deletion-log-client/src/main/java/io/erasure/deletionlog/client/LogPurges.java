@@ -27,11 +27,20 @@ import java.util.UUID;
  */
 public final class LogPurges {
 
-    public enum Scope { KEY, DATASET }
-
-    public record Purge(String purgeId, String dataset, Scope scope, String keyHash, Instant purgedAt, String purgedBy,
-                        String reason, int recordsRemoved) {
+    public enum Scope {
+        KEY,
+        DATASET
     }
+
+    public record Purge(
+            String purgeId,
+            String dataset,
+            Scope scope,
+            String keyHash,
+            Instant purgedAt,
+            String purgedBy,
+            String reason,
+            int recordsRemoved) {}
 
     private final CqlSession session;
     private final DatasetKeys keys;
@@ -58,18 +67,22 @@ public final class LogPurges {
         this.ttlSeconds = LogSchema.requireTtl(ttl);
         this.keyRows = statements.prepare("SELECT record_id, deleted_at, run_id, request_id FROM " + LogSchema.BY_KEY
                 + " WHERE dataset = ? AND key_hash = ?");
-        this.deleteByKey = statements.prepare("DELETE FROM " + LogSchema.BY_KEY + " WHERE dataset = ? AND key_hash = ?");
+        this.deleteByKey =
+                statements.prepare("DELETE FROM " + LogSchema.BY_KEY + " WHERE dataset = ? AND key_hash = ?");
         this.deleteByTime = statements.prepare("DELETE FROM " + LogSchema.BY_TIME
                 + " WHERE dataset = ? AND hour = ? AND deleted_at = ? AND record_id = ?");
-        this.deleteByRun = statements.prepare("DELETE FROM " + LogSchema.BY_RUN + " WHERE origin_id = ? AND shard = ? AND record_id = ?");
-        this.markKey = statements.prepare("INSERT INTO " + LogSchema.PURGED_KEYS + " (dataset, key_hash, purged_at, purged_by)"
-                + " VALUES (?, ?, ?, ?) USING TTL ?");
-        this.markDataset = statements.prepare("INSERT INTO " + LogSchema.PURGED_DATASETS + " (dataset, purged_at, purged_by)"
-                + " VALUES (?, ?, ?)");
-        this.logPurge = statements.prepare("INSERT INTO " + LogSchema.PURGES + " (dataset, purged_at, purge_id, scope, key_hash,"
-                + " purged_by, reason, records_removed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-        this.history = statements.prepare("SELECT purged_at, purge_id, scope, key_hash, purged_by, reason, records_removed FROM "
-                + LogSchema.PURGES + " WHERE dataset = ?");
+        this.deleteByRun = statements.prepare(
+                "DELETE FROM " + LogSchema.BY_RUN + " WHERE origin_id = ? AND shard = ? AND record_id = ?");
+        this.markKey = statements.prepare("INSERT INTO " + LogSchema.PURGED_KEYS
+                + " (dataset, key_hash, purged_at, purged_by)" + " VALUES (?, ?, ?, ?) USING TTL ?");
+        this.markDataset = statements.prepare(
+                "INSERT INTO " + LogSchema.PURGED_DATASETS + " (dataset, purged_at, purged_by)" + " VALUES (?, ?, ?)");
+        this.logPurge = statements.prepare(
+                "INSERT INTO " + LogSchema.PURGES + " (dataset, purged_at, purge_id, scope, key_hash,"
+                        + " purged_by, reason, records_removed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        this.history = statements.prepare(
+                "SELECT purged_at, purge_id, scope, key_hash, purged_by, reason, records_removed FROM "
+                        + LogSchema.PURGES + " WHERE dataset = ?");
     }
 
     public Purge purgeKey(String dataset, Map<String, Object> key, String purgedBy, String reason) {
@@ -89,7 +102,8 @@ public final class LogPurges {
             removed++;
         }
         session.execute(deleteByKey.bind(dataset, hash));
-        return record(new Purge(UUID.randomUUID().toString(), dataset, Scope.KEY, hash, now, purgedBy, reason, removed));
+        return record(
+                new Purge(UUID.randomUUID().toString(), dataset, Scope.KEY, hash, now, purgedBy, reason, removed));
     }
 
     public Purge purgeDataset(String dataset, String purgedBy, String reason) {
@@ -105,16 +119,29 @@ public final class LogPurges {
         Names.datasetName("dataset", dataset);
         List<Purge> purges = new ArrayList<>();
         for (Row row : session.execute(history.bind(dataset))) {
-            purges.add(new Purge(row.getString("purge_id"), dataset, Scope.valueOf(row.getString("scope")),
-                    row.getString("key_hash"), row.getInstant("purged_at"), row.getString("purged_by"), row.getString("reason"),
+            purges.add(new Purge(
+                    row.getString("purge_id"),
+                    dataset,
+                    Scope.valueOf(row.getString("scope")),
+                    row.getString("key_hash"),
+                    row.getInstant("purged_at"),
+                    row.getString("purged_by"),
+                    row.getString("reason"),
                     row.getInt("records_removed")));
         }
         return purges;
     }
 
     private Purge record(Purge purge) {
-        session.execute(logPurge.bind(purge.dataset(), purge.purgedAt(), purge.purgeId(), purge.scope().name(), purge.keyHash(),
-                purge.purgedBy(), purge.reason(), purge.recordsRemoved()));
+        session.execute(logPurge.bind(
+                purge.dataset(),
+                purge.purgedAt(),
+                purge.purgeId(),
+                purge.scope().name(),
+                purge.keyHash(),
+                purge.purgedBy(),
+                purge.reason(),
+                purge.recordsRemoved()));
         return purge;
     }
 }

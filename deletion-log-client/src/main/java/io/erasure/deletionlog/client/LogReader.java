@@ -43,11 +43,12 @@ public final class LogReader {
     public static final int KEYS_PER_QUERY = 100;
     /** A window spans at most this long: one partition per hour is read. */
     public static final Duration MAX_WINDOW = Duration.ofDays(45);
+
     private static final String HEADER_COLUMNS = "record_id, dataset, key_hash, deleted_at, key_version, anonymised";
 
     /** A key's history: its records, newest first, and the purge that removed them, if any. */
-    public record KeyHistory(String dataset, Map<String, Object> key, List<LoggedRecord> records, Instant purgedAt,
-                             String purgedBy) {
+    public record KeyHistory(
+            String dataset, Map<String, Object> key, List<LoggedRecord> records, Instant purgedAt, String purgedBy) {
         public boolean purged() {
             return purgedAt != null;
         }
@@ -81,18 +82,18 @@ public final class LogReader {
                 + " WHERE dataset = ? AND hour = ? AND deleted_at >= ? AND deleted_at < ?");
         this.byRun = statements.prepare("SELECT " + LogSchema.RECORD_COLUMNS + " FROM " + LogSchema.BY_RUN
                 + " WHERE origin_id = ? AND shard = ?");
-        this.keyPurge = statements.prepare("SELECT purged_at, purged_by FROM " + LogSchema.PURGED_KEYS
-                + " WHERE dataset = ? AND key_hash = ?");
+        this.keyPurge = statements.prepare(
+                "SELECT purged_at, purged_by FROM " + LogSchema.PURGED_KEYS + " WHERE dataset = ? AND key_hash = ?");
         this.byKeys = statements.prepare("SELECT " + LogSchema.RECORD_COLUMNS + " FROM " + LogSchema.BY_KEY
                 + " WHERE dataset = ? AND key_hash IN ?");
         this.keyPurges = statements.prepare("SELECT key_hash, purged_at, purged_by FROM " + LogSchema.PURGED_KEYS
                 + " WHERE dataset = ? AND key_hash IN ?");
-        this.headersByKeys = statements.prepare("SELECT " + HEADER_COLUMNS + " FROM " + LogSchema.BY_KEY
-                + " WHERE dataset = ? AND key_hash IN ?");
+        this.headersByKeys = statements.prepare(
+                "SELECT " + HEADER_COLUMNS + " FROM " + LogSchema.BY_KEY + " WHERE dataset = ? AND key_hash IN ?");
         this.headersByTime = statements.prepare("SELECT " + HEADER_COLUMNS + " FROM " + LogSchema.BY_TIME
                 + " WHERE dataset = ? AND hour = ? AND deleted_at >= ? AND deleted_at < ?");
-        this.headersByRun = statements.prepare("SELECT " + HEADER_COLUMNS + " FROM " + LogSchema.BY_RUN
-                + " WHERE origin_id = ? AND shard = ?");
+        this.headersByRun = statements.prepare(
+                "SELECT " + HEADER_COLUMNS + " FROM " + LogSchema.BY_RUN + " WHERE origin_id = ? AND shard = ?");
     }
 
     public KeyHistory byKey(String dataset, Map<String, Object> key, boolean withColumns) {
@@ -105,7 +106,11 @@ public final class LogReader {
         }
         records.sort(Comparator.comparing(LoggedRecord::deletedAt).reversed());
         Row purge = session.execute(keyPurge.bind(dataset, hash)).one();
-        return new KeyHistory(dataset, key, records, purge == null ? null : purge.getInstant("purged_at"),
+        return new KeyHistory(
+                dataset,
+                key,
+                records,
+                purge == null ? null : purge.getInstant("purged_at"),
                 purge == null ? null : purge.getString("purged_by"));
     }
 
@@ -117,8 +122,8 @@ public final class LogReader {
     public List<KeyHistory> byKeys(String dataset, List<Map<String, Object>> keys, boolean withColumns) {
         Names.datasetName("dataset", dataset);
         if (keys.size() > MAX_PAGE) {
-            throw new IllegalArgumentException("at most " + MAX_PAGE + " keys per read, got " + keys.size()
-                    + "; read a larger set in parts");
+            throw new IllegalArgumentException(
+                    "at most " + MAX_PAGE + " keys per read, got " + keys.size() + "; read a larger set in parts");
         }
         List<String> hashes = keys.stream().map(key -> KeyHash.of(dataset, key)).toList();
         Keys cache = new Keys();
@@ -126,7 +131,8 @@ public final class LogReader {
         Map<String, Row> purges = new HashMap<>();
         for (List<String> part : parts(new LinkedHashSet<>(hashes))) {
             for (Row row : session.execute(byKeys.bind(dataset, part))) {
-                records.computeIfAbsent(row.getString("key_hash"), h -> new ArrayList<>()).add(toRecord(row, withColumns, cache));
+                records.computeIfAbsent(row.getString("key_hash"), h -> new ArrayList<>())
+                        .add(toRecord(row, withColumns, cache));
             }
             for (Row row : session.execute(keyPurges.bind(dataset, part))) {
                 purges.put(row.getString("key_hash"), row);
@@ -138,7 +144,11 @@ public final class LogReader {
             List<LoggedRecord> history = new ArrayList<>(records.getOrDefault(hash, List.of()));
             history.sort(Comparator.comparing(LoggedRecord::deletedAt).reversed());
             Row purge = purges.get(hash);
-            histories.add(new KeyHistory(dataset, keys.get(i), history, purge == null ? null : purge.getInstant("purged_at"),
+            histories.add(new KeyHistory(
+                    dataset,
+                    keys.get(i),
+                    history,
+                    purge == null ? null : purge.getInstant("purged_at"),
                     purge == null ? null : purge.getString("purged_by")));
         }
         return histories;
@@ -153,17 +163,20 @@ public final class LogReader {
         Names.datasetName("dataset", dataset);
         Collection<String> distinct = new LinkedHashSet<>(keyHashes);
         if (distinct.size() > MAX_PAGE) {
-            throw new IllegalArgumentException("at most " + MAX_PAGE + " keys per read, got " + distinct.size()
-                    + "; read a larger set in parts");
+            throw new IllegalArgumentException(
+                    "at most " + MAX_PAGE + " keys per read, got " + distinct.size() + "; read a larger set in parts");
         }
         Keys cache = new Keys();
         Map<String, List<RecordHeader>> headers = new LinkedHashMap<>();
         for (List<String> part : parts(distinct)) {
             for (Row row : session.execute(headersByKeys.bind(dataset, part))) {
-                headers.computeIfAbsent(row.getString("key_hash"), h -> new ArrayList<>()).add(toHeader(row, cache));
+                headers.computeIfAbsent(row.getString("key_hash"), h -> new ArrayList<>())
+                        .add(toHeader(row, cache));
             }
         }
-        headers.values().forEach(list -> list.sort(Comparator.comparing(RecordHeader::deletedAt).reversed()));
+        headers.values()
+                .forEach(list ->
+                        list.sort(Comparator.comparing(RecordHeader::deletedAt).reversed()));
         return headers;
     }
 
@@ -173,8 +186,12 @@ public final class LogReader {
         int hours = hours(from, to);
         Instant first = LogWriter.hourOf(from);
         Keys cache = new Keys();
-        Paged<LoggedRecord> page = page(hours, limit, cursor, part -> byTime.bind(dataset, first.plus(Duration.ofHours(part)),
-                from, to), row -> toRecord(row, withColumns, cache));
+        Paged<LoggedRecord> page = page(
+                hours,
+                limit,
+                cursor,
+                part -> byTime.bind(dataset, first.plus(Duration.ofHours(part)), from, to),
+                row -> toRecord(row, withColumns, cache));
         return new LogPage(page.items(), page.next());
     }
 
@@ -187,8 +204,12 @@ public final class LogReader {
         int hours = hours(from, to);
         Instant first = LogWriter.hourOf(from);
         Keys cache = new Keys();
-        Paged<RecordHeader> page = page(hours, limit, cursor, part -> headersByTime.bind(dataset,
-                first.plus(Duration.ofHours(part)), from, to), row -> toHeader(row, cache));
+        Paged<RecordHeader> page = page(
+                hours,
+                limit,
+                cursor,
+                part -> headersByTime.bind(dataset, first.plus(Duration.ofHours(part)), from, to),
+                row -> toHeader(row, cache));
         return new HeaderPage(page.items(), page.next());
     }
 
@@ -196,7 +217,11 @@ public final class LogReader {
     public LogPage run(String originId, int limit, String cursor, boolean withColumns) {
         Names.opaqueId("runId", originId);
         Keys cache = new Keys();
-        Paged<LoggedRecord> page = page(LogSchema.RUN_SHARDS, limit, cursor, part -> byRun.bind(originId, part),
+        Paged<LoggedRecord> page = page(
+                LogSchema.RUN_SHARDS,
+                limit,
+                cursor,
+                part -> byRun.bind(originId, part),
                 row -> toRecord(row, withColumns, cache));
         return new LogPage(page.items(), page.next());
     }
@@ -208,7 +233,11 @@ public final class LogReader {
     public HeaderPage runHeaders(String originId, int limit, String cursor) {
         Names.opaqueId("runId", originId);
         Keys cache = new Keys();
-        Paged<RecordHeader> page = page(LogSchema.RUN_SHARDS, limit, cursor, part -> headersByRun.bind(originId, part),
+        Paged<RecordHeader> page = page(
+                LogSchema.RUN_SHARDS,
+                limit,
+                cursor,
+                part -> headersByRun.bind(originId, part),
                 row -> toHeader(row, cache));
         return new HeaderPage(page.items(), page.next());
     }
@@ -219,17 +248,16 @@ public final class LogReader {
             throw new IllegalArgumentException("from must be before to, got from=" + from + ", to=" + to);
         }
         if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
-            throw new IllegalArgumentException("a window spans at most " + MAX_WINDOW.toDays() + " days (the log keeps 30); got "
-                    + Duration.between(from, to));
+            throw new IllegalArgumentException("a window spans at most " + MAX_WINDOW.toDays()
+                    + " days (the log keeps 30); got " + Duration.between(from, to));
         }
         return (int) Duration.between(LogWriter.hourOf(from), to.minusNanos(1)).toHours() + 1;
     }
 
-    private record Paged<T>(List<T> items, String next) {
-    }
+    private record Paged<T>(List<T> items, String next) {}
 
-    private <T> Paged<T> page(int parts, int limit, String cursorText, IntFunction<BoundStatement> statement,
-                              Function<Row, T> read) {
+    private <T> Paged<T> page(
+            int parts, int limit, String cursorText, IntFunction<BoundStatement> statement, Function<Row, T> read) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new IllegalArgumentException("limit must be between 1 and " + MAX_PAGE + ", got " + limit);
         }
@@ -238,9 +266,8 @@ public final class LogReader {
         int part = cursor.part();
         ByteBuffer state = cursor.pagingState();
         while (part < parts && items.size() < limit) {
-            ResultSet rows = session.execute(statement.apply(part)
-                    .setPageSize(limit - items.size())
-                    .setPagingState(state));
+            ResultSet rows = session.execute(
+                    statement.apply(part).setPageSize(limit - items.size()).setPagingState(state));
             for (int i = rows.getAvailableWithoutFetching(); i > 0; i--) {
                 items.add(read.apply(rows.one()));
             }
@@ -264,8 +291,13 @@ public final class LogReader {
 
     private RecordHeader toHeader(Row row, Keys cache) {
         String dataset = row.getString("dataset");
-        return new RecordHeader(row.getString("record_id"), dataset, row.getString("key_hash"), row.getInstant("deleted_at"),
-                cache.key(dataset, row.getInt("key_version")).isEmpty(), anonymised(row));
+        return new RecordHeader(
+                row.getString("record_id"),
+                dataset,
+                row.getString("key_hash"),
+                row.getInstant("deleted_at"),
+                cache.key(dataset, row.getInt("key_version")).isEmpty(),
+                anonymised(row));
     }
 
     private LoggedRecord toRecord(Row row, boolean withColumns, Keys cache) {
@@ -278,17 +310,29 @@ public final class LogReader {
                 ByteBuffer sealed = row.getByteBuffer("payload");
                 byte[] bytes = new byte[sealed.remaining()];
                 sealed.duplicate().get(bytes);
-                payload = json.readValue(new String(PayloadCipher.decrypt(key.get(), bytes, recordId), StandardCharsets.UTF_8),
+                payload = json.readValue(
+                        new String(PayloadCipher.decrypt(key.get(), bytes, recordId), StandardCharsets.UTF_8),
                         Payload.class);
             } catch (PayloadCipher.UnreadablePayload e) {
                 payload = null;
             }
         }
         boolean purged = payload == null;
-        return new LoggedRecord(recordId, dataset, row.getString("key_hash"), row.getInstant("deleted_at"),
-                row.getString("run_id"), row.getString("request_id"), row.getString("task_id"), row.getString("batch_id"),
-                row.getLong("cutoff_micros"), row.getString("retained_ref"), purged,
-                purged ? null : payload.primaryKey(), purged || !withColumns ? null : payload.columns(), anonymised(row),
+        return new LoggedRecord(
+                recordId,
+                dataset,
+                row.getString("key_hash"),
+                row.getInstant("deleted_at"),
+                row.getString("run_id"),
+                row.getString("request_id"),
+                row.getString("task_id"),
+                row.getString("batch_id"),
+                row.getLong("cutoff_micros"),
+                row.getString("retained_ref"),
+                purged,
+                purged ? null : payload.primaryKey(),
+                purged || !withColumns ? null : payload.columns(),
+                anonymised(row),
                 keptNewer(row));
     }
 

@@ -41,19 +41,21 @@ public final class LogSchema {
     public static final String FROZEN_SPECS = KEYSPACE + ".frozen_specs";
     /** The same specs by dataset: the revisions a dataset's records in the log were deleted under. */
     public static final String FROZEN_SPECS_BY_DATASET = KEYSPACE + ".frozen_specs_by_dataset";
+
     public static final int RUN_SHARDS = 16;
 
-    static final String RECORD_COLUMNS = "record_id, dataset, key_hash, deleted_at, run_id, request_id, task_id, batch_id,"
-            + " cutoff_micros, key_version, payload, retained_ref, anonymised, kept_newer";
+    static final String RECORD_COLUMNS =
+            "record_id, dataset, key_hash, deleted_at, run_id, request_id, task_id, batch_id,"
+                    + " cutoff_micros, key_version, payload, retained_ref, anonymised, kept_newer";
 
-    private static final String RECORD_COLUMN_TYPES = "record_id text, dataset text, key_hash text, deleted_at timestamp,"
-            + " run_id text, request_id text, task_id text, batch_id text, cutoff_micros bigint, key_version int,"
-            + " payload blob, retained_ref text, anonymised boolean, kept_newer boolean, ";
+    private static final String RECORD_COLUMN_TYPES =
+            "record_id text, dataset text, key_hash text, deleted_at timestamp,"
+                    + " run_id text, request_id text, task_id text, batch_id text, cutoff_micros bigint, key_version int,"
+                    + " payload blob, retained_ref text, anonymised boolean, kept_newer boolean, ";
     // schema changes wait for agreement between nodes, far longer than a normal request
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(30);
 
-    private LogSchema() {
-    }
+    private LogSchema() {}
 
     /** The DDL, each statement idempotent; the keyspace itself must exist. */
     public static List<String> statements(Duration ttl) {
@@ -98,7 +100,8 @@ public final class LogSchema {
                         + " frozen_at timestamp, PRIMARY KEY ((dataset), spec_digest))" + expiring,
                 "CREATE TABLE IF NOT EXISTS " + PURGED_DATASETS + " (dataset text PRIMARY KEY, purged_at timestamp,"
                         + " purged_by text)",
-                "CREATE TABLE IF NOT EXISTS " + PURGES + " (dataset text, purged_at timestamp, purge_id text, scope text,"
+                "CREATE TABLE IF NOT EXISTS " + PURGES
+                        + " (dataset text, purged_at timestamp, purge_id text, scope text,"
                         + " key_hash text, purged_by text, reason text, records_removed int,"
                         + " PRIMARY KEY (dataset, purged_at, purge_id)) WITH CLUSTERING ORDER BY (purged_at DESC, purge_id ASC)");
     }

@@ -26,6 +26,7 @@ final class LogStatements {
     }
 
     PreparedStatement prepare(String cql) {
-        return session.prepare(SimpleStatement.builder(cql).setConsistencyLevel(level).build());
+        return session.prepare(
+                SimpleStatement.builder(cql).setConsistencyLevel(level).build());
     }
 }

@@ -55,12 +55,10 @@ public final class LogWriter {
     static final int MAX_BATCH_BYTES = 256 * 1024;
 
     /** A record row to be written with others of its partition, and its payload's size. */
-    private record PartitionRow(BoundStatement statement, int bytes) {
-    }
+    private record PartitionRow(BoundStatement statement, int bytes) {}
 
     /** How many records were written and why the others were not. */
-    public record Written(int written, int skippedPurged, int skippedExpired) {
-    }
+    public record Written(int written, int skippedPurged, int skippedExpired) {}
 
     private final CqlSession session;
     private final DatasetKeys keys;
@@ -78,8 +76,13 @@ public final class LogWriter {
     }
 
     /** {@code consistency}: of the record writes and the purge checks before them. */
-    public LogWriter(CqlSession session, DatasetKeys keys, JsonMapper json, Clock clock, Duration ttl,
-                     ConsistencyLevel consistency) {
+    public LogWriter(
+            CqlSession session,
+            DatasetKeys keys,
+            JsonMapper json,
+            Clock clock,
+            Duration ttl,
+            ConsistencyLevel consistency) {
         LogStatements statements = new LogStatements(session, consistency);
         this.session = session;
         this.keys = keys;
@@ -87,15 +90,16 @@ public final class LogWriter {
         this.clock = clock;
         this.ttlSeconds = LogSchema.requireTtl(ttl);
         String values = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
-        this.byKey = statements.prepare("INSERT INTO " + LogSchema.BY_KEY + " (" + LogSchema.RECORD_COLUMNS + ") VALUES ("
-                + values + ") USING TTL ?");
-        this.byTime = statements.prepare("INSERT INTO " + LogSchema.BY_TIME + " (" + LogSchema.RECORD_COLUMNS + ", hour) VALUES ("
-                + values + ", ?) USING TTL ?");
+        this.byKey = statements.prepare("INSERT INTO " + LogSchema.BY_KEY + " (" + LogSchema.RECORD_COLUMNS
+                + ") VALUES (" + values + ") USING TTL ?");
+        this.byTime = statements.prepare("INSERT INTO " + LogSchema.BY_TIME + " (" + LogSchema.RECORD_COLUMNS
+                + ", hour) VALUES (" + values + ", ?) USING TTL ?");
         this.byRun = statements.prepare("INSERT INTO " + LogSchema.BY_RUN + " (" + LogSchema.RECORD_COLUMNS
                 + ", origin_id, shard) VALUES (" + values + ", ?, ?) USING TTL ?");
-        this.keyPurge = statements.prepare("SELECT key_hash, purged_at FROM " + LogSchema.PURGED_KEYS
-                + " WHERE dataset = ? AND key_hash IN ?");
-        this.datasetPurge = statements.prepare("SELECT purged_at FROM " + LogSchema.PURGED_DATASETS + " WHERE dataset = ?");
+        this.keyPurge = statements.prepare(
+                "SELECT key_hash, purged_at FROM " + LogSchema.PURGED_KEYS + " WHERE dataset = ? AND key_hash IN ?");
+        this.datasetPurge =
+                statements.prepare("SELECT purged_at FROM " + LogSchema.PURGED_DATASETS + " WHERE dataset = ?");
     }
 
     /** Writes {@code records} and returns once every row is acknowledged; a failure throws and the whole call may be retried. */
@@ -125,7 +129,8 @@ public final class LogWriter {
                     purged++;
                     continue;
                 }
-                long remaining = ttlSeconds - Math.max(0, Duration.between(record.deletedAt(), now).toSeconds());
+                long remaining = ttlSeconds
+                        - Math.max(0, Duration.between(record.deletedAt(), now).toSeconds());
                 if (remaining <= 0) {
                     expired++;
                     continue;
@@ -157,8 +162,12 @@ public final class LogWriter {
 
     /** Sends rows of one partition as one request: a single write, or an unlogged batch at the rows' consistency. */
     private void writeTogether(List<BoundStatement> rows, List<CompletableFuture<AsyncResultSet>> writes) {
-        writes.add(async(rows.size() == 1 ? rows.get(0) : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(rows)
-                .setConsistencyLevel(rows.get(0).getConsistencyLevel())));
+        writes.add(async(
+                rows.size() == 1
+                        ? rows.get(0)
+                        : BatchStatement.newInstance(BatchType.UNLOGGED)
+                                .addAll(rows)
+                                .setConsistencyLevel(rows.get(0).getConsistencyLevel())));
         if (writes.size() >= MAX_WRITES_IN_FLIGHT) {
             await(writes);
         }
@@ -178,8 +187,8 @@ public final class LogWriter {
         List<String> distinct = List.copyOf(new java.util.LinkedHashSet<>(hashes));
         List<CompletableFuture<AsyncResultSet>> reads = new ArrayList<>();
         for (int from = 0; from < distinct.size(); from += LogReader.KEYS_PER_QUERY) {
-            reads.add(async(keyPurge.bind(dataset, distinct.subList(from, Math.min(distinct.size(),
-                    from + LogReader.KEYS_PER_QUERY)))));
+            reads.add(async(keyPurge.bind(
+                    dataset, distinct.subList(from, Math.min(distinct.size(), from + LogReader.KEYS_PER_QUERY)))));
         }
         Map<String, Instant> purged = new java.util.HashMap<>();
         for (CompletableFuture<AsyncResultSet> read : reads) {
@@ -201,21 +210,41 @@ public final class LogWriter {
      * Sends the record's by-key row (a partition of its own) and adds its by-time and by-run rows to {@code partitions},
      * by partition, to be written in batches of one partition each.
      */
-    private void write(DeletionRecord record, String keyHash, DatasetKeys.DataKey key, int ttl,
-                       List<CompletableFuture<AsyncResultSet>> writes, Map<String, List<PartitionRow>> partitions) {
-        byte[] plain = json.writeValueAsString(new Payload(record.primaryKey(), record.columns())).getBytes(StandardCharsets.UTF_8);
+    private void write(
+            DeletionRecord record,
+            String keyHash,
+            DatasetKeys.DataKey key,
+            int ttl,
+            List<CompletableFuture<AsyncResultSet>> writes,
+            Map<String, List<PartitionRow>> partitions) {
+        byte[] plain = json.writeValueAsString(new Payload(record.primaryKey(), record.columns()))
+                .getBytes(StandardCharsets.UTF_8);
         ByteBuffer payload = ByteBuffer.wrap(PayloadCipher.encrypt(key.key(), plain, record.recordId()));
-        Object[] common = {record.recordId(), record.dataset(), keyHash, record.deletedAt(),
-                record.runId() == null ? null : record.runId().value(), record.requestId(), record.taskId(), record.batchId(),
-                record.cutoff().micros(), key.version(), payload, record.retainedRef(), record.anonymised(),
-                record.keptNewer()};
+        Object[] common = {
+            record.recordId(),
+            record.dataset(),
+            keyHash,
+            record.deletedAt(),
+            record.runId() == null ? null : record.runId().value(),
+            record.requestId(),
+            record.taskId(),
+            record.batchId(),
+            record.cutoff().micros(),
+            key.version(),
+            payload,
+            record.retainedRef(),
+            record.anonymised(),
+            record.keptNewer()
+        };
         writes.add(async(byKey.bind(append(common, ttl))));
         Instant hour = hourOf(record.deletedAt());
         int shard = shardOf(record.recordId());
         // '\n' is in no dataset or origin name: the pair names one partition
-        partitions.computeIfAbsent("time\n" + record.dataset() + "\n" + hour, p -> new ArrayList<>())
+        partitions
+                .computeIfAbsent("time\n" + record.dataset() + "\n" + hour, p -> new ArrayList<>())
                 .add(new PartitionRow(byTime.bind(append(common, hour, ttl)), payload.remaining()));
-        partitions.computeIfAbsent("run\n" + record.originId() + "\n" + shard, p -> new ArrayList<>())
+        partitions
+                .computeIfAbsent("run\n" + record.originId() + "\n" + shard, p -> new ArrayList<>())
                 .add(new PartitionRow(byRun.bind(append(common, record.originId(), shard, ttl)), payload.remaining()));
     }
 

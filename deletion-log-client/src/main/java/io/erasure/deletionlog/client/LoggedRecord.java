@@ -34,21 +34,58 @@ public record LoggedRecord(
         boolean keptNewer) {
 
     /** A record that applied as logged. */
-    public LoggedRecord(String recordId, String dataset, String keyHash, Instant deletedAt, String runId, String requestId,
-                        String taskId, String batchId, long cutoffMicros, String retainedRef, boolean purged,
-                        Map<String, Object> primaryKey, List<ColumnValue> columns, boolean anonymised) {
-        this(recordId, dataset, keyHash, deletedAt, runId, requestId, taskId, batchId, cutoffMicros, retainedRef, purged,
-                primaryKey, columns, anonymised, false);
+    public LoggedRecord(
+            String recordId,
+            String dataset,
+            String keyHash,
+            Instant deletedAt,
+            String runId,
+            String requestId,
+            String taskId,
+            String batchId,
+            long cutoffMicros,
+            String retainedRef,
+            boolean purged,
+            Map<String, Object> primaryKey,
+            List<ColumnValue> columns,
+            boolean anonymised) {
+        this(
+                recordId,
+                dataset,
+                keyHash,
+                deletedAt,
+                runId,
+                requestId,
+                taskId,
+                batchId,
+                cutoffMicros,
+                retainedRef,
+                purged,
+                primaryKey,
+                columns,
+                anonymised,
+                false);
     }
 
     /** The deletion record to restore from; only for a record read with its columns and not purged. */
     public DeletionRecord toDeletionRecord() {
         if (purged || primaryKey == null || columns == null) {
-            throw new IllegalStateException("record " + recordId + " was " + (purged ? "purged" : "read without its columns")
-                    + "; it cannot be restored");
+            throw new IllegalStateException("record " + recordId + " was "
+                    + (purged ? "purged" : "read without its columns") + "; it cannot be restored");
         }
-        return new DeletionRecord(recordId, dataset, primaryKey, columns, CutoffTimestamp.ofMicros(cutoffMicros),
-                runId == null ? null : RunId.of(runId), requestId, taskId, batchId, deletedAt, retainedRef, anonymised,
+        return new DeletionRecord(
+                recordId,
+                dataset,
+                primaryKey,
+                columns,
+                CutoffTimestamp.ofMicros(cutoffMicros),
+                runId == null ? null : RunId.of(runId),
+                requestId,
+                taskId,
+                batchId,
+                deletedAt,
+                retainedRef,
+                anonymised,
                 keptNewer);
     }
 
@@ -58,7 +95,21 @@ public record LoggedRecord(
 
     /** This record without its columns (metadata only). */
     public LoggedRecord withoutColumns() {
-        return new LoggedRecord(recordId, dataset, keyHash, deletedAt, runId, requestId, taskId, batchId, cutoffMicros,
-                retainedRef, purged, primaryKey, null, anonymised, keptNewer);
+        return new LoggedRecord(
+                recordId,
+                dataset,
+                keyHash,
+                deletedAt,
+                runId,
+                requestId,
+                taskId,
+                batchId,
+                cutoffMicros,
+                retainedRef,
+                purged,
+                primaryKey,
+                null,
+                anonymised,
+                keptNewer);
     }
 }

@@ -22,8 +22,7 @@ public final class PayloadCipher {
     private static final int TAG_BITS = 128;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private PayloadCipher() {
-    }
+    private PayloadCipher() {}
 
     /** The master key from its configured base64 form (32 bytes). */
     public static SecretKey masterKey(String base64) {
@@ -38,8 +37,8 @@ public final class PayloadCipher {
             throw new IllegalArgumentException("erasure.deletion-log.master-key is not base64: " + e.getMessage());
         }
         if (bytes.length != 32) {
-            throw new IllegalArgumentException("erasure.deletion-log.master-key must decode to 32 bytes (AES-256), got "
-                    + bytes.length);
+            throw new IllegalArgumentException(
+                    "erasure.deletion-log.master-key must decode to 32 bytes (AES-256), got " + bytes.length);
         }
         return new SecretKeySpec(bytes, "AES");
     }
@@ -62,7 +61,10 @@ public final class PayloadCipher {
             cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
             cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
             byte[] sealed = cipher.doFinal(plain);
-            return ByteBuffer.allocate(IV_BYTES + sealed.length).put(iv).put(sealed).array();
+            return ByteBuffer.allocate(IV_BYTES + sealed.length)
+                    .put(iv)
+                    .put(sealed)
+                    .array();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM encryption failed: " + e.getMessage(), e);
         }

@@ -58,8 +58,7 @@ public final class PriorDeletions {
     private final int concurrency;
     private volatile Statements statements;
 
-    private record Statements(PreparedStatement byKey, PreparedStatement datasetPurge) {
-    }
+    private record Statements(PreparedStatement byKey, PreparedStatement datasetPurge) {}
 
     /** Reads the tables of {@link LogSchema#KEYSPACE}. */
     public PriorDeletions(CqlSession session) {
@@ -73,8 +72,10 @@ public final class PriorDeletions {
     public PriorDeletions(CqlSession session, String keyspace, int concurrency) {
         this.session = Require.nonNull("session", session);
         if (keyspace == null || !KEYSPACE.matcher(keyspace).matches()) {
-            throw new IllegalArgumentException("deletion log keyspace must be a Cassandra keyspace name (a letter, then up to"
-                    + " 47 letters, digits or '_'), e.g. " + LogSchema.KEYSPACE + "; got " + Require.echo(keyspace));
+            throw new IllegalArgumentException(
+                    "deletion log keyspace must be a Cassandra keyspace name (a letter, then up to"
+                            + " 47 letters, digits or '_'), e.g. " + LogSchema.KEYSPACE + "; got "
+                            + Require.echo(keyspace));
         }
         Require.that(concurrency >= 1, "concurrency must be >= 1, got " + concurrency);
         String quoted = CqlIdentifier.fromInternal(keyspace).asCql(true);
@@ -136,7 +137,9 @@ public final class PriorDeletions {
             for (Row row : rows.currentPage()) {
                 history.add(row);
             }
-            return rows.hasMorePages() ? drain(rows.fetchNextPage(), history) : CompletableFuture.<Void>completedFuture(null);
+            return rows.hasMorePages()
+                    ? drain(rows.fetchNextPage(), history)
+                    : CompletableFuture.<Void>completedFuture(null);
         });
     }
 
@@ -148,8 +151,8 @@ public final class PriorDeletions {
                 if (current == null) {
                     LogStatements log = new LogStatements(session, LogStatements.DEFAULT);
                     current = new Statements(
-                            log.prepare("SELECT record_id, deleted_at, run_id, request_id, anonymised, kept_newer FROM " + byKeyTable
-                                    + " WHERE dataset = ? AND key_hash = ?"),
+                            log.prepare("SELECT record_id, deleted_at, run_id, request_id, anonymised, kept_newer FROM "
+                                    + byKeyTable + " WHERE dataset = ? AND key_hash = ?"),
                             log.prepare("SELECT purged_at FROM " + purgedDatasetsTable + " WHERE dataset = ?"));
                     statements = current;
                 }
@@ -185,7 +188,9 @@ public final class PriorDeletions {
             }
             String recordId = row.getString("record_id");
             count++;
-            if (first == null || deletedAt.isBefore(first) || deletedAt.equals(first) && recordId.compareTo(firstRecordId) < 0) {
+            if (first == null
+                    || deletedAt.isBefore(first)
+                    || deletedAt.equals(first) && recordId.compareTo(firstRecordId) < 0) {
                 first = deletedAt;
                 firstRecordId = recordId;
                 firstBy = row.getString("run_id") != null ? row.getString("run_id") : row.getString("request_id");

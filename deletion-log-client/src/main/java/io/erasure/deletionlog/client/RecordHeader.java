@@ -7,6 +7,5 @@ import java.time.Instant;
  * deletions from anonymisations and find each key's latest record. {@code purged}: its dataset key version is gone,
  * so its payload can no longer be read.
  */
-public record RecordHeader(String recordId, String dataset, String keyHash, Instant deletedAt, boolean purged,
-                           boolean anonymised) {
-}
+public record RecordHeader(
+        String recordId, String dataset, String keyHash, Instant deletedAt, boolean purged, boolean anonymised) {}

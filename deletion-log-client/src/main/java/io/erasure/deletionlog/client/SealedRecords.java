@@ -3,7 +3,6 @@ package io.erasure.deletionlog.client;
 import io.erasure.model.check.Names;
 import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
@@ -13,9 +12,9 @@ import java.util.Optional;
 import javax.crypto.SecretKey;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -50,7 +49,8 @@ public final class SealedRecords {
         this.json = json;
         this.keyCache = keyCache;
         // a record published before DeletionRecord.anonymised existed has no such field: it deleted a whole row
-        this.plainRecords = json.readerFor(DeletionRecord.class).without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        this.plainRecords =
+                json.readerFor(DeletionRecord.class).without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     }
 
     /**
@@ -69,14 +69,24 @@ public final class SealedRecords {
     /** The topic message of {@code record}, sealed with {@code key} (its dataset's current one). */
     public String sealForTopic(DeletionRecord record, DatasetKeys.DataKey key) {
         byte[] sealed = PayloadCipher.encrypt(key.key(), json.writeValueAsBytes(record), TOPIC_AAD + record.recordId());
-        return json.writeValueAsString(new TopicMessage(FORMAT, record.dataset(), record.recordId(), record.deletedAt(),
-                key.version(), Base64.getEncoder().encodeToString(sealed)));
+        return json.writeValueAsString(new TopicMessage(
+                FORMAT,
+                record.dataset(),
+                record.recordId(),
+                record.deletedAt(),
+                key.version(),
+                Base64.getEncoder().encodeToString(sealed)));
     }
 
     /** The retained object of a record's columns, sealed with {@code key}. */
     public byte[] sealRetained(DeletionRecord record, DatasetKeys.DataKey key) {
-        byte[] sealed = PayloadCipher.encrypt(key.key(), json.writeValueAsBytes(record.columns()), RETAINED_AAD + record.recordId());
-        return json.writeValueAsBytes(new RetainedObject(FORMAT, record.dataset(), record.recordId(), key.version(),
+        byte[] sealed = PayloadCipher.encrypt(
+                key.key(), json.writeValueAsBytes(record.columns()), RETAINED_AAD + record.recordId());
+        return json.writeValueAsBytes(new RetainedObject(
+                FORMAT,
+                record.dataset(),
+                record.recordId(),
+                key.version(),
                 Base64.getEncoder().encodeToString(sealed)));
     }
 
@@ -92,8 +102,8 @@ public final class SealedRecords {
             return plainRecords.readValue(node);
         }
         TopicMessage sealed = envelope(node, TopicMessage.class);
-        DeletionRecord record = plainRecords.readValue(open(sealed.dataset(), sealed.recordId(), sealed.keyVersion(),
-                sealed.sealed(), TOPIC_AAD));
+        DeletionRecord record = plainRecords.readValue(
+                open(sealed.dataset(), sealed.recordId(), sealed.keyVersion(), sealed.sealed(), TOPIC_AAD));
         if (!record.dataset().equals(sealed.dataset()) || !record.recordId().equals(sealed.recordId())) {
             throw new IllegalArgumentException("sealed record " + sealed.recordId() + " of " + sealed.dataset()
                     + " holds another record (" + record.recordId() + " of " + record.dataset() + ")");
@@ -115,18 +125,20 @@ public final class SealedRecords {
         } catch (JacksonException e) {
             throw new IllegalArgumentException("a retained row is not JSON: " + e.getOriginalMessage());
         }
-        TypeReference<List<ColumnValue>> columns = new TypeReference<>() { };
+        TypeReference<List<ColumnValue>> columns = new TypeReference<>() {};
         if (node.isArray()) {
             return json.readerFor(columns).readValue(node);
         }
         RetainedObject sealed = envelope(node, RetainedObject.class);
-        return json.readerFor(columns).readValue(open(sealed.dataset(), sealed.recordId(), sealed.keyVersion(),
-                sealed.sealed(), RETAINED_AAD));
+        return json.readerFor(columns)
+                .readValue(
+                        open(sealed.dataset(), sealed.recordId(), sealed.keyVersion(), sealed.sealed(), RETAINED_AAD));
     }
 
     private byte[] open(String dataset, String recordId, int version, String sealed, String aad) {
         Names.datasetName("dataset", dataset);
-        Optional<SecretKey> found = keyCache == null ? keys.key(dataset, version)
+        Optional<SecretKey> found = keyCache == null
+                ? keys.key(dataset, version)
                 : keyCache.computeIfAbsent(dataset + "|" + version, k -> keys.key(dataset, version));
         SecretKey key = found.orElseThrow(() -> new KeyGone("record " + recordId + " of " + dataset
                 + " is sealed with key version " + version + ", which is gone: the dataset's log was purged"));
@@ -152,8 +164,9 @@ public final class SealedRecords {
     private <T> T envelope(JsonNode node, Class<T> type) {
         int format = node.path("format").asInt(-1);
         if (format != FORMAT) {
-            throw new IllegalArgumentException("deletion record format " + node.get("format") + " is unknown to this reader"
-                    + " (it reads " + FORMAT + " and plain records); deploy the newer version");
+            throw new IllegalArgumentException(
+                    "deletion record format " + node.get("format") + " is unknown to this reader" + " (it reads "
+                            + FORMAT + " and plain records); deploy the newer version");
         }
         try {
             return json.treeToValue(node, type);
@@ -163,12 +176,11 @@ public final class SealedRecords {
     }
 
     /** A sealed record on the topic: what is in clear, and the rest sealed. */
-    public record TopicMessage(int format, String dataset, String recordId, Instant deletedAt, int keyVersion, String sealed) {
-    }
+    public record TopicMessage(
+            int format, String dataset, String recordId, Instant deletedAt, int keyVersion, String sealed) {}
 
     /** A sealed retained row's columns. */
-    public record RetainedObject(int format, String dataset, String recordId, int keyVersion, String sealed) {
-    }
+    public record RetainedObject(int format, String dataset, String recordId, int keyVersion, String sealed) {}
 
     /** The key a record was sealed with is gone: its dataset's log was purged, and the record with it. */
     public static final class KeyGone extends RuntimeException {

@@ -21,11 +21,20 @@ import tools.jackson.databind.node.ObjectNode;
 class FrozenSpecTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final DatasetSpec SPEC = DatasetSpec.builder().name("profiles").storeKind(StoreKind.CASSANDRA)
-            .connectionRef("cassandra-main").namespace("demo").table("profiles").keyColumns(KeyColumns.partitionOnly("id"))
-            .identifierColumn("id").identifierSource("customers").conditionalColumn(ConditionalColumn.none())
-            .backup(new BackupLocation("backups/profiles/", BackupFormat.JSONL_GZIP)).limits(DeletionLimits.fraction(0.5))
-            .ownerTeam("demo-team").build();
+    private static final DatasetSpec SPEC = DatasetSpec.builder()
+            .name("profiles")
+            .storeKind(StoreKind.CASSANDRA)
+            .connectionRef("cassandra-main")
+            .namespace("demo")
+            .table("profiles")
+            .keyColumns(KeyColumns.partitionOnly("id"))
+            .identifierColumn("id")
+            .identifierSource("customers")
+            .conditionalColumn(ConditionalColumn.none())
+            .backup(new BackupLocation("backups/profiles/", BackupFormat.JSONL_GZIP))
+            .limits(DeletionLimits.fraction(0.5))
+            .ownerTeam("demo-team")
+            .build();
 
     @Test
     void theDigestIsOfTheCanonicalFormSoFieldOrderNeverChangesIt() {
@@ -37,18 +46,31 @@ class FrozenSpecTest {
         }
         DatasetSpec reread = JSON.readValue(JSON.writeValueAsString(reversed), DatasetSpec.class);
 
-        assertThat(FrozenSpec.digest(reread, JSON)).isEqualTo(FrozenSpec.digest(SPEC, JSON)).startsWith("spec-v1:");
-        assertThat(FrozenSpec.digest(SPEC.toBuilder().table("other").build(), JSON)).isNotEqualTo(FrozenSpec.digest(SPEC, JSON));
+        assertThat(FrozenSpec.digest(reread, JSON))
+                .isEqualTo(FrozenSpec.digest(SPEC, JSON))
+                .startsWith("spec-v1:");
+        assertThat(FrozenSpec.digest(SPEC.toBuilder().table("other").build(), JSON))
+                .isNotEqualTo(FrozenSpec.digest(SPEC, JSON));
     }
 
     @Test
     void theDifferencesNameEachFieldWithBothValues() {
         FrozenSpec frozen = FrozenSpec.of("run-1", SPEC, null, Instant.EPOCH, JSON);
-        DatasetSpec asked = SPEC.toBuilder().table("payroll").copies(List.of(new DatasetCopy("extra", StoreKind.CASSANDRA,
-                "cassandra-main", new CopyTarget.TableMapping("demo", "extra", Map.of("id", "id"))))).build();
+        DatasetSpec asked = SPEC.toBuilder()
+                .table("payroll")
+                .copies(List.of(new DatasetCopy(
+                        "extra",
+                        StoreKind.CASSANDRA,
+                        "cassandra-main",
+                        new CopyTarget.TableMapping("demo", "extra", Map.of("id", "id")))))
+                .build();
 
-        assertThat(frozen.differencesFrom(asked, JSON)).hasSize(2)
-                .anySatisfy(line -> assertThat(line).startsWith("copies: [").contains("extra").endsWith("(frozen: [])"))
+        assertThat(frozen.differencesFrom(asked, JSON))
+                .hasSize(2)
+                .anySatisfy(line -> assertThat(line)
+                        .startsWith("copies: [")
+                        .contains("extra")
+                        .endsWith("(frozen: [])"))
                 .anySatisfy(line -> assertThat(line).isEqualTo("table: \"payroll\" (frozen: \"profiles\")"));
         assertThat(frozen.differencesFrom(SPEC, JSON)).isEmpty();
     }

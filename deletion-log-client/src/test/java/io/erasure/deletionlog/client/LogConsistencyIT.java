@@ -45,8 +45,11 @@ class LogConsistencyIT {
     @BeforeAll
     static void logTables() {
         CassandraEngine cassandra = LocalEngines.cassandra();
-        session = CqlSession.builder().addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
-                .withLocalDatacenter(cassandra.localDatacenter()).addRequestTracker(new Observed()).build();
+        session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
+                .withLocalDatacenter(cassandra.localDatacenter())
+                .addRequestTracker(new Observed())
+                .build();
         session.execute("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
                 + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         LogSchema.create(session, Duration.ofDays(30));
@@ -61,8 +64,8 @@ class LogConsistencyIT {
 
     @Test
     void writesReadsKeysAndPurgeChecksRunAtLocalQuorumByDefault() {
-        DeletionLog log = DeletionLog.open(session, MASTER_KEY, Duration.ofDays(30), JsonMapper.builder().build(),
-                Clock.systemUTC());
+        DeletionLog log = DeletionLog.open(
+                session, MASTER_KEY, Duration.ofDays(30), JsonMapper.builder().build(), Clock.systemUTC());
         String dataset = "consistency-" + System.nanoTime() % 1_000_000;
         EXECUTED.clear();
 
@@ -72,41 +75,64 @@ class LogConsistencyIT {
         log.purges().purgeDataset(dataset, "operator", "test");
 
         // the driver reports a statement to its trackers on its own threads, possibly after the call returned
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(EXECUTED)
-                .as("the log's statements executed").containsKeys(
-                "INSERT INTO " + LogSchema.BY_KEY, "SELECT purged_at FROM " + LogSchema.PURGED_DATASETS,
-                "SELECT version, wrapped_key FROM " + LogSchema.DATASET_KEYS, "DELETE FROM " + LogSchema.BY_KEY));
-        assertThat(EXECUTED).as("consistency of each statement of the log").allSatisfy((statement, level) ->
-                assertThat(level).as(statement).isEqualTo(DefaultConsistencyLevel.LOCAL_QUORUM));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(EXECUTED)
+                        .as("the log's statements executed")
+                        .containsKeys(
+                                "INSERT INTO " + LogSchema.BY_KEY, "SELECT purged_at FROM " + LogSchema.PURGED_DATASETS,
+                                "SELECT version, wrapped_key FROM " + LogSchema.DATASET_KEYS,
+                                        "DELETE FROM " + LogSchema.BY_KEY));
+        assertThat(EXECUTED)
+                .as("consistency of each statement of the log")
+                .allSatisfy((statement, level) ->
+                        assertThat(level).as(statement).isEqualTo(DefaultConsistencyLevel.LOCAL_QUORUM));
     }
 
     @Test
     void theConsistencyIsConfigurable() {
-        DeletionLog log = DeletionLog.open(session, MASTER_KEY, Duration.ofDays(30), JsonMapper.builder().build(),
-                Clock.systemUTC(), DefaultConsistencyLevel.ONE);
+        DeletionLog log = DeletionLog.open(
+                session,
+                MASTER_KEY,
+                Duration.ofDays(30),
+                JsonMapper.builder().build(),
+                Clock.systemUTC(),
+                DefaultConsistencyLevel.ONE);
         String dataset = "consistency-one-" + System.nanoTime() % 1_000_000;
         EXECUTED.clear();
 
         log.writer().write(List.of(record(dataset, 2)));
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(EXECUTED).containsEntry("INSERT INTO " + LogSchema.BY_KEY, DefaultConsistencyLevel.ONE));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(EXECUTED)
+                        .containsEntry("INSERT INTO " + LogSchema.BY_KEY, DefaultConsistencyLevel.ONE));
     }
 
     private static DeletionRecord record(String dataset, long id) {
         Instant deletedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         Map<String, Object> key = Map.of("id", id);
-        return new DeletionRecord(DeletionRecord.recordIdFor("run-c", dataset, key), dataset, key,
+        return new DeletionRecord(
+                DeletionRecord.recordIdFor("run-c", dataset, key),
+                dataset,
+                key,
                 List.of(ColumnValue.of("id", id), ColumnValue.of("name", "n-" + id)),
-                CutoffTimestamp.fromInstant(deletedAt.minusSeconds(30)), RunId.of("run-c"), null, "task-1", "batch-1",
-                deletedAt, null);
+                CutoffTimestamp.fromInstant(deletedAt.minusSeconds(30)),
+                RunId.of("run-c"),
+                null,
+                "task-1",
+                "batch-1",
+                deletedAt,
+                null);
     }
 
     /** Records the consistency level each statement on the log's tables ran at, keyed by its first words. */
     private static final class Observed implements RequestTracker {
         @Override
-        public void onSuccess(Request request, long latencyNanos, DriverExecutionProfile profile, Node node,
-                              String requestLogPrefix) {
+        public void onSuccess(
+                Request request,
+                long latencyNanos,
+                DriverExecutionProfile profile,
+                Node node,
+                String requestLogPrefix) {
             if (request instanceof BoundStatement bound) {
                 String query = bound.getPreparedStatement().getQuery();
                 int table = query.indexOf(LogSchema.KEYSPACE + ".");
@@ -115,14 +141,14 @@ class LogConsistencyIT {
                 }
                 int end = query.indexOf(' ', table);
                 String name = query.substring(0, end < 0 ? query.length() : end);
-                ConsistencyLevel level = bound.getConsistencyLevel() != null ? bound.getConsistencyLevel()
+                ConsistencyLevel level = bound.getConsistencyLevel() != null
+                        ? bound.getConsistencyLevel()
                         : DefaultConsistencyLevel.valueOf(profile.getString(DefaultDriverOption.REQUEST_CONSISTENCY));
                 EXECUTED.put(name, level);
             }
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -44,7 +44,8 @@ import tools.jackson.databind.json.JsonMapper;
 class MultiKeyReadsIT {
 
     private static final String MASTER_KEY = "bXVsdGkta2V5LXJlYWRzLXRlc3QtbWFzdGVyLWtleSE=";
-    private static final Instant FIRST = Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(Duration.ofHours(3));
+    private static final Instant FIRST =
+            Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(Duration.ofHours(3));
     private static final Instant SECOND = FIRST.plus(Duration.ofMinutes(90));
     private static final AtomicInteger KEY_STATEMENTS = new AtomicInteger();
     /** Requests that write record rows, by table: "<table>" for a single row, "<table> batch" for a batch. */
@@ -56,12 +57,16 @@ class MultiKeyReadsIT {
     @BeforeAll
     static void logTables() {
         CassandraEngine cassandra = LocalEngines.cassandra();
-        session = CqlSession.builder().addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
-                .withLocalDatacenter(cassandra.localDatacenter()).addRequestTracker(new KeyStatements()).build();
+        session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
+                .withLocalDatacenter(cassandra.localDatacenter())
+                .addRequestTracker(new KeyStatements())
+                .build();
         session.execute("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
                 + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         LogSchema.create(session, Duration.ofDays(30));
-        log = DeletionLog.open(session, MASTER_KEY, Duration.ofDays(30), JsonMapper.builder().build(), Clock.systemUTC());
+        log = DeletionLog.open(
+                session, MASTER_KEY, Duration.ofDays(30), JsonMapper.builder().build(), Clock.systemUTC());
     }
 
     @AfterAll
@@ -80,21 +85,28 @@ class MultiKeyReadsIT {
         write(dataset, "request-" + System.nanoTime() % 1_000_000, LongStream.rangeClosed(41, 50), SECOND, true);
         log.purges().purgeKey(dataset, Map.of("id", 7L), "operator", "legal request");
         // 251..260 were never deleted
-        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 260).<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 260)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
                 .toList();
 
         KEY_STATEMENTS.set(0);
         List<LogReader.KeyHistory> together = log.reader().byKeys(dataset, keys, true);
         int statements = trackedStatements();
         KEY_STATEMENTS.set(0);
-        List<LogReader.KeyHistory> alone = keys.stream().map(key -> log.reader().byKey(dataset, key, true)).toList();
+        List<LogReader.KeyHistory> alone =
+                keys.stream().map(key -> log.reader().byKey(dataset, key, true)).toList();
 
-        assertThat(trackedStatements()).as("one read per key, and one of its purge marker").isEqualTo(2 * keys.size());
-        assertThat(statements).as("multi-key statements of at most " + LogReader.KEYS_PER_QUERY + " keys")
+        assertThat(trackedStatements())
+                .as("one read per key, and one of its purge marker")
+                .isEqualTo(2 * keys.size());
+        assertThat(statements)
+                .as("multi-key statements of at most " + LogReader.KEYS_PER_QUERY + " keys")
                 .isEqualTo(2 * 3);
         assertThat(together).hasSize(keys.size());
         assertThat(together).usingRecursiveFieldByFieldElementComparator().containsExactlyElementsOf(alone);
-        assertThat(together.get(0).records()).extracting(LoggedRecord::deletedAt).as("newest first")
+        assertThat(together.get(0).records())
+                .extracting(LoggedRecord::deletedAt)
+                .as("newest first")
                 .containsExactly(SECOND, FIRST);
         assertThat(together.get(6).purged()).as("key 7 was purged").isTrue();
         assertThat(together.get(6).records()).isEmpty();
@@ -108,7 +120,8 @@ class MultiKeyReadsIT {
         String dataset = "headers-" + System.nanoTime() % 1_000_000;
         write(dataset, "run-a-" + System.nanoTime() % 1_000_000, LongStream.rangeClosed(1, 120), FIRST, false);
         write(dataset, "request-" + System.nanoTime() % 1_000_000, LongStream.rangeClosed(1, 30), SECOND, true);
-        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 125).<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 125)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
                 .toList();
         List<String> hashes = keys.stream().map(key -> KeyHash.of(dataset, key)).toList();
 
@@ -117,18 +130,20 @@ class MultiKeyReadsIT {
         List<LogReader.KeyHistory> histories = log.reader().byKeys(dataset, keys, false);
         assertThat(headers).as("keys without records are left out").hasSize(120);
         for (LogReader.KeyHistory history : histories) {
-            List<RecordHeader> expected = history.records().stream().map(MultiKeyReadsIT::header).toList();
-            assertThat(headers.getOrDefault(KeyHash.of(dataset, history.key()), List.of())).as("key %s", history.key())
+            List<RecordHeader> expected =
+                    history.records().stream().map(MultiKeyReadsIT::header).toList();
+            assertThat(headers.getOrDefault(KeyHash.of(dataset, history.key()), List.of()))
+                    .as("key %s", history.key())
                     .isEqualTo(expected);
         }
         assertThat(headers.get(hashes.get(0)).get(0).anonymised()).isTrue();
 
         log.purges().purgeDataset(dataset, "operator", "legal request");
 
-        assertThat(log.reader().headersByKey(dataset, hashes).values()).allSatisfy(list ->
-                assertThat(list).allMatch(RecordHeader::purged));
-        assertThat(log.reader().byKeys(dataset, keys, false)).allSatisfy(history ->
-                assertThat(history.records()).allMatch(LoggedRecord::purged));
+        assertThat(log.reader().headersByKey(dataset, hashes).values())
+                .allSatisfy(list -> assertThat(list).allMatch(RecordHeader::purged));
+        assertThat(log.reader().byKeys(dataset, keys, false))
+                .allSatisfy(history -> assertThat(history.records()).allMatch(LoggedRecord::purged));
     }
 
     @Test
@@ -146,7 +161,8 @@ class MultiKeyReadsIT {
         });
         List<RecordHeader> windowRecords = all(cursor -> {
             LogPage page = log.reader().window(dataset, from, to, 37, cursor, false);
-            return new Page<>(page.records().stream().map(MultiKeyReadsIT::header).toList(), page.nextCursor());
+            return new Page<>(
+                    page.records().stream().map(MultiKeyReadsIT::header).toList(), page.nextCursor());
         });
         List<RecordHeader> runHeaders = all(cursor -> {
             HeaderPage page = log.reader().runHeaders(run, 37, cursor);
@@ -154,11 +170,13 @@ class MultiKeyReadsIT {
         });
         List<RecordHeader> runRecords = all(cursor -> {
             LogPage page = log.reader().run(run, 37, cursor, false);
-            return new Page<>(page.records().stream().map(MultiKeyReadsIT::header).toList(), page.nextCursor());
+            return new Page<>(
+                    page.records().stream().map(MultiKeyReadsIT::header).toList(), page.nextCursor());
         });
 
         assertThat(windowHeaders).hasSize(150).isEqualTo(windowRecords);
-        assertThat(windowHeaders.subList(130, 150)).allMatch(header -> header.deletedAt().equals(SECOND));
+        assertThat(windowHeaders.subList(130, 150))
+                .allMatch(header -> header.deletedAt().equals(SECOND));
         assertThat(runHeaders).hasSize(130).isEqualTo(runRecords);
     }
 
@@ -168,20 +186,30 @@ class MultiKeyReadsIT {
         String run = "run-b-" + System.nanoTime() % 1_000_000;
         int records = 260;
         Map<Integer, Integer> perShard = new TreeMap<>();
-        LongStream.rangeClosed(1, records).forEach(id -> perShard.merge(LogWriter.shardOf(
-                DeletionRecord.recordIdFor(run, dataset, Map.of("id", id))), 1, Integer::sum));
-        int runBatches = perShard.values().stream().mapToInt(n -> (n + LogWriter.MAX_ROWS_PER_BATCH - 1)
-                / LogWriter.MAX_ROWS_PER_BATCH).sum();
+        LongStream.rangeClosed(1, records)
+                .forEach(id -> perShard.merge(
+                        LogWriter.shardOf(DeletionRecord.recordIdFor(run, dataset, Map.of("id", id))),
+                        1,
+                        Integer::sum));
+        int runBatches = perShard.values().stream()
+                .mapToInt(n -> (n + LogWriter.MAX_ROWS_PER_BATCH - 1) / LogWriter.MAX_ROWS_PER_BATCH)
+                .sum();
 
         RECORD_WRITES.clear();
         write(dataset, run, LongStream.rangeClosed(1, records), FIRST, false);
-        awaitStill(() -> RECORD_WRITES.values().stream().mapToInt(AtomicInteger::get).sum());
+        awaitStill(() ->
+                RECORD_WRITES.values().stream().mapToInt(AtomicInteger::get).sum());
 
-        assertThat(counts(RECORD_WRITES)).as("one request per by-key row; by-time rows in one partition, by-run rows in"
-                + " one per shard, at most " + LogWriter.MAX_ROWS_PER_BATCH + " a batch").isEqualTo(Map.of(
-                LogSchema.BY_KEY, records,
-                LogSchema.BY_TIME + " batch", (records + LogWriter.MAX_ROWS_PER_BATCH - 1) / LogWriter.MAX_ROWS_PER_BATCH,
-                LogSchema.BY_RUN + " batch", runBatches));
+        assertThat(counts(RECORD_WRITES))
+                .as("one request per by-key row; by-time rows in one partition, by-run rows in"
+                        + " one per shard, at most " + LogWriter.MAX_ROWS_PER_BATCH + " a batch")
+                .isEqualTo(Map.of(
+                        LogSchema.BY_KEY,
+                        records,
+                        LogSchema.BY_TIME + " batch",
+                        (records + LogWriter.MAX_ROWS_PER_BATCH - 1) / LogWriter.MAX_ROWS_PER_BATCH,
+                        LogSchema.BY_RUN + " batch",
+                        runBatches));
         List<LoggedRecord> byRun = all(cursor -> {
             LogPage page = log.reader().run(run, 37, cursor, true);
             return new Page<>(page.records(), page.nextCursor());
@@ -193,9 +221,13 @@ class MultiKeyReadsIT {
         assertThat(byRun).hasSize(records);
         assertThat(byTime).hasSize(records);
         assertThat(byRun).allSatisfy(record -> assertThat(record.columns()).hasSize(2));
-        assertThat(byRun.stream().map(r -> ((Number) r.primaryKey().get("id")).longValue()).distinct().count())
+        assertThat(byRun.stream()
+                        .map(r -> ((Number) r.primaryKey().get("id")).longValue())
+                        .distinct()
+                        .count())
                 .isEqualTo(records);
-        assertThat(log.reader().byKey(dataset, Map.of("id", 260L), true).records()).singleElement()
+        assertThat(log.reader().byKey(dataset, Map.of("id", 260L), true).records())
+                .singleElement()
                 .satisfies(record -> assertThat(record.columns()).hasSize(2));
     }
 
@@ -210,23 +242,40 @@ class MultiKeyReadsIT {
             Map<String, Object> key = Map.of("id", id);
             String recordId = DeletionRecord.recordIdFor(run, dataset, key);
             perShard.merge(LogWriter.shardOf(recordId), 1, Integer::sum);
-            records.add(new DeletionRecord(recordId, dataset, key, List.of(ColumnValue.of("bio", large)),
-                    CutoffTimestamp.fromInstant(FIRST.minusSeconds(30)), RunId.of(run), null, "task-1", "batch-1", FIRST,
-                    null, false));
+            records.add(new DeletionRecord(
+                    recordId,
+                    dataset,
+                    key,
+                    List.of(ColumnValue.of("bio", large)),
+                    CutoffTimestamp.fromInstant(FIRST.minusSeconds(30)),
+                    RunId.of(run),
+                    null,
+                    "task-1",
+                    "batch-1",
+                    FIRST,
+                    null,
+                    false));
         });
         int runRequests = perShard.values().stream().mapToInt(n -> (n + 1) / 2).sum();
 
         RECORD_WRITES.clear();
         log.writer().write(records);
-        awaitStill(() -> RECORD_WRITES.values().stream().mapToInt(AtomicInteger::get).sum());
+        awaitStill(() ->
+                RECORD_WRITES.values().stream().mapToInt(AtomicInteger::get).sum());
 
         Map<String, Integer> counts = counts(RECORD_WRITES);
-        assertThat(counts.get(LogSchema.BY_TIME + " batch")).as("by-time rows, two a batch").isEqualTo(3);
+        assertThat(counts.get(LogSchema.BY_TIME + " batch"))
+                .as("by-time rows, two a batch")
+                .isEqualTo(3);
         assertThat(counts.getOrDefault(LogSchema.BY_RUN + " batch", 0) + counts.getOrDefault(LogSchema.BY_RUN, 0))
-                .as("by-run requests, at most two rows each").isEqualTo(runRequests);
+                .as("by-run requests, at most two rows each")
+                .isEqualTo(runRequests);
         LogPage page = log.reader().run(run, 10, null, true);
-        assertThat(page.records()).hasSize(6).allSatisfy(record ->
-                assertThat(record.columns()).singleElement().satisfies(c -> assertThat(c.value()).isEqualTo(large)));
+        assertThat(page.records())
+                .hasSize(6)
+                .allSatisfy(record -> assertThat(record.columns())
+                        .singleElement()
+                        .satisfies(c -> assertThat(c.value()).isEqualTo(large)));
     }
 
     private static Map<String, Integer> counts(Map<String, AtomicInteger> counters) {
@@ -238,10 +287,13 @@ class MultiKeyReadsIT {
     @Test
     void aKeySetLargerThanAPageIsRefusedWithTheFix() {
         List<Map<String, Object>> keys = LongStream.rangeClosed(1, LogReader.MAX_PAGE + 1)
-                .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
 
-        assertThatThrownBy(() -> log.reader().byKeys("too-many", keys, false)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("at most " + LogReader.MAX_PAGE).hasMessageContaining("in parts");
+        assertThatThrownBy(() -> log.reader().byKeys("too-many", keys, false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most " + LogReader.MAX_PAGE)
+                .hasMessageContaining("in parts");
     }
 
     @Test
@@ -255,20 +307,35 @@ class MultiKeyReadsIT {
         List<DeletionRecord> redelivered = new ArrayList<>();
         LongStream.rangeClosed(1, 250).forEach(id -> {
             Map<String, Object> key = Map.of("id", id);
-            redelivered.add(new DeletionRecord(DeletionRecord.recordIdFor(run, dataset, key), dataset, key,
-                    List.of(ColumnValue.of("id", id)), CutoffTimestamp.fromInstant(FIRST.minusSeconds(30)), RunId.of(run),
-                    null, "task-1", "batch-1", FIRST, null, false));
+            redelivered.add(new DeletionRecord(
+                    DeletionRecord.recordIdFor(run, dataset, key),
+                    dataset,
+                    key,
+                    List.of(ColumnValue.of("id", id)),
+                    CutoffTimestamp.fromInstant(FIRST.minusSeconds(30)),
+                    RunId.of(run),
+                    null,
+                    "task-1",
+                    "batch-1",
+                    FIRST,
+                    null,
+                    false));
         });
 
         KEY_STATEMENTS.set(0);
         LogWriter.Written written = log.writer().write(redelivered); // a late re-delivery from the topic
         int statements = trackedStatements();
 
-        assertThat(written.skippedPurged()).as("the purged keys' records are not written back").isEqualTo(3);
-        assertThat(written.written()).isEqualTo(247);
-        assertThat(statements).as("purge markers read " + LogReader.KEYS_PER_QUERY + " keys a statement, not one per record")
+        assertThat(written.skippedPurged())
+                .as("the purged keys' records are not written back")
                 .isEqualTo(3);
-        assertThat(log.reader().byKey(dataset, Map.of("id", 150L), true).purged()).as("still purged").isTrue();
+        assertThat(written.written()).isEqualTo(247);
+        assertThat(statements)
+                .as("purge markers read " + LogReader.KEYS_PER_QUERY + " keys a statement, not one per record")
+                .isEqualTo(3);
+        assertThat(log.reader().byKey(dataset, Map.of("id", 150L), true).purged())
+                .as("still purged")
+                .isTrue();
     }
 
     /** The tracker's count once it stops moving: the driver may report a request just after its result is handed over. */
@@ -293,13 +360,16 @@ class MultiKeyReadsIT {
 
     /** The record table a statement writes, or "" for another. */
     private static String table(BatchableStatement<?> statement) {
-        String query = statement instanceof BoundStatement bound ? bound.getPreparedStatement().getQuery() : "";
+        String query = statement instanceof BoundStatement bound
+                ? bound.getPreparedStatement().getQuery()
+                : "";
         return Stream.of(LogSchema.BY_KEY, LogSchema.BY_TIME, LogSchema.BY_RUN)
-                .filter(table -> query.startsWith("INSERT INTO " + table + " ")).findFirst().orElse("");
+                .filter(table -> query.startsWith("INSERT INTO " + table + " "))
+                .findFirst()
+                .orElse("");
     }
 
-    private record Page<T>(List<T> items, String next) {
-    }
+    private record Page<T>(List<T> items, String next) {}
 
     private static <T> List<T> all(Function<String, Page<T>> read) {
         List<T> all = new ArrayList<>();
@@ -314,7 +384,12 @@ class MultiKeyReadsIT {
     }
 
     private static RecordHeader header(LoggedRecord record) {
-        return new RecordHeader(record.recordId(), record.dataset(), record.keyHash(), record.deletedAt(), record.purged(),
+        return new RecordHeader(
+                record.recordId(),
+                record.dataset(),
+                record.keyHash(),
+                record.deletedAt(),
+                record.purged(),
                 record.anonymised());
     }
 
@@ -323,12 +398,23 @@ class MultiKeyReadsIT {
         List<DeletionRecord> records = new ArrayList<>();
         ids.forEach(id -> {
             Map<String, Object> key = Map.of("id", id);
-            List<ColumnValue> columns = anonymised ? List.of(ColumnValue.of("email", id + "@example.com"))
+            List<ColumnValue> columns = anonymised
+                    ? List.of(ColumnValue.of("email", id + "@example.com"))
                     : List.of(ColumnValue.of("id", id), ColumnValue.of("name", "n-" + id));
             boolean run = origin.startsWith("run");
-            records.add(new DeletionRecord(DeletionRecord.recordIdFor(origin, dataset, key), dataset, key, columns,
-                    CutoffTimestamp.fromInstant(at.minusSeconds(30)), run ? RunId.of(origin) : null, run ? null : origin,
-                    "task-1", "batch-1", at, null, anonymised));
+            records.add(new DeletionRecord(
+                    DeletionRecord.recordIdFor(origin, dataset, key),
+                    dataset,
+                    key,
+                    columns,
+                    CutoffTimestamp.fromInstant(at.minusSeconds(30)),
+                    run ? RunId.of(origin) : null,
+                    run ? null : origin,
+                    "task-1",
+                    "batch-1",
+                    at,
+                    null,
+                    anonymised));
         });
         log.writer().write(records);
     }
@@ -336,26 +422,34 @@ class MultiKeyReadsIT {
     /** Counts the statements on the by-key and purge-marker tables. */
     private static final class KeyStatements implements RequestTracker {
         @Override
-        public void onSuccess(Request request, long latencyNanos, DriverExecutionProfile profile, Node node,
-                              String requestLogPrefix) {
+        public void onSuccess(
+                Request request,
+                long latencyNanos,
+                DriverExecutionProfile profile,
+                Node node,
+                String requestLogPrefix) {
             if (request instanceof BatchStatement batch) {
-                RECORD_WRITES.computeIfAbsent(table(batch.iterator().next()) + " batch", t -> new AtomicInteger())
+                RECORD_WRITES
+                        .computeIfAbsent(table(batch.iterator().next()) + " batch", t -> new AtomicInteger())
                         .incrementAndGet();
             }
-            if (request instanceof BoundStatement bound && bound.getPreparedStatement().getQuery().startsWith("INSERT")
+            if (request instanceof BoundStatement bound
+                    && bound.getPreparedStatement().getQuery().startsWith("INSERT")
                     && !table(bound).isEmpty()) {
-                RECORD_WRITES.computeIfAbsent(table(bound), t -> new AtomicInteger()).incrementAndGet();
+                RECORD_WRITES
+                        .computeIfAbsent(table(bound), t -> new AtomicInteger())
+                        .incrementAndGet();
             }
             if (request instanceof BoundStatement bound) {
                 String query = bound.getPreparedStatement().getQuery();
-                if (query.startsWith("SELECT") && (query.contains(LogSchema.BY_KEY) || query.contains(LogSchema.PURGED_KEYS))) {
+                if (query.startsWith("SELECT")
+                        && (query.contains(LogSchema.BY_KEY) || query.contains(LogSchema.PURGED_KEYS))) {
                     KEY_STATEMENTS.incrementAndGet();
                 }
             }
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -23,7 +23,8 @@ class PayloadCipherTest {
         assertThatThrownBy(() -> PayloadCipher.decrypt(PayloadCipher.newDataKey(), sealed, "record-1"))
                 .isInstanceOf(PayloadCipher.UnreadablePayload.class);
         assertThatThrownBy(() -> PayloadCipher.decrypt(key, sealed, "record-2"))
-                .as("a payload copied onto another record").isInstanceOf(PayloadCipher.UnreadablePayload.class);
+                .as("a payload copied onto another record")
+                .isInstanceOf(PayloadCipher.UnreadablePayload.class);
     }
 
     @Test
@@ -35,11 +36,14 @@ class PayloadCipherTest {
 
     @Test
     void theMasterKeyMustBe32BytesOfBase64() {
-        assertThatThrownBy(() -> PayloadCipher.masterKey("")).hasMessageContaining("erasure.deletion-log.master-key is required");
+        assertThatThrownBy(() -> PayloadCipher.masterKey(""))
+                .hasMessageContaining("erasure.deletion-log.master-key is required");
         assertThatThrownBy(() -> PayloadCipher.masterKey("not base64!")).hasMessageContaining("not base64");
         assertThatThrownBy(() -> PayloadCipher.masterKey(Base64.getEncoder().encodeToString(new byte[16])))
                 .hasMessageContaining("32 bytes");
-        assertThat(PayloadCipher.masterKey(Base64.getEncoder().encodeToString(new byte[32])).getEncoded()).hasSize(32);
+        assertThat(PayloadCipher.masterKey(Base64.getEncoder().encodeToString(new byte[32]))
+                        .getEncoded())
+                .hasSize(32);
     }
 
     @Test
@@ -51,7 +55,8 @@ class PayloadCipherTest {
         assertThat(parsed.part()).isEqualTo(3);
         assertThat(parsed.pagingState()).isEqualTo(ByteBuffer.wrap(new byte[] {1, 2, 3}));
         assertThat(Cursor.parse(null)).isEqualTo(Cursor.START);
-        assertThatThrownBy(() -> Cursor.parse("garbage")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Cursor.parse("garbage"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("nextCursor");
     }
 }

@@ -39,8 +39,7 @@ public class DeadLetters {
     }
 
     /** A message that cannot be stored, and why. */
-    public record DeadLetter(ConsumerRecord<String, String> message, String reason) {
-    }
+    public record DeadLetter(ConsumerRecord<String, String> message, String reason) {}
 
     /** Sends every dead letter and returns once all are acknowledged; throws (nothing is committed) otherwise. */
     public void send(List<DeadLetter> letters) {
@@ -52,17 +51,23 @@ public class DeadLetters {
             ConsumerRecord<String, String> message = letter.message();
             String dataset = datasetOf(message);
             String origin = message.topic() + "-" + message.partition() + "@" + message.offset();
-            ProducerRecord<String, String> dead = new ProducerRecord<>(Topics.DELETION_LOG_DEAD_LETTER, message.key(),
-                    message.value());
+            ProducerRecord<String, String> dead =
+                    new ProducerRecord<>(Topics.DELETION_LOG_DEAD_LETTER, message.key(), message.value());
             message.headers().forEach(dead.headers()::add);
             dead.headers().add(Topics.DEAD_LETTER_DATASET, dataset.getBytes(StandardCharsets.UTF_8));
             dead.headers().add(Topics.DEAD_LETTER_REASON, letter.reason().getBytes(StandardCharsets.UTF_8));
             dead.headers().add(Topics.DEAD_LETTER_ORIGIN, origin.getBytes(StandardCharsets.UTF_8));
             acks.add(kafka.send(dead));
-            meters.counter("erasure.deletion_log.records", "outcome", "dead_lettered").increment();
-            log.error("deletion record at {} cannot be stored: sent to {}; deletion of {} stops until it is resolved: {}",
-                    origin, Topics.DELETION_LOG_DEAD_LETTER, dataset.equals(Topics.CONTROL_GLOBAL_KEY)
-                            ? "every dataset (its dataset cannot be told)" : "dataset " + dataset, letter.reason());
+            meters.counter("erasure.deletion_log.records", "outcome", "dead_lettered")
+                    .increment();
+            log.error(
+                    "deletion record at {} cannot be stored: sent to {}; deletion of {} stops until it is resolved: {}",
+                    origin,
+                    Topics.DELETION_LOG_DEAD_LETTER,
+                    dataset.equals(Topics.CONTROL_GLOBAL_KEY)
+                            ? "every dataset (its dataset cannot be told)"
+                            : "dataset " + dataset,
+                    letter.reason());
         }
         try {
             CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -70,8 +75,10 @@ public class DeadLetters {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while dead-lettering " + letters.size() + " records", e);
         } catch (Exception e) {
-            throw new IllegalStateException("the dead-letter topic did not acknowledge " + letters.size() + " records;"
-                    + " the batch is redelivered: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "the dead-letter topic did not acknowledge " + letters.size() + " records;"
+                            + " the batch is redelivered: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -93,7 +100,8 @@ public class DeadLetters {
             candidate = message.key().substring(0, message.key().indexOf('|'));
         }
         try {
-            return candidate == null || Topics.CONTROL_GLOBAL_KEY.equals(candidate) ? Topics.CONTROL_GLOBAL_KEY
+            return candidate == null || Topics.CONTROL_GLOBAL_KEY.equals(candidate)
+                    ? Topics.CONTROL_GLOBAL_KEY
                     : Names.datasetName("dataset", candidate);
         } catch (IllegalArgumentException invalid) {
             return Topics.CONTROL_GLOBAL_KEY;

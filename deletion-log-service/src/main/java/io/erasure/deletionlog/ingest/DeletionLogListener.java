@@ -40,7 +40,8 @@ public class DeletionLogListener {
     private final Counter stored;
     private final Counter skipped;
 
-    public DeletionLogListener(DeletionLog deletionLog, DeadLetters deadLetters, JsonMapper json, MeterRegistry meters) {
+    public DeletionLogListener(
+            DeletionLog deletionLog, DeadLetters deadLetters, JsonMapper json, MeterRegistry meters) {
         this.writer = deletionLog.writer();
         this.purges = deletionLog.purges();
         this.sealed = new SealedRecords(deletionLog.keys(), json);
@@ -52,8 +53,9 @@ public class DeletionLogListener {
     /** Whether a purge of the message's whole dataset came at or after its deletion. */
     private boolean purgedAfterDeletion(SealedRecords batch, String message) {
         SealedRecords.TopicMessage envelope = batch.envelopeOf(message).orElseThrow();
-        return purges.history(envelope.dataset()).stream().anyMatch(purge -> purge.scope() == LogPurges.Scope.DATASET
-                && !purge.purgedAt().isBefore(envelope.deletedAt()));
+        return purges.history(envelope.dataset()).stream()
+                .anyMatch(purge -> purge.scope() == LogPurges.Scope.DATASET
+                        && !purge.purgedAt().isBefore(envelope.deletedAt()));
     }
 
     @KafkaListener(topics = Topics.DELETION_LOG, groupId = GROUP, batch = "true")
@@ -82,8 +84,11 @@ public class DeletionLogListener {
         stored.increment(written.written());
         skipped.increment(written.skippedPurged() + written.skippedExpired() + purgedBeforeIngest);
         if (written.skippedPurged() + written.skippedExpired() > 0) {
-            log.info("{} records not stored: {} of purged keys or datasets, {} older than the retention",
-                    written.skippedPurged() + written.skippedExpired(), written.skippedPurged(), written.skippedExpired());
+            log.info(
+                    "{} records not stored: {} of purged keys or datasets, {} older than the retention",
+                    written.skippedPurged() + written.skippedExpired(),
+                    written.skippedPurged(),
+                    written.skippedExpired());
         }
     }
 }

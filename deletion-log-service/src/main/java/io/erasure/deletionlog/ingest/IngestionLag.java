@@ -25,12 +25,14 @@ public class IngestionLag implements DisposableBean {
     public IngestionLag(KafkaAdmin kafkaAdmin, MeterRegistry meters) {
         this.admin = Admin.create(kafkaAdmin.getConfigurationProperties());
         Gauge.builder("erasure.deletion_log.lag", this, lag -> {
-            try {
-                return lag.current().total();
-            } catch (RuntimeException e) {
-                return Double.NaN;
-            }
-        }).description("records on " + Topics.DELETION_LOG + " not yet stored in the log").register(meters);
+                    try {
+                        return lag.current().total();
+                    } catch (RuntimeException e) {
+                        return Double.NaN;
+                    }
+                })
+                .description("records on " + Topics.DELETION_LOG + " not yet stored in the log")
+                .register(meters);
     }
 
     public ConsumerGroupLag.Lag current() {

@@ -51,7 +51,12 @@ public class PurgeController {
         LogPurges.Purge purge = request.key() == null
                 ? purges.purgeDataset(dataset, caller.name(), request.reason())
                 : purges.purgeKey(dataset, request.key(), caller.name(), request.reason());
-        log.warn("deletion log purged: {} of dataset {} by {} ({})", purge.scope(), dataset, caller.name(), request.reason());
+        log.warn(
+                "deletion log purged: {} of dataset {} by {} ({})",
+                purge.scope(),
+                dataset,
+                caller.name(),
+                request.reason());
         return purge;
     }
 

@@ -4,10 +4,10 @@ import io.erasure.deletionlog.client.DeletionLog;
 import io.erasure.deletionlog.client.LogPage;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.ingest.IngestionLag;
-import io.erasure.support.kafka.ConsumerGroupLag;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.support.access.CallerResolver;
 import io.erasure.support.access.Role;
+import io.erasure.support.kafka.ConsumerGroupLag;
 import java.time.Instant;
 import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -46,25 +46,31 @@ public class LogQueryController {
     public KeyHistoryView key(@PathVariable String dataset, @RequestParam String key) {
         Map<String, Object> primaryKey;
         try {
-            primaryKey = CanonicalKey.copyOf("key", json.readValue(key, new TypeReference<Map<String, Object>>() { }));
+            primaryKey = CanonicalKey.copyOf("key", json.readValue(key, new TypeReference<Map<String, Object>>() {}));
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("key must be the primary key as a JSON object, e.g. {\"id\":42}: "
-                    + e.getOriginalMessage());
+            throw new IllegalArgumentException(
+                    "key must be the primary key as a JSON object, e.g. {\"id\":42}: " + e.getOriginalMessage());
         }
         return KeyHistoryView.of(reader.byKey(dataset, primaryKey, fullRows()));
     }
 
     /** Records of a dataset deleted in [from, to). */
     @GetMapping("/log/{dataset}/records")
-    public LogPage window(@PathVariable String dataset, @RequestParam Instant from, @RequestParam Instant to,
-                          @RequestParam(defaultValue = "100") int limit, @RequestParam(required = false) String cursor) {
+    public LogPage window(
+            @PathVariable String dataset,
+            @RequestParam Instant from,
+            @RequestParam Instant to,
+            @RequestParam(defaultValue = "100") int limit,
+            @RequestParam(required = false) String cursor) {
         return reader.window(dataset, from, to, limit, cursor, fullRows());
     }
 
     /** Records of a run (or a forward-deletion request id). */
     @GetMapping("/log/runs/{runId}/records")
-    public LogPage run(@PathVariable String runId, @RequestParam(defaultValue = "100") int limit,
-                       @RequestParam(required = false) String cursor) {
+    public LogPage run(
+            @PathVariable String runId,
+            @RequestParam(defaultValue = "100") int limit,
+            @RequestParam(required = false) String cursor) {
         return reader.run(runId, limit, cursor, fullRows());
     }
 
@@ -87,11 +93,23 @@ public class LogQueryController {
         return callers.current().has(Role.RECOVERY);
     }
 
-    public record KeyHistoryView(String dataset, Map<String, Object> key, boolean deleted, boolean purged, Instant purgedAt,
-                                 String purgedBy, java.util.List<io.erasure.deletionlog.client.LoggedRecord> records) {
+    public record KeyHistoryView(
+            String dataset,
+            Map<String, Object> key,
+            boolean deleted,
+            boolean purged,
+            Instant purgedAt,
+            String purgedBy,
+            java.util.List<io.erasure.deletionlog.client.LoggedRecord> records) {
         static KeyHistoryView of(LogReader.KeyHistory history) {
-            return new KeyHistoryView(history.dataset(), history.key(), !history.records().isEmpty() || history.purged(),
-                    history.purged(), history.purgedAt(), history.purgedBy(), history.records());
+            return new KeyHistoryView(
+                    history.dataset(),
+                    history.key(),
+                    !history.records().isEmpty() || history.purged(),
+                    history.purged(),
+                    history.purgedAt(),
+                    history.purgedBy(),
+                    history.records());
         }
     }
 }

@@ -1,14 +1,12 @@
 package io.erasure.deletionlog.schema;
 
-import java.time.Duration;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.InitializingBean;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.erasure.deletionlog.client.LogSchema;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.InitializingBean;
 
 /**
  * Creates the {@code deletion_log} keyspace and its tables ({@link LogSchema}) at startup when they are missing.

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 class DeadLetterIT extends DeletionLogTestSupport {
 
-    private static final Instant DELETED_AT = Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(1, ChronoUnit.HOURS);
+    private static final Instant DELETED_AT =
+            Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(1, ChronoUnit.HOURS);
 
     @Test
     void anUnreadableRecordLandsOnTheDeadLetterTopicWithItsDataset() {
@@ -42,27 +43,39 @@ class DeadLetterIT extends DeletionLogTestSupport {
         DeletionRecord after = record(dataset, run, 2, DELETED_AT);
         publish(List.of(after));
 
-        await(() -> get("viewer", "/api/log/runs/{run}/records", run), page -> page.get("records").size() == 1);
+        await(
+                () -> get("viewer", "/api/log/runs/{run}/records", run),
+                page -> page.get("records").size() == 1);
         List<ConsumerRecord<String, String>> dead = await(() -> deadLetters(marker), found -> found.size() == 2);
 
-        assertThat(dead).extracting(ConsumerRecord::value).containsExactlyInAnyOrder(
-                "{\"dataset\":\"" + dataset + "\",\"note\":\"" + marker + "\"}", "not json " + marker);
-        assertThat(dead).extracting(r -> header(r, Topics.DEAD_LETTER_DATASET).orElse(null))
+        assertThat(dead)
+                .extracting(ConsumerRecord::value)
+                .containsExactlyInAnyOrder(
+                        "{\"dataset\":\"" + dataset + "\",\"note\":\"" + marker + "\"}", "not json " + marker);
+        assertThat(dead)
+                .extracting(r -> header(r, Topics.DEAD_LETTER_DATASET).orElse(null))
                 .containsExactlyInAnyOrder(dataset, Topics.CONTROL_GLOBAL_KEY);
         assertThat(dead).allSatisfy(r -> {
             assertThat(header(r, Topics.DEAD_LETTER_REASON)).isPresent();
-            assertThat(header(r, Topics.DEAD_LETTER_ORIGIN)).hasValueSatisfying(origin ->
-                    assertThat(origin).startsWith(Topics.DELETION_LOG + "-"));
+            assertThat(header(r, Topics.DEAD_LETTER_ORIGIN))
+                    .hasValueSatisfying(origin -> assertThat(origin).startsWith(Topics.DELETION_LOG + "-"));
         });
     }
 
     /** The dead letters whose value contains {@code marker}, read from the start with a plain consumer. */
     static List<ConsumerRecord<String, String>> deadLetters(String marker) {
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new StringDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.DELETION_LOG_DEAD_LETTER, Duration.ofSeconds(10))
-                    .stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        LocalEngines.kafka().bootstrapServers(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
+            List<TopicPartition> partitions =
+                    consumer.partitionsFor(Topics.DELETION_LOG_DEAD_LETTER, Duration.ofSeconds(10)).stream()
+                            .map(p -> new TopicPartition(p.topic(), p.partition()))
+                            .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);

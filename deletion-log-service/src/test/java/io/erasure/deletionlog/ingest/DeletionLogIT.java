@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
 /** Records published on the topic land in the log once, answer queries by key, window and run, and can be purged. */
 class DeletionLogIT extends DeletionLogTestSupport {
 
-    private static final Instant DELETED_AT = Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(2, ChronoUnit.HOURS);
+    private static final Instant DELETED_AT =
+            Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(2, ChronoUnit.HOURS);
 
     @Test
     void aRecordPublishedTwiceIsStoredOnce() {
@@ -32,13 +33,24 @@ class DeletionLogIT extends DeletionLogTestSupport {
         DeletionRecord record = record(dataset, run, 1, DELETED_AT);
 
         publish(List.of(record, record));
-        publish(List.of(record(dataset, run, 2, DELETED_AT))); // a later record: once it is in, the duplicates were consumed
+        publish(List.of(
+                record(dataset, run, 2, DELETED_AT))); // a later record: once it is in, the duplicates were consumed
 
-        JsonNode byRun = await(() -> get("viewer", "/api/log/runs/{run}/records", run), page -> page.get("records").size() >= 2);
+        JsonNode byRun = await(
+                () -> get("viewer", "/api/log/runs/{run}/records", run),
+                page -> page.get("records").size() >= 2);
         assertThat(byRun.get("records")).hasSize(2);
-        assertThat(get("viewer", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":1}").get("records")).hasSize(1);
-        assertThat(get("viewer", "/api/log/{dataset}/records?from={from}&to={to}", dataset, DELETED_AT.minusSeconds(1),
-                DELETED_AT.plusSeconds(1)).get("records")).hasSize(2);
+        assertThat(get("viewer", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":1}")
+                        .get("records"))
+                .hasSize(1);
+        assertThat(get(
+                                "viewer",
+                                "/api/log/{dataset}/records?from={from}&to={to}",
+                                dataset,
+                                DELETED_AT.minusSeconds(1),
+                                DELETED_AT.plusSeconds(1))
+                        .get("records"))
+                .hasSize(2);
     }
 
     @Test
@@ -48,7 +60,8 @@ class DeletionLogIT extends DeletionLogTestSupport {
         DeletionRecord record = record(dataset, run, 7, DELETED_AT);
         publish(List.of(record));
 
-        JsonNode asViewer = await(() -> get("viewer", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":7}"),
+        JsonNode asViewer = await(
+                () -> get("viewer", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":7}"),
                 history -> history.get("records").size() == 1);
         JsonNode asRecovery = get("recovery", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":7}");
 
@@ -57,13 +70,22 @@ class DeletionLogIT extends DeletionLogTestSupport {
         assertThat(viewerRecord.get("runId").asString()).isEqualTo(run);
         assertThat(viewerRecord.get("deletedAt").asString()).isEqualTo(DELETED_AT.toString());
         assertThat(viewerRecord.get("primaryKey").get("id").asLong()).isEqualTo(7);
-        assertThat(viewerRecord.get("columns").isNull()).as("columns hidden from VIEWER").isTrue();
+        assertThat(viewerRecord.get("columns").isNull())
+                .as("columns hidden from VIEWER")
+                .isTrue();
         JsonNode columns = asRecovery.get("records").get(0).get("columns");
         assertThat(columns).hasSize(3);
-        assertThat(StreamSupport.stream(columns.spliterator(), false).map(c -> c.get("name").asString() + "=" + c.get("value").asString()))
+        assertThat(StreamSupport.stream(columns.spliterator(), false)
+                        .map(c ->
+                                c.get("name").asString() + "=" + c.get("value").asString()))
                 .containsExactlyInAnyOrder("id=7", "name=name-7", "email=7@example.com");
-        assertThat(StreamSupport.stream(columns.spliterator(), false).filter(c -> c.get("name").asString().equals("email"))
-                .findFirst().orElseThrow().get("ttlSeconds").asInt()).isEqualTo(86_400);
+        assertThat(StreamSupport.stream(columns.spliterator(), false)
+                        .filter(c -> c.get("name").asString().equals("email"))
+                        .findFirst()
+                        .orElseThrow()
+                        .get("ttlSeconds")
+                        .asInt())
+                .isEqualTo(86_400);
 
         JsonNode unknownKey = get("viewer", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":8}");
         assertThat(unknownKey.get("deleted").asBoolean()).isFalse();
@@ -79,7 +101,9 @@ class DeletionLogIT extends DeletionLogTestSupport {
             records.add(record(dataset, run, 100 + i, DELETED_AT.plus(i * 25L, ChronoUnit.MINUTES)));
         }
         publish(records);
-        await(() -> get("viewer", "/api/log/runs/{run}/records?limit=100", run), page -> page.get("records").size() == 7);
+        await(
+                () -> get("viewer", "/api/log/runs/{run}/records?limit=100", run),
+                page -> page.get("records").size() == 7);
 
         Set<String> fromWindow = readAll("/api/log/" + dataset + "/records?from=" + DELETED_AT.minusSeconds(1) + "&to="
                 + DELETED_AT.plus(4, ChronoUnit.HOURS) + "&limit=3");
@@ -87,10 +111,13 @@ class DeletionLogIT extends DeletionLogTestSupport {
         Set<String> narrow = readAll("/api/log/" + dataset + "/records?from=" + DELETED_AT.plus(25, ChronoUnit.MINUTES)
                 + "&to=" + DELETED_AT.plus(75, ChronoUnit.MINUTES) + "&limit=10");
 
-        Set<String> expected = new HashSet<>(records.stream().map(DeletionRecord::recordId).toList());
+        Set<String> expected =
+                new HashSet<>(records.stream().map(DeletionRecord::recordId).toList());
         assertThat(fromWindow).isEqualTo(expected);
         assertThat(fromRun).isEqualTo(expected);
-        assertThat(narrow).containsExactlyInAnyOrder(records.get(1).recordId(), records.get(2).recordId());
+        assertThat(narrow)
+                .containsExactlyInAnyOrder(
+                        records.get(1).recordId(), records.get(2).recordId());
     }
 
     @Test
@@ -100,22 +127,40 @@ class DeletionLogIT extends DeletionLogTestSupport {
         DeletionRecord purged = record(dataset, run, 1, DELETED_AT);
         DeletionRecord kept = record(dataset, run, 2, DELETED_AT);
         publish(List.of(purged, kept));
-        await(() -> get("viewer", "/api/log/runs/{run}/records", run), page -> page.get("records").size() == 2);
+        await(
+                () -> get("viewer", "/api/log/runs/{run}/records", run),
+                page -> page.get("records").size() == 2);
 
-        as("viewer").post().uri("/api/log/{dataset}/purge", dataset).contentType(MediaType.APPLICATION_JSON)
-                .body("{\"key\": {\"id\": 1}, \"reason\": \"court order\"}").exchange().expectStatus().isForbidden();
-        as("operator").post().uri("/api/log/{dataset}/purge", dataset).contentType(MediaType.APPLICATION_JSON)
-                .body("{\"key\": {\"id\": 1}, \"reason\": \"court order\"}").exchange().expectStatus().isOk();
+        as("viewer")
+                .post()
+                .uri("/api/log/{dataset}/purge", dataset)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body("{\"key\": {\"id\": 1}, \"reason\": \"court order\"}")
+                .exchange()
+                .expectStatus()
+                .isForbidden();
+        as("operator")
+                .post()
+                .uri("/api/log/{dataset}/purge", dataset)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body("{\"key\": {\"id\": 1}, \"reason\": \"court order\"}")
+                .exchange()
+                .expectStatus()
+                .isOk();
         publish(List.of(purged, record(dataset, run, 3, DELETED_AT))); // a late re-delivery, then a marker record
-        await(() -> get("viewer", "/api/log/runs/{run}/records", run), page -> page.get("records").size() >= 2
-                && ids(page).contains(record(dataset, run, 3, DELETED_AT).recordId()));
+        await(
+                () -> get("viewer", "/api/log/runs/{run}/records", run),
+                page -> page.get("records").size() >= 2
+                        && ids(page)
+                                .contains(record(dataset, run, 3, DELETED_AT).recordId()));
 
         JsonNode history = get("recovery", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":1}");
         assertThat(history.get("purged").asBoolean()).isTrue();
         assertThat(history.get("purgedBy").asString()).isEqualTo("operator");
         assertThat(history.get("records")).isEmpty();
         assertThat(ids(get("recovery", "/api/log/runs/{run}/records", run)))
-                .containsExactlyInAnyOrder(kept.recordId(), record(dataset, run, 3, DELETED_AT).recordId());
+                .containsExactlyInAnyOrder(
+                        kept.recordId(), record(dataset, run, 3, DELETED_AT).recordId());
         JsonNode purges = get("viewer", "/api/log/{dataset}/purges", dataset);
         assertThat(purges).singleElement().satisfies(p -> {
             assertThat(p.get("scope").asString()).isEqualTo("KEY");
@@ -129,10 +174,18 @@ class DeletionLogIT extends DeletionLogTestSupport {
         String dataset = unique("purge-all");
         String run = unique("run");
         publish(List.of(record(dataset, run, 1, DELETED_AT), record(dataset, run, 2, DELETED_AT)));
-        await(() -> get("recovery", "/api/log/runs/{run}/records", run), page -> page.get("records").size() == 2);
+        await(
+                () -> get("recovery", "/api/log/runs/{run}/records", run),
+                page -> page.get("records").size() == 2);
 
-        as("operator").post().uri("/api/log/{dataset}/purge", dataset).contentType(MediaType.APPLICATION_JSON)
-                .body("{\"reason\": \"legal hold lifted, erase now\"}").exchange().expectStatus().isOk();
+        as("operator")
+                .post()
+                .uri("/api/log/{dataset}/purge", dataset)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body("{\"reason\": \"legal hold lifted, erase now\"}")
+                .exchange()
+                .expectStatus()
+                .isOk();
 
         JsonNode records = get("recovery", "/api/log/runs/{run}/records", run).get("records");
         assertThat(records).hasSize(2).allSatisfy(r -> {
@@ -145,7 +198,8 @@ class DeletionLogIT extends DeletionLogTestSupport {
         Instant later = Instant.now().truncatedTo(ChronoUnit.MILLIS).plusSeconds(1);
         String laterRun = unique("run");
         publish(List.of(record(dataset, laterRun, 3, later)));
-        JsonNode fresh = await(() -> get("recovery", "/api/log/runs/{run}/records", laterRun),
+        JsonNode fresh = await(
+                () -> get("recovery", "/api/log/runs/{run}/records", laterRun),
                 page -> page.get("records").size() == 1);
         assertThat(fresh.get("records").get(0).get("purged").asBoolean()).isFalse();
         assertThat(fresh.get("records").get(0).get("columns")).hasSize(3);
@@ -158,23 +212,43 @@ class DeletionLogIT extends DeletionLogTestSupport {
         Map<String, Object> key = Map.of("id", 11);
         long written = CutoffTimestamp.toMicros(DELETED_AT) - 60_000_000L;
         // forward deletion's anonymisation: the row was kept, the record holds only the column it cleared
-        DeletionRecord anonymisation = new DeletionRecord(DeletionRecord.recordIdFor(request, dataset, key), dataset, key,
+        DeletionRecord anonymisation = new DeletionRecord(
+                DeletionRecord.recordIdFor(request, dataset, key),
+                dataset,
+                key,
                 List.of(new ColumnValue("email", "11@example.com", written, null)),
-                CutoffTimestamp.fromInstant(DELETED_AT.minusSeconds(30)), null, request, "task-1", "batch-1", DELETED_AT, null,
+                CutoffTimestamp.fromInstant(DELETED_AT.minusSeconds(30)),
+                null,
+                request,
+                "task-1",
+                "batch-1",
+                DELETED_AT,
+                null,
                 true);
         publish(List.of(anonymisation));
 
-        JsonNode byRequest = await(() -> get("recovery", "/api/log/runs/{run}/records", request),
+        JsonNode byRequest = await(
+                () -> get("recovery", "/api/log/runs/{run}/records", request),
                 page -> page.get("records").size() == 1);
         JsonNode byKey = get("viewer", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":11}");
-        JsonNode byWindow = get("viewer", "/api/log/{dataset}/records?from={from}&to={to}", dataset, DELETED_AT.minusSeconds(1),
+        JsonNode byWindow = get(
+                "viewer",
+                "/api/log/{dataset}/records?from={from}&to={to}",
+                dataset,
+                DELETED_AT.minusSeconds(1),
                 DELETED_AT.plusSeconds(1));
 
-        assertThat(byRequest.get("records").get(0).get("anonymised").asBoolean()).isTrue();
-        assertThat(byRequest.get("records").get(0).get("columns")).singleElement()
+        assertThat(byRequest.get("records").get(0).get("anonymised").asBoolean())
+                .isTrue();
+        assertThat(byRequest.get("records").get(0).get("columns"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.get("name").asString()).isEqualTo("email"));
-        assertThat(byKey.get("records")).singleElement().satisfies(r -> assertThat(r.get("anonymised").asBoolean()).isTrue());
-        assertThat(byWindow.get("records")).singleElement().satisfies(r -> assertThat(r.get("anonymised").asBoolean()).isTrue());
+        assertThat(byKey.get("records"))
+                .singleElement()
+                .satisfies(r -> assertThat(r.get("anonymised").asBoolean()).isTrue());
+        assertThat(byWindow.get("records"))
+                .singleElement()
+                .satisfies(r -> assertThat(r.get("anonymised").asBoolean()).isTrue());
     }
 
     @Test
@@ -184,10 +258,14 @@ class DeletionLogIT extends DeletionLogTestSupport {
         DeletionRecord record = record(dataset, run, 21, DELETED_AT);
         // as an older deletion service published it: no anonymised field at all
         ObjectNode message = (ObjectNode) json.readTree(json.writeValueAsString(record));
-        assertThat(message.remove("anonymised")).as("the field an older publisher did not write").isNotNull();
+        assertThat(message.remove("anonymised"))
+                .as("the field an older publisher did not write")
+                .isNotNull();
         publish(Topics.logKey(record), json.writeValueAsString(message));
 
-        JsonNode byRun = await(() -> get("viewer", "/api/log/runs/{run}/records", run), page -> page.get("records").size() == 1);
+        JsonNode byRun = await(
+                () -> get("viewer", "/api/log/runs/{run}/records", run),
+                page -> page.get("records").size() == 1);
 
         assertThat(byRun.get("records").get(0).get("recordId").asString()).isEqualTo(record.recordId());
         assertThat(byRun.get("records").get(0).get("anonymised").isBoolean()).isTrue();
@@ -199,9 +277,12 @@ class DeletionLogIT extends DeletionLogTestSupport {
         String dataset = unique("lag");
         String run = unique("run");
         publish(List.of(record(dataset, run, 1, DELETED_AT)));
-        await(() -> get("viewer", "/api/log/runs/{run}/records", run), page -> page.get("records").size() == 1);
+        await(
+                () -> get("viewer", "/api/log/runs/{run}/records", run),
+                page -> page.get("records").size() == 1);
 
-        JsonNode lag = await(() -> get("viewer", "/api/ingestion/lag"), l -> l.get("total").asLong() == 0);
+        JsonNode lag = await(
+                () -> get("viewer", "/api/ingestion/lag"), l -> l.get("total").asLong() == 0);
 
         assertThat(lag.get("group").asString()).isEqualTo("deletion-log-service");
         assertThat(lag.get("partitions").size()).isPositive();
@@ -225,6 +306,8 @@ class DeletionLogIT extends DeletionLogTestSupport {
     }
 
     private static List<String> ids(JsonNode page) {
-        return StreamSupport.stream(page.get("records").spliterator(), false).map(r -> r.get("recordId").asString()).toList();
+        return StreamSupport.stream(page.get("records").spliterator(), false)
+                .map(r -> r.get("recordId").asString())
+                .toList();
     }
 }

@@ -26,17 +26,30 @@ class ExactValuesIT extends DeletionLogTestSupport {
         String run = unique("run");
         Instant deletedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(1, ChronoUnit.HOURS);
         Map<String, Object> key = Map.of("id", 1L);
-        DeletionRecord record = new DeletionRecord(DeletionRecord.recordIdFor(run, dataset, key), dataset, key, List.of(
-                ColumnValue.of("amount", new BigDecimal("12345678901234567.891")),
-                ColumnValue.of("smallest", Long.MIN_VALUE),
-                ColumnValue.of("huge", new BigInteger("123456789012345678901234567890")),
-                ColumnValue.of("doc", Map.of("scale", new BigDecimal("1.000"), "tiny", new BigDecimal("1E-40")))),
-                CutoffTimestamp.fromInstant(deletedAt.minusSeconds(30)), RunId.of(run), null, "task-1", "batch-1",
-                deletedAt, null);
+        DeletionRecord record = new DeletionRecord(
+                DeletionRecord.recordIdFor(run, dataset, key),
+                dataset,
+                key,
+                List.of(
+                        ColumnValue.of("amount", new BigDecimal("12345678901234567.891")),
+                        ColumnValue.of("smallest", Long.MIN_VALUE),
+                        ColumnValue.of("huge", new BigInteger("123456789012345678901234567890")),
+                        ColumnValue.of(
+                                "doc", Map.of("scale", new BigDecimal("1.000"), "tiny", new BigDecimal("1E-40")))),
+                CutoffTimestamp.fromInstant(deletedAt.minusSeconds(30)),
+                RunId.of(run),
+                null,
+                "task-1",
+                "batch-1",
+                deletedAt,
+                null);
 
         publish(List.of(record));
-        JsonNode logged = await(() -> get("recovery", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":1}"),
-                history -> history.get("records").size() == 1).get("records").get(0);
+        JsonNode logged = await(
+                        () -> get("recovery", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":1}"),
+                        history -> history.get("records").size() == 1)
+                .get("records")
+                .get(0);
 
         assertThat(value(logged, "amount").decimalValue()).isEqualTo(new BigDecimal("12345678901234567.891"));
         assertThat(value(logged, "smallest").longValue()).isEqualTo(Long.MIN_VALUE);
@@ -47,6 +60,9 @@ class ExactValuesIT extends DeletionLogTestSupport {
 
     private static JsonNode value(JsonNode record, String column) {
         return StreamSupport.stream(record.get("columns").spliterator(), false)
-                .filter(c -> c.get("name").asString().equals(column)).findFirst().orElseThrow().get("value");
+                .filter(c -> c.get("name").asString().equals(column))
+                .findFirst()
+                .orElseThrow()
+                .get("value");
     }
 }

@@ -21,7 +21,8 @@ import tools.jackson.databind.JsonNode;
  */
 class SealedIngestIT extends DeletionLogTestSupport {
 
-    private static final Instant DELETED_AT = Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(1, ChronoUnit.HOURS);
+    private static final Instant DELETED_AT =
+            Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(1, ChronoUnit.HOURS);
 
     @Autowired
     DeletionLog deletionLog;
@@ -37,10 +38,14 @@ class SealedIngestIT extends DeletionLogTestSupport {
         publish(Topics.logKey(sealedRecord), sealed.sealForTopic(sealedRecord, sealed.currentKey(dataset)));
         publish(List.of(plainRecord));
 
-        await(() -> get("viewer", "/api/log/runs/{run}/records", run), page -> page.get("records").size() == 2);
+        await(
+                () -> get("viewer", "/api/log/runs/{run}/records", run),
+                page -> page.get("records").size() == 2);
         JsonNode history = get("recovery", "/api/log/{dataset}/keys?key={key}", dataset, "{\"id\":1}");
         JsonNode columns = history.get("records").get(0).get("columns");
-        assertThat(StreamSupport.stream(columns.spliterator(), false).map(c -> c.get("name").asString() + "=" + c.get("value").asString()))
+        assertThat(StreamSupport.stream(columns.spliterator(), false)
+                        .map(c ->
+                                c.get("name").asString() + "=" + c.get("value").asString()))
                 .containsExactlyInAnyOrder("id=1", "name=name-1", "email=1@example.com");
     }
 
@@ -60,8 +65,13 @@ class SealedIngestIT extends DeletionLogTestSupport {
         publish(Topics.logKey(after), sealed.sealForTopic(after, sealed.currentKey(dataset)));
 
         // the later record (a new key version) is stored; the one sealed with the purged key is not
-        await(() -> get("viewer", "/api/log/runs/{run}/records", later), page -> page.get("records").size() == 1);
-        assertThat(get("viewer", "/api/log/runs/{run}/records", run).get("records")).isEmpty();
-        assertThat(DeadLetterIT.deadLetters(early.recordId())).as("purged, not unstorable: deletion goes on").isEmpty();
+        await(
+                () -> get("viewer", "/api/log/runs/{run}/records", later),
+                page -> page.get("records").size() == 1);
+        assertThat(get("viewer", "/api/log/runs/{run}/records", run).get("records"))
+                .isEmpty();
+        assertThat(DeadLetterIT.deadLetters(early.recordId()))
+                .as("purged, not unstorable: deletion goes on")
+                .isEmpty();
     }
 }

@@ -69,7 +69,9 @@ public class ControlCatchUp implements SmartLifecycle {
                 readToEnd();
                 control.markCaughtUp();
             } catch (RuntimeException e) { // Kafka, the store, or stopped meanwhile
-                log.warn("control topic not read to its end yet ({}); deletion waits and retries in {}", e.getMessage(),
+                log.warn(
+                        "control topic not read to its end yet ({}); deletion waits and retries in {}",
+                        e.getMessage(),
                         RETRY);
                 if (!sleep(RETRY)) {
                     return;
@@ -98,7 +100,8 @@ public class ControlCatchUp implements SmartLifecycle {
         overrides.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         try (Consumer<?, ?> consumer = consumers.createConsumer(null, "control-catch-up", null, overrides)) {
             List<TopicPartition> partitions = consumer.partitionsFor(control.topic(), Duration.ofSeconds(10)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             if (partitions.isEmpty()) {
                 return; // no control topic yet: no switch was ever set
             }

@@ -8,9 +8,9 @@ import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.TrustedKeys;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.Optional;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -58,6 +58,7 @@ public class ControlState {
     private final Map<String, Long> appliedOffsets = new ConcurrentHashMap<>();
     /** The newest signed signal of each scope, with the message it came in. */
     private final Map<String, ControlStore.Applied> newest = new ConcurrentHashMap<>();
+
     private final JsonMapper json;
     private final TrustedKeys trusted;
     private final ControlStore store;
@@ -72,8 +73,12 @@ public class ControlState {
 
     /** {@code topic}: {@code erasure.control}; another name only where tests stand a compacted topic in for it. */
     @Autowired
-    public ControlState(JsonMapper json, TrustedKeys trusted, MeterRegistry meters, ControlStore store,
-                        @Value("${erasure.deletion.control-topic:" + Topics.CONTROL + "}") String topic) {
+    public ControlState(
+            JsonMapper json,
+            TrustedKeys trusted,
+            MeterRegistry meters,
+            ControlStore store,
+            @Value("${erasure.deletion.control-topic:" + Topics.CONTROL + "}") String topic) {
         this.json = json;
         this.trusted = trusted;
         this.store = store;
@@ -83,7 +88,8 @@ public class ControlState {
                 .register(meters);
     }
 
-    @KafkaListener(topics = "${erasure.deletion.control-topic:" + Topics.CONTROL + "}",
+    @KafkaListener(
+            topics = "${erasure.deletion.control-topic:" + Topics.CONTROL + "}",
             groupId = "deletion-control-${random.uuid}",
             properties = {"auto.offset.reset=earliest", "enable.auto.commit=false", "max.poll.records=500"})
     public void onSignal(ConsumerRecord<String, String> record) {
@@ -106,7 +112,9 @@ public class ControlState {
         List<ControlStore.Applied> stored = store.all();
         stored.forEach(this::takeUp);
         loaded = true;
-        log.info("control state: {} scope(s) taken up from the store, {} stopped", stored.size(),
+        log.info(
+                "control state: {} scope(s) taken up from the store, {} stopped",
+                stored.size(),
                 stored.stream().filter(a -> a.signal().active()).count());
     }
 
@@ -118,12 +126,16 @@ public class ControlState {
      */
     private boolean takeUp(ControlStore.Applied stored) {
         ControlSignal signal = stored.signal();
-        Optional<String> refusal = trusted.refusal(signal.keyId(), Authorization.Kind.CONTROL, signal.signedContent(),
-                signal.signature());
+        Optional<String> refusal =
+                trusted.refusal(signal.keyId(), Authorization.Kind.CONTROL, signal.signedContent(), signal.signature());
         if (refusal.isPresent()) {
             refused.increment();
-            signals.put(signal.scope(), stopped(signal.scope(), "stored control state of " + signal.scope()
-                    + " refused (" + refusal.get() + ")", new IllegalArgumentException("not signed by the control plane")));
+            signals.put(
+                    signal.scope(),
+                    stopped(
+                            signal.scope(),
+                            "stored control state of " + signal.scope() + " refused (" + refusal.get() + ")",
+                            new IllegalArgumentException("not signed by the control plane")));
             return false;
         }
         ControlStore.Applied known = newest.get(signal.scope());
@@ -150,8 +162,10 @@ public class ControlState {
                 applyMessage(key, partition, offset, message);
             }
         } catch (RuntimeException e) {
-            ControlSignal stop = stopped(key, "control message at " + partition + "@" + offset
-                    + " not applied: the control store failed", e);
+            ControlSignal stop = stopped(
+                    key,
+                    "control message at " + partition + "@" + offset + " not applied: the control store failed",
+                    e);
             signals.put(stop.scope(), stop);
             throw e;
         }
@@ -166,11 +180,13 @@ public class ControlState {
             put(unreadable(key, partition, offset, e));
             return;
         }
-        Optional<String> refusal = trusted.refusal(signal.keyId(), Authorization.Kind.CONTROL, signal.signedContent(),
-                signal.signature());
+        Optional<String> refusal =
+                trusted.refusal(signal.keyId(), Authorization.Kind.CONTROL, signal.signedContent(), signal.signature());
         if (refusal.isPresent()) {
             refused.increment();
-            put(stopped(key, "control signal at " + partition + "@" + offset + " refused (" + refusal.get() + ")",
+            put(stopped(
+                    key,
+                    "control signal at " + partition + "@" + offset + " refused (" + refusal.get() + ")",
                     new IllegalArgumentException("not signed by the control plane")));
             return;
         }
@@ -189,14 +205,18 @@ public class ControlState {
             return;
         }
         // recorded before it is acted on; another replica (or this one before a restart) may have applied a newer one
-        ControlStore.Applied stored = store.recordNewest(new ControlStore.Applied(signal, topic, partition, key, offset));
+        ControlStore.Applied stored =
+                store.recordNewest(new ControlStore.Applied(signal, topic, partition, key, offset));
         if (!takeUp(stored)) {
             return; // the store holds a newer row nobody trusted signed: its scope stays stopped
         }
         if (stored.sequence() > signal.sequence()) {
             if (stored.supersedes(topic, partition, key, offset)) {
-                log.info("control: {} is {} as another replica applied it ({} by {})", stored.signal().scope(),
-                        stored.signal().active() ? "STOPPED" : "running", stored.signal().reason(),
+                log.info(
+                        "control: {} is {} as another replica applied it ({} by {})",
+                        stored.signal().scope(),
+                        stored.signal().active() ? "STOPPED" : "running",
+                        stored.signal().reason(),
                         stored.signal().actor());
                 return; // this replica reads behind the one that applied the newer signal
             }
@@ -212,13 +232,23 @@ public class ControlState {
 
     private void refusedAsReplay(ControlSignal lift, int partition, long offset, long newest) {
         refused.increment();
-        log.warn("control signal lifting {} at {}@{} issued at {} is not newer than the newest applied ({}): ignored"
-                + " (a replay)", lift.scope(), partition, offset, lift.sequence(), newest);
+        log.warn(
+                "control signal lifting {} at {}@{} issued at {} is not newer than the newest applied ({}): ignored"
+                        + " (a replay)",
+                lift.scope(),
+                partition,
+                offset,
+                lift.sequence(),
+                newest);
     }
 
     private void put(ControlSignal signal) {
         signals.put(signal.scope(), signal);
-        log.info("control: {} is {} ({} by {})", signal.scope(), signal.active() ? "STOPPED" : "running", signal.reason(),
+        log.info(
+                "control: {} is {} ({} by {})",
+                signal.scope(),
+                signal.active() ? "STOPPED" : "running",
+                signal.reason(),
                 signal.actor());
     }
 
@@ -234,15 +264,21 @@ public class ControlState {
         } catch (IllegalArgumentException | NullPointerException notAScope) {
             signal = ControlSignal.global(true, UNREADABLE_ACTOR, reason);
         }
-        log.error("{} (key {}): {} counts as STOPPED until a readable message replaces it: {}", reason, key,
-                signal.scope(), cause.getMessage());
+        log.error(
+                "{} (key {}): {} counts as STOPPED until a readable message replaces it: {}",
+                reason,
+                key,
+                signal.scope(),
+                cause.getMessage());
         return signal;
     }
 
     /** Called once the topic has been read to the end offsets it had when this replica started. */
     void markCaughtUp() {
         caughtUp = true;
-        log.info("control state caught up: {} scope(s), {} stopped", signals.size(),
+        log.info(
+                "control state caught up: {} scope(s), {} stopped",
+                signals.size(),
                 signals.values().stream().filter(ControlSignal::active).count());
     }
 
@@ -266,8 +302,9 @@ public class ControlState {
             return "control state not read to its end yet";
         }
         ControlSignal signal = active(ControlSignal.GLOBAL) ? signals.get(ControlSignal.GLOBAL) : signals.get(dataset);
-        return signal == null ? "running" : "kill switch on " + signal.scope() + " (" + signal.reason() + " by "
-                + signal.actor() + ")";
+        return signal == null
+                ? "running"
+                : "kill switch on " + signal.scope() + " (" + signal.reason() + " by " + signal.actor() + ")";
     }
 
     private boolean active(String scope) {

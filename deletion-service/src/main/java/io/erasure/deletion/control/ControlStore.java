@@ -22,8 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class ControlStore {
 
-    private static final TypeReference<List<String>> RUN_IDS = new TypeReference<>() {
-    };
+    private static final TypeReference<List<String>> RUN_IDS = new TypeReference<>() {};
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -47,7 +46,9 @@ public class ControlStore {
 
         /** True if the message at {@code offset} of this key's partition is this one or came before it. */
         boolean supersedes(String topic, int partition, String key, long offset) {
-            return this.topic.equals(topic) && this.partition == partition && Objects.equals(this.key, key)
+            return this.topic.equals(topic)
+                    && this.partition == partition
+                    && Objects.equals(this.key, key)
                     && offset <= this.offset;
         }
     }
@@ -61,7 +62,8 @@ public class ControlStore {
         if (signal.keyId() == null || signal.signature() == null) {
             throw new IllegalArgumentException("only signed control signals are stored, not " + signal);
         }
-        int written = jdbc.update("""
+        int written = jdbc.update(
+                """
                         INSERT INTO control_sequences AS stored
                             (scope, sequence, active, cancelled_runs, actor, reason, key_id, signature, message_topic,
                              message_partition, message_key, message_offset, applied_at)
@@ -73,19 +75,30 @@ public class ControlStore {
                             message_key = excluded.message_key, message_offset = excluded.message_offset,
                             applied_at = excluded.applied_at
                         WHERE stored.sequence < excluded.sequence""",
-                signal.scope(), signal.sequence(), signal.active(),
-                json.writeValueAsString(signal.cancelledRuns().stream().map(RunId::value).toList()), signal.actor(),
-                signal.reason(), signal.keyId(), signal.signature(), applied.topic(), applied.partition(), applied.key(),
+                signal.scope(),
+                signal.sequence(),
+                signal.active(),
+                json.writeValueAsString(
+                        signal.cancelledRuns().stream().map(RunId::value).toList()),
+                signal.actor(),
+                signal.reason(),
+                signal.keyId(),
+                signal.signature(),
+                applied.topic(),
+                applied.partition(),
+                applied.key(),
                 applied.offset());
         if (written == 1) {
             return applied;
         }
-        return find(signal.scope()).orElseThrow(() -> new IllegalStateException(
-                "control_sequences holds no row for " + signal.scope() + " although it refused to write one"));
+        return find(signal.scope())
+                .orElseThrow(() -> new IllegalStateException(
+                        "control_sequences holds no row for " + signal.scope() + " although it refused to write one"));
     }
 
     public Optional<Applied> find(String scope) {
-        return jdbc.query("SELECT * FROM control_sequences WHERE scope = ?", this::applied, scope).stream().findFirst();
+        return jdbc.query("SELECT * FROM control_sequences WHERE scope = ?", this::applied, scope).stream()
+                .findFirst();
     }
 
     /** Every scope's newest stored signal. */
@@ -94,11 +107,23 @@ public class ControlStore {
     }
 
     private Applied applied(ResultSet rs, int row) throws SQLException {
-        List<RunId> cancelled = json.readValue(rs.getString("cancelled_runs"), RUN_IDS).stream().map(RunId::of).toList();
-        ControlSignal signal = new ControlSignal(rs.getString("scope"), rs.getBoolean("active"), cancelled,
-                rs.getString("actor"), rs.getString("reason"), rs.getLong("sequence"), rs.getString("key_id"),
+        List<RunId> cancelled = json.readValue(rs.getString("cancelled_runs"), RUN_IDS).stream()
+                .map(RunId::of)
+                .toList();
+        ControlSignal signal = new ControlSignal(
+                rs.getString("scope"),
+                rs.getBoolean("active"),
+                cancelled,
+                rs.getString("actor"),
+                rs.getString("reason"),
+                rs.getLong("sequence"),
+                rs.getString("key_id"),
                 rs.getString("signature"));
-        return new Applied(signal, rs.getString("message_topic"), rs.getInt("message_partition"),
-                rs.getString("message_key"), rs.getLong("message_offset"));
+        return new Applied(
+                signal,
+                rs.getString("message_topic"),
+                rs.getInt("message_partition"),
+                rs.getString("message_key"),
+                rs.getLong("message_offset"));
     }
 }

@@ -21,8 +21,7 @@ import java.util.stream.Collectors;
  */
 final class Anonymisation {
 
-    private Anonymisation() {
-    }
+    private Anonymisation() {}
 
     /**
      * One anonymised record per row that still holds a value in a column to clear: those values, with their write
@@ -33,7 +32,8 @@ final class Anonymisation {
         List<DeletionRecord> records = new ArrayList<>();
         for (LiveRow row : rows) {
             List<ColumnValue> values = row.columns().stream()
-                    .filter(column -> cleared.contains(column.name()) && column.value() != null).toList();
+                    .filter(column -> cleared.contains(column.name()) && column.value() != null)
+                    .toList();
             if (!values.isEmpty()) {
                 records.add(DeletionRecord.of(task, batchId, row.key(), values, deletedAt));
             }
@@ -67,6 +67,5 @@ final class Anonymisation {
         return new ReadBack(cleared, stillPresent);
     }
 
-    record ReadBack(List<Map<String, Object>> cleared, long stillPresent) {
-    }
+    record ReadBack(List<Map<String, Object>> cleared, long stillPresent) {}
 }

@@ -45,9 +45,10 @@ public class BatchEvents {
     /** Sends a batch result; the caller awaits its acknowledgement when it needs it. */
     public Sent sendAsync(DeletionTask task, String batchId, EventPayload payload) {
         String runId = task.runId() == null ? null : task.runId().value();
-        EventEnvelope event = EventEnvelope.of(payload, runId, DeterministicId.nameBasedUuid("run-chain", task.originId()),
-                        clock)
-                .withEventId(DeterministicId.nameBasedUuid("batch-event", batchId, EventPayload.typeName(payload.getClass())))
+        EventEnvelope event = EventEnvelope.of(
+                        payload, runId, DeterministicId.nameBasedUuid("run-chain", task.originId()), clock)
+                .withEventId(DeterministicId.nameBasedUuid(
+                        "batch-event", batchId, EventPayload.typeName(payload.getClass())))
                 .sealedWith(key);
         CompletableFuture<?> sent;
         try {

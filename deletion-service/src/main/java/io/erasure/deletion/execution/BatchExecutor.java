@@ -82,11 +82,22 @@ public class BatchExecutor {
     private final Duration pauseHold;
     private final Clock clock;
 
-    public BatchExecutor(StoreAdapterPool stores, WriteAheadDeletionLog deletionLog, LogIngestionLag logLag,
-                         AdaptiveThrottle throttle, SpreadPacer pacer, ControlState control, ProcessedBatches processed,
-                         CopyFanOut fanOut, BatchEvents events,
-                         StoreCalls calls, DeletionMetrics metrics, StepListener steps, Duration pausePoll, Duration pauseHold,
-                         Clock clock) {
+    public BatchExecutor(
+            StoreAdapterPool stores,
+            WriteAheadDeletionLog deletionLog,
+            LogIngestionLag logLag,
+            AdaptiveThrottle throttle,
+            SpreadPacer pacer,
+            ControlState control,
+            ProcessedBatches processed,
+            CopyFanOut fanOut,
+            BatchEvents events,
+            StoreCalls calls,
+            DeletionMetrics metrics,
+            StepListener steps,
+            Duration pausePoll,
+            Duration pauseHold,
+            Clock clock) {
         this.stores = stores;
         this.deletionLog = deletionLog;
         this.logLag = logLag;
@@ -124,10 +135,14 @@ public class BatchExecutor {
         Instant latestCutoff = clock.instant().plus(CUTOFF_CLOCK_SKEW);
         if (task.cutoff().toInstant().isAfter(latestCutoff)) {
             // nothing would count as written after it, and Cassandra tombstones would hide every later write
-            fail(task, task.batchId(0), new IllegalArgumentException("task " + task.taskId() + " of " + task.dataset()
-                    + " has a cut-off in the future (" + task.cutoff().toInstant() + ", later than now + "
-                    + CUTOFF_CLOCK_SKEW + "); nothing is deleted: check the backup's cutoffMicros (microseconds since"
-                    + " the epoch) or the request's tombstone time"));
+            fail(
+                    task,
+                    task.batchId(0),
+                    new IllegalArgumentException("task " + task.taskId() + " of " + task.dataset()
+                            + " has a cut-off in the future (" + task.cutoff().toInstant() + ", later than now + "
+                            + CUTOFF_CLOCK_SKEW
+                            + "); nothing is deleted: check the backup's cutoffMicros (microseconds since"
+                            + " the epoch) or the request's tombstone time"));
             return;
         }
         StoreAdapter adapter;
@@ -138,9 +153,13 @@ public class BatchExecutor {
             return;
         }
         if (task.anonymising() && !adapter.capabilities().clearColumns()) {
-            fail(task, task.batchId(0), new IllegalArgumentException("store type '" + task.spec().storeKind()
-                    + "' cannot anonymise (clear columns) of " + task.dataset() + "; set its forward policy to DELETE or"
-                    + " KEEP_SNAPSHOT"));
+            fail(
+                    task,
+                    task.batchId(0),
+                    new IllegalArgumentException("store type '" + task.spec().storeKind()
+                            + "' cannot anonymise (clear columns) of " + task.dataset()
+                            + "; set its forward policy to DELETE or"
+                            + " KEEP_SNAPSHOT"));
             return;
         }
         int batchSize = adapter.capabilities().maxBatch();
@@ -154,15 +173,23 @@ public class BatchExecutor {
                 fail(task, batchId, refused);
                 return;
             } catch (Cancelled cancelled) {
-                log.info("task {} of {}: run {} cancelled before batch {} was deleted; the rest is skipped", task.taskId(),
-                        task.dataset(), task.runId(), batchId);
+                log.info(
+                        "task {} of {}: run {} cancelled before batch {} was deleted; the rest is skipped",
+                        task.taskId(),
+                        task.dataset(),
+                        task.runId(),
+                        batchId);
                 return;
             }
         }
     }
 
-    private void executeBatch(DeletionTask task, StoreAdapter adapter, String batchId, List<Map<String, Object>> keys,
-                              Instant handBackAt) {
+    private void executeBatch(
+            DeletionTask task,
+            StoreAdapter adapter,
+            String batchId,
+            List<Map<String, Object>> keys,
+            Instant handBackAt) {
         DatasetSpec spec = task.spec();
         String store = spec.connectionRef();
         String keySet = keys.stream().map(CanonicalKey::render).sorted().collect(Collectors.joining("\n"));
@@ -174,36 +201,48 @@ public class BatchExecutor {
         awaitGo(task, handBackAt);
         awaitPace(task, batchId, keys.size(), handBackAt);
 
-        DeletePlan plan = calls.call(store, () -> adapter.planDelete(new DeleteBatch(spec, batchId, task.cutoff(), keys,
-                task.clearColumns())));
+        DeletePlan plan = calls.call(
+                store,
+                () -> adapter.planDelete(new DeleteBatch(spec, batchId, task.cutoff(), keys, task.clearColumns())));
         steps.after(Step.PLANNED, batchId);
         List<Map<String, Object>> toDelete = plan.decisions().stream()
-                .filter(d -> d.action() == DeletePlan.Action.DELETE_ROW || d.action() == DeletePlan.Action.DELETE_PARTITION
+                .filter(d -> d.action() == DeletePlan.Action.DELETE_ROW
+                        || d.action() == DeletePlan.Action.DELETE_PARTITION
                         || d.action() == DeletePlan.Action.CLEAR_COLUMNS)
-                .map(DeletePlan.KeyDecision::key).toList();
+                .map(DeletePlan.KeyDecision::key)
+                .toList();
         // the throttle waits before the read, so nothing but the log's acknowledgement lies between read and delete
-        if (!toDelete.isEmpty() && !throttle.acquire(store, toDelete.size(), () -> mustWait(task) || cancelled(task),
-                pausePoll)) {
+        if (!toDelete.isEmpty()
+                && !throttle.acquire(store, toDelete.size(), () -> mustWait(task) || cancelled(task), pausePoll)) {
             throw halted(task);
         }
         List<LiveRow> rows = toDelete.isEmpty() ? List.of() : calls.call(store, () -> adapter.readRows(spec, toDelete));
         steps.after(Step.READ, batchId);
         // hierarchies return child rows too; copies are of the dataset's own rows
         Set<String> unread = toDelete.stream().map(CanonicalKey::render).collect(Collectors.toCollection(HashSet::new));
-        List<LiveRow> sourceRows = rows.stream().filter(row -> unread.remove(CanonicalKey.render(row.key()))).toList();
+        List<LiveRow> sourceRows = rows.stream()
+                .filter(row -> unread.remove(CanonicalKey.render(row.key())))
+                .toList();
         requireEveryPlannedRowRead(batchId, unread);
 
         Instant deletedAt = clock.instant();
-        List<DeletionRecord> records = task.anonymising() ? Anonymisation.records(task, batchId, sourceRows, deletedAt)
-                : rows.stream().map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt)).toList();
+        List<DeletionRecord> records = task.anonymising()
+                ? Anonymisation.records(task, batchId, sourceRows, deletedAt)
+                : rows.stream()
+                        .map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt))
+                        .toList();
         WriteAheadDeletionLog.Acknowledgements logged = deletionLog.send(task, records);
         // while the log acknowledges: both must be in before the delete, neither depends on the other
         CopyFanOut.Remembered remembered = fanOut.remember(task, batchId, sourceRows);
         logged.await();
         steps.after(Step.LOGGED, batchId);
 
-        DeleteOutcome outcome = new DeleteOutcome(0, (int) plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF),
-                (int) plan.count(DeletePlan.Action.ABSENT), 0, 0);
+        DeleteOutcome outcome = new DeleteOutcome(
+                0,
+                (int) plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF),
+                (int) plan.count(DeletePlan.Action.ABSENT),
+                0,
+                0);
         if (!toDelete.isEmpty()) {
             if (mustWait(task) || cancelled(task)) {
                 throw halted(task); // right before the delete statements: a switch flipped since the read
@@ -217,7 +256,9 @@ public class BatchExecutor {
 
         long stillPresent = 0;
         List<Map<String, Object>> alreadyAbsent = plan.decisions().stream()
-                .filter(d -> d.action() == DeletePlan.Action.ABSENT).map(DeletePlan.KeyDecision::key).toList();
+                .filter(d -> d.action() == DeletePlan.Action.ABSENT)
+                .map(DeletePlan.KeyDecision::key)
+                .toList();
         List<Map<String, Object>> deleted = new ArrayList<>();
         BatchCounts counts = new BatchCounts(outcome.deleted(), outcome.skippedNewer(), outcome.absent(), 0);
         if (!toDelete.isEmpty() && task.anonymising()) {
@@ -251,14 +292,21 @@ public class BatchExecutor {
         if (!plan.warnings().isEmpty()) {
             log.warn("batch {} of {}: {}", batchId, task.dataset(), plan.warnings());
         }
-        ProcessedBatches.Done result = new ProcessedBatches.Done(counts, stillPresent, records.size(), copyTasks,
-                CanonicalKey.digestOf(deleted), plan.warnings());
+        ProcessedBatches.Done result = new ProcessedBatches.Done(
+                counts, stillPresent, records.size(), copyTasks, CanonicalKey.digestOf(deleted), plan.warnings());
         // the batch is recorded while its report travels: a redelivery after a crash in between either re-reports the
         // record or runs the batch again, finds its rows gone and reports under the same event id; either way the
         // copy tasks are published before the record, which ends the batch, and its remembered copy values with it
         BatchEvents.Sent reported = report(task, batchId, result);
-        processed.done(batchId, task.dataset(), keySet, task.runId() == null ? null : task.runId().value(), task.taskId(),
-                result, task.paced() ? keys.size() : 0, !spec.copies().isEmpty());
+        processed.done(
+                batchId,
+                task.dataset(),
+                keySet,
+                task.runId() == null ? null : task.runId().value(),
+                task.taskId(),
+                result,
+                task.paced() ? keys.size() : 0,
+                !spec.copies().isEmpty());
         reported.await();
         steps.after(Step.REPORTED, batchId);
         metrics.batchDone(task.dataset(), store, counts, outcome.tombstones(), records.size());
@@ -272,8 +320,10 @@ public class BatchExecutor {
         if (keptNewer.isEmpty()) {
             return;
         }
-        deletionLog.append(records.stream().filter(r -> keptNewer.contains(CanonicalKey.render(r.primaryKey())))
-                .map(DeletionRecord::asKeptNewer).toList());
+        deletionLog.append(records.stream()
+                .filter(r -> keptNewer.contains(CanonicalKey.render(r.primaryKey())))
+                .map(DeletionRecord::asKeptNewer)
+                .toList());
     }
 
     /**
@@ -283,8 +333,11 @@ public class BatchExecutor {
      */
     private static void requireEveryPlannedRowRead(String batchId, Set<String> unread) {
         if (!unread.isEmpty()) {
-            throw new StoreException.Retriable("batch " + batchId + ": " + unread.size() + " key(s) planned for deletion"
-                    + " were not read for the log (e.g. " + unread.iterator().next() + "); the batch is planned again", null);
+            throw new StoreException.Retriable(
+                    "batch " + batchId + ": " + unread.size() + " key(s) planned for deletion"
+                            + " were not read for the log (e.g. "
+                            + unread.iterator().next() + "); the batch is planned again",
+                    null);
         }
     }
 
@@ -298,16 +351,36 @@ public class BatchExecutor {
 
     private BatchEvents.Sent report(DeletionTask task, String batchId, ProcessedBatches.Done result) {
         long stillPresent = result.stillPresent();
-        return events.sendAsync(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(),
-                result.counts(), stillPresent > 0 ? ReadBackResult.ROWS_REMAINING : ReadBackResult.CLEAN, stillPresent,
-                task.copyOf(), result.copyTasks(), result.keysDigest(), result.warnings()));
+        return events.sendAsync(
+                task,
+                batchId,
+                new BatchCompleted(
+                        task.dataset(),
+                        task.taskId(),
+                        batchId,
+                        task.requestId(),
+                        result.counts(),
+                        stillPresent > 0 ? ReadBackResult.ROWS_REMAINING : ReadBackResult.CLEAN,
+                        stillPresent,
+                        task.copyOf(),
+                        result.copyTasks(),
+                        result.keysDigest(),
+                        result.warnings()));
     }
 
     private void fail(DeletionTask task, String batchId, RuntimeException refused) {
         log.error("task {} of {} refused: {}", task.taskId(), task.dataset(), refused.getMessage());
         metrics.batchFailed(task.dataset(), task.keys().size());
-        events.send(task, batchId, new BatchFailed(task.dataset(), task.taskId(), batchId, task.requestId(),
-                String.valueOf(refused.getMessage()), false));
+        events.send(
+                task,
+                batchId,
+                new BatchFailed(
+                        task.dataset(),
+                        task.taskId(),
+                        batchId,
+                        task.requestId(),
+                        String.valueOf(refused.getMessage()),
+                        false));
     }
 
     /**
@@ -327,8 +400,8 @@ public class BatchExecutor {
                 announced = true;
             }
             if (clock.instant().isAfter(holdUntil) || clock.instant().isAfter(handBackAt)) {
-                throw new DeletionPaused("deletion of " + task.dataset() + " paused (" + pauseReason(task)
-                        + "): task " + task.taskId() + " handed back to the consumer");
+                throw new DeletionPaused("deletion of " + task.dataset() + " paused (" + pauseReason(task) + "): task "
+                        + task.taskId() + " handed back to the consumer");
             }
             try {
                 Thread.sleep(pausePoll.toMillis());
@@ -349,11 +422,12 @@ public class BatchExecutor {
     /** A paced batch waits for its slot, before its plan: nothing of it is read or deleted while it waits. */
     private void awaitPace(DeletionTask task, String batchId, int keys, Instant handBackAt) {
         switch (pacer.await(task, batchId, keys, () -> mustWait(task) || cancelled(task), pausePoll, handBackAt)) {
-            case GO -> { }
+            case GO -> {}
             case STOPPED -> throw halted(task);
-            case HAND_BACK -> throw new DeletionPaused("run " + task.runId() + " of " + task.dataset() + " is spread until "
-                    + task.spread().end() + " and its next batch is not due within the poll's time budget: task "
-                    + task.taskId() + " handed back to the consumer");
+            case HAND_BACK ->
+                throw new DeletionPaused("run " + task.runId() + " of " + task.dataset() + " is spread until "
+                        + task.spread().end() + " and its next batch is not due within the poll's time budget: task "
+                        + task.taskId() + " handed back to the consumer");
         }
     }
 
@@ -366,7 +440,8 @@ public class BatchExecutor {
     }
 
     private String pauseReason(DeletionTask task) {
-        return control.stopped(task.controlScope()) ? control.stopReason(task.controlScope())
+        return control.stopped(task.controlScope())
+                ? control.stopReason(task.controlScope())
                 : logLag.why(task.dataset(), task.controlScope());
     }
 

@@ -25,6 +25,7 @@ public class DeletionMetrics {
     }
 
     private void rows(String dataset, String outcome, long n) {
-        meters.counter("erasure.deletion.rows", "dataset", dataset, "outcome", outcome).increment(n);
+        meters.counter("erasure.deletion.rows", "dataset", dataset, "outcome", outcome)
+                .increment(n);
     }
 }

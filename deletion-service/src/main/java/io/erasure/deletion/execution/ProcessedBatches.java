@@ -33,8 +33,13 @@ public class ProcessedBatches implements SpreadPacer.Progress {
     }
 
     /** A batch's result; {@code warnings} are reported once, by the delivery that executed it. */
-    public record Done(BatchCounts counts, long stillPresent, long recordsLogged, int copyTasks, String keysDigest,
-                       List<String> warnings) {
+    public record Done(
+            BatchCounts counts,
+            long stillPresent,
+            long recordsLogged,
+            int copyTasks,
+            String keysDigest,
+            List<String> warnings) {
 
         public Done(BatchCounts counts, long stillPresent, long recordsLogged, int copyTasks, String keysDigest) {
             this(counts, stillPresent, recordsLogged, copyTasks, keysDigest, List.of());
@@ -43,13 +48,22 @@ public class ProcessedBatches implements SpreadPacer.Progress {
 
     /** The recorded result if this batch was done before (and counts this delivery): one statement either way. */
     public Optional<Done> redelivered(String batchId, String dataset, String keySet) {
-        return jdbc.query("""
+        return jdbc
+                .query(
+                        """
                         UPDATE processed_batches SET deliveries = deliveries + 1 WHERE batch_id = ? AND scope_hash = ?
                         RETURNING rows_deleted, rows_skipped, already_absent, still_present, records_logged, copy_tasks,
                                   keys_digest""",
-                (rs, i) -> new Done(new BatchCounts(rs.getLong(1), rs.getLong(2), rs.getLong(3), 0), rs.getLong(4),
-                        rs.getLong(5), rs.getInt(6), rs.getString(7)),
-                batchId, scope(dataset, keySet)).stream().findFirst();
+                        (rs, i) -> new Done(
+                                new BatchCounts(rs.getLong(1), rs.getLong(2), rs.getLong(3), 0),
+                                rs.getLong(4),
+                                rs.getLong(5),
+                                rs.getInt(6),
+                                rs.getString(7)),
+                        batchId,
+                        scope(dataset, keySet))
+                .stream()
+                .findFirst();
     }
 
     public void done(String batchId, String dataset, String keySet, String runId, String taskId, Done result) {
@@ -62,8 +76,15 @@ public class ProcessedBatches implements SpreadPacer.Progress {
      * remembered for the batch's copies. Once the batch is recorded no delivery needs them again (a redelivery
      * re-reports the record), and in the same statement no crash can leave them behind.
      */
-    public void done(String batchId, String dataset, String keySet, String runId, String taskId, Done result,
-                     int pacedKeys, boolean dropCopyValues) {
+    public void done(
+            String batchId,
+            String dataset,
+            String keySet,
+            String runId,
+            String taskId,
+            Done result,
+            int pacedKeys,
+            boolean dropCopyValues) {
         BatchCounts counts = result.counts();
         List<Object> args = new ArrayList<>();
         List<String> with = new ArrayList<>();
@@ -71,9 +92,19 @@ public class ProcessedBatches implements SpreadPacer.Progress {
             with.add("dropped AS (" + DROP_COPY_VALUES + ")");
             args.add(batchId);
         }
-        args.addAll(Arrays.asList(batchId, scope(dataset, keySet), runId, dataset, taskId, counts.deleted(),
-                counts.skippedNewer(), counts.alreadyAbsent(), result.stillPresent(), result.recordsLogged(),
-                result.copyTasks(), result.keysDigest()));
+        args.addAll(Arrays.asList(
+                batchId,
+                scope(dataset, keySet),
+                runId,
+                dataset,
+                taskId,
+                counts.deleted(),
+                counts.skippedNewer(),
+                counts.alreadyAbsent(),
+                result.stillPresent(),
+                result.recordsLogged(),
+                result.copyTasks(),
+                result.keysDigest()));
         String statement = INSERT_BATCH;
         if (pacedKeys > 0 && runId != null) {
             // the keys count exactly when the batch is recorded, so a redelivered batch never adds them twice
@@ -86,13 +117,23 @@ public class ProcessedBatches implements SpreadPacer.Progress {
 
     @Override
     public long keysDone(RunId run, String dataset) {
-        return jdbc.query("SELECT keys_done FROM spread_progress WHERE run_id = ? AND dataset = ?",
-                (rs, i) -> rs.getLong(1), run.value(), dataset).stream().findFirst().orElse(0L);
+        return jdbc
+                .query(
+                        "SELECT keys_done FROM spread_progress WHERE run_id = ? AND dataset = ?",
+                        (rs, i) -> rs.getLong(1),
+                        run.value(),
+                        dataset)
+                .stream()
+                .findFirst()
+                .orElse(0L);
     }
 
     public int deliveries(String batchId) {
-        return jdbc.query("SELECT deliveries FROM processed_batches WHERE batch_id = ?", (rs, i) -> rs.getInt(1), batchId)
-                .stream().findFirst().orElse(0);
+        return jdbc
+                .query("SELECT deliveries FROM processed_batches WHERE batch_id = ?", (rs, i) -> rs.getInt(1), batchId)
+                .stream()
+                .findFirst()
+                .orElse(0);
     }
 
     private static String scope(String dataset, String keySet) {

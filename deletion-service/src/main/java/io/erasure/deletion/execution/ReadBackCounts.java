@@ -17,12 +17,12 @@ import io.erasure.store.spi.DeletePlan;
  */
 final class ReadBackCounts {
 
-    private ReadBackCounts() {
-    }
+    private ReadBackCounts() {}
 
     static BatchCounts of(DeletePlan plan, DeleteOutcome outcome, long gone, long keptNewer, long stillPresent) {
         long deleted = Math.min(outcome.deleted(), gone);
-        return new BatchCounts(deleted,
+        return new BatchCounts(
+                deleted,
                 plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF) + keptNewer,
                 plan.count(DeletePlan.Action.ABSENT) + (gone - deleted),
                 stillPresent);

@@ -7,7 +7,7 @@ package io.erasure.deletion.execution;
 @FunctionalInterface
 public interface StepListener {
 
-    StepListener NONE = (step, batchId) -> { };
+    StepListener NONE = (step, batchId) -> {};
 
     void after(Step step, String batchId);
 }

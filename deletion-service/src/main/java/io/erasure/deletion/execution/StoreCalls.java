@@ -45,7 +45,8 @@ public class StoreCalls {
         Retry retry = retries.retry(store);
         CircuitBreaker breaker = breaker(store);
         try {
-            return Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(breaker, call)).get();
+            return Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(breaker, call))
+                    .get();
         } catch (CallNotPermittedException open) {
             throw new StoreException.Retriable("store '" + store + "' is failing; its circuit breaker is open", open);
         }
@@ -58,9 +59,13 @@ public class StoreCalls {
     private CircuitBreaker breaker(String store) {
         return breakers.find(store).orElseGet(() -> {
             CircuitBreaker breaker = breakers.circuitBreaker(store);
-            Gauge.builder("erasure.deletion.breaker.open", breaker,
+            Gauge.builder(
+                            "erasure.deletion.breaker.open",
+                            breaker,
                             b -> b.getState() == CircuitBreaker.State.CLOSED ? 0 : 1)
-                    .tag("store", store).description("1 while the store's circuit breaker is not closed").register(meters);
+                    .tag("store", store)
+                    .description("1 while the store's circuit breaker is not closed")
+                    .register(meters);
             return breaker;
         });
     }

@@ -36,8 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public class CopyFanOut {
 
-    private static final TypeReference<Map<String, Object>> VALUES = new TypeReference<>() {
-    };
+    private static final TypeReference<Map<String, Object>> VALUES = new TypeReference<>() {};
 
     private final DeletionTaskPublisher publisher;
     private final JsonMapper json;
@@ -113,9 +112,13 @@ public class CopyFanOut {
      * remembered}; an earlier delivery's values are read back only for keys it lacks. Returns how many tasks were
      * published (the run waits for them).
      */
-    public int publish(DeletionTask task, String batchId, Remembered rememberedNow,
-                       Collection<Map<String, Object>> deleted, Collection<Map<String, Object>> alreadyAbsent,
-                       Instant deletedAt) {
+    public int publish(
+            DeletionTask task,
+            String batchId,
+            Remembered rememberedNow,
+            Collection<Map<String, Object>> deleted,
+            Collection<Map<String, Object>> alreadyAbsent,
+            Instant deletedAt) {
         if (task.spec().copies().isEmpty() || (deleted.isEmpty() && alreadyAbsent.isEmpty())) {
             return 0;
         }
@@ -151,9 +154,11 @@ public class CopyFanOut {
         return task.spec().keyColumns().primaryKey().containsAll(copy.sourceColumns(task.spec()));
     }
 
-    private static Set<Map<String, Object>> copyKeys(DeletionTask task, DatasetCopy copy,
-                                                     Collection<Map<String, Object>> sourceKeys,
-                                                     Map<String, Map<String, Object>> remembered) {
+    private static Set<Map<String, Object>> copyKeys(
+            DeletionTask task,
+            DatasetCopy copy,
+            Collection<Map<String, Object>> sourceKeys,
+            Map<String, Map<String, Object>> remembered) {
         boolean keyOnly = keyOnly(task, copy);
         Set<Map<String, Object>> copyKeys = new LinkedHashSet<>();
         for (Map<String, Object> key : sourceKeys) {
@@ -168,8 +173,12 @@ public class CopyFanOut {
         return copyKeys;
     }
 
-    private static void addTasks(List<DeletionTask> tasks, DeletionTask source, DatasetCopy copy,
-                                 Set<Map<String, Object>> copyKeys, CutoffTimestamp cutoff) {
+    private static void addTasks(
+            List<DeletionTask> tasks,
+            DeletionTask source,
+            DatasetCopy copy,
+            Set<Map<String, Object>> copyKeys,
+            CutoffTimestamp cutoff) {
         for (List<Map<String, Object>> part : DeletionTask.taskSized(List.copyOf(copyKeys))) {
             tasks.add(DeletionTask.forCopy(source, copy, part, cutoff));
         }
@@ -183,10 +192,12 @@ public class CopyFanOut {
 
     private Map<String, Map<String, Object>> remembered(String batchId) {
         Map<String, Map<String, Object>> values = new HashMap<>();
-        jdbc.query("SELECT source_key, copy_values FROM batch_copy_sources WHERE batch_id = ?",
+        jdbc.query(
+                "SELECT source_key, copy_values FROM batch_copy_sources WHERE batch_id = ?",
                 rs -> {
                     values.put(rs.getString(1), json.readValue(rs.getString(2), VALUES));
-                }, batchId);
+                },
+                batchId);
         return values;
     }
 
@@ -195,7 +206,8 @@ public class CopyFanOut {
             publisher.publish(tasks);
         } catch (IllegalStateException e) {
             // the batch is redelivered and publishes the same tasks again (same ids, applied once)
-            throw new io.erasure.store.spi.StoreException.Retriable("could not publish copy tasks: " + e.getMessage(), e);
+            throw new io.erasure.store.spi.StoreException.Retriable(
+                    "could not publish copy tasks: " + e.getMessage(), e);
         }
     }
 }

@@ -40,20 +40,26 @@ final class DeadLetterGate {
 
     /** @throws IllegalStateException if they cannot be read (the gate then holds every dataset) */
     Set<String> blockedDatasets() {
-        ConsumerGroupLag.Lag unresolved = ConsumerGroupLag.measure(admin, Topics.DELETION_LOG_DEAD_LETTER, resolvedGroup,
-                timeout);
+        ConsumerGroupLag.Lag unresolved =
+                ConsumerGroupLag.measure(admin, Topics.DELETION_LOG_DEAD_LETTER, resolvedGroup, timeout);
         if (unresolved.total() == 0) {
             return Set.of();
         }
         try {
             Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
-            unresolved.partitions().keySet().forEach(p ->
-                    earliest.put(new TopicPartition(Topics.DELETION_LOG_DEAD_LETTER, p), OffsetSpec.earliest()));
+            unresolved
+                    .partitions()
+                    .keySet()
+                    .forEach(p -> earliest.put(
+                            new TopicPartition(Topics.DELETION_LOG_DEAD_LETTER, p), OffsetSpec.earliest()));
             Map<TopicPartition, Long> from = new HashMap<>();
-            admin.listOffsets(earliest).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            admin.listOffsets(earliest)
+                    .all()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .forEach((partition, info) -> from.put(partition, info.offset()));
             Map<TopicPartition, OffsetAndMetadata> resolved = admin.listConsumerGroupOffsets(resolvedGroup)
-                    .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             resolved.forEach((partition, offset) -> {
                 if (offset != null && from.containsKey(partition)) {
                     from.put(partition, Math.max(from.get(partition), offset.offset()));
@@ -66,8 +72,10 @@ final class DeadLetterGate {
         } catch (IllegalStateException e) {
             throw e;
         } catch (Exception e) {
-            throw new IllegalStateException("cannot read the unresolved dead letters of " + Topics.DELETION_LOG_DEAD_LETTER
-                    + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot read the unresolved dead letters of " + Topics.DELETION_LOG_DEAD_LETTER + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -80,14 +88,16 @@ final class DeadLetterGate {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (from.keySet().stream().anyMatch(p -> consumer.position(p, timeout) < ends.get(p))) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("reading the unresolved dead letters of " + Topics.DELETION_LOG_DEAD_LETTER
-                            + " took longer than " + timeout);
+                    throw new IllegalStateException("reading the unresolved dead letters of "
+                            + Topics.DELETION_LOG_DEAD_LETTER + " took longer than " + timeout);
                 }
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
                     if (record.offset() < ends.get(new TopicPartition(record.topic(), record.partition()))) {
                         Header dataset = record.headers().lastHeader(Topics.DEAD_LETTER_DATASET);
-                        datasets.add(dataset == null ? Topics.CONTROL_GLOBAL_KEY
-                                : new String(dataset.value(), StandardCharsets.UTF_8));
+                        datasets.add(
+                                dataset == null
+                                        ? Topics.CONTROL_GLOBAL_KEY
+                                        : new String(dataset.value(), StandardCharsets.UTF_8));
                     }
                 }
             }

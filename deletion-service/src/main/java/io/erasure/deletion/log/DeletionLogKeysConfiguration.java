@@ -28,9 +28,13 @@ import tools.jackson.databind.json.JsonMapper;
 class DeletionLogKeysConfiguration {
 
     @Bean(destroyMethod = "close")
-    CqlSession deletionLogKeysSession(@Value("${spring.cassandra.contact-points:}") String contactPoints,
-                                      @Value("${spring.cassandra.local-datacenter:}") String localDatacenter) {
-        List<String> endpoints = Arrays.stream(contactPoints.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    CqlSession deletionLogKeysSession(
+            @Value("${spring.cassandra.contact-points:}") String contactPoints,
+            @Value("${spring.cassandra.local-datacenter:}") String localDatacenter) {
+        List<String> endpoints = Arrays.stream(contactPoints.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
         if (endpoints.isEmpty() || localDatacenter.isBlank()) {
             throw new IllegalArgumentException("spring.cassandra.contact-points and .local-datacenter are required:"
                     + " deleted rows are sealed with their dataset's key from the deletion log's Cassandra before they are"
@@ -41,15 +45,22 @@ class DeletionLogKeysConfiguration {
                 .withString(DefaultDriverOption.SESSION_NAME, "erasure-deletion-log-keys")
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
                 .build();
-        return CqlSession.builder().withConfigLoader(config).withLocalDatacenter(localDatacenter).build();
+        return CqlSession.builder()
+                .withConfigLoader(config)
+                .withLocalDatacenter(localDatacenter)
+                .build();
     }
 
     /** Opened on first use: the keys' table is deletion-log-service's and may not exist yet when this service starts. */
     @Bean
-    Supplier<SealedRecords> sealedRecords(CqlSession deletionLogKeysSession, JsonMapper json, Clock clock,
-                                          @Value("${erasure.deletion-log.master-key:}") String masterKey) {
+    Supplier<SealedRecords> sealedRecords(
+            CqlSession deletionLogKeysSession,
+            JsonMapper json,
+            Clock clock,
+            @Value("${erasure.deletion-log.master-key:}") String masterKey) {
         var master = PayloadCipher.masterKey(masterKey);
-        return SingletonSupplier.of(() -> new SealedRecords(new DatasetKeys(deletionLogKeysSession, master, clock), json));
+        return SingletonSupplier.of(
+                () -> new SealedRecords(new DatasetKeys(deletionLogKeysSession, master, clock), json));
     }
 
     /**
@@ -57,8 +68,10 @@ class DeletionLogKeysConfiguration {
      * deletion-log-service's); opened on first use, as the table is deletion-log-service's.
      */
     @Bean
-    Supplier<FrozenSpecs> frozenSpecs(CqlSession deletionLogKeysSession, JsonMapper json,
-                                      @Value("${erasure.deletion-log.ttl:30d}") Duration ttl) {
+    Supplier<FrozenSpecs> frozenSpecs(
+            CqlSession deletionLogKeysSession,
+            JsonMapper json,
+            @Value("${erasure.deletion-log.ttl:30d}") Duration ttl) {
         return SingletonSupplier.of(() -> new FrozenSpecs(deletionLogKeysSession, json, ttl));
     }
 }

@@ -36,10 +36,15 @@ public class LogIngestionLag {
     }
 
     /** {@code deadLetterReaders}: plain consumers (no group) to read unresolved dead letters with; null to ignore them. */
-    public LogIngestionLag(Admin admin, Supplier<Consumer<String, String>> deadLetterReaders, String ingestGroup,
-                           long threshold, Duration cacheFor) {
+    public LogIngestionLag(
+            Admin admin,
+            Supplier<Consumer<String, String>> deadLetterReaders,
+            String ingestGroup,
+            long threshold,
+            Duration cacheFor) {
         this.admin = admin;
-        this.deadLetters = deadLetterReaders == null ? null
+        this.deadLetters = deadLetterReaders == null
+                ? null
                 : new DeadLetterGate(admin, deadLetterReaders, Topics.DEAD_LETTERS_RESOLVED_GROUP, TIMEOUT);
         this.ingestGroup = ingestGroup;
         this.threshold = threshold;
@@ -47,8 +52,7 @@ public class LogIngestionLag {
     }
 
     /** One look at the gate: the lag, or why it is unknown (then {@code lag} is -1), and the blocked datasets. */
-    private record Measurement(long lag, String unknown, Set<String> blocked) {
-    }
+    private record Measurement(long lag, String unknown, Set<String> blocked) {}
 
     private synchronized Measurement measure() {
         Measurement current = last;
@@ -59,8 +63,11 @@ public class LogIngestionLag {
             ConsumerGroupLag.Lag lag = ConsumerGroupLag.measure(admin, Topics.DELETION_LOG, ingestGroup, TIMEOUT);
             Set<String> blocked = deadLetters == null ? Set.of() : deadLetters.blockedDatasets();
             current = !lag.committed() && lag.total() > 0
-                    ? new Measurement(-1, "the ingest group '" + ingestGroup + "' has committed nothing on " + Topics.DELETION_LOG
-                            + ", which holds " + lag.total() + " records: is the deletion-log service running?", blocked)
+                    ? new Measurement(
+                            -1,
+                            "the ingest group '" + ingestGroup + "' has committed nothing on " + Topics.DELETION_LOG
+                                    + ", which holds " + lag.total() + " records: is the deletion-log service running?",
+                            blocked)
                     : new Measurement(lag.total(), null, blocked);
         } catch (IllegalStateException e) {
             current = new Measurement(-1, "deletion-log ingestion lag unknown: " + e.getMessage(), Set.of());
@@ -103,8 +110,10 @@ public class LogIngestionLag {
             blocked = blocked == null && measurement.blocked().contains(dataset) ? dataset : blocked;
         }
         if (blocked != null) {
-            return "the deletion log could not store a record of " + blocked + ": it is on " + Topics.DELETION_LOG_DEAD_LETTER
-                    + " until an operator resolves it (then moves the offsets of group " + Topics.DEAD_LETTERS_RESOLVED_GROUP + " past it)";
+            return "the deletion log could not store a record of " + blocked + ": it is on "
+                    + Topics.DELETION_LOG_DEAD_LETTER
+                    + " until an operator resolves it (then moves the offsets of group "
+                    + Topics.DEAD_LETTERS_RESOLVED_GROUP + " past it)";
         }
         return null;
     }

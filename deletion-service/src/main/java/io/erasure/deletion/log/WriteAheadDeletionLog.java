@@ -1,22 +1,22 @@
 package io.erasure.deletion.log;
 
-import io.erasure.model.contract.S3Layout;
-import io.erasure.model.contract.Topics;
-import io.erasure.model.record.DeletionRecord;
-import java.nio.charset.StandardCharsets;
 import io.erasure.deletionlog.client.DatasetKeys;
 import io.erasure.deletionlog.client.FrozenSpec;
 import io.erasure.deletionlog.client.FrozenSpecs;
 import io.erasure.deletionlog.client.SealedRecords;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.contract.Topics;
+import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.task.DeletionTask;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
-import java.util.function.Supplier;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
@@ -54,11 +54,18 @@ public class WriteAheadDeletionLog {
 
     /** Room left in a request for the record batch's and the record's framing and headers. */
     static final int FRAMING_MARGIN_BYTES = 16 * 1024;
+
     private static final int DEFAULT_MAX_REQUEST_SIZE = 1_048_576;
 
     /** {@code maxRecordBytes}: a ceiling of its own; the producer's {@code max.request.size} less a margin also applies. */
-    public WriteAheadDeletionLog(KafkaTemplate<String, String> kafka, S3Client s3, String bucket, JsonMapper json,
-                                 int maxRecordBytes, Supplier<SealedRecords> sealing, Supplier<FrozenSpecs> frozenSpecs) {
+    public WriteAheadDeletionLog(
+            KafkaTemplate<String, String> kafka,
+            S3Client s3,
+            String bucket,
+            JsonMapper json,
+            int maxRecordBytes,
+            Supplier<SealedRecords> sealing,
+            Supplier<FrozenSpecs> frozenSpecs) {
         this.sealing = sealing;
         this.frozenSpecs = frozenSpecs;
         this.kafka = kafka;
@@ -69,8 +76,11 @@ public class WriteAheadDeletionLog {
     }
 
     private static int maxRequestSize(KafkaTemplate<String, String> kafka) {
-        Object configured = kafka.getProducerFactory().getConfigurationProperties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
-        return configured == null ? DEFAULT_MAX_REQUEST_SIZE : Integer.parseInt(configured.toString().trim());
+        Object configured =
+                kafka.getProducerFactory().getConfigurationProperties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        return configured == null
+                ? DEFAULT_MAX_REQUEST_SIZE
+                : Integer.parseInt(configured.toString().trim());
     }
 
     /** The bytes Kafka counts for this message's key and value. */
@@ -99,8 +109,9 @@ public class WriteAheadDeletionLog {
             return send(records);
         }
         Instant frozenAt = records.get(0).deletedAt();
-        CompletableFuture<Void> frozen = frozenSpecs.get().writeAsync(FrozenSpec.of(task.originId(), task.spec(),
-                task.copyOf(), frozenAt, json));
+        CompletableFuture<Void> frozen = frozenSpecs
+                .get()
+                .writeAsync(FrozenSpec.of(task.originId(), task.spec(), task.copyOf(), frozenAt, json));
         Acknowledgements logged = send(records);
         return () -> {
             logged.await();
@@ -108,11 +119,15 @@ public class WriteAheadDeletionLog {
                 frozen.get(60, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new LogNotAcknowledged("interrupted while the deletion log stored the frozen spec of " + task.dataset()
-                        + "; nothing of this batch is deleted", e);
+                throw new LogNotAcknowledged(
+                        "interrupted while the deletion log stored the frozen spec of " + task.dataset()
+                                + "; nothing of this batch is deleted",
+                        e);
             } catch (Exception e) {
-                throw new LogNotAcknowledged("the deletion log did not store the frozen spec of " + task.dataset() + " for "
-                        + task.originId() + "; nothing of this batch is deleted: " + e.getMessage(), e);
+                throw new LogNotAcknowledged(
+                        "the deletion log did not store the frozen spec of " + task.dataset() + " for "
+                                + task.originId() + "; nothing of this batch is deleted: " + e.getMessage(),
+                        e);
             }
         };
     }
@@ -131,11 +146,13 @@ public class WriteAheadDeletionLog {
             String message = sealed.sealForTopic(record, dataKey);
             if (messageBytes(messageKey, message) > maxRecordBytes) {
                 String key = S3Layout.retainedKey(record.dataset(), record.originId(), record.recordId());
-                s3.putObject(r -> r.bucket(bucket).key(key).contentType("application/json"),
+                s3.putObject(
+                        r -> r.bucket(bucket).key(key).contentType("application/json"),
                         RequestBody.fromBytes(sealed.sealRetained(record, dataKey)));
                 message = sealed.sealForTopic(record.withRetainedColumns(key), dataKey);
                 if (messageBytes(messageKey, message) > maxRecordBytes) {
-                    // only the key is left, and no retry can make it smaller: refuse the batch rather than block the shard
+                    // only the key is left, and no retry can make it smaller: refuse the batch rather than block the
+                    // shard
                     throw new IllegalArgumentException("the deletion record of a row of " + record.dataset() + " is "
                             + messageBytes(messageKey, message) + " bytes even with its columns retained in S3 (its"
                             + " primary key is that large), over the " + maxRecordBytes + " a log message may have");
@@ -150,11 +167,15 @@ public class WriteAheadDeletionLog {
                 all.get(60, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new LogNotAcknowledged("interrupted while waiting for the deletion log to acknowledge " + records.size()
-                        + " records; nothing of this batch is deleted", e);
+                throw new LogNotAcknowledged(
+                        "interrupted while waiting for the deletion log to acknowledge " + records.size()
+                                + " records; nothing of this batch is deleted",
+                        e);
             } catch (Exception e) {
-                throw new LogNotAcknowledged("deletion log did not acknowledge " + records.size() + " records; nothing of"
-                        + " this batch is deleted: " + e.getMessage(), e);
+                throw new LogNotAcknowledged(
+                        "deletion log did not acknowledge " + records.size() + " records; nothing of"
+                                + " this batch is deleted: " + e.getMessage(),
+                        e);
             }
         };
     }

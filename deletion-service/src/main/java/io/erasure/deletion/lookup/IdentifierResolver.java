@@ -56,9 +56,17 @@ public class IdentifierResolver {
     private final LookupResolutions resolutions;
     private final int maxKeys;
 
-    public IdentifierResolver(StoreAdapterPool stores, StoreCalls calls, AdaptiveThrottle throttle,
-                              DeletionTaskPublisher publisher, BatchEvents events, JdbcTemplate jdbc, JsonMapper json,
-                              Duration retention, Clock clock, int maxKeys) {
+    public IdentifierResolver(
+            StoreAdapterPool stores,
+            StoreCalls calls,
+            AdaptiveThrottle throttle,
+            DeletionTaskPublisher publisher,
+            BatchEvents events,
+            JdbcTemplate jdbc,
+            JsonMapper json,
+            Duration retention,
+            Clock clock,
+            int maxKeys) {
         if (maxKeys < 1) {
             throw new IllegalArgumentException("erasure.deletion.forward-lookup-max-keys must be >= 1, got " + maxKeys);
         }
@@ -81,15 +89,25 @@ public class IdentifierResolver {
             report(task, batchId, lookUp(task, batchId));
         } catch (StoreException.Fatal | IllegalArgumentException refused) {
             log.error("lookup task {} of {} failed: {}", task.taskId(), task.dataset(), refused.getMessage());
-            events.send(task, batchId, new BatchFailed(task.dataset(), task.taskId(), batchId, task.requestId(),
-                    String.valueOf(refused.getMessage()), false));
+            events.send(
+                    task,
+                    batchId,
+                    new BatchFailed(
+                            task.dataset(),
+                            task.taskId(),
+                            batchId,
+                            task.requestId(),
+                            String.valueOf(refused.getMessage()),
+                            false));
         }
     }
 
     private LookupResolution lookUp(DeletionTask task, String batchId) {
         Optional<List<Map<String, Object>>> earlier = resolutions.find(batchId);
         if (earlier.isPresent()) {
-            log.info("lookup task {} redelivered: its {} keys are published again as resolved first", task.taskId(),
+            log.info(
+                    "lookup task {} redelivered: its {} keys are published again as resolved first",
+                    task.taskId(),
                     earlier.get().size());
             return publish(task, earlier.get());
         }
@@ -97,53 +115,81 @@ public class IdentifierResolver {
         String store = spec.connectionRef();
         StoreAdapter adapter = calls.call(store, () -> stores.checkedAdapter(spec));
         if (!(adapter instanceof IdentifierLookup lookup)) {
-            return LookupResolution.refused("store type '" + spec.storeKind() + "' cannot find rows by a column other than"
-                    + " their key");
+            return LookupResolution.refused(
+                    "store type '" + spec.storeKind() + "' cannot find rows by a column other than" + " their key");
         }
-        if (!adapter.capabilities().rowTimestamps() && !(spec.conditionalColumn() instanceof ConditionalColumn.Named named
-                && named.kind() == ConditionalColumn.Kind.TIMESTAMP)) {
-            // a row moved to another identifier between the lookup and the delete must read as written after the cut-off
-            return LookupResolution.refused(task.dataset() + " has no timestamp column conditioning its deletes, so a row"
-                    + " found by " + task.lookupColumn() + " and moved to another identifier before it is deleted would be"
-                    + " deleted anyway: register an updated_at column as its conditional column (ConditionalColumn.timestamp)");
+        if (!adapter.capabilities().rowTimestamps()
+                && !(spec.conditionalColumn() instanceof ConditionalColumn.Named named
+                        && named.kind() == ConditionalColumn.Kind.TIMESTAMP)) {
+            // a row moved to another identifier between the lookup and the delete must read as written after the
+            // cut-off
+            return LookupResolution.refused(
+                    task.dataset() + " has no timestamp column conditioning its deletes, so a row"
+                            + " found by " + task.lookupColumn()
+                            + " and moved to another identifier before it is deleted would be"
+                            + " deleted anyway: register an updated_at column as its conditional column (ConditionalColumn.timestamp)");
         }
         String refusal = calls.call(store, () -> lookup.lookupRefusal(spec));
         if (refusal != null) {
-            log.info("lookup task {}: {} cannot be looked up by {}: {}", task.taskId(), task.dataset(),
-                    task.lookupColumn(), refusal);
+            log.info(
+                    "lookup task {}: {} cannot be looked up by {}: {}",
+                    task.taskId(),
+                    task.dataset(),
+                    task.lookupColumn(),
+                    refusal);
             return LookupResolution.refused(refusal);
         }
         if (task.anonymising() && !adapter.capabilities().clearColumns()) {
-            throw new IllegalArgumentException("store type '" + spec.storeKind() + "' cannot anonymise (clear columns) of "
-                    + task.dataset() + "; set its forward policy to DELETE or KEEP_SNAPSHOT");
+            throw new IllegalArgumentException(
+                    "store type '" + spec.storeKind() + "' cannot anonymise (clear columns) of " + task.dataset()
+                            + "; set its forward policy to DELETE or KEEP_SNAPSHOT");
         }
-        List<Object> identifiers = task.keys().stream().map(key -> key.get(task.lookupColumn())).toList();
+        List<Object> identifiers =
+                task.keys().stream().map(key -> key.get(task.lookupColumn())).toList();
         throttle.acquire(store, identifiers.size());
-        List<Map<String, Object>> keys = calls.call(store, () -> lookup.keysByIdentifier(spec, identifiers, maxKeys + 1));
+        List<Map<String, Object>> keys =
+                calls.call(store, () -> lookup.keysByIdentifier(spec, identifiers, maxKeys + 1));
         if (keys.size() > maxKeys) {
-            return LookupResolution.refused("more than " + maxKeys + " rows of " + task.dataset() + " hold the "
-                    + identifiers.size() + " identifier(s) of lookup task " + task.taskId() + "; forward deletion is for an"
-                    + " identifier's rows, not bulk deletes (raise erasure.deletion.forward-lookup-max-keys to reach them)");
+            return LookupResolution.refused(
+                    "more than " + maxKeys + " rows of " + task.dataset() + " hold the "
+                            + identifiers.size() + " identifier(s) of lookup task " + task.taskId()
+                            + "; forward deletion is for an"
+                            + " identifier's rows, not bulk deletes (raise erasure.deletion.forward-lookup-max-keys to reach them)");
         }
         return publish(task, resolutions.keep(batchId, keys));
     }
 
     private LookupResolution publish(DeletionTask task, List<Map<String, Object>> keys) {
         List<DeletionTask> tasks = DeletionTask.taskSized(keys).stream()
-                .map(part -> DeletionTask.resolvedFrom(task, part)).toList();
+                .map(part -> DeletionTask.resolvedFrom(task, part))
+                .toList();
         try {
             publisher.publish(tasks);
         } catch (IllegalStateException e) {
             // the lookup is redelivered and publishes the same tasks again (same ids, applied once)
-            throw new StoreException.Retriable("could not publish the tasks of lookup " + task.taskId() + ": "
-                    + e.getMessage(), e);
+            throw new StoreException.Retriable(
+                    "could not publish the tasks of lookup " + task.taskId() + ": " + e.getMessage(), e);
         }
         log.info("lookup task {}: {} keys of {} in {} tasks", task.taskId(), keys.size(), task.dataset(), tasks.size());
         return new LookupResolution(tasks.stream().map(DeletionTask::taskId).toList(), keys.size(), null);
     }
 
     private void report(DeletionTask task, String batchId, LookupResolution resolution) {
-        events.send(task, batchId, new BatchCompleted(task.dataset(), task.taskId(), batchId, task.requestId(),
-                new BatchCounts(0, 0, 0, 0), ReadBackResult.CLEAN, 0, null, 0, null, List.of(), resolution));
+        events.send(
+                task,
+                batchId,
+                new BatchCompleted(
+                        task.dataset(),
+                        task.taskId(),
+                        batchId,
+                        task.requestId(),
+                        new BatchCounts(0, 0, 0, 0),
+                        ReadBackResult.CLEAN,
+                        0,
+                        null,
+                        0,
+                        null,
+                        List.of(),
+                        resolution));
     }
 }

@@ -16,8 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class LookupResolutions {
 
-    private static final TypeReference<List<Map<String, Object>>> KEYS = new TypeReference<>() {
-    };
+    private static final TypeReference<List<Map<String, Object>>> KEYS = new TypeReference<>() {};
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -32,15 +31,25 @@ class LookupResolutions {
     }
 
     Optional<List<Map<String, Object>>> find(String batchId) {
-        return jdbc.query("SELECT keys::text FROM lookup_resolutions WHERE batch_id = ?",
-                (rs, i) -> json.readValue(rs.getString(1), KEYS), batchId).stream().findFirst();
+        return jdbc
+                .query(
+                        "SELECT keys::text FROM lookup_resolutions WHERE batch_id = ?",
+                        (rs, i) -> json.readValue(rs.getString(1), KEYS),
+                        batchId)
+                .stream()
+                .findFirst();
     }
 
     /** Stores {@code keys} unless a resolution of the batch is already stored; returns the stored one. */
     List<Map<String, Object>> keep(String batchId, List<Map<String, Object>> keys) {
-        jdbc.update("DELETE FROM lookup_resolutions WHERE resolved_at < ?", Timestamp.from(clock.instant().minus(retention)));
-        jdbc.update("INSERT INTO lookup_resolutions (batch_id, keys, resolved_at) VALUES (?, ?::jsonb, ?) ON CONFLICT DO NOTHING",
-                batchId, json.writeValueAsString(keys), Timestamp.from(clock.instant()));
+        jdbc.update(
+                "DELETE FROM lookup_resolutions WHERE resolved_at < ?",
+                Timestamp.from(clock.instant().minus(retention)));
+        jdbc.update(
+                "INSERT INTO lookup_resolutions (batch_id, keys, resolved_at) VALUES (?, ?::jsonb, ?) ON CONFLICT DO NOTHING",
+                batchId,
+                json.writeValueAsString(keys),
+                Timestamp.from(clock.instant()));
         return find(batchId).orElse(keys);
     }
 }

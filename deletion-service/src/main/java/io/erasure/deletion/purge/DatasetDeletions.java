@@ -24,8 +24,7 @@ public class DatasetDeletions implements TaskListener.AfterTask {
     private static final Logger log = LoggerFactory.getLogger(DatasetDeletions.class);
 
     /** A dataset with executed deletes, under the spec of its last task. */
-    public record LastDelete(DatasetSpec spec, Instant deletedAt) {
-    }
+    public record LastDelete(DatasetSpec spec, Instant deletedAt) {}
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -51,8 +50,7 @@ public class DatasetDeletions implements TaskListener.AfterTask {
                             INSERT INTO dataset_deletions (dataset, store_kind, spec, spec_seen_at)
                             VALUES (?, ?, CAST(? AS jsonb), now())
                             ON CONFLICT (dataset) DO UPDATE
-                            SET store_kind = EXCLUDED.store_kind, spec = EXCLUDED.spec, spec_seen_at = EXCLUDED.spec_seen_at""",
-                    spec.name(), spec.storeKind().name(), json.writeValueAsString(spec));
+                            SET store_kind = EXCLUDED.store_kind, spec = EXCLUDED.spec, spec_seen_at = EXCLUDED.spec_seen_at""", spec.name(), spec.storeKind().name(), json.writeValueAsString(spec));
             written.put(spec.name(), spec);
         } catch (RuntimeException e) {
             log.warn("could not remember the spec of {} for its purge status: {}", spec.name(), e.toString());
@@ -61,14 +59,16 @@ public class DatasetDeletions implements TaskListener.AfterTask {
 
     /** Every dataset with at least one executed delete, by name. */
     public List<LastDelete> withDeletes() {
-        return jdbc.query("""
+        return jdbc.query(
+                """
                         SELECT d.spec::text, last.at
                         FROM dataset_deletions d
                         CROSS JOIN LATERAL (SELECT max(p.first_processed_at) AS at FROM processed_batches p
                                             WHERE p.dataset = d.dataset AND p.rows_deleted > 0) last
                         WHERE last.at IS NOT NULL
                         ORDER BY d.dataset""",
-                (rs, i) -> new LastDelete(json.readValue(rs.getString(1), DatasetSpec.class),
+                (rs, i) -> new LastDelete(
+                        json.readValue(rs.getString(1), DatasetSpec.class),
                         rs.getObject(2, OffsetDateTime.class).toInstant()));
     }
 }

@@ -11,12 +11,29 @@ import java.time.Instant;
  * @param purgeableAt   {@code lastDeletedAt + gcGraceSeconds}
  * @param checkedAt     when the store was asked (answers are reused for a while)
  */
-public record OnDisk(String dataset, String table, Instant lastDeletedAt, Long gcGraceSeconds, Instant purgeableAt,
-                     Boolean stillOnDisk, Long tombstonesOnDisk, String explanation, String error, Instant checkedAt) {
+public record OnDisk(
+        String dataset,
+        String table,
+        Instant lastDeletedAt,
+        Long gcGraceSeconds,
+        Instant purgeableAt,
+        Boolean stillOnDisk,
+        Long tombstonesOnDisk,
+        String explanation,
+        String error,
+        Instant checkedAt) {
 
     static OnDisk of(String dataset, PurgeStatus status, Instant checkedAt) {
-        return new OnDisk(dataset, status.table(), status.deletedAt(), status.gcGrace().getSeconds(),
-                status.purgeableAt(), status.stillOnDisk(), status.tombstonesOnDisk(), status.explanation(), null,
+        return new OnDisk(
+                dataset,
+                status.table(),
+                status.deletedAt(),
+                status.gcGrace().getSeconds(),
+                status.purgeableAt(),
+                status.stillOnDisk(),
+                status.tombstonesOnDisk(),
+                status.explanation(),
+                null,
                 checkedAt);
     }
 

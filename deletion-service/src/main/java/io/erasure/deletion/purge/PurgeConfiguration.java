@@ -18,8 +18,11 @@ class PurgeConfiguration {
     }
 
     @Bean
-    PurgeWatch purgeWatch(DatasetDeletions deletions, StoreAdapterPool stores, Clock clock,
-                          @Value("${erasure.deletion.purge-status-reuse:30s}") Duration reuseFor) {
+    PurgeWatch purgeWatch(
+            DatasetDeletions deletions,
+            StoreAdapterPool stores,
+            Clock clock,
+            @Value("${erasure.deletion.purge-status-reuse:30s}") Duration reuseFor) {
         return new PurgeWatch(deletions, stores, reuseFor, clock);
     }
 }

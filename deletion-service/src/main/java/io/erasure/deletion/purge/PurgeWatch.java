@@ -21,8 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public class PurgeWatch {
 
-    private record Asked(DatasetSpec spec, Instant deletedAt, OnDisk answer) {
-    }
+    private record Asked(DatasetSpec spec, Instant deletedAt, OnDisk answer) {}
 
     private final DatasetDeletions deletions;
     private final StoreAdapterPool stores;
@@ -44,7 +43,9 @@ public class PurgeWatch {
             DatasetSpec spec = last.spec();
             Asked before = asked.get(spec.name());
             Instant now = clock.instant();
-            if (before != null && before.spec().equals(spec) && before.deletedAt().equals(last.deletedAt())
+            if (before != null
+                    && before.spec().equals(spec)
+                    && before.deletedAt().equals(last.deletedAt())
                     && before.answer().checkedAt().plus(reuseFor).isAfter(now)) {
                 lines.add(before.answer());
                 continue;

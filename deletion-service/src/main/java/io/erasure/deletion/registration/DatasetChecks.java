@@ -24,12 +24,10 @@ import org.springframework.stereotype.Service;
 public class DatasetChecks {
 
     /** One thing wrong with a spec: where ({@code dataset 'x'}, {@code copy 'cache'}) and what, with the fix. */
-    public record Problem(String place, String problem) {
-    }
+    public record Problem(String place, String problem) {}
 
     /** What a check found; empty {@code problems}: the spec fits the live stores. */
-    public record Result(String dataset, List<Problem> problems) {
-    }
+    public record Result(String dataset, List<Problem> problems) {}
 
     private final StoreAdapterPool stores;
     private final StoreConnectionsProperties connections;
@@ -57,25 +55,33 @@ public class DatasetChecks {
     }
 
     private void check(String place, DatasetSpec spec, List<Problem> problems) {
-        StoreConnectionsProperties.Connection connection = connections.connections().get(spec.connectionRef());
+        StoreConnectionsProperties.Connection connection =
+                connections.connections().get(spec.connectionRef());
         if (connection == null || connection.kind() == null) {
-            problems.add(new Problem(place, "connection '" + spec.connectionRef() + "' is not configured in the deletion"
-                    + " service (known: " + connections.connections().keySet() + "): name one of them, or an operator"
-                    + " adds erasure.connections." + spec.connectionRef() + " to every service"));
+            problems.add(new Problem(
+                    place,
+                    "connection '" + spec.connectionRef() + "' is not configured in the deletion"
+                            + " service (known: " + connections.connections().keySet()
+                            + "): name one of them, or an operator"
+                            + " adds erasure.connections." + spec.connectionRef() + " to every service"));
             return;
         }
         StoreKind kind = connection.kind();
         if (kind != spec.storeKind()) {
-            problems.add(new Problem(place, "storeKind is " + spec.storeKind() + " but connection '"
-                    + spec.connectionRef() + "' is a " + kind + " store: set storeKind to " + kind
-                    + " or name a " + spec.storeKind() + " connection"));
+            problems.add(new Problem(
+                    place,
+                    "storeKind is " + spec.storeKind() + " but connection '"
+                            + spec.connectionRef() + "' is a " + kind + " store: set storeKind to " + kind
+                            + " or name a " + spec.storeKind() + " connection"));
             return;
         }
         try {
             stores.adapter(spec.connectionRef()).checkDataset(spec);
         } catch (StoreException.Retriable e) {
-            problems.add(new Problem(place, "connection '" + spec.connectionRef() + "' could not be reached to check it ("
-                    + e.getMessage() + "); register again once the store answers"));
+            problems.add(new Problem(
+                    place,
+                    "connection '" + spec.connectionRef() + "' could not be reached to check it (" + e.getMessage()
+                            + "); register again once the store answers"));
         } catch (StoreException.Fatal | IllegalArgumentException e) {
             problems.add(new Problem(place, e.getMessage()));
         }

@@ -11,7 +11,7 @@ class RegistrationConfiguration {
     /** Registration checks are the control plane's (REGISTRY) or an OPERATOR's: they tell whether tables exist. */
     @Bean
     AccessRules datasetCheckAccess() {
-        return requests -> requests.requestMatchers("/api/dataset-checks")
-                .hasAnyRole(Role.REGISTRY.name(), Role.OPERATOR.name());
+        return requests ->
+                requests.requestMatchers("/api/dataset-checks").hasAnyRole(Role.REGISTRY.name(), Role.OPERATOR.name());
     }
 }

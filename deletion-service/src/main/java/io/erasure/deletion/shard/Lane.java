@@ -75,7 +75,8 @@ public record Lane(String id, String store, boolean paced, Set<String> configure
 
     private static boolean pacedOf(Headers headers) {
         Header pacedHeader = headers.lastHeader(Topics.TASK_PACED);
-        return pacedHeader != null && pacedHeader.value() != null
+        return pacedHeader != null
+                && pacedHeader.value() != null
                 && Boolean.parseBoolean(new String(pacedHeader.value(), StandardCharsets.UTF_8));
     }
 

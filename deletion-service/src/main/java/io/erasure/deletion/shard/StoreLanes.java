@@ -49,12 +49,10 @@ public class StoreLanes implements DisposableBean {
     /** The store lanes leave the throttle's share alone: it is counted once, in the service's own group. */
     private static final ConsumerRebalanceListener NO_SHARE = new ConsumerRebalanceListener() {
         @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-        }
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
 
         @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-        }
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
     };
 
     private final ConcurrentKafkaListenerContainerFactory<?, ?> factory;
@@ -66,8 +64,14 @@ public class StoreLanes implements DisposableBean {
     private final Admin admin;
     private final List<ConcurrentMessageListenerContainer<?, ?>> containers = new ArrayList<>();
 
-    public StoreLanes(ConcurrentKafkaListenerContainerFactory<?, ?> factory, TaskListener listener, Set<String> stores,
-                      String group, int concurrency, ShardOwnership ownership, Admin admin) {
+    public StoreLanes(
+            ConcurrentKafkaListenerContainerFactory<?, ?> factory,
+            TaskListener listener,
+            Set<String> stores,
+            String group,
+            int concurrency,
+            ShardOwnership ownership,
+            Admin admin) {
         this.factory = factory;
         this.listener = listener;
         this.stores = new TreeSet<>(stores);
@@ -106,13 +110,17 @@ public class StoreLanes implements DisposableBean {
             lanes.add(lane(Lane.fallback(stores), group, ownership));
             lanes.forEach(ConcurrentMessageListenerContainer::start);
         } catch (RuntimeException e) {
-            lanes.stream().filter(ConcurrentMessageListenerContainer::isRunning)
+            lanes.stream()
+                    .filter(ConcurrentMessageListenerContainer::isRunning)
                     .forEach(ConcurrentMessageListenerContainer::stop);
             throw e;
         }
         containers.addAll(lanes);
-        log.info("deletion lanes started: {} (each with one for paced runs, and one for unconfigured stores), {} shard(s)"
-                + " each", stores, concurrency);
+        log.info(
+                "deletion lanes started: {} (each with one for paced runs, and one for unconfigured stores), {} shard(s)"
+                        + " each",
+                stores,
+                concurrency);
     }
 
     public synchronized boolean running() {
@@ -124,13 +132,13 @@ public class StoreLanes implements DisposableBean {
         containers.forEach(ConcurrentMessageListenerContainer::stop);
     }
 
-    private ConcurrentMessageListenerContainer<?, ?> lane(Lane lane, String laneGroup, ConsumerRebalanceListener rebalance) {
+    private ConcurrentMessageListenerContainer<?, ?> lane(
+            Lane lane, String laneGroup, ConsumerRebalanceListener rebalance) {
         ConcurrentMessageListenerContainer<?, ?> container = factory.createContainer(Topics.DELETION_TASKS);
         container.getContainerProperties().setGroupId(laneGroup);
         container.getContainerProperties().setConsumerRebalanceListener(rebalance);
-        container.getContainerProperties().setMessageListener(
-                (BatchMessageListener<String, String>) (List<ConsumerRecord<String, String>> records) ->
-                        listener.onTasks(records, lane));
+        container.getContainerProperties().setMessageListener((BatchMessageListener<String, String>)
+                (List<ConsumerRecord<String, String>> records) -> listener.onTasks(records, lane));
         container.setConcurrency(concurrency);
         container.setBeanName(lane.id());
         container.getContainerProperties().setClientId(lane.id());
@@ -141,12 +149,15 @@ public class StoreLanes implements DisposableBean {
     private void startAtTheServiceGroupsOffsets(String laneGroup) {
         try {
             Map<TopicPartition, OffsetAndMetadata> own = admin.listConsumerGroupOffsets(laneGroup)
-                    .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS);
             if (own.keySet().stream().anyMatch(p -> p.topic().equals(Topics.DELETION_TASKS))) {
                 return;
             }
             Map<TopicPartition, OffsetAndMetadata> service = new HashMap<>();
-            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
+            admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS)
                     .forEach((partition, offset) -> {
                         if (partition.topic().equals(Topics.DELETION_TASKS) && offset != null) {
                             service.put(partition, offset);
@@ -157,7 +168,8 @@ public class StoreLanes implements DisposableBean {
                 log.info("lane group {} starts at the offsets of {}: {}", laneGroup, group, service);
             }
         } catch (ExecutionException | TimeoutException e) {
-            // with no offsets the lane reads from the earliest task: redelivered batches are recognised, never re-applied
+            // with no offsets the lane reads from the earliest task: redelivered batches are recognised, never
+            // re-applied
             log.warn("could not start lane group {} at the offsets of {}: {}", laneGroup, group, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -5,7 +5,6 @@ import io.erasure.deletion.lookup.IdentifierResolver;
 import io.erasure.deletion.trust.Refusal;
 import io.erasure.deletion.trust.RefusedTasks;
 import io.erasure.deletion.trust.TaskVerifier;
-import io.erasure.model.contract.Topics;
 import io.erasure.model.task.DeletionTask;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,8 +39,7 @@ public class TaskListener {
 
     private static final Logger log = LoggerFactory.getLogger(TaskListener.class);
 
-    static final Comparator<DeletionTask> FORWARD_FIRST = Comparator
-            .comparing((DeletionTask task) -> !task.forward())
+    static final Comparator<DeletionTask> FORWARD_FIRST = Comparator.comparing((DeletionTask task) -> !task.forward())
             .thenComparing(Comparator.comparingInt(DeletionTask::priority).reversed());
 
     private final BatchExecutor executor;
@@ -56,8 +54,15 @@ public class TaskListener {
     private volatile AfterTask afterTask = AfterTask.NONE;
     private volatile TaskReads reads = TaskReads.NONE;
 
-    public TaskListener(BatchExecutor executor, IdentifierResolver lookups, TaskVerifier verifier, RefusedTasks refused,
-                        JsonMapper json, Duration pollBudget, Clock clock, MeterRegistry meters) {
+    public TaskListener(
+            BatchExecutor executor,
+            IdentifierResolver lookups,
+            TaskVerifier verifier,
+            RefusedTasks refused,
+            JsonMapper json,
+            Duration pollBudget,
+            Clock clock,
+            MeterRegistry meters) {
         this.executor = executor;
         this.lookups = lookups;
         this.verifier = verifier;
@@ -73,14 +78,11 @@ public class TaskListener {
 
     /** Told of each task a lane reads and of each it reports unreadable; production has none, tests count with it. */
     public interface TaskReads {
-        TaskReads NONE = new TaskReads() {
-        };
+        TaskReads NONE = new TaskReads() {};
 
-        default void read(Lane lane, ConsumerRecord<String, String> record) {
-        }
+        default void read(Lane lane, ConsumerRecord<String, String> record) {}
 
-        default void unreadable(Lane lane, ConsumerRecord<String, String> record) {
-        }
+        default void unreadable(Lane lane, ConsumerRecord<String, String> record) {}
     }
 
     @Autowired(required = false)
@@ -91,7 +93,7 @@ public class TaskListener {
     /** Told of each task the executor returned from (done, skipped or refused); e.g. purge/ keeps each dataset's spec. */
     @FunctionalInterface
     public interface AfterTask {
-        AfterTask NONE = task -> { };
+        AfterTask NONE = task -> {};
 
         void executed(DeletionTask task);
     }
@@ -122,8 +124,12 @@ public class TaskListener {
                 // a task that cannot be read can never be executed safely: skip it loudly, once. Without headers every
                 // lane reads it, and the fallback lane speaks for all
                 if (byHeaders.isPresent() || lane.isFallback()) {
-                    log.error("unreadable deletion task at {}-{}@{} skipped: {}", record.topic(), record.partition(),
-                            record.offset(), e.getMessage());
+                    log.error(
+                            "unreadable deletion task at {}-{}@{} skipped: {}",
+                            record.topic(),
+                            record.partition(),
+                            record.offset(),
+                            e.getMessage());
                     unreadable.increment();
                     reads.unreadable(lane, record);
                 }
@@ -135,13 +141,21 @@ public class TaskListener {
             if (byHeaders.isPresent()) {
                 Optional<String> contradiction = Lane.contradiction(record.headers(), task);
                 if (contradiction.isPresent()) {
-                    log.warn("deletion task {} at {}-{}@{} skipped by {}: {}; it runs only in its own store's lane, from"
-                            + " a message whose headers agree with it", task.taskId(), record.topic(), record.partition(),
-                            record.offset(), lane.id(), contradiction.get());
+                    log.warn(
+                            "deletion task {} at {}-{}@{} skipped by {}: {}; it runs only in its own store's lane, from"
+                                    + " a message whose headers agree with it",
+                            task.taskId(),
+                            record.topic(),
+                            record.partition(),
+                            record.offset(),
+                            lane.id(),
+                            contradiction.get());
                     Counter.builder("erasure.deletion.tasks.misrouted")
                             .description("deletion tasks skipped because their headers name another lane than the task"
                                     + " itself (a copy of a task with other headers)")
-                            .tag("lane", lane.id()).register(meters).increment();
+                            .tag("lane", lane.id())
+                            .register(meters)
+                            .increment();
                     continue;
                 }
             }
@@ -170,6 +184,5 @@ public class TaskListener {
     }
 
     /** A task as read, with the message it came in. */
-    private record Received(DeletionTask task, ConsumerRecord<String, String> record) {
-    }
+    private record Received(DeletionTask task, ConsumerRecord<String, String> record) {}
 }

@@ -46,7 +46,10 @@ public class AdaptiveThrottle {
 
     public AdaptiveThrottle(DeletionProperties properties, ShardOwnership ownership, MeterRegistry meters) {
         this.properties = properties;
-        this.aimd = new AimdController(properties.headroom(), properties.increaseStep(), properties.decreaseFactor(),
+        this.aimd = new AimdController(
+                properties.headroom(),
+                properties.increaseStep(),
+                properties.decreaseFactor(),
                 properties.minRowsPerSecond());
         this.ownership = ownership;
         this.meters = meters;
@@ -72,8 +75,10 @@ public class AdaptiveThrottle {
         Store state = state(store);
         long waitNanos = state.limiter.reservePermission(rows);
         if (waitNanos < 0) {
-            throw new StoreException.Retriable("deleting " + rows + " rows from " + store + " would wait longer than the"
-                    + " throttle allows at " + limit(store) + " rows/s; the batch is retried later", null);
+            throw new StoreException.Retriable(
+                    "deleting " + rows + " rows from " + store + " would wait longer than the" + " throttle allows at "
+                            + limit(store) + " rows/s; the batch is retried later",
+                    null);
         }
         state.sentSinceStep.add(rows); // reserved permits are spent, even when the wait is given up
         long until = System.nanoTime() + waitNanos;
@@ -107,7 +112,10 @@ public class AdaptiveThrottle {
                 signal = loadOf.apply(name);
             } catch (RuntimeException e) {
                 // not knowing the store's load is no reason to delete faster
-                LOG.warn("cannot read the load of store {}; its deletion rate stays at {} rows/s: {}", name, store.limit,
+                LOG.warn(
+                        "cannot read the load of store {}; its deletion rate stays at {} rows/s: {}",
+                        name,
+                        store.limit,
                         e.toString());
                 return;
             }
@@ -115,14 +123,24 @@ public class AdaptiveThrottle {
             double readRatio = store.reads.ratio(signal.readLatency(), quiet).orElse(0);
             double batchRatio = store.batches.ratioSinceLastStep(properties.latencyTarget());
             boolean overloaded = aimd.overloaded(signal.utilization(), readRatio, batchRatio);
-            int sentRate = (int) Math.min(Integer.MAX_VALUE, sent * 1_000 / Math.max(1, properties.controlInterval().toMillis()));
+            int sentRate = (int) Math.min(
+                    Integer.MAX_VALUE,
+                    sent * 1_000 / Math.max(1, properties.controlInterval().toMillis()));
             int cap = cap(name);
-            int next = aimd.next(store.limit, sentRate, cap, overloaded, store.slowStartBelow < 0 ? cap : store.slowStartBelow);
+            int next = aimd.next(
+                    store.limit, sentRate, cap, overloaded, store.slowStartBelow < 0 ? cap : store.slowStartBelow);
             if (overloaded) {
                 // slow start ends at the first overload: from the rate it was cut to, the limit grows by steps
                 store.slowStartBelow = next;
-                LOG.debug("store {} overloaded (utilization {}, live read p99 {}x its baseline, batches {}x their target):"
-                        + " {} -> {} rows/s", name, signal.utilization(), readRatio, batchRatio, store.limit, next);
+                LOG.debug(
+                        "store {} overloaded (utilization {}, live read p99 {}x its baseline, batches {}x their target):"
+                                + " {} -> {} rows/s",
+                        name,
+                        signal.utilization(),
+                        readRatio,
+                        batchRatio,
+                        store.limit,
+                        next);
             }
             if (next != store.limit) {
                 store.limit = next;
@@ -144,20 +162,33 @@ public class AdaptiveThrottle {
     private Store state(String name) {
         return stores.computeIfAbsent(name, key -> {
             int start = Math.max(properties.minRowsPerSecond(), cap(key) / 10);
-            Store store = new Store(start, RateLimiter.of("delete-" + key, RateLimiterConfig.custom()
-                    .limitForPeriod(start)
-                    .limitRefreshPeriod(Duration.ofSeconds(1))
-                    .timeoutDuration(Duration.ofMinutes(10))
-                    .build()));
-            Gauge.builder("erasure.deletion.rate.limit", store, s -> s.limit).tag("store", key)
-                    .description("current deletion rate limit (rows/s)").register(meters);
-            Gauge.builder("erasure.deletion.store.utilization", store, s -> s.utilization).tag("store", key)
-                    .description("the store's utilization signal").register(meters);
-            Gauge.builder("erasure.deletion.store.read.p99", store, s -> s.reads.lastP99Millis()).tag("store", key)
-                    .baseUnit("milliseconds").description("the store's live read p99 (last window)").register(meters);
-            Gauge.builder("erasure.deletion.store.read.p99.baseline", store, s -> s.reads.baselineMillis()).tag("store", key)
-                    .baseUnit("milliseconds").description("the live read p99 before deletion, which the throttle"
-                            + " keeps it near").register(meters);
+            Store store = new Store(
+                    start,
+                    RateLimiter.of(
+                            "delete-" + key,
+                            RateLimiterConfig.custom()
+                                    .limitForPeriod(start)
+                                    .limitRefreshPeriod(Duration.ofSeconds(1))
+                                    .timeoutDuration(Duration.ofMinutes(10))
+                                    .build()));
+            Gauge.builder("erasure.deletion.rate.limit", store, s -> s.limit)
+                    .tag("store", key)
+                    .description("current deletion rate limit (rows/s)")
+                    .register(meters);
+            Gauge.builder("erasure.deletion.store.utilization", store, s -> s.utilization)
+                    .tag("store", key)
+                    .description("the store's utilization signal")
+                    .register(meters);
+            Gauge.builder("erasure.deletion.store.read.p99", store, s -> s.reads.lastP99Millis())
+                    .tag("store", key)
+                    .baseUnit("milliseconds")
+                    .description("the store's live read p99 (last window)")
+                    .register(meters);
+            Gauge.builder("erasure.deletion.store.read.p99.baseline", store, s -> s.reads.baselineMillis())
+                    .tag("store", key)
+                    .baseUnit("milliseconds")
+                    .description("the live read p99 before deletion, which the throttle" + " keeps it near")
+                    .register(meters);
             return store;
         });
     }
@@ -167,6 +198,7 @@ public class AdaptiveThrottle {
         volatile double utilization;
         /** Below this rate a filled limit doubles each step; -1 until the store is first overloaded (then: the cap). */
         int slowStartBelow = -1;
+
         final LongAdder sentSinceStep = new LongAdder();
         long sentLastStep;
         final ReadLatencyBaseline reads = new ReadLatencyBaseline();

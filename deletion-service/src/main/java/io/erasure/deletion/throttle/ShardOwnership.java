@@ -17,12 +17,16 @@ public class ShardOwnership implements ConsumerRebalanceListener {
 
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-        owned.addAndGet((int) partitions.stream().filter(p -> p.topic().equals(Topics.DELETION_TASKS)).count());
+        owned.addAndGet((int) partitions.stream()
+                .filter(p -> p.topic().equals(Topics.DELETION_TASKS))
+                .count());
     }
 
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-        owned.addAndGet(-(int) partitions.stream().filter(p -> p.topic().equals(Topics.DELETION_TASKS)).count());
+        owned.addAndGet(-(int) partitions.stream()
+                .filter(p -> p.topic().equals(Topics.DELETION_TASKS))
+                .count());
     }
 
     public void totalPartitions(int partitions) {

@@ -50,7 +50,11 @@ public class SpreadPacer {
     }
 
     /** How a paced wait ended: the batch may go, a stop came, or the poll's time budget ran out first. */
-    public enum Outcome { GO, STOPPED, HAND_BACK }
+    public enum Outcome {
+        GO,
+        STOPPED,
+        HAND_BACK
+    }
 
     private final Progress progress;
     private final ShardOwnership ownership;
@@ -72,8 +76,8 @@ public class SpreadPacer {
      * Waits until the batch {@code batchId} of {@code keys} keys of {@code task} is due, checking {@code stop} every
      * {@code poll}. A task that is not paced goes at once.
      */
-    public Outcome await(DeletionTask task, String batchId, int keys, BooleanSupplier stop, Duration poll,
-                         Instant handBackAt) {
+    public Outcome await(
+            DeletionTask task, String batchId, int keys, BooleanSupplier stop, Duration poll, Instant handBackAt) {
         if (!task.paced() || keys <= 0) {
             return Outcome.GO;
         }
@@ -97,8 +101,8 @@ public class SpreadPacer {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 release(slot);
-                throw new StoreException.Retriable("interrupted while pacing run " + task.runId() + " of "
-                        + task.dataset(), e);
+                throw new StoreException.Retriable(
+                        "interrupted while pacing run " + task.runId() + " of " + task.dataset(), e);
             }
         }
     }
@@ -129,9 +133,17 @@ public class SpreadPacer {
             Instant due = min(from.plus(length), window.end());
             timelines.put(run, new Timeline(due, window.end()));
             if (timeline == null) {
-                LOG.info("run {} of {} is paced to end by {}: {} of {} keys left, this replica's share {}, a batch of {}"
-                        + " keys waits {}", task.runId(), task.dataset(), window.end(), Math.max(remaining, keys),
-                        window.plannedKeys(), share, keys, length);
+                LOG.info(
+                        "run {} of {} is paced to end by {}: {} of {} keys left, this replica's share {}, a batch of {}"
+                                + " keys waits {}",
+                        task.runId(),
+                        task.dataset(),
+                        window.end(),
+                        Math.max(remaining, keys),
+                        window.plannedKeys(),
+                        share,
+                        keys,
+                        length);
             }
             return new Slot(run, from, due, window.end());
         }
@@ -154,8 +166,11 @@ public class SpreadPacer {
 
     /** A wait given up (a stop) frees its slot, unless a later slot was reserved after it. */
     private synchronized void release(Slot slot) {
-        timelines.computeIfPresent(slot.run(), (run, timeline) -> timeline.lastDue().equals(slot.due())
-                ? new Timeline(slot.from(), timeline.windowEnd()) : timeline);
+        timelines.computeIfPresent(
+                slot.run(),
+                (run, timeline) -> timeline.lastDue().equals(slot.due())
+                        ? new Timeline(slot.from(), timeline.windowEnd())
+                        : timeline);
     }
 
     private synchronized void keep(String batchId, Slot slot) {
@@ -163,11 +178,9 @@ public class SpreadPacer {
     }
 
     /** A batch's place on its run's timeline: from the end of the slot before it to when the batch is due. */
-    record Slot(String run, Instant from, Instant due, Instant windowEnd) {
-    }
+    record Slot(String run, Instant from, Instant due, Instant windowEnd) {}
 
-    private record Timeline(Instant lastDue, Instant windowEnd) {
-    }
+    private record Timeline(Instant lastDue, Instant windowEnd) {}
 
     private static Instant max(Instant a, Instant b) {
         return a.isAfter(b) ? a : b;

@@ -64,7 +64,11 @@ public class AuthorizedFinalSets {
     /** A run's signed final-set manifest, and the keys its parts hold in all (what a paced task may plan at most). */
     private record SignedSet(FinalSetManifest manifest, long keyCount) {
         static SignedSet of(FinalSetManifest manifest) {
-            return new SignedSet(manifest, manifest.parts().stream().mapToLong(FinalSetManifest.Part::keyCount).sum());
+            return new SignedSet(
+                    manifest,
+                    manifest.parts().stream()
+                            .mapToLong(FinalSetManifest.Part::keyCount)
+                            .sum());
         }
     }
 
@@ -85,30 +89,33 @@ public class AuthorizedFinalSets {
      * may be written meanwhile.
      */
     private static <V> Cache<String, Loaded<V>> cache(int size, Duration refusalTtl) {
-        return Caffeine.newBuilder().maximumSize(size).expireAfter(new Expiry<String, Loaded<V>>() {
-            @Override
-            public long expireAfterCreate(String key, Loaded<V> loaded, long now) {
-                return loaded.refusal() == null ? Long.MAX_VALUE : refusalTtl.toNanos();
-            }
+        return Caffeine.newBuilder()
+                .maximumSize(size)
+                .expireAfter(new Expiry<String, Loaded<V>>() {
+                    @Override
+                    public long expireAfterCreate(String key, Loaded<V> loaded, long now) {
+                        return loaded.refusal() == null ? Long.MAX_VALUE : refusalTtl.toNanos();
+                    }
 
-            @Override
-            public long expireAfterUpdate(String key, Loaded<V> loaded, long now, long current) {
-                return expireAfterCreate(key, loaded, now);
-            }
+                    @Override
+                    public long expireAfterUpdate(String key, Loaded<V> loaded, long now, long current) {
+                        return expireAfterCreate(key, loaded, now);
+                    }
 
-            @Override
-            public long expireAfterRead(String key, Loaded<V> loaded, long now, long current) {
-                return current;
-            }
-        }).build();
+                    @Override
+                    public long expireAfterRead(String key, Loaded<V> loaded, long now, long current) {
+                        return current;
+                    }
+                })
+                .build();
     }
 
     /**
      * Why {@code keys} are not all in part {@code part} of {@code run}'s final set whose manifest digests to
      * {@code setDigest}; empty when they are.
      */
-    public Optional<Refusal> refusal(RunId run, String dataset, String setDigest, int part,
-                                     List<Map<String, Object>> keys) {
+    public Optional<Refusal> refusal(
+            RunId run, String dataset, String setDigest, int part, List<Map<String, Object>> keys) {
         return refusal(run, dataset, setDigest, part, keys, 0);
     }
 
@@ -116,27 +123,30 @@ public class AuthorizedFinalSets {
      * As {@link #refusal(RunId, String, String, int, List)}, and for a paced task, why its window plans more than the
      * {@code plannedKeys} its final set holds (the pacer would hurry); {@code plannedKeys} 0 for an unpaced task.
      */
-    public Optional<Refusal> refusal(RunId run, String dataset, String setDigest, int part,
-                                     List<Map<String, Object>> keys, long plannedKeys) {
+    public Optional<Refusal> refusal(
+            RunId run, String dataset, String setDigest, int part, List<Map<String, Object>> keys, long plannedKeys) {
         String manifestKey = S3Layout.finalManifestKey(run);
-        Loaded<SignedSet> manifest = manifests.get(manifestKey + "@" + setDigest,
-                k -> loadManifest(run, dataset, setDigest, manifestKey));
+        Loaded<SignedSet> manifest =
+                manifests.get(manifestKey + "@" + setDigest, k -> loadManifest(run, dataset, setDigest, manifestKey));
         if (manifest.refusal() != null) {
             return Optional.of(manifest.refusal());
         }
         long finalKeys = manifest.value().keyCount();
         if (plannedKeys > finalKeys) {
-            return Optional.of(Refusal.of(Refusal.PACING_MISMATCH, "its spread window plans " + plannedKeys
-                    + " keys, but run " + run.value() + "'s authorized final set holds " + finalKeys));
+            return Optional.of(Refusal.of(
+                    Refusal.PACING_MISMATCH,
+                    "its spread window plans " + plannedKeys + " keys, but run " + run.value()
+                            + "'s authorized final set holds " + finalKeys));
         }
         FinalSetManifest.Part entry = manifest.value().manifest().part(part);
         if (entry == null) {
-            return Optional.of(Refusal.of(Refusal.KEYS_NOT_COVERED, "part " + part + " is not part of run " + run.value()
-                    + "'s authorized final set"));
+            return Optional.of(Refusal.of(
+                    Refusal.KEYS_NOT_COVERED,
+                    "part " + part + " is not part of run " + run.value() + "'s authorized final set"));
         }
         String partKey = S3Layout.finalPartKey(run, part);
-        Loaded<Set<String>> authorized = parts.get(partKey + "@" + entry.keysDigest(),
-                k -> loadPart(partKey, entry.keysDigest()));
+        Loaded<Set<String>> authorized =
+                parts.get(partKey + "@" + entry.keysDigest(), k -> loadPart(partKey, entry.keysDigest()));
         if (authorized.refusal() != null) {
             return Optional.of(authorized.refusal());
         }
@@ -148,9 +158,12 @@ public class AuthorizedFinalSets {
         }
         if (!outside.isEmpty()) {
             // a key is a column value: the refusal (published, and shown beside the run) names it by its log key hash
-            return Optional.of(Refusal.of(Refusal.KEYS_NOT_COVERED, outside.size() + " of its " + keys.size()
-                    + " keys are not in part " + part + " of run " + run.value() + "'s authorized final set (e.g. "
-                    + Topics.logKey(dataset, outside.get(0)) + ")"));
+            return Optional.of(Refusal.of(
+                    Refusal.KEYS_NOT_COVERED,
+                    outside.size() + " of its " + keys.size()
+                            + " keys are not in part " + part + " of run " + run.value()
+                            + "'s authorized final set (e.g. "
+                            + Topics.logKey(dataset, outside.get(0)) + ")"));
         }
         return Optional.empty();
     }
@@ -158,21 +171,27 @@ public class AuthorizedFinalSets {
     private Loaded<SignedSet> loadManifest(RunId run, String dataset, String setDigest, String manifestKey) {
         Optional<byte[]> bytes = read(manifestKey);
         if (bytes.isEmpty()) {
-            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_MISSING, "run " + run.value()
-                    + " has no final-set manifest at s3://" + bucket + "/" + manifestKey));
+            return Loaded.refused(Refusal.of(
+                    Refusal.FINAL_SET_MISSING,
+                    "run " + run.value() + " has no final-set manifest at s3://" + bucket + "/" + manifestKey));
         }
         FinalSetManifest manifest;
         try {
             manifest = json.readValue(bytes.get(), FinalSetManifest.class);
         } catch (RuntimeException e) {
-            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_MISSING, "the final-set manifest s3://" + bucket + "/"
-                    + manifestKey + " cannot be read: " + e.getMessage()));
+            return Loaded.refused(Refusal.of(
+                    Refusal.FINAL_SET_MISSING,
+                    "the final-set manifest s3://" + bucket + "/" + manifestKey + " cannot be read: "
+                            + e.getMessage()));
         }
-        if (!manifest.digest().equals(setDigest) || !manifest.runId().equals(run.value())
+        if (!manifest.digest().equals(setDigest)
+                || !manifest.runId().equals(run.value())
                 || !manifest.dataset().equals(dataset)) {
-            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_ALTERED, "the final-set manifest of run " + run.value()
-                    + " is not the one the control plane authorized (its digest differs: altered after authorization, or"
-                    + " another run's)"));
+            return Loaded.refused(Refusal.of(
+                    Refusal.FINAL_SET_ALTERED,
+                    "the final-set manifest of run " + run.value()
+                            + " is not the one the control plane authorized (its digest differs: altered after authorization, or"
+                            + " another run's)"));
         }
         return Loaded.of(SignedSet.of(manifest));
     }
@@ -180,19 +199,22 @@ public class AuthorizedFinalSets {
     private Loaded<Set<String>> loadPart(String partKey, String keysDigest) {
         Optional<byte[]> bytes = read(partKey);
         if (bytes.isEmpty()) {
-            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_MISSING, "final-set part s3://" + bucket + "/" + partKey
-                    + " is missing"));
+            return Loaded.refused(Refusal.of(
+                    Refusal.FINAL_SET_MISSING, "final-set part s3://" + bucket + "/" + partKey + " is missing"));
         }
         List<Map<String, Object>> partKeys;
         try {
             partKeys = keysOf(bytes.get());
         } catch (IOException | RuntimeException e) {
-            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_MISSING, "final-set part s3://" + bucket + "/" + partKey
-                    + " cannot be read: " + e.getMessage()));
+            return Loaded.refused(Refusal.of(
+                    Refusal.FINAL_SET_MISSING,
+                    "final-set part s3://" + bucket + "/" + partKey + " cannot be read: " + e.getMessage()));
         }
         if (!FinalSetManifest.keysDigest(partKeys).equals(keysDigest)) {
-            return Loaded.refused(Refusal.of(Refusal.FINAL_SET_ALTERED, "final-set part s3://" + bucket + "/" + partKey
-                    + " does not hold the keys the signed manifest lists (altered after authorization)"));
+            return Loaded.refused(Refusal.of(
+                    Refusal.FINAL_SET_ALTERED,
+                    "final-set part s3://" + bucket + "/" + partKey
+                            + " does not hold the keys the signed manifest lists (altered after authorization)"));
         }
         Set<String> authorized = new HashSet<>(partKeys.size() * 2);
         for (Map<String, Object> key : partKeys) {
@@ -203,12 +225,15 @@ public class AuthorizedFinalSets {
 
     private Optional<byte[]> read(String key) {
         try {
-            return Optional.of(s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asByteArray());
+            return Optional.of(
+                    s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asByteArray());
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (SdkException e) {
-            throw new StoreException.Retriable("could not read s3://" + bucket + "/" + key + " to check a task against"
-                    + " its authorized final set: " + e.getMessage(), e);
+            throw new StoreException.Retriable(
+                    "could not read s3://" + bucket + "/" + key + " to check a task against"
+                            + " its authorized final set: " + e.getMessage(),
+                    e);
         }
     }
 

@@ -39,8 +39,8 @@ public class RefusedTasks {
     private final SigningKey key;
 
     /** {@code key}: this service's, which signs each report so that the control plane can tell it from a forged one. */
-    public RefusedTasks(KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, MeterRegistry meters,
-                        SigningKey key) {
+    public RefusedTasks(
+            KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, MeterRegistry meters, SigningKey key) {
         this.key = key;
         this.kafka = kafka;
         this.json = json;
@@ -58,23 +58,41 @@ public class RefusedTasks {
     /** Reports {@code task}, read as {@code record}, as refused for {@code refusal}; nothing was read or deleted. */
     public Sent refuse(ConsumerRecord<String, String> record, DeletionTask task, Refusal refusal) {
         Kind kind = TaskVerifier.kindOf(task);
-        RefusedTask refused = RefusedTask.of(task, kind, refusal.reasonClass(), refusal.reason(), record.topic(),
-                record.partition(), record.offset(), clock.instant()).signed(key);
-        log.warn("deletion task {} at {} refused ({}), nothing deleted; it claims {} {} of {}, and since it is not proven"
-                        + " authentic that {} is left as it is: {}", task.taskId(), refused.source(), refusal.reasonClass(),
-                task.runId() != null ? "run" : "request", refused.originId(), task.dataset(),
-                task.runId() != null ? "run" : "request", refusal.reason());
+        RefusedTask refused = RefusedTask.of(
+                        task,
+                        kind,
+                        refusal.reasonClass(),
+                        refusal.reason(),
+                        record.topic(),
+                        record.partition(),
+                        record.offset(),
+                        clock.instant())
+                .signed(key);
+        log.warn(
+                "deletion task {} at {} refused ({}), nothing deleted; it claims {} {} of {}, and since it is not proven"
+                        + " authentic that {} is left as it is: {}",
+                task.taskId(),
+                refused.source(),
+                refusal.reasonClass(),
+                task.runId() != null ? "run" : "request",
+                refused.originId(),
+                task.dataset(),
+                task.runId() != null ? "run" : "request",
+                refusal.reason());
         Counter.builder(METRIC)
                 .description("deletion tasks refused because they could not be proven authentic (unsigned, forged,"
                         + " altered or another's authorization); they change no run's or request's state")
-                .tag("kind", kind.name()).tag("reason", refusal.reasonClass())
-                .register(meters).increment();
+                .tag("kind", kind.name())
+                .tag("reason", refusal.reasonClass())
+                .register(meters)
+                .increment();
         CompletableFuture<?> sent;
         try {
-            sent = kafka.send(Topics.DELETION_TASKS_REFUSED, Topics.refusedTaskKey(refused),
-                    json.writeValueAsString(refused));
+            sent = kafka.send(
+                    Topics.DELETION_TASKS_REFUSED, Topics.refusedTaskKey(refused), json.writeValueAsString(refused));
         } catch (RuntimeException e) {
-            throw new IllegalStateException("could not report refused task " + task.taskId() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "could not report refused task " + task.taskId() + ": " + e.getMessage(), e);
         }
         return () -> {
             try {
@@ -83,8 +101,8 @@ public class RefusedTasks {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while reporting refused task " + task.taskId(), e);
             } catch (Exception e) {
-                throw new IllegalStateException("could not report refused task " + task.taskId() + ": "
-                        + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "could not report refused task " + task.taskId() + ": " + e.getMessage(), e);
             }
         };
     }

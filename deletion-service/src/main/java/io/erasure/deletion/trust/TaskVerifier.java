@@ -36,9 +36,10 @@ public class TaskVerifier {
     /** {@code enforced}: the kinds of task that must be signed (forward and copy tasks join once their publishers sign). */
     public TaskVerifier(TrustedKeys trusted, AuthorizedFinalSets finalSets, Set<Kind> enforced) {
         if (trusted.isEmpty()) {
-            throw new IllegalArgumentException("erasure.signing.trusted-keys is empty, so no task could ever be executed:"
-                    + " set erasure.signing.trusted-keys.<key-id>.public-key (the control plane's public key, base64 X.509)"
-                    + " and .grants (RUN, FORWARD, CONTROL)");
+            throw new IllegalArgumentException(
+                    "erasure.signing.trusted-keys is empty, so no task could ever be executed:"
+                            + " set erasure.signing.trusted-keys.<key-id>.public-key (the control plane's public key, base64 X.509)"
+                            + " and .grants (RUN, FORWARD, CONTROL)");
         }
         this.trusted = trusted;
         this.grants = Map.copyOf(trusted.grants());
@@ -63,12 +64,15 @@ public class TaskVerifier {
             return Optional.empty(); // an unpaced spec: DeletionTask refuses a window on it
         }
         if (!task.paced()) {
-            return Optional.of(Refusal.of(Refusal.PACING_MISMATCH, "its spec spreads the run over "
-                    + task.spec().spreadOver() + " but it carries no spread window"));
+            return Optional.of(Refusal.of(
+                    Refusal.PACING_MISMATCH,
+                    "its spec spreads the run over " + task.spec().spreadOver() + " but it carries no spread window"));
         }
         if (task.spread().start().isBefore(authorization.issuedAt().minus(CLOCK_SKEW))) {
-            return Optional.of(Refusal.of(Refusal.PACING_MISMATCH, "its spread window starts at " + task.spread().start()
-                    + ", before the run was authorized (" + authorization.issuedAt() + ")"));
+            return Optional.of(Refusal.of(
+                    Refusal.PACING_MISMATCH,
+                    "its spread window starts at " + task.spread().start() + ", before the run was authorized ("
+                            + authorization.issuedAt() + ")"));
         }
         return Optional.empty();
     }
@@ -85,7 +89,8 @@ public class TaskVerifier {
         }
         TaskAuthority authority = task.authority();
         if (authority == null) {
-            return Optional.of(Refusal.of(Refusal.UNSIGNED,
+            return Optional.of(Refusal.of(
+                    Refusal.UNSIGNED,
                     "it carries no authorization (only tasks the control plane authorized are executed)"));
         }
         Authorization authorization = authority.authorization();
@@ -94,41 +99,57 @@ public class TaskVerifier {
             return Optional.of(Refusal.of(signatureClass(authorization, kind), signature.get()));
         }
         if (!authorization.origin().equals(task.originId())) {
-            return Optional.of(Refusal.of(Refusal.OTHER_ORIGIN, "its authorization is for '" + authorization.origin()
-                    + "', not for '" + task.originId() + "'"));
+            return Optional.of(Refusal.of(
+                    Refusal.OTHER_ORIGIN,
+                    "its authorization is for '" + authorization.origin() + "', not for '" + task.originId() + "'"));
         }
         if (!authorization.dataset().equals(task.dataset())) {
-            return Optional.of(Refusal.of(Refusal.OTHER_DATASET, "its authorization is for dataset '"
-                    + authorization.dataset() + "', not '" + task.dataset() + "'"));
+            return Optional.of(Refusal.of(
+                    Refusal.OTHER_DATASET,
+                    "its authorization is for dataset '" + authorization.dataset() + "', not '" + task.dataset()
+                            + "'"));
         }
         if (!authorization.specDigest().equals(SpecDigest.of(task.spec()))) {
-            return Optional.of(Refusal.of(Refusal.OTHER_SPEC, "its spec (" + task.spec().storeKind() + " "
-                    + task.spec().connectionRef() + "/" + task.spec().namespace() + "." + task.spec().table()
-                    + ") is not the spec its authorization covers"));
+            return Optional.of(Refusal.of(
+                    Refusal.OTHER_SPEC,
+                    "its spec (" + task.spec().storeKind() + " "
+                            + task.spec().connectionRef() + "/" + task.spec().namespace() + "."
+                            + task.spec().table()
+                            + ") is not the spec its authorization covers"));
         }
         if (authorization.cutoffMicros() != task.cutoff().micros()) {
-            return Optional.of(Refusal.of(Refusal.OTHER_CUTOFF, "its cut-off " + task.cutoff().micros()
-                    + " is not the authorized " + authorization.cutoffMicros()));
+            return Optional.of(Refusal.of(
+                    Refusal.OTHER_CUTOFF,
+                    "its cut-off " + task.cutoff().micros() + " is not the authorized "
+                            + authorization.cutoffMicros()));
         }
         String contentId = task.contentId();
         if (!contentId.equals(task.taskId())) {
-            return Optional.of(Refusal.of(Refusal.ID_MISMATCH, "its id is not the one its content gives (" + contentId
-                    + ")"));
+            return Optional.of(
+                    Refusal.of(Refusal.ID_MISMATCH, "its id is not the one its content gives (" + contentId + ")"));
         }
         if (kind == Kind.RUN) {
             if (task.priority() != task.spec().priority()) {
-                return Optional.of(Refusal.of(Refusal.PRIORITY_MISMATCH, "its priority " + task.priority()
-                        + " is not its spec's " + task.spec().priority()));
+                return Optional.of(Refusal.of(
+                        Refusal.PRIORITY_MISMATCH,
+                        "its priority " + task.priority() + " is not its spec's "
+                                + task.spec().priority()));
             }
             Optional<Refusal> pacing = pacingRefusal(task, authorization);
             if (pacing.isPresent()) {
                 return pacing;
             }
-            return finalSets.refusal(task.runId(), task.dataset(), authorization.setDigest(), authority.finalPart(),
-                    task.keys(), task.paced() ? task.spread().plannedKeys() : 0);
+            return finalSets.refusal(
+                    task.runId(),
+                    task.dataset(),
+                    authorization.setDigest(),
+                    authority.finalPart(),
+                    task.keys(),
+                    task.paced() ? task.spread().plannedKeys() : 0);
         }
         if (!authorization.setDigest().equals(contentId)) {
-            return Optional.of(Refusal.of(Refusal.KEYS_NOT_COVERED, "its keys are not the keys its authorization covers"));
+            return Optional.of(
+                    Refusal.of(Refusal.KEYS_NOT_COVERED, "its keys are not the keys its authorization covers"));
         }
         return Optional.empty();
     }
@@ -138,7 +159,9 @@ public class TaskVerifier {
         if (authorization.kind() != kind) {
             return Refusal.WRONG_KIND;
         }
-        if (authorization.keyId() == null || authorization.signature() == null || authorization.signature().isBlank()) {
+        if (authorization.keyId() == null
+                || authorization.signature() == null
+                || authorization.signature().isBlank()) {
             return Refusal.UNSIGNED;
         }
         Set<Kind> granted = grants.get(authorization.keyId());

@@ -5,8 +5,8 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.zaxxer.hikari.HikariDataSource;
-import io.erasure.deletion.LogIngestStandIn;
 import io.erasure.deletion.DeletionProperties;
+import io.erasure.deletion.LogIngestStandIn;
 import io.erasure.deletion.control.ControlCatchUp;
 import io.erasure.deletion.control.ControlState;
 import io.erasure.deletion.execution.BatchEvents;
@@ -127,8 +127,7 @@ public final class BatchStepsBenchmark {
     private static final String LOG_APPEND = "log append (seal, Kafka acks)";
     private static final String REPORT = "report (Kafka ack)";
 
-    private BatchStepsBenchmark() {
-    }
+    private BatchStepsBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
@@ -155,87 +154,169 @@ public final class BatchStepsBenchmark {
         // YAML values keep their types (true, 0): not in stringPropertyNames()
         service.forEach((name, value) -> {
             if (name.toString().startsWith(producerProperties)) {
-                producer.put(name.toString().substring(producerProperties.length()).replaceAll("^\\.?\\[|]$", ""),
+                producer.put(
+                        name.toString().substring(producerProperties.length()).replaceAll("^\\.?\\[|]$", ""),
                         value.toString());
             }
         });
         if (System.getProperty("bench.linger-ms") != null) {
             producer.put(ProducerConfig.LINGER_MS_CONFIG, System.getProperty("bench.linger-ms"));
         }
-        KafkaTemplate<String, String> kafka = new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(producer,
-                new StringSerializer(), new StringSerializer()));
+        KafkaTemplate<String, String> kafka = new KafkaTemplate<>(
+                new DefaultKafkaProducerFactory<>(producer, new StringSerializer(), new StringSerializer()));
 
         Map<String, Object> admin = Map.of("bootstrap.servers", bootstrap);
         try (Admin kafkaAdmin = Admin.create(admin);
-             CqlSession keysSession = CqlSession.builder().withConfigLoader(DriverConfigLoader.programmaticBuilder()
-                             .withStringList(DefaultDriverOption.CONTACT_POINTS, List.of(cassandra.contactPoint()))
-                             .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM").build())
-                     .withLocalDatacenter(cassandra.localDatacenter()).build();
-             LogIngestStandIn.Ingest ingest = new LogIngestStandIn.Ingest(bootstrap);
-             S3Client s3 = S3Client.builder().region(Region.US_EAST_1).endpointOverride(URI.create("http://127.0.0.1:9"))
-                     .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("unused", "unused")))
-                     .build()) {
+                CqlSession keysSession = CqlSession.builder()
+                        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                                .withStringList(DefaultDriverOption.CONTACT_POINTS, List.of(cassandra.contactPoint()))
+                                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
+                                .build())
+                        .withLocalDatacenter(cassandra.localDatacenter())
+                        .build();
+                LogIngestStandIn.Ingest ingest = new LogIngestStandIn.Ingest(bootstrap);
+                S3Client s3 = S3Client.builder()
+                        .region(Region.US_EAST_1)
+                        .endpointOverride(URI.create("http://127.0.0.1:9"))
+                        .credentialsProvider(
+                                StaticCredentialsProvider.create(AwsBasicCredentials.create("unused", "unused")))
+                        .build()) {
             createTopics(kafkaAdmin);
             keysSession.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
-                    + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}").setTimeout(Duration.ofSeconds(30)));
+                            + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+                    .setTimeout(Duration.ofSeconds(30)));
             LogSchema.create(keysSession, Duration.ofDays(30));
-            DatasetKeys keys = new DatasetKeys(keysSession,
-                    PayloadCipher.masterKey(service.getProperty("erasure.deletion-log.master-key")), clock);
+            DatasetKeys keys = new DatasetKeys(
+                    keysSession,
+                    PayloadCipher.masterKey(service.getProperty("erasure.deletion-log.master-key")),
+                    clock);
             SealedRecords sealed = new SealedRecords(keys, json);
 
             // no signal is trusted: the benchmark's topic holds none
-            ControlState control = new ControlState(json, io.erasure.model.trust.TrustedKeys.of(Map.of()),
+            ControlState control = new ControlState(
+                    json,
+                    io.erasure.model.trust.TrustedKeys.of(Map.of()),
                     new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
                     new io.erasure.deletion.control.ControlStore(jdbc, json));
-            ControlCatchUp catchUp = new ControlCatchUp(control, new DefaultKafkaConsumerFactory<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap)), () -> { });
+            ControlCatchUp catchUp = new ControlCatchUp(
+                    control,
+                    new DefaultKafkaConsumerFactory<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap)),
+                    () -> {});
             catchUp.start();
             while (!control.caughtUp()) {
                 TimeUnit.MILLISECONDS.sleep(50);
             }
             catchUp.stop();
 
-            DeletionProperties config = new DeletionProperties(0.3, 10_000_000, null, null, null, null, null, null,
-                    null, null, null, null, null, null, null, null);
+            DeletionProperties config = new DeletionProperties(
+                    0.3,
+                    10_000_000,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
             Map<String, Object> reader = new HashMap<>(admin);
             reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             reader.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             Timings timings = new Timings();
-            LogIngestionLag lag = new TimedLag(timings, kafkaAdmin, () -> new KafkaConsumer<>(reader,
-                    new StringDeserializer(), new StringDeserializer()), config);
+            LogIngestionLag lag = new TimedLag(
+                    timings,
+                    kafkaAdmin,
+                    () -> new KafkaConsumer<>(reader, new StringDeserializer(), new StringDeserializer()),
+                    config);
             ShardOwnership ownership = new ShardOwnership();
             ProcessedBatches processed = new TimedProcessedBatches(timings, jdbc);
-            StoreAdapterPool stores = new TimedStores(timings, new StoreAdapterPool(StoreAdapters.load(),
-                    new StoreConnectionsProperties(Map.of(STORE, new StoreConnectionsProperties.Connection(StoreKind.POSTGRES,
-                            Map.of("url", postgres.jdbcUrl(), "username", postgres.username(),
-                                    "password", postgres.password()))))));
-            BatchExecutor executor = new BatchExecutor(stores,
-                    new TimedLog(timings, kafka, s3, json, config, () -> sealed,
-                            () -> new io.erasure.deletionlog.client.FrozenSpecs(keysSession, json, Duration.ofDays(30))), lag,
+            StoreAdapterPool stores = new TimedStores(
+                    timings,
+                    new StoreAdapterPool(
+                            StoreAdapters.load(),
+                            new StoreConnectionsProperties(Map.of(
+                                    STORE,
+                                    new StoreConnectionsProperties.Connection(
+                                            StoreKind.POSTGRES,
+                                            Map.of(
+                                                    "url",
+                                                    postgres.jdbcUrl(),
+                                                    "username",
+                                                    postgres.username(),
+                                                    "password",
+                                                    postgres.password()))))));
+            BatchExecutor executor = new BatchExecutor(
+                    stores,
+                    new TimedLog(
+                            timings,
+                            kafka,
+                            s3,
+                            json,
+                            config,
+                            () -> sealed,
+                            () -> new io.erasure.deletionlog.client.FrozenSpecs(
+                                    keysSession, json, Duration.ofDays(30))),
+                    lag,
                     new TimedThrottle(timings, config, ownership),
-                    new SpreadPacer(processed, ownership, clock, SpreadPacer.Sleeper.THREAD), control, processed,
-                    new TimedFanOut(timings, new DeletionTaskPublisher(kafka, json, signer(service, clock)), json, jdbc),
+                    new SpreadPacer(processed, ownership, clock, SpreadPacer.Sleeper.THREAD),
+                    control,
+                    processed,
+                    new TimedFanOut(
+                            timings, new DeletionTaskPublisher(kafka, json, signer(service, clock)), json, jdbc),
                     new TimedEvents(timings, kafka, json, clock),
-                    new StoreCalls(config.retryAttempts(), Duration.ofMillis(200), Duration.ofSeconds(20),
+                    new StoreCalls(
+                            config.retryAttempts(),
+                            Duration.ofMillis(200),
+                            Duration.ofSeconds(20),
                             new SimpleMeterRegistry()),
-                    new DeletionMetrics(new SimpleMeterRegistry()), StepListener.NONE, config.killSwitchPoll(),
-                    config.pauseHold(), clock);
+                    new DeletionMetrics(new SimpleMeterRegistry()),
+                    StepListener.NONE,
+                    config.killSwitchPoll(),
+                    config.pauseHold(),
+                    clock);
 
             int rows = (WARMUP + BATCHES + 2 * COPY_BATCHES) * KEYS;
             DatasetSpec plain = load(jdbc, rows);
             // the copies' tasks are published, not executed: the cache's store need not run
             Map<String, DatasetSpec> datasets = new LinkedHashMap<>();
             datasets.put("no copies", plain);
-            datasets.put("table copy", plain.toBuilder().copies(List.of(new DatasetCopy("profiles-copy",
-                    StoreKind.POSTGRES, STORE, new CopyTarget.TableMapping(SCHEMA, "profiles_copy",
-                            Map.of("id", "id", "name", "name"))))).build());
-            datasets.put("cache by name", plain.toBuilder().copies(List.of(new DatasetCopy("profile-cache",
-                    StoreKind.REDIS, "bench-redis", new CopyTarget.KeyTemplate("bench:profile:{name}")))).build());
+            datasets.put(
+                    "table copy",
+                    plain.toBuilder()
+                            .copies(List.of(new DatasetCopy(
+                                    "profiles-copy",
+                                    StoreKind.POSTGRES,
+                                    STORE,
+                                    new CopyTarget.TableMapping(
+                                            SCHEMA, "profiles_copy", Map.of("id", "id", "name", "name")))))
+                            .build());
+            datasets.put(
+                    "cache by name",
+                    plain.toBuilder()
+                            .copies(List.of(new DatasetCopy(
+                                    "profile-cache",
+                                    StoreKind.REDIS,
+                                    "bench-redis",
+                                    new CopyTarget.KeyTemplate("bench:profile:{name}"))))
+                            .build());
             CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(Instant.now().minusSeconds(60));
 
-            System.out.printf(Locale.ROOT, "PostgreSQL dataset of %,d rows; batches of %d keys, one thread, unthrottled"
-                    + " (cap %,d rows/s); producer %s%n", rows, KEYS, config.maxRowsPerSecond(), producer.entrySet()
-                    .stream().filter(e -> !e.getKey().equals(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)).toList());
+            System.out.printf(
+                    Locale.ROOT,
+                    "PostgreSQL dataset of %,d rows; batches of %d keys, one thread, unthrottled"
+                            + " (cap %,d rows/s); producer %s%n",
+                    rows,
+                    KEYS,
+                    config.maxRowsPerSecond(),
+                    producer.entrySet().stream()
+                            .filter(e -> !e.getKey().equals(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG))
+                            .toList());
             long next = run(executor, timings, plain, cutoff, 1, WARMUP);
             Map<String, Map<String, double[]>> steps = new LinkedHashMap<>();
             for (Map.Entry<String, DatasetSpec> dataset : datasets.entrySet()) {
@@ -248,14 +329,20 @@ public final class BatchStepsBenchmark {
                 }
             }
 
-            System.out.printf(Locale.ROOT, "%nms per batch, median of %d batches (no copies), %d batches (with a table"
-                    + " copy keyed by the source key; with a cache keyed by a non-key column)%n", BATCHES, COPY_BATCHES);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%nms per batch, median of %d batches (no copies), %d batches (with a table"
+                            + " copy keyed by the source key; with a cache keyed by a non-key column)%n",
+                    BATCHES,
+                    COPY_BATCHES);
             System.out.printf(Locale.ROOT, "%-34s", "step");
             steps.keySet().forEach(dataset -> System.out.printf(Locale.ROOT, " %13s %5s", dataset, "share"));
             System.out.println();
             List<String> names = new ArrayList<>();
-            steps.values().forEach(medians -> medians.keySet().stream().filter(name -> !names.contains(name))
-                    .forEach(names::add));
+            steps.values()
+                    .forEach(medians -> medians.keySet().stream()
+                            .filter(name -> !names.contains(name))
+                            .forEach(names::add));
             names.remove(Timings.OTHER);
             names.remove(Timings.TOTAL);
             names.add(Timings.OTHER);
@@ -263,17 +350,19 @@ public final class BatchStepsBenchmark {
             for (String name : names) {
                 System.out.printf(Locale.ROOT, "%-34s", name);
                 for (Map<String, double[]> medians : steps.values()) {
-                    double ms = medians.getOrDefault(name, new double[]{0})[0];
+                    double ms = medians.getOrDefault(name, new double[] {0})[0];
                     System.out.printf(Locale.ROOT, " %13.2f %4.0f%%", ms, 100 * ms / medians.get(Timings.TOTAL)[0]);
                 }
                 System.out.println();
             }
             System.out.printf(Locale.ROOT, "rows/s at the median batch:");
-            steps.forEach((dataset, medians) -> System.out.printf(Locale.ROOT, " %,.0f (%s)", KEYS * 1000
-                    / medians.get(Timings.TOTAL)[0], dataset));
+            steps.forEach((dataset, medians) -> System.out.printf(
+                    Locale.ROOT, " %,.0f (%s)", KEYS * 1000 / medians.get(Timings.TOTAL)[0], dataset));
             System.out.println();
-            System.out.printf(Locale.ROOT, "(medians per step do not add up to the median batch; 'other' is the median of"
-                    + " each batch's rest)%n");
+            System.out.printf(
+                    Locale.ROOT,
+                    "(medians per step do not add up to the median batch; 'other' is the median of"
+                            + " each batch's rest)%n");
 
             double[] keyLookups = new double[50];
             for (int i = 0; i < keyLookups.length; i++) {
@@ -291,11 +380,16 @@ public final class BatchStepsBenchmark {
             DeletionTask sample = DeletionTask.forRun(RunId.random(), plain, List.of(Map.of("id", 1L)), cutoff);
             List<DeletionRecord> records = new ArrayList<>();
             for (long id = 1; id <= KEYS; id++) {
-                records.add(DeletionRecord.of(sample, sample.batchId(0), Map.of("id", id), List.of(
-                        io.erasure.model.record.ColumnValue.of("id", id),
-                        io.erasure.model.record.ColumnValue.of("name", "name-" + id),
-                        io.erasure.model.record.ColumnValue.of("payload", "0123456789abcdef".repeat(4)),
-                        io.erasure.model.record.ColumnValue.of("updated_at", "2026-01-01T00:00:00Z")), Instant.now()));
+                records.add(DeletionRecord.of(
+                        sample,
+                        sample.batchId(0),
+                        Map.of("id", id),
+                        List.of(
+                                io.erasure.model.record.ColumnValue.of("id", id),
+                                io.erasure.model.record.ColumnValue.of("name", "name-" + id),
+                                io.erasure.model.record.ColumnValue.of("payload", "0123456789abcdef".repeat(4)),
+                                io.erasure.model.record.ColumnValue.of("updated_at", "2026-01-01T00:00:00Z")),
+                        Instant.now()));
             }
             double[] seals = new double[20];
             for (int i = 0; i < seals.length; i++) {
@@ -307,9 +401,15 @@ public final class BatchStepsBenchmark {
                 }
                 seals[i] = (System.nanoTime() - started) / 1e6;
             }
-            System.out.printf(Locale.ROOT, "for reference, medians: the data-key lookup (Cassandra, part of the log"
-                    + " append) %.2f ms; sealing %d records (CPU, part of the log append) %.2f ms; one Kafka send awaited"
-                    + " alone %.2f ms%n", DeletionHeadroomBenchmark.median(keyLookups), KEYS, DeletionHeadroomBenchmark.median(seals), DeletionHeadroomBenchmark.median(sends));
+            System.out.printf(
+                    Locale.ROOT,
+                    "for reference, medians: the data-key lookup (Cassandra, part of the log"
+                            + " append) %.2f ms; sealing %d records (CPU, part of the log append) %.2f ms; one Kafka send awaited"
+                            + " alone %.2f ms%n",
+                    DeletionHeadroomBenchmark.median(keyLookups),
+                    KEYS,
+                    DeletionHeadroomBenchmark.median(seals),
+                    DeletionHeadroomBenchmark.median(sends));
             stores.close();
             kafka.getProducerFactory().reset();
             dataSource.close();
@@ -317,8 +417,8 @@ public final class BatchStepsBenchmark {
         System.exit(0);
     }
 
-    private static long run(BatchExecutor executor, Timings timings, DatasetSpec spec, CutoffTimestamp cutoff, long from,
-                            int batches) {
+    private static long run(
+            BatchExecutor executor, Timings timings, DatasetSpec spec, CutoffTimestamp cutoff, long from, int batches) {
         for (int batch = 0; batch < batches; batch++) {
             List<Map<String, Object>> keys = new ArrayList<>(KEYS);
             for (long id = from; id < from + KEYS; id++) {
@@ -336,8 +436,12 @@ public final class BatchStepsBenchmark {
     /** The service's own application.yml, flattened, so the benchmark's producer is the service's. */
     /** The service's LOCAL ONLY signing key: copy tasks are signed as the service signs them. */
     private static TaskSigner signer(Properties service, Clock clock) {
-        return new TaskSigner(SigningKey.of(service.getProperty("erasure.signing.key-id"),
-                service.getProperty("erasure.signing.private-key")), "deletion-service", clock);
+        return new TaskSigner(
+                SigningKey.of(
+                        service.getProperty("erasure.signing.key-id"),
+                        service.getProperty("erasure.signing.private-key")),
+                "deletion-service",
+                clock);
     }
 
     private static Properties serviceConfiguration() {
@@ -363,15 +467,27 @@ public final class BatchStepsBenchmark {
         for (String table : List.of("profiles", "profiles_copy")) {
             jdbc.execute("CREATE TABLE " + SCHEMA + "." + table + " (id bigint PRIMARY KEY, name text, payload text,"
                     + " updated_at timestamptz NOT NULL)");
-            jdbc.update("INSERT INTO " + SCHEMA + "." + table + " SELECT i, 'name-' || i, md5(i::text) || md5((i + 1)::text),"
-                    + " now() - interval '10 days' FROM generate_series(1, ?) AS i", rows);
+            jdbc.update(
+                    "INSERT INTO " + SCHEMA + "." + table
+                            + " SELECT i, 'name-' || i, md5(i::text) || md5((i + 1)::text),"
+                            + " now() - interval '10 days' FROM generate_series(1, ?) AS i",
+                    rows);
             jdbc.execute("VACUUM ANALYZE " + SCHEMA + "." + table);
         }
-        return DatasetSpec.builder().name("batch-bench-profiles").storeKind(StoreKind.POSTGRES).connectionRef(STORE)
-                .namespace(SCHEMA).table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        return DatasetSpec.builder()
+                .name("batch-bench-profiles")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef(STORE)
+                .namespace(SCHEMA)
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation("batch-bench-profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("bench").build();
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("bench")
+                .build();
     }
 
     /** Per batch, the nanoseconds of each step (in the order first seen); per run, every batch's. */
@@ -382,6 +498,7 @@ public final class BatchStepsBenchmark {
         private final Map<String, List<Long>> batches = new LinkedHashMap<>();
         /** Per open timing, the time of the timings nested in it (a gate checked while the throttle waits). */
         private final java.util.ArrayDeque<long[]> open = new java.util.ArrayDeque<>();
+
         private int count;
 
         <T> T time(String step, Supplier<T> call) {
@@ -438,8 +555,14 @@ public final class BatchStepsBenchmark {
         }
 
         void dump(int batchesToShow) {
-            batches.forEach((step, values) -> System.out.printf(Locale.ROOT, "%-34s %s%n", step, values.stream()
-                    .limit(batchesToShow).map(v -> String.format(Locale.ROOT, "%7.2f", v / 1e6)).toList()));
+            batches.forEach((step, values) -> System.out.printf(
+                    Locale.ROOT,
+                    "%-34s %s%n",
+                    step,
+                    values.stream()
+                            .limit(batchesToShow)
+                            .map(v -> String.format(Locale.ROOT, "%7.2f", v / 1e6))
+                            .toList()));
         }
 
         Map<String, double[]> medians() {
@@ -448,10 +571,19 @@ public final class BatchStepsBenchmark {
                 if (step.equals(OTHER) || step.equals(TOTAL)) {
                     return;
                 }
-                medians.put(step, new double[]{DeletionHeadroomBenchmark.median(values.stream().mapToDouble(v -> v / 1e6).toArray())});
+                medians.put(step, new double[] {
+                    DeletionHeadroomBenchmark.median(
+                            values.stream().mapToDouble(v -> v / 1e6).toArray())
+                });
             });
-            medians.put(OTHER, new double[]{DeletionHeadroomBenchmark.median(batches.get(OTHER).stream().mapToDouble(v -> v / 1e6).toArray())});
-            medians.put(TOTAL, new double[]{DeletionHeadroomBenchmark.median(batches.get(TOTAL).stream().mapToDouble(v -> v / 1e6).toArray())});
+            medians.put(OTHER, new double[] {
+                DeletionHeadroomBenchmark.median(
+                        batches.get(OTHER).stream().mapToDouble(v -> v / 1e6).toArray())
+            });
+            medians.put(TOTAL, new double[] {
+                DeletionHeadroomBenchmark.median(
+                        batches.get(TOTAL).stream().mapToDouble(v -> v / 1e6).toArray())
+            });
             return medians;
         }
     }
@@ -470,18 +602,29 @@ public final class BatchStepsBenchmark {
         }
 
         @Override
-        public void done(String batchId, String dataset, String keySet, String runId, String taskId, Done result,
-                         int pacedKeys, boolean dropCopyValues) {
-            timings.time("record the batch done (PG)", () -> super.done(batchId, dataset, keySet, runId, taskId, result,
-                    pacedKeys, dropCopyValues));
+        public void done(
+                String batchId,
+                String dataset,
+                String keySet,
+                String runId,
+                String taskId,
+                Done result,
+                int pacedKeys,
+                boolean dropCopyValues) {
+            timings.time(
+                    "record the batch done (PG)",
+                    () -> super.done(batchId, dataset, keySet, runId, taskId, result, pacedKeys, dropCopyValues));
         }
     }
 
     private static final class TimedLag extends LogIngestionLag {
         private final Timings timings;
 
-        TimedLag(Timings timings, Admin admin, Supplier<org.apache.kafka.clients.consumer.Consumer<String, String>> readers,
-                 DeletionProperties properties) {
+        TimedLag(
+                Timings timings,
+                Admin admin,
+                Supplier<org.apache.kafka.clients.consumer.Consumer<String, String>> readers,
+                DeletionProperties properties) {
             super(admin, readers, "deletion-log-service", properties.logLagThreshold(), Duration.ofSeconds(2));
             this.timings = timings;
         }
@@ -509,9 +652,14 @@ public final class BatchStepsBenchmark {
     private static final class TimedLog extends WriteAheadDeletionLog {
         private final Timings timings;
 
-        TimedLog(Timings timings, KafkaTemplate<String, String> kafka, S3Client s3, JsonMapper json,
-                 DeletionProperties properties, Supplier<SealedRecords> sealing,
-                 Supplier<io.erasure.deletionlog.client.FrozenSpecs> frozenSpecs) {
+        TimedLog(
+                Timings timings,
+                KafkaTemplate<String, String> kafka,
+                S3Client s3,
+                JsonMapper json,
+                DeletionProperties properties,
+                Supplier<SealedRecords> sealing,
+                Supplier<io.erasure.deletionlog.client.FrozenSpecs> frozenSpecs) {
             super(kafka, s3, "erasure", json, properties.maxRecordBytes(), sealing, frozenSpecs);
             this.timings = timings;
         }
@@ -538,11 +686,16 @@ public final class BatchStepsBenchmark {
         }
 
         @Override
-        public int publish(DeletionTask task, String batchId, Remembered remembered,
-                           Collection<Map<String, Object>> deleted, Collection<Map<String, Object>> alreadyAbsent,
-                           Instant deletedAt) {
-            return timings.time("copy tasks (PG read, Kafka acks)", () -> super.publish(task, batchId, remembered,
-                    deleted, alreadyAbsent, deletedAt));
+        public int publish(
+                DeletionTask task,
+                String batchId,
+                Remembered remembered,
+                Collection<Map<String, Object>> deleted,
+                Collection<Map<String, Object>> alreadyAbsent,
+                Instant deletedAt) {
+            return timings.time(
+                    "copy tasks (PG read, Kafka acks)",
+                    () -> super.publish(task, batchId, remembered, deleted, alreadyAbsent, deletedAt));
         }
     }
 
@@ -551,8 +704,12 @@ public final class BatchStepsBenchmark {
 
         TimedEvents(Timings timings, KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock) {
             // sealed as the service seals them (its LOCAL ONLY key): the seal is part of reporting's cost
-            super(kafka, json, clock, io.erasure.model.trust.SigningKey.of("deletion-local",
-                    "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C"));
+            super(
+                    kafka,
+                    json,
+                    clock,
+                    io.erasure.model.trust.SigningKey.of(
+                            "deletion-local", "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C"));
             this.timings = timings;
         }
 

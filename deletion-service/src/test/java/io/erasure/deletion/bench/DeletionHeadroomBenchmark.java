@@ -77,33 +77,44 @@ public final class DeletionHeadroomBenchmark {
     private static final int BATCH = 200;
     private static final String PAYLOAD = "x".repeat(200);
 
-    private DeletionHeadroomBenchmark() {
-    }
+    private DeletionHeadroomBenchmark() {}
 
     /** One phase's figures. */
-    private record Phase(double deletesPerSecond, double p50, double p99, double nodeP99, int finalLimit) {
-    }
+    private record Phase(double deletesPerSecond, double p50, double p99, double nodeP99, int finalLimit) {}
 
     public static void main(String[] args) throws Exception {
         CassandraEngine cassandra = LocalEngines.cassandra();
         try (CqlSession session = CqlSession.builder()
-                .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
-                .withLocalDatacenter(cassandra.localDatacenter()).build();
-             StoreAdapter adapter = StoreAdapters.load().open(new StoreConnection("bench", StoreKind.CASSANDRA, Map.of(
-                     "contact-points", cassandra.contactPoint(), "local-datacenter", cassandra.localDatacenter(),
-                     "jmx-host", cassandra.host(), "jmx-port", Integer.toString(cassandra.jmxPort()))))) {
+                        .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
+                        .withLocalDatacenter(cassandra.localDatacenter())
+                        .build();
+                StoreAdapter adapter = StoreAdapters.load()
+                        .open(new StoreConnection(
+                                "bench",
+                                StoreKind.CASSANDRA,
+                                Map.of(
+                                        "contact-points",
+                                        cassandra.contactPoint(),
+                                        "local-datacenter",
+                                        cassandra.localDatacenter(),
+                                        "jmx-host",
+                                        cassandra.host(),
+                                        "jmx-port",
+                                        Integer.toString(cassandra.jmxPort()))))) {
             DatasetSpec spec = load(session);
             adapter.checkDataset(spec);
             Bench bench = new Bench(session, adapter, spec, CutoffTimestamp.fromInstant(Instant.now()));
             List<String> kinds = new ArrayList<>(List.of("baseline"));
-            for (String headroom : System.getProperty("bench.headrooms", "0.5,0.3,0.1").split(",")) {
+            for (String headroom :
+                    System.getProperty("bench.headrooms", "0.5,0.3,0.1").split(",")) {
                 kinds.add("headroom " + headroom.trim());
             }
             kinds.add("unthrottled");
 
-            System.out.printf("rows=%d live reads=%d/s on %d rows, runs=%d, warm-up %ds + %ds measured per phase,"
-                    + " cap %d rows/s (starting at a tenth), +%d rows/s a step, batches of %d%n", ROWS, LIVE_RATE, LIVE_ROWS,
-                    RUNS, WARMUP_SECONDS, PHASE_SECONDS, CAP, STEP, BATCH);
+            System.out.printf(
+                    "rows=%d live reads=%d/s on %d rows, runs=%d, warm-up %ds + %ds measured per phase,"
+                            + " cap %d rows/s (starting at a tenth), +%d rows/s a step, batches of %d%n",
+                    ROWS, LIVE_RATE, LIVE_ROWS, RUNS, WARMUP_SECONDS, PHASE_SECONDS, CAP, STEP, BATCH);
             Map<String, List<Phase>> results = new LinkedHashMap<>();
             Map<String, List<Double>> ratios = new LinkedHashMap<>();
             for (int run = 1; run <= RUNS; run++) {
@@ -113,27 +124,45 @@ public final class DeletionHeadroomBenchmark {
                     baselineP99 = kind.equals("baseline") ? phase.p99() : baselineP99;
                     results.computeIfAbsent(kind, k -> new ArrayList<>()).add(phase);
                     ratios.computeIfAbsent(kind, k -> new ArrayList<>()).add(phase.p99() / baselineP99);
-                    System.out.printf("  run %d %-14s %8.0f deletes/s  live p99 %6.2f ms (%.2fx)  node p99 %6.2f ms%n",
-                            run, kind, phase.deletesPerSecond(), phase.p99(), phase.p99() / baselineP99, phase.nodeP99());
+                    System.out.printf(
+                            "  run %d %-14s %8.0f deletes/s  live p99 %6.2f ms (%.2fx)  node p99 %6.2f ms%n",
+                            run,
+                            kind,
+                            phase.deletesPerSecond(),
+                            phase.p99(),
+                            phase.p99() / baselineP99,
+                            phase.nodeP99());
                 }
             }
 
-            double unthrottled = median(results.get("unthrottled").stream().mapToDouble(Phase::deletesPerSecond).toArray());
+            double unthrottled = median(results.get("unthrottled").stream()
+                    .mapToDouble(Phase::deletesPerSecond)
+                    .toArray());
             System.out.printf("%nmedian of %d runs (min..max)%n", RUNS);
-            System.out.printf("%-14s %22s %9s %22s %20s %18s%n", "phase", "deletes/s", "of unthr.", "live p99 ms",
-                    "p99 / baseline", "node p99 ms");
+            System.out.printf(
+                    "%-14s %22s %9s %22s %20s %18s%n",
+                    "phase", "deletes/s", "of unthr.", "live p99 ms", "p99 / baseline", "node p99 ms");
             results.forEach((kind, phases) -> {
-                double[] rates = phases.stream().mapToDouble(Phase::deletesPerSecond).toArray();
+                double[] rates =
+                        phases.stream().mapToDouble(Phase::deletesPerSecond).toArray();
                 double[] p99s = phases.stream().mapToDouble(Phase::p99).toArray();
-                double[] ratio = ratios.get(kind).stream().mapToDouble(Double::doubleValue).toArray();
+                double[] ratio = ratios.get(kind).stream()
+                        .mapToDouble(Double::doubleValue)
+                        .toArray();
                 double[] node = phases.stream().mapToDouble(Phase::nodeP99).toArray();
-                System.out.printf("%-14s %22s %8.0f%% %22s %20s %18s%n", kind, spread(rates, "%.0f"),
-                        unthrottled == 0 ? 0 : 100 * median(rates) / unthrottled, spread(p99s, "%.2f"),
-                        spread(ratio, "%.2f"), spread(node, "%.2f"));
+                System.out.printf(
+                        "%-14s %22s %8.0f%% %22s %20s %18s%n",
+                        kind,
+                        spread(rates, "%.0f"),
+                        unthrottled == 0 ? 0 : 100 * median(rates) / unthrottled,
+                        spread(p99s, "%.2f"),
+                        spread(ratio, "%.2f"),
+                        spread(node, "%.2f"));
             });
 
-            System.out.printf("%nno live reads, headroom 0.3, cap %d rows/s, %d s: the limit each second%n", CLIMB_CAP,
-                    CLIMB_SECONDS);
+            System.out.printf(
+                    "%nno live reads, headroom 0.3, cap %d rows/s, %d s: the limit each second%n",
+                    CLIMB_CAP, CLIMB_SECONDS);
             bench.climb(0.3, CLIMB_CAP, CLIMB_SECONDS);
         }
         System.exit(0);
@@ -171,16 +200,21 @@ public final class DeletionHeadroomBenchmark {
             adapter.loadSignal(); // closes the node's read window left open by the last phase, so none spans two
             ScheduledExecutorService control = Executors.newSingleThreadScheduledExecutor();
             // one reader of the store's signal per phase: the throttle's, or a monitor's when there is no throttle
-            control.scheduleWithFixedDelay(() -> {
-                LoadSignal signal = adapter.loadSignal();
-                if (deleting.get() && signal.readLatency() != null) {
-                    nodeP99.add(signal.readLatency().p99Millis());
-                }
-                if (throttle != null) {
-                    throttle.adjust(store -> signal);
-                }
-            }, 0, 1, TimeUnit.SECONDS);
-            Thread deleter = headroom == null ? null : new Thread(() -> delete(throttle, deleting, running, deleted), "deleter");
+            control.scheduleWithFixedDelay(
+                    () -> {
+                        LoadSignal signal = adapter.loadSignal();
+                        if (deleting.get() && signal.readLatency() != null) {
+                            nodeP99.add(signal.readLatency().p99Millis());
+                        }
+                        if (throttle != null) {
+                            throttle.adjust(store -> signal);
+                        }
+                    },
+                    0,
+                    1,
+                    TimeUnit.SECONDS);
+            Thread deleter =
+                    headroom == null ? null : new Thread(() -> delete(throttle, deleting, running, deleted), "deleter");
             if (deleter != null) {
                 deleter.start();
             }
@@ -204,7 +238,10 @@ public final class DeletionHeadroomBenchmark {
             control.shutdownNow();
             control.awaitTermination(5, TimeUnit.SECONDS);
             long[] micros = latencies.stream().mapToLong(Long::longValue).toArray();
-            return new Phase(deletedInPhase / (double) seconds, percentile(micros, 0.50), percentile(micros, 0.99),
+            return new Phase(
+                    deletedInPhase / (double) seconds,
+                    percentile(micros, 0.50),
+                    percentile(micros, 0.99),
                     median(nodeP99.stream().mapToDouble(Double::doubleValue).toArray()),
                     throttle == null ? 0 : throttle.limit("bench"));
         }
@@ -215,12 +252,17 @@ public final class DeletionHeadroomBenchmark {
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong deleted = new AtomicLong();
             ScheduledExecutorService control = Executors.newSingleThreadScheduledExecutor();
-            java.util.concurrent.atomic.AtomicReference<LoadSignal> lastSignal = new java.util.concurrent.atomic.AtomicReference<>();
-            control.scheduleWithFixedDelay(() -> throttle.adjust(store -> {
-                LoadSignal signal = adapter.loadSignal();
-                lastSignal.set(signal);
-                return signal;
-            }), 1, 1, TimeUnit.SECONDS);
+            java.util.concurrent.atomic.AtomicReference<LoadSignal> lastSignal =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            control.scheduleWithFixedDelay(
+                    () -> throttle.adjust(store -> {
+                        LoadSignal signal = adapter.loadSignal();
+                        lastSignal.set(signal);
+                        return signal;
+                    }),
+                    1,
+                    1,
+                    TimeUnit.SECONDS);
             Thread deleter = new Thread(() -> delete(throttle, new AtomicBoolean(true), running, deleted), "deleter");
             deleter.start();
             StringBuilder limits = new StringBuilder();
@@ -229,8 +271,9 @@ public final class DeletionHeadroomBenchmark {
                 TimeUnit.SECONDS.sleep(1);
                 long now = deleted.get();
                 LoadSignal signal = lastSignal.get();
-                limits.append(String.format("%n  %2ds limit %6d rows/s, deleted %5d rows/s  %s", second + 1,
-                        throttle.limit("bench"), now - last, signal == null ? "" : describe(signal)));
+                limits.append(String.format(
+                        "%n  %2ds limit %6d rows/s, deleted %5d rows/s  %s",
+                        second + 1, throttle.limit("bench"), now - last, signal == null ? "" : describe(signal)));
                 last = now;
             }
             running.set(false);
@@ -241,12 +284,30 @@ public final class DeletionHeadroomBenchmark {
         }
 
         private AdaptiveThrottle throttle(double headroom, int cap) {
-            return new AdaptiveThrottle(new DeletionProperties(headroom, cap, 50, STEP, 0.7, Duration.ofSeconds(1),
-                    Duration.ofMillis(500), null, null, null, null, null, null, null, null, null),
-                    new ShardOwnership(), new SimpleMeterRegistry());
+            return new AdaptiveThrottle(
+                    new DeletionProperties(
+                            headroom,
+                            cap,
+                            50,
+                            STEP,
+                            0.7,
+                            Duration.ofSeconds(1),
+                            Duration.ofMillis(500),
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null),
+                    new ShardOwnership(),
+                    new SimpleMeterRegistry());
         }
 
-        private void delete(AdaptiveThrottle throttle, AtomicBoolean deleting, AtomicBoolean running, AtomicLong deleted) {
+        private void delete(
+                AdaptiveThrottle throttle, AtomicBoolean deleting, AtomicBoolean running, AtomicLong deleted) {
             while (running.get()) {
                 if (!deleting.get()) {
                     sleepQuietly(20);
@@ -261,11 +322,13 @@ public final class DeletionHeadroomBenchmark {
                 for (long id = from; id < from + BATCH; id++) {
                     keys.add(Map.of("id", id));
                 }
-                if (throttle != null && !throttle.acquire("bench", BATCH, () -> !running.get(), Duration.ofMillis(50))) {
+                if (throttle != null
+                        && !throttle.acquire("bench", BATCH, () -> !running.get(), Duration.ofMillis(50))) {
                     return;
                 }
                 long started = System.nanoTime();
-                var outcome = adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "bench-" + from, cutoff, keys)));
+                var outcome =
+                        adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "bench-" + from, cutoff, keys)));
                 if (throttle != null) {
                     throttle.observe("bench", Duration.ofNanos(System.nanoTime() - started));
                 }
@@ -305,10 +368,19 @@ public final class DeletionHeadroomBenchmark {
 
     /** The signal's busiest part and its read latency window. */
     private static String describe(LoadSignal signal) {
-        var busiest = signal.parts().entrySet().stream().max(Map.Entry.comparingByValue()).orElse(null);
-        return String.format("utilization %.2f (%s)%s", signal.utilization(), busiest == null ? "-" : busiest.getKey(),
-                signal.readLatency() == null ? "" : String.format(", node read p99 %.2f ms of %d reads",
-                        signal.readLatency().p99Millis(), signal.readLatency().reads()));
+        var busiest = signal.parts().entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .orElse(null);
+        return String.format(
+                "utilization %.2f (%s)%s",
+                signal.utilization(),
+                busiest == null ? "-" : busiest.getKey(),
+                signal.readLatency() == null
+                        ? ""
+                        : String.format(
+                                ", node read p99 %.2f ms of %d reads",
+                                signal.readLatency().p99Millis(),
+                                signal.readLatency().reads()));
     }
 
     private static void sleepQuietly(long millis) {
@@ -326,7 +398,9 @@ public final class DeletionHeadroomBenchmark {
     private static double percentile(long[] micros, double p) {
         long[] sorted = micros.clone();
         Arrays.sort(sorted);
-        return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1000.0;
+        return sorted.length == 0
+                ? 0
+                : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1000.0;
     }
 
     /** The median of {@code values} (0 for none); the bench package's one median. */
@@ -336,21 +410,25 @@ public final class DeletionHeadroomBenchmark {
         }
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+        return sorted.length % 2 == 1
+                ? sorted[sorted.length / 2]
                 : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
     }
 
     private static String spread(double[] values, String format) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        return String.format(format + " (" + format + ".." + format + ")", median(values), sorted[0], sorted[sorted.length - 1]);
+        return String.format(
+                format + " (" + format + ".." + format + ")", median(values), sorted[0], sorted[sorted.length - 1]);
     }
 
     private static DatasetSpec load(CqlSession session) {
-        session.execute("CREATE KEYSPACE IF NOT EXISTS bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        session.execute(
+                "CREATE KEYSPACE IF NOT EXISTS bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         session.execute("DROP TABLE IF EXISTS bench.profiles");
         session.execute("CREATE TABLE bench.profiles (id bigint PRIMARY KEY, name text, payload text)");
-        PreparedStatement insert = session.prepare("INSERT INTO bench.profiles (id, name, payload) VALUES (?, ?, ?) USING TIMESTAMP ?");
+        PreparedStatement insert =
+                session.prepare("INSERT INTO bench.profiles (id, name, payload) VALUES (?, ?, ?) USING TIMESTAMP ?");
         long writeTime = CutoffTimestamp.toMicros(Instant.now().minusSeconds(3600));
         List<CompletionStage<?>> inFlight = new ArrayList<>();
         for (long id = 0; id < ROWS; id++) {
@@ -361,10 +439,19 @@ public final class DeletionHeadroomBenchmark {
             }
         }
         inFlight.forEach(s -> s.toCompletableFuture().join());
-        return DatasetSpec.builder().name("bench-profiles").storeKind(StoreKind.CASSANDRA).connectionRef("bench")
-                .namespace("bench").table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.none())
+        return DatasetSpec.builder()
+                .name("bench-profiles")
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("bench")
+                .namespace("bench")
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation("bench-profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("bench").build();
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("bench")
+                .build();
     }
 }

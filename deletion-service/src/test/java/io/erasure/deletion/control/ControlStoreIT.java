@@ -50,8 +50,12 @@ class ControlStoreIT extends DeletionTestSupport {
         String scope = scope();
         ControlSignal engage = signed(scope, true, 10);
         assertThat(store.recordNewest(at(engage, 7)).signal()).isEqualTo(engage);
-        assertThat(store.recordNewest(at(signed(scope, false, 5), 8)).signal()).as("an older lift").isEqualTo(engage);
-        assertThat(store.recordNewest(at(signed(scope, false, 10), 9)).signal()).as("as old").isEqualTo(engage);
+        assertThat(store.recordNewest(at(signed(scope, false, 5), 8)).signal())
+                .as("an older lift")
+                .isEqualTo(engage);
+        assertThat(store.recordNewest(at(signed(scope, false, 10), 9)).signal())
+                .as("as old")
+                .isEqualTo(engage);
         assertThat(store.find(scope)).hasValueSatisfying(stored -> {
             assertThat(stored.signal()).isEqualTo(engage);
             assertThat(stored.offset()).isEqualTo(7);
@@ -89,8 +93,13 @@ class ControlStoreIT extends DeletionTestSupport {
         assertThat(store.find(raced).map(ControlStore.Applied::signal)).hasValueSatisfying(s -> {
             assertThat(s.sequence()).isEqualTo(400);
             assertThat(s.active()).isTrue();
-            assertThat(trusted.refusal(s.keyId(), io.erasure.model.trust.Authorization.Kind.CONTROL, s.signedContent(),
-                    s.signature())).as("stored as signed").isEmpty();
+            assertThat(trusted.refusal(
+                            s.keyId(),
+                            io.erasure.model.trust.Authorization.Kind.CONTROL,
+                            s.signedContent(),
+                            s.signature()))
+                    .as("stored as signed")
+                    .isEmpty();
         });
         assertThat(seen).as("the row as another replica read it meanwhile").isSortedAccordingTo(Long::compare);
     }
@@ -100,7 +109,8 @@ class ControlStoreIT extends DeletionTestSupport {
     void aReplicaNeverAppliesALiftOlderThanWhatAnotherReplicaApplied() {
         String scope = scope();
         ControlSignal lift = AuthorizedRuns.signed(ControlSignal.dataset(scope, false, List.of(), "operator", "ok"));
-        ControlSignal engage = AuthorizedRuns.signed(ControlSignal.dataset(scope, true, List.of(), "operator", "incident"));
+        ControlSignal engage =
+                AuthorizedRuns.signed(ControlSignal.dataset(scope, true, List.of(), "operator", "incident"));
         ControlState first = replica();
         ControlState second = replica();
         first.load(); // both running already: the second took the store up before the first applied the engage
@@ -109,7 +119,9 @@ class ControlStoreIT extends DeletionTestSupport {
         apply(first, engage);
         apply(second, lift);
 
-        assertThat(second.stopped(scope)).as("the second replica, which only read the older lift").isTrue();
+        assertThat(second.stopped(scope))
+                .as("the second replica, which only read the older lift")
+                .isTrue();
         assertThat(second.stopReason(scope)).contains("incident");
         assertThat(first.stopped(scope)).isTrue();
         assertThat(store.find(scope).map(ControlStore.Applied::signal)).contains(engage);
@@ -123,7 +135,9 @@ class ControlStoreIT extends DeletionTestSupport {
         RunId run = RunId.random();
         ControlState before = replica();
         apply(before, AuthorizedRuns.signed(ControlSignal.dataset(stopped, true, List.of(), "operator", "incident 7")));
-        apply(before, AuthorizedRuns.signed(ControlSignal.dataset(cancelled, false, List.of(run), "operator", "cancel")));
+        apply(
+                before,
+                AuthorizedRuns.signed(ControlSignal.dataset(cancelled, false, List.of(run), "operator", "cancel")));
 
         ControlState restarted = replica();
         restarted.load();
@@ -146,7 +160,9 @@ class ControlStoreIT extends DeletionTestSupport {
             ControlState restarted = replica();
             restarted.load();
 
-            assertThat(restarted.stopped(scope)).as("the altered lift is refused; the scope stays stopped").isTrue();
+            assertThat(restarted.stopped(scope))
+                    .as("the altered lift is refused; the scope stays stopped")
+                    .isTrue();
             assertThat(restarted.stopReason(scope)).contains("stored control state of " + scope + " refused");
         } finally {
             // the schema is shared: other tests' replicas take every stored row up and count this one refused
@@ -173,13 +189,15 @@ class ControlStoreIT extends DeletionTestSupport {
         assertThat(replica.stopped(scope)).isFalse();
 
         RunId run = RunId.random();
-        ControlSignal cancellation = AuthorizedRuns.signed(ControlSignal.dataset(scope, false, List.of(run), "operator",
-                "run cancelled"));
+        ControlSignal cancellation =
+                AuthorizedRuns.signed(ControlSignal.dataset(scope, false, List.of(run), "operator", "run cancelled"));
         int offset = offsets.incrementAndGet();
         failing.set(true);
         assertThatThrownBy(() -> replica.apply(scope, 0, offset, message(cancellation)))
                 .isInstanceOf(DataAccessResourceFailureException.class);
-        assertThat(replica.stopped(scope)).as("the cancellation could not be recorded").isTrue();
+        assertThat(replica.stopped(scope))
+                .as("the cancellation could not be recorded")
+                .isTrue();
 
         failing.set(false);
         replica.apply(scope, 0, offset, message(cancellation)); // the reader's retry
@@ -214,7 +232,9 @@ class ControlStoreIT extends DeletionTestSupport {
         }
         restarted.markCaughtUp();
 
-        assertThat(restarted.stopped(scope)).as("after reading the engage and the lift again").isFalse();
+        assertThat(restarted.stopped(scope))
+                .as("after reading the engage and the lift again")
+                .isFalse();
         assertThat(meters.counter("erasure.deletion.control.refused").count()).isZero();
     }
 
@@ -225,9 +245,12 @@ class ControlStoreIT extends DeletionTestSupport {
     @Test
     void aReplicaReadingBehindAnotherEndsInTheOthersState() {
         String scope = scope();
-        String oldLift = message(AuthorizedRuns.signed(ControlSignal.dataset(scope, false, List.of(), "operator", "ok")));
-        String engage = message(AuthorizedRuns.signed(ControlSignal.dataset(scope, true, List.of(), "operator", "incident")));
-        String lift = message(AuthorizedRuns.signed(ControlSignal.dataset(scope, false, List.of(), "operator", "resolved")));
+        String oldLift =
+                message(AuthorizedRuns.signed(ControlSignal.dataset(scope, false, List.of(), "operator", "ok")));
+        String engage =
+                message(AuthorizedRuns.signed(ControlSignal.dataset(scope, true, List.of(), "operator", "incident")));
+        String lift =
+                message(AuthorizedRuns.signed(ControlSignal.dataset(scope, false, List.of(), "operator", "resolved")));
         int first = offsets.incrementAndGet();
         offsets.addAndGet(2);
         ControlState ahead = replica();

@@ -44,18 +44,23 @@ class LogIngestionLagIT {
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2_000))) {
             LogIngestionLag lag = new LogIngestionLag(admin, "deletion-log-service", 100_000, Duration.ZERO);
 
-            assertThat(lag.tooFarBehind()).as("lag unknown: the brokers do not answer").isTrue();
+            assertThat(lag.tooFarBehind())
+                    .as("lag unknown: the brokers do not answer")
+                    .isTrue();
         }
     }
 
     @Test
     void aGroupThatNeverCommittedOnALogWithRecordsCountsAsTooFarBehind() throws Exception {
         publishRecord();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                LocalEngines.kafka().bootstrapServers()))) {
-            LogIngestionLag lag = new LogIngestionLag(admin, "no-such-group-" + UUID.randomUUID(), 100_000, Duration.ZERO);
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers()))) {
+            LogIngestionLag lag =
+                    new LogIngestionLag(admin, "no-such-group-" + UUID.randomUUID(), 100_000, Duration.ZERO);
 
-            assertThat(lag.tooFarBehind()).as("nothing ingests the log: its group never committed").isTrue();
+            assertThat(lag.tooFarBehind())
+                    .as("nothing ingests the log: its group never committed")
+                    .isTrue();
         }
     }
 
@@ -63,26 +68,38 @@ class LogIngestionLagIT {
     void aDatasetWithAnUnresolvedDeadLetterIsHeldUntilItIsResolved() throws Exception {
         String blocked = "dead-" + UUID.randomUUID().toString().substring(0, 8);
         String other = "alive-" + UUID.randomUUID().toString().substring(0, 8);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                LocalEngines.kafka().bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers()))) {
             String ingestGroup = "ingest-" + UUID.randomUUID();
             publishRecord();
             commitToEnd(admin, ingestGroup, Topics.DELETION_LOG);
-            LogIngestionLag lag = new LogIngestionLag(admin, LogIngestionLagIT::reader, ingestGroup, 100_000, Duration.ZERO);
+            LogIngestionLag lag =
+                    new LogIngestionLag(admin, LogIngestionLagIT::reader, ingestGroup, 100_000, Duration.ZERO);
             try {
-                publish(Topics.DELETION_LOG_DEAD_LETTER, blocked + "|{\"id\":1}", "not json",
+                publish(
+                        Topics.DELETION_LOG_DEAD_LETTER,
+                        blocked + "|{\"id\":1}",
+                        "not json",
                         Map.of(Topics.DEAD_LETTER_DATASET, blocked));
 
-                assertThat(lag.tooFarBehind(blocked)).as("the dataset of the dead letter").isTrue();
+                assertThat(lag.tooFarBehind(blocked))
+                        .as("the dataset of the dead letter")
+                        .isTrue();
                 assertThat(lag.why(blocked)).contains(blocked, Topics.DELETION_LOG_DEAD_LETTER);
                 assertThat(lag.tooFarBehind(other)).as("another dataset").isFalse();
-                assertThat(lag.tooFarBehind(other + "--cache", blocked)).as("a copy of the blocked dataset").isTrue();
+                assertThat(lag.tooFarBehind(other + "--cache", blocked))
+                        .as("a copy of the blocked dataset")
+                        .isTrue();
 
                 publish(Topics.DELETION_LOG_DEAD_LETTER, "garbage", "not json", Map.of());
-                assertThat(lag.tooFarBehind(other)).as("a dead letter of an unknown dataset holds every dataset").isTrue();
+                assertThat(lag.tooFarBehind(other))
+                        .as("a dead letter of an unknown dataset holds every dataset")
+                        .isTrue();
 
                 commitToEnd(admin, Topics.DEAD_LETTERS_RESOLVED_GROUP, Topics.DELETION_LOG_DEAD_LETTER);
-                assertThat(lag.tooFarBehind(blocked)).as("resolved: the operator moved the group past them").isFalse();
+                assertThat(lag.tooFarBehind(blocked))
+                        .as("resolved: the operator moved the group past them")
+                        .isFalse();
                 assertThat(lag.tooFarBehind(other)).isFalse();
             } finally {
                 // no other test of this JVM may be held by these dead letters
@@ -92,18 +109,31 @@ class LogIngestionLagIT {
     }
 
     private static Consumer<String, String> reader() {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new StringDeserializer(), new StringDeserializer());
+        return new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        LocalEngines.kafka().bootstrapServers(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new StringDeserializer());
     }
 
     /** What an operator does once the dead letters are dealt with: the group's offsets moved to the topic's end. */
     private static void commitToEnd(Admin admin, String group, String topic) throws Exception {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions()
+        admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(topic)
+                .partitions()
                 .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
         Map<TopicPartition, OffsetAndMetadata> ends = new HashMap<>();
-        admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS)
+        admin.listOffsets(latest)
+                .all()
+                .get(10, TimeUnit.SECONDS)
                 .forEach((partition, info) -> ends.put(partition, new OffsetAndMetadata(info.offset())));
         admin.alterConsumerGroupOffsets(group, ends).all().get(10, TimeUnit.SECONDS);
     }
@@ -112,10 +142,22 @@ class LogIngestionLagIT {
     private static void publishRecord() throws Exception {
         Instant now = Instant.now();
         Map<String, Object> key = Map.of("id", 1L);
-        DeletionRecord record = new DeletionRecord(DeletionRecord.recordIdFor("run-lag", "lag-test", key), "lag-test", key,
-                List.of(ColumnValue.of("id", 1L)), CutoffTimestamp.fromInstant(now.minusSeconds(60)), RunId.of("run-lag"),
-                null, "task-1", "batch-1", now, null);
-        publish(Topics.DELETION_LOG, Topics.logKey(record), JsonMapper.builder().build().writeValueAsString(record));
+        DeletionRecord record = new DeletionRecord(
+                DeletionRecord.recordIdFor("run-lag", "lag-test", key),
+                "lag-test",
+                key,
+                List.of(ColumnValue.of("id", 1L)),
+                CutoffTimestamp.fromInstant(now.minusSeconds(60)),
+                RunId.of("run-lag"),
+                null,
+                "task-1",
+                "batch-1",
+                now,
+                null);
+        publish(
+                Topics.DELETION_LOG,
+                Topics.logKey(record),
+                JsonMapper.builder().build().writeValueAsString(record));
     }
 
     static void publish(String topic, String key, String value) throws Exception {
@@ -123,9 +165,14 @@ class LogIngestionLagIT {
     }
 
     static void publish(String topic, String key, String value, Map<String, String> headers) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        LocalEngines.kafka().bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                new StringSerializer())) {
             ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
             headers.forEach((name, header) -> record.headers().add(name, header.getBytes(StandardCharsets.UTF_8)));
             producer.send(record).get(30, TimeUnit.SECONDS);

@@ -65,8 +65,10 @@ class PurgeStatusIT extends DeletionTestSupport {
     @BeforeAll
     static void session() {
         CassandraEngine engine = LocalEngines.cassandra();
-        cassandra = CqlSession.builder().addContactPoint(new InetSocketAddress(engine.host(), engine.port()))
-                .withLocalDatacenter(engine.localDatacenter()).build();
+        cassandra = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(engine.host(), engine.port()))
+                .withLocalDatacenter(engine.localDatacenter())
+                .build();
         cassandra.execute("CREATE KEYSPACE IF NOT EXISTS " + KEYSPACE
                 + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
     }
@@ -89,32 +91,53 @@ class PurgeStatusIT extends DeletionTestSupport {
         assertThat(ids(spec)).containsExactly(4L, 5L);
         // the batch is recorded as processed right after it is reported
         OnDisk line = await().atMost(Duration.ofSeconds(30)).until(() -> line(spec.name()), l -> l != null);
-        Instant lastDeletedAt = jdbc.queryForObject("SELECT max(first_processed_at) FROM deletion.processed_batches"
-                + " WHERE dataset = ? AND rows_deleted > 0", OffsetDateTime.class, spec.name()).toInstant();
+        Instant lastDeletedAt = jdbc.queryForObject(
+                        "SELECT max(first_processed_at) FROM deletion.processed_batches"
+                                + " WHERE dataset = ? AND rows_deleted > 0",
+                        OffsetDateTime.class,
+                        spec.name())
+                .toInstant();
         assertThat(line.error()).isNull();
         assertThat(line.table()).isEqualTo(KEYSPACE + "." + spec.table());
         assertThat(line.lastDeletedAt()).isEqualTo(lastDeletedAt).isAfter(published.minusSeconds(1));
         assertThat(line.gcGraceSeconds()).isEqualTo(GC_GRACE_SECONDS);
         assertThat(line.purgeableAt()).isEqualTo(lastDeletedAt.plusSeconds(GC_GRACE_SECONDS));
         assertThat(line.stillOnDisk()).isTrue();
-        assertThat(line.explanation()).startsWith("not purgeable before " + lastDeletedAt.plusSeconds(GC_GRACE_SECONDS));
+        assertThat(line.explanation())
+                .startsWith("not purgeable before " + lastDeletedAt.plusSeconds(GC_GRACE_SECONDS));
     }
 
     @Test
     void aStoreWithoutPurgesIsLeftOutAndOneThatCannotBeAskedSaysWhy() throws Exception {
-        DatasetSpec postgres = cassandraTable().toBuilder().name("purge-pg-" + suffix()).storeKind(StoreKind.POSTGRES)
-                .connectionRef("pg-main").conditionalColumn(ConditionalColumn.timestamp("updated_at")).build();
-        DatasetSpec unknown = cassandraTable().toBuilder().name("purge-gone-" + suffix()).connectionRef("cass-gone").build();
+        DatasetSpec postgres = cassandraTable().toBuilder()
+                .name("purge-pg-" + suffix())
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+                .build();
+        DatasetSpec unknown = cassandraTable().toBuilder()
+                .name("purge-gone-" + suffix())
+                .connectionRef("cass-gone")
+                .build();
         for (DatasetSpec spec : List.of(postgres, unknown)) {
-            jdbc.update("INSERT INTO deletion.dataset_deletions (dataset, store_kind, spec) VALUES (?, ?, CAST(? AS jsonb))",
-                    spec.name(), spec.storeKind().name(), json.writeValueAsString(spec));
-            jdbc.update("INSERT INTO deletion.processed_batches (batch_id, scope_hash, run_id, dataset, rows_deleted)"
-                    + " VALUES (?, 'scope', 'run', ?, 1)", "batch-" + spec.name(), spec.name());
+            jdbc.update(
+                    "INSERT INTO deletion.dataset_deletions (dataset, store_kind, spec) VALUES (?, ?, CAST(? AS jsonb))",
+                    spec.name(),
+                    spec.storeKind().name(),
+                    json.writeValueAsString(spec));
+            jdbc.update(
+                    "INSERT INTO deletion.processed_batches (batch_id, scope_hash, run_id, dataset, rows_deleted)"
+                            + " VALUES (?, 'scope', 'run', ?, 1)",
+                    "batch-" + spec.name(),
+                    spec.name());
         }
 
         List<OnDisk> lines = lines();
 
-        assertThat(lines).extracting(OnDisk::dataset).doesNotContain(postgres.name()).contains(unknown.name());
+        assertThat(lines)
+                .extracting(OnDisk::dataset)
+                .doesNotContain(postgres.name())
+                .contains(unknown.name());
         OnDisk failed = line(unknown.name());
         assertThat(failed.error()).contains("connection 'cass-gone' is not configured");
         assertThat(failed.stillOnDisk()).isNull();
@@ -127,15 +150,26 @@ class PurgeStatusIT extends DeletionTestSupport {
                 + " WITH gc_grace_seconds = " + GC_GRACE_SECONDS);
         long written = CutoffTimestamp.toMicros(NOW.minus(Duration.ofHours(2)));
         for (long id = 1; id <= 5; id++) {
-            cassandra.execute(cassandra.prepare("INSERT INTO " + KEYSPACE + "." + table + " (id, what) VALUES (?, 'login')"
-                    + " USING TIMESTAMP ?").bind(id, written));
+            cassandra.execute(cassandra
+                    .prepare("INSERT INTO " + KEYSPACE + "." + table + " (id, what) VALUES (?, 'login')"
+                            + " USING TIMESTAMP ?")
+                    .bind(id, written));
         }
         String name = "purge-" + table.replace('_', '-');
-        return DatasetSpec.builder().name(name).storeKind(StoreKind.CASSANDRA)
-                .connectionRef("cass-main").namespace(KEYSPACE).table(table).keyColumns(KeyColumns.partitionOnly("id"))
-                .identifierColumn("id").identifierSource("customers").conditionalColumn(ConditionalColumn.none())
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cass-main")
+                .namespace(KEYSPACE)
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").build();
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("demo-team")
+                .build();
     }
 
     private static String suffix() {
@@ -143,37 +177,57 @@ class PurgeStatusIT extends DeletionTestSupport {
     }
 
     private static List<Map<String, Object>> keysOf(long... ids) {
-        return LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+        return LongStream.of(ids)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
     }
 
     private List<Long> ids(DatasetSpec spec) {
         return cassandra.execute("SELECT id FROM " + KEYSPACE + "." + spec.table()).all().stream()
-                .map(row -> row.getLong("id")).sorted().toList();
+                .map(row -> row.getLong("id"))
+                .sorted()
+                .toList();
     }
 
     private void publish(DeletionTask task) throws Exception {
-        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task))).get(10, TimeUnit.SECONDS);
+        kafka.send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)))
+                .get(10, TimeUnit.SECONDS);
     }
 
     private BatchCompleted completed(DeletionTask task) {
-        return TopicRecords.read(LocalEngines.kafka().bootstrapServers(), Topics.RUN_EVENTS,
+        return TopicRecords.read(
+                        LocalEngines.kafka().bootstrapServers(),
+                        Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted, 1,
+                        e -> task.runId().value().equals(e.runId()) && e.payload() instanceof BatchCompleted,
+                        1,
                         Duration.ofSeconds(90))
-                .stream().map(e -> (BatchCompleted) e.payload()).findFirst().orElseThrow();
+                .stream()
+                .map(e -> (BatchCompleted) e.payload())
+                .findFirst()
+                .orElseThrow();
     }
 
     private OnDisk line(String dataset) throws Exception {
-        return lines().stream().filter(l -> l.dataset().equals(dataset)).findFirst().orElse(null);
+        return lines().stream()
+                .filter(l -> l.dataset().equals(dataset))
+                .findFirst()
+                .orElse(null);
     }
 
     private List<OnDisk> lines() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/purge"))
-                        .header("Authorization", "Basic " + java.util.Base64.getEncoder()
-                                .encodeToString("viewer:viewer".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
-                        .GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/purge"))
+                                .header(
+                                        "Authorization",
+                                        "Basic "
+                                                + java.util.Base64.getEncoder()
+                                                        .encodeToString("viewer:viewer"
+                                                                .getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return Arrays.asList(json.readValue(response.body(), OnDisk[].class));
     }

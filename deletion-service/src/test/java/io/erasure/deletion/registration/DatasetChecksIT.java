@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.deletion.DeletionTestSupport;
-import io.erasure.infra.LocalEngines;
 import io.erasure.infra.CassandraEngine;
+import io.erasure.infra.LocalEngines;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.ConditionalColumn;
@@ -42,12 +42,16 @@ class DatasetChecksIT extends DeletionTestSupport {
     @BeforeAll
     static void tables() {
         CassandraEngine engine = LocalEngines.cassandra();
-        cassandra = CqlSession.builder().addContactPoint(new InetSocketAddress(engine.host(), engine.port()))
-                .withLocalDatacenter(engine.localDatacenter()).build();
+        cassandra = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(engine.host(), engine.port()))
+                .withLocalDatacenter(engine.localDatacenter())
+                .build();
         cassandra.execute("CREATE KEYSPACE IF NOT EXISTS " + KEYSPACE
                 + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-        cassandra.execute("CREATE TABLE IF NOT EXISTS " + KEYSPACE + ".profiles (member_id bigint PRIMARY KEY, name text)");
-        cassandra.execute("CREATE TABLE IF NOT EXISTS " + KEYSPACE + ".visits (member_id bigint PRIMARY KEY, n counter)");
+        cassandra.execute(
+                "CREATE TABLE IF NOT EXISTS " + KEYSPACE + ".profiles (member_id bigint PRIMARY KEY, name text)");
+        cassandra.execute(
+                "CREATE TABLE IF NOT EXISTS " + KEYSPACE + ".visits (member_id bigint PRIMARY KEY, n counter)");
         cassandra.execute("CREATE TABLE IF NOT EXISTS " + KEYSPACE + ".sessions (member_id bigint, at timestamp,"
                 + " plan text STATIC, PRIMARY KEY (member_id, at))");
     }
@@ -64,36 +68,58 @@ class DatasetChecksIT extends DeletionTestSupport {
 
     @Test
     void aTableThatDoesNotExistOrAMissingIdentifierColumnIsAProblemWithItsPlace() {
-        assertThat(check("registry", spec("no_such_table").build())).singleElement().satisfies(p -> {
-            assertThat(p.get("place")).isEqualTo("dataset 'checked'");
-            assertThat((String) p.get("problem")).contains("no_such_table");
-        });
-        assertThat(check("registry", spec("profiles").identifierColumn("customer_id").build())).singleElement()
+        assertThat(check("registry", spec("no_such_table").build()))
+                .singleElement()
+                .satisfies(p -> {
+                    assertThat(p.get("place")).isEqualTo("dataset 'checked'");
+                    assertThat((String) p.get("problem")).contains("no_such_table");
+                });
+        assertThat(check(
+                        "registry",
+                        spec("profiles").identifierColumn("customer_id").build()))
+                .singleElement()
                 .satisfies(p -> assertThat((String) p.get("problem")).contains("customer_id"));
     }
 
     @Test
     void counterTablesAndStaticColumnsAreRefused() {
-        assertThat(check("registry", spec("visits").build())).singleElement()
+        assertThat(check("registry", spec("visits").build()))
+                .singleElement()
                 .satisfies(p -> assertThat((String) p.get("problem")).contains("counter"));
-        assertThat(check("registry", spec("sessions")
-                .keyColumns(KeyColumns.of(List.of("member_id"), List.of("at"))).build())).singleElement()
+        assertThat(check(
+                        "registry",
+                        spec("sessions")
+                                .keyColumns(KeyColumns.of(List.of("member_id"), List.of("at")))
+                                .build()))
+                .singleElement()
                 .satisfies(p -> assertThat((String) p.get("problem")).contains("static column 'plan'"));
     }
 
     @Test
     void everyCopyIsCheckedAndAnUnknownConnectionOrAWrongKindIsNamed() {
-        DatasetSpec spec = spec("profiles").copies(List.of(
-                new DatasetCopy("mirror", StoreKind.CASSANDRA, "cass-main",
-                        new CopyTarget.TableMapping(KEYSPACE, "no_mirror", Map.of("member_id", "member_id"))),
-                new DatasetCopy("elsewhere", StoreKind.REDIS, "redis-nowhere",
-                        new CopyTarget.KeyTemplate("profile:{member_id}")),
-                new DatasetCopy("confused", StoreKind.REDIS, "pg-main",
-                        new CopyTarget.KeyTemplate("profile:{member_id}")))).build();
+        DatasetSpec spec = spec("profiles")
+                .copies(List.of(
+                        new DatasetCopy(
+                                "mirror",
+                                StoreKind.CASSANDRA,
+                                "cass-main",
+                                new CopyTarget.TableMapping(KEYSPACE, "no_mirror", Map.of("member_id", "member_id"))),
+                        new DatasetCopy(
+                                "elsewhere",
+                                StoreKind.REDIS,
+                                "redis-nowhere",
+                                new CopyTarget.KeyTemplate("profile:{member_id}")),
+                        new DatasetCopy(
+                                "confused",
+                                StoreKind.REDIS,
+                                "pg-main",
+                                new CopyTarget.KeyTemplate("profile:{member_id}"))))
+                .build();
 
         List<Map<String, Object>> problems = check("registry", spec);
 
-        assertThat(problems).extracting(p -> p.get("place"))
+        assertThat(problems)
+                .extracting(p -> p.get("place"))
                 .containsExactly("copy 'mirror'", "copy 'elsewhere'", "copy 'confused'");
         assertThat((String) problems.get(0).get("problem")).contains("no_mirror");
         assertThat((String) problems.get(1).get("problem")).contains("connection 'redis-nowhere' is not configured");
@@ -102,32 +128,62 @@ class DatasetChecksIT extends DeletionTestSupport {
 
     @Test
     void onlyTheRegistryCredentialOrAnOperatorMayAsk() {
-        client("owner").post().uri("/api/dataset-checks").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(spec("profiles").build())).exchange().expectStatus().isForbidden();
-        client("operator").post().uri("/api/dataset-checks").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(spec("profiles").build())).exchange().expectStatus().isOk();
+        client("owner")
+                .post()
+                .uri("/api/dataset-checks")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(spec("profiles").build()))
+                .exchange()
+                .expectStatus()
+                .isForbidden();
+        client("operator")
+                .post()
+                .uri("/api/dataset-checks")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(spec("profiles").build()))
+                .exchange()
+                .expectStatus()
+                .isOk();
         client("registry").get().uri("/api/purge").exchange().expectStatus().isForbidden();
     }
 
     @SuppressWarnings("unchecked")
     private List<Map<String, Object>> check(String user, DatasetSpec spec) {
-        Map<String, Object> result = client(user).post().uri("/api/dataset-checks").contentType(MediaType.APPLICATION_JSON)
-                .body(json.writeValueAsString(spec)).exchange().expectStatus().isOk().returnResult(Map.class)
+        Map<String, Object> result = client(user)
+                .post()
+                .uri("/api/dataset-checks")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(json.writeValueAsString(spec))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .returnResult(Map.class)
                 .getResponseBody();
         assertThat(result.get("dataset")).isEqualTo(spec.name());
         return (List<Map<String, Object>>) result.get("problems");
     }
 
     private RestTestClient client(String user) {
-        return RestTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .defaultHeaders(h -> h.setBasicAuth(user, user)).defaultHeader("X-Requested-By", "tests").build();
+        return RestTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
+                .defaultHeaders(h -> h.setBasicAuth(user, user))
+                .defaultHeader("X-Requested-By", "tests")
+                .build();
     }
 
     private static DatasetSpec.Builder spec(String table) {
-        return DatasetSpec.builder().name("checked").storeKind(StoreKind.CASSANDRA).connectionRef("cass-main")
-                .namespace(KEYSPACE).table(table).keyColumns(KeyColumns.partitionOnly("member_id"))
-                .identifierColumn("member_id").identifierSource("members").conditionalColumn(ConditionalColumn.none())
+        return DatasetSpec.builder()
+                .name("checked")
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cass-main")
+                .namespace(KEYSPACE)
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly("member_id"))
+                .identifierColumn("member_id")
+                .identifierSource("members")
+                .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation("checked", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.1)).ownerTeam("demo-team");
+                .limits(DeletionLimits.fraction(0.1))
+                .ownerTeam("demo-team");
     }
 }

@@ -38,10 +38,20 @@ class TaskOrderTest {
     }
 
     private static DatasetSpec spec(int priority) {
-        return DatasetSpec.builder().name("profiles").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace("app").table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        return DatasetSpec.builder()
+                .name("profiles")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace("app")
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation("profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.1)).priority(priority).ownerTeam("team").build();
+                .limits(DeletionLimits.fraction(0.1))
+                .priority(priority)
+                .ownerTeam("team")
+                .build();
     }
 }

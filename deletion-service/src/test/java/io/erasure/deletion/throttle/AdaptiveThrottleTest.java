@@ -13,17 +13,34 @@ import org.junit.jupiter.api.Test;
 class AdaptiveThrottleTest {
 
     /** 10 rows/s: a batch of 500 rows waits about 50 s for its permits. */
-    private final AdaptiveThrottle throttle = new AdaptiveThrottle(new DeletionProperties(0.3, 10, 10, 100, 0.7,
-            Duration.ofSeconds(1), Duration.ofMillis(500), null, null, null, null, null, null, null, null, null),
-            new ShardOwnership(), new SimpleMeterRegistry());
+    private final AdaptiveThrottle throttle = new AdaptiveThrottle(
+            new DeletionProperties(
+                    0.3,
+                    10,
+                    10,
+                    100,
+                    0.7,
+                    Duration.ofSeconds(1),
+                    Duration.ofMillis(500),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null),
+            new ShardOwnership(),
+            new SimpleMeterRegistry());
 
     @Test
     void aKillSwitchEndsTheWaitForPermitsAndNothingMayBeDeleted() throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         throttle.acquire("store", 10, stop::get, Duration.ofMillis(20)); // this second's permits are spent
 
-        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(
-                () -> throttle.acquire("store", 500, stop::get, Duration.ofMillis(20)));
+        CompletableFuture<Boolean> waiting =
+                CompletableFuture.supplyAsync(() -> throttle.acquire("store", 500, stop::get, Duration.ofMillis(20)));
         Thread.sleep(200);
         assertThat(waiting).as("still waiting for permits").isNotDone();
         stop.set(true);
@@ -33,11 +50,13 @@ class AdaptiveThrottleTest {
 
     @Test
     void aSwitchAlreadyOnDoesNotWaitAtAll() {
-        assertThat(throttle.acquire("store", 500, () -> true, Duration.ofMillis(20))).isFalse();
+        assertThat(throttle.acquire("store", 500, () -> true, Duration.ofMillis(20)))
+                .isFalse();
     }
 
     @Test
     void withoutASwitchThePermitsAreGranted() {
-        assertThat(throttle.acquire("store", 5, () -> false, Duration.ofMillis(20))).isTrue();
+        assertThat(throttle.acquire("store", 5, () -> false, Duration.ofMillis(20)))
+                .isTrue();
     }
 }

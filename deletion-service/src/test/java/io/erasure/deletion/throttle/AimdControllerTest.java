@@ -19,7 +19,9 @@ class AimdControllerTest {
     void overTheHeadroomTargetTheRateIsCutByTheFactor() {
         assertThat(aimd.target()).isEqualTo(0.7);
         assertThat(aimd.next(1_000, 5_000, 0.71, 0.2)).isEqualTo(500);
-        assertThat(aimd.next(1_000, 5_000, 0.70, 0.2)).as("exactly at the target is not over it").isEqualTo(1_100);
+        assertThat(aimd.next(1_000, 5_000, 0.70, 0.2))
+                .as("exactly at the target is not over it")
+                .isEqualTo(1_100);
     }
 
     @Test
@@ -50,7 +52,9 @@ class AimdControllerTest {
         AimdController headroom30 = new AimdController(0.3, 100, 0.7, 10);
         assertThat(headroom30.overloaded(0.0, 1.31, 0)).isTrue();
         assertThat(headroom30.overloaded(0.0, 1.29, 0)).isFalse();
-        assertThat(headroom30.overloaded(0.0, 0, 0)).as("nothing known: not overloaded").isFalse();
+        assertThat(headroom30.overloaded(0.0, 0, 0))
+                .as("nothing known: not overloaded")
+                .isFalse();
     }
 
     @Test
@@ -63,9 +67,15 @@ class AimdControllerTest {
     @Test
     void belowTheSlowStartThresholdAFilledRateDoublesUpToIt() {
         assertThat(aimd.next(500, 500, 5_000, false, 5_000)).isEqualTo(1_000);
-        assertThat(aimd.next(500, 250, 5_000, false, 5_000)).as("half used still counts as filled").isEqualTo(1_000);
-        assertThat(aimd.next(3_000, 3_000, 5_000, false, 5_000)).as("never past the threshold").isEqualTo(5_000);
-        assertThat(aimd.next(3_000, 3_000, 10_000, false, 4_000)).as("a threshold below the cap").isEqualTo(4_000);
+        assertThat(aimd.next(500, 250, 5_000, false, 5_000))
+                .as("half used still counts as filled")
+                .isEqualTo(1_000);
+        assertThat(aimd.next(3_000, 3_000, 5_000, false, 5_000))
+                .as("never past the threshold")
+                .isEqualTo(5_000);
+        assertThat(aimd.next(3_000, 3_000, 10_000, false, 4_000))
+                .as("a threshold below the cap")
+                .isEqualTo(4_000);
     }
 
     @Test

@@ -28,7 +28,9 @@ class BatchLatencyTest {
         for (int i = 0; i < 3; i++) {
             batches.observe(Duration.ofMillis(150));
         }
-        assertThat(batches.ratioSinceLastStep(TARGET)).as("150 ms against a fastest median of 40 ms").isGreaterThan(1);
+        assertThat(batches.ratioSinceLastStep(TARGET))
+                .as("150 ms against a fastest median of 40 ms")
+                .isGreaterThan(1);
     }
 
     @Test

@@ -51,7 +51,8 @@ class SpreadPacerTest {
         // 300 keys over 20 s, a batch of 100: 100 / (300 / 20 s) = 6.67 s
         assertThat(SpreadPacer.slotLength(WINDOW, 100, 300, 1.0)).isEqualTo(Duration.ofNanos(6_666_666_666L));
         // behind schedule (more keys left than the time left would take at the start's pace): shorter waits
-        assertThat(SpreadPacer.slotLength(Duration.ofSeconds(10), 100, 300, 1.0)).isEqualTo(Duration.ofNanos(3_333_333_333L));
+        assertThat(SpreadPacer.slotLength(Duration.ofSeconds(10), 100, 300, 1.0))
+                .isEqualTo(Duration.ofNanos(3_333_333_333L));
         // a replica owning half of the task partitions takes half of the pace
         assertThat(SpreadPacer.slotLength(WINDOW, 100, 300, 0.5)).isEqualTo(Duration.ofNanos(13_333_333_333L));
         // never longer than what is left of the window, however few keys are counted as left
@@ -59,7 +60,8 @@ class SpreadPacerTest {
         assertThat(SpreadPacer.slotLength(WINDOW, 100, 150, 0.25)).isEqualTo(WINDOW);
         // past the window: no pace, the throttle alone
         assertThat(SpreadPacer.slotLength(Duration.ZERO, 100, 300, 1.0)).isZero();
-        assertThat(SpreadPacer.slotLength(Duration.ofSeconds(-3), 100, 300, 1.0)).isZero();
+        assertThat(SpreadPacer.slotLength(Duration.ofSeconds(-3), 100, 300, 1.0))
+                .isZero();
     }
 
     @Test
@@ -67,13 +69,14 @@ class SpreadPacerTest {
         DeletionTask task = task(300);
         List<Instant> goes = new ArrayList<>();
         for (int batch = 0; batch < 3; batch++) {
-            assertThat(pacer.await(task, "b" + batch, 100, () -> false, POLL, Instant.MAX)).isEqualTo(Outcome.GO);
+            assertThat(pacer.await(task, "b" + batch, 100, () -> false, POLL, Instant.MAX))
+                    .isEqualTo(Outcome.GO);
             goes.add(clock.instant());
             done.addAndGet(100);
         }
 
-        assertThat(goes).containsExactly(START.plusNanos(6_666_666_666L), START.plusNanos(13_333_333_333L),
-                START.plus(WINDOW));
+        assertThat(goes)
+                .containsExactly(START.plusNanos(6_666_666_666L), START.plusNanos(13_333_333_333L), START.plus(WINDOW));
         assertThat(naps).allSatisfy(nap -> assertThat(nap).isLessThanOrEqualTo(POLL));
     }
 
@@ -85,7 +88,8 @@ class SpreadPacerTest {
         clock.advance(Duration.ofSeconds(5)); // the batch itself took 5 s: 11.67 s into the window
 
         pacer.await(task, "b1", 100, () -> false, POLL, Instant.MAX);
-        assertThat(clock.instant()).as("half of the 8.33 s left, for half of the keys left")
+        assertThat(clock.instant())
+                .as("half of the 8.33 s left, for half of the keys left")
                 .isEqualTo(START.plusNanos(11_666_666_666L + 4_166_666_667L));
         done.addAndGet(100);
         pacer.await(task, "b2", 100, () -> false, POLL, Instant.MAX);
@@ -101,19 +105,23 @@ class SpreadPacerTest {
 
         assertThat(first.due()).isEqualTo(START.plusSeconds(5));
         assertThat(second.from()).isEqualTo(first.due());
-        assertThat(second.due()).as("the replica's pace is shared by its threads, not taken by each")
+        assertThat(second.due())
+                .as("the replica's pace is shared by its threads, not taken by each")
                 .isEqualTo(START.plusSeconds(10));
-        assertThat(pacer.reserve(task(400, RunId.of("other-run")), "b0", 100).due()).as("another run has a timeline of its own")
+        assertThat(pacer.reserve(task(400, RunId.of("other-run")), "b0", 100).due())
+                .as("another run has a timeline of its own")
                 .isEqualTo(START.plusSeconds(5));
     }
 
     @Test
     void aReplicaPacesAtItsShareOfTheTaskPartitions() {
         ownership.totalPartitions(8);
-        ownership.onPartitionsAssigned(IntStream.range(0, 4).mapToObj(p -> new TopicPartition(Topics.DELETION_TASKS, p))
+        ownership.onPartitionsAssigned(IntStream.range(0, 4)
+                .mapToObj(p -> new TopicPartition(Topics.DELETION_TASKS, p))
                 .toList());
 
-        assertThat(pacer.reserve(task(400), "b0", 100).due()).as("half the partitions: half the fleet's pace")
+        assertThat(pacer.reserve(task(400), "b0", 100).due())
+                .as("half the partitions: half the fleet's pace")
                 .isEqualTo(START.plusSeconds(10));
     }
 
@@ -124,7 +132,8 @@ class SpreadPacerTest {
 
         assertThat(pacer.await(task, "b0", 100, () -> false, POLL, Instant.MAX)).isEqualTo(Outcome.GO);
         DeletionTask unpaced = DeletionTask.forRun(run, spec, keys(100), CutoffTimestamp.fromInstant(START));
-        assertThat(pacer.await(unpaced, "b0", 100, () -> false, POLL, Instant.MAX)).isEqualTo(Outcome.GO);
+        assertThat(pacer.await(unpaced, "b0", 100, () -> false, POLL, Instant.MAX))
+                .isEqualTo(Outcome.GO);
         assertThat(clock.instant()).isEqualTo(START.plus(WINDOW));
         assertThat(naps).isEmpty();
     }
@@ -138,8 +147,9 @@ class SpreadPacerTest {
 
         assertThat(outcome).isEqualTo(Outcome.STOPPED);
         assertThat(clock.instant()).as("within one poll of the switch").isBetween(switchedAt, switchedAt.plus(POLL));
-        assertThat(pacer.reserve(task, "b0", 100).from()).as("the slot given up is free again: the batch's pace starts"
-                + " anew from now").isEqualTo(clock.instant());
+        assertThat(pacer.reserve(task, "b0", 100).from())
+                .as("the slot given up is free again: the batch's pace starts" + " anew from now")
+                .isEqualTo(clock.instant());
     }
 
     @Test
@@ -153,7 +163,8 @@ class SpreadPacerTest {
 
         // delivered again, the batch is due when it was, neither later (a wait computed anew from now) nor a slot later
         assertThat(pacer.reserve(task, "b0", 100).due()).isEqualTo(START.plus(Duration.ofHours(2)));
-        assertThat(pacer.reserve(task, "b1", 100).from()).as("the next batch's slot follows it")
+        assertThat(pacer.reserve(task, "b1", 100).from())
+                .as("the next batch's slot follows it")
                 .isEqualTo(START.plus(Duration.ofHours(2)));
     }
 
@@ -172,15 +183,27 @@ class SpreadPacerTest {
     }
 
     private static List<Map<String, Object>> keys(int count) {
-        return IntStream.range(0, count).mapToObj(i -> Map.<String, Object>of("id", (long) i)).toList();
+        return IntStream.range(0, count)
+                .mapToObj(i -> Map.<String, Object>of("id", (long) i))
+                .toList();
     }
 
     private static DatasetSpec spec(Duration spreadOver) {
-        return DatasetSpec.builder().name("spread-orders").storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace("shop").table("orders").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        return DatasetSpec.builder()
+                .name("spread-orders")
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace("shop")
+                .table("orders")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation("spread-orders", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(1.0)).ownerTeam("demo-team").spreadOver(spreadOver).build();
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("demo-team")
+                .spreadOver(spreadOver)
+                .build();
     }
 
     private static final class ManualClock extends Clock {

@@ -20,9 +20,26 @@ class ThrottleObservationTest {
     private static final LoadSignal IDLE = LoadSignal.of(Map.of("cpu", 0.01), Instant.EPOCH);
 
     /** Headroom 0.3, cap 5,000 rows/s (starts at 500), +100 per step, ×0.7 on overload, floor 10. */
-    private final AdaptiveThrottle throttle = new AdaptiveThrottle(new DeletionProperties(0.3, 5_000, 10, 100, 0.7,
-            Duration.ofSeconds(1), Duration.ofMillis(500), null, null, null, null, null, null, null, null, null),
-            new ShardOwnership(), new SimpleMeterRegistry());
+    private final AdaptiveThrottle throttle = new AdaptiveThrottle(
+            new DeletionProperties(
+                    0.3,
+                    5_000,
+                    10,
+                    100,
+                    0.7,
+                    Duration.ofSeconds(1),
+                    Duration.ofMillis(500),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null),
+            new ShardOwnership(),
+            new SimpleMeterRegistry());
 
     private int window;
 
@@ -59,7 +76,9 @@ class ThrottleObservationTest {
         learnBaseline(1.0);
         deleteAtTheLimit();
         throttle.adjust(store -> IDLE.withReadLatency(new ReadLatency(1.2, 1_000, next())));
-        assertThat(throttle.limit("store")).as("1.2× the baseline is within 1.3×: slow start doubles").isEqualTo(1_600);
+        assertThat(throttle.limit("store"))
+                .as("1.2× the baseline is within 1.3×: slow start doubles")
+                .isEqualTo(1_600);
 
         deleteAtTheLimit();
         LoadSignal slowed = IDLE.withReadLatency(new ReadLatency(1.5, 1_000, next()));
@@ -69,7 +88,8 @@ class ThrottleObservationTest {
             deleteAtTheLimit();
             throttle.adjust(store -> slowed); // the same window again: the store has not measured anew
         }
-        assertThat(throttle.limit("store")).as("one window, one cut; then steps, slow start is over")
+        assertThat(throttle.limit("store"))
+                .as("one window, one cut; then steps, slow start is over")
                 .isEqualTo(1_620);
     }
 
@@ -87,7 +107,9 @@ class ThrottleObservationTest {
         deleteAtTheLimit();
         throttle.adjust(store -> IDLE.withReadLatency(new ReadLatency(1.35, 1_000, next())));
         assertThat(cuts).isZero();
-        assertThat(throttle.limit("store")).as("1.35× the quiet baseline is still over 1.3×").isLessThan(5_000);
+        assertThat(throttle.limit("store"))
+                .as("1.35× the quiet baseline is still over 1.3×")
+                .isLessThan(5_000);
     }
 
     @Test
@@ -139,14 +161,33 @@ class ThrottleObservationTest {
 
         throttle.acquire("other", 500, () -> false, Duration.ofMillis(20));
         throttle.adjust(store -> IDLE);
-        assertThat(throttle.limit("other")).as("another store still starts slowly, doubling").isEqualTo(1_000);
+        assertThat(throttle.limit("other"))
+                .as("another store still starts slowly, doubling")
+                .isEqualTo(1_000);
     }
 
     @Test
     void anOperatorsCapForOneStoreReplacesTheFleetsForItAlone() {
-        AdaptiveThrottle capped = new AdaptiveThrottle(new DeletionProperties(0.3, 5_000, 10, 100, 0.7,
-                Duration.ofSeconds(1), Duration.ofMillis(500), null, null, null, null, null, null, null, null,
-                Map.of("big", 20_000)), new ShardOwnership(), new SimpleMeterRegistry());
+        AdaptiveThrottle capped = new AdaptiveThrottle(
+                new DeletionProperties(
+                        0.3,
+                        5_000,
+                        10,
+                        100,
+                        0.7,
+                        Duration.ofSeconds(1),
+                        Duration.ofMillis(500),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        Map.of("big", 20_000)),
+                new ShardOwnership(),
+                new SimpleMeterRegistry());
         assertThat(capped.limit("big")).as("a tenth of its own cap to start").isEqualTo(2_000);
         for (int step = 0; step < 10; step++) {
             for (String store : List.of("big", "store")) {
@@ -170,7 +211,9 @@ class ThrottleObservationTest {
         AtomicInteger checks = new AtomicInteger();
         throttle.acquire("store", 200, () -> checks.getAndIncrement() > 0, Duration.ofMillis(20));
         throttle.adjust(store -> LoadSignal.of(Map.of("compaction_backlog", 0.9), Instant.EPOCH));
-        assertThat(throttle.limit("store")).as("200 rows sent in the step, cut by 0.7").isEqualTo(140);
+        assertThat(throttle.limit("store"))
+                .as("200 rows sent in the step, cut by 0.7")
+                .isEqualTo(140);
     }
 
     @Test

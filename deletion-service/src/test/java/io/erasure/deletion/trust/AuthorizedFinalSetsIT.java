@@ -75,7 +75,8 @@ class AuthorizedFinalSetsIT {
 
     private static final int CALLERS = 16;
     private static final Duration REFUSAL_TTL = Duration.ofSeconds(2);
-    private static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(Instant.now().minus(Duration.ofHours(1)));
+    private static final CutoffTimestamp CUTOFF =
+            CutoffTimestamp.fromInstant(Instant.now().minus(Duration.ofHours(1)));
 
     private final JsonMapper json = PlatformJson.mapper();
     private final Map<String, AtomicInteger> gets = new ConcurrentHashMap<>();
@@ -92,17 +93,29 @@ class AuthorizedFinalSetsIT {
         engine = LocalEngines.s3();
         s3 = client(engine.endpoint(), new CountingGets());
         KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-        controlPlane = SigningKey.of("cp-test", Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded()));
-        trusted = TrustedKeys.of(Map.of("cp-test",
-                new TrustedKeys.Trusted(pair.getPublic(), EnumSet.of(Authorization.Kind.RUN))));
-        verifier = new TaskVerifier(trusted, new AuthorizedFinalSets(s3, engine.bucket(), json, REFUSAL_TTL),
+        controlPlane = SigningKey.of(
+                "cp-test", Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded()));
+        trusted = TrustedKeys.of(
+                Map.of("cp-test", new TrustedKeys.Trusted(pair.getPublic(), EnumSet.of(Authorization.Kind.RUN))));
+        verifier = new TaskVerifier(
+                trusted,
+                new AuthorizedFinalSets(s3, engine.bucket(), json, REFUSAL_TTL),
                 EnumSet.of(Authorization.Kind.RUN));
         String name = "fs-" + Math.abs(System.nanoTime() % 1_000_000);
-        spec = DatasetSpec.builder().name(name).storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace("app").table("profiles").keyColumns(KeyColumns.partitionOnly("id")).identifierColumn("id")
-                .identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        spec = DatasetSpec.builder()
+                .name(name)
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace("app")
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam("team").build();
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("team")
+                .build();
     }
 
     @AfterEach
@@ -124,13 +137,19 @@ class AuthorizedFinalSetsIT {
 
         List<Optional<Refusal>> verdicts = concurrently(tasks);
 
-        assertThat(verdicts).hasSize(CALLERS).allSatisfy(verdict -> assertThat(verdict).isEmpty());
-        assertThat(gets(S3Layout.finalManifestKey(run))).as("reads of the manifest").isEqualTo(1);
+        assertThat(verdicts)
+                .hasSize(CALLERS)
+                .allSatisfy(verdict -> assertThat(verdict).isEmpty());
+        assertThat(gets(S3Layout.finalManifestKey(run)))
+                .as("reads of the manifest")
+                .isEqualTo(1);
         assertThat(gets(S3Layout.finalPartKey(run, 0))).as("reads of the part").isEqualTo(1);
 
         // and later tasks of the part are checked against what was read
-        assertThat(verifier.refusal(task(run, authorization, 0, partKeys.subList(1_900, 2_000)))).isEmpty();
-        assertThat(verifier.refusal(task(run, authorization, 0, keys(2_000, 2_002)))).get()
+        assertThat(verifier.refusal(task(run, authorization, 0, partKeys.subList(1_900, 2_000))))
+                .isEmpty();
+        assertThat(verifier.refusal(task(run, authorization, 0, keys(2_000, 2_002))))
+                .get()
                 .satisfies(r -> assertThat(r.reasonClass()).isEqualTo(Refusal.KEYS_NOT_COVERED));
         assertThat(gets(S3Layout.finalPartKey(run, 0))).isEqualTo(1);
     }
@@ -145,15 +164,20 @@ class AuthorizedFinalSetsIT {
             tasks.add(task(run, authorization, 0, partKeys.subList(i * 30, i * 30 + 30)));
         }
 
-        assertThat(concurrently(tasks)).allSatisfy(verdict -> assertThat(verdict).get()
-                .satisfies(r -> assertThat(r.reasonClass()).isEqualTo(Refusal.FINAL_SET_MISSING)));
-        assertThat(gets(S3Layout.finalPartKey(run, 0))).as("reads of the missing part").isEqualTo(1);
+        assertThat(concurrently(tasks))
+                .allSatisfy(verdict -> assertThat(verdict)
+                        .get()
+                        .satisfies(r -> assertThat(r.reasonClass()).isEqualTo(Refusal.FINAL_SET_MISSING)));
+        assertThat(gets(S3Layout.finalPartKey(run, 0)))
+                .as("reads of the missing part")
+                .isEqualTo(1);
 
         writePart(run, 0, partKeys); // written late: the refusal holds until it expires, then the part is read again
         assertThat(verifier.refusal(tasks.get(0))).isPresent();
         assertThat(gets(S3Layout.finalPartKey(run, 0))).isEqualTo(1);
         Thread.sleep(REFUSAL_TTL.toMillis() + 200);
-        assertThat(concurrently(tasks)).allSatisfy(verdict -> assertThat(verdict).isEmpty());
+        assertThat(concurrently(tasks))
+                .allSatisfy(verdict -> assertThat(verdict).isEmpty());
         assertThat(gets(S3Layout.finalPartKey(run, 0))).isEqualTo(2);
     }
 
@@ -168,10 +192,11 @@ class AuthorizedFinalSetsIT {
             tasks.add(task(run, authorization, 0, partKeys.subList(i * 30, i * 30 + 30)));
         }
 
-        assertThat(concurrently(tasks)).allSatisfy(verdict -> assertThat(verdict).get().satisfies(r -> {
-            assertThat(r.reasonClass()).isEqualTo(Refusal.FINAL_SET_ALTERED);
-            assertThat(r.reason()).contains("altered after authorization");
-        }));
+        assertThat(concurrently(tasks))
+                .allSatisfy(verdict -> assertThat(verdict).get().satisfies(r -> {
+                    assertThat(r.reasonClass()).isEqualTo(Refusal.FINAL_SET_ALTERED);
+                    assertThat(r.reason()).contains("altered after authorization");
+                }));
         assertThat(gets(S3Layout.finalPartKey(run, 0))).isEqualTo(1);
         assertThat(gets(S3Layout.finalManifestKey(run))).isEqualTo(1);
     }
@@ -183,15 +208,19 @@ class AuthorizedFinalSetsIT {
         Authorization authorization = authorize(run, List.of(FinalSetManifest.Part.of(0, partKeys)));
         writePart(run, 0, partKeys);
         // a port nothing listens on
-        try (S3Client unreachable = client(URI.create("http://127.0.0.1:" + io.erasure.infra.process.FreePorts.next()),
-                new CountingGets())) {
-            TaskVerifier offline = new TaskVerifier(trusted, new AuthorizedFinalSets(unreachable, engine.bucket(), json,
-                    REFUSAL_TTL), EnumSet.of(Authorization.Kind.RUN));
+        try (S3Client unreachable = client(
+                URI.create("http://127.0.0.1:" + io.erasure.infra.process.FreePorts.next()), new CountingGets())) {
+            TaskVerifier offline = new TaskVerifier(
+                    trusted,
+                    new AuthorizedFinalSets(unreachable, engine.bucket(), json, REFUSAL_TTL),
+                    EnumSet.of(Authorization.Kind.RUN));
             DeletionTask task = task(run, authorization, 0, partKeys);
 
             assertThatThrownBy(() -> offline.refusal(task)).isInstanceOf(StoreException.Retriable.class);
             assertThatThrownBy(() -> offline.refusal(task)).isInstanceOf(StoreException.Retriable.class);
-            assertThat(gets(S3Layout.finalManifestKey(run))).as("each verification tries again").isEqualTo(2);
+            assertThat(gets(S3Layout.finalManifestKey(run)))
+                    .as("each verification tries again")
+                    .isEqualTo(2);
         }
         assertThat(verifier.refusal(task(run, authorization, 0, partKeys))).isEmpty();
     }
@@ -221,10 +250,19 @@ class AuthorizedFinalSetsIT {
 
     private Authorization authorize(RunId run, List<FinalSetManifest.Part> parts) {
         FinalSetManifest manifest = new FinalSetManifest(run.value(), spec.name(), parts);
-        s3.putObject(r -> r.bucket(engine.bucket()).key(S3Layout.finalManifestKey(run)),
+        s3.putObject(
+                r -> r.bucket(engine.bucket()).key(S3Layout.finalManifestKey(run)),
                 RequestBody.fromBytes(json.writeValueAsBytes(manifest)));
-        return controlPlane.sign(Authorization.unsigned(Authorization.Kind.RUN, run.value(), spec.name(),
-                SpecDigest.of(spec), manifest.digest(), CUTOFF.micros(), "UNDER_LIMIT", "control-plane", Instant.now()));
+        return controlPlane.sign(Authorization.unsigned(
+                Authorization.Kind.RUN,
+                run.value(),
+                spec.name(),
+                SpecDigest.of(spec),
+                manifest.digest(),
+                CUTOFF.micros(),
+                "UNDER_LIMIT",
+                "control-plane",
+                Instant.now()));
     }
 
     private DeletionTask task(RunId run, Authorization authorization, int part, List<Map<String, Object>> keys) {
@@ -241,12 +279,15 @@ class AuthorizedFinalSetsIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        s3.putObject(r -> r.bucket(engine.bucket()).key(S3Layout.finalPartKey(run, part)),
+        s3.putObject(
+                r -> r.bucket(engine.bucket()).key(S3Layout.finalPartKey(run, part)),
                 RequestBody.fromBytes(bytes.toByteArray()));
     }
 
     private static List<Map<String, Object>> keys(long from, long toExclusive) {
-        return LongStream.range(from, toExclusive).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+        return LongStream.range(from, toExclusive)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
     }
 
     private S3Client client(URI endpoint, ExecutionInterceptor interceptor) {

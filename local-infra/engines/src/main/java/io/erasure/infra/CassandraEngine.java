@@ -52,7 +52,10 @@ public final class CassandraEngine implements Engine {
         Folders.write(logback, LOGBACK);
 
         List<String> args = new ArrayList<>(List.of(
-                "-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-Xss512k",
+                "-Xms512m",
+                "-Xmx512m",
+                "-XX:+UseG1GC",
+                "-Xss512k",
                 "-Djava.net.preferIPv4Stack=true",
                 "-Dcassandra.config=" + yaml.toUri(),
                 "-Dcassandra.storagedir=" + dir.resolve("data"),
@@ -74,8 +77,15 @@ public final class CassandraEngine implements Engine {
 
     private void start() {
         Path dir = folder.path();
-        jvm = ChildJvm.start("cassandra", RuntimeClasspath.of("runtime-cassandra"), JavaRuntimes.java17(), jvmArgs,
-                "org.apache.cassandra.service.CassandraDaemon", List.of(), dir, dir.resolve("logs/cassandra.log"));
+        jvm = ChildJvm.start(
+                "cassandra",
+                RuntimeClasspath.of("runtime-cassandra"),
+                JavaRuntimes.java17(),
+                jvmArgs,
+                "org.apache.cassandra.service.CassandraDaemon",
+                List.of(),
+                dir,
+                dir.resolve("logs/cassandra.log"));
         jvm.awaitPort(nativePort, Duration.ofSeconds(180));
     }
 
@@ -90,7 +100,8 @@ public final class CassandraEngine implements Engine {
     }
 
     static CassandraEngine startForTests() {
-        return new CassandraEngine(FreePorts.next(), FreePorts.next(), FreePorts.next(), EngineFolder.temporary("cassandra"));
+        return new CassandraEngine(
+                FreePorts.next(), FreePorts.next(), FreePorts.next(), EngineFolder.temporary("cassandra"));
     }
 
     @Override
@@ -137,8 +148,10 @@ public final class CassandraEngine implements Engine {
     @Override
     public Map<String, String> springProperties() {
         return Map.of(
-                "spring.cassandra.contact-points", contactPoint(),
-                "spring.cassandra.local-datacenter", LOCAL_DATACENTER);
+                "spring.cassandra.contact-points",
+                contactPoint(),
+                "spring.cassandra.local-datacenter",
+                LOCAL_DATACENTER);
     }
 
     @Override
@@ -181,9 +194,15 @@ public final class CassandraEngine implements Engine {
                 storage_compatibility_mode: NONE
                 authenticator: AllowAllAuthenticator
                 authorizer: AllowAllAuthorizer
-                """.formatted(storagePort, nativePort, storagePort,
-                dir.resolve("data/data"), dir.resolve("data/commitlog"), dir.resolve("data/saved_caches"),
-                dir.resolve("data/hints"), dir.resolve("data/cdc_raw"));
+                """.formatted(
+                        storagePort,
+                        nativePort,
+                        storagePort,
+                        dir.resolve("data/data"),
+                        dir.resolve("data/commitlog"),
+                        dir.resolve("data/saved_caches"),
+                        dir.resolve("data/hints"),
+                        dir.resolve("data/cdc_raw"));
     }
 
     private static final String LOGBACK = """

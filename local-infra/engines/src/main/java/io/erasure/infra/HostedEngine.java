@@ -26,7 +26,8 @@ abstract class HostedEngine implements Engine {
         this.name = name;
         this.port = port;
         this.folder = folder;
-        List<String> all = new ArrayList<>(List.of(name, Integer.toString(port), folder.path().resolve("data").toString()));
+        List<String> all = new ArrayList<>(List.of(
+                name, Integer.toString(port), folder.path().resolve("data").toString()));
         all.addAll(extraArgs);
         this.args = List.copyOf(all);
         try {
@@ -42,9 +43,15 @@ abstract class HostedEngine implements Engine {
         if (jvm != null && jvm.isAlive()) {
             return;
         }
-        jvm = ChildJvm.start(name, RuntimeClasspath.of("runtime-host"), JavaRuntimes.current(),
-                List.of("-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), HOST_MAIN, args,
-                folder.path(), folder.path().resolve("logs/" + name + ".log"));
+        jvm = ChildJvm.start(
+                name,
+                RuntimeClasspath.of("runtime-host"),
+                JavaRuntimes.current(),
+                List.of("-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+                HOST_MAIN,
+                args,
+                folder.path(),
+                folder.path().resolve("logs/" + name + ".log"));
         jvm.awaitLog(READY, Duration.ofSeconds(90));
         jvm.awaitPort(port, Duration.ofSeconds(10));
     }

@@ -19,8 +19,8 @@ import java.util.UUID;
 public final class KafkaEngine implements Engine {
 
     private static final RuntimeClasspath RUNTIME = RuntimeClasspath.of("runtime-kafka");
-    private static final List<String> JVM_ARGS = List.of("-Xmx256m", "-Xms256m", "-XX:+UseG1GC",
-            "-Djava.net.preferIPv4Stack=true");
+    private static final List<String> JVM_ARGS =
+            List.of("-Xmx256m", "-Xms256m", "-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true");
 
     private final int port;
     private final int controllerPort;
@@ -87,17 +87,34 @@ public final class KafkaEngine implements Engine {
     }
 
     private void format() {
-        ChildJvm formatter = ChildJvm.start("kafka-format", RUNTIME, JavaRuntimes.current(), withLogging(),
+        ChildJvm formatter = ChildJvm.start(
+                "kafka-format",
+                RUNTIME,
+                JavaRuntimes.current(),
+                withLogging(),
                 "kafka.tools.StorageTool",
-                List.of("format", "-t", UUID.randomUUID().toString().replace("-", "").substring(0, 22),
-                        "-c", config.toString(), "--ignore-formatted"),
-                folder.path(), folder.path().resolve("logs/kafka-format.log"));
+                List.of(
+                        "format",
+                        "-t",
+                        UUID.randomUUID().toString().replace("-", "").substring(0, 22),
+                        "-c",
+                        config.toString(),
+                        "--ignore-formatted"),
+                folder.path(),
+                folder.path().resolve("logs/kafka-format.log"));
         formatter.awaitExit(Duration.ofSeconds(60));
     }
 
     private void start() {
-        jvm = ChildJvm.start("kafka", RUNTIME, JavaRuntimes.current(), withLogging(), "kafka.Kafka",
-                List.of(config.toString()), folder.path(), folder.path().resolve("logs/kafka.log"));
+        jvm = ChildJvm.start(
+                "kafka",
+                RUNTIME,
+                JavaRuntimes.current(),
+                withLogging(),
+                "kafka.Kafka",
+                List.of(config.toString()),
+                folder.path(),
+                folder.path().resolve("logs/kafka.log"));
         try {
             jvm.awaitLog("Kafka Server started", Duration.ofSeconds(120));
             jvm.awaitPort(port, Duration.ofSeconds(10));
@@ -108,8 +125,9 @@ public final class KafkaEngine implements Engine {
     }
 
     private List<String> withLogging() {
-        return java.util.stream.Stream.concat(JVM_ARGS.stream(),
-                java.util.stream.Stream.of("-Dlog4j2.configurationFile=" + log4j)).toList();
+        return java.util.stream.Stream.concat(
+                        JVM_ARGS.stream(), java.util.stream.Stream.of("-Dlog4j2.configurationFile=" + log4j))
+                .toList();
     }
 
     private String serverProperties(Path data) {

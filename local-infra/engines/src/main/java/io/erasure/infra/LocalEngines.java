@@ -9,8 +9,7 @@ package io.erasure.infra;
  */
 public final class LocalEngines {
 
-    private LocalEngines() {
-    }
+    private LocalEngines() {}
 
     public static CassandraEngine cassandra() {
         return SharedEngines.INSTANCE.get(CassandraEngine.class, CassandraEngine::startForTests);

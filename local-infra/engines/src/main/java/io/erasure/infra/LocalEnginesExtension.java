@@ -35,7 +35,8 @@ public final class LocalEnginesExtension implements ParameterResolver {
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         Supplier<? extends Engine> engine = ENGINES.get(parameter.getParameter().getType());
         if (engine == null) {
-            throw new ParameterResolutionException("not an engine: " + parameter.getParameter().getType());
+            throw new ParameterResolutionException(
+                    "not an engine: " + parameter.getParameter().getType());
         }
         return engine.get();
     }

@@ -23,8 +23,7 @@ public final class LocalInfraMain {
     public static final int REDIS_PORT = 16379;
     public static final int S3_PORT = 19000;
 
-    private LocalInfraMain() {
-    }
+    private LocalInfraMain() {}
 
     /** Starts the engines under {@code root}; the caller closes them (in reverse order). */
     public static List<Engine> start(Path root) {
@@ -33,8 +32,12 @@ public final class LocalInfraMain {
             started.add(new PostgresEngine(POSTGRES_PORT, EngineFolder.persistent(root.resolve("postgres"))));
             started.add(new RedisEngine(REDIS_PORT, EngineFolder.persistent(root.resolve("redis"))));
             started.add(new S3Engine(S3_PORT, EngineFolder.persistent(root.resolve("s3"))));
-            started.add(new KafkaEngine(KAFKA_PORT, KAFKA_CONTROLLER_PORT, EngineFolder.persistent(root.resolve("kafka"))));
-            started.add(new CassandraEngine(CASSANDRA_PORT, CASSANDRA_STORAGE_PORT, CASSANDRA_JMX_PORT,
+            started.add(
+                    new KafkaEngine(KAFKA_PORT, KAFKA_CONTROLLER_PORT, EngineFolder.persistent(root.resolve("kafka"))));
+            started.add(new CassandraEngine(
+                    CASSANDRA_PORT,
+                    CASSANDRA_STORAGE_PORT,
+                    CASSANDRA_JMX_PORT,
                     EngineFolder.persistent(root.resolve("cassandra"))));
             return started;
         } catch (RuntimeException e) {
@@ -60,10 +63,13 @@ public final class LocalInfraMain {
         Path root = Path.of(args.length > 0 ? args[0] : ".erasure-local");
         List<Engine> engines = start(root);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stop(engines);
-            stopped.countDown();
-        }, "local-infra-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            stop(engines);
+                            stopped.countDown();
+                        },
+                        "local-infra-stop"));
         System.out.println("Engines running with data under " + root.toAbsolutePath() + ":");
         springProperties(engines).forEach((key, value) -> System.out.println("  " + key + "=" + value));
         System.out.println("Ctrl-C stops them all.");

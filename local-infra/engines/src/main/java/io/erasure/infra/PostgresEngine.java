@@ -35,10 +35,14 @@ public final class PostgresEngine extends HostedEngine {
     public Map<String, String> storeConnectionProperties(String ref) {
         String prefix = "erasure.connections[" + ref + "].";
         return Map.of(
-                prefix + "kind", "POSTGRES",
-                prefix + "settings[url]", jdbcUrl(),
-                prefix + "settings[username]", USER,
-                prefix + "settings[password]", PASSWORD);
+                prefix + "kind",
+                "POSTGRES",
+                prefix + "settings[url]",
+                jdbcUrl(),
+                prefix + "settings[username]",
+                USER,
+                prefix + "settings[password]",
+                PASSWORD);
     }
 
     @Override

@@ -16,9 +16,10 @@ class NoOrphanEngineIT {
     @Test
     void enginesOfAKilledJvmStopOnTheirOwn() throws Exception {
         Process parent = new ProcessBuilder(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"),
-                EngineStartingProbe.class.getName()))
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        EngineStartingProbe.class.getName()))
                 .redirectErrorStream(true)
                 .start();
         long enginePid;
@@ -42,10 +43,13 @@ class NoOrphanEngineIT {
         parent.waitFor(10, TimeUnit.SECONDS);
 
         long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
-        while (System.nanoTime() < deadline && (engine.isAlive() || engineChildren.stream().anyMatch(ProcessHandle::isAlive))) {
+        while (System.nanoTime() < deadline
+                && (engine.isAlive() || engineChildren.stream().anyMatch(ProcessHandle::isAlive))) {
             Thread.sleep(200);
         }
-        assertThat(engine.isAlive()).as("engine host JVM outlived its killed parent").isFalse();
+        assertThat(engine.isAlive())
+                .as("engine host JVM outlived its killed parent")
+                .isFalse();
         assertThat(engineChildren).noneMatch(ProcessHandle::isAlive);
     }
 

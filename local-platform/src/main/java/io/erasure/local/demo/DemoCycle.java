@@ -33,8 +33,8 @@ public final class DemoCycle {
     public static final String ORDERS = "orders";
     public static final String TEAM = "demo-team";
 
-    private static final Set<String> FINAL_STATES = Set.of("COMPLETED", "FAILED", "CANCELLED", "REJECTED",
-            "DRY_RUN_COMPLETED");
+    private static final Set<String> FINAL_STATES =
+            Set.of("COMPLETED", "FAILED", "CANCELLED", "REJECTED", "DRY_RUN_COMPLETED");
 
     private final DemoData data;
     private final Map<String, String> exportOptions;
@@ -47,8 +47,12 @@ public final class DemoCycle {
      * @param exportOptions options of {@link BackupExporterMain} shared by every export (S3, JDBC, Cassandra)
      * @param deletionLog   the deletion-log service's base URL
      */
-    public DemoCycle(DemoData data, Map<String, String> exportOptions, PlatformClient controlPlane, URI deletionLog,
-                     PrintStream out) {
+    public DemoCycle(
+            DemoData data,
+            Map<String, String> exportOptions,
+            PlatformClient controlPlane,
+            URI deletionLog,
+            PrintStream out) {
         this.data = data;
         this.exportOptions = Map.copyOf(exportOptions);
         this.owner = controlPlane.as("owner", "owner");
@@ -57,13 +61,12 @@ public final class DemoCycle {
         this.out = out;
     }
 
-    public record Result(Map<String, JsonNode> runs, Map<String, Long> logged) {
-    }
+    public record Result(Map<String, JsonNode> runs, Map<String, Long> logged) {}
 
     public Result run() throws Exception {
         long started = System.nanoTime();
-        out.println("Demo: generating live data (" + DemoData.MEMBERS + " members, " + DemoData.expected().departed()
-                + " departed) ...");
+        out.println("Demo: generating live data (" + DemoData.MEMBERS + " members, "
+                + DemoData.expected().departed() + " departed) ...");
         data.generate();
         out.println("Demo: exporting backups to S3 ...");
         backup(SOURCE, "postgres", "members");
@@ -74,8 +77,12 @@ public final class DemoCycle {
         register();
         Map<String, String> runIds = new LinkedHashMap<>();
         for (String dataset : List.of(PROFILES, ORDERS)) {
-            runIds.put(dataset, owner.post("/api/datasets/" + dataset + "/runs", null).require("triggering a run of " + dataset)
-                    .path("id").asString());
+            runIds.put(
+                    dataset,
+                    owner.post("/api/datasets/" + dataset + "/runs", null)
+                            .require("triggering a run of " + dataset)
+                            .path("id")
+                            .asString());
         }
         Map<String, JsonNode> runs = new LinkedHashMap<>();
         Map<String, Long> logged = new LinkedHashMap<>();
@@ -98,8 +105,9 @@ public final class DemoCycle {
      * {@code dataset} (gzip JSON Lines, identifier column {@code member_id}), with {@code exportOptions} reaching the
      * engines (the other store's connection options are left out).
      */
-    public static void backup(Map<String, String> exportOptions, String dataset, String store, String namespace,
-                              String table) throws Exception {
+    public static void backup(
+            Map<String, String> exportOptions, String dataset, String store, String namespace, String table)
+            throws Exception {
         Map<String, String> options = new LinkedHashMap<>(exportOptions);
         options.put("store", store);
         options.put("dataset", dataset);
@@ -107,30 +115,59 @@ public final class DemoCycle {
         options.put(store.equals("cassandra") ? "keyspace" : "schema", namespace);
         options.put("identifier-column", "member_id");
         options.put("format", BackupFormat.JSONL_GZIP.name());
-        options.keySet().removeIf(name -> store.equals("cassandra") ? Set.of("jdbc-url", "user", "password").contains(name)
-                : Set.of("contact-points", "datacenter").contains(name));
+        options.keySet()
+                .removeIf(name -> store.equals("cassandra")
+                        ? Set.of("jdbc-url", "user", "password").contains(name)
+                        : Set.of("contact-points", "datacenter").contains(name));
         BackupExporterMain.run(options);
     }
 
     private void register() {
-        IdentifierSource source = new IdentifierSource(SOURCE, StoreKind.POSTGRES, "pg-main", "demo", "members", "member_id",
-                "left_at", S3Layout.defaultBackupLocation(SOURCE, BackupFormat.JSONL_GZIP), Duration.ofDays(7));
+        IdentifierSource source = new IdentifierSource(
+                SOURCE,
+                StoreKind.POSTGRES,
+                "pg-main",
+                "demo",
+                "members",
+                "member_id",
+                "left_at",
+                S3Layout.defaultBackupLocation(SOURCE, BackupFormat.JSONL_GZIP),
+                Duration.ofDays(7));
         // the team registers the source its datasets use: the operator who approves their first runs edited neither
         registerOnce("/api/identifier-sources", owner, source.ownedBy(TEAM), SOURCE);
-        DatasetSpec profiles = DatasetSpec.builder().name(PROFILES).storeKind(StoreKind.CASSANDRA)
-                .connectionRef("cassandra-main").namespace("demo").table("member_profiles")
-                .keyColumns(KeyColumns.partitionOnly("member_id")).identifierColumn("member_id").identifierSource(SOURCE)
+        DatasetSpec profiles = DatasetSpec.builder()
+                .name(PROFILES)
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cassandra-main")
+                .namespace("demo")
+                .table("member_profiles")
+                .keyColumns(KeyColumns.partitionOnly("member_id"))
+                .identifierColumn("member_id")
+                .identifierSource(SOURCE)
                 .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation(PROFILES, BackupFormat.JSONL_GZIP))
-                .copies(List.of(new DatasetCopy("profile-cache", StoreKind.REDIS, "redis-main",
+                .copies(List.of(new DatasetCopy(
+                        "profile-cache",
+                        StoreKind.REDIS,
+                        "redis-main",
                         new CopyTarget.KeyTemplate("profile:{member_id}"))))
-                .limits(DeletionLimits.fraction(0.2)).ownerTeam(TEAM).build();
-        DatasetSpec orders = DatasetSpec.builder().name(ORDERS).storeKind(StoreKind.POSTGRES).connectionRef("pg-main")
-                .namespace("demo").table("orders").keyColumns(KeyColumns.partitionOnly("order_id"))
-                .identifierColumn("member_id").identifierSource(SOURCE)
+                .limits(DeletionLimits.fraction(0.2))
+                .ownerTeam(TEAM)
+                .build();
+        DatasetSpec orders = DatasetSpec.builder()
+                .name(ORDERS)
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef("pg-main")
+                .namespace("demo")
+                .table("orders")
+                .keyColumns(KeyColumns.partitionOnly("order_id"))
+                .identifierColumn("member_id")
+                .identifierSource(SOURCE)
                 .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(S3Layout.defaultBackupLocation(ORDERS, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.2)).ownerTeam(TEAM).build();
+                .limits(DeletionLimits.fraction(0.2))
+                .ownerTeam(TEAM)
+                .build();
         registerOnce("/api/datasets", owner, profiles, PROFILES);
         registerOnce("/api/datasets", owner, orders, ORDERS);
     }
@@ -152,7 +189,8 @@ public final class DemoCycle {
             if (!state.equals(last)) {
                 out.println("  " + dataset + " run " + runId + ": " + state
                         + (run.path("approvalReason").isString() && state.equals("AWAITING_APPROVAL")
-                        ? " (" + run.path("approvalReason").asString() + ")" : ""));
+                                ? " (" + run.path("approvalReason").asString() + ")"
+                                : ""));
                 last = state;
             }
             if (state.equals("AWAITING_APPROVAL")) {
@@ -163,8 +201,8 @@ public final class DemoCycle {
             }
             Thread.sleep(1000);
         }
-        throw new IllegalStateException("the " + dataset + " run " + runId + " did not end within 10 minutes (last state "
-                + last + ")");
+        throw new IllegalStateException(
+                "the " + dataset + " run " + runId + " did not end within 10 minutes (last state " + last + ")");
     }
 
     /**
@@ -179,10 +217,14 @@ public final class DemoCycle {
             count = 0;
             String cursor = null;
             do {
-                JsonNode page = logReader.get("/api/log/runs/" + runId + "/records?limit=1000"
-                        + (cursor == null ? "" : "&cursor=" + cursor)).require("reading the deletion log of " + runId);
+                JsonNode page = logReader
+                        .get("/api/log/runs/" + runId + "/records?limit=1000"
+                                + (cursor == null ? "" : "&cursor=" + cursor))
+                        .require("reading the deletion log of " + runId);
                 count += page.path("records").size();
-                cursor = page.path("nextCursor").isString() ? page.path("nextCursor").asString() : null;
+                cursor = page.path("nextCursor").isString()
+                        ? page.path("nextCursor").asString()
+                        : null;
             } while (cursor != null);
             if (count >= atLeast && count == previous) {
                 return count;
@@ -206,20 +248,32 @@ public final class DemoCycle {
         List<String> lines = new ArrayList<>();
         runs.forEach((dataset, run) -> {
             JsonNode counts = run.path("counts");
-            lines.add(String.format("  %-16s run %s  %s", dataset, run.path("id").asString(), run.path("state").asString()));
+            lines.add(String.format(
+                    "  %-16s run %s  %s",
+                    dataset, run.path("id").asString(), run.path("state").asString()));
             JsonNode audit = counts.path("audit");
             JsonNode validation = counts.path("validation");
-            lines.add(String.format("    rows scanned %,d · candidates %,d · final %,d · dropped %s",
-                    audit.path("rowsScanned").asLong(0), audit.path("candidates").asLong(0),
-                    validation.path("final").asLong(0), validation.path("droppedByReason")));
-            lines.add(String.format("    deleted %,d (expected %,d) · kept as newer %,d · logged %,d",
-                    deleted(run), expectedDeleted.get(dataset), counts.path("deletion").path("skippedNewer").asLong(0),
+            lines.add(String.format(
+                    "    rows scanned %,d · candidates %,d · final %,d · dropped %s",
+                    audit.path("rowsScanned").asLong(0),
+                    audit.path("candidates").asLong(0),
+                    validation.path("final").asLong(0),
+                    validation.path("droppedByReason")));
+            lines.add(String.format(
+                    "    deleted %,d (expected %,d) · kept as newer %,d · logged %,d",
+                    deleted(run),
+                    expectedDeleted.get(dataset),
+                    counts.path("deletion").path("skippedNewer").asLong(0),
                     logged.get(dataset)));
             counts.path("copies").properties().forEach(copy -> {
                 JsonNode reported = copy.getValue().path("reported");
-                lines.add(String.format("    copy %s: deleted %,d · already absent %,d · still present %,d · failed %,d",
-                        copy.getKey(), reported.path("deleted").asLong(0), reported.path("alreadyAbsent").asLong(0),
-                        reported.path("stillPresent").asLong(0), reported.path("failed").asLong(0)));
+                lines.add(String.format(
+                        "    copy %s: deleted %,d · already absent %,d · still present %,d · failed %,d",
+                        copy.getKey(),
+                        reported.path("deleted").asLong(0),
+                        reported.path("alreadyAbsent").asLong(0),
+                        reported.path("stillPresent").asLong(0),
+                        reported.path("failed").asLong(0)));
             });
         });
         lines.forEach(out::println);

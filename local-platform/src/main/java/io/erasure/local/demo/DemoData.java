@@ -50,8 +50,13 @@ public final class DemoData {
     private final String cassandraDatacenter;
     private final String redisUri;
 
-    public DemoData(String jdbcUrl, String jdbcUser, String jdbcPassword, String cassandraContactPoint,
-                    String cassandraDatacenter, String redisUri) {
+    public DemoData(
+            String jdbcUrl,
+            String jdbcUser,
+            String jdbcPassword,
+            String cassandraContactPoint,
+            String cassandraDatacenter,
+            String redisUri) {
         this.jdbcUrl = jdbcUrl;
         this.jdbcUser = jdbcUser;
         this.jdbcPassword = jdbcPassword;
@@ -61,8 +66,7 @@ public final class DemoData {
     }
 
     /** What a run of each demo dataset should delete, given the generated data. */
-    public record Expected(long departed, long profiles, long orders, long orderItems, long cachedProfiles) {
-    }
+    public record Expected(long departed, long profiles, long orders, long orderItems, long cachedProfiles) {}
 
     public static Expected expected() {
         long departed = MEMBERS / DEPARTED_EVERY;
@@ -95,8 +99,8 @@ public final class DemoData {
                         + " quantity int NOT NULL, updated_at timestamptz NOT NULL)");
             }
             try (var members = pg.prepareStatement("INSERT INTO demo.members VALUES (?, ?, ?, ?)");
-                 var orders = pg.prepareStatement("INSERT INTO demo.orders VALUES (?, ?, ?, ?)");
-                 var items = pg.prepareStatement("INSERT INTO demo.order_items VALUES (?, ?, ?, ?, ?)")) {
+                    var orders = pg.prepareStatement("INSERT INTO demo.orders VALUES (?, ?, ?, ?)");
+                    var items = pg.prepareStatement("INSERT INTO demo.order_items VALUES (?, ?, ?, ?, ?)")) {
                 for (long member = 1; member <= MEMBERS; member++) {
                     members.setLong(1, member);
                     members.setString(2, "member" + member + "@example.com");
@@ -138,25 +142,32 @@ public final class DemoData {
             for (long from = 1; from <= MEMBERS; from += 100) {
                 var batch = BatchStatement.builder(BatchType.UNLOGGED);
                 for (long member = from; member < from + 100 && member <= MEMBERS; member++) {
-                    batch.addStatement(insert.bind(member, "Member " + member, "member" + member + "@example.com",
-                            member % 3 == 0 ? "FR" : "NL", writtenMicros));
+                    batch.addStatement(insert.bind(
+                            member,
+                            "Member " + member,
+                            "member" + member + "@example.com",
+                            member % 3 == 0 ? "FR" : "NL",
+                            writtenMicros));
                 }
                 cassandra.execute(batch.build());
             }
         }
         try (RedisClient client = RedisClient.create(redisUri);
-             StatefulRedisConnection<String, String> connection = client.connect()) {
+                StatefulRedisConnection<String, String> connection = client.connect()) {
             RedisCommands<String, String> redis = connection.sync();
             for (long member = 1; member <= MEMBERS; member++) {
-                redis.set("profile:" + member, "{\"member_id\":" + member + ",\"display_name\":\"Member " + member + "\"}");
+                redis.set(
+                        "profile:" + member,
+                        "{\"member_id\":" + member + ",\"display_name\":\"Member " + member + "\"}");
             }
         }
     }
 
     /** Makes the live data newer than the backups in the two ways validation must catch. */
     public void touchAfterBackup() throws SQLException {
-        try (Connection pg = postgres(); var back = pg.prepareStatement(
-                "UPDATE demo.members SET left_at = NULL, updated_at = now() WHERE member_id = ?")) {
+        try (Connection pg = postgres();
+                var back = pg.prepareStatement(
+                        "UPDATE demo.members SET left_at = NULL, updated_at = now() WHERE member_id = ?")) {
             for (int i = 1; i <= RETURNING; i++) {
                 back.setLong(1, (long) i * DEPARTED_EVERY);
                 back.addBatch();
@@ -164,8 +175,8 @@ public final class DemoData {
             back.executeBatch();
         }
         try (CqlSession cassandra = cassandra()) {
-            PreparedStatement update = cassandra.prepare("UPDATE demo.member_profiles SET display_name = ?"
-                    + " WHERE member_id = ?");
+            PreparedStatement update =
+                    cassandra.prepare("UPDATE demo.member_profiles SET display_name = ?" + " WHERE member_id = ?");
             for (int i = 1; i <= REWRITTEN; i++) {
                 long member = (long) (RETURNING + i) * DEPARTED_EVERY;
                 cassandra.execute(update.bind("Member " + member + " (written after the backup)", member));
@@ -179,7 +190,9 @@ public final class DemoData {
 
     private CqlSession cassandra() {
         String[] hostPort = cassandraContactPoint.split(":");
-        return CqlSession.builder().addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
-                .withLocalDatacenter(cassandraDatacenter).build();
+        return CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
+                .withLocalDatacenter(cassandraDatacenter)
+                .build();
     }
 }

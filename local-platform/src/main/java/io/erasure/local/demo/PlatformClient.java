@@ -14,7 +14,8 @@ import tools.jackson.databind.json.JsonMapper;
 /** The platform's REST API as one local user sees it (HTTP Basic), answers as JSON trees. */
 public final class PlatformClient {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final JsonMapper json;
     private final URI base;
     private final String authorization;
@@ -22,8 +23,8 @@ public final class PlatformClient {
     public PlatformClient(JsonMapper json, URI base, String user, String password) {
         this.json = json;
         this.base = base;
-        this.authorization = "Basic " + Base64.getEncoder()
-                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        this.authorization =
+                "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     public PlatformClient as(String user, String password) {
@@ -47,7 +48,8 @@ public final class PlatformClient {
     /** POSTs {@code body} (any value Jackson can write, or null for none). */
     public Answer post(String path, Object body) {
         String text = body == null ? "" : json.writeValueAsString(body);
-        return send(request(path).header("Content-Type", "application/json")
+        return send(request(path)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(text)));
     }
 
@@ -67,14 +69,17 @@ public final class PlatformClient {
 
     /** PUTs {@code body} (any value Jackson can write). */
     public Answer put(String path, Object body) {
-        return send(request(path).header("Content-Type", "application/json")
+        return send(request(path)
+                .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body))));
     }
 
     private HttpRequest.Builder request(String path) {
         // X-Requested-By: the services refuse writes with Basic credentials without it (CrossSiteWriteGuard)
-        return HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30))
-                .header("Authorization", authorization).header("Accept", "application/json")
+        return HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", authorization)
+                .header("Accept", "application/json")
                 .header("X-Requested-By", "erasure-local");
     }
 

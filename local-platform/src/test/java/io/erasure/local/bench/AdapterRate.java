@@ -18,8 +18,7 @@ import java.util.Map;
  */
 final class AdapterRate {
 
-    private AdapterRate() {
-    }
+    private AdapterRate() {}
 
     record Measured(long deleted, double seconds) {
         double rowsPerSecond() {
@@ -27,8 +26,13 @@ final class AdapterRate {
         }
     }
 
-    static Measured measure(StoreConnection connection, DatasetSpec copy, String keyColumn, int n, int deletableEvery,
-                            int keysPerCall) {
+    static Measured measure(
+            StoreConnection connection,
+            DatasetSpec copy,
+            String keyColumn,
+            int n,
+            int deletableEvery,
+            int keysPerCall) {
         CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(Instant.now());
         try (StoreAdapter adapter = StoreAdapters.load().open(connection)) {
             adapter.checkDataset(copy);
@@ -41,8 +45,9 @@ final class AdapterRate {
             for (long member = deletableEvery; member <= n; member += deletableEvery) {
                 keys.add(Map.of(keyColumn, member));
                 if (keys.size() == keysPerCall || member + deletableEvery > n) {
-                    deleted += adapter.executeDelete(adapter.planDelete(
-                            new DeleteBatch(copy, "adapter-bench-" + call++, cutoff, keys))).deleted();
+                    deleted += adapter.executeDelete(
+                                    adapter.planDelete(new DeleteBatch(copy, "adapter-bench-" + call++, cutoff, keys)))
+                            .deleted();
                     keys = new ArrayList<>(keysPerCall);
                 }
             }

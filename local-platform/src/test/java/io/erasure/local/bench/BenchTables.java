@@ -59,17 +59,20 @@ final class BenchTables implements AutoCloseable {
         String profiles = names.profiles();
         Instant longAgo = Instant.now().minus(Duration.ofDays(30));
         Instant left = Instant.now().minus(Duration.ofDays(10));
-        try (Connection pg = postgres(); Statement sql = pg.createStatement()) {
+        try (Connection pg = postgres();
+                Statement sql = pg.createStatement()) {
             sql.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
             sql.execute("DROP TABLE IF EXISTS bench." + members + ", bench." + accounts);
             sql.execute("CREATE TABLE bench." + members + " (member_id bigint PRIMARY KEY, left_at timestamptz,"
                     + " updated_at timestamptz NOT NULL)");
             sql.execute("CREATE TABLE bench." + accounts + " (account_id bigint PRIMARY KEY, member_id bigint NOT NULL,"
                     + " email text NOT NULL, payload text NOT NULL, updated_at timestamptz NOT NULL)");
-            try (var memberRows = pg.prepareStatement("INSERT INTO bench." + members + " SELECT i,"
-                    + " CASE WHEN i % ? = 0 THEN ?::timestamptz END, ?::timestamptz FROM generate_series(1, ?) AS i");
-                 var accountRows = pg.prepareStatement("INSERT INTO bench." + accounts + " SELECT i, i,"
-                         + " 'member' || i || '@example.com', md5(i::text), ?::timestamptz FROM generate_series(1, ?) AS i")) {
+            try (var memberRows = pg.prepareStatement(
+                            "INSERT INTO bench." + members + " SELECT i,"
+                                    + " CASE WHEN i % ? = 0 THEN ?::timestamptz END, ?::timestamptz FROM generate_series(1, ?) AS i");
+                    var accountRows = pg.prepareStatement(
+                            "INSERT INTO bench." + accounts + " SELECT i, i,"
+                                    + " 'member' || i || '@example.com', md5(i::text), ?::timestamptz FROM generate_series(1, ?) AS i")) {
                 memberRows.setInt(1, deletableEvery);
                 memberRows.setTimestamp(2, Timestamp.from(left));
                 memberRows.setTimestamp(3, Timestamp.from(longAgo));
@@ -93,11 +96,13 @@ final class BenchTables implements AutoCloseable {
     void loadAdapterCopies(Names names, int n, int deletableEvery) throws SQLException, InterruptedException {
         Instant longAgo = Instant.now().minus(Duration.ofDays(30));
         String table = "adapter_" + names.accounts();
-        try (Connection pg = postgres(); Statement sql = pg.createStatement()) {
+        try (Connection pg = postgres();
+                Statement sql = pg.createStatement()) {
             sql.execute("DROP TABLE IF EXISTS bench." + table);
             sql.execute("CREATE TABLE bench." + table + " (LIKE bench." + names.accounts() + " INCLUDING ALL)");
-            try (var copy = pg.prepareStatement("INSERT INTO bench." + table + " SELECT i, i, 'member' || i || '@example.com',"
-                    + " md5(i::text), ?::timestamptz FROM generate_series(?, ?, ?) AS i")) {
+            try (var copy =
+                    pg.prepareStatement("INSERT INTO bench." + table + " SELECT i, i, 'member' || i || '@example.com',"
+                            + " md5(i::text), ?::timestamptz FROM generate_series(?, ?, ?) AS i")) {
                 copy.setTimestamp(1, Timestamp.from(longAgo));
                 copy.setInt(2, deletableEvery);
                 copy.setInt(3, n);
@@ -107,15 +112,16 @@ final class BenchTables implements AutoCloseable {
             sql.execute("VACUUM ANALYZE bench." + table);
         }
         cassandra.execute("DROP TABLE IF EXISTS bench.adapter_" + names.profiles());
-        cassandra.execute("CREATE TABLE bench.adapter_" + names.profiles() + " (member_id bigint PRIMARY KEY, display_name text,"
-                + " email text, payload text)");
+        cassandra.execute("CREATE TABLE bench.adapter_" + names.profiles()
+                + " (member_id bigint PRIMARY KEY, display_name text," + " email text, payload text)");
         writeProfiles("adapter_" + names.profiles(), deletableEvery, n, deletableEvery, longAgo);
     }
 
     /** Profiles {@code from, from + step, ... <= to}, one asynchronous insert per row (one partition each), 128 in flight. */
-    private void writeProfiles(String table, long from, long to, long step, Instant written) throws InterruptedException {
-        PreparedStatement insert = cassandra.prepare("INSERT INTO bench." + table + " (member_id, display_name, email, payload)"
-                + " VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
+    private void writeProfiles(String table, long from, long to, long step, Instant written)
+            throws InterruptedException {
+        PreparedStatement insert = cassandra.prepare("INSERT INTO bench." + table
+                + " (member_id, display_name, email, payload)" + " VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
         long micros = written.toEpochMilli() * 1000;
         int window = 128;
         Semaphore inFlight = new Semaphore(window);
@@ -125,8 +131,12 @@ final class BenchTables implements AutoCloseable {
             if (failed.get() != null) {
                 throw new IllegalStateException("loading bench." + table + " failed", failed.get());
             }
-            CompletionStage<AsyncResultSet> sent = cassandra.executeAsync(insert.bind(member, "Member " + member,
-                    "member" + member + "@example.com", Long.toHexString(member * 0x9E3779B97F4A7C15L), micros));
+            CompletionStage<AsyncResultSet> sent = cassandra.executeAsync(insert.bind(
+                    member,
+                    "Member " + member,
+                    "member" + member + "@example.com",
+                    Long.toHexString(member * 0x9E3779B97F4A7C15L),
+                    micros));
             sent.whenComplete((rs, error) -> {
                 if (error != null) {
                     failed.compareAndSet(null, error);
@@ -142,8 +152,9 @@ final class BenchTables implements AutoCloseable {
 
     /** Rows left in a table: what the pipeline left behind. */
     long postgresRows(String table) throws SQLException {
-        try (Connection pg = postgres(); Statement sql = pg.createStatement();
-             var rs = sql.executeQuery("SELECT count(*) FROM bench." + table)) {
+        try (Connection pg = postgres();
+                Statement sql = pg.createStatement();
+                var rs = sql.executeQuery("SELECT count(*) FROM bench." + table)) {
             rs.next();
             return rs.getLong(1);
         }

@@ -57,24 +57,27 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class PipelineBenchmark {
 
-    private static final List<String> SERVICE_NAMES = List.of("control-plane", "audit", "validation", "deletion",
-            "deletion-log", "recovery");
+    private static final List<String> SERVICE_NAMES =
+            List.of("control-plane", "audit", "validation", "deletion", "deletion-log", "recovery");
     private static final String TEAM = "demo-team"; // the local owner's team
     private static final int TASK_SIZE = 500;
 
-    private PipelineBenchmark() {
-    }
+    private PipelineBenchmark() {}
 
-    record StoreResult(String store, long rows, long deleted, Map<Stage, Measured> stages, AdapterRate.Measured adapter) {
-    }
+    record StoreResult(
+            String store, long rows, long deleted, Map<Stage, Measured> stages, AdapterRate.Measured adapter) {}
 
     public static void main(String[] args) throws Exception {
-        List<Integer> sizes = Stream.of(System.getProperty("bench.sizes", "10000,100000,1000000").split(","))
-                .map(String::trim).map(Integer::parseInt).toList();
+        List<Integer> sizes = Stream.of(System.getProperty("bench.sizes", "10000,100000,1000000")
+                        .split(","))
+                .map(String::trim)
+                .map(Integer::parseInt)
+                .toList();
         int deletableEvery = Integer.getInteger("bench.deletable-every", 10);
         int isolationSize = Integer.getInteger("bench.isolation-size", 100_000);
         Map<String, String> overrides = new LinkedHashMap<>();
-        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("bench.set."))
+        System.getProperties().stringPropertyNames().stream()
+                .filter(name -> name.startsWith("bench.set."))
                 .forEach(name -> overrides.put(name.substring("bench.set.".length()), System.getProperty(name)));
         // the isolation phase's slow store: the same Cassandra node through a second connection, pinned to the floor
         overrides.putIfAbsent("erasure.deletion.store-max-rows-per-second[" + SLOW + "]", "10");
@@ -96,19 +99,22 @@ public final class PipelineBenchmark {
             PostgresEngine postgres = platform.engine(PostgresEngine.class);
             CassandraEngine cassandra = platform.engine(CassandraEngine.class);
             JsonMapper json = JsonMapper.builder().build();
-            PlatformClient controlPlane = new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
-            RunStages runs = new RunStages(controlPlane.as("owner", "owner"), controlPlane.as("operator", "operator"),
-                    platform.services());
+            PlatformClient controlPlane =
+                    new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
+            RunStages runs = new RunStages(
+                    controlPlane.as("owner", "owner"), controlPlane.as("operator", "operator"), platform.services());
             String[] hostPort = cassandra.contactPoint().split(":");
             CqlSession session = CqlSession.builder()
                     .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
                     .withLocalDatacenter(CassandraEngine.LOCAL_DATACENTER)
                     // schema changes and a loaded host take longer than the driver's 2 s default
                     .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-                            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60)).build())
+                            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))
+                            .build())
                     .build();
             List<List<StoreResult>> results = new ArrayList<>();
-            try (BenchTables tables = new BenchTables(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password(), session)) {
+            try (BenchTables tables =
+                    new BenchTables(postgres.jdbcUrl(), PostgresEngine.USER, postgres.password(), session)) {
                 for (int n : sizes) {
                     results.add(cycle(n, deletableEvery, tables, platform, controlPlane, runs));
                     print(sizes.subList(0, results.size()), results, deletableEvery, overrides);
@@ -123,27 +129,55 @@ public final class PipelineBenchmark {
     private static final String SLOW = "cassandra-slow";
 
     /** One data set loaded, backed up and registered: its identifier source and its two datasets. */
-    record Prepared(BenchTables.Names names, DatasetSpec accounts, DatasetSpec profiles) {
-    }
+    record Prepared(BenchTables.Names names, DatasetSpec accounts, DatasetSpec profiles) {}
 
-    private static Prepared prepare(String label, int n, int deletableEvery, String cassandraConnection,
-                                    BenchTables tables, LocalPlatform.Running platform, PlatformClient controlPlane)
+    private static Prepared prepare(
+            String label,
+            int n,
+            int deletableEvery,
+            String cassandraConnection,
+            BenchTables tables,
+            LocalPlatform.Running platform,
+            PlatformClient controlPlane)
             throws Exception {
         BenchTables.Names names = BenchTables.Names.of(label, n);
         String prefix = "bench-" + label.replace('_', '-');
         tables.load(names, n, deletableEvery);
         String source = prefix + "members-" + n;
         export(platform, source, "postgres", names.members(), "member_id");
-        DatasetSpec accounts = spec(prefix + "accounts-" + n, StoreKind.POSTGRES, "pg-main", names.accounts(),
-                "account_id", source, ConditionalColumn.timestamp("updated_at"));
-        DatasetSpec profiles = spec(prefix + "profiles-" + n, StoreKind.CASSANDRA, cassandraConnection, names.profiles(),
-                "member_id", source, ConditionalColumn.none());
+        DatasetSpec accounts = spec(
+                prefix + "accounts-" + n,
+                StoreKind.POSTGRES,
+                "pg-main",
+                names.accounts(),
+                "account_id",
+                source,
+                ConditionalColumn.timestamp("updated_at"));
+        DatasetSpec profiles = spec(
+                prefix + "profiles-" + n,
+                StoreKind.CASSANDRA,
+                cassandraConnection,
+                names.profiles(),
+                "member_id",
+                source,
+                ConditionalColumn.none());
         export(platform, accounts.name(), "postgres", names.accounts(), "member_id");
         export(platform, profiles.name(), "cassandra", names.profiles(), "member_id");
         // registered by the team (not by the operator who approves the first runs, who may not approve their own edit)
-        controlPlane.as("owner", "owner").post("/api/identifier-sources", new IdentifierSource(source,
-                StoreKind.POSTGRES, "pg-main", BenchTables.SCHEMA, names.members(), "member_id", "left_at",
-                S3Layout.defaultBackupLocation(source, BackupFormat.JSONL_GZIP), Duration.ofDays(7)))
+        controlPlane
+                .as("owner", "owner")
+                .post(
+                        "/api/identifier-sources",
+                        new IdentifierSource(
+                                source,
+                                StoreKind.POSTGRES,
+                                "pg-main",
+                                BenchTables.SCHEMA,
+                                names.members(),
+                                "member_id",
+                                "left_at",
+                                S3Layout.defaultBackupLocation(source, BackupFormat.JSONL_GZIP),
+                                Duration.ofDays(7)))
                 .require("registering " + source);
         PlatformClient owner = controlPlane.as("owner", "owner");
         owner.post("/api/datasets", accounts).require("registering " + accounts.name());
@@ -151,8 +185,14 @@ public final class PipelineBenchmark {
         return new Prepared(names, accounts, profiles);
     }
 
-    private static List<StoreResult> cycle(int n, int deletableEvery, BenchTables tables, LocalPlatform.Running platform,
-                                           PlatformClient controlPlane, RunStages runs) throws Exception {
+    private static List<StoreResult> cycle(
+            int n,
+            int deletableEvery,
+            BenchTables tables,
+            LocalPlatform.Running platform,
+            PlatformClient controlPlane,
+            RunStages runs)
+            throws Exception {
         System.out.printf(Locale.ROOT, "%n== %,d rows per table: loading, exporting backups, registering ...%n", n);
         Prepared prepared = prepare("", n, deletableEvery, "cassandra-main", tables, platform, controlPlane);
         DatasetSpec accounts = prepared.accounts();
@@ -161,14 +201,16 @@ public final class PipelineBenchmark {
         long expected = n / deletableEvery;
         Duration timeout = Duration.ofMinutes(20).plusSeconds(n / 100);
         List<StoreResult> results = new ArrayList<>();
-        List<String> stores = List.of(System.getProperty("bench.stores", "postgres,cassandra").split(","));
+        List<String> stores =
+                List.of(System.getProperty("bench.stores", "postgres,cassandra").split(","));
         for (DatasetSpec spec : List.of(accounts, profiles)) {
             if (!stores.contains(spec.storeKind().name().toLowerCase(Locale.ROOT))) {
                 continue;
             }
             System.out.printf(Locale.ROOT, "   %s: run ...%n", spec.name());
             RunStages.Result run = runs.run(spec.name(), timeout);
-            long deleted = run.run().path("counts").path("deletion").path("deleted").asLong(0);
+            long deleted =
+                    run.run().path("counts").path("deletion").path("deleted").asLong(0);
             if (deleted != expected) {
                 throw new IllegalStateException(spec.name() + " deleted " + deleted + " rows, expected " + expected
                         + ": the figures would not compare like with like");
@@ -177,15 +219,25 @@ public final class PipelineBenchmark {
                 throw new IllegalStateException(spec.table() + " holds " + tables.postgresRows(spec.table())
                         + " rows after the run, expected " + (n - expected));
             }
-            DatasetSpec copy = DatasetSpec.builder().name("adapter-" + spec.name()).storeKind(spec.storeKind())
-                    .connectionRef(spec.connectionRef()).namespace(BenchTables.SCHEMA).table("adapter_" + spec.table())
-                    .keyColumns(spec.keyColumns()).identifierColumn(spec.identifierColumn())
-                    .identifierSource(spec.identifierSource()).conditionalColumn(spec.conditionalColumn())
-                    .backup(spec.backup()).limits(spec.limits()).ownerTeam(TEAM).build();
+            DatasetSpec copy = DatasetSpec.builder()
+                    .name("adapter-" + spec.name())
+                    .storeKind(spec.storeKind())
+                    .connectionRef(spec.connectionRef())
+                    .namespace(BenchTables.SCHEMA)
+                    .table("adapter_" + spec.table())
+                    .keyColumns(spec.keyColumns())
+                    .identifierColumn(spec.identifierColumn())
+                    .identifierSource(spec.identifierSource())
+                    .conditionalColumn(spec.conditionalColumn())
+                    .backup(spec.backup())
+                    .limits(spec.limits())
+                    .ownerTeam(TEAM)
+                    .build();
             String key = spec.keyColumns().partition().get(0);
-            AdapterRate.Measured adapter = AdapterRate.measure(connection(platform, spec.connectionRef()), copy, key, n,
-                    deletableEvery, TASK_SIZE);
-            results.add(new StoreResult(spec.storeKind().name().toLowerCase(Locale.ROOT), n, deleted, run.stages(), adapter));
+            AdapterRate.Measured adapter = AdapterRate.measure(
+                    connection(platform, spec.connectionRef()), copy, key, n, deletableEvery, TASK_SIZE);
+            results.add(new StoreResult(
+                    spec.storeKind().name().toLowerCase(Locale.ROOT), n, deleted, run.stages(), adapter));
         }
         return results;
     }
@@ -194,9 +246,16 @@ public final class PipelineBenchmark {
      * One store never holds back another: a PostgreSQL run's deletion rate alone, then while a Cassandra run deletes
      * through a store pinned to the floor ({@value #SLOW}, 10 rows/s), which is cancelled afterwards.
      */
-    private static void isolation(int n, int deletableEvery, BenchTables tables, LocalPlatform.Running platform,
-                                  PlatformClient controlPlane, RunStages runs) throws Exception {
-        System.out.printf(Locale.ROOT, "%n== isolation, %,d rows per table: loading, exporting backups, registering ...%n", n);
+    private static void isolation(
+            int n,
+            int deletableEvery,
+            BenchTables tables,
+            LocalPlatform.Running platform,
+            PlatformClient controlPlane,
+            RunStages runs)
+            throws Exception {
+        System.out.printf(
+                Locale.ROOT, "%n== isolation, %,d rows per table: loading, exporting backups, registering ...%n", n);
         Prepared solo = prepare("solo_", n, deletableEvery, "cassandra-main", tables, platform, controlPlane);
         Prepared beside = prepare("iso_", n, deletableEvery, SLOW, tables, platform, controlPlane);
         Duration timeout = Duration.ofMinutes(20).plusSeconds(n / 100);
@@ -204,7 +263,10 @@ public final class PipelineBenchmark {
         double alone = deletionRate(runs.run(solo.accounts().name(), timeout));
         String slowRun = runs.trigger(beside.profiles().name());
         runs.awaitDeleting(slowRun, timeout);
-        System.out.printf(Locale.ROOT, "   %s while %s deletes at the floor ...%n", beside.accounts().name(),
+        System.out.printf(
+                Locale.ROOT,
+                "   %s while %s deletes at the floor ...%n",
+                beside.accounts().name(),
                 beside.profiles().name());
         long slowBefore = runs.deleted(slowRun);
         double besideSlow = deletionRate(runs.run(beside.accounts().name(), timeout));
@@ -215,8 +277,13 @@ public final class PipelineBenchmark {
                 + " rows | deletion rows/s | of alone |");
         System.out.println("|---|---|---|");
         System.out.printf(Locale.ROOT, "| alone | %,.0f | 100 %% |%n", alone);
-        System.out.printf(Locale.ROOT, "| beside a Cassandra run whose store is held at 10 rows/s (%,d of its rows reported"
-                + " deleted meanwhile) | %,.0f | %.0f %% |%n", slowDeleted, besideSlow, 100 * besideSlow / alone);
+        System.out.printf(
+                Locale.ROOT,
+                "| beside a Cassandra run whose store is held at 10 rows/s (%,d of its rows reported"
+                        + " deleted meanwhile) | %,.0f | %.0f %% |%n",
+                slowDeleted,
+                besideSlow,
+                100 * besideSlow / alone);
     }
 
     private static double deletionRate(RunStages.Result run) {
@@ -224,17 +291,33 @@ public final class PipelineBenchmark {
         return deleted / Math.max(run.stages().get(Stage.DELETION).wall().toNanos() / 1e9, 1e-3);
     }
 
-    private static DatasetSpec spec(String name, StoreKind kind, String connection, String table, String key,
-                                    String source, ConditionalColumn conditional) {
-        return DatasetSpec.builder().name(name).storeKind(kind).connectionRef(connection).namespace(BenchTables.SCHEMA)
-                .table(table).keyColumns(KeyColumns.partitionOnly(key)).identifierColumn("member_id")
-                .identifierSource(source).conditionalColumn(conditional)
+    private static DatasetSpec spec(
+            String name,
+            StoreKind kind,
+            String connection,
+            String table,
+            String key,
+            String source,
+            ConditionalColumn conditional) {
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(kind)
+                .connectionRef(connection)
+                .namespace(BenchTables.SCHEMA)
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly(key))
+                .identifierColumn("member_id")
+                .identifierSource(source)
+                .conditionalColumn(conditional)
                 .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam(TEAM).build();
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam(TEAM)
+                .build();
     }
 
-    private static void export(LocalPlatform.Running platform, String dataset, String store, String table,
-                               String identifier) throws Exception {
+    private static void export(
+            LocalPlatform.Running platform, String dataset, String store, String table, String identifier)
+            throws Exception {
         PostgresEngine postgres = platform.engine(PostgresEngine.class);
         CassandraEngine cassandra = platform.engine(CassandraEngine.class);
         S3Engine s3 = platform.engine(S3Engine.class);
@@ -277,11 +360,15 @@ public final class PipelineBenchmark {
         return new StoreConnection(ref, StoreKind.valueOf(platform.properties().get(prefix + "kind")), settings);
     }
 
-    private static void print(List<Integer> sizes, List<List<StoreResult>> results, int deletableEvery,
-                              Map<String, String> overrides) {
+    private static void print(
+            List<Integer> sizes, List<List<StoreResult>> results, int deletableEvery, Map<String, String> overrides) {
         System.out.println();
-        System.out.printf(Locale.ROOT, "Pipeline benchmark: 1 in %d rows deletable, tasks of %d keys%s%n", deletableEvery,
-                TASK_SIZE, overrides.isEmpty() ? "" : ", services with " + overrides);
+        System.out.printf(
+                Locale.ROOT,
+                "Pipeline benchmark: 1 in %d rows deletable, tasks of %d keys%s%n",
+                deletableEvery,
+                TASK_SIZE,
+                overrides.isEmpty() ? "" : ", services with " + overrides);
         System.out.println("| rows | store | stage | rows in stage | time | rows/s | CPU-s, services | CPU-s, host |"
                 + " µs per row |");
         System.out.println("|---|---|---|---|---|---|---|---|---|");
@@ -297,25 +384,46 @@ public final class PipelineBenchmark {
                     double seconds = measured.wall().toNanos() / 1e9;
                     // a stage shorter than the poll may be seen only after it ended: no rate can be told from it
                     boolean rated = rows > 0 && seconds >= RunStages.POLL.toNanos() / 1e9;
-                    System.out.printf(Locale.ROOT, "| %,d | %s | %s | %,d | %s | %s | %.1f | %.1f | %s |%n", sizes.get(i),
-                            result.store(), stage.name().toLowerCase(Locale.ROOT), rows,
-                            rated || rows == 0 ? String.format(Locale.ROOT, "%.1f s", seconds) : "< " + RunStages.POLL.toMillis() + " ms",
+                    System.out.printf(
+                            Locale.ROOT,
+                            "| %,d | %s | %s | %,d | %s | %s | %.1f | %.1f | %s |%n",
+                            sizes.get(i),
+                            result.store(),
+                            stage.name().toLowerCase(Locale.ROOT),
+                            rows,
+                            rated || rows == 0
+                                    ? String.format(Locale.ROOT, "%.1f s", seconds)
+                                    : "< " + RunStages.POLL.toMillis() + " ms",
                             rated ? String.format(Locale.ROOT, "%,.0f", rows / seconds) : "–",
-                            measured.serviceCpuSeconds(), measured.hostCpuSeconds(),
+                            measured.serviceCpuSeconds(),
+                            measured.hostCpuSeconds(),
                             rated ? String.format(Locale.ROOT, "%,.0f", seconds * 1e6 / rows) : "–");
                 }
                 Measured deletion = result.stages().get(Stage.DELETION);
                 StringBuilder byService = new StringBuilder();
                 for (int k = 0; k < deletion.perService().length; k++) {
-                    byService.append(k == 0 ? "" : ", ").append(SERVICE_NAMES.get(k))
+                    byService
+                            .append(k == 0 ? "" : ", ")
+                            .append(SERVICE_NAMES.get(k))
                             .append(String.format(Locale.ROOT, " %.1f", deletion.perService()[k]));
                 }
-                System.out.printf(Locale.ROOT, "| %,d | %s | deletion, CPU-s by service | %s | | | | | |%n", sizes.get(i),
-                        result.store(), byService);
-                double pipelineRate = result.deleted() / Math.max(deletion.wall().toNanos() / 1e9, 1e-3);
-                System.out.printf(Locale.ROOT, "| %,d | %s | adapter alone (unthrottled) | %,d | %.1f s | %,.0f | – | – | %,.0f |"
-                                + "  deletion at %.0f %% of it%n", sizes.get(i), result.store(), result.adapter().deleted(),
-                        result.adapter().seconds(), result.adapter().rowsPerSecond(),
+                System.out.printf(
+                        Locale.ROOT,
+                        "| %,d | %s | deletion, CPU-s by service | %s | | | | | |%n",
+                        sizes.get(i),
+                        result.store(),
+                        byService);
+                double pipelineRate =
+                        result.deleted() / Math.max(deletion.wall().toNanos() / 1e9, 1e-3);
+                System.out.printf(
+                        Locale.ROOT,
+                        "| %,d | %s | adapter alone (unthrottled) | %,d | %.1f s | %,.0f | – | – | %,.0f |"
+                                + "  deletion at %.0f %% of it%n",
+                        sizes.get(i),
+                        result.store(),
+                        result.adapter().deleted(),
+                        result.adapter().seconds(),
+                        result.adapter().rowsPerSecond(),
                         result.adapter().seconds() * 1e6 / result.adapter().deleted(),
                         100 * pipelineRate / result.adapter().rowsPerSecond());
             }

@@ -20,7 +20,13 @@ import tools.jackson.databind.JsonNode;
  */
 final class RunStages {
 
-    enum Stage { AUDIT, VALIDATION, APPROVAL, DELETION, VERIFICATION }
+    enum Stage {
+        AUDIT,
+        VALIDATION,
+        APPROVAL,
+        DELETION,
+        VERIFICATION
+    }
 
     record Sample(long nanos, double[] perService, double hostCpuSeconds) {
         double serviceCpuSeconds() {
@@ -29,15 +35,14 @@ final class RunStages {
     }
 
     /** @param perService CPU-seconds of each service, in {@code LocalPlatform}'s order */
-    record Measured(Duration wall, double serviceCpuSeconds, double hostCpuSeconds, double[] perService) {
-    }
+    record Measured(Duration wall, double serviceCpuSeconds, double hostCpuSeconds, double[] perService) {}
 
-    record Result(JsonNode run, Map<Stage, Measured> stages) {
-    }
+    record Result(JsonNode run, Map<Stage, Measured> stages) {}
 
     static final Duration POLL = Duration.ofMillis(200);
 
-    private static final Set<String> FINAL = Set.of("COMPLETED", "FAILED", "CANCELLED", "REJECTED", "DRY_RUN_COMPLETED");
+    private static final Set<String> FINAL =
+            Set.of("COMPLETED", "FAILED", "CANCELLED", "REJECTED", "DRY_RUN_COMPLETED");
 
     private final PlatformClient owner;
     private final PlatformClient operator;
@@ -75,23 +80,30 @@ final class RunStages {
     }
 
     String trigger(String dataset) {
-        return owner.post("/api/datasets/" + dataset + "/runs", null).require("triggering a run of " + dataset)
-                .path("id").asString();
+        return owner.post("/api/datasets/" + dataset + "/runs", null)
+                .require("triggering a run of " + dataset)
+                .path("id")
+                .asString();
     }
 
     /** Waits until the run deletes, approving it when held. */
     void awaitDeleting(String runId, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            String state = operator.get("/api/runs/" + runId).require("reading run " + runId).path("state").asString();
+            String state = operator.get("/api/runs/" + runId)
+                    .require("reading run " + runId)
+                    .path("state")
+                    .asString();
             switch (state) {
                 case "DELETING" -> {
                     return;
                 }
-                case "AWAITING_APPROVAL" -> operator.post("/api/runs/" + runId + "/approve", null).require("approving " + runId);
+                case "AWAITING_APPROVAL" ->
+                    operator.post("/api/runs/" + runId + "/approve", null).require("approving " + runId);
                 default -> {
                     if (FINAL.contains(state) || state.equals("VERIFYING")) {
-                        throw new IllegalStateException("the run " + runId + " got to " + state + " without being seen deleting");
+                        throw new IllegalStateException(
+                                "the run " + runId + " got to " + state + " without being seen deleting");
                     }
                 }
             }
@@ -102,8 +114,12 @@ final class RunStages {
 
     /** How many rows the run has deleted so far. */
     long deleted(String runId) {
-        return operator.get("/api/runs/" + runId).require("reading run " + runId).path("counts").path("deletion")
-                .path("deleted").asLong(0);
+        return operator.get("/api/runs/" + runId)
+                .require("reading run " + runId)
+                .path("counts")
+                .path("deletion")
+                .path("deleted")
+                .asLong(0);
     }
 
     void cancel(String runId) {
@@ -146,8 +162,11 @@ final class RunStages {
         for (int i = 0; i < perService.length; i++) {
             perService[i] = to.perService()[i] - from.perService()[i];
         }
-        return new Measured(Duration.ofNanos(to.nanos() - from.nanos()), to.serviceCpuSeconds() - from.serviceCpuSeconds(),
-                to.hostCpuSeconds() - from.hostCpuSeconds(), perService);
+        return new Measured(
+                Duration.ofNanos(to.nanos() - from.nanos()),
+                to.serviceCpuSeconds() - from.serviceCpuSeconds(),
+                to.hostCpuSeconds() - from.hostCpuSeconds(),
+                perService);
     }
 
     private Sample sample() {
@@ -166,7 +185,8 @@ final class RunStages {
     /** Busy time of all CPUs since boot, from /proc/stat (user + nice + system + irq + softirq + steal). */
     static double hostCpuSeconds() {
         try {
-            String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            String[] fields =
+                    Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
             long busy = 0;
             for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
                 busy += Long.parseLong(fields[i]);

@@ -4,8 +4,8 @@ import io.erasure.model.check.Require;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.recovery.RecoveryScope;
 import io.erasure.recovery.restore.FrozenSpecGuard;
-import io.erasure.recovery.restore.RecoveryLiveness;
 import io.erasure.recovery.restore.RecoveryItem;
+import io.erasure.recovery.restore.RecoveryLiveness;
 import io.erasure.recovery.restore.RecoveryRunner;
 import io.erasure.recovery.restore.RecoveryStore;
 import io.erasure.support.access.Caller;
@@ -45,10 +45,12 @@ public class RecoveryController {
         public CreateRecovery {
             Require.nonNull("scope (type keys, timeWindow or run)", scope);
             Require.nonBlank("reason (why these rows are restored, for the record)", reason);
-            String dataset = scope instanceof RecoveryScope.ByKeys k ? k.dataset()
+            String dataset = scope instanceof RecoveryScope.ByKeys k
+                    ? k.dataset()
                     : scope instanceof RecoveryScope.ByTimeWindow w ? w.dataset() : null;
             if (spec != null && dataset != null && !dataset.equals(spec.name())) {
-                throw new IllegalArgumentException("spec.name '" + spec.name() + "' must be the scope's dataset '" + dataset + "'");
+                throw new IllegalArgumentException(
+                        "spec.name '" + spec.name() + "' must be the scope's dataset '" + dataset + "'");
             }
             dryRun = dryRun == null || dryRun; // a recovery is a dry-run unless the caller says otherwise
         }
@@ -62,8 +64,14 @@ public class RecoveryController {
     private final RecoveryLiveness liveness;
     private final Clock clock;
 
-    public RecoveryController(RecoveryStore store, RecoveryRunner runner, ExecutorService workers, CallerResolver callers,
-                              FrozenSpecGuard frozenSpecs, RecoveryLiveness liveness, Clock clock) {
+    public RecoveryController(
+            RecoveryStore store,
+            RecoveryRunner runner,
+            ExecutorService workers,
+            CallerResolver callers,
+            FrozenSpecGuard frozenSpecs,
+            RecoveryLiveness liveness,
+            Clock clock) {
         this.store = store;
         this.liveness = liveness;
         this.frozenSpecs = frozenSpecs;
@@ -78,11 +86,20 @@ public class RecoveryController {
     public RecoveryStore.RequestView create(@RequestBody CreateRecovery request) {
         Caller caller = callers.current();
         caller.requireAny("a recovery", Role.RECOVERY);
-        // a spec sent must be the frozen one; without one, the run resolves each record's (and fails where there is none)
-        String dataset = request.spec() != null ? frozenSpecs.primary(request.scope(), request.spec()).name()
-                : request.scope() instanceof RecoveryScope.ByKeys k ? k.dataset()
-                : request.scope() instanceof RecoveryScope.ByTimeWindow w ? w.dataset() : null;
-        UUID id = store.create(caller.name(), request.reason(), request.scope(), dataset, request.spec(), request.dryRun(),
+        // a spec sent must be the frozen one; without one, the run resolves each record's (and fails where there is
+        // none)
+        String dataset = request.spec() != null
+                ? frozenSpecs.primary(request.scope(), request.spec()).name()
+                : request.scope() instanceof RecoveryScope.ByKeys k
+                        ? k.dataset()
+                        : request.scope() instanceof RecoveryScope.ByTimeWindow w ? w.dataset() : null;
+        UUID id = store.create(
+                caller.name(),
+                request.reason(),
+                request.scope(),
+                dataset,
+                request.spec(),
+                request.dryRun(),
                 clock.instant());
         workers.submit(liveness.tracked(id, () -> runner.run(id, request.dryRun())));
         return view(id);
@@ -90,8 +107,8 @@ public class RecoveryController {
 
     /** The history of recoveries, newest first, with who asked. */
     @GetMapping
-    public List<RecoveryStore.RequestView> list(@RequestParam(defaultValue = "50") int limit,
-                                                @RequestParam(defaultValue = "0") int offset) {
+    public List<RecoveryStore.RequestView> list(
+            @RequestParam(defaultValue = "50") int limit, @RequestParam(defaultValue = "0") int offset) {
         return store.list(Math.min(Math.max(limit, 1), 500), Math.max(offset, 0));
     }
 
@@ -101,8 +118,10 @@ public class RecoveryController {
     }
 
     @GetMapping("/{id}/outcomes")
-    public List<RecoveryItem> outcomes(@PathVariable UUID id, @RequestParam(defaultValue = "500") int limit,
-                                       @RequestParam(defaultValue = "0") int offset) {
+    public List<RecoveryItem> outcomes(
+            @PathVariable UUID id,
+            @RequestParam(defaultValue = "500") int limit,
+            @RequestParam(defaultValue = "0") int offset) {
         view(id);
         return store.outcomes(id, Math.min(Math.max(limit, 1), 5_000), Math.max(offset, 0));
     }
@@ -110,5 +129,4 @@ public class RecoveryController {
     private RecoveryStore.RequestView view(UUID id) {
         return store.find(id).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no recovery " + id));
     }
-
 }

@@ -36,7 +36,8 @@ final class ErasureLogScan {
      * @param recordId     the deletion record of this erasure
      * @param originId     the run or request that erased it: the spec it froze is the one the erasure is re-applied under
      */
-    record Erasure(Map<String, Object> key, long cutoffMicros, List<String> clearColumns, String recordId, String originId) {
+    record Erasure(
+            Map<String, Object> key, long cutoffMicros, List<String> clearColumns, String recordId, String originId) {
         Erasure {
             clearColumns = clearColumns.stream().sorted().toList();
         }
@@ -51,8 +52,7 @@ final class ErasureLogScan {
     }
 
     /** A key whose latest erasure cannot be re-applied, and why. */
-    record Skipped(Map<String, Object> key, String recordId, String reason) {
-    }
+    record Skipped(Map<String, Object> key, String recordId, String reason) {}
 
     /**
      * @param erasures each erased key once, with its latest erasure
@@ -91,8 +91,9 @@ final class ErasureLogScan {
             + " columns it cleared cannot be read, and the row it kept is not deleted instead";
     static final String GONE = "the anonymisation's record is no longer in the log under its key (expired or purged):"
             + " the columns it cleared cannot be read, and the row it kept is not deleted instead";
-    static final String RETAINED = "the anonymisation's cleared values are retained in S3, which a reapplication does not"
-            + " read: the columns it cleared are unknown here, and the row it kept is not deleted instead";
+    static final String RETAINED =
+            "the anonymisation's cleared values are retained in S3, which a reapplication does not"
+                    + " read: the columns it cleared are unknown here, and the row it kept is not deleted instead";
 
     static final String NO_FROZEN_SPEC = "the erasure's run or request froze no spec in the deletion log (logged before"
             + " frozen specs were kept, or expired): it is not deleted again under a guessed spec; delete the key with a"
@@ -128,8 +129,8 @@ final class ErasureLogScan {
                     purged++;
                     continue;
                 }
-                latest.merge(CanonicalKey.render(record.primaryKey()), record,
-                        (a, b) -> LATEST.compare(a, b) >= 0 ? a : b);
+                latest.merge(
+                        CanonicalKey.render(record.primaryKey()), record, (a, b) -> LATEST.compare(a, b) >= 0 ? a : b);
             }
             cursor = page.nextCursor();
         } while (cursor != null);
@@ -141,20 +142,28 @@ final class ErasureLogScan {
             if (record.anonymised()) {
                 anonymisations.add(record);
             } else {
-                erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), List.of(), record.recordId(),
-                        record.originId()));
+                erasures.add(new Erasure(
+                        record.primaryKey(), record.cutoffMicros(), List.of(), record.recordId(), record.originId()));
             }
         }
         for (int from = 0; from < anonymisations.size(); from += LogReader.MAX_PAGE) {
-            List<LoggedRecord> part = anonymisations.subList(from, Math.min(anonymisations.size(), from + LogReader.MAX_PAGE));
+            List<LoggedRecord> part =
+                    anonymisations.subList(from, Math.min(anonymisations.size(), from + LogReader.MAX_PAGE));
             List<Cleared> cleared = clearedColumns(dataset, part);
             for (int i = 0; i < part.size(); i++) {
                 LoggedRecord record = part.get(i);
                 if (cleared.get(i).columns() != null) {
-                    erasures.add(new Erasure(record.primaryKey(), record.cutoffMicros(), cleared.get(i).columns(),
-                            record.recordId(), record.originId()));
+                    erasures.add(new Erasure(
+                            record.primaryKey(),
+                            record.cutoffMicros(),
+                            cleared.get(i).columns(),
+                            record.recordId(),
+                            record.originId()));
                 } else {
-                    skipped.add(new Skipped(record.primaryKey(), record.recordId(), cleared.get(i).unreadable()));
+                    skipped.add(new Skipped(
+                            record.primaryKey(),
+                            record.recordId(),
+                            cleared.get(i).unreadable()));
                 }
             }
         }
@@ -162,8 +171,7 @@ final class ErasureLogScan {
     }
 
     /** The names of the columns an anonymisation cleared, or why they cannot be read. */
-    private record Cleared(List<String> columns, String unreadable) {
-    }
+    private record Cleared(List<String> columns, String unreadable) {}
 
     /**
      * The cleared columns of each of {@code anonymisations} (at most {@link LogReader#MAX_PAGE}, records of
@@ -171,14 +179,23 @@ final class ErasureLogScan {
      * record found by its id.
      */
     private List<Cleared> clearedColumns(String dataset, List<LoggedRecord> anonymisations) {
-        List<LoggedRecord> readable = anonymisations.stream().filter(record -> record.retainedRef() == null).toList();
-        List<LogReader.KeyHistory> histories = readable.isEmpty() ? List.of()
-                : reader.get().byKeys(dataset, readable.stream().map(LoggedRecord::primaryKey).toList(), true);
+        List<LoggedRecord> readable = anonymisations.stream()
+                .filter(record -> record.retainedRef() == null)
+                .toList();
+        List<LogReader.KeyHistory> histories = readable.isEmpty()
+                ? List.of()
+                : reader.get()
+                        .byKeys(
+                                dataset,
+                                readable.stream().map(LoggedRecord::primaryKey).toList(),
+                                true);
         List<Cleared> cleared = new ArrayList<>(anonymisations.size());
         int next = 0;
         for (LoggedRecord anonymisation : anonymisations) {
-            cleared.add(anonymisation.retainedRef() != null ? new Cleared(null, RETAINED)
-                    : clearedColumns(anonymisation, histories.get(next++)));
+            cleared.add(
+                    anonymisation.retainedRef() != null
+                            ? new Cleared(null, RETAINED)
+                            : clearedColumns(anonymisation, histories.get(next++)));
         }
         return cleared;
     }

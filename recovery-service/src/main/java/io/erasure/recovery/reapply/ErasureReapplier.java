@@ -1,14 +1,13 @@
 package io.erasure.recovery.reapply;
 
-import io.erasure.support.tasks.DeletionTaskPublisher;
-
+import io.erasure.deletionlog.client.FrozenSpec;
+import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.recovery.reapply.ReapplicationStore.CutoffGroupView;
 import io.erasure.recovery.reapply.ReapplicationStore.ReapplicationView;
 import io.erasure.recovery.reapply.ReapplicationStore.SkippedKeyView;
-import io.erasure.model.cutoff.CutoffTimestamp;
-import io.erasure.recovery.restore.RecoveryStore;
-import io.erasure.deletionlog.client.FrozenSpec;
 import io.erasure.recovery.restore.FrozenSpecGuard;
+import io.erasure.recovery.restore.RecoveryStore;
+import io.erasure.support.tasks.DeletionTaskPublisher;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,8 +37,14 @@ public class ErasureReapplier {
     private final FrozenSpecGuard frozenSpecs;
     private final Clock clock;
 
-    ErasureReapplier(ErasureWindows windows, ErasureLogScan log, RecoveryStore recoveries, DeletionTaskPublisher publisher,
-                     ReapplicationStore store, FrozenSpecGuard frozenSpecs, Clock clock) {
+    ErasureReapplier(
+            ErasureWindows windows,
+            ErasureLogScan log,
+            RecoveryStore recoveries,
+            DeletionTaskPublisher publisher,
+            ReapplicationStore store,
+            FrozenSpecGuard frozenSpecs,
+            Clock clock) {
         this.windows = windows;
         this.frozenSpecs = frozenSpecs;
         this.recoveries = recoveries;
@@ -56,30 +61,46 @@ public class ErasureReapplier {
     public ReapplicationView reapply(ReapplicationRequest request, String requestedBy) {
         String clientRequestId = request.requestId() != null ? request.requestId() : "dry-run-" + UUID.randomUUID();
         String requestId = ReapplicationPlan.requestIdFor(request.dataset(), request.scopeText(), clientRequestId);
-        ErasureWindow window = store.earlierWindow(requestId).orElseGet(() -> windows.resolve(request,
-                () -> frozenSpecs.latest(request.dataset(), request.spec())));
+        ErasureWindow window = store.earlierWindow(requestId)
+                .orElseGet(() -> windows.resolve(request, () -> frozenSpecs.latest(request.dataset(), request.spec())));
         UUID id = store.started(requestId, clientRequestId, requestedBy, request, window, clock.instant());
         try {
             ErasureLogScan.Erasures read = log.read(request.dataset(), window);
             // a key recovered after its erasure is live on purpose: deleting it again would undo the recovery
-            ErasureLogScan.Erasures erasures = read.without(recoveries.restoredRecords(
-                    read.erasures().stream().map(ErasureLogScan.Erasure::recordId).toList()), ErasureLogScan.RECOVERED);
+            ErasureLogScan.Erasures erasures = read.without(
+                    recoveries.restoredRecords(read.erasures().stream()
+                            .map(ErasureLogScan.Erasure::recordId)
+                            .toList()),
+                    ErasureLogScan.RECOVERED);
             Map<String, ReapplicationPlan.Under> specs = frozenSpecsOf(request, erasures);
             // an erasure whose origin froze no spec is reported, not guessed at; the others are still re-applied
-            erasures = erasures.without(erasures.erasures().stream().filter(e -> !specs.containsKey(e.originId()))
-                    .map(ErasureLogScan.Erasure::recordId).collect(Collectors.toSet()), ErasureLogScan.NO_FROZEN_SPEC);
+            erasures = erasures.without(
+                    erasures.erasures().stream()
+                            .filter(e -> !specs.containsKey(e.originId()))
+                            .map(ErasureLogScan.Erasure::recordId)
+                            .collect(Collectors.toSet()),
+                    ErasureLogScan.NO_FROZEN_SPEC);
             ReapplicationPlan plan = plan(requestId, request, erasures, specs);
             if (!request.dryRun()) {
                 publisher.publish(plan.tasks());
             }
             store.finished(id, plan, erasures, request.dryRun(), clock.instant());
             ReapplicationView stored = store.find(id).orElseThrow();
-            return stored.withGroups(plan.groups().stream().map(group -> new CutoffGroupView(group.cutoffMicros(),
-                            CutoffTimestamp.fromMicros(group.cutoffMicros()), group.clearColumns(), group.specDigest(),
-                            group.keys().size(),
-                            group.tasks().stream().map(task -> task.taskId()).toList(), group.keys())).toList())
+            return stored.withGroups(plan.groups().stream()
+                            .map(group -> new CutoffGroupView(
+                                    group.cutoffMicros(),
+                                    CutoffTimestamp.fromMicros(group.cutoffMicros()),
+                                    group.clearColumns(),
+                                    group.specDigest(),
+                                    group.keys().size(),
+                                    group.tasks().stream()
+                                            .map(task -> task.taskId())
+                                            .toList(),
+                                    group.keys()))
+                            .toList())
                     .withSkipped(erasures.skipped().stream()
-                            .map(skipped -> new SkippedKeyView(skipped.key(), skipped.recordId(), skipped.reason())).toList());
+                            .map(skipped -> new SkippedKeyView(skipped.key(), skipped.recordId(), skipped.reason()))
+                            .toList());
         } catch (RuntimeException e) {
             store.failed(id, String.valueOf(e.getMessage()), clock.instant());
             throw e;
@@ -92,7 +113,8 @@ public class ErasureReapplier {
      * re-applied (refusing the whole request would leave every restored key live). A spec the caller sent must be each
      * of them ({@link FrozenSpecGuard.SpecMismatch}).
      */
-    private Map<String, ReapplicationPlan.Under> frozenSpecsOf(ReapplicationRequest request, ErasureLogScan.Erasures erasures) {
+    private Map<String, ReapplicationPlan.Under> frozenSpecsOf(
+            ReapplicationRequest request, ErasureLogScan.Erasures erasures) {
         FrozenSpecGuard.Resolver resolver = frozenSpecs.resolver();
         Map<String, ReapplicationPlan.Under> byOrigin = new HashMap<>();
         Set<String> unfrozen = new HashSet<>();
@@ -112,13 +134,18 @@ public class ErasureReapplier {
         return byOrigin;
     }
 
-    private static ReapplicationPlan plan(String requestId, ReapplicationRequest request, ErasureLogScan.Erasures erasures,
-                                          Map<String, ReapplicationPlan.Under> specs) {
+    private static ReapplicationPlan plan(
+            String requestId,
+            ReapplicationRequest request,
+            ErasureLogScan.Erasures erasures,
+            Map<String, ReapplicationPlan.Under> specs) {
         try {
             return ReapplicationPlan.of(requestId, erasure -> specs.get(erasure.originId()), erasures);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the frozen spec's keyColumns do not fit the keys (or cleared columns) the log"
-                    + " holds for dataset '" + request.dataset() + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "the frozen spec's keyColumns do not fit the keys (or cleared columns) the log"
+                            + " holds for dataset '" + request.dataset() + "': " + e.getMessage(),
+                    e);
         }
     }
 }

@@ -47,8 +47,8 @@ public class ReapplicationController {
 
     /** The history, newest first, with who asked. */
     @GetMapping
-    public List<ReapplicationView> list(@RequestParam(defaultValue = "50") int limit,
-                                        @RequestParam(defaultValue = "0") int offset) {
+    public List<ReapplicationView> list(
+            @RequestParam(defaultValue = "50") int limit, @RequestParam(defaultValue = "0") int offset) {
         callers.current().requireAny("reading reapplications", Role.RECOVERY, Role.OPERATOR);
         return store.list(Math.min(Math.max(limit, 1), 500), Math.max(offset, 0));
     }
@@ -56,6 +56,7 @@ public class ReapplicationController {
     @GetMapping("/{id}")
     public ReapplicationView get(@PathVariable UUID id) {
         callers.current().requireAny("reading reapplications", Role.RECOVERY, Role.OPERATOR);
-        return store.find(id).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no reapplication " + id));
+        return store.find(id)
+                .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no reapplication " + id));
     }
 }

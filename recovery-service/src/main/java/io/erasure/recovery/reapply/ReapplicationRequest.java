@@ -19,8 +19,15 @@ import java.time.Instant;
  *                  snapshot) publishes the same tasks, which deletion applies once. Required unless a dry-run
  * @param reason    why, for the record
  */
-public record ReapplicationRequest(String dataset, DatasetSpec spec, Instant from, Instant to, String snapshot,
-                                   Boolean dryRun, String requestId, String reason) {
+public record ReapplicationRequest(
+        String dataset,
+        DatasetSpec spec,
+        Instant from,
+        Instant to,
+        String snapshot,
+        Boolean dryRun,
+        String requestId,
+        String reason) {
 
     public ReapplicationRequest {
         Names.datasetName("dataset", dataset);
@@ -31,8 +38,9 @@ public record ReapplicationRequest(String dataset, DatasetSpec spec, Instant fro
         Require.nonBlank("reason (why the erasures are re-applied, for the record)", reason);
         if (snapshot != null) {
             if (from != null || to != null) {
-                throw new IllegalArgumentException("snapshot and from/to exclude each other: give the restored snapshot, or a"
-                        + " deletedAt window");
+                throw new IllegalArgumentException(
+                        "snapshot and from/to exclude each other: give the restored snapshot, or a"
+                                + " deletedAt window");
             }
             S3Layout.parseSnapshot(snapshot);
         }
@@ -51,7 +59,9 @@ public record ReapplicationRequest(String dataset, DatasetSpec spec, Instant fro
 
     /** What the caller asked for, before defaults: part of the published tasks' origin id. */
     String scopeText() {
-        return snapshot != null ? "snapshot:" + snapshot
-                : "window:" + (from == null ? "retention" : from.toString()) + ".." + (to == null ? "now" : to.toString());
+        return snapshot != null
+                ? "snapshot:" + snapshot
+                : "window:" + (from == null ? "retention" : from.toString()) + ".."
+                        + (to == null ? "now" : to.toString());
     }
 }

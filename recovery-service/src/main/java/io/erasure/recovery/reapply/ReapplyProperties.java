@@ -12,10 +12,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record ReapplyProperties(@DefaultValue("30d") Duration logRetention) {
 
     public ReapplyProperties {
-        if (logRetention == null || logRetention.isNegative() || logRetention.isZero()
+        if (logRetention == null
+                || logRetention.isNegative()
+                || logRetention.isZero()
                 || logRetention.compareTo(io.erasure.deletionlog.client.LogReader.MAX_WINDOW) > 0) {
             throw new IllegalArgumentException("erasure.recovery.reapply.log-retention must be positive and at most "
-                    + io.erasure.deletionlog.client.LogReader.MAX_WINDOW.toDays() + " days (one log read), got " + logRetention);
+                    + io.erasure.deletionlog.client.LogReader.MAX_WINDOW.toDays() + " days (one log read), got "
+                    + logRetention);
         }
     }
 }

@@ -59,9 +59,26 @@ public class BulkRestores {
      * @param classpath the SSTable writer's classpath as configured ({@value #CLASSPATH_PROPERTY}), null or blank for
      *                  runtime-cassandra's on this JVM's classpath
      */
-    public BulkRestores(StoreAdapterPool adapters, StoreConnectionsProperties connections, Clock clock, int threshold,
-                        int batchSize, String classpath, Path workDir, String writerHeap, Duration writerTimeout) {
-        this(adapters, connections, clock, threshold, batchSize, classpath, workDir, writerHeap, writerTimeout,
+    public BulkRestores(
+            StoreAdapterPool adapters,
+            StoreConnectionsProperties connections,
+            Clock clock,
+            int threshold,
+            int batchSize,
+            String classpath,
+            Path workDir,
+            String writerHeap,
+            Duration writerTimeout) {
+        this(
+                adapters,
+                connections,
+                clock,
+                threshold,
+                batchSize,
+                classpath,
+                workDir,
+                writerHeap,
+                writerTimeout,
                 BulkSettings.Loader.AUTO);
     }
 
@@ -69,9 +86,17 @@ public class BulkRestores {
      * @param loader how the SSTables reach the node ({@value #LOADER_PROPERTY}): import, sstableloader, or auto (import for a
      *               node on this machine)
      */
-    public BulkRestores(StoreAdapterPool adapters, StoreConnectionsProperties connections, Clock clock, int threshold,
-                        int batchSize, String classpath, Path workDir, String writerHeap, Duration writerTimeout,
-                        BulkSettings.Loader loader) {
+    public BulkRestores(
+            StoreAdapterPool adapters,
+            StoreConnectionsProperties connections,
+            Clock clock,
+            int threshold,
+            int batchSize,
+            String classpath,
+            Path workDir,
+            String writerHeap,
+            Duration writerTimeout,
+            BulkSettings.Loader loader) {
         this.loader = loader == null ? BulkSettings.Loader.AUTO : loader;
         this.adapters = adapters;
         this.connections = connections;
@@ -86,8 +111,12 @@ public class BulkRestores {
             try {
                 classpath();
             } catch (IllegalStateException e) {
-                log.warn("Cassandra recoveries of {} records or more ({}) restore online (slower) until the bulk path can"
-                        + " start its SSTable writer: {}", threshold, THRESHOLD_PROPERTY, e.getMessage());
+                log.warn(
+                        "Cassandra recoveries of {} records or more ({}) restore online (slower) until the bulk path can"
+                                + " start its SSTable writer: {}",
+                        threshold,
+                        THRESHOLD_PROPERTY,
+                        e.getMessage());
             }
         }
     }
@@ -98,15 +127,16 @@ public class BulkRestores {
 
     /** The path a recovery of {@code records} records of {@code spec}'s dataset takes by size, whether it can run or not. */
     public RestorePath pathFor(DatasetSpec spec, int records) {
-        return enabled() && spec.storeKind() == StoreKind.CASSANDRA && records >= threshold ? RestorePath.BULK : RestorePath.ONLINE;
+        return enabled() && spec.storeKind() == StoreKind.CASSANDRA && records >= threshold
+                ? RestorePath.BULK
+                : RestorePath.ONLINE;
     }
 
     /**
      * The path a recovery takes, and why it is online where its size chose the bulk path ({@code reason}, null
      * otherwise).
      */
-    public record PathChoice(RestorePath path, String reason) {
-    }
+    public record PathChoice(RestorePath path, String reason) {}
 
     /**
      * The path a recovery of {@code records} records of {@code spec}'s dataset takes: {@link #pathFor}, except that a
@@ -118,9 +148,12 @@ public class BulkRestores {
             return new PathChoice(RestorePath.ONLINE, null);
         }
         String unavailable = unavailable(spec);
-        return unavailable == null ? new PathChoice(RestorePath.BULK, null)
-                : new PathChoice(RestorePath.ONLINE, "restored online: " + records + " records reach the bulk threshold ("
-                        + THRESHOLD_PROPERTY + "=" + threshold + "), but the bulk path cannot run here: " + unavailable);
+        return unavailable == null
+                ? new PathChoice(RestorePath.BULK, null)
+                : new PathChoice(
+                        RestorePath.ONLINE,
+                        "restored online: " + records + " records reach the bulk threshold (" + THRESHOLD_PROPERTY + "="
+                                + threshold + "), but the bulk path cannot run here: " + unavailable);
     }
 
     /** Why the bulk path cannot restore {@code spec}'s dataset on this service, or null when it can. */
@@ -131,13 +164,19 @@ public class BulkRestores {
         } catch (IllegalStateException e) {
             return e.getMessage();
         }
-        StoreConnectionsProperties.Connection connection = connections.connections().get(spec.connectionRef());
+        StoreConnectionsProperties.Connection connection =
+                connections.connections().get(spec.connectionRef());
         if (connection == null) {
             return null; // the adapter pool names the unknown connection and the fix
         }
         try {
-            BulkSettings.of(new StoreConnection(spec.connectionRef(), connection.kind(), connection.settings()), workDir,
-                    writerTimeout, writerHeap, writerClasspath, loader);
+            BulkSettings.of(
+                    new StoreConnection(spec.connectionRef(), connection.kind(), connection.settings()),
+                    workDir,
+                    writerTimeout,
+                    writerHeap,
+                    writerClasspath,
+                    loader);
             return null;
         } catch (StoreException.Fatal | IllegalArgumentException e) {
             return e.getMessage();
@@ -161,9 +200,15 @@ public class BulkRestores {
             throw new IllegalStateException("connection '" + spec.connectionRef() + "' of dataset '" + spec.name()
                     + "' is not a Cassandra connection; the bulk path restores Cassandra tables only");
         }
-        StoreConnectionsProperties.Connection connection = connections.connections().get(spec.connectionRef());
-        BulkSettings settings = BulkSettings.of(new StoreConnection(spec.connectionRef(), connection.kind(), connection.settings()),
-                workDir, writerTimeout, writerHeap, writerClasspath, loader);
+        StoreConnectionsProperties.Connection connection =
+                connections.connections().get(spec.connectionRef());
+        BulkSettings settings = BulkSettings.of(
+                new StoreConnection(spec.connectionRef(), connection.kind(), connection.settings()),
+                workDir,
+                writerTimeout,
+                writerHeap,
+                writerClasspath,
+                loader);
         ReentrantLock lock = locks.computeIfAbsent(spec.connectionRef(), ref -> new ReentrantLock());
         lock.lock();
         try {
@@ -178,8 +223,8 @@ public class BulkRestores {
         try {
             return resolvedClasspath();
         } catch (IllegalStateException e) {
-            throw new IllegalStateException(e.getMessage() + "; or set " + THRESHOLD_PROPERTY
-                    + "=0 to restore every recovery online", e);
+            throw new IllegalStateException(
+                    e.getMessage() + "; or set " + THRESHOLD_PROPERTY + "=0 to restore every recovery online", e);
         }
     }
 

@@ -27,14 +27,13 @@ import java.util.Map;
 final class ClearedColumnsForecast {
 
     /** An outcome and its detail (null when there is nothing to add). */
-    record Forecast(Outcome outcome, String detail) {
-    }
+    record Forecast(Outcome outcome, String detail) {}
 
-    static final String ROW_DELETED = "no row with this key: it was deleted after it was anonymised, and a restore does not"
-            + " put its cleared columns back without it; restore that delete's record first";
+    static final String ROW_DELETED =
+            "no row with this key: it was deleted after it was anonymised, and a restore does not"
+                    + " put its cleared columns back without it; restore that delete's record first";
 
-    private ClearedColumnsForecast() {
-    }
+    private ClearedColumnsForecast() {}
 
     /**
      * @param live           the key's live row, or null when it has none
@@ -47,12 +46,14 @@ final class ClearedColumnsForecast {
                 return new Forecast(Outcome.RESTORABLE, "the cleared columns were null; nothing to put back");
             }
             if (RecoveryRunner.expired(record, spec, now)) {
-                return new Forecast(Outcome.EXPIRED, "every cleared column's TTL ran out since the clear at "
-                        + record.deletedAt());
+                return new Forecast(
+                        Outcome.EXPIRED, "every cleared column's TTL ran out since the clear at " + record.deletedAt());
             }
             if (live == null) {
-                return new Forecast(Outcome.RESTORABLE, "no live row: the cleared cells are written at the cut-off + 1 µs,"
-                        + " where a later delete of the row still hides them");
+                return new Forecast(
+                        Outcome.RESTORABLE,
+                        "no live row: the cleared cells are written at the cut-off + 1 µs,"
+                                + " where a later delete of the row still hides them");
             }
             String setAgain = setAgain(record, live);
             return setAgain == null ? new Forecast(Outcome.RESTORABLE, null) : conflict(setAgain);
@@ -62,34 +63,44 @@ final class ClearedColumnsForecast {
         }
         CutoffTimestamp cutoff = CutoffTimestamp.ofMicros(record.cutoffMicros());
         if (live.writtenAfter(cutoff)) {
-            return new Forecast(Outcome.CONFLICT, "the row was written after the cut-off " + cutoff + "; a restore keeps it"
-                    + " and puts no column back");
+            return new Forecast(
+                    Outcome.CONFLICT,
+                    "the row was written after the cut-off " + cutoff + "; a restore keeps it"
+                            + " and puts no column back");
         }
         String missing = missingColumn(record, live);
         if (missing != null) {
-            return new Forecast(Outcome.FAILED, "column '" + missing + "' of the record is not in the live row; the"
-                    + " table no longer has it");
+            return new Forecast(
+                    Outcome.FAILED,
+                    "column '" + missing + "' of the record is not in the live row; the" + " table no longer has it");
         }
         String setAgain = setAgain(record, live);
         return setAgain == null ? new Forecast(Outcome.RESTORABLE, null) : conflict(setAgain);
     }
 
     private static Forecast conflict(String column) {
-        return new Forecast(Outcome.CONFLICT, "cleared column '" + column + "' holds a value again (written after the"
-                + " anonymisation); a restore keeps it and puts no column back");
+        return new Forecast(
+                Outcome.CONFLICT,
+                "cleared column '" + column + "' holds a value again (written after the"
+                        + " anonymisation); a restore keeps it and puts no column back");
     }
 
     /** The first column the record holds that has a value in the live row now; null if none has. */
     private static String setAgain(LoggedRecord record, LiveRow live) {
         Map<String, ColumnValue> now = byName(live);
-        return record.columns().stream().map(ColumnValue::name)
+        return record.columns().stream()
+                .map(ColumnValue::name)
                 .filter(name -> now.containsKey(name) && now.get(name).value() != null)
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
     }
 
     private static String missingColumn(LoggedRecord record, LiveRow live) {
         Map<String, ColumnValue> now = byName(live);
-        return record.columns().stream().map(ColumnValue::name).filter(name -> !now.containsKey(name)).findFirst()
+        return record.columns().stream()
+                .map(ColumnValue::name)
+                .filter(name -> !now.containsKey(name))
+                .findFirst()
                 .orElse(null);
     }
 

@@ -41,14 +41,19 @@ public class FrozenSpecGuard {
             String run = byRun.runId().value();
             List<FrozenSpec> frozen = specs.get().ofOrigin(run);
             if (asked != null) {
-                FrozenSpec same = only(frozen.stream().filter(spec -> spec.dataset().equals(asked.name())).toList(),
+                FrozenSpec same = only(
+                        frozen.stream()
+                                .filter(spec -> spec.dataset().equals(asked.name()))
+                                .toList(),
                         "run '" + run + "' for dataset '" + asked.name() + "'");
                 requireSame(asked, same, "run '" + run + "'");
                 return same.spec();
             }
-            return only(frozen.stream().filter(spec -> spec.copyOf() == null).toList(), "run '" + run + "'").spec();
+            return only(frozen.stream().filter(spec -> spec.copyOf() == null).toList(), "run '" + run + "'")
+                    .spec();
         }
-        String dataset = scope instanceof RecoveryScope.ByKeys byKeys ? byKeys.dataset()
+        String dataset = scope instanceof RecoveryScope.ByKeys byKeys
+                ? byKeys.dataset()
                 : ((RecoveryScope.ByTimeWindow) scope).dataset();
         return latest(dataset, asked);
     }
@@ -60,9 +65,10 @@ public class FrozenSpecGuard {
     public DatasetSpec latest(String dataset, DatasetSpec asked) {
         List<FrozenSpec> revisions = specs.get().ofDataset(dataset);
         if (revisions.isEmpty()) {
-            throw new NoFrozenSpec("the deletion log holds no frozen spec of dataset '" + dataset + "': nothing of it is in"
-                    + " the log, or its records were logged before frozen specs were kept; those cannot be acted on under a"
-                    + " guessed spec");
+            throw new NoFrozenSpec(
+                    "the deletion log holds no frozen spec of dataset '" + dataset + "': nothing of it is in"
+                            + " the log, or its records were logged before frozen specs were kept; those cannot be acted on under a"
+                            + " guessed spec");
         }
         if (asked != null) {
             for (FrozenSpec revision : revisions) {
@@ -93,8 +99,7 @@ public class FrozenSpecGuard {
     public final class Resolver {
         private final Map<String, List<FrozenSpec>> byOrigin = new HashMap<>();
 
-        private Resolver() {
-        }
+        private Resolver() {}
 
         /**
          * The spec {@code originId} deleted {@code dataset} under.
@@ -102,21 +107,27 @@ public class FrozenSpecGuard {
          * @throws NoFrozenSpec if it froze none (or, which never happens in one origin, more than one)
          */
         public FrozenSpec of(String originId, String dataset) {
-            List<FrozenSpec> frozen = byOrigin.computeIfAbsent(originId, origin -> specs.get().ofOrigin(origin));
-            return only(frozen.stream().filter(spec -> spec.dataset().equals(dataset)).toList(),
+            List<FrozenSpec> frozen =
+                    byOrigin.computeIfAbsent(originId, origin -> specs.get().ofOrigin(origin));
+            return only(
+                    frozen.stream()
+                            .filter(spec -> spec.dataset().equals(dataset))
+                            .toList(),
                     "'" + originId + "' for dataset '" + dataset + "'");
         }
     }
 
     private static FrozenSpec only(List<FrozenSpec> found, String what) {
         if (found.isEmpty()) {
-            throw new NoFrozenSpec("the deletion log holds no frozen spec of " + what + ": its records were logged before"
-                    + " frozen specs were kept (or it deleted nothing there); they are not restored or deleted again under"
-                    + " a guessed spec");
+            throw new NoFrozenSpec(
+                    "the deletion log holds no frozen spec of " + what + ": its records were logged before"
+                            + " frozen specs were kept (or it deleted nothing there); they are not restored or deleted again under"
+                            + " a guessed spec");
         }
         if (found.size() > 1) {
             throw new NoFrozenSpec("the deletion log holds " + found.size() + " frozen specs of " + what + " ("
-                    + found.stream().map(FrozenSpec::digest).toList() + "): which one a record was deleted under cannot be"
+                    + found.stream().map(FrozenSpec::digest).toList()
+                    + "): which one a record was deleted under cannot be"
                     + " told, so none is guessed");
         }
         return found.get(0);

@@ -20,8 +20,7 @@ import java.util.Map;
  */
 final class LiveRowForecast {
 
-    private LiveRowForecast() {
-    }
+    private LiveRowForecast() {}
 
     /** @param live the key's live row, or null if it vanished since its state was read */
     static ClearedColumnsForecast.Forecast of(LoggedRecord record, LiveRow live, DatasetSpec spec, Instant now) {
@@ -35,7 +34,8 @@ final class LiveRowForecast {
         List<String> restorable = new ArrayList<>();
         List<String> newer = new ArrayList<>();
         for (ColumnValue column : record.columns()) {
-            if (spec.keyColumns().isPrimaryKeyColumn(column.name()) || column.value() == null
+            if (spec.keyColumns().isPrimaryKeyColumn(column.name())
+                    || column.value() == null
                     || (column.ttlSeconds() != null && column.ttlSeconds() - elapsed <= 0)) {
                 continue;
             }
@@ -49,12 +49,18 @@ final class LiveRowForecast {
         }
         int cells = restorable.size() + newer.size();
         if (restorable.isEmpty()) {
-            return new ClearedColumnsForecast.Forecast(Outcome.CONFLICT, "a live row exists (written after the delete)"
-                    + (newer.isEmpty() ? "" : " and every logged cell has a newer one (" + String.join(", ", newer) + ")")
-                    + "; a restore keeps it");
+            return new ClearedColumnsForecast.Forecast(
+                    Outcome.CONFLICT,
+                    "a live row exists (written after the delete)"
+                            + (newer.isEmpty()
+                                    ? ""
+                                    : " and every logged cell has a newer one (" + String.join(", ", newer) + ")")
+                            + "; a restore keeps it");
         }
-        return new ClearedColumnsForecast.Forecast(Outcome.RESTORABLE, "a live row exists: " + restorable.size() + " of "
-                + cells + " cells would be restored" + (newer.isEmpty() ? "" : ", " + String.join(", ", newer)
-                + " kept newer"));
+        return new ClearedColumnsForecast.Forecast(
+                Outcome.RESTORABLE,
+                "a live row exists: " + restorable.size() + " of "
+                        + cells + " cells would be restored"
+                        + (newer.isEmpty() ? "" : ", " + String.join(", ", newer) + " kept newer"));
     }
 }

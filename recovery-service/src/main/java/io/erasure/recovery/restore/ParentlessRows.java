@@ -20,6 +20,7 @@ final class ParentlessRows {
     private Map<String, RecoveryItem> refused = new LinkedHashMap<>();
     /** Refused in the previous pass, tried in this one. */
     private Map<String, RecoveryItem> retrying = new LinkedHashMap<>();
+
     private boolean restoredInPass;
     private int passes;
 
@@ -60,19 +61,26 @@ final class ParentlessRows {
      */
     List<RecoveryItem> passDone() {
         List<RecoveryItem> settled = new ArrayList<>();
-        retrying.values().forEach(item -> settled.add(failed(item, "its record was no longer in the log when it was"
-                + " tried again (purged or expired meanwhile)")));
+        retrying.values()
+                .forEach(item -> settled.add(failed(
+                        item,
+                        "its record was no longer in the log when it was"
+                                + " tried again (purged or expired meanwhile)")));
         retrying.clear();
         if (!restoredInPass || passes >= MOST_PASSES) {
-            refused.values().forEach(item -> settled.add(failed(item, "its parent row is not in the store and none of"
-                    + " this recovery's records brought it back: restore the parent first, then this row again ("
-                    + item.detail() + ")")));
+            refused.values()
+                    .forEach(item -> settled.add(failed(
+                            item,
+                            "its parent row is not in the store and none of"
+                                    + " this recovery's records brought it back: restore the parent first, then this row again ("
+                                    + item.detail() + ")")));
             refused.clear();
         }
         return settled;
     }
 
     private static RecoveryItem failed(RecoveryItem item, String detail) {
-        return new RecoveryItem(item.recordId(), item.primaryKey(), Outcome.FAILED, detail, item.deletedAt(), item.runId());
+        return new RecoveryItem(
+                item.recordId(), item.primaryKey(), Outcome.FAILED, detail, item.deletedAt(), item.runId());
     }
 }

@@ -4,6 +4,10 @@ import java.time.Instant;
 import java.util.Map;
 
 /** The outcome of one record of a recovery, as stored. */
-public record RecoveryItem(String recordId, Map<String, Object> primaryKey, Outcome outcome, String detail, Instant deletedAt,
-                           String runId) {
-}
+public record RecoveryItem(
+        String recordId,
+        Map<String, Object> primaryKey,
+        Outcome outcome,
+        String detail,
+        Instant deletedAt,
+        String runId) {}

@@ -35,10 +35,11 @@ public class RecoveryLiveness implements AutoCloseable {
         return thread;
     });
 
-    public RecoveryLiveness(RecoveryStore store,
-                            @Value("${erasure.recovery.abandoned-after:2m}") Duration abandonedAfter) {
+    public RecoveryLiveness(
+            RecoveryStore store, @Value("${erasure.recovery.abandoned-after:2m}") Duration abandonedAfter) {
         if (abandonedAfter.compareTo(Duration.ofSeconds(4)) < 0) {
-            throw new IllegalArgumentException("erasure.recovery.abandoned-after must be at least 4s, got " + abandonedAfter);
+            throw new IllegalArgumentException(
+                    "erasure.recovery.abandoned-after must be at least 4s, got " + abandonedAfter);
         }
         this.store = store;
         this.abandonedAfter = abandonedAfter;
@@ -70,7 +71,9 @@ public class RecoveryLiveness implements AutoCloseable {
             store.heartbeat(Set.copyOf(alive));
             int failed = store.failAbandoned(abandonedAfter, ABANDONED);
             if (failed > 0) {
-                log.warn("{} recoveries not heard of for {} failed as interrupted; they can be asked for again", failed,
+                log.warn(
+                        "{} recoveries not heard of for {} failed as interrupted; they can be asked for again",
+                        failed,
                         abandonedAfter);
             }
         } catch (RuntimeException e) {

@@ -70,8 +70,8 @@ public class RecoveryRunner {
     public record Sizes(int pageSize, int batchSize) {
         public Sizes {
             if (pageSize < 1 || pageSize > LogReader.MAX_PAGE) {
-                throw new IllegalArgumentException("erasure.recovery.page-size must be between 1 and " + LogReader.MAX_PAGE
-                        + ", got " + pageSize);
+                throw new IllegalArgumentException(
+                        "erasure.recovery.page-size must be between 1 and " + LogReader.MAX_PAGE + ", got " + pageSize);
             }
             if (batchSize < 1) {
                 throw new IllegalArgumentException("erasure.recovery.batch-size must be >= 1, got " + batchSize);
@@ -90,9 +90,17 @@ public class RecoveryRunner {
     private final FrozenSpecGuard frozenSpecs;
     private final JsonMapper json;
 
-    public RecoveryRunner(Supplier<LogReader> reader, StoreAdapterPool adapters, RecoveryStore store, RestoreThrottle throttle,
-                          BulkRestores bulk, RetainedRows retained, Clock clock, Sizes sizes, FrozenSpecGuard frozenSpecs,
-                          JsonMapper json) {
+    public RecoveryRunner(
+            Supplier<LogReader> reader,
+            StoreAdapterPool adapters,
+            RecoveryStore store,
+            RestoreThrottle throttle,
+            BulkRestores bulk,
+            RetainedRows retained,
+            Clock clock,
+            Sizes sizes,
+            FrozenSpecGuard frozenSpecs,
+            JsonMapper json) {
         this.reader = reader;
         this.frozenSpecs = frozenSpecs;
         this.json = json;
@@ -114,7 +122,8 @@ public class RecoveryRunner {
             try {
                 spec = frozenSpecs.primary(scope, null);
             } catch (FrozenSpecGuard.NoFrozenSpec e) {
-                if (scope instanceof RecoveryScope.ByRun && scopes.census(scope, "").entries() == 0) {
+                if (scope instanceof RecoveryScope.ByRun
+                        && scopes.census(scope, "").entries() == 0) {
                     // a run that deleted nothing (it failed before deleting, or found nothing left): nothing to restore
                     store.started(id, null, 0, RestorePath.ONLINE, null, clock.instant());
                     store.completed(id, clock.instant());
@@ -124,8 +133,9 @@ public class RecoveryRunner {
             }
             // by keys the total is the key count; the log is read first only where the bulk path could be taken
             ScopeReader.Census census = scope instanceof RecoveryScope.ByKeys byKeys
-                    && bulk.pathFor(spec, byKeys.keys().size()) != RestorePath.BULK
-                    ? ScopeReader.Census.ofKeys(byKeys.keys().size()) : scopes.census(scope, spec.name());
+                            && bulk.pathFor(spec, byKeys.keys().size()) != RestorePath.BULK
+                    ? ScopeReader.Census.ofKeys(byKeys.keys().size())
+                    : scopes.census(scope, spec.name());
             BulkRestores.PathChoice choice = bulk.choose(spec, (int) Math.min(Integer.MAX_VALUE, census.wholeRows()));
             store.started(id, spec.name(), census.entries(), choice.path(), choice.reason(), clock.instant());
 
@@ -160,6 +170,7 @@ public class RecoveryRunner {
         private final boolean bulkPath;
         /** Whole rows waiting for the next bulk restore, at most {@link BulkRestores#batchSize()} (bulk path only). */
         private final List<LoggedRecord> bulkBatch = new ArrayList<>();
+
         private StoreAdapter adapter;
         private int batchSize;
 
@@ -171,8 +182,13 @@ public class RecoveryRunner {
         StoreAdapter adapter() {
             if (adapter == null) {
                 adapter = adapters.checkedAdapter(spec);
-                batchSize = Math.max(1, Math.min(sizes.batchSize(), Math.min(throttle.maxBatch(),
-                        adapter.capabilities().maxBatch())));
+                batchSize = Math.max(
+                        1,
+                        Math.min(
+                                sizes.batchSize(),
+                                Math.min(
+                                        throttle.maxBatch(),
+                                        adapter.capabilities().maxBatch())));
             }
             return adapter;
         }
@@ -194,6 +210,7 @@ public class RecoveryRunner {
         private final Map<String, String> unfrozen = new LinkedHashMap<>();
         /** Rows refused for a parent not (yet) restored, tried again in later passes. */
         private final ParentlessRows parentless = new ParentlessRows();
+
         private long entries;
 
         Restoring(UUID id, DatasetSpec primary, boolean dryRun, boolean bulkPath) {
@@ -207,8 +224,13 @@ public class RecoveryRunner {
             entries += page.records().size() + page.missingKeys().size();
             List<RecoveryItem> settled = new ArrayList<>();
             for (Map<String, Object> key : page.missingKeys()) {
-                settled.add(new RecoveryItem("key:" + KeyHash.of(page.dataset(), key), key, Outcome.NOT_IN_LOG,
-                        "no deletion record in the log: never deleted, or older than the log's retention", null, null));
+                settled.add(new RecoveryItem(
+                        "key:" + KeyHash.of(page.dataset(), key),
+                        key,
+                        Outcome.NOT_IN_LOG,
+                        "no deletion record in the log: never deleted, or older than the log's retention",
+                        null,
+                        null));
             }
             Map<Target, List<LoggedRecord>> restorable = new LinkedHashMap<>();
             for (LoggedRecord record : page.records()) {
@@ -240,9 +262,12 @@ public class RecoveryRunner {
                     continue;
                 }
                 if (record.purged()) {
-                    store.recorded(id, List.of(item(record, Outcome.PURGED, "purged from the log; its contents cannot be read")));
+                    store.recorded(
+                            id,
+                            List.of(item(record, Outcome.PURGED, "purged from the log; its contents cannot be read")));
                 } else {
-                    retried.computeIfAbsent(target(specs.of(record.originId(), record.dataset())), t -> new ArrayList<>())
+                    retried.computeIfAbsent(
+                                    target(specs.of(record.originId(), record.dataset())), t -> new ArrayList<>())
                             .add(record);
                 }
             }
@@ -250,8 +275,8 @@ public class RecoveryRunner {
         }
 
         private Target target(FrozenSpec frozen) {
-            return targets.computeIfAbsent(frozen.digest(), digest -> new Target(frozen.spec(),
-                    bulkPath && digest.equals(primaryDigest)));
+            return targets.computeIfAbsent(
+                    frozen.digest(), digest -> new Target(frozen.spec(), bulkPath && digest.equals(primaryDigest)));
         }
 
         private void restoreUnder(Target target, List<LoggedRecord> records) {
@@ -259,7 +284,8 @@ public class RecoveryRunner {
                 // An anonymisation's record holds only the columns it cleared, and its row is live on purpose. The bulk
                 // path restores whole rows into absent keys (a live key is "newer data kept"), so it cannot put those
                 // columns back: anonymisations always go online, where the adapter restores only the cleared columns.
-                List<LoggedRecord> wholeRows = records.stream().filter(record -> !record.anonymised()).toList();
+                List<LoggedRecord> wholeRows =
+                        records.stream().filter(record -> !record.anonymised()).toList();
                 target.bulkBatch.addAll(loaded(wholeRows));
                 while (target.bulkBatch.size() >= bulk.batchSize()) {
                     flushBulk(target, bulk.batchSize());
@@ -286,9 +312,11 @@ public class RecoveryRunner {
             }
             StoreAdapter adapter = target.adapter();
             for (int from = 0; from < records.size(); from += target.batchSize) {
-                List<LoggedRecord> batch = loaded(records.subList(from, Math.min(records.size(), from + target.batchSize)));
+                List<LoggedRecord> batch =
+                        loaded(records.subList(from, Math.min(records.size(), from + target.batchSize)));
                 if (!batch.isEmpty()) {
-                    List<RecoveryItem> items = dryRun ? assess(adapter, target.spec, batch) : restore(adapter, target.spec, batch);
+                    List<RecoveryItem> items =
+                            dryRun ? assess(adapter, target.spec, batch) : restore(adapter, target.spec, batch);
                     store.recorded(id, parentless.settle(items));
                 }
             }
@@ -330,10 +358,14 @@ public class RecoveryRunner {
 
     private List<RecoveryItem> assess(StoreAdapter adapter, DatasetSpec spec, List<LoggedRecord> batch) {
         Instant now = clock.instant();
-        List<LoggedRecord> wholeRows = batch.stream().filter(record -> !record.anonymised()).toList();
-        List<LoggedRecord> anonymisations = batch.stream().filter(LoggedRecord::anonymised).toList();
-        List<LiveState> live = wholeRows.isEmpty() ? List.of()
-                : retrying(() -> adapter.checkLiveState(spec, wholeRows.stream().map(LoggedRecord::primaryKey).toList()));
+        List<LoggedRecord> wholeRows =
+                batch.stream().filter(record -> !record.anonymised()).toList();
+        List<LoggedRecord> anonymisations =
+                batch.stream().filter(LoggedRecord::anonymised).toList();
+        List<LiveState> live = wholeRows.isEmpty()
+                ? List.of()
+                : retrying(() -> adapter.checkLiveState(
+                        spec, wholeRows.stream().map(LoggedRecord::primaryKey).toList()));
         boolean cellTimestamps = adapter.capabilities().rowTimestamps();
         Map<String, LiveRow> rows = new HashMap<>();
         List<LoggedRecord> liveWholeRows = new ArrayList<>();
@@ -344,12 +376,18 @@ public class RecoveryRunner {
         }
         if (!liveWholeRows.isEmpty()) {
             // a store with per-cell write times restores the cells that have no newer one into a live row
-            retrying(() -> adapter.readRows(spec, liveWholeRows.stream().map(LoggedRecord::primaryKey).toList()))
+            retrying(() -> adapter.readRows(
+                            spec,
+                            liveWholeRows.stream().map(LoggedRecord::primaryKey).toList()))
                     .forEach(row -> rows.putIfAbsent(CanonicalKey.render(row.key()), row));
         }
         if (!anonymisations.isEmpty()) {
             // the columns' current values decide, not the row's presence: its row was kept on purpose
-            retrying(() -> adapter.readRows(spec, anonymisations.stream().map(LoggedRecord::primaryKey).toList()))
+            retrying(() -> adapter.readRows(
+                            spec,
+                            anonymisations.stream()
+                                    .map(LoggedRecord::primaryKey)
+                                    .toList()))
                     .forEach(row -> rows.putIfAbsent(CanonicalKey.render(row.key()), row));
         }
         Map<String, RecoveryItem> byRecord = new HashMap<>();
@@ -357,28 +395,33 @@ public class RecoveryRunner {
             LoggedRecord record = wholeRows.get(i);
             RecoveryItem item;
             if (expired(record, spec, now)) {
-                item = item(record, Outcome.EXPIRED, "every column's TTL ran out since the delete at " + record.deletedAt());
+                item = item(
+                        record,
+                        Outcome.EXPIRED,
+                        "every column's TTL ran out since the delete at " + record.deletedAt());
             } else if (live.get(i).present() && cellTimestamps) {
-                ClearedColumnsForecast.Forecast forecast = LiveRowForecast.of(record,
-                        rows.get(CanonicalKey.render(record.primaryKey())), spec, now);
+                ClearedColumnsForecast.Forecast forecast =
+                        LiveRowForecast.of(record, rows.get(CanonicalKey.render(record.primaryKey())), spec, now);
                 item = item(record, forecast.outcome(), forecast.detail());
             } else if (live.get(i).present()) {
-                item = item(record, Outcome.CONFLICT, "a live row exists (written after the delete); a restore keeps it");
+                item = item(
+                        record, Outcome.CONFLICT, "a live row exists (written after the delete); a restore keeps it");
             } else {
                 item = item(record, Outcome.RESTORABLE, null);
             }
             byRecord.put(record.recordId(), item);
         }
         for (LoggedRecord record : anonymisations) {
-            ClearedColumnsForecast.Forecast forecast = ClearedColumnsForecast.of(record,
-                    rows.get(CanonicalKey.render(record.primaryKey())), cellTimestamps, spec, now);
+            ClearedColumnsForecast.Forecast forecast = ClearedColumnsForecast.of(
+                    record, rows.get(CanonicalKey.render(record.primaryKey())), cellTimestamps, spec, now);
             byRecord.put(record.recordId(), item(record, forecast.outcome(), forecast.detail()));
         }
         return batch.stream().map(record -> byRecord.get(record.recordId())).toList();
     }
 
     private List<RecoveryItem> restore(StoreAdapter adapter, DatasetSpec spec, List<LoggedRecord> batch) {
-        List<DeletionRecord> records = batch.stream().map(LoggedRecord::toDeletionRecord).toList();
+        List<DeletionRecord> records =
+                batch.stream().map(LoggedRecord::toDeletionRecord).toList();
         throttle.acquire(spec.connectionRef(), records.size());
         // safe to repeat: what an earlier attempt restored now reports "already restored"
         RestoreOutcome outcome = retrying(() -> adapter.restore(spec, records));
@@ -386,12 +429,17 @@ public class RecoveryRunner {
     }
 
     private List<RecoveryItem> bulkRestore(DatasetSpec spec, List<LoggedRecord> batch) {
-        List<DeletionRecord> records = batch.stream().map(LoggedRecord::toDeletionRecord).toList();
+        List<DeletionRecord> records =
+                batch.stream().map(LoggedRecord::toDeletionRecord).toList();
         long started = System.nanoTime();
         // safe to repeat, as online: what an earlier attempt imported now reports "already restored"
         RestoreOutcome outcome = retrying(() -> bulk.restore(spec, records));
-        log.info("bulk restore of {} records of {}: {} restored in {} ms", records.size(), spec.name(),
-                outcome.count(RestoreOutcome.Status.RESTORED), (System.nanoTime() - started) / 1_000_000);
+        log.info(
+                "bulk restore of {} records of {}: {} restored in {} ms",
+                records.size(),
+                spec.name(),
+                outcome.count(RestoreOutcome.Status.RESTORED),
+                (System.nanoTime() - started) / 1_000_000);
         return items(batch, outcome);
     }
 
@@ -439,6 +487,7 @@ public class RecoveryRunner {
     }
 
     private static RecoveryItem item(LoggedRecord record, Outcome outcome, String detail) {
-        return new RecoveryItem(record.recordId(), record.primaryKey(), outcome, detail, record.deletedAt(), record.originId());
+        return new RecoveryItem(
+                record.recordId(), record.primaryKey(), outcome, detail, record.deletedAt(), record.originId());
     }
 }

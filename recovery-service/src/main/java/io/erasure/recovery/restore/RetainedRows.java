@@ -29,12 +29,13 @@ public class RetainedRows {
     /** The record with its retained columns in it (and no reference left); {@link Unavailable} if they cannot be read. */
     public LoggedRecord load(LoggedRecord record) {
         if (s3 == null || bucket == null) {
-            throw new Unavailable("the row's columns are retained in S3 at " + record.retainedRef() + ", and this service"
-                    + " has no platform bucket to read them from: set erasure.s3.*");
+            throw new Unavailable("the row's columns are retained in S3 at " + record.retainedRef()
+                    + ", and this service" + " has no platform bucket to read them from: set erasure.s3.*");
         }
         List<ColumnValue> columns;
         try {
-            byte[] bytes = s3.getObjectAsBytes(r -> r.bucket(bucket).key(record.retainedRef())).asByteArray();
+            byte[] bytes = s3.getObjectAsBytes(r -> r.bucket(bucket).key(record.retainedRef()))
+                    .asByteArray();
             columns = sealed.get().openRetained(bytes);
         } catch (SdkException e) {
             throw new Unavailable("the row's retained columns s3://" + bucket + "/" + record.retainedRef()
@@ -45,9 +46,22 @@ public class RetainedRows {
             throw new Unavailable("the row's retained columns s3://" + bucket + "/" + record.retainedRef()
                     + " are unreadable: " + e.getMessage());
         }
-        return new LoggedRecord(record.recordId(), record.dataset(), record.keyHash(), record.deletedAt(), record.runId(),
-                record.requestId(), record.taskId(), record.batchId(), record.cutoffMicros(), null, record.purged(),
-                record.primaryKey(), columns, record.anonymised(), record.keptNewer());
+        return new LoggedRecord(
+                record.recordId(),
+                record.dataset(),
+                record.keyHash(),
+                record.deletedAt(),
+                record.runId(),
+                record.requestId(),
+                record.taskId(),
+                record.batchId(),
+                record.cutoffMicros(),
+                null,
+                record.purged(),
+                record.primaryKey(),
+                columns,
+                record.anonymised(),
+                record.keptNewer());
     }
 
     /** The retained columns of a record cannot be read (no bucket, gone, unreadable). */

@@ -37,15 +37,14 @@ import java.util.function.Function;
 final class ScopeReader {
 
     /** Latest in the window's order: by deletion time, then record id (the order the log pages a window in). */
-    private static final Comparator<RecordHeader> LATEST = Comparator.comparing(RecordHeader::deletedAt)
-            .thenComparing(RecordHeader::recordId);
+    private static final Comparator<RecordHeader> LATEST =
+            Comparator.comparing(RecordHeader::deletedAt).thenComparing(RecordHeader::recordId);
 
     /**
      * One page of a scope: records to act on (purged ones included) and requested keys the log has no record of;
      * {@code dataset} the scope's (null by run).
      */
-    record Page(String dataset, List<LoggedRecord> records, List<Map<String, Object>> missingKeys) {
-    }
+    record Page(String dataset, List<LoggedRecord> records, List<Map<String, Object>> missingKeys) {}
 
     /**
      * What a scope holds, counted from headers: {@code entries} (records to act on and requested keys without one: the
@@ -65,7 +64,8 @@ final class ScopeReader {
     /** @param pageSize records (or, by keys, keys) per page, at most {@link LogReader#MAX_PAGE} */
     ScopeReader(LogReader reader, int pageSize) {
         if (pageSize < 1 || pageSize > LogReader.MAX_PAGE) {
-            throw new IllegalArgumentException("page size must be between 1 and " + LogReader.MAX_PAGE + ", got " + pageSize);
+            throw new IllegalArgumentException(
+                    "page size must be between 1 and " + LogReader.MAX_PAGE + ", got " + pageSize);
         }
         this.reader = reader;
         this.pageSize = pageSize;
@@ -78,8 +78,8 @@ final class ScopeReader {
             for (int from = 0; from < keys.size(); from += pageSize) {
                 List<LoggedRecord> records = new ArrayList<>();
                 List<Map<String, Object>> missing = new ArrayList<>();
-                for (LogReader.KeyHistory history
-                        : reader.byKeys(byKeys.dataset(), keys.subList(from, Math.min(keys.size(), from + pageSize)), true)) {
+                for (LogReader.KeyHistory history : reader.byKeys(
+                        byKeys.dataset(), keys.subList(from, Math.min(keys.size(), from + pageSize)), true)) {
                     if (history.records().isEmpty()) {
                         missing.add(history.key());
                     } else {
@@ -89,12 +89,16 @@ final class ScopeReader {
                 handler.accept(new Page(byKeys.dataset(), records, missing));
             }
         } else if (scope instanceof RecoveryScope.ByTimeWindow window) {
-            eachPage(cursor -> reader.window(window.dataset(), window.from(), window.to(), pageSize, cursor, true),
-                    LogPage::nextCursor, page -> handler.accept(new Page(window.dataset(), latestInWindow(window, page.records()),
-                            List.of())));
+            eachPage(
+                    cursor -> reader.window(window.dataset(), window.from(), window.to(), pageSize, cursor, true),
+                    LogPage::nextCursor,
+                    page -> handler.accept(
+                            new Page(window.dataset(), latestInWindow(window, page.records()), List.of())));
         } else {
             String run = ((RecoveryScope.ByRun) scope).runId().value();
-            eachPage(cursor -> reader.run(run, pageSize, cursor, true), LogPage::nextCursor,
+            eachPage(
+                    cursor -> reader.run(run, pageSize, cursor, true),
+                    LogPage::nextCursor,
                     page -> handler.accept(new Page(null, page.records(), List.of())));
         }
     }
@@ -113,7 +117,8 @@ final class ScopeReader {
             List<Map<String, Object>> keys = byKeys.keys();
             for (int from = 0; from < keys.size(); from += pageSize) {
                 List<String> hashes = keys.subList(from, Math.min(keys.size(), from + pageSize)).stream()
-                        .map(key -> KeyHash.of(byKeys.dataset(), key)).toList();
+                        .map(key -> KeyHash.of(byKeys.dataset(), key))
+                        .toList();
                 Map<String, List<RecordHeader>> headers = reader.headersByKey(byKeys.dataset(), hashes);
                 for (String hash : hashes) {
                     List<RecordHeader> history = headers.getOrDefault(hash, List.of());
@@ -125,12 +130,21 @@ final class ScopeReader {
                 }
             }
         } else if (scope instanceof RecoveryScope.ByTimeWindow window) {
-            eachPage(cursor -> reader.windowHeaders(window.dataset(), window.from(), window.to(), pageSize, cursor),
-                    HeaderPage::nextCursor, page -> latestInWindow(window, page.headers(), RecordHeader::purged,
-                            RecordHeader::keyHash, RecordHeader::recordId).forEach(count));
+            eachPage(
+                    cursor -> reader.windowHeaders(window.dataset(), window.from(), window.to(), pageSize, cursor),
+                    HeaderPage::nextCursor,
+                    page -> latestInWindow(
+                                    window,
+                                    page.headers(),
+                                    RecordHeader::purged,
+                                    RecordHeader::keyHash,
+                                    RecordHeader::recordId)
+                            .forEach(count));
         } else {
             String run = ((RecoveryScope.ByRun) scope).runId().value();
-            eachPage(cursor -> reader.runHeaders(run, pageSize, cursor), HeaderPage::nextCursor,
+            eachPage(
+                    cursor -> reader.runHeaders(run, pageSize, cursor),
+                    HeaderPage::nextCursor,
                     page -> page.headers().forEach(count));
         }
         return new Census(entries[0], wholeRows[0]);
@@ -144,9 +158,17 @@ final class ScopeReader {
      * {@code records} without those whose key has a later readable record in the window. A purged record has no
      * readable key to compare: it is kept, and reported.
      */
-    private <T> List<T> latestInWindow(RecoveryScope.ByTimeWindow window, List<T> records, Function<T, Boolean> purged,
-                                       Function<T, String> keyHash, Function<T, String> recordId) {
-        List<String> hashes = records.stream().filter(record -> !purged.apply(record)).map(keyHash).distinct().toList();
+    private <T> List<T> latestInWindow(
+            RecoveryScope.ByTimeWindow window,
+            List<T> records,
+            Function<T, Boolean> purged,
+            Function<T, String> keyHash,
+            Function<T, String> recordId) {
+        List<String> hashes = records.stream()
+                .filter(record -> !purged.apply(record))
+                .map(keyHash)
+                .distinct()
+                .toList();
         if (hashes.isEmpty()) {
             return records;
         }

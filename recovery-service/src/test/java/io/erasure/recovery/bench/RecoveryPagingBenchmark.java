@@ -72,23 +72,25 @@ public final class RecoveryPagingBenchmark {
     private static final CutoffTimestamp CUTOFF = new CutoffTimestamp(WRITTEN + 1_000_000);
     private static final String FILLER = "x".repeat(200);
 
-    private RecoveryPagingBenchmark() {
-    }
+    private RecoveryPagingBenchmark() {}
 
     public static void main(String[] args) {
         int records = Integer.getInteger("bench.records", 20_000);
         int runs = Integer.getInteger("bench.runs", 3);
         int keyCount = Integer.getInteger("bench.keys", 5_000);
-        List<String> properties = new ArrayList<>(List.of("logging.level.root=WARN", "server.port=0",
-                "spring.cassandra.request.timeout=30s"));
+        List<String> properties = new ArrayList<>(
+                List.of("logging.level.root=WARN", "server.port=0", "spring.cassandra.request.timeout=30s"));
         LocalEngines.postgres().springProperties().forEach((name, value) -> properties.add(name + "=" + value));
         LocalEngines.kafka().springProperties().forEach((name, value) -> properties.add(name + "=" + value));
         LocalEngines.s3().springProperties().forEach((name, value) -> properties.add(name + "=" + value));
         LocalEngines.cassandra().springProperties().forEach((name, value) -> properties.add(name + "=" + value));
-        LocalEngines.postgres().storeConnectionProperties(CONNECTION).forEach((name, value) -> properties.add(name + "=" + value));
+        LocalEngines.postgres()
+                .storeConnectionProperties(CONNECTION)
+                .forEach((name, value) -> properties.add(name + "=" + value));
         String[] arguments = properties.stream().map(p -> "--" + p).toArray(String[]::new);
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(RecoveryApplication.class)
-                .profiles("local").run(arguments)) { // the LOCAL ONLY keys, as ./erasure-local runs it
+                .profiles("local")
+                .run(arguments)) { // the LOCAL ONLY keys, as ./erasure-local runs it
             JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
             JsonMapper json = context.getBean(JsonMapper.class);
             CqlSession session = context.getBean(CqlSession.class);
@@ -103,7 +105,8 @@ public final class RecoveryPagingBenchmark {
             RunId run = RunId.of("bench-run-" + UUID.randomUUID());
             long started = System.nanoTime();
             logged(jdbc, adapters.checkedAdapter(spec), log, json, spec, run, records);
-            System.out.printf(Locale.ROOT, "%,d records logged in %.1f s%n", records, (System.nanoTime() - started) / 1e9);
+            System.out.printf(
+                    Locale.ROOT, "%,d records logged in %.1f s%n", records, (System.nanoTime() - started) / 1e9);
 
             Heap heap = new Heap();
             RecoveryStore store = new RecoveryStore(jdbc, json) {
@@ -114,10 +117,19 @@ public final class RecoveryPagingBenchmark {
                 }
             };
             Clock clock = Clock.systemUTC();
-            LogReader reader = new LogReader(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json);
-            RecoveryRunner runner = new RecoveryRunner(() -> reader, adapters, store, new RestoreThrottle(1_000_000),
-                    context.getBean(BulkRestores.class), context.getBean(RetainedRows.class), clock,
-                    new RecoveryRunner.Sizes(500, 100), context.getBean(io.erasure.recovery.restore.FrozenSpecGuard.class), json);
+            LogReader reader =
+                    new LogReader(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json);
+            RecoveryRunner runner = new RecoveryRunner(
+                    () -> reader,
+                    adapters,
+                    store,
+                    new RestoreThrottle(1_000_000),
+                    context.getBean(BulkRestores.class),
+                    context.getBean(RetainedRows.class),
+                    clock,
+                    new RecoveryRunner.Sizes(500, 100),
+                    context.getBean(io.erasure.recovery.restore.FrozenSpecGuard.class),
+                    json);
 
             // what the census before a recovery by run reads: every record's header, no payload
             for (int i = 0; i < 3; i++) {
@@ -129,7 +141,10 @@ public final class RecoveryPagingBenchmark {
                     headers += page.headers().size();
                     cursor = page.nextCursor();
                 } while (cursor != null);
-                System.out.printf(Locale.ROOT, "headers of the run: %,d in %.2f s%n", headers,
+                System.out.printf(
+                        Locale.ROOT,
+                        "headers of the run: %,d in %.2f s%n",
+                        headers,
                         (System.nanoTime() - headersStart) / 1e9);
             }
             System.out.printf(Locale.ROOT, "recovery by run, %,d records, pages of 500, batches of 100:%n", records);
@@ -143,22 +158,37 @@ public final class RecoveryPagingBenchmark {
                     continue; // warm-up: JIT, prepared statements, pools
                 }
                 rates.add(done.restored() / seconds);
-                System.out.printf(Locale.ROOT, "  run %d: %,d restored in %.2f s, %,.0f records/s%n", i, done.restored(),
-                        seconds, done.restored() / seconds);
+                System.out.printf(
+                        Locale.ROOT,
+                        "  run %d: %,d restored in %.2f s, %,.0f records/s%n",
+                        i,
+                        done.restored(),
+                        seconds,
+                        done.restored() / seconds);
             }
-            System.out.printf(Locale.ROOT, "  median %,.0f records/s%n", rates.stream().sorted().toList().get(rates.size() / 2));
+            System.out.printf(
+                    Locale.ROOT,
+                    "  median %,.0f records/s%n",
+                    rates.stream().sorted().toList().get(rates.size() / 2));
 
             jdbc.execute("TRUNCATE recovery_bench." + spec.table());
             heap.start();
             RecoveryStore.RequestView sampled = recover(store, runner, new RecoveryScope.ByRun(run), spec);
             heap.stop();
-            System.out.printf(Locale.ROOT, "  live heap before %.1f MiB, peak during the recovery %.1f MiB (+%.1f MiB),"
-                            + " %d samples, %,d restored%n", heap.before / 1048576.0, heap.peak.get() / 1048576.0,
-                    (heap.peak.get() - heap.before) / 1048576.0, heap.samples.get(), sampled.restored());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  live heap before %.1f MiB, peak during the recovery %.1f MiB (+%.1f MiB),"
+                            + " %d samples, %,d restored%n",
+                    heap.before / 1048576.0,
+                    heap.peak.get() / 1048576.0,
+                    (heap.peak.get() - heap.before) / 1048576.0,
+                    heap.samples.get(),
+                    sampled.restored());
 
             jdbc.execute("TRUNCATE recovery_bench." + spec.table());
             List<Map<String, Object>> keys = LongStream.rangeClosed(1, Math.min(keyCount, records))
-                    .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+                    .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                    .toList();
             // the log reads alone: one key at a time (as before), then pages of 500 keys in multi-key statements
             for (int i = 0; i < 2; i++) {
                 long alone = System.nanoTime();
@@ -169,15 +199,29 @@ public final class RecoveryPagingBenchmark {
                     reader.byKeys(spec.name(), keys.subList(from, Math.min(keys.size(), from + 500)), true);
                 }
                 double togetherSeconds = (System.nanoTime() - together) / 1e9;
-                System.out.printf(Locale.ROOT, "log reads of %,d keys: one by one %.2f s (%,.0f keys/s), %d at a time in"
-                                + " statements of %d keys %.2f s (%,.0f keys/s)%n", keys.size(), aloneSeconds,
-                        keys.size() / aloneSeconds, 500, LogReader.KEYS_PER_QUERY, togetherSeconds, keys.size() / togetherSeconds);
+                System.out.printf(
+                        Locale.ROOT,
+                        "log reads of %,d keys: one by one %.2f s (%,.0f keys/s), %d at a time in"
+                                + " statements of %d keys %.2f s (%,.0f keys/s)%n",
+                        keys.size(),
+                        aloneSeconds,
+                        keys.size() / aloneSeconds,
+                        500,
+                        LogReader.KEYS_PER_QUERY,
+                        togetherSeconds,
+                        keys.size() / togetherSeconds);
             }
             long start = System.nanoTime();
-            RecoveryStore.RequestView byKeys = recover(store, runner, new RecoveryScope.ByKeys(spec.name(), keys), spec);
+            RecoveryStore.RequestView byKeys =
+                    recover(store, runner, new RecoveryScope.ByKeys(spec.name(), keys), spec);
             double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf(Locale.ROOT, "recovery by keys, %,d keys: %,d restored in %.2f s, %,.0f keys/s%n", keys.size(),
-                    byKeys.restored(), seconds, keys.size() / seconds);
+            System.out.printf(
+                    Locale.ROOT,
+                    "recovery by keys, %,d keys: %,d restored in %.2f s, %,.0f keys/s%n",
+                    keys.size(),
+                    byKeys.restored(),
+                    seconds,
+                    keys.size() / seconds);
         }
     }
 
@@ -212,8 +256,8 @@ public final class RecoveryPagingBenchmark {
         }
     }
 
-    private static RecoveryStore.RequestView recover(RecoveryStore store, RecoveryRunner runner, RecoveryScope scope,
-                                                     DatasetSpec spec) {
+    private static RecoveryStore.RequestView recover(
+            RecoveryStore store, RecoveryRunner runner, RecoveryScope scope, DatasetSpec spec) {
         UUID id = store.create("bench", "benchmark", scope, spec.name(), spec, false, Instant.now());
         runner.run(id, false);
         RecoveryStore.RequestView view = store.find(id).orElseThrow();
@@ -225,8 +269,9 @@ public final class RecoveryPagingBenchmark {
 
     private static DatasetSpec table(JdbcTemplate jdbc, String table) {
         jdbc.execute("CREATE SCHEMA IF NOT EXISTS recovery_bench");
-        jdbc.execute("CREATE TABLE recovery_bench." + table + " (id bigint PRIMARY KEY, name text, email text, address text,"
-                + " balance numeric(12,2), tags text[], updated_at timestamptz NOT NULL)");
+        jdbc.execute(
+                "CREATE TABLE recovery_bench." + table + " (id bigint PRIMARY KEY, name text, email text, address text,"
+                        + " balance numeric(12,2), tags text[], updated_at timestamptz NOT NULL)");
         return DatasetSpec.builder()
                 .name(table.replace('_', '-'))
                 .storeKind(StoreKind.POSTGRES)
@@ -244,24 +289,37 @@ public final class RecoveryPagingBenchmark {
     }
 
     /** {@code count} rows inserted, read through the adapter and logged as one run's deletion records, then deleted. */
-    private static void logged(JdbcTemplate jdbc, StoreAdapter adapter, DeletionLog log, JsonMapper json, DatasetSpec spec,
-                               RunId run, int count) {
+    private static void logged(
+            JdbcTemplate jdbc,
+            StoreAdapter adapter,
+            DeletionLog log,
+            JsonMapper json,
+            DatasetSpec spec,
+            RunId run,
+            int count) {
         OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
-        jdbc.update("INSERT INTO recovery_bench." + spec.table() + " (id, name, email, address, balance, tags, updated_at)"
-                + " SELECT g, 'owner-' || g, 'user' || g || '@example.com', ? || g, g * 1.25, ARRAY['a', 'b' || g], ?"
-                + " FROM generate_series(1, ?) g", FILLER, updated, count);
+        jdbc.update(
+                "INSERT INTO recovery_bench." + spec.table() + " (id, name, email, address, balance, tags, updated_at)"
+                        + " SELECT g, 'owner-' || g, 'user' || g || '@example.com', ? || g, g * 1.25, ARRAY['a', 'b' || g], ?"
+                        + " FROM generate_series(1, ?) g",
+                FILLER,
+                updated,
+                count);
         int batch = 1_000;
         Instant deletedAt = Instant.now();
         for (int from = 1; from <= count; from += batch) {
             List<Map<String, Object>> keys = LongStream.range(from, Math.min(count + 1, from + batch))
-                    .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+                    .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                    .toList();
             List<LiveRow> rows = adapter.readRows(spec, keys);
             DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
             log.specs().write(io.erasure.deletionlog.client.FrozenSpec.of(run.value(), spec, null, deletedAt, json));
-            log.writer().write(rows.stream()
-                    .map(row -> DeletionRecord.of(task, "batch-" + task.taskId(), row.key(), row.columns(), deletedAt))
-                    .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
-                    .toList());
+            log.writer()
+                    .write(rows.stream()
+                            .map(row -> DeletionRecord.of(
+                                    task, "batch-" + task.taskId(), row.key(), row.columns(), deletedAt))
+                            .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
+                            .toList());
         }
         jdbc.execute("TRUNCATE recovery_bench." + spec.table());
     }

@@ -50,17 +50,23 @@ class BulkPathUnavailableIT extends RecoveryTestSupport {
         DatasetSpec spec = cassandraTable();
         List<Long> ids = LongStream.rangeClosed(1, ROWS).boxed().toList();
         for (long id : ids) {
-            session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name, email, score) VALUES (?, ?, ?, ?)"
-                    + " USING TIMESTAMP ? AND TTL ?").bind(id, "name-" + id, id % 4 == 0 ? null : "user" + id + "@example.com",
-                    (int) id * 10, WRITTEN, id % 2 == 0 ? 0 : 3600));
+            session.execute(session.prepare("INSERT INTO " + spec.quotedTable()
+                            + " (id, name, email, score) VALUES (?, ?, ?, ?)" + " USING TIMESTAMP ? AND TTL ?")
+                    .bind(
+                            id,
+                            "name-" + id,
+                            id % 4 == 0 ? null : "user" + id + "@example.com",
+                            (int) id * 10,
+                            WRITTEN,
+                            id % 2 == 0 ? 0 : 3600));
         }
         StoreAdapter adapter = adapters.checkedAdapter(spec);
         Map<Long, LiveRow> before = byId(adapter.readRows(spec, keys(ids)));
         RunId run = RunId.of(unique("run"));
         logAndDelete(spec, run, ids);
 
-        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":" + json.writeValueAsString(spec)
-                + ",\"dryRun\":%s,\"reason\":\"deleted by mistake\"}";
+        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":"
+                + json.writeValueAsString(spec) + ",\"dryRun\":%s,\"reason\":\"deleted by mistake\"}";
         JsonNode dryRun = recover(body.formatted("true"));
 
         assertThat(dryRun.get("path").asString()).as(dryRun.toString()).isEqualTo("ONLINE");
@@ -70,8 +76,10 @@ class BulkPathUnavailableIT extends RecoveryTestSupport {
 
         assertThat(restore.get("status").asString()).as(restore.toString()).isEqualTo("COMPLETED");
         assertThat(restore.get("path").asString()).isEqualTo("ONLINE");
-        assertThat(restore.get("pathReason").asString()).as("why a recovery over the threshold went online")
-                .contains("bulk").contains(Integer.toString(BULK_THRESHOLD))
+        assertThat(restore.get("pathReason").asString())
+                .as("why a recovery over the threshold went online")
+                .contains("bulk")
+                .contains(Integer.toString(BULK_THRESHOLD))
                 .contains("erasure.recovery.bulk-writer-classpath");
         assertThat(restore.get("restored").asLong()).isEqualTo(ROWS);
         assertThat(restore.get("failed").asLong()).isZero();
@@ -92,7 +100,8 @@ class BulkPathUnavailableIT extends RecoveryTestSupport {
             }
         }
         assertThat(listed).isNotNull();
-        assertThat(listed.get("pathReason").asString()).as("the history keeps the reason")
+        assertThat(listed.get("pathReason").asString())
+                .as("the history keeps the reason")
                 .isEqualTo(restore.get("pathReason").asString());
     }
 
@@ -102,7 +111,8 @@ class BulkPathUnavailableIT extends RecoveryTestSupport {
         String table = unique("unbulked");
         session.execute("CREATE KEYSPACE IF NOT EXISTS recovery_it WITH replication = {'class': 'SimpleStrategy',"
                 + " 'replication_factor': 1}");
-        session.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, email text, score int)");
+        session.execute(
+                "CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, email text, score int)");
         return DatasetSpec.builder()
                 .name(table.replace('_', '-'))
                 .storeKind(StoreKind.CASSANDRA)
@@ -126,10 +136,12 @@ class BulkPathUnavailableIT extends RecoveryTestSupport {
         List<LiveRow> rows = adapter.readRows(spec, keys);
         assertThat(rows).hasSize(ids.size());
         DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
-        logUnder(task, rows.stream()
-                .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now()))
-                .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
-                .toList());
+        logUnder(
+                task,
+                rows.stream()
+                        .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now()))
+                        .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
+                        .toList());
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "batch-1", CUTOFF, keys)));
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
     }

@@ -55,8 +55,14 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         List<Long> ids = LongStream.rangeClosed(1, ROWS).boxed().toList();
         for (long id : ids) {
             // no TTL, a long TTL on every column, or a TTL on email only
-            write(spec, id, "name-" + id, id % 5 == 0 ? null : "user" + id + "@example.com", (int) id * 10,
-                    id % 3 == 0 ? 0 : 3600, id % 3 == 1 ? 7200 : null);
+            write(
+                    spec,
+                    id,
+                    "name-" + id,
+                    id % 5 == 0 ? null : "user" + id + "@example.com",
+                    (int) id * 10,
+                    id % 3 == 0 ? 0 : 3600,
+                    id % 3 == 1 ? 7200 : null);
         }
         write(spec, SHORT_LIVED, "short-lived", "s@example.com", 1, 60, null);
         StoreAdapter adapter = adapters.checkedAdapter(spec);
@@ -69,30 +75,42 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         // written by the application after the delete: its cell must survive the recovery, the others come back
         session.execute("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (" + REINSERTED + ", 'new-7')");
 
-        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":" + json.writeValueAsString(spec)
-                + ",\"dryRun\":%s,\"reason\":\"deleted by mistake\"}";
+        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":"
+                + json.writeValueAsString(spec) + ",\"dryRun\":%s,\"reason\":\"deleted by mistake\"}";
         JsonNode dryRun = recover(body.formatted("true"));
 
         assertThat(dryRun.get("status").asString()).as(dryRun.toString()).isEqualTo("COMPLETED");
-        assertThat(dryRun.get("path").asString()).as("the path a restore would take").isEqualTo("BULK");
+        assertThat(dryRun.get("path").asString())
+                .as("the path a restore would take")
+                .isEqualTo("BULK");
         Map<Long, String> assessed = outcomes(dryRun);
-        assertThat(assessed).hasSize(ROWS + 1).containsEntry(REINSERTED, "RESTORABLE").containsEntry(SHORT_LIVED, "EXPIRED")
+        assertThat(assessed)
+                .hasSize(ROWS + 1)
+                .containsEntry(REINSERTED, "RESTORABLE")
+                .containsEntry(SHORT_LIVED, "EXPIRED")
                 .containsEntry(1L, "RESTORABLE");
         assertThat(assessed.values()).filteredOn("RESTORABLE"::equals).hasSize(ROWS);
-        assertThat(row(spec, 1)).as("a dry-run writes nothing, on the bulk path too").isNull();
+        assertThat(row(spec, 1))
+                .as("a dry-run writes nothing, on the bulk path too")
+                .isNull();
 
         JsonNode restore = recover(body.formatted("false"));
 
         assertThat(restore.get("status").asString()).as(restore.toString()).isEqualTo("COMPLETED");
         assertThat(restore.get("path").asString()).isEqualTo("BULK");
         Map<Long, String> outcomes = outcomes(restore);
-        assertThat(outcomes).hasSize(ROWS + 1).containsEntry(REINSERTED, "RESTORED").containsEntry(SHORT_LIVED, "EXPIRED");
+        assertThat(outcomes)
+                .hasSize(ROWS + 1)
+                .containsEntry(REINSERTED, "RESTORED")
+                .containsEntry(SHORT_LIVED, "EXPIRED");
         assertThat(outcomes.values()).filteredOn("RESTORED"::equals).hasSize(ROWS);
         assertThat(restore.get("restored").asLong()).isEqualTo(ROWS);
         assertThat(restore.get("conflicts").asLong()).isZero();
         assertThat(restore.get("expired").asLong()).isEqualTo(1);
         assertThat(restore.get("failed").asLong()).isZero();
-        assertThat(restore.get("recordsDone").asLong()).isEqualTo(restore.get("recordsTotal").asLong()).isEqualTo(ROWS + 1);
+        assertThat(restore.get("recordsDone").asLong())
+                .isEqualTo(restore.get("recordsTotal").asLong())
+                .isEqualTo(ROWS + 1);
 
         Map<Long, LiveRow> after = byId(adapter.readRows(spec, keys(ids)));
         for (long id : ids) {
@@ -103,25 +121,36 @@ class BulkRecoveryIT extends RecoveryTestSupport {
             for (ColumnValue column : after.get(id).columns()) {
                 ColumnValue was = column(before.get(id), column.name());
                 if (column.writeTimeMicros() != null) {
-                    assertThat(column.writeTimeMicros()).as("row %d %s restored at the cut-off + 1 µs", id, column.name())
+                    assertThat(column.writeTimeMicros())
+                            .as("row %d %s restored at the cut-off + 1 µs", id, column.name())
                             .isEqualTo(CUTOFF.restoreWriteTimeMicros());
                 }
                 if (was.ttlSeconds() == null) {
-                    assertThat(column.ttlSeconds()).as("row %d %s: no TTL before, none after", id, column.name()).isNull();
+                    assertThat(column.ttlSeconds())
+                            .as("row %d %s: no TTL before, none after", id, column.name())
+                            .isNull();
                 } else {
-                    assertThat(column.ttlSeconds()).as("row %d %s: the remaining TTL", id, column.name())
+                    assertThat(column.ttlSeconds())
+                            .as("row %d %s: the remaining TTL", id, column.name())
                             .isBetween(was.ttlSeconds() - 120, was.ttlSeconds());
                 }
             }
         }
         Row kept = row(spec, REINSERTED);
         assertThat(kept.getString("name")).as("the newer cell is kept").isEqualTo("new-7");
-        assertThat(kept.getString("email")).as("a cell without a newer one is restored").isEqualTo("user7@example.com");
+        assertThat(kept.getString("email"))
+                .as("a cell without a newer one is restored")
+                .isEqualTo("user7@example.com");
         assertThat(kept.getLong("wt")).isGreaterThan(CUTOFF.restoreWriteTimeMicros());
-        assertThat(row(spec, SHORT_LIVED)).as("an expired record is not written").isNull();
+        assertThat(row(spec, SHORT_LIVED))
+                .as("an expired record is not written")
+                .isNull();
         assertThat(StreamSupport.stream(get("/api/recoveries?limit=500").spliterator(), false)
-                .filter(r -> r.get("id").asString().equals(restore.get("id").asString()))
-                .map(r -> r.get("path").asString())).as("the history says which path was taken").containsExactly("BULK");
+                        .filter(r ->
+                                r.get("id").asString().equals(restore.get("id").asString()))
+                        .map(r -> r.get("path").asString()))
+                .as("the history says which path was taken")
+                .containsExactly("BULK");
     }
 
     @Test
@@ -156,16 +185,23 @@ class BulkRecoveryIT extends RecoveryTestSupport {
                 + json.writeValueAsString(spec) + ",\"dryRun\":false,\"reason\":\"test\"}");
 
         assertThat(restore.get("status").asString()).as(restore.toString()).isEqualTo("COMPLETED");
-        assertThat(restore.get("path").asString()).as("the whole rows are enough for the bulk path").isEqualTo("BULK");
+        assertThat(restore.get("path").asString())
+                .as("the whole rows are enough for the bulk path")
+                .isEqualTo("BULK");
         Map<Long, String> outcomes = outcomes(restore);
         assertThat(outcomes).hasSize(BULK_THRESHOLD + 1).containsEntry(anonymised, "RESTORED");
         assertThat(outcomes.values()).containsOnly("RESTORED");
-        Row row = session.execute(session.prepare("SELECT name, email, WRITETIME(name) AS name_wt, WRITETIME(email) AS email_wt"
-                + " FROM " + spec.quotedTable() + " WHERE id = ?").bind(anonymised)).one();
+        Row row = session.execute(
+                        session.prepare("SELECT name, email, WRITETIME(name) AS name_wt, WRITETIME(email) AS email_wt"
+                                        + " FROM " + spec.quotedTable() + " WHERE id = ?")
+                                .bind(anonymised))
+                .one();
         assertThat(row.getString("email")).as("the cleared column is back").isEqualTo("anonymised@example.com");
         assertThat(row.getLong("email_wt")).isEqualTo(CUTOFF.restoreWriteTimeMicros());
         assertThat(row.getString("name")).isEqualTo("kept-name");
-        assertThat(row.getLong("name_wt")).as("a column the record does not hold is not rewritten").isEqualTo(WRITTEN);
+        assertThat(row.getLong("name_wt"))
+                .as("a column the record does not hold is not rewritten")
+                .isEqualTo(WRITTEN);
         assertThat(row(spec, 1).getString("email")).isEqualTo("user1@example.com");
     }
 
@@ -175,7 +211,8 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         String table = unique("bulk_profiles");
         session.execute("CREATE KEYSPACE IF NOT EXISTS recovery_it WITH replication = {'class': 'SimpleStrategy',"
                 + " 'replication_factor': 1}");
-        session.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, email text, score int)");
+        session.execute(
+                "CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, email text, score int)");
         return DatasetSpec.builder()
                 .name(table.replace('_', '-'))
                 .storeKind(StoreKind.CASSANDRA)
@@ -194,11 +231,13 @@ class BulkRecoveryIT extends RecoveryTestSupport {
 
     /** One row at {@link #WRITTEN}; {@code ttl} 0 is none, {@code emailTtl} (if set) overrides it for email. */
     private void write(DatasetSpec spec, long id, String name, String email, int score, int ttl, Integer emailTtl) {
-        session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name, email, score) VALUES (?, ?, ?, ?)"
-                + " USING TIMESTAMP ? AND TTL ?").bind(id, name, email, score, WRITTEN, ttl));
+        session.execute(session.prepare("INSERT INTO " + spec.quotedTable()
+                        + " (id, name, email, score) VALUES (?, ?, ?, ?)" + " USING TIMESTAMP ? AND TTL ?")
+                .bind(id, name, email, score, WRITTEN, ttl));
         if (emailTtl != null && email != null) {
-            session.execute(session.prepare("UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? AND TTL ? SET email = ?"
-                    + " WHERE id = ?").bind(WRITTEN, emailTtl, email, id));
+            session.execute(session.prepare("UPDATE " + spec.quotedTable()
+                            + " USING TIMESTAMP ? AND TTL ? SET email = ?" + " WHERE id = ?")
+                    .bind(WRITTEN, emailTtl, email, id));
         }
     }
 
@@ -222,13 +261,17 @@ class BulkRecoveryIT extends RecoveryTestSupport {
     /** What forward deletion's anonymisation does: log the live value of {@code column}, then clear it at the cut-off. */
     private void logAndAnonymise(DatasetSpec spec, String requestId, long id, String column, Instant deletedAt) {
         Map<String, Object> key = Map.of("id", id);
-        LiveRow live = adapters.checkedAdapter(spec).readRows(spec, List.of(key)).get(0);
-        DeletionTask task = DeletionTask.forward(requestId, spec, List.of(key), CUTOFF, spec.priority(), List.of(column));
-        DeletionRecord record = DeletionRecord.of(task, "batch-1", live.key(), List.of(column(live, column)), deletedAt);
+        LiveRow live =
+                adapters.checkedAdapter(spec).readRows(spec, List.of(key)).get(0);
+        DeletionTask task =
+                DeletionTask.forward(requestId, spec, List.of(key), CUTOFF, spec.priority(), List.of(column));
+        DeletionRecord record =
+                DeletionRecord.of(task, "batch-1", live.key(), List.of(column(live, column)), deletedAt);
         assertThat(record.anonymised()).isTrue();
         logUnder(task, List.of(json.readValue(json.writeValueAsString(record), DeletionRecord.class)));
-        session.execute(session.prepare("DELETE " + column + " FROM " + spec.quotedTable() + " USING TIMESTAMP ? WHERE id = ?")
-                .bind(CUTOFF.micros(), id));
+        session.execute(
+                session.prepare("DELETE " + column + " FROM " + spec.quotedTable() + " USING TIMESTAMP ? WHERE id = ?")
+                        .bind(CUTOFF.micros(), id));
     }
 
     private static List<Map<String, Object>> keys(List<Long> ids) {
@@ -248,20 +291,26 @@ class BulkRecoveryIT extends RecoveryTestSupport {
     }
 
     private static ColumnValue column(LiveRow row, String name) {
-        return row.columns().stream().filter(c -> c.name().equals(name)).findFirst()
+        return row.columns().stream()
+                .filter(c -> c.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no column " + name + " in " + row));
     }
 
     private Row row(DatasetSpec spec, long id) {
         return session.execute(session.prepare("SELECT name, email, WRITETIME(name) AS wt FROM " + spec.quotedTable()
-                + " WHERE id = ?").bind(id)).one();
+                                + " WHERE id = ?")
+                        .bind(id))
+                .one();
     }
 
     /** The outcome per id of a finished recovery. */
     private Map<Long, String> outcomes(JsonNode request) {
         Map<Long, String> byId = new HashMap<>();
         for (JsonNode item : get("/api/recoveries/" + request.get("id").asString() + "/outcomes?limit=5000")) {
-            byId.put(item.get("primaryKey").get("id").asLong(), item.get("outcome").asString());
+            byId.put(
+                    item.get("primaryKey").get("id").asLong(),
+                    item.get("outcome").asString());
         }
         return byId;
     }

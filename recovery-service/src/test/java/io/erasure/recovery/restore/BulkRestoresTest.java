@@ -32,7 +32,8 @@ class BulkRestoresTest {
 
         assertThat(bulk.pathFor(spec(StoreKind.CASSANDRA), 999)).isEqualTo(RestorePath.ONLINE);
         assertThat(bulk.pathFor(spec(StoreKind.CASSANDRA), 1000)).isEqualTo(RestorePath.BULK);
-        assertThat(bulk.pathFor(spec(StoreKind.POSTGRES), 1_000_000)).as("other stores always restore online")
+        assertThat(bulk.pathFor(spec(StoreKind.POSTGRES), 1_000_000))
+                .as("other stores always restore online")
                 .isEqualTo(RestorePath.ONLINE);
     }
 
@@ -61,16 +62,28 @@ class BulkRestoresTest {
         BulkRestores.PathChoice choice = bulk.choose(spec(StoreKind.CASSANDRA), 10);
 
         assertThat(choice.path()).isEqualTo(RestorePath.ONLINE);
-        assertThat(choice.reason()).contains("10 records").contains("erasure.recovery.bulk-threshold=10")
-                .contains("erasure.recovery.bulk-writer-classpath").contains("sstable-writer");
-        assertThat(bulk.choose(spec(StoreKind.CASSANDRA), 9)).as("under the threshold: no reason to give")
+        assertThat(choice.reason())
+                .contains("10 records")
+                .contains("erasure.recovery.bulk-threshold=10")
+                .contains("erasure.recovery.bulk-writer-classpath")
+                .contains("sstable-writer");
+        assertThat(bulk.choose(spec(StoreKind.CASSANDRA), 9))
+                .as("under the threshold: no reason to give")
                 .isEqualTo(new BulkRestores.PathChoice(RestorePath.ONLINE, null));
     }
 
     private BulkRestores bulk(int threshold, String classpath) {
         StoreConnectionsProperties connections = new StoreConnectionsProperties(Map.of());
-        return new BulkRestores(new StoreAdapterPool(null, connections), connections, Clock.systemUTC(), threshold, 50_000,
-                classpath, work, "256m", Duration.ofMinutes(1));
+        return new BulkRestores(
+                new StoreAdapterPool(null, connections),
+                connections,
+                Clock.systemUTC(),
+                threshold,
+                50_000,
+                classpath,
+                work,
+                "256m",
+                Duration.ofMinutes(1));
     }
 
     private static DatasetSpec spec(StoreKind kind) {
@@ -83,7 +96,10 @@ class BulkRestoresTest {
                 .keyColumns(KeyColumns.partitionOnly("id"))
                 .identifierColumn("id")
                 .identifierSource("customers")
-                .conditionalColumn(kind == StoreKind.CASSANDRA ? ConditionalColumn.none() : ConditionalColumn.timestamp("updated_at"))
+                .conditionalColumn(
+                        kind == StoreKind.CASSANDRA
+                                ? ConditionalColumn.none()
+                                : ConditionalColumn.timestamp("updated_at"))
                 .backup(new BackupLocation("backups/profiles/", BackupFormat.JSONL_GZIP))
                 .limits(DeletionLimits.fraction(0.5))
                 .ownerTeam("shop")

@@ -19,11 +19,20 @@ import org.junit.jupiter.api.Test;
 
 class ClearedColumnsForecastTest {
 
-    private static final DatasetSpec SPEC = DatasetSpec.builder().name("members").storeKind(StoreKind.POSTGRES)
-            .connectionRef("main").namespace("app").table("members").keyColumns(KeyColumns.partitionOnly("id"))
-            .identifierColumn("id").identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
-            .backup(new BackupLocation("backups/members/", BackupFormat.JSONL_GZIP)).limits(DeletionLimits.fraction(0.5))
-            .ownerTeam("team").build();
+    private static final DatasetSpec SPEC = DatasetSpec.builder()
+            .name("members")
+            .storeKind(StoreKind.POSTGRES)
+            .connectionRef("main")
+            .namespace("app")
+            .table("members")
+            .keyColumns(KeyColumns.partitionOnly("id"))
+            .identifierColumn("id")
+            .identifierSource("customers")
+            .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+            .backup(new BackupLocation("backups/members/", BackupFormat.JSONL_GZIP))
+            .limits(DeletionLimits.fraction(0.5))
+            .ownerTeam("team")
+            .build();
     private static final long CUTOFF = 1_000_000_000L;
     private static final Instant NOW = Instant.ofEpochSecond(2_000);
     private static final Map<String, Object> KEY = Map.of("id", 1L);
@@ -48,16 +57,18 @@ class ClearedColumnsForecastTest {
     void aRowWrittenAfterTheCutoffIsAConflictOnlyWhereTheRowDecides() {
         LiveRow row = row(CUTOFF + 1, ColumnValue.of("name", "renamed"), ColumnValue.of("email", null));
 
-        assertThat(outcome(anonymised("a@example.com"), row, false)).as("PostgreSQL: updated_at after the cut-off")
+        assertThat(outcome(anonymised("a@example.com"), row, false))
+                .as("PostgreSQL: updated_at after the cut-off")
                 .isEqualTo(Outcome.CONFLICT);
-        assertThat(outcome(anonymised("a@example.com"), row, true)).as("Cassandra: only the cleared cells count")
+        assertThat(outcome(anonymised("a@example.com"), row, true))
+                .as("Cassandra: only the cleared cells count")
                 .isEqualTo(Outcome.RESTORABLE);
     }
 
     @Test
     void aMissingRowFailsWhereTheRowIsNeededAndIsWrittenCellByCellOtherwise() {
-        ClearedColumnsForecast.Forecast relational = ClearedColumnsForecast.of(anonymised("a@example.com"), null, false,
-                SPEC, NOW);
+        ClearedColumnsForecast.Forecast relational =
+                ClearedColumnsForecast.of(anonymised("a@example.com"), null, false, SPEC, NOW);
 
         assertThat(relational.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(relational.detail()).contains("deleted after it was anonymised");
@@ -73,14 +84,16 @@ class ClearedColumnsForecastTest {
 
     @Test
     void anExpiredCellIsReportedExpired() {
-        LoggedRecord record = record(List.of(new ColumnValue("email", "a@example.com", CUTOFF - 5, 60)),
-                NOW.minusSeconds(120));
+        LoggedRecord record =
+                record(List.of(new ColumnValue("email", "a@example.com", CUTOFF - 5, 60)), NOW.minusSeconds(120));
 
-        assertThat(outcome(record, row(CUTOFF - 5, ColumnValue.of("email", null)), true)).isEqualTo(Outcome.EXPIRED);
+        assertThat(outcome(record, row(CUTOFF - 5, ColumnValue.of("email", null)), true))
+                .isEqualTo(Outcome.EXPIRED);
     }
 
     private static Outcome outcome(LoggedRecord record, LiveRow live, boolean cellTimestamps) {
-        return ClearedColumnsForecast.of(record, live, cellTimestamps, SPEC, NOW).outcome();
+        return ClearedColumnsForecast.of(record, live, cellTimestamps, SPEC, NOW)
+                .outcome();
     }
 
     private static LoggedRecord anonymised(String email) {
@@ -88,8 +101,21 @@ class ClearedColumnsForecastTest {
     }
 
     private static LoggedRecord record(List<ColumnValue> columns, Instant deletedAt) {
-        return new LoggedRecord("a".repeat(64), "members", "hash", deletedAt, null, "request-1",
-                "task-1", "task-1-b0", CUTOFF, null, false, KEY, columns, true);
+        return new LoggedRecord(
+                "a".repeat(64),
+                "members",
+                "hash",
+                deletedAt,
+                null,
+                "request-1",
+                "task-1",
+                "task-1-b0",
+                CUTOFF,
+                null,
+                false,
+                KEY,
+                columns,
+                true);
     }
 
     private static LiveRow row(long lastWriteMicros, ColumnValue... columns) {

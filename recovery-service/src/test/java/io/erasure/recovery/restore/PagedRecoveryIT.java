@@ -62,16 +62,22 @@ class PagedRecoveryIT extends RecoveryTestSupport {
 
     @Autowired
     StoreAdapterPool adapters;
+
     @Autowired
     BulkRestores bulk;
+
     @Autowired
     RetainedRows retained;
+
     @Autowired
     FrozenSpecGuard frozenSpecs;
+
     @Autowired
     StoreConnectionsProperties connections;
+
     @Autowired
     RecoveryProperties properties;
+
     @Value("${erasure.deletion-log.master-key}")
     String masterKey;
 
@@ -101,19 +107,26 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         assertThat(restore.recordsTotal()).isEqualTo(rows);
         assertThat(restore.recordsDone()).as("each record settled once").isEqualTo(rows);
         assertThat(restore.restored()).isEqualTo(rows);
-        assertThat(restore.conflicts() + restore.failed() + restore.expired() + restore.purged()).isZero();
-        assertThat(outcomes(restore.id())).hasSize(rows).allSatisfy((recordId, outcome) ->
-                assertThat(outcome).isEqualTo("RESTORED"));
+        assertThat(restore.conflicts() + restore.failed() + restore.expired() + restore.purged())
+                .isZero();
+        assertThat(outcomes(restore.id()))
+                .hasSize(rows)
+                .allSatisfy((recordId, outcome) -> assertThat(outcome).isEqualTo("RESTORED"));
         assertThat(table(spec)).as("every row back, identical").isEqualTo(before);
-        assertThat(observed.recordsRead.get()).as("the run's records, each read once with its columns").isEqualTo(rows);
-        assertThat(observed.mostHeld.get()).as("records read with their columns and not yet settled, at most")
-                .isPositive().isLessThanOrEqualTo(PAGE);
+        assertThat(observed.recordsRead.get())
+                .as("the run's records, each read once with its columns")
+                .isEqualTo(rows);
+        assertThat(observed.mostHeld.get())
+                .as("records read with their columns and not yet settled, at most")
+                .isPositive()
+                .isLessThanOrEqualTo(PAGE);
 
         RecoveryStore.RequestView again = recover(runner, new RecoveryScope.ByRun(run), spec, false);
 
         assertThat(again.restored()).as("a re-run restores nothing twice").isZero();
         assertThat(again.conflicts()).isEqualTo(rows);
-        assertThat(store().outcomes(again.id(), 5_000, 0)).hasSize(rows)
+        assertThat(store().outcomes(again.id(), 5_000, 0))
+                .hasSize(rows)
                 .allSatisfy(item -> assertThat(item.detail()).startsWith("already restored"));
         assertThat(table(spec)).isEqualTo(before);
     }
@@ -125,28 +138,41 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         DatasetSpec spec = ordersWithItems();
         List<Long> ids = LongStream.rangeClosed(1, orders).boxed().toList();
         OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
-        jdbc.batchUpdate("INSERT INTO recovery_it.orders_with_items (id, name, updated_at) VALUES (?, ?, ?)",
-                ids.stream().map(id -> new Object[] {id, "order-" + id, updated}).toList());
-        jdbc.batchUpdate("INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at) VALUES (?, ?, ?, ?)",
-                ids.stream().flatMap(id -> LongStream.rangeClosed(1, 2).mapToObj(i -> new Object[] {id * 10 + i, id,
-                        "sku-" + id + "-" + i, updated})).toList());
-        List<Map<String, Object>> ordersBefore = jdbc.queryForList("SELECT * FROM recovery_it.orders_with_items ORDER BY id");
-        List<Map<String, Object>> itemsBefore = jdbc.queryForList(
-                "SELECT * FROM recovery_it.orders_with_items_items ORDER BY item_id");
+        jdbc.batchUpdate(
+                "INSERT INTO recovery_it.orders_with_items (id, name, updated_at) VALUES (?, ?, ?)",
+                ids.stream()
+                        .map(id -> new Object[] {id, "order-" + id, updated})
+                        .toList());
+        jdbc.batchUpdate(
+                "INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at) VALUES (?, ?, ?, ?)",
+                ids.stream()
+                        .flatMap(id -> LongStream.rangeClosed(1, 2)
+                                .mapToObj(i -> new Object[] {id * 10 + i, id, "sku-" + id + "-" + i, updated}))
+                        .toList());
+        List<Map<String, Object>> ordersBefore =
+                jdbc.queryForList("SELECT * FROM recovery_it.orders_with_items ORDER BY id");
+        List<Map<String, Object>> itemsBefore =
+                jdbc.queryForList("SELECT * FROM recovery_it.orders_with_items_items ORDER BY item_id");
         RunId run = RunId.of(unique("run"));
         logAndDelete(spec, run, ids, Instant.now());
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it.orders_with_items_items", Long.class)).isZero();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it.orders_with_items_items", Long.class))
+                .isZero();
 
-        RecoveryStore.RequestView restore = recover(runner(new Observed(), bulk), new RecoveryScope.ByRun(run), spec, false);
+        RecoveryStore.RequestView restore =
+                recover(runner(new Observed(), bulk), new RecoveryScope.ByRun(run), spec, false);
 
         assertThat(restore.status()).as(restore.failure()).isEqualTo(RecoveryStore.Status.COMPLETED);
         assertThat(restore.recordsTotal()).as("60 orders and their 120 items").isEqualTo(orders * 3L);
-        assertThat(restore.failed()).as("no item refused for an order restored pages later").isZero();
+        assertThat(restore.failed())
+                .as("no item refused for an order restored pages later")
+                .isZero();
         assertThat(restore.restored()).isEqualTo(orders * 3L);
         assertThat(restore.recordsDone()).as("each record settled once").isEqualTo(orders * 3L);
-        assertThat(outcomes(restore.id())).hasSize(orders * 3).allSatisfy((recordId, outcome) ->
-                assertThat(outcome).isEqualTo("RESTORED"));
-        assertThat(jdbc.queryForList("SELECT * FROM recovery_it.orders_with_items ORDER BY id")).isEqualTo(ordersBefore);
+        assertThat(outcomes(restore.id()))
+                .hasSize(orders * 3)
+                .allSatisfy((recordId, outcome) -> assertThat(outcome).isEqualTo("RESTORED"));
+        assertThat(jdbc.queryForList("SELECT * FROM recovery_it.orders_with_items ORDER BY id"))
+                .isEqualTo(ordersBefore);
         assertThat(jdbc.queryForList("SELECT * FROM recovery_it.orders_with_items_items ORDER BY item_id"))
                 .isEqualTo(itemsBefore);
     }
@@ -155,23 +181,28 @@ class PagedRecoveryIT extends RecoveryTestSupport {
     void aChildRowWhoseParentCannotComeBackIsFailedOnceWithTheReason() {
         DatasetSpec spec = ordersWithItems();
         OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
-        jdbc.update("INSERT INTO recovery_it.orders_with_items (id, name, updated_at) VALUES (1, 'order-1', ?)", updated);
-        jdbc.update("INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at) VALUES (11, 1, 'a', ?)",
+        jdbc.update(
+                "INSERT INTO recovery_it.orders_with_items (id, name, updated_at) VALUES (1, 'order-1', ?)", updated);
+        jdbc.update(
+                "INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at) VALUES (11, 1, 'a', ?)",
                 updated);
         RunId run = RunId.of(unique("run"));
         logAndDelete(spec, run, List.of(1L), Instant.now());
         // the table no longer accepts the order as it was: the order is refused, so its item has no parent to go under
         jdbc.execute("ALTER TABLE recovery_it.orders_with_items ADD CONSTRAINT renamed CHECK (name <> 'order-1')");
 
-        RecoveryStore.RequestView restore = recover(runner(new Observed(), bulk), new RecoveryScope.ByRun(run), spec, false);
+        RecoveryStore.RequestView restore =
+                recover(runner(new Observed(), bulk), new RecoveryScope.ByRun(run), spec, false);
 
         assertThat(restore.recordsDone()).as("each record settled once").isEqualTo(2);
         assertThat(restore.restored()).isZero();
         assertThat(restore.failed()).isEqualTo(2);
-        assertThat(store().outcomes(restore.id(), 10, 0)).extracting(RecoveryItem::detail)
+        assertThat(store().outcomes(restore.id(), 10, 0))
+                .extracting(RecoveryItem::detail)
                 .anySatisfy(detail -> assertThat(detail).contains("renamed"))
                 .anySatisfy(detail -> assertThat(detail).startsWith("its parent row is not in the store"));
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it.orders_with_items_items", Long.class)).isZero();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it.orders_with_items_items", Long.class))
+                .isZero();
     }
 
     @Test
@@ -188,23 +219,35 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         logAndDelete(spec, RunId.of(unique("run")), deletedTwice, windowStart.plusSeconds(600));
         Observed observed = new Observed();
 
-        RecoveryStore.RequestView restore = recover(runner(observed, bulk),
-                new RecoveryScope.ByTimeWindow(spec.name(), windowStart, windowStart.plus(20, ChronoUnit.MINUTES)), spec, false);
+        RecoveryStore.RequestView restore = recover(
+                runner(observed, bulk),
+                new RecoveryScope.ByTimeWindow(spec.name(), windowStart, windowStart.plus(20, ChronoUnit.MINUTES)),
+                spec,
+                false);
 
         assertThat(restore.status()).as(restore.failure()).isEqualTo(RecoveryStore.Status.COMPLETED);
         assertThat(restore.recordsTotal()).as("one record per key").isEqualTo(ids.size());
         assertThat(restore.recordsDone()).isEqualTo(ids.size());
         assertThat(restore.restored()).isEqualTo(ids.size());
-        assertThat(restore.conflicts()).as("no older record restored first, to conflict with the latest").isZero();
+        assertThat(restore.conflicts())
+                .as("no older record restored first, to conflict with the latest")
+                .isZero();
         Map<String, String> outcomes = outcomes(restore.id());
         Set<String> olderRecords = deletedTwice.stream()
-                .map(id -> DeletionRecord.recordIdFor(first.value(), spec.name(), Map.of("id", id))).collect(Collectors.toSet());
+                .map(id -> DeletionRecord.recordIdFor(first.value(), spec.name(), Map.of("id", id)))
+                .collect(Collectors.toSet());
         assertThat(outcomes).hasSize(ids.size()).doesNotContainKeys(olderRecords.toArray(String[]::new));
         assertThat(jdbc.queryForList("SELECT name FROM recovery_it." + spec.table() + " ORDER BY id", String.class))
-                .containsExactlyElementsOf(ids.stream().map(id -> (id <= 60 ? "second-" : "first-") + id).toList());
-        assertThat(observed.recordsRead.get()).as("210 records in the window").isEqualTo(ids.size() + deletedTwice.size());
-        assertThat(observed.mostHeld.get()).as("a page, and the 60 older records let go without an outcome")
-                .isPositive().isLessThanOrEqualTo(PAGE + deletedTwice.size());
+                .containsExactlyElementsOf(ids.stream()
+                        .map(id -> (id <= 60 ? "second-" : "first-") + id)
+                        .toList());
+        assertThat(observed.recordsRead.get())
+                .as("210 records in the window")
+                .isEqualTo(ids.size() + deletedTwice.size());
+        assertThat(observed.mostHeld.get())
+                .as("a page, and the 60 older records let go without an outcome")
+                .isPositive()
+                .isLessThanOrEqualTo(PAGE + deletedTwice.size());
     }
 
     @Test
@@ -213,12 +256,13 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         List<Long> ids = LongStream.rangeClosed(1, 300).boxed().toList();
         insert(spec, ids, "owner-");
         logAndDelete(spec, RunId.of(unique("run")), ids, Instant.now());
-        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 320).<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+        List<Map<String, Object>> keys = LongStream.rangeClosed(1, 320)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
                 .toList();
         Observed observed = new Observed();
 
-        RecoveryStore.RequestView restore = recover(runner(observed, bulk), new RecoveryScope.ByKeys(spec.name(), keys), spec,
-                false);
+        RecoveryStore.RequestView restore =
+                recover(runner(observed, bulk), new RecoveryScope.ByKeys(spec.name(), keys), spec, false);
 
         assertThat(restore.status()).as(restore.failure()).isEqualTo(RecoveryStore.Status.COMPLETED);
         assertThat(restore.recordsTotal()).isEqualTo(keys.size());
@@ -226,8 +270,10 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         assertThat(restore.restored()).isEqualTo(ids.size());
         assertThat(restore.notInLog()).as("keys 301..320 were never deleted").isEqualTo(20);
         assertThat(count(spec)).isEqualTo(ids.size());
-        assertThat(observed.keyStatements.get()).as("statements on the log's by-key and purge-marker tables for 320 keys")
-                .isPositive().isLessThan(keys.size() / 10);
+        assertThat(observed.keyStatements.get())
+                .as("statements on the log's by-key and purge-marker tables for 320 keys")
+                .isPositive()
+                .isLessThan(keys.size() / 10);
     }
 
     @Test
@@ -237,53 +283,76 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         DatasetSpec spec = cassandraTable();
         List<Long> ids = LongStream.rangeClosed(1, rows).boxed().toList();
         for (long id : ids) {
-            session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (?, ?) USING TIMESTAMP ?")
-                    .bind(id, "name-" + id, WRITTEN));
+            session.execute(
+                    session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (?, ?) USING TIMESTAMP ?")
+                            .bind(id, "name-" + id, WRITTEN));
         }
         RunId run = RunId.of(unique("run"));
         logAndDelete(spec, run, ids, Instant.now());
         Observed observed = new Observed();
-        BulkRestores batchesOf60 = new BulkRestores(adapters, connections, Clock.systemUTC(), BULK_THRESHOLD, bulkBatch,
-                properties.bulkWriterClasspath(), properties.bulkWorkPath(), properties.bulkWriterHeap(),
-                properties.bulkWriterTimeout(), properties.bulkLoaderChoice());
+        BulkRestores batchesOf60 = new BulkRestores(
+                adapters,
+                connections,
+                Clock.systemUTC(),
+                BULK_THRESHOLD,
+                bulkBatch,
+                properties.bulkWriterClasspath(),
+                properties.bulkWorkPath(),
+                properties.bulkWriterHeap(),
+                properties.bulkWriterTimeout(),
+                properties.bulkLoaderChoice());
 
-        RecoveryStore.RequestView restore = recover(runner(observed, batchesOf60), new RecoveryScope.ByRun(run), spec, false);
+        RecoveryStore.RequestView restore =
+                recover(runner(observed, batchesOf60), new RecoveryScope.ByRun(run), spec, false);
 
         assertThat(restore.status()).as(restore.failure()).isEqualTo(RecoveryStore.Status.COMPLETED);
         assertThat(restore.path()).isEqualTo(RestorePath.BULK);
         assertThat(restore.recordsTotal()).isEqualTo(rows);
         assertThat(restore.recordsDone()).isEqualTo(rows);
         assertThat(restore.restored()).isEqualTo(rows);
-        assertThat(session.execute("SELECT count(*) FROM " + spec.quotedTable()).one().getLong(0)).isEqualTo(rows);
-        assertThat(observed.mostHeld.get()).as("one bulk batch and the page being read, at most")
-                .isPositive().isLessThanOrEqualTo(bulkBatch + PAGE);
+        assertThat(session.execute("SELECT count(*) FROM " + spec.quotedTable())
+                        .one()
+                        .getLong(0))
+                .isEqualTo(rows);
+        assertThat(observed.mostHeld.get())
+                .as("one bulk batch and the page being read, at most")
+                .isPositive()
+                .isLessThanOrEqualTo(bulkBatch + PAGE);
     }
 
     @Test
     void aCassandraRecoveryByKeysChoosesItsPathByTheWholeRowsTheLogHoldsForThem() {
         DatasetSpec spec = cassandraTable();
-        List<Long> deleted = LongStream.rangeClosed(1, BULK_THRESHOLD + 5).boxed().toList();
+        List<Long> deleted =
+                LongStream.rangeClosed(1, BULK_THRESHOLD + 5).boxed().toList();
         for (long id : deleted) {
-            session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (?, ?) USING TIMESTAMP ?")
-                    .bind(id, "name-" + id, WRITTEN));
+            session.execute(
+                    session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (?, ?) USING TIMESTAMP ?")
+                            .bind(id, "name-" + id, WRITTEN));
         }
         logAndDelete(spec, RunId.of(unique("run")), deleted, Instant.now());
         RecoveryRunner runner = runner(new Observed(), bulk);
         List<Map<String, Object>> allKeys = LongStream.rangeClosed(1, BULK_THRESHOLD + 15)
-                .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
         // as many keys as the threshold, but fewer of them deleted
         List<Map<String, Object>> mostlyNeverDeleted = LongStream.rangeClosed(16, BULK_THRESHOLD + 15)
-                .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
 
         RecoveryStore.RequestView large = recover(runner, new RecoveryScope.ByKeys(spec.name(), allKeys), spec, true);
-        RecoveryStore.RequestView small = recover(runner, new RecoveryScope.ByKeys(spec.name(), mostlyNeverDeleted), spec, true);
+        RecoveryStore.RequestView small =
+                recover(runner, new RecoveryScope.ByKeys(spec.name(), mostlyNeverDeleted), spec, true);
 
         assertThat(large.status()).as(large.failure()).isEqualTo(RecoveryStore.Status.COMPLETED);
-        assertThat(large.path()).as("the whole rows in the log reach the bulk threshold").isEqualTo(RestorePath.BULK);
+        assertThat(large.path())
+                .as("the whole rows in the log reach the bulk threshold")
+                .isEqualTo(RestorePath.BULK);
         assertThat(large.recordsTotal()).isEqualTo(allKeys.size());
         assertThat(large.restored()).as("restorable, in a dry-run").isEqualTo(deleted.size());
         assertThat(large.notInLog()).isEqualTo(10);
-        assertThat(small.path()).as("%d keys, %d of them deleted", mostlyNeverDeleted.size(), deleted.size() - 15)
+        assertThat(small.path())
+                .as("%d keys, %d of them deleted", mostlyNeverDeleted.size(), deleted.size() - 15)
                 .isEqualTo(RestorePath.ONLINE);
         assertThat(small.recordsTotal()).isEqualTo(mostlyNeverDeleted.size());
         assertThat(small.restored()).isEqualTo(deleted.size() - 15);
@@ -307,8 +376,8 @@ class PagedRecoveryIT extends RecoveryTestSupport {
     }
 
     private RecoveryRunner runner(Observed observed, BulkRestores bulkRestores) {
-        CqlSession counting = (CqlSession) Proxy.newProxyInstance(CqlSession.class.getClassLoader(),
-                new Class<?>[] {CqlSession.class}, (proxy, method, args) -> {
+        CqlSession counting = (CqlSession) Proxy.newProxyInstance(
+                CqlSession.class.getClassLoader(), new Class<?>[] {CqlSession.class}, (proxy, method, args) -> {
                     Object result;
                     try {
                         result = method.invoke(session, args);
@@ -317,7 +386,8 @@ class PagedRecoveryIT extends RecoveryTestSupport {
                     }
                     if (method.getName().equals("execute") && args != null && args[0] instanceof BoundStatement bound) {
                         String query = bound.getPreparedStatement().getQuery();
-                        if (query.contains("payload") && (query.contains("records_by_run") || query.contains("records_by_time"))) {
+                        if (query.contains("payload")
+                                && (query.contains("records_by_run") || query.contains("records_by_time"))) {
                             observed.recordsRead.addAndGet(((ResultSet) result).getAvailableWithoutFetching());
                         }
                         if (query.contains("records_by_key") || query.contains("purged_keys")) {
@@ -327,7 +397,8 @@ class PagedRecoveryIT extends RecoveryTestSupport {
                     return result;
                 });
         Clock clock = Clock.systemUTC();
-        LogReader reader = new LogReader(counting, new DatasetKeys(counting, PayloadCipher.masterKey(masterKey), clock), json);
+        LogReader reader =
+                new LogReader(counting, new DatasetKeys(counting, PayloadCipher.masterKey(masterKey), clock), json);
         RecoveryStore store = new RecoveryStore(jdbc, json) {
             @Override
             public void recorded(UUID id, List<RecoveryItem> items) {
@@ -336,13 +407,22 @@ class PagedRecoveryIT extends RecoveryTestSupport {
                 super.recorded(id, items);
             }
         };
-        return new RecoveryRunner(() -> reader, adapters, store, new RestoreThrottle(100_000), bulkRestores, retained, clock,
-                new RecoveryRunner.Sizes(PAGE, 100), frozenSpecs, json);
+        return new RecoveryRunner(
+                () -> reader,
+                adapters,
+                store,
+                new RestoreThrottle(100_000),
+                bulkRestores,
+                retained,
+                clock,
+                new RecoveryRunner.Sizes(PAGE, 100),
+                frozenSpecs,
+                json);
     }
 
-    private RecoveryStore.RequestView recover(RecoveryRunner runner, RecoveryScope scope, DatasetSpec spec, boolean dryRun) {
-        UUID id = store().create("recovery", "paged recovery test", scope, spec.name(), spec, dryRun,
-                Instant.now());
+    private RecoveryStore.RequestView recover(
+            RecoveryRunner runner, RecoveryScope scope, DatasetSpec spec, boolean dryRun) {
+        UUID id = store().create("recovery", "paged recovery test", scope, spec.name(), spec, dryRun, Instant.now());
         runner.run(id, dryRun);
         return store().find(id).orElseThrow();
     }
@@ -354,7 +434,8 @@ class PagedRecoveryIT extends RecoveryTestSupport {
     /** Outcome by record id. */
     private Map<String, String> outcomes(UUID id) {
         Map<String, String> byRecord = new HashMap<>();
-        store().outcomes(id, 5_000, 0).forEach(item -> byRecord.put(item.recordId(), item.outcome().name()));
+        store().outcomes(id, 5_000, 0)
+                .forEach(item -> byRecord.put(item.recordId(), item.outcome().name()));
         return byRecord;
     }
 
@@ -377,11 +458,20 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         jdbc.execute("CREATE TABLE recovery_it.orders_with_items_items (item_id bigint PRIMARY KEY,"
                 + " order_id bigint NOT NULL REFERENCES recovery_it.orders_with_items (id), sku text,"
                 + " updated_at timestamptz NOT NULL)");
-        return DatasetSpec.builder().name(ORDERS_WITH_ITEMS).storeKind(StoreKind.POSTGRES).connectionRef(POSTGRES)
-                .namespace("recovery_it").table("orders_with_items").keyColumns(KeyColumns.partitionOnly("id"))
-                .identifierColumn("id").identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        return DatasetSpec.builder()
+                .name(ORDERS_WITH_ITEMS)
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef(POSTGRES)
+                .namespace("recovery_it")
+                .table("orders_with_items")
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(new BackupLocation("backups/recovery-it/", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam("erasure-tests").build();
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("erasure-tests")
+                .build();
     }
 
     private DatasetSpec cassandraTable() {
@@ -412,12 +502,17 @@ class PagedRecoveryIT extends RecoveryTestSupport {
     /** Rows {@code ids}, each named {@code name} and its id, written before the cut-off. */
     private void insert(DatasetSpec spec, List<Long> ids, String name) {
         OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
-        jdbc.batchUpdate("INSERT INTO recovery_it." + spec.table() + " (id, name, balance, updated_at) VALUES (?, ?, ?::numeric, ?)",
-                ids.stream().map(id -> new Object[] {id, name + id, id + ".25", updated}).toList());
+        jdbc.batchUpdate(
+                "INSERT INTO recovery_it." + spec.table()
+                        + " (id, name, balance, updated_at) VALUES (?, ?, ?::numeric, ?)",
+                ids.stream()
+                        .map(id -> new Object[] {id, name + id, id + ".25", updated})
+                        .toList());
     }
 
     private List<Map<String, Object>> table(DatasetSpec spec) {
-        return jdbc.queryForList("SELECT id, name, balance, updated_at FROM recovery_it." + spec.table() + " ORDER BY id");
+        return jdbc.queryForList(
+                "SELECT id, name, balance, updated_at FROM recovery_it." + spec.table() + " ORDER BY id");
     }
 
     private long count(DatasetSpec spec) {
@@ -430,16 +525,21 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         int batch = adapter.capabilities().maxBatch();
         for (int from = 0; from < ids.size(); from += batch) {
             List<Map<String, Object>> keys = ids.subList(from, Math.min(ids.size(), from + batch)).stream()
-                    .<Map<String, Object>>map(id -> Map.of("id", id)).toList();
+                    .<Map<String, Object>>map(id -> Map.of("id", id))
+                    .toList();
             List<LiveRow> rows = adapter.readRows(spec, keys);
             // each key's row, and on a dataset with a child table its child rows (keyed with the table's name too)
-            assertThat(rows.stream().filter(row -> row.key().keySet().equals(Set.of("id")))).hasSize(keys.size());
+            assertThat(rows.stream().filter(row -> row.key().keySet().equals(Set.of("id"))))
+                    .hasSize(keys.size());
             DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
-            logUnder(task, rows.stream()
-                    .map(row -> DeletionRecord.of(task, "batch-" + task.taskId(), row.key(), row.columns(), deletedAt))
-                    // through JSON, as the records travel on the topic
-                    .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
-                    .toList());
+            logUnder(
+                    task,
+                    rows.stream()
+                            .map(row -> DeletionRecord.of(
+                                    task, "batch-" + task.taskId(), row.key(), row.columns(), deletedAt))
+                            // through JSON, as the records travel on the topic
+                            .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
+                            .toList());
             adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "batch-" + task.taskId(), CUTOFF, keys)));
             assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
         }

@@ -18,12 +18,15 @@ class ParentlessRowsTest {
     void aRowWaitsUntilItsParentIsBackAndIsThenSettledOnce() {
         ParentlessRows rows = new ParentlessRows();
         assertThat(rows.settle(List.of(item("a", Outcome.RESTORED), item("b", Outcome.PARENT_MISSING))))
-                .extracting(RecoveryItem::recordId).containsExactly("a");
+                .extracting(RecoveryItem::recordId)
+                .containsExactly("a");
         assertThat(rows.startPass()).isTrue();
         assertThat(rows.retries("a")).as("settled in the first pass").isFalse();
         assertThat(rows.retries("b")).isTrue();
         assertThat(rows.retries("b")).as("once").isFalse();
-        assertThat(rows.settle(List.of(item("b", Outcome.RESTORED)))).extracting(RecoveryItem::recordId).containsExactly("b");
+        assertThat(rows.settle(List.of(item("b", Outcome.RESTORED))))
+                .extracting(RecoveryItem::recordId)
+                .containsExactly("b");
         assertThat(rows.passDone()).isEmpty();
         assertThat(rows.startPass()).as("nothing waits").isFalse();
     }
@@ -41,8 +44,12 @@ class ParentlessRowsTest {
 
         assertThat(settled).extracting(RecoveryItem::recordId).containsExactlyInAnyOrder("b", "c");
         assertThat(settled).allSatisfy(i -> assertThat(i.outcome()).isEqualTo(Outcome.FAILED));
-        assertThat(settled).filteredOn(i -> i.recordId().equals("b")).singleElement()
-                .satisfies(i -> assertThat(i.detail()).startsWith("its parent row is not in the store").contains("detail of b"));
+        assertThat(settled)
+                .filteredOn(i -> i.recordId().equals("b"))
+                .singleElement()
+                .satisfies(i -> assertThat(i.detail())
+                        .startsWith("its parent row is not in the store")
+                        .contains("detail of b"));
         assertThat(rows.startPass()).isFalse();
     }
 }

@@ -65,26 +65,37 @@ class RecoveryIT extends RecoveryTestSupport {
         RunId run = RunId.of(unique("run"));
         logAndDelete(spec, run, List.of(1L, 2L, 3L), Instant.now());
         // written by the application after the delete: must survive any recovery
-        session.execute("INSERT INTO " + spec.quotedTable() + " (id, name, email) VALUES (3, 'carol-new', 'c2@example.com')");
+        session.execute(
+                "INSERT INTO " + spec.quotedTable() + " (id, name, email) VALUES (3, 'carol-new', 'c2@example.com')");
 
         String body = byKeys(spec, "[{\"id\":1},{\"id\":2},{\"id\":3},{\"id\":99}]");
         JsonNode dryRun = recover(body.replace("\"dryRun\":false", "\"dryRun\":true"));
 
         assertThat(dryRun.get("status").asString()).isEqualTo("COMPLETED");
-        assertThat(outcomes(dryRun)).containsEntry(1L, "RESTORABLE").containsEntry(2L, "RESTORABLE")
-                .containsEntry(3L, "CONFLICT").containsEntry(99L, "NOT_IN_LOG");
+        assertThat(outcomes(dryRun))
+                .containsEntry(1L, "RESTORABLE")
+                .containsEntry(2L, "RESTORABLE")
+                .containsEntry(3L, "CONFLICT")
+                .containsEntry(99L, "NOT_IN_LOG");
         assertThat(dryRun.get("requestedBy").asString()).isEqualTo("recovery");
         assertThat(cassandraRow(spec, 1)).as("a dry-run writes nothing").isNull();
         assertThat(cassandraRow(spec, 2)).isNull();
 
         JsonNode restore = recover(body);
 
-        assertThat(outcomes(restore)).containsEntry(1L, "RESTORED").containsEntry(2L, "RESTORED")
-                .containsEntry(3L, "NEWER_DATA_KEPT").containsEntry(99L, "NOT_IN_LOG");
+        assertThat(outcomes(restore))
+                .containsEntry(1L, "RESTORED")
+                .containsEntry(2L, "RESTORED")
+                .containsEntry(3L, "NEWER_DATA_KEPT")
+                .containsEntry(99L, "NOT_IN_LOG");
         assertThat(restore.get("restored").asLong()).isEqualTo(2);
         assertThat(restore.get("conflicts").asLong()).isEqualTo(1);
-        assertThat(restore.get("path").asString()).as("a small recovery restores online").isEqualTo("ONLINE");
-        assertThat(restore.get("recordsDone").asLong()).isEqualTo(restore.get("recordsTotal").asLong()).isEqualTo(4);
+        assertThat(restore.get("path").asString())
+                .as("a small recovery restores online")
+                .isEqualTo("ONLINE");
+        assertThat(restore.get("recordsDone").asLong())
+                .isEqualTo(restore.get("recordsTotal").asLong())
+                .isEqualTo(4);
         Row alice = cassandraRow(spec, 1);
         assertThat(alice.getString("name")).isEqualTo("alice");
         assertThat(alice.getString("email")).isEqualTo("a@example.com");
@@ -93,7 +104,9 @@ class RecoveryIT extends RecoveryTestSupport {
         Row bob = cassandraRow(spec, 2);
         assertThat(bob.getString("name")).isEqualTo("bob");
         assertThat(bob.isNull("ttl")).as("no TTL before, none after").isTrue();
-        assertThat(cassandraRow(spec, 3).getString("name")).as("the newer row is kept").isEqualTo("carol-new");
+        assertThat(cassandraRow(spec, 3).getString("name"))
+                .as("the newer row is kept")
+                .isEqualTo("carol-new");
     }
 
     @Test
@@ -104,8 +117,8 @@ class RecoveryIT extends RecoveryTestSupport {
         // deleted two minutes ago with a minute left: by now it would have expired on its own
         logAndDelete(spec, run, List.of(1L), Instant.now().minus(2, ChronoUnit.MINUTES));
 
-        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":" + json.writeValueAsString(spec)
-                + ",\"dryRun\":%s,\"reason\":\"test\"}";
+        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":"
+                + json.writeValueAsString(spec) + ",\"dryRun\":%s,\"reason\":\"test\"}";
         JsonNode dryRun = recover(body.formatted("true"));
         JsonNode restore = recover(body.formatted("false"));
 
@@ -141,37 +154,50 @@ class RecoveryIT extends RecoveryTestSupport {
         jdbc.execute("CREATE SCHEMA IF NOT EXISTS recovery_it");
         jdbc.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, balance numeric(12,2),"
                 + " tags text[], updated_at timestamptz NOT NULL)");
-        DatasetSpec spec = spec(StoreKind.POSTGRES, POSTGRES, "recovery_it", table, ConditionalColumn.timestamp("updated_at"));
+        DatasetSpec spec =
+                spec(StoreKind.POSTGRES, POSTGRES, "recovery_it", table, ConditionalColumn.timestamp("updated_at"));
         OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
         for (long id = 1; id <= 3; id++) {
-            jdbc.update("INSERT INTO recovery_it." + table + " (id, name, balance, tags, updated_at) VALUES (?, ?, ?::numeric,"
-                    + " ?::text[], ?)", id, "owner-" + id, id + "0.25", "{a,b" + id + "}", updated);
+            jdbc.update(
+                    "INSERT INTO recovery_it." + table
+                            + " (id, name, balance, tags, updated_at) VALUES (?, ?, ?::numeric," + " ?::text[], ?)",
+                    id,
+                    "owner-" + id,
+                    id + "0.25",
+                    "{a,b" + id + "}",
+                    updated);
         }
-        List<Map<String, Object>> before = jdbc.queryForList("SELECT id, name, balance, tags::text AS tags, updated_at FROM"
-                + " recovery_it." + table + " ORDER BY id");
+        List<Map<String, Object>> before =
+                jdbc.queryForList("SELECT id, name, balance, tags::text AS tags, updated_at FROM" + " recovery_it."
+                        + table + " ORDER BY id");
         RunId run = RunId.of(unique("run"));
         logAndDelete(spec, run, List.of(1L, 2L, 3L), Instant.now());
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table, Long.class)).isZero();
-        jdbc.update("INSERT INTO recovery_it." + table + " (id, name, balance, tags, updated_at) VALUES (2, 'new-owner', 1,"
-                + " '{}', now())");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table, Long.class))
+                .isZero();
+        jdbc.update("INSERT INTO recovery_it." + table
+                + " (id, name, balance, tags, updated_at) VALUES (2, 'new-owner', 1," + " '{}', now())");
 
-        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":" + json.writeValueAsString(spec)
-                + ",\"dryRun\":%s,\"reason\":\"deleted by mistake\"}";
+        String body = "{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":"
+                + json.writeValueAsString(spec) + ",\"dryRun\":%s,\"reason\":\"deleted by mistake\"}";
         JsonNode dryRun = recover(body.formatted("true"));
-        assertThat(outcomes(dryRun)).containsOnly(Map.entry(1L, "RESTORABLE"), Map.entry(2L, "CONFLICT"), Map.entry(3L, "RESTORABLE"));
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table, Long.class)).isEqualTo(1);
+        assertThat(outcomes(dryRun))
+                .containsOnly(Map.entry(1L, "RESTORABLE"), Map.entry(2L, "CONFLICT"), Map.entry(3L, "RESTORABLE"));
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table, Long.class))
+                .isEqualTo(1);
 
         JsonNode restore = recover(body.formatted("false"));
 
-        assertThat(outcomes(restore)).containsOnly(Map.entry(1L, "RESTORED"), Map.entry(2L, "NEWER_DATA_KEPT"),
-                Map.entry(3L, "RESTORED"));
-        List<Map<String, Object>> after = jdbc.queryForList("SELECT id, name, balance, tags::text AS tags, updated_at FROM"
-                + " recovery_it." + table + " WHERE id <> 2 ORDER BY id");
+        assertThat(outcomes(restore))
+                .containsOnly(Map.entry(1L, "RESTORED"), Map.entry(2L, "NEWER_DATA_KEPT"), Map.entry(3L, "RESTORED"));
+        List<Map<String, Object>> after =
+                jdbc.queryForList("SELECT id, name, balance, tags::text AS tags, updated_at FROM" + " recovery_it."
+                        + table + " WHERE id <> 2 ORDER BY id");
         assertThat(after).containsExactly(before.get(0), before.get(2));
         assertThat(jdbc.queryForObject("SELECT name FROM recovery_it." + table + " WHERE id = 2", String.class))
                 .isEqualTo("new-owner");
         assertThat(StreamSupport.stream(get("/api/recoveries?limit=500").spliterator(), false)
-                .map(r -> r.get("id").asString())).contains(restore.get("id").asString(), dryRun.get("id").asString());
+                        .map(r -> r.get("id").asString()))
+                .contains(restore.get("id").asString(), dryRun.get("id").asString());
     }
 
     @Test
@@ -186,7 +212,8 @@ class RecoveryIT extends RecoveryTestSupport {
         JsonNode before = recover(body.replace("\"dryRun\":false", "\"dryRun\":true"));
 
         assertThat(before.get("status").asString()).as(before.toString()).isEqualTo("COMPLETED");
-        assertThat(outcomes(before)).as("the live rows were kept on purpose: no conflict in themselves")
+        assertThat(outcomes(before))
+                .as("the live rows were kept on purpose: no conflict in themselves")
                 .containsOnly(Map.entry(1L, "RESTORABLE"), Map.entry(2L, "RESTORABLE"));
 
         // the application sets bob's email again after the anonymisation
@@ -195,11 +222,14 @@ class RecoveryIT extends RecoveryTestSupport {
 
         assertThat(outcomes(dryRun)).containsOnly(Map.entry(1L, "RESTORABLE"), Map.entry(2L, "CONFLICT"));
         assertThat(detail(dryRun, 2L)).contains("email");
-        assertThat(cassandraRow(spec, 1).isNull("email")).as("a dry-run writes nothing").isTrue();
+        assertThat(cassandraRow(spec, 1).isNull("email"))
+                .as("a dry-run writes nothing")
+                .isTrue();
 
         JsonNode restore = recover(body);
 
-        assertThat(outcomes(restore)).as("the restore does what the dry-run said")
+        assertThat(outcomes(restore))
+                .as("the restore does what the dry-run said")
                 .containsOnly(Map.entry(1L, "RESTORED"), Map.entry(2L, "NEWER_DATA_KEPT"));
         assertThat(cassandraRow(spec, 1).getString("email")).isEqualTo("a@example.com");
         assertThat(cassandraRow(spec, 2).getString("email")).isEqualTo("b2@example.com");
@@ -211,14 +241,21 @@ class RecoveryIT extends RecoveryTestSupport {
         jdbc.execute("CREATE SCHEMA IF NOT EXISTS recovery_it");
         jdbc.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, name text, email text,"
                 + " updated_at timestamptz NOT NULL)");
-        DatasetSpec spec = spec(StoreKind.POSTGRES, POSTGRES, "recovery_it", table, ConditionalColumn.timestamp("updated_at"));
+        DatasetSpec spec =
+                spec(StoreKind.POSTGRES, POSTGRES, "recovery_it", table, ConditionalColumn.timestamp("updated_at"));
         OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
         for (long id = 1; id <= 4; id++) {
-            jdbc.update("INSERT INTO recovery_it." + table + " (id, name, email, updated_at) VALUES (?, ?, ?, ?)", id,
-                    "member-" + id, "m" + id + "@example.com", updated);
+            jdbc.update(
+                    "INSERT INTO recovery_it." + table + " (id, name, email, updated_at) VALUES (?, ?, ?, ?)",
+                    id,
+                    "member-" + id,
+                    "m" + id + "@example.com",
+                    updated);
         }
         logAndAnonymise(spec, unique("request"), List.of(1L, 2L, 3L, 4L), "email");
-        assertThat(jdbc.queryForList("SELECT email FROM recovery_it." + table, String.class)).containsOnlyNulls().hasSize(4);
+        assertThat(jdbc.queryForList("SELECT email FROM recovery_it." + table, String.class))
+                .containsOnlyNulls()
+                .hasSize(4);
         // 2: its email set again; 3: deleted after the anonymisation; 4: another column written after the cut-off
         jdbc.update("UPDATE recovery_it." + table + " SET email = 'new@example.com', updated_at = now() WHERE id = 2");
         jdbc.update("DELETE FROM recovery_it." + table + " WHERE id = 3");
@@ -228,31 +265,54 @@ class RecoveryIT extends RecoveryTestSupport {
         JsonNode dryRun = recover(body.replace("\"dryRun\":false", "\"dryRun\":true"));
 
         assertThat(dryRun.get("status").asString()).as(dryRun.toString()).isEqualTo("COMPLETED");
-        assertThat(outcomes(dryRun)).containsOnly(Map.entry(1L, "RESTORABLE"), Map.entry(2L, "CONFLICT"),
-                Map.entry(3L, "FAILED"), Map.entry(4L, "CONFLICT"));
+        assertThat(outcomes(dryRun))
+                .containsOnly(
+                        Map.entry(1L, "RESTORABLE"),
+                        Map.entry(2L, "CONFLICT"),
+                        Map.entry(3L, "FAILED"),
+                        Map.entry(4L, "CONFLICT"));
         assertThat(detail(dryRun, 3L)).contains("deleted after it was anonymised");
         assertThat(detail(dryRun, 4L)).contains("written after the cut-off");
         assertThat(jdbc.queryForObject("SELECT email FROM recovery_it." + table + " WHERE id = 1", String.class))
-                .as("a dry-run writes nothing").isNull();
+                .as("a dry-run writes nothing")
+                .isNull();
 
         JsonNode restore = recover(body);
 
-        assertThat(outcomes(restore)).as("the restore does what the dry-run said").containsOnly(Map.entry(1L, "RESTORED"),
-                Map.entry(2L, "NEWER_DATA_KEPT"), Map.entry(3L, "FAILED"), Map.entry(4L, "NEWER_DATA_KEPT"));
-        assertThat(jdbc.queryForList("SELECT id || ':' || coalesce(email, '-') FROM recovery_it." + table + " ORDER BY id",
-                String.class)).containsExactly("1:m1@example.com", "2:new@example.com", "4:-");
+        assertThat(outcomes(restore))
+                .as("the restore does what the dry-run said")
+                .containsOnly(
+                        Map.entry(1L, "RESTORED"),
+                        Map.entry(2L, "NEWER_DATA_KEPT"),
+                        Map.entry(3L, "FAILED"),
+                        Map.entry(4L, "NEWER_DATA_KEPT"));
+        assertThat(jdbc.queryForList(
+                        "SELECT id || ':' || coalesce(email, '-') FROM recovery_it." + table + " ORDER BY id",
+                        String.class))
+                .containsExactly("1:m1@example.com", "2:new@example.com", "4:-");
         assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table + " WHERE id = 3", Long.class))
-                .as("no row is brought back for its columns").isZero();
+                .as("no row is brought back for its columns")
+                .isZero();
     }
 
     @Test
     void aSpecForAnotherDatasetIsRefusedWithTheReason() {
         DatasetSpec spec = cassandraTable();
-        String body = "{\"scope\":{\"type\":\"keys\",\"dataset\":\"some-other-dataset\",\"keys\":[{\"id\":1}]},\"spec\":"
-                + json.writeValueAsString(spec) + ",\"dryRun\":true,\"reason\":\"test\"}";
+        String body =
+                "{\"scope\":{\"type\":\"keys\",\"dataset\":\"some-other-dataset\",\"keys\":[{\"id\":1}]},\"spec\":"
+                        + json.writeValueAsString(spec) + ",\"dryRun\":true,\"reason\":\"test\"}";
 
-        String problem = as("recovery").post().uri("/api/recoveries").contentType(MediaType.APPLICATION_JSON).body(body)
-                .exchange().expectStatus().isBadRequest().expectBody(String.class).returnResult().getResponseBody();
+        String problem = as("recovery")
+                .post()
+                .uri("/api/recoveries")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body)
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
 
         assertThat(problem).contains("spec.name").contains("some-other-dataset");
     }
@@ -265,22 +325,39 @@ class RecoveryIT extends RecoveryTestSupport {
         RunId run = RunId.of(unique("run"));
         logAndDelete(spec, run, List.of(1L), Instant.now());
         DatasetSpec elsewhere = spec.toBuilder().table(other.table()).build();
-        DatasetSpec withCopy = spec.toBuilder().copies(List.of(new DatasetCopy("mirror", StoreKind.CASSANDRA, CASSANDRA,
-                new CopyTarget.TableMapping("recovery_it", other.table(), Map.of("id", "id", "name", "name"))))).build();
+        DatasetSpec withCopy = spec.toBuilder()
+                .copies(List.of(new DatasetCopy(
+                        "mirror",
+                        StoreKind.CASSANDRA,
+                        CASSANDRA,
+                        new CopyTarget.TableMapping("recovery_it", other.table(), Map.of("id", "id", "name", "name")))))
+                .build();
         String reason = unique("redirected");
 
         String table = conflict("{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":"
                 + json.writeValueAsString(elsewhere) + ",\"dryRun\":false,\"reason\":\"" + reason + "\"}");
-        String copies = conflict("{\"scope\":{\"type\":\"keys\",\"dataset\":\"" + spec.name() + "\",\"keys\":[{\"id\":1}]},"
-                + "\"spec\":" + json.writeValueAsString(withCopy) + ",\"dryRun\":false,\"reason\":\"" + reason + "\"}");
+        String copies = conflict("{\"scope\":{\"type\":\"keys\",\"dataset\":\"" + spec.name()
+                + "\",\"keys\":[{\"id\":1}]}," + "\"spec\":" + json.writeValueAsString(withCopy)
+                + ",\"dryRun\":false,\"reason\":\"" + reason + "\"}");
 
-        assertThat(table).as("names the field, both values and the fix").contains("table: \"" + other.table() + "\"")
-                .contains("(frozen: \"" + spec.table() + "\")").contains("Omit spec").contains(run.value());
-        assertThat(copies).contains("copies: [").contains("mirror").contains("(frozen: [])").contains("Omit spec");
-        assertThat(cassandraRow(other, 1)).as("nothing is written to the table the spec named").isNull();
+        assertThat(table)
+                .as("names the field, both values and the fix")
+                .contains("table: \"" + other.table() + "\"")
+                .contains("(frozen: \"" + spec.table() + "\")")
+                .contains("Omit spec")
+                .contains(run.value());
+        assertThat(copies)
+                .contains("copies: [")
+                .contains("mirror")
+                .contains("(frozen: [])")
+                .contains("Omit spec");
+        assertThat(cassandraRow(other, 1))
+                .as("nothing is written to the table the spec named")
+                .isNull();
         assertThat(cassandraRow(spec, 1)).as("nor anywhere else").isNull();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_requests WHERE reason = ?", Long.class, reason))
-                .as("a refused request is not stored").isZero();
+                .as("a refused request is not stored")
+                .isZero();
     }
 
     @Test
@@ -297,16 +374,26 @@ class RecoveryIT extends RecoveryTestSupport {
                 + "\"reason\":\"deleted by mistake\"}");
 
         assertThat(restore.get("status").asString()).as(restore.toString()).isEqualTo("COMPLETED");
-        assertThat(restore.get("dataset").asString()).as("the run's dataset, from its frozen spec").isEqualTo(spec.name());
+        assertThat(restore.get("dataset").asString())
+                .as("the run's dataset, from its frozen spec")
+                .isEqualTo(spec.name());
         assertThat(restore.get("restored").asLong()).isEqualTo(2);
         Row alice = cassandraRow(spec, 1);
         assertThat(alice.getString("name")).isEqualTo("alice");
         assertThat(alice.getString("email")).isEqualTo("a@example.com");
         assertThat(alice.getInt("ttl")).isBetween(1, 3600);
         assertThat(cassandraRow(spec, 2).getString("email")).isEqualTo("b@example.com");
-        assertThat(cassandraRow(spec, 3).getString("name")).as("never deleted, untouched").isEqualTo("carol");
-        assertThat(session.execute("SELECT count(*) FROM " + spec.quotedTable()).one().getLong(0)).isEqualTo(3);
-        assertThat(session.execute("SELECT count(*) FROM " + other.quotedTable()).one().getLong(0)).isZero();
+        assertThat(cassandraRow(spec, 3).getString("name"))
+                .as("never deleted, untouched")
+                .isEqualTo("carol");
+        assertThat(session.execute("SELECT count(*) FROM " + spec.quotedTable())
+                        .one()
+                        .getLong(0))
+                .isEqualTo(3);
+        assertThat(session.execute("SELECT count(*) FROM " + other.quotedTable())
+                        .one()
+                        .getLong(0))
+                .isZero();
     }
 
     @Test
@@ -323,7 +410,8 @@ class RecoveryIT extends RecoveryTestSupport {
         logAndDelete(first, RunId.of(unique("run")), List.of(1L, 2L), windowStart.plusSeconds(60));
         logAndDelete(second, RunId.of(unique("run")), List.of(3L, 4L), windowStart.plusSeconds(120));
 
-        JsonNode restore = recover("{\"scope\":{\"type\":\"timeWindow\",\"dataset\":\"" + first.name() + "\",\"from\":\""
+        JsonNode restore = recover("{\"scope\":{\"type\":\"timeWindow\",\"dataset\":\"" + first.name()
+                + "\",\"from\":\""
                 + windowStart + "\",\"to\":\"" + windowStart.plus(10, ChronoUnit.MINUTES) + "\"},\"dryRun\":false,"
                 + "\"reason\":\"both runs were wrong\"}");
 
@@ -333,12 +421,17 @@ class RecoveryIT extends RecoveryTestSupport {
         assertThat(cassandraRow(first, 2).getString("name")).isEqualTo("bob");
         assertThat(cassandraRow(second, 3).getString("name")).isEqualTo("carol");
         assertThat(cassandraRow(second, 4).getString("name")).isEqualTo("dave");
-        assertThat(cassandraRow(first, 3)).as("each run's rows go back where that run deleted them").isNull();
+        assertThat(cassandraRow(first, 3))
+                .as("each run's rows go back where that run deleted them")
+                .isNull();
         assertThat(cassandraRow(second, 1)).isNull();
 
-        String sent = conflict("{\"scope\":{\"type\":\"keys\",\"dataset\":\"" + first.name() + "\",\"keys\":[{\"id\":1}]},"
-                + "\"spec\":" + json.writeValueAsString(first) + ",\"dryRun\":true,\"reason\":\"test\"}");
-        assertThat(sent).as("one spec cannot be both revisions").contains("table: \"" + first.table() + "\"")
+        String sent =
+                conflict("{\"scope\":{\"type\":\"keys\",\"dataset\":\"" + first.name() + "\",\"keys\":[{\"id\":1}]},"
+                        + "\"spec\":" + json.writeValueAsString(first) + ",\"dryRun\":true,\"reason\":\"test\"}");
+        assertThat(sent)
+                .as("one spec cannot be both revisions")
+                .contains("table: \"" + first.table() + "\"")
                 .contains("(frozen: \"" + moved.table() + "\")");
     }
 
@@ -364,41 +457,69 @@ class RecoveryIT extends RecoveryTestSupport {
                 + "\"reason\":\"older log\"}");
 
         assertThat(byRun.get("status").asString()).isEqualTo("FAILED");
-        assertThat(byRun.get("failure").asString()).contains("no frozen spec").contains(run.value()).contains("guessed");
-        assertThat(cassandraRow(spec, 1)).as("not restored under a guessed spec").isNull();
+        assertThat(byRun.get("failure").asString())
+                .contains("no frozen spec")
+                .contains(run.value())
+                .contains("guessed");
+        assertThat(cassandraRow(spec, 1))
+                .as("not restored under a guessed spec")
+                .isNull();
     }
 
     @Test
     void aRecoveryRequestIsBoundedAndReadStrictlyAndNoRefusedOneIsStored() throws Exception {
         DatasetSpec spec = cassandraTable();
         Integer before = jdbc.queryForObject("SELECT count(*) FROM recovery_requests", Integer.class);
-        String keys = IntStream.range(0, 1_001).mapToObj(i -> "{\"id\":" + i + "}").collect(Collectors.joining(",", "[", "]"));
+        String keys = IntStream.range(0, 1_001)
+                .mapToObj(i -> "{\"id\":" + i + "}")
+                .collect(Collectors.joining(",", "[", "]"));
 
         assertThat(refusal(byKeys(spec, keys))).startsWith("scope.keys has 1001 elements; at most 1000 are allowed");
         assertThat(refusal(byKeys(spec, "[{\"id\":1}]").replace("\"dryRun\":false", "\"dryrun\":false")))
                 .startsWith("field 'dryrun' is not known: CreateRecovery has dryRun, reason, scope, spec");
-        assertThat(refusal("{\"scope\":{\"type\":\"timeWindow\",\"dataset\":\"" + spec.name() + "\",\"from\":\"yesterday\","
-                + "\"to\":\"2026-01-01T00:00:00Z\"},\"spec\":" + json.writeValueAsString(spec) + ",\"reason\":\"test\"}"))
-                .isEqualTo("field 'scope.from' must be an ISO-8601 instant such as 2026-01-31T00:00:00Z; got 'yesterday'");
+        assertThat(refusal("{\"scope\":{\"type\":\"timeWindow\",\"dataset\":\"" + spec.name()
+                        + "\",\"from\":\"yesterday\"," + "\"to\":\"2026-01-01T00:00:00Z\"},\"spec\":"
+                        + json.writeValueAsString(spec) + ",\"reason\":\"test\"}"))
+                .isEqualTo(
+                        "field 'scope.from' must be an ISO-8601 instant such as 2026-01-31T00:00:00Z; got 'yesterday'");
 
         // 1.5 MB sent chunked (no Content-Length): counted as it is read, refused once past the 1MB limit
-        byte[] large = byKeys(spec, "[{\"id\":1}]").replace("\"reason\":\"", "\"reason\":\"" + "x".repeat(1_500_000))
+        byte[] large = byKeys(spec, "[{\"id\":1}]")
+                .replace("\"reason\":\"", "\"reason\":\"" + "x".repeat(1_500_000))
                 .getBytes(StandardCharsets.UTF_8);
-        HttpResponse<String> tooLarge = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://localhost:" + port + "/api/recoveries"))
-                .header("Content-Type", "application/json").header("X-Requested-By", "tests")
-                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("recovery:recovery".getBytes(StandardCharsets.UTF_8)))
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(large))).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> tooLarge = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/recoveries"))
+                                .header("Content-Type", "application/json")
+                                .header("X-Requested-By", "tests")
+                                .header(
+                                        "Authorization",
+                                        "Basic "
+                                                + Base64.getEncoder()
+                                                        .encodeToString(
+                                                                "recovery:recovery".getBytes(StandardCharsets.UTF_8)))
+                                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(large)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(tooLarge.statusCode()).isEqualTo(413);
         assertThat(json.readTree(tooLarge.body()).path("detail").asString()).contains("erasure.http.max-request-body");
 
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_requests", Integer.class)).isEqualTo(before);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_requests", Integer.class))
+                .isEqualTo(before);
     }
 
     private String refusal(String body) {
-        String problem = as("recovery").post().uri("/api/recoveries").contentType(MediaType.APPLICATION_JSON).body(body)
-                .exchange().expectStatus().isBadRequest().expectBody(String.class).returnResult().getResponseBody();
+        String problem = as("recovery")
+                .post()
+                .uri("/api/recoveries")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body)
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
         assertThat(problem).hasSizeLessThan(1_000);
         return json.readTree(problem).path("detail").asString();
     }
@@ -407,8 +528,17 @@ class RecoveryIT extends RecoveryTestSupport {
 
     /** The detail of a 409 answer to {@code body}. */
     private String conflict(String body) {
-        String problem = as("recovery").post().uri("/api/recoveries").contentType(MediaType.APPLICATION_JSON).body(body)
-                .exchange().expectStatus().isEqualTo(409).expectBody(String.class).returnResult().getResponseBody();
+        String problem = as("recovery")
+                .post()
+                .uri("/api/recoveries")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body)
+                .exchange()
+                .expectStatus()
+                .isEqualTo(409)
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
         return json.readTree(problem).get("detail").asString();
     }
 
@@ -420,8 +550,8 @@ class RecoveryIT extends RecoveryTestSupport {
         return spec(StoreKind.CASSANDRA, CASSANDRA, "recovery_it", table, ConditionalColumn.none());
     }
 
-    private static DatasetSpec spec(StoreKind kind, String connection, String namespace, String table,
-                                    ConditionalColumn conditional) {
+    private static DatasetSpec spec(
+            StoreKind kind, String connection, String namespace, String table, ConditionalColumn conditional) {
         return DatasetSpec.builder()
                 .name(table.replace('_', '-'))
                 .storeKind(kind)
@@ -440,12 +570,15 @@ class RecoveryIT extends RecoveryTestSupport {
 
     private void writeCassandra(DatasetSpec spec, long id, String name, String email, Integer ttl) {
         session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, name, email) VALUES (?, ?, ?)"
-                + " USING TIMESTAMP ? AND TTL ?").bind(id, name, email, WRITTEN, ttl == null ? 0 : ttl));
+                        + " USING TIMESTAMP ? AND TTL ?")
+                .bind(id, name, email, WRITTEN, ttl == null ? 0 : ttl));
     }
 
     private Row cassandraRow(DatasetSpec spec, long id) {
         return session.execute(session.prepare("SELECT name, email, WRITETIME(name) AS wt, TTL(email) AS ttl FROM "
-                + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
+                                + spec.quotedTable() + " WHERE id = ?")
+                        .bind(id))
+                .one();
     }
 
     private void logAndDelete(DatasetSpec spec, RunId run, List<Long> ids, Instant deletedAt) {
@@ -458,7 +591,8 @@ class RecoveryIT extends RecoveryTestSupport {
      */
     private void logAndDelete(DatasetSpec spec, RunId run, List<Long> ids, Instant deletedAt, boolean frozen) {
         StoreAdapter adapter = adapters.checkedAdapter(spec);
-        List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
+        List<Map<String, Object>> keys =
+                ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
         List<LiveRow> rows = adapter.readRows(spec, keys);
         assertThat(rows).hasSize(ids.size());
         DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
@@ -480,19 +614,31 @@ class RecoveryIT extends RecoveryTestSupport {
     /** What forward deletion's anonymisation does: log the live values of {@code column}, then clear it at the cut-off. */
     private void logAndAnonymise(DatasetSpec spec, String requestId, List<Long> ids, String column) {
         StoreAdapter adapter = adapters.checkedAdapter(spec);
-        List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
+        List<Map<String, Object>> keys =
+                ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
         DeletionTask task = DeletionTask.forward(requestId, spec, keys, CUTOFF, spec.priority(), List.of(column));
         List<DeletionRecord> records = adapter.readRows(spec, keys).stream()
-                .map(row -> DeletionRecord.of(task, task.batchId(0), row.key(),
-                        row.columns().stream().filter(value -> value.name().equals(column)).toList(), Instant.now()))
+                .map(row -> DeletionRecord.of(
+                        task,
+                        task.batchId(0),
+                        row.key(),
+                        row.columns().stream()
+                                .filter(value -> value.name().equals(column))
+                                .toList(),
+                        Instant.now()))
                 .map(record -> json.readValue(json.writeValueAsString(record), DeletionRecord.class))
                 .toList();
         assertThat(records).hasSize(ids.size()).allMatch(DeletionRecord::anonymised);
         logUnder(task, records);
-        adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, task.batchId(0), CUTOFF, keys, List.of(column))));
-        assertThat(adapter.readRows(spec, keys)).as("rows kept, the column cleared").hasSize(ids.size())
-                .allSatisfy(row -> assertThat(row.columns()).filteredOn(value -> value.name().equals(column))
-                        .singleElement().satisfies(value -> assertThat(value.value()).isNull()));
+        adapter.executeDelete(
+                adapter.planDelete(new DeleteBatch(spec, task.batchId(0), CUTOFF, keys, List.of(column))));
+        assertThat(adapter.readRows(spec, keys))
+                .as("rows kept, the column cleared")
+                .hasSize(ids.size())
+                .allSatisfy(row -> assertThat(row.columns())
+                        .filteredOn(value -> value.name().equals(column))
+                        .singleElement()
+                        .satisfies(value -> assertThat(value.value()).isNull()));
     }
 
     private String detail(JsonNode request, long id) {
@@ -513,7 +659,9 @@ class RecoveryIT extends RecoveryTestSupport {
     private Map<Long, String> outcomes(JsonNode request) {
         Map<Long, String> byId = new HashMap<>();
         for (JsonNode item : get("/api/recoveries/" + request.get("id").asString() + "/outcomes")) {
-            byId.put(item.get("primaryKey").get("id").asLong(), item.get("outcome").asString());
+            byId.put(
+                    item.get("primaryKey").get("id").asLong(),
+                    item.get("outcome").asString());
         }
         return byId;
     }

@@ -24,8 +24,14 @@ class RecoveryLivenessIT extends RecoveryTestSupport {
     }
 
     private UUID running(Instant heardOf) {
-        UUID id = store().create("recovery", "liveness test", new RecoveryScope.ByRun(RunId.of(unique("run"))), null, null,
-                false, heardOf);
+        UUID id = store().create(
+                        "recovery",
+                        "liveness test",
+                        new RecoveryScope.ByRun(RunId.of(unique("run"))),
+                        null,
+                        null,
+                        false,
+                        heardOf);
         store().started(id, null, 10, RestorePath.ONLINE, null, heardOf);
         jdbc.update("UPDATE recovery_requests SET heartbeat_at = ? WHERE id = ?", Timestamp.from(heardOf), id);
         return id;
@@ -54,8 +60,13 @@ class RecoveryLivenessIT extends RecoveryTestSupport {
             assertThat(failed.status()).isEqualTo(RecoveryStore.Status.FAILED);
             assertThat(failed.failure()).startsWith("interrupted").contains("ask for it again");
             assertThat(store().find(stillRunning).orElseThrow().status()).isEqualTo(RecoveryStore.Status.RUNNING);
-            assertThat(jdbc.queryForObject("SELECT heartbeat_at FROM recovery_requests WHERE id = ?", Timestamp.class,
-                    stillRunning).toInstant()).as("its instance beats for it").isAfterOrEqualTo(started);
+            assertThat(jdbc.queryForObject(
+                                    "SELECT heartbeat_at FROM recovery_requests WHERE id = ?",
+                                    Timestamp.class,
+                                    stillRunning)
+                            .toInstant())
+                    .as("its instance beats for it")
+                    .isAfterOrEqualTo(started);
         } finally {
             release.countDown();
             worker.join();

@@ -64,21 +64,32 @@ class RetainedRowRecoveryIT extends RecoveryTestSupport {
     private void restoredExactly(boolean sealed) {
         String table = unique("notes");
         jdbc.execute("CREATE SCHEMA IF NOT EXISTS recovery_it");
-        jdbc.execute("CREATE TABLE recovery_it." + table + " (id bigint PRIMARY KEY, body text, updated_at timestamptz NOT NULL)");
-        DatasetSpec spec = DatasetSpec.builder().name(table.replace('_', '-')).storeKind(StoreKind.POSTGRES)
-                .connectionRef(POSTGRES).namespace("recovery_it").table(table).keyColumns(KeyColumns.partitionOnly("id"))
-                .identifierColumn("id").identifierSource("customers").conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+        jdbc.execute("CREATE TABLE recovery_it." + table
+                + " (id bigint PRIMARY KEY, body text, updated_at timestamptz NOT NULL)");
+        DatasetSpec spec = DatasetSpec.builder()
+                .name(table.replace('_', '-'))
+                .storeKind(StoreKind.POSTGRES)
+                .connectionRef(POSTGRES)
+                .namespace("recovery_it")
+                .table(table)
+                .keyColumns(KeyColumns.partitionOnly("id"))
+                .identifierColumn("id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .backup(new BackupLocation("backups/recovery-it/", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam("erasure-tests").build();
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("erasure-tests")
+                .build();
         OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
         String body = "復元".repeat(250_000);
         jdbc.update("INSERT INTO recovery_it." + table + " VALUES (1, ?, ?), (2, 'small', ?)", body, updated, updated);
-        List<Map<String, Object>> before = jdbc.queryForList("SELECT id, body, updated_at FROM recovery_it." + table
-                + " ORDER BY id");
+        List<Map<String, Object>> before =
+                jdbc.queryForList("SELECT id, body, updated_at FROM recovery_it." + table + " ORDER BY id");
         RunId run = RunId.of(unique("run"));
 
         logRetainedAndDelete(spec, run, List.of(1L, 2L), sealed);
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table, Long.class)).isZero();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM recovery_it." + table, Long.class))
+                .isZero();
 
         JsonNode restore = recover("{\"scope\":{\"type\":\"run\",\"runId\":\"" + run + "\"},\"spec\":"
                 + json.writeValueAsString(spec) + ",\"dryRun\":false,\"reason\":\"deleted by mistake\"}");
@@ -93,17 +104,24 @@ class RetainedRowRecoveryIT extends RecoveryTestSupport {
     private void logRetainedAndDelete(DatasetSpec spec, RunId run, List<Long> ids, boolean sealed) {
         SealedRecords sealing = new SealedRecords(log.keys(), json);
         StoreAdapter adapter = adapters.checkedAdapter(spec);
-        List<Map<String, Object>> keys = ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
+        List<Map<String, Object>> keys =
+                ids.stream().map(id -> Map.<String, Object>of("id", id)).toList();
         List<LiveRow> rows = adapter.readRows(spec, keys);
         DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
-        List<DeletionRecord> records = rows.stream().map(row -> {
-            DeletionRecord record = DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now());
-            String key = S3Layout.retainedKey(record.dataset(), record.originId(), record.recordId());
-            s3.putObject(r -> r.bucket(s3Properties.bucket()).key(key), sealed
-                    ? RequestBody.fromBytes(sealing.sealRetained(record, sealing.currentKey(record.dataset())))
-                    : RequestBody.fromString(json.writeValueAsString(record.columns())));
-            return json.readValue(json.writeValueAsString(record.withRetainedColumns(key)), DeletionRecord.class);
-        }).toList();
+        List<DeletionRecord> records = rows.stream()
+                .map(row -> {
+                    DeletionRecord record = DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now());
+                    String key = S3Layout.retainedKey(record.dataset(), record.originId(), record.recordId());
+                    s3.putObject(
+                            r -> r.bucket(s3Properties.bucket()).key(key),
+                            sealed
+                                    ? RequestBody.fromBytes(
+                                            sealing.sealRetained(record, sealing.currentKey(record.dataset())))
+                                    : RequestBody.fromString(json.writeValueAsString(record.columns())));
+                    return json.readValue(
+                            json.writeValueAsString(record.withRetainedColumns(key)), DeletionRecord.class);
+                })
+                .toList();
         assertThat(records).allSatisfy(r -> assertThat(r.columns()).isEmpty());
         logUnder(task, records);
         adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "batch-1", CUTOFF, keys)));

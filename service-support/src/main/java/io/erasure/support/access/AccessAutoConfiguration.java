@@ -43,11 +43,13 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
  * comes before the resource server's auto-configuration, whose JWT-only chain would otherwise take over once an
  * issuer is set.
  */
-@AutoConfiguration(beforeName = {
-        "org.springframework.boot.security.oauth2.server.resource.autoconfigure.servlet.OAuth2ResourceServerAutoConfiguration",
-        "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-        "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
-        "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"})
+@AutoConfiguration(
+        beforeName = {
+            "org.springframework.boot.security.oauth2.server.resource.autoconfigure.servlet.OAuth2ResourceServerAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"
+        })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({SecurityFilterChain.class, HttpSecurity.class, Jwt.class})
 @EnableMethodSecurity
@@ -58,12 +60,17 @@ public class AccessAutoConfiguration {
     static final String[] PROBES = {"/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"};
 
     private static final String[] READERS = names(Role.VIEWER, Role.OWNER, Role.OPERATOR, Role.RECOVERY);
-    private static final String[] API_ROLES = names(Role.VIEWER, Role.OWNER, Role.OPERATOR, Role.RECOVERY, Role.PUBLISHER);
+    private static final String[] API_ROLES =
+            names(Role.VIEWER, Role.OWNER, Role.OPERATOR, Role.RECOVERY, Role.PUBLISHER);
 
     @Bean
     @ConditionalOnMissingBean(SecurityFilterChain.class)
-    SecurityFilterChain api(HttpSecurity http, ObjectProvider<JwtDecoder> jwtDecoder, ObjectProvider<AccessRules> rules,
-                            ObjectProvider<UrlBasedCorsConfigurationSource> crossOrigin) throws Exception {
+    SecurityFilterChain api(
+            HttpSecurity http,
+            ObjectProvider<JwtDecoder> jwtDecoder,
+            ObjectProvider<AccessRules> rules,
+            ObjectProvider<UrlBasedCorsConfigurationSource> crossOrigin)
+            throws Exception {
         // no sessions, no cookies: a browser's only ambient credential is a cached Basic login, which
         // CrossSiteWriteGuard keeps from being used by another site instead of CSRF tokens
         http.csrf(csrf -> csrf.disable())
@@ -71,13 +78,19 @@ public class AccessAutoConfiguration {
                 .addFilterBefore(new CrossSiteWriteGuard(), BasicAuthenticationFilter.class)
                 .authorizeHttpRequests(requests -> {
                     // first, so that no service rule can open more of the actuator
-                    requests.requestMatchers(PROBES).permitAll()
-                            .requestMatchers("/actuator/prometheus").hasAnyRole(Role.METRICS.name(), Role.OPERATOR.name())
-                            .requestMatchers("/actuator", "/actuator/**").hasRole(Role.OPERATOR.name());
+                    requests.requestMatchers(PROBES)
+                            .permitAll()
+                            .requestMatchers("/actuator/prometheus")
+                            .hasAnyRole(Role.METRICS.name(), Role.OPERATOR.name())
+                            .requestMatchers("/actuator", "/actuator/**")
+                            .hasRole(Role.OPERATOR.name());
                     rules.orderedStream().forEach(rule -> rule.apply(requests));
-                    requests.requestMatchers(HttpMethod.GET, "/api/**").hasAnyRole(READERS)
-                            .requestMatchers("/api/**").hasAnyRole(API_ROLES)
-                            .anyRequest().authenticated();
+                    requests.requestMatchers(HttpMethod.GET, "/api/**")
+                            .hasAnyRole(READERS)
+                            .requestMatchers("/api/**")
+                            .hasAnyRole(API_ROLES)
+                            .anyRequest()
+                            .authenticated();
                 })
                 .httpBasic(Customizer.withDefaults());
         UrlBasedCorsConfigurationSource cors = crossOrigin.getIfAvailable();
@@ -86,7 +99,8 @@ public class AccessAutoConfiguration {
             http.cors(c -> c.configurationSource(cors));
         }
         if (jwtDecoder.getIfAvailable() != null) {
-            http.oauth2ResourceServer(oauth -> oauth.jwt(jwt -> jwt.jwtAuthenticationConverter(new JwtRolesConverter())));
+            http.oauth2ResourceServer(
+                    oauth -> oauth.jwt(jwt -> jwt.jwtAuthenticationConverter(new JwtRolesConverter())));
         }
         return http.build();
     }
@@ -118,8 +132,11 @@ public class AccessAutoConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor",
-            "org.springframework.boot.actuate.endpoint.SecurityContext"})
+    @ConditionalOnClass(
+            name = {
+                "org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor",
+                "org.springframework.boot.actuate.endpoint.SecurityContext"
+            })
     static class HealthDetails {
 
         @Bean

@@ -29,7 +29,7 @@ public record Caller(String name, Set<Role> roles, String team) {
                 return;
             }
         }
-        throw new AccessDeniedException(what + " needs one of the roles " + Arrays.toString(allowed) + "; '" + name
-                + "' has " + roles);
+        throw new AccessDeniedException(
+                what + " needs one of the roles " + Arrays.toString(allowed) + "; '" + name + "' has " + roles);
     }
 }

@@ -56,9 +56,11 @@ public class CrossOriginAutoConfiguration {
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             List<String> origins = Binder.get(context.getEnvironment())
-                    .bind(CrossOriginProperties.PROPERTY, Bindable.listOf(String.class)).orElse(List.of());
+                    .bind(CrossOriginProperties.PROPERTY, Bindable.listOf(String.class))
+                    .orElse(List.of());
             boolean any = origins.stream().anyMatch(origin -> !origin.isBlank());
-            return any ? ConditionOutcome.match(CrossOriginProperties.PROPERTY + " " + origins)
+            return any
+                    ? ConditionOutcome.match(CrossOriginProperties.PROPERTY + " " + origins)
                     : ConditionOutcome.noMatch(CrossOriginProperties.PROPERTY + " is empty");
         }
     }

@@ -20,7 +20,8 @@ import org.springframework.web.cors.CorsConfiguration;
  * @param maxAge         how long a browser may cache a preflight answer
  */
 @ConfigurationProperties("erasure.access.cors")
-public record CrossOriginProperties(List<String> allowedOrigins, @DefaultValue("30m") Duration maxAge) {
+public record CrossOriginProperties(
+        List<String> allowedOrigins, @DefaultValue("30m") Duration maxAge) {
 
     static final String PROPERTY = "erasure.access.cors.allowed-origins";
 
@@ -32,8 +33,12 @@ public record CrossOriginProperties(List<String> allowedOrigins, @DefaultValue("
     private static final Set<String> SCHEMES = Set.of("http", "https");
 
     public CrossOriginProperties {
-        allowedOrigins = allowedOrigins == null ? List.of()
-                : allowedOrigins.stream().map(String::trim).filter(origin -> !origin.isEmpty()).toList();
+        allowedOrigins = allowedOrigins == null
+                ? List.of()
+                : allowedOrigins.stream()
+                        .map(String::trim)
+                        .filter(origin -> !origin.isEmpty())
+                        .toList();
         allowedOrigins.forEach(CrossOriginProperties::requireOrigin);
         maxAge = maxAge == null ? Duration.ofMinutes(30) : maxAge;
     }
@@ -64,7 +69,9 @@ public record CrossOriginProperties(List<String> allowedOrigins, @DefaultValue("
         } catch (IllegalArgumentException e) {
             throw invalid(origin);
         }
-        boolean bare = (uri.getPath() == null || uri.getPath().isEmpty()) && uri.getQuery() == null && uri.getFragment() == null
+        boolean bare = (uri.getPath() == null || uri.getPath().isEmpty())
+                && uri.getQuery() == null
+                && uri.getFragment() == null
                 && uri.getUserInfo() == null;
         if (uri.getScheme() == null || !SCHEMES.contains(uri.getScheme()) || uri.getHost() == null || !bare) {
             throw invalid(origin);
@@ -72,7 +79,8 @@ public record CrossOriginProperties(List<String> allowedOrigins, @DefaultValue("
     }
 
     private static IllegalArgumentException invalid(String origin) {
-        return new IllegalArgumentException(PROPERTY + " has '" + origin + "': give origins as scheme://host[:port] without"
-                + " a path or trailing slash, e.g. http://127.0.0.1:8080, or * for any origin");
+        return new IllegalArgumentException(
+                PROPERTY + " has '" + origin + "': give origins as scheme://host[:port] without"
+                        + " a path or trailing slash, e.g. http://127.0.0.1:8080, or * for any origin");
     }
 }

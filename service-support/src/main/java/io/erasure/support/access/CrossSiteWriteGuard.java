@@ -30,14 +30,16 @@ public final class CrossSiteWriteGuard extends OncePerRequestFilter {
     /** The header every client sends with a write authenticated by HTTP Basic, e.g. {@code X-Requested-By: erasure}. */
     public static final String HEADER = "X-Requested-By";
 
-    static final String REFUSAL = "A request that changes something (POST, PUT, PATCH, DELETE) with HTTP Basic credentials"
-            + " must carry the header " + HEADER + " (any value, e.g. '" + HEADER + ": erasure'): a browser cannot add it to"
-            + " a request another site makes it send, so a cached login cannot be used from there. Bearer tokens need no"
-            + " header.";
+    static final String REFUSAL =
+            "A request that changes something (POST, PUT, PATCH, DELETE) with HTTP Basic credentials"
+                    + " must carry the header " + HEADER + " (any value, e.g. '" + HEADER
+                    + ": erasure'): a browser cannot add it to"
+                    + " a request another site makes it send, so a cached login cannot be used from there. Bearer tokens need no"
+                    + " header.";
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
-    private static final String PROBLEM = "{\"type\":\"about:blank\",\"title\":\"Forbidden\",\"status\":403,\"detail\":\""
-            + REFUSAL + "\"}";
+    private static final String PROBLEM =
+            "{\"type\":\"about:blank\",\"title\":\"Forbidden\",\"status\":403,\"detail\":\"" + REFUSAL + "\"}";
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)

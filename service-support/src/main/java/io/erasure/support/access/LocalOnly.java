@@ -12,8 +12,8 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
-import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.Profiles;
+import org.springframework.core.env.PropertySource;
 
 /**
  * Refuses to start a service outside the {@code local} profile while it would run with the demo's credentials: the
@@ -31,15 +31,23 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
 
     /** The local-only values shipped in application-local.yml, by property, with the variable that replaces each. */
     static final Map<String, Secret> SECRETS = Map.of(
-            "erasure.deletion-log.master-key", new Secret("bG9jYWwtb25seS1kZWxldGlvbi1sb2ctbWFzdGVyLWs=",
-                    "ERASURE_DELETIONLOG_MASTERKEY", "openssl rand -base64 32"),
-            "erasure.receipts.signing-key", new Secret("local-only-receipt-signing-key-0123456789abcdef",
-                    "ERASURE_RECEIPTS_SIGNINGKEY", "openssl rand -hex 32"),
-            "erasure.registry.live-check.password", new Secret("registry", "ERASURE_REGISTRY_LIVECHECK_PASSWORD",
-                    "the deletion service's REGISTRY user's password"));
+            "erasure.deletion-log.master-key",
+                    new Secret(
+                            "bG9jYWwtb25seS1kZWxldGlvbi1sb2ctbWFzdGVyLWs=",
+                            "ERASURE_DELETIONLOG_MASTERKEY",
+                            "openssl rand -base64 32"),
+            "erasure.receipts.signing-key",
+                    new Secret(
+                            "local-only-receipt-signing-key-0123456789abcdef",
+                            "ERASURE_RECEIPTS_SIGNINGKEY",
+                            "openssl rand -hex 32"),
+            "erasure.registry.live-check.password",
+                    new Secret(
+                            "registry",
+                            "ERASURE_REGISTRY_LIVECHECK_PASSWORD",
+                            "the deletion service's REGISTRY user's password"));
 
-    record Secret(String localValue, String variable, String howToMake) {
-    }
+    record Secret(String localValue, String variable, String howToMake) {}
 
     /**
      * The Ed25519 key pairs of the local profile (private and public halves, base64 DER): published with the source, so
@@ -60,7 +68,8 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
             "MCowBQYDK2VwAyEAvTt3zuKHccemqeqo0lyYmqneRWch7MTfpeAs6LR4t6k=");
 
     private static final Set<ByteBuffer> PUBLISHED_KEY_BYTES = PUBLISHED_SIGNING_KEYS.stream()
-            .map(key -> ByteBuffer.wrap(Base64.getDecoder().decode(key))).collect(Collectors.toUnmodifiableSet());
+            .map(key -> ByteBuffer.wrap(Base64.getDecoder().decode(key)))
+            .collect(Collectors.toUnmodifiableSet());
 
     /** True if {@code value} decodes (as the key readers decode it, padding optional) to a published key half. */
     static boolean publishedKey(String value) {
@@ -69,7 +78,8 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
             return false; // an Ed25519 half in DER is 44 (public) or 48 (private) base64 characters
         }
         try {
-            return PUBLISHED_KEY_BYTES.contains(ByteBuffer.wrap(Base64.getDecoder().decode(compact)));
+            return PUBLISHED_KEY_BYTES.contains(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(compact)));
         } catch (IllegalArgumentException notBase64) {
             return false;
         }
@@ -95,8 +105,9 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
             users++;
             String password = environment.getProperty("erasure.access.users[" + i + "].password", "");
             if (password.startsWith("{noop}")) {
-                problems.add("erasure.access.users[" + i + "] ('" + environment.getProperty("erasure.access.users[" + i
-                        + "].name") + "') has a plain-text {noop} password: give it a {bcrypt} hash (htpasswd -nbBC 12"
+                problems.add("erasure.access.users[" + i + "] ('"
+                        + environment.getProperty("erasure.access.users[" + i + "].name")
+                        + "') has a plain-text {noop} password: give it a {bcrypt} hash (htpasswd -nbBC 12"
                         + " user secret) from a secret store");
             }
         }
@@ -106,7 +117,10 @@ public class LocalOnly implements EnvironmentPostProcessor, Ordered {
             problems.add("no caller could authenticate: set erasure.access.users (name, {bcrypt} password, roles, team)"
                     + " or spring.security.oauth2.resourceserver.jwt.issuer-uri");
         }
-        if ("true".equalsIgnoreCase(environment.getProperty("erasure.signing.local-keys", "").trim())) {
+        if ("true"
+                .equalsIgnoreCase(environment
+                        .getProperty("erasure.signing.local-keys", "")
+                        .trim())) {
             problems.add("erasure.signing.local-keys is true: tasks, kill switches and run events would be signed and"
                     + " trusted with key pairs published with the source; set erasure.signing.key-id, .private-key and"
                     + " .trusted-keys (docs/design.md, \"Trusted tasks\") and leave local-keys false");

@@ -29,7 +29,8 @@ final class OperatorHealthDetails implements HealthEndpointGroupsPostProcessor {
     }
 
     static boolean isOperator(SecurityContext context) {
-        return context.getPrincipal() instanceof Authentication authentication && authentication.isAuthenticated()
+        return context.getPrincipal() instanceof Authentication authentication
+                && authentication.isAuthenticated()
                 && authentication.getAuthorities().stream()
                         .anyMatch(authority -> Role.OPERATOR.authority().equals(authority.getAuthority()));
     }

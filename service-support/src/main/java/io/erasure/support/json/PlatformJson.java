@@ -18,8 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class PlatformJson {
 
-    private PlatformJson() {
-    }
+    private PlatformJson() {}
 
     /** {@code builder} with the platform's settings. */
     public static JsonMapper.Builder configure(JsonMapper.Builder builder) {

@@ -26,11 +26,9 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 public final class ConsumerGroupLag {
 
     /** {@code committed}: whether the group has committed an offset on any partition of the topic. */
-    public record Lag(String topic, String group, long total, Map<Integer, Long> partitions, boolean committed) {
-    }
+    public record Lag(String topic, String group, long total, Map<Integer, Long> partitions, boolean committed) {}
 
-    private ConsumerGroupLag() {
-    }
+    private ConsumerGroupLag() {}
 
     /** @throws IllegalStateException if the brokers do not answer within {@code timeout} */
     public static Lag measure(Admin admin, String topic, String group, Duration timeout) {
@@ -38,7 +36,9 @@ public final class ConsumerGroupLag {
         try {
             TopicDescription description;
             try {
-                description = admin.describeTopics(List.of(topic)).allTopicNames().get(wait, TimeUnit.MILLISECONDS)
+                description = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(wait, TimeUnit.MILLISECONDS)
                         .get(topic);
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
@@ -47,12 +47,16 @@ public final class ConsumerGroupLag {
                 throw e;
             }
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            description.partitions().forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin
-                    .listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                    .all().get(wait, TimeUnit.MILLISECONDS);
+            description
+                    .partitions()
+                    .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(
+                            latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                    .all()
+                    .get(wait, TimeUnit.MILLISECONDS);
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata().get(wait, TimeUnit.MILLISECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(wait, TimeUnit.MILLISECONDS);
             Map<Integer, Long> partitions = new TreeMap<>();
             long total = 0;
             boolean anyCommitted = false;
@@ -68,7 +72,8 @@ public final class ConsumerGroupLag {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while measuring the lag of " + group + " on " + topic, e);
         } catch (Exception e) {
-            throw new IllegalStateException("cannot measure the lag of " + group + " on " + topic + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot measure the lag of " + group + " on " + topic + ": " + e.getMessage(), e);
         }
     }
 }

@@ -36,8 +36,7 @@ public final class ListenerRetries {
     /** SQL states of a lost connection, a server shutting down or out of resources, a lock or failover to wait out. */
     private static final Set<String> TRANSIENT_SQL_STATES = Set.of("40001", "40P01", "55P03", "25006", "57014");
 
-    private ListenerRetries() {
-    }
+    private ListenerRetries() {}
 
     /** The error handler: without end through outages, {@code bounded} for anything else. */
     public static DefaultErrorHandler untilDependenciesAreBack(Duration bounded) {
@@ -50,22 +49,32 @@ public final class ListenerRetries {
     /** True if {@code failure} (or a cause) says a dependency is unreachable or overloaded, not that the record is bad. */
     public static boolean outage(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
-            if (e instanceof DataAccessResourceFailureException || e instanceof TransientDataAccessResourceException
-                    || e instanceof RecoverableDataAccessException || e instanceof QueryTimeoutException
+            if (e instanceof DataAccessResourceFailureException
+                    || e instanceof TransientDataAccessResourceException
+                    || e instanceof RecoverableDataAccessException
+                    || e instanceof QueryTimeoutException
                     || e instanceof PessimisticLockingFailureException
-                    || e instanceof SQLRecoverableException || e instanceof SQLTransientConnectionException
-                    || e instanceof RetriableException || e instanceof StoreException.Retriable
-                    || e instanceof SocketException || e instanceof SocketTimeoutException
+                    || e instanceof SQLRecoverableException
+                    || e instanceof SQLTransientConnectionException
+                    || e instanceof RetriableException
+                    || e instanceof StoreException.Retriable
+                    || e instanceof SocketException
+                    || e instanceof SocketTimeoutException
                     || e instanceof UnknownHostException
-                    || e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
+                    || e instanceof ApiCallTimeoutException
+                    || e instanceof ApiCallAttemptTimeoutException) {
                 return true;
             }
-            if (e instanceof SdkServiceException service && (service.statusCode() >= 500 || service.isThrottlingException())) {
+            if (e instanceof SdkServiceException service
+                    && (service.statusCode() >= 500 || service.isThrottlingException())) {
                 return true;
             }
-            if (e instanceof SQLException sql && sql.getSQLState() != null && (sql.getSQLState().startsWith("08")
-                    || sql.getSQLState().startsWith("57P") || sql.getSQLState().startsWith("53")
-                    || TRANSIENT_SQL_STATES.contains(sql.getSQLState()))) {
+            if (e instanceof SQLException sql
+                    && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08")
+                            || sql.getSQLState().startsWith("57P")
+                            || sql.getSQLState().startsWith("53")
+                            || TRANSIENT_SQL_STATES.contains(sql.getSQLState()))) {
                 return true;
             }
         }

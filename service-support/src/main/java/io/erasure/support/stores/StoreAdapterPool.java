@@ -29,10 +29,12 @@ public class StoreAdapterPool implements AutoCloseable {
     /** The adapter for a connection reference; fails with how to configure it if it is unknown. */
     public StoreAdapter adapter(String connectionRef) {
         return open.computeIfAbsent(connectionRef, ref -> {
-            StoreConnectionsProperties.Connection connection = properties.connections().get(ref);
+            StoreConnectionsProperties.Connection connection =
+                    properties.connections().get(ref);
             if (connection == null || connection.kind() == null) {
                 throw new StoreException.Fatal("connection '" + ref + "' is not configured in this service; add"
-                        + " erasure.connections." + ref + ".kind and .settings (known: " + properties.connections().keySet()
+                        + " erasure.connections." + ref + ".kind and .settings (known: "
+                        + properties.connections().keySet()
                         + ")");
             }
             return adapters.open(new StoreConnection(ref, connection.kind(), connection.settings()));

@@ -48,8 +48,9 @@ public class DeletionTaskPublisher {
             return task;
         }
         if (signer == null) {
-            throw new IllegalStateException("task " + task.taskId() + " of " + task.dataset() + " carries no authorization"
-                    + " and this service signs none (no erasure.signing.private-key): the deletion service would refuse it");
+            throw new IllegalStateException(
+                    "task " + task.taskId() + " of " + task.dataset() + " carries no authorization"
+                            + " and this service signs none (no erasure.signing.private-key): the deletion service would refuse it");
         }
         return signer.sign(task);
     }
@@ -59,11 +60,11 @@ public class DeletionTaskPublisher {
         List<CompletableFuture<SendResult<String, String>>> sends = new ArrayList<>();
         for (DeletionTask unsigned : tasks) {
             DeletionTask task = authorized(unsigned);
-            ProducerRecord<String, String> message = new ProducerRecord<>(Topics.DELETION_TASKS, Topics.taskKey(task),
-                    json.writeValueAsString(task));
+            ProducerRecord<String, String> message =
+                    new ProducerRecord<>(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(task));
             // the deletion lanes pick their own tasks by these, without reading the others'
-            Topics.taskHeaders(task).forEach((name, value) ->
-                    message.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+            Topics.taskHeaders(task)
+                    .forEach((name, value) -> message.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
             sends.add(kafka.send(message));
         }
         try {
@@ -73,7 +74,8 @@ public class DeletionTaskPublisher {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while publishing " + tasks.size() + " deletion tasks", e);
         } catch (Exception e) {
-            throw new IllegalStateException("publishing " + tasks.size() + " deletion tasks failed: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "publishing " + tasks.size() + " deletion tasks failed: " + e.getMessage(), e);
         }
     }
 }

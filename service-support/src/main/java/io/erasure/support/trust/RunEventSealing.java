@@ -10,8 +10,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RunEventSealing {
 
-    private RunEventSealing() {
-    }
+    private RunEventSealing() {}
 
     /**
      * This service's key from {@code erasure.signing.*}; fails naming the property to set when there is none (so the
@@ -24,13 +23,19 @@ public final class RunEventSealing {
         try {
             key = signing.signingKey();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("no key to seal " + what + " on erasure.run.events with (the control plane"
-                    + " applies no unsealed event): " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "no key to seal " + what + " on erasure.run.events with (the control plane"
+                            + " applies no unsealed event): " + e.getMessage(),
+                    e);
         }
         if (key.keyId().endsWith(SigningProperties.LOCAL_SUFFIX)) {
-            LoggerFactory.getLogger(RunEventSealing.class).warn("{} are sealed with the LOCAL ONLY key '{}' of"
-                    + " application-local.yml; set ERASURE_SIGNING_KEYID and ERASURE_SIGNING_PRIVATEKEY from a secret store"
-                    + " in every real deployment", what, key.keyId());
+            LoggerFactory.getLogger(RunEventSealing.class)
+                    .warn(
+                            "{} are sealed with the LOCAL ONLY key '{}' of"
+                                    + " application-local.yml; set ERASURE_SIGNING_KEYID and ERASURE_SIGNING_PRIVATEKEY from a secret store"
+                                    + " in every real deployment",
+                            what,
+                            key.keyId());
         }
         return key;
     }

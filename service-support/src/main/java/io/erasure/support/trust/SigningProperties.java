@@ -33,8 +33,7 @@ public record SigningProperties(String keyId, String privateKey, Map<String, Tru
     public static final String LOCAL_SUFFIX = "-local";
 
     /** One trusted public key and what it may sign. */
-    public record Trusted(String publicKey, Set<Authorization.Kind> grants) {
-    }
+    public record Trusted(String publicKey, Set<Authorization.Kind> grants) {}
 
     public SigningProperties {
         trustedKeys = trustedKeys == null ? Map.of() : Map.copyOf(new LinkedHashMap<>(trustedKeys));
@@ -63,8 +62,10 @@ public record SigningProperties(String keyId, String privateKey, Map<String, Tru
                 throw new IllegalArgumentException(property + ".grants is required: what the key may sign, some of "
                         + java.util.Arrays.toString(Authorization.Kind.values()));
             }
-            keys.put(id, new TrustedKeys.Trusted(TrustedKeys.publicKey(property + ".public-key", trusted.publicKey()),
-                    trusted.grants()));
+            keys.put(
+                    id,
+                    new TrustedKeys.Trusted(
+                            TrustedKeys.publicKey(property + ".public-key", trusted.publicKey()), trusted.grants()));
         });
         return TrustedKeys.of(keys);
     }

@@ -21,8 +21,7 @@ public final class SpecDigest {
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
             .build();
 
-    private SpecDigest() {
-    }
+    private SpecDigest() {}
 
     public static String of(DatasetSpec spec) {
         Require.nonNull("spec", spec);

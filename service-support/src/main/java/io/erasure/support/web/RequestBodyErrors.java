@@ -48,8 +48,10 @@ public class RequestBodyErrors {
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ProblemDetail mismatch(MethodArgumentTypeMismatchException e) {
-        ProblemDetail detail = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "parameter '" + e.getName()
-                + "' must be " + UnreadableBody.describeType(e.getRequiredType()) + "; got " + Require.echo(e.getValue()));
+        ProblemDetail detail = ProblemDetail.forStatusAndDetail(
+                HttpStatus.BAD_REQUEST,
+                "parameter '" + e.getName() + "' must be " + UnreadableBody.describeType(e.getRequiredType()) + "; got "
+                        + Require.echo(e.getValue()));
         detail.setProperty("field", e.getName());
         return detail;
     }

@@ -34,7 +34,8 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
         this.maxBytes = properties.maxRequestBody().toBytes();
         this.refusal = "the request body is larger than " + maxBytes + " bytes, the most this service reads ("
                 + RequestLimitsProperties.MAX_REQUEST_BODY + "); send a smaller request (split it: a recovery by keys,"
-                + " a forward request's child ids) or ask an operator to raise " + RequestLimitsProperties.MAX_REQUEST_BODY;
+                + " a forward request's child ids) or ask an operator to raise "
+                + RequestLimitsProperties.MAX_REQUEST_BODY;
     }
 
     /** What the 413 says: the limit and the property that sets it. */
@@ -66,8 +67,9 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
         response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("{\"type\":\"about:blank\",\"title\":\"Content Too Large\",\"status\":413,\"detail\":\""
-                + refusal + "\"}");
+        response.getWriter()
+                .write("{\"type\":\"about:blank\",\"title\":\"Content Too Large\",\"status\":413,\"detail\":\""
+                        + refusal + "\"}");
     }
 
     /** The read that passed the limit: the body is refused, with the limit. */

@@ -20,9 +20,13 @@ public class RequestLimitDefaults implements EnvironmentPostProcessor {
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        environment.getPropertySources().addLast(new MapPropertySource(NAME, Map.of(
-                "server.tomcat.max-http-form-post-size", LIMIT,
-                "spring.servlet.multipart.max-request-size", LIMIT,
-                "spring.servlet.multipart.max-file-size", LIMIT)));
+        environment
+                .getPropertySources()
+                .addLast(new MapPropertySource(
+                        NAME,
+                        Map.of(
+                                "server.tomcat.max-http-form-post-size", LIMIT,
+                                "spring.servlet.multipart.max-request-size", LIMIT,
+                                "spring.servlet.multipart.max-file-size", LIMIT)));
     }
 }

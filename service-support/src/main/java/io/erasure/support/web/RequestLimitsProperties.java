@@ -20,8 +20,8 @@ public record RequestLimitsProperties(@DefaultValue("1MB") DataSize maxRequestBo
     public RequestLimitsProperties {
         maxRequestBody = maxRequestBody == null ? DataSize.ofMegabytes(1) : maxRequestBody;
         if (maxRequestBody.toBytes() <= 0) {
-            throw new IllegalArgumentException(MAX_REQUEST_BODY + " must be a positive size such as 1MB, got "
-                    + maxRequestBody);
+            throw new IllegalArgumentException(
+                    MAX_REQUEST_BODY + " must be a positive size such as 1MB, got " + maxRequestBody);
         }
     }
 }

@@ -35,12 +35,10 @@ public final class UnreadableBody {
     private static final Pattern QUOTED_VALUE = Pattern.compile("value \\(([^()]*)\\)");
     private static final Pattern FROM_STRING = Pattern.compile("from String \"(.*?)\"");
 
-    private UnreadableBody() {
-    }
+    private UnreadableBody() {}
 
     /** The problem's detail, and the field it is about (null for the body as a whole). */
-    public record Problem(String detail, String field) {
-    }
+    public record Problem(String detail, String field) {}
 
     public static Problem describe(Throwable e) {
         String refusal = null;
@@ -49,7 +47,8 @@ public final class UnreadableBody {
             if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
                 refusal = cause.getMessage();
             }
-            if (cause instanceof JacksonException j && (jackson == null || !j.getPath().isEmpty())) {
+            if (cause instanceof JacksonException j
+                    && (jackson == null || !j.getPath().isEmpty())) {
                 jackson = j;
             }
         }
@@ -62,15 +61,21 @@ public final class UnreadableBody {
         }
         if (jackson instanceof MismatchedInputException || jackson instanceof InputCoercionException) {
             String got = got(jackson);
-            return new Problem((field == null ? "the request body" : "field '" + field + "'") + " must be "
-                    + allowed(jackson) + (got == null ? "" : "; got " + got), field);
+            return new Problem(
+                    (field == null ? "the request body" : "field '" + field + "'") + " must be " + allowed(jackson)
+                            + (got == null ? "" : "; got " + got),
+                    field);
         }
         if (jackson != null) {
-            return new Problem("the request body is not valid JSON" + (field == null ? "" : " at '" + field + "'") + ": "
-                    + firstLine(jackson.getOriginalMessage()), field);
+            return new Problem(
+                    "the request body is not valid JSON" + (field == null ? "" : " at '" + field + "'") + ": "
+                            + firstLine(jackson.getOriginalMessage()),
+                    field);
         }
-        return new Problem("the request body is missing or unreadable: " + firstLine(e.getMessage())
-                + "; send a JSON document with Content-Type: application/json", null);
+        return new Problem(
+                "the request body is missing or unreadable: " + firstLine(e.getMessage())
+                        + "; send a JSON document with Content-Type: application/json",
+                null);
     }
 
     /** {@code copies[0].target}: the path of the value that could not be read. */
@@ -88,10 +93,13 @@ public final class UnreadableBody {
 
     private static String unknownField(UnrecognizedPropertyException e, String field) {
         Collection<Object> known = e.getKnownPropertyIds();
-        String type = e.getReferringClass() == null ? "the request" : e.getReferringClass().getSimpleName();
+        String type = e.getReferringClass() == null
+                ? "the request"
+                : e.getReferringClass().getSimpleName();
         return "field '" + (field == null ? Require.truncate(e.getPropertyName()) : field) + "' is not known: " + type
-                + (known == null || known.isEmpty() ? " has no fields"
-                : " has " + known.stream().map(String::valueOf).sorted().collect(Collectors.joining(", ")))
+                + (known == null || known.isEmpty()
+                        ? " has no fields"
+                        : " has " + known.stream().map(String::valueOf).sorted().collect(Collectors.joining(", ")))
                 + ". Remove it or correct its name: unknown fields are refused, not ignored";
     }
 
@@ -111,7 +119,8 @@ public final class UnreadableBody {
                 }
             }
         }
-        Class<?> target = e instanceof MismatchedInputException m ? m.getTargetType()
+        Class<?> target = e instanceof MismatchedInputException m
+                ? m.getTargetType()
                 : e instanceof InputCoercionException c ? c.getTargetType() : null;
         return describeType(target);
     }
@@ -126,10 +135,17 @@ public final class UnreadableBody {
         if (type == long.class || type == Long.class) {
             return "an integer between " + Long.MIN_VALUE + " and " + Long.MAX_VALUE;
         }
-        if (type == short.class || type == Short.class || type == byte.class || type == Byte.class || type == BigInteger.class) {
+        if (type == short.class
+                || type == Short.class
+                || type == byte.class
+                || type == Byte.class
+                || type == BigInteger.class) {
             return "an integer";
         }
-        if (type == double.class || type == Double.class || type == float.class || type == Float.class
+        if (type == double.class
+                || type == Double.class
+                || type == float.class
+                || type == Float.class
                 || type == BigDecimal.class) {
             return "a number";
         }
@@ -164,7 +180,8 @@ public final class UnreadableBody {
     private static String got(JacksonException e) {
         String message = String.valueOf(e.getOriginalMessage());
         Matcher quoted = QUOTED_VALUE.matcher(message);
-        if (e instanceof InvalidFormatException invalid && invalid.getValue() != null
+        if (e instanceof InvalidFormatException invalid
+                && invalid.getValue() != null
                 && !(invalid.getValue() instanceof Number)) {
             return Require.echo(invalid.getValue());
         }

@@ -24,18 +24,20 @@ class CrossOriginPropertiesTest {
 
         assertThat(properties.allowedOrigins()).isEmpty();
         assertThat(properties.enabled()).isFalse();
-        new ApplicationContextRunner().withUserConfiguration(WhenOrigins.class)
+        new ApplicationContextRunner()
+                .withUserConfiguration(WhenOrigins.class)
                 .run(context -> assertThat(context).doesNotHaveBean("marker"));
     }
 
     @Test
     void originsBindFromACommaSeparatedString() {
-        CrossOriginProperties properties = bind(Map.of(CrossOriginProperties.PROPERTY,
-                "http://127.0.0.1:8080, http://localhost:8080"));
+        CrossOriginProperties properties =
+                bind(Map.of(CrossOriginProperties.PROPERTY, "http://127.0.0.1:8080, http://localhost:8080"));
 
         assertThat(properties.allowedOrigins()).containsExactly("http://127.0.0.1:8080", "http://localhost:8080");
         assertThat(properties.maxAge()).isEqualTo(Duration.ofMinutes(30));
-        new ApplicationContextRunner().withUserConfiguration(WhenOrigins.class)
+        new ApplicationContextRunner()
+                .withUserConfiguration(WhenOrigins.class)
                 .withPropertyValues(CrossOriginProperties.PROPERTY + "=http://127.0.0.1:8080,http://localhost:8080")
                 .run(context -> assertThat(context).hasBean("marker"));
     }
@@ -43,28 +45,35 @@ class CrossOriginPropertiesTest {
     @Test
     void originsBindFromAYamlList() {
         CrossOriginProperties properties = bind(Map.of(
-                CrossOriginProperties.PROPERTY + "[0]", "https://ops.example.com",
-                CrossOriginProperties.PROPERTY + "[1]", "http://localhost:8080",
-                "erasure.access.cors.max-age", "5m"));
+                CrossOriginProperties.PROPERTY + "[0]",
+                "https://ops.example.com",
+                CrossOriginProperties.PROPERTY + "[1]",
+                "http://localhost:8080",
+                "erasure.access.cors.max-age",
+                "5m"));
 
         assertThat(properties.allowedOrigins()).containsExactly("https://ops.example.com", "http://localhost:8080");
         assertThat(properties.maxAge()).isEqualTo(Duration.ofMinutes(5));
-        new ApplicationContextRunner().withUserConfiguration(WhenOrigins.class)
+        new ApplicationContextRunner()
+                .withUserConfiguration(WhenOrigins.class)
                 .withPropertyValues(CrossOriginProperties.PROPERTY + "[0]=https://ops.example.com")
                 .run(context -> assertThat(context).hasBean("marker"));
     }
 
     @Test
     void thePolicyLetsTheGivenOriginsSendCredentialsHeaderWithTheApisMethods() {
-        CorsConfiguration policy = bind(Map.of(CrossOriginProperties.PROPERTY, "http://127.0.0.1:8080")).policy();
+        CorsConfiguration policy = bind(Map.of(CrossOriginProperties.PROPERTY, "http://127.0.0.1:8080"))
+                .policy();
 
         assertThat(policy.checkOrigin("http://127.0.0.1:8080")).isEqualTo("http://127.0.0.1:8080");
         assertThat(policy.checkOrigin("http://evil.example.com")).isNull();
         assertThat(policy.checkHttpMethod(HttpMethod.PUT)).isNotNull();
         assertThat(policy.checkHttpMethod(HttpMethod.DELETE)).isNull();
-        assertThat(policy.checkHeaders(List.of("Authorization", "Content-Type"))).hasSize(2);
+        assertThat(policy.checkHeaders(List.of("Authorization", "Content-Type")))
+                .hasSize(2);
         // what a write with Basic credentials needs (CrossSiteWriteGuard), so the dashboard can send it
-        assertThat(policy.checkHeaders(List.of(CrossSiteWriteGuard.HEADER))).containsExactly(CrossSiteWriteGuard.HEADER);
+        assertThat(policy.checkHeaders(List.of(CrossSiteWriteGuard.HEADER)))
+                .containsExactly(CrossSiteWriteGuard.HEADER);
         // the Authorization header is sent explicitly: no cookies, so no credentials mode
         assertThat(policy.getAllowCredentials()).isFalse();
     }

@@ -12,7 +12,8 @@ import org.springframework.mock.web.MockHttpServletResponse;
 
 class CrossSiteWriteGuardTest {
 
-    private static final String BASIC = "Basic " + Base64.getEncoder().encodeToString("operator:operator".getBytes(StandardCharsets.UTF_8));
+    private static final String BASIC =
+            "Basic " + Base64.getEncoder().encodeToString("operator:operator".getBytes(StandardCharsets.UTF_8));
 
     @Test
     void aWriteWithBasicCredentialsAndNoHeaderIsRefusedNamingTheHeader() throws Exception {
@@ -24,8 +25,11 @@ class CrossSiteWriteGuardTest {
             assertThat(response.getContentAsString()).contains("X-Requested-By").contains("\"status\":403");
         }
         // the scheme is case-insensitive, as for Spring's own Basic authentication
-        assertThat(filter(request("POST", "basic " + BASIC.substring(6), null)).getStatus()).isEqualTo(403);
-        assertThat(filter(request("POST", BASIC, " ")).getStatus()).as("a blank header").isEqualTo(403);
+        assertThat(filter(request("POST", "basic " + BASIC.substring(6), null)).getStatus())
+                .isEqualTo(403);
+        assertThat(filter(request("POST", BASIC, " ")).getStatus())
+                .as("a blank header")
+                .isEqualTo(403);
     }
 
     @Test
@@ -44,7 +48,9 @@ class CrossSiteWriteGuardTest {
         MockFilterChain chain = new MockFilterChain();
         MockHttpServletResponse response = new MockHttpServletResponse();
         new CrossSiteWriteGuard().doFilter(request, response, chain);
-        assertThat(chain.getRequest()).as(request.getMethod() + " " + request.getHeader(HttpHeaders.AUTHORIZATION)).isSameAs(request);
+        assertThat(chain.getRequest())
+                .as(request.getMethod() + " " + request.getHeader(HttpHeaders.AUTHORIZATION))
+                .isSameAs(request);
         assertThat(response.getStatus()).isEqualTo(200);
     }
 

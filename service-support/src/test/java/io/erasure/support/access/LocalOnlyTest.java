@@ -1,9 +1,8 @@
 package io.erasure.support.access;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,8 +16,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.env.MapPropertySource;
-import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /** Issue 18 item 10: outside the local profile a service refuses the demo's users and keys, naming what to set. */
 class LocalOnlyTest {
@@ -46,11 +45,17 @@ class LocalOnlyTest {
 
     @Test
     void theLocalProfilesSigningKeysAreRefusedUnderAnyKeyId() {
-        Map<String, Object> pasted = Map.of("erasure.access.users[0].name", "alice",
-                "erasure.access.users[0].password", BCRYPT,
-                "erasure.signing.key-id", "control-plane-1",
-                "erasure.signing.private-key", "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem",
-                "erasure.signing.trusted-keys.cp-1.public-key", "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM=");
+        Map<String, Object> pasted = Map.of(
+                "erasure.access.users[0].name",
+                "alice",
+                "erasure.access.users[0].password",
+                BCRYPT,
+                "erasure.signing.key-id",
+                "control-plane-1",
+                "erasure.signing.private-key",
+                "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem",
+                "erasure.signing.trusted-keys.cp-1.public-key",
+                "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM=");
 
         assertThatThrownBy(() -> postProcess(pasted))
                 .hasMessageContaining("erasure.signing.private-key is a key pair half published with the source")
@@ -61,14 +66,28 @@ class LocalOnlyTest {
     void theLocalSigningKeysAreRefusedAsEnvironmentVariablesAndInAnyBase64Spelling() {
         StandardEnvironment environment = new StandardEnvironment();
         environment.getPropertySources().remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
-        environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, Map.of(
-                        // as Helm passes it, from a Secret someone filled with the local profile's key
-                        "ERASURE_SIGNING_PRIVATEKEY", "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem")));
-        environment.getPropertySources().addFirst(new MapPropertySource("test", Map.of(
-                "erasure.access.users[0].name", "alice", "erasure.access.users[0].password", BCRYPT,
-                // without its padding: the key readers decode it to the same key
-                "erasure.signing.trusted-keys.cp-1.public-key", "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM")));
+        environment
+                .getPropertySources()
+                .replace(
+                        StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                        new SystemEnvironmentPropertySource(
+                                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                                Map.of(
+                                        // as Helm passes it, from a Secret someone filled with the local profile's key
+                                        "ERASURE_SIGNING_PRIVATEKEY",
+                                        "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem")));
+        environment
+                .getPropertySources()
+                .addFirst(new MapPropertySource(
+                        "test",
+                        Map.of(
+                                "erasure.access.users[0].name",
+                                "alice",
+                                "erasure.access.users[0].password",
+                                BCRYPT,
+                                // without its padding: the key readers decode it to the same key
+                                "erasure.signing.trusted-keys.cp-1.public-key",
+                                "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM")));
 
         assertThatThrownBy(() -> new LocalOnly().postProcessEnvironment(environment, new SpringApplication()))
                 .hasMessageContaining("ERASURE_SIGNING_PRIVATEKEY is a key pair half published with the source")
@@ -84,7 +103,8 @@ class LocalOnlyTest {
         Map<String, String> halves = new TreeMap<>();
         Pattern key = Pattern.compile("(?m)^\\s*(private-key|public-key):\\s*(\\S+)\\s*$");
         try (Stream<Path> files = Files.walk(root, 5)) {
-            for (Path file : files.filter(f -> f.endsWith(Path.of("src/main/resources/application-local.yml"))).toList()) {
+            for (Path file : files.filter(f -> f.endsWith(Path.of("src/main/resources/application-local.yml")))
+                    .toList()) {
                 Matcher found = key.matcher(Files.readString(file));
                 while (found.find()) {
                     halves.put(root.relativize(file) + " " + found.group(1) + " " + found.group(2), found.group(2));
@@ -92,8 +112,9 @@ class LocalOnlyTest {
             }
         }
         assertThat(halves).as("key halves of the application-local.yml files").hasSizeGreaterThanOrEqualTo(11);
-        halves.forEach((where, half) -> assertThat(LocalOnly.PUBLISHED_SIGNING_KEYS).as(where + ": refused outside"
-                + " the local profile").contains(half));
+        halves.forEach((where, half) -> assertThat(LocalOnly.PUBLISHED_SIGNING_KEYS)
+                .as(where + ": refused outside" + " the local profile")
+                .contains(half));
     }
 
     @Test
@@ -104,14 +125,20 @@ class LocalOnlyTest {
 
     @Test
     void realCredentialsOrTheLocalProfileStart() {
-        Map<String, Object> real = Map.of("erasure.access.users[0].name", "alice",
-                "erasure.access.users[0].password", BCRYPT, "erasure.deletion-log.master-key", "c2VjcmV0LWtleS1mcm9tLWEtdmF1bHQtMDEyMzQ1Njc=");
+        Map<String, Object> real = Map.of(
+                "erasure.access.users[0].name",
+                "alice",
+                "erasure.access.users[0].password",
+                BCRYPT,
+                "erasure.deletion-log.master-key",
+                "c2VjcmV0LWtleS1mcm9tLWEtdmF1bHQtMDEyMzQ1Njc=");
         assertThatCode(() -> postProcess(real)).doesNotThrowAnyException();
-        assertThatCode(() -> postProcess(Map.of("spring.security.oauth2.resourceserver.jwt.issuer-uri",
-                "https://idp.example.com/"))).doesNotThrowAnyException();
+        assertThatCode(() -> postProcess(
+                        Map.of("spring.security.oauth2.resourceserver.jwt.issuer-uri", "https://idp.example.com/")))
+                .doesNotThrowAnyException();
 
-        Map<String, Object> demo = Map.of("erasure.access.users[0].name", "operator",
-                "erasure.access.users[0].password", "{noop}operator");
+        Map<String, Object> demo = Map.of(
+                "erasure.access.users[0].name", "operator", "erasure.access.users[0].password", "{noop}operator");
         assertThatCode(() -> postProcess(demo, LocalOnly.PROFILE)).doesNotThrowAnyException();
     }
 

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -22,7 +21,12 @@ record ComposeFile(Map<String, Service> services) {
      * @param environment variable name to value (compose's list form is turned into this map)
      * @param dependsOn   service name to condition ({@code service_started} for the short form)
      */
-    record Service(String name, String jarFile, boolean healthcheck, Map<String, String> environment, Map<String, String> dependsOn) {
+    record Service(
+            String name,
+            String jarFile,
+            boolean healthcheck,
+            Map<String, String> environment,
+            Map<String, String> dependsOn) {
 
         Service {
             environment = Map.copyOf(environment);
@@ -94,9 +98,9 @@ record ComposeFile(Map<String, Service> services) {
         Map<String, String> environment = new LinkedHashMap<>();
         Object env = definition.get("environment");
         if (env instanceof Map<?, ?> entries) {
-            entries.forEach((key, value) -> environment.put(String.valueOf(key), value == null ? "" : String.valueOf(value)));
-        }
-        else if (env instanceof List<?> entries) {
+            entries.forEach(
+                    (key, value) -> environment.put(String.valueOf(key), value == null ? "" : String.valueOf(value)));
+        } else if (env instanceof List<?> entries) {
             for (Object entry : entries) {
                 String[] pair = String.valueOf(entry).split("=", 2);
                 environment.put(pair[0], pair.length > 1 ? pair[1] : "");
@@ -105,10 +109,12 @@ record ComposeFile(Map<String, Service> services) {
         Map<String, String> dependsOn = new LinkedHashMap<>();
         Object depends = definition.get("depends_on");
         if (depends instanceof Map<?, ?> entries) {
-            entries.forEach((service, options) -> dependsOn.put(String.valueOf(service),
-                    options instanceof Map<?, ?> o && o.get("condition") != null ? String.valueOf(o.get("condition")) : "service_started"));
-        }
-        else if (depends instanceof List<?> entries) {
+            entries.forEach((service, options) -> dependsOn.put(
+                    String.valueOf(service),
+                    options instanceof Map<?, ?> o && o.get("condition") != null
+                            ? String.valueOf(o.get("condition"))
+                            : "service_started"));
+        } else if (depends instanceof List<?> entries) {
             entries.forEach(service -> dependsOn.put(String.valueOf(service), "service_started"));
         }
         return new Service(name, jarFile, definition.containsKey("healthcheck"), environment, dependsOn);

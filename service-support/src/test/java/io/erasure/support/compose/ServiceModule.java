@@ -9,9 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
 import javax.xml.parsers.DocumentBuilderFactory;
-
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -31,8 +29,7 @@ record ServiceModule(String name, Set<String> properties) {
     }
 
     /** The project's version and its service modules, from the root pom. */
-    record Project(String version, List<ServiceModule> services) {
-    }
+    record Project(String version, List<ServiceModule> services) {}
 
     static Project read(Path root) throws Exception {
         Document rootPom = xml(root.resolve("pom.xml"));
@@ -45,7 +42,8 @@ record ServiceModule(String name, Set<String> properties) {
     private static void collectServices(Path dir, Document pom, List<ServiceModule> services) throws Exception {
         NodeList modules = pom.getElementsByTagName("module");
         for (int i = 0; i < modules.getLength(); i++) {
-            Path moduleDir = dir.resolve(modules.item(i).getTextContent().trim()).normalize();
+            Path moduleDir =
+                    dir.resolve(modules.item(i).getTextContent().trim()).normalize();
             Path modulePom = moduleDir.resolve("pom.xml");
             if (!Files.exists(modulePom)) {
                 continue;
@@ -78,9 +76,9 @@ record ServiceModule(String name, Set<String> properties) {
 
     private static void flatten(String prefix, Object value, Set<String> names) {
         if (value instanceof Map<?, ?> map && !map.isEmpty()) {
-            map.forEach((key, child) -> flatten(prefix.isEmpty() ? String.valueOf(key) : prefix + "." + key, child, names));
-        }
-        else if (!prefix.isEmpty()) {
+            map.forEach(
+                    (key, child) -> flatten(prefix.isEmpty() ? String.valueOf(key) : prefix + "." + key, child, names));
+        } else if (!prefix.isEmpty()) {
             names.add(prefix);
         }
     }

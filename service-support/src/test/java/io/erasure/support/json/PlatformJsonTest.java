@@ -16,8 +16,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.context.annotation.ImportCandidates;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectReader;
@@ -28,8 +28,8 @@ class PlatformJsonTest {
 
     private static final JsonMapper JSON = PlatformJson.mapper();
     /** As deletion-log-service's ingest reads the topic. */
-    private static final ObjectReader INGEST = JSON.readerFor(DeletionRecord.class)
-            .without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    private static final ObjectReader INGEST =
+            JSON.readerFor(DeletionRecord.class).without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
     @Test
     void aRecordReadBackFromItsJsonHoldsEveryValueAsTheStoreGaveIt() {
@@ -57,18 +57,22 @@ class PlatformJsonTest {
 
         assertThat(ingested.columns()).isEqualTo(columns);
         assertThat(ingested.primaryKey()).isEqualTo(key);
-        assertThat(ingested.idMatchesContent()).as("the id is still the id of the key").isTrue();
+        assertThat(ingested.idMatchesContent())
+                .as("the id is still the id of the key")
+                .isTrue();
         assertThat(JSON.writeValueAsString(ingested)).isEqualTo(JSON.writeValueAsString(published));
     }
 
     @Test
     void aDoubleComesBackWithTheSameDigits() {
-        DeletionRecord published = record(Map.of("id", 1L), List.of(ColumnValue.of("ratio", 0.30000000000000004),
-                ColumnValue.of("single", 3.4028235e38)));
+        DeletionRecord published = record(
+                Map.of("id", 1L),
+                List.of(ColumnValue.of("ratio", 0.30000000000000004), ColumnValue.of("single", 3.4028235e38)));
 
         DeletionRecord ingested = INGEST.readValue(JSON.writeValueAsString(published));
 
-        assertThat(ingested.columns()).extracting(ColumnValue::value)
+        assertThat(ingested.columns())
+                .extracting(ColumnValue::value)
                 .containsExactly(new BigDecimal("0.30000000000000004"), new BigDecimal("3.4028235E+38"));
     }
 
@@ -84,12 +88,20 @@ class PlatformJsonTest {
 
         DeletionRecord ingested = INGEST.readValue(published);
 
-        assertThat(ingested.columns()).extracting(ColumnValue::value).containsExactly(
-                new BigDecimal("12345678901234567.891"), Map.of("scale", new BigDecimal("1.000"), "big", Long.MIN_VALUE));
+        assertThat(ingested.columns())
+                .extracting(ColumnValue::value)
+                .containsExactly(
+                        new BigDecimal("12345678901234567.891"),
+                        Map.of("scale", new BigDecimal("1.000"), "big", Long.MIN_VALUE));
         assertThat(ingested.anonymised()).isFalse();
-        assertThat(JsonMapper.builder().build().readerFor(DeletionRecord.class)
-                .without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).<DeletionRecord>readValue(published)
-                .columns().get(0).value())
+        assertThat(JsonMapper.builder()
+                        .build()
+                        .readerFor(DeletionRecord.class)
+                        .without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                        .<DeletionRecord>readValue(published)
+                        .columns()
+                        .get(0)
+                        .value())
                 .as("what a mapper without the setting made of it: a double, rounded")
                 .isEqualTo(1.2345678901234568E16);
     }
@@ -97,13 +109,16 @@ class PlatformJsonTest {
     @Test
     void everyServicesMapperReadsNumbersExactly() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, PlatformJsonAutoConfiguration.class))
+                .withConfiguration(
+                        AutoConfigurations.of(JacksonAutoConfiguration.class, PlatformJsonAutoConfiguration.class))
                 .run(context -> {
                     JsonMapper services = context.getBean(JsonMapper.class);
-                    DeletionRecord published = record(Map.of("id", 1L),
+                    DeletionRecord published = record(
+                            Map.of("id", 1L),
                             List.of(ColumnValue.of("amount", new BigDecimal("12345678901234567.891"))));
 
-                    DeletionRecord read = services.readValue(services.writeValueAsString(published), DeletionRecord.class);
+                    DeletionRecord read =
+                            services.readValue(services.writeValueAsString(published), DeletionRecord.class);
 
                     assertThat(read.columns().get(0).value()).isEqualTo(new BigDecimal("12345678901234567.891"));
                 });
@@ -111,13 +126,23 @@ class PlatformJsonTest {
 
     @Test
     void everyServiceGetsTheSettingFromServiceSupport() {
-        assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()).getCandidates())
+        assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
+                        .getCandidates())
                 .contains(PlatformJsonAutoConfiguration.class.getName());
     }
 
     private static DeletionRecord record(Map<String, Object> key, List<ColumnValue> columns) {
-        return new DeletionRecord(DeletionRecord.recordIdFor("run-1", "orders", key), "orders", key, columns,
-                new CutoffTimestamp(1_700_000_000_000_000L), RunId.of("run-1"), null, "task-1", "batch-1",
-                Instant.parse("2026-12-01T10:00:00Z"), null);
+        return new DeletionRecord(
+                DeletionRecord.recordIdFor("run-1", "orders", key),
+                "orders",
+                key,
+                columns,
+                new CutoffTimestamp(1_700_000_000_000_000L),
+                RunId.of("run-1"),
+                null,
+                "task-1",
+                "batch-1",
+                Instant.parse("2026-12-01T10:00:00Z"),
+                null);
     }
 }

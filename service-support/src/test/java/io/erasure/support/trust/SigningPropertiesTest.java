@@ -16,11 +16,16 @@ class SigningPropertiesTest {
 
     @Test
     void aLocalKeySignsOnlyWhileLocalKeysAreOn() {
-        assertThat(new SigningProperties("control-plane-local", PRIVATE, Map.of(), true).signingKey().keyId())
+        assertThat(new SigningProperties("control-plane-local", PRIVATE, Map.of(), true)
+                        .signingKey()
+                        .keyId())
                 .isEqualTo("control-plane-local");
         assertThatThrownBy(() -> new SigningProperties("control-plane-local", PRIVATE, Map.of(), null).signingKey())
-                .hasMessageContaining("LOCAL ONLY").hasMessageContaining("ERASURE_SIGNING_PRIVATEKEY");
-        assertThat(new SigningProperties("control-plane-1", PRIVATE, Map.of(), false).signingKey().keyId())
+                .hasMessageContaining("LOCAL ONLY")
+                .hasMessageContaining("ERASURE_SIGNING_PRIVATEKEY");
+        assertThat(new SigningProperties("control-plane-1", PRIVATE, Map.of(), false)
+                        .signingKey()
+                        .keyId())
                 .isEqualTo("control-plane-1");
         assertThatThrownBy(() -> new SigningProperties(null, null, Map.of(), false).signingKey())
                 .hasMessageContaining("erasure.signing.key-id is required");
@@ -31,11 +36,13 @@ class SigningPropertiesTest {
         Map<String, SigningProperties.Trusted> keys = Map.of(
                 "control-plane-local", new SigningProperties.Trusted(PUBLIC, Set.of(Kind.RUN)),
                 "control-plane-1", new SigningProperties.Trusted(PUBLIC, Set.of(Kind.RUN, Kind.CONTROL)));
-        assertThat(new SigningProperties(null, null, keys, false).trusted().grants()).containsOnlyKeys("control-plane-1");
+        assertThat(new SigningProperties(null, null, keys, false).trusted().grants())
+                .containsOnlyKeys("control-plane-1");
         assertThat(new SigningProperties(null, null, keys, true).trusted().grants())
                 .containsOnlyKeys("control-plane-1", "control-plane-local");
-        assertThatThrownBy(() -> new SigningProperties(null, null,
-                Map.of("x-1", new SigningProperties.Trusted(PUBLIC, Set.of())), false).trusted())
+        assertThatThrownBy(() -> new SigningProperties(
+                                null, null, Map.of("x-1", new SigningProperties.Trusted(PUBLIC, Set.of())), false)
+                        .trusted())
                 .hasMessageContaining("erasure.signing.trusted-keys.x-1.grants is required");
     }
 }

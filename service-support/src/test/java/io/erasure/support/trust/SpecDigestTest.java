@@ -22,16 +22,30 @@ import tools.jackson.databind.json.JsonMapper;
 class SpecDigestTest {
 
     private static DatasetSpec.Builder orders(Map<String, String> mapping) {
-        return DatasetSpec.builder().name("orders").storeKind(StoreKind.CASSANDRA).connectionRef("cassandra-main")
-                .namespace("shop").table("orders").keyColumns(KeyColumns.of(List.of("customer_id"), List.of("order_id")))
-                .identifierColumn("customer_id").identifierSource("customers")
+        return DatasetSpec.builder()
+                .name("orders")
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cassandra-main")
+                .namespace("shop")
+                .table("orders")
+                .keyColumns(KeyColumns.of(List.of("customer_id"), List.of("order_id")))
+                .identifierColumn("customer_id")
+                .identifierSource("customers")
                 .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation("orders", BackupFormat.JSONL_GZIP))
-                .copies(List.of(new DatasetCopy("orders-cache", StoreKind.REDIS, "redis-main",
+                .copies(List.of(
+                        new DatasetCopy(
+                                "orders-cache",
+                                StoreKind.REDIS,
+                                "redis-main",
                                 new CopyTarget.KeyTemplate("order:{customer_id}:{order_id}")),
-                        new DatasetCopy("orders-by-day", StoreKind.CASSANDRA, "cassandra-main",
+                        new DatasetCopy(
+                                "orders-by-day",
+                                StoreKind.CASSANDRA,
+                                "cassandra-main",
                                 new CopyTarget.TableMapping("shop", "orders_by_day", mapping))))
-                .limits(new DeletionLimits(0.05, 100_000L)).ownerTeam("checkout");
+                .limits(new DeletionLimits(0.05, 100_000L))
+                .ownerTeam("checkout");
     }
 
     @Test
@@ -45,8 +59,10 @@ class SpecDigestTest {
         Map<String, String> reversed = new LinkedHashMap<>();
         reversed.put("customer_id", "customer_id");
         reversed.put("order_id", "order_id");
-        assertThat(SpecDigest.of(travelled)).isEqualTo(SpecDigest.of(spec))
-                .isEqualTo(SpecDigest.of(orders(reversed).build())).hasSize(64);
+        assertThat(SpecDigest.of(travelled))
+                .isEqualTo(SpecDigest.of(spec))
+                .isEqualTo(SpecDigest.of(orders(reversed).build()))
+                .hasSize(64);
     }
 
     @Test
@@ -54,8 +70,12 @@ class SpecDigestTest {
         DatasetSpec spec = orders(Map.of("order_id", "order_id")).build();
         String digest = SpecDigest.of(spec);
         assertThat(SpecDigest.of(spec.toBuilder().table("accounts").build())).isNotEqualTo(digest);
-        assertThat(SpecDigest.of(spec.toBuilder().connectionRef("cassandra-other").build())).isNotEqualTo(digest);
-        assertThat(SpecDigest.of(spec.toBuilder().copies(spec.copies().subList(0, 1)).build())).isNotEqualTo(digest);
+        assertThat(SpecDigest.of(
+                        spec.toBuilder().connectionRef("cassandra-other").build()))
+                .isNotEqualTo(digest);
+        assertThat(SpecDigest.of(
+                        spec.toBuilder().copies(spec.copies().subList(0, 1)).build()))
+                .isNotEqualTo(digest);
         assertThat(SpecDigest.of(spec.toBuilder().namespace("billing").build())).isNotEqualTo(digest);
     }
 }

@@ -35,10 +35,15 @@ import tools.jackson.databind.json.JsonMapper;
  * chain and a body limit of 64KB: too large is 413 however the body is sent, unknown fields and numbers that do not
  * fit are 400 naming the field and what it accepts, and nothing reaches the handler.
  */
-@SpringBootTest(classes = RequestInputTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"erasure.http.max-request-body=64KB",
-                "erasure.access.users[0].name=owner", "erasure.access.users[0].password={noop}owner",
-                "erasure.access.users[0].roles=OWNER"})
+@SpringBootTest(
+        classes = RequestInputTest.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "erasure.http.max-request-body=64KB",
+            "erasure.access.users[0].name=owner",
+            "erasure.access.users[0].password={noop}owner",
+            "erasure.access.users[0].roles=OWNER"
+        })
 class RequestInputTest {
 
     @LocalServerPort
@@ -68,15 +73,19 @@ class RequestInputTest {
         // the headers of a 5 MB body, and not one byte of it: the answer comes from Content-Length alone
         try (Socket socket = new Socket("localhost", port)) {
             socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(("POST /api/specs HTTP/1.1\r\nHost: localhost\r\n"
-                    + "Content-Type: application/json\r\nContent-Length: 5000000\r\nAuthorization: " + basic()
-                    + "\r\nX-Requested-By: tests\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("POST /api/specs HTTP/1.1\r\nHost: localhost\r\n"
+                                    + "Content-Type: application/json\r\nContent-Length: 5000000\r\nAuthorization: "
+                                    + basic()
+                                    + "\r\nX-Requested-By: tests\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
             String response = readResponse(socket);
 
             assertThat(response).startsWith("HTTP/1.1 413");
             String body = response.substring(response.indexOf("\r\n\r\n") + 4);
-            assertThat(json.readTree(body).path("detail").asString()).contains("65536 bytes", "erasure.http.max-request-body");
+            assertThat(json.readTree(body).path("detail").asString())
+                    .contains("65536 bytes", "erasure.http.max-request-body");
             assertThat(body).hasSizeLessThan(1_000);
         }
         assertThat(specs.received).isEmpty();
@@ -102,9 +111,11 @@ class RequestInputTest {
         byte[] body = spec(Map.of("notes", "x".repeat(200_000))).getBytes(StandardCharsets.UTF_8);
 
         // a stream of unknown length goes out chunked, without Content-Length
-        HttpResponse<String> response = http().send(request()
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http().send(
+                        request()
+                                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(413);
         assertThat(detail(response)).contains("65536 bytes", "erasure.http.max-request-body");
@@ -116,30 +127,45 @@ class RequestInputTest {
         HttpResponse<String> response = post(spec(Map.of("notes", "x".repeat(50_000))));
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(detail(response)).startsWith("field 'notes' is not known: DatasetSpec has backup, conditionalColumn, connectionRef")
+        assertThat(detail(response))
+                .startsWith("field 'notes' is not known: DatasetSpec has backup, conditionalColumn, connectionRef")
                 .contains("priority", "spreadOver");
         assertThat(response.body()).hasSizeLessThan(1_000);
 
         HttpResponse<String> nested = post(spec(Map.of("limits", Map.of("maxRows", 10, "maxRow", 5))));
         assertThat(nested.statusCode()).isEqualTo(400);
-        assertThat(detail(nested)).startsWith("field 'limits.maxRow' is not known: DeletionLimits has maxFraction, maxRows");
+        assertThat(detail(nested))
+                .startsWith("field 'limits.maxRow' is not known: DeletionLimits has maxFraction, maxRows");
         assertThat(specs.received).isEmpty();
     }
 
     @Test
     void aNumberOrDurationThatDoesNotFitNamesTheFieldItsRangeAndTheValue() throws Exception {
-        assertRefused(Map.of("limits", Map.of("maxRows", 1e30)),
-                "field 'limits.maxRows' must be an integer between 0 and 9223372036854775807; got 1.0E30", "limits.maxRows");
-        assertRefused(Map.of("limits", Map.of("maxRows", "lots")),
-                "field 'limits.maxRows' must be an integer between 0 and 9223372036854775807; got 'lots'", "limits.maxRows");
-        assertRefused(Map.of("limits", Map.of("maxFraction", "half")),
-                "field 'limits.maxFraction' must be a number between 0 and 1; got 'half'", "limits.maxFraction");
-        assertRefused(Map.of("priority", "high"), "field 'priority' must be an integer between 0 and 9; got 'high'", "priority");
-        assertRefused(Map.of("priority", 99_999_999_999L),
-                "field 'priority' must be an integer between 0 and 9; got 99999999999", "priority");
+        assertRefused(
+                Map.of("limits", Map.of("maxRows", 1e30)),
+                "field 'limits.maxRows' must be an integer between 0 and 9223372036854775807; got 1.0E30",
+                "limits.maxRows");
+        assertRefused(
+                Map.of("limits", Map.of("maxRows", "lots")),
+                "field 'limits.maxRows' must be an integer between 0 and 9223372036854775807; got 'lots'",
+                "limits.maxRows");
+        assertRefused(
+                Map.of("limits", Map.of("maxFraction", "half")),
+                "field 'limits.maxFraction' must be a number between 0 and 1; got 'half'",
+                "limits.maxFraction");
+        assertRefused(
+                Map.of("priority", "high"),
+                "field 'priority' must be an integer between 0 and 9; got 'high'",
+                "priority");
+        assertRefused(
+                Map.of("priority", 99_999_999_999L),
+                "field 'priority' must be an integer between 0 and 9; got 99999999999",
+                "priority");
         // not cut to 5
-        assertRefused(Map.of("priority", 5.5), "field 'priority' must be an integer between 0 and 9; got 5.5", "priority");
-        assertRefused(Map.of("spreadOver", "six hours"),
+        assertRefused(
+                Map.of("priority", 5.5), "field 'priority' must be an integer between 0 and 9; got 5.5", "priority");
+        assertRefused(
+                Map.of("spreadOver", "six hours"),
                 "field 'spreadOver' must be an ISO-8601 duration between PT10S and P1D (e.g. PT6H), or absent; got 'six hours'",
                 "spreadOver");
         // in range for the type, out of range for the field: the record's own refusal
@@ -152,18 +178,24 @@ class RequestInputTest {
         HttpResponse<String> response = post(spec(Map.of("spreadOver", "P".repeat(60_000))));
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(detail(response)).startsWith("field 'spreadOver' must be an ISO-8601 duration").contains("(59800 more)");
+        assertThat(detail(response))
+                .startsWith("field 'spreadOver' must be an ISO-8601 duration")
+                .contains("(59800 more)");
         assertThat(response.body()).hasSizeLessThan(1_000);
     }
 
     @Test
     void aQueryParameterOfTheWrongTypeNamesTheParameterAndItsType() throws Exception {
-        HttpResponse<String> response = http().send(HttpRequest.newBuilder(URI.create(base() + "/api/specs?limit=many"))
-                .header("Authorization", basic()).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http().send(
+                        HttpRequest.newBuilder(URI.create(base() + "/api/specs?limit=many"))
+                                .header("Authorization", basic())
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(detail(response)).isEqualTo("parameter 'limit' must be an integer between -2147483648 and 2147483647;"
-                + " got 'many'");
+        assertThat(detail(response))
+                .isEqualTo("parameter 'limit' must be an integer between -2147483648 and 2147483647;" + " got 'many'");
     }
 
     @Test
@@ -180,8 +212,11 @@ class RequestInputTest {
     }
 
     private HttpResponse<String> post(String body) throws Exception {
-        return http().send(request().POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return http().send(
+                        request()
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     // a fresh client per request: Tomcat closes the connection after a 400 or 413, and a POST is not retried on a
@@ -225,8 +260,7 @@ class RequestInputTest {
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @Import(Specs.class)
-    static class App {
-    }
+    static class App {}
 
     /** Keeps what it received, so a test can tell that a refused request reached nothing. */
     @RestController

@@ -13,20 +13,32 @@ class RequestLimitDefaultsTest {
     @Test
     void theContainersOwnBodyLimitsFollowTheServicesLimitUnlessSetThemselves() {
         StandardEnvironment environment = new StandardEnvironment();
-        environment.getPropertySources().addFirst(new MapPropertySource("config", Map.of(
-                RequestLimitsProperties.MAX_REQUEST_BODY, "2MB", "spring.servlet.multipart.max-file-size", "512KB")));
+        environment
+                .getPropertySources()
+                .addFirst(new MapPropertySource(
+                        "config",
+                        Map.of(
+                                RequestLimitsProperties.MAX_REQUEST_BODY,
+                                "2MB",
+                                "spring.servlet.multipart.max-file-size",
+                                "512KB")));
 
         new RequestLimitDefaults().postProcessEnvironment(environment, new SpringApplication());
 
-        assertThat(environment.getProperty("server.tomcat.max-http-form-post-size")).isEqualTo("2MB");
-        assertThat(environment.getProperty("spring.servlet.multipart.max-request-size")).isEqualTo("2MB");
-        assertThat(environment.getProperty("spring.servlet.multipart.max-file-size")).as("set by the service").isEqualTo("512KB");
+        assertThat(environment.getProperty("server.tomcat.max-http-form-post-size"))
+                .isEqualTo("2MB");
+        assertThat(environment.getProperty("spring.servlet.multipart.max-request-size"))
+                .isEqualTo("2MB");
+        assertThat(environment.getProperty("spring.servlet.multipart.max-file-size"))
+                .as("set by the service")
+                .isEqualTo("512KB");
     }
 
     @Test
     void withoutAServiceLimitTheyAreTheDefaultOneMegabyte() {
         StandardEnvironment environment = new StandardEnvironment();
         new RequestLimitDefaults().postProcessEnvironment(environment, new SpringApplication());
-        assertThat(environment.getProperty("server.tomcat.max-http-form-post-size")).isEqualTo("1MB");
+        assertThat(environment.getProperty("server.tomcat.max-http-form-post-size"))
+                .isEqualTo("1MB");
     }
 }

@@ -32,7 +32,8 @@ public class CandidateChecks {
     private final ReadThrottle throttle;
     private final Clock clock;
 
-    public CandidateChecks(StoreAdapterPool stores, IdentifierLiveness identifiers, ReadThrottle throttle, Clock clock) {
+    public CandidateChecks(
+            StoreAdapterPool stores, IdentifierLiveness identifiers, ReadThrottle throttle, Clock clock) {
         this.stores = stores;
         this.identifiers = identifiers;
         this.throttle = throttle;
@@ -43,8 +44,7 @@ public class CandidateChecks {
      * The outcome of checking one batch: what is kept, how many were dropped for which reason, and the read
      * statements charged to the stores' budgets for it.
      */
-    public record Checked(List<Candidate> kept, Map<DropReason, Long> dropped, long reads) {
-    }
+    public record Checked(List<Candidate> kept, Map<DropReason, Long> dropped, long reads) {}
 
     public Checked check(DatasetSpec spec, IdentifierSource source, CutoffTimestamp cutoff, List<Candidate> batch) {
         Map<DropReason, Long> dropped = new EnumMap<>(DropReason.class);
@@ -53,7 +53,8 @@ public class CandidateChecks {
             ids.putIfAbsent(candidate.identifier(), identifierValue(spec, candidate));
         }
         DatasetSpec identifierTable = IdentifierLiveness.asTable(source);
-        int identifierReads = Math.max(1, stores.checkedAdapter(identifierTable).readStatements(identifierTable, ids.size()));
+        int identifierReads =
+                Math.max(1, stores.checkedAdapter(identifierTable).readStatements(identifierTable, ids.size()));
         RateLimiter.waitForPermission(throttle.limiter(source.connectionRef()), identifierReads);
         Map<String, IdentifierLiveness.State> idStates = identifiers.states(source, ids, clock.instant());
         long reads = identifierReads;
@@ -72,7 +73,8 @@ public class CandidateChecks {
             int rowReads = Math.max(1, adapter.readStatements(spec, stillDeletable.size()));
             RateLimiter.waitForPermission(throttle.limiter(spec.connectionRef()), rowReads);
             reads += rowReads;
-            List<LiveState> states = adapter.checkLiveState(spec, stillDeletable.stream().map(Candidate::key).toList());
+            List<LiveState> states = adapter.checkLiveState(
+                    spec, stillDeletable.stream().map(Candidate::key).toList());
             for (int i = 0; i < stillDeletable.size(); i++) {
                 LiveState state = states.get(i);
                 if (!state.present()) {

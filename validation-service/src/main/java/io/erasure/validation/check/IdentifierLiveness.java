@@ -28,7 +28,9 @@ public class IdentifierLiveness {
     /** Cassandra's toJson form of a timestamp: {@code 2026-11-01 00:00:00.000Z}. */
     private static final DateTimeFormatter CQL_TIMESTAMP = new DateTimeFormatterBuilder()
             .appendPattern("yyyy-MM-dd HH:mm:ss")
-            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
+            .optionalStart()
+            .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+            .optionalEnd()
             .appendOffset("+HHmm", "Z")
             .toFormatter();
 
@@ -38,7 +40,11 @@ public class IdentifierLiveness {
         this.stores = stores;
     }
 
-    public enum State { DELETABLE, NOT_DELETABLE, NOT_FOUND }
+    public enum State {
+        DELETABLE,
+        NOT_DELETABLE,
+        NOT_FOUND
+    }
 
     /**
      * The state of each identifier at {@code now}.
@@ -48,7 +54,8 @@ public class IdentifierLiveness {
     public Map<String, State> states(IdentifierSource source, Map<String, Object> identifiers, Instant now) {
         DatasetSpec table = asTable(source);
         List<Map<String, Object>> keys = identifiers.values().stream()
-                .<Map<String, Object>>map(value -> Map.of(source.identifierColumn(), value)).toList();
+                .<Map<String, Object>>map(value -> Map.of(source.identifierColumn(), value))
+                .toList();
         Map<String, State> states = new HashMap<>();
         identifiers.keySet().forEach(id -> states.put(id, State.NOT_FOUND));
         for (LiveRow row : stores.checkedAdapter(table).readRows(table, keys)) {
@@ -78,8 +85,11 @@ public class IdentifierLiveness {
     }
 
     static Instant deletableSince(LiveRow row, String column) {
-        Object value = row.columns().stream().filter(c -> c.name().equals(column)).findFirst()
-                .map(ColumnValue::value).orElse(null);
+        Object value = row.columns().stream()
+                .filter(c -> c.name().equals(column))
+                .findFirst()
+                .map(ColumnValue::value)
+                .orElse(null);
         if (value == null) {
             return null;
         }

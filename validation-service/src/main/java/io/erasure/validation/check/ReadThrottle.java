@@ -15,7 +15,8 @@ public class ReadThrottle {
 
     public ReadThrottle(int readsPerSecond) {
         if (readsPerSecond < 1) {
-            throw new IllegalArgumentException("erasure.validation.reads-per-second must be >= 1, got " + readsPerSecond);
+            throw new IllegalArgumentException(
+                    "erasure.validation.reads-per-second must be >= 1, got " + readsPerSecond);
         }
         this.limiters = RateLimiterRegistry.of(RateLimiterConfig.custom()
                 .limitForPeriod(readsPerSecond)

@@ -42,13 +42,17 @@ public class RunFiles {
     /** The part files under {@code prefix}, in name order (other objects such as unit markers are skipped). */
     public List<String> parts(String prefix) {
         return s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents().stream()
-                .map(S3Object::key).filter(key -> PART.matcher(key).matches()).sorted().toList();
+                .map(S3Object::key)
+                .filter(key -> PART.matcher(key).matches())
+                .sorted()
+                .toList();
     }
 
     public List<Candidate> readPart(String key) {
         List<Candidate> candidates = new ArrayList<>();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(
-                new GZIPInputStream(s3.getObject(r -> r.bucket(bucket).key(key)), 64 * 1024), StandardCharsets.UTF_8))) {
+                new GZIPInputStream(s3.getObject(r -> r.bucket(bucket).key(key)), 64 * 1024),
+                StandardCharsets.UTF_8))) {
             String line;
             int number = 0;
             while ((line = lines.readLine()) != null) {
@@ -59,9 +63,11 @@ public class RunFiles {
                 try {
                     candidates.add(json.readValue(line, Candidate.class));
                 } catch (RuntimeException e) {
-                    throw new IllegalStateException("line " + number + " of s3://" + bucket + "/" + key
-                            + " is not a candidate {\"key\":{...},\"identifier\":...,\"writeTimeMicros\":...}: "
-                            + e.getMessage(), e);
+                    throw new IllegalStateException(
+                            "line " + number + " of s3://" + bucket + "/" + key
+                                    + " is not a candidate {\"key\":{...},\"identifier\":...,\"writeTimeMicros\":...}: "
+                                    + e.getMessage(),
+                            e);
                 }
             }
         } catch (IOException e) {
@@ -86,14 +92,17 @@ public class RunFiles {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        s3.putObject(r -> r.bucket(bucket).key(key).contentType("application/gzip"), RequestBody.fromBytes(bytes.toByteArray()));
+        s3.putObject(
+                r -> r.bucket(bucket).key(key).contentType("application/gzip"),
+                RequestBody.fromBytes(bytes.toByteArray()));
     }
 
     /** The documents of a gzip JSON Lines file, or an empty list if there is no such file. */
     public <T> List<T> readJsonLines(String key, Class<T> type) {
         List<T> documents = new ArrayList<>();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(
-                new GZIPInputStream(s3.getObject(r -> r.bucket(bucket).key(key)), 64 * 1024), StandardCharsets.UTF_8))) {
+                new GZIPInputStream(s3.getObject(r -> r.bucket(bucket).key(key)), 64 * 1024),
+                StandardCharsets.UTF_8))) {
             String line;
             while ((line = lines.readLine()) != null) {
                 if (!line.isBlank()) {
@@ -121,13 +130,15 @@ public class RunFiles {
     }
 
     public void writeJson(String key, Object document) {
-        s3.putObject(r -> r.bucket(bucket).key(key).contentType("application/json"),
+        s3.putObject(
+                r -> r.bucket(bucket).key(key).contentType("application/json"),
                 RequestBody.fromBytes(json.writeValueAsBytes(document)));
     }
 
     public <T> java.util.Optional<T> readJson(String key, Class<T> type) {
         try {
-            return java.util.Optional.of(json.readValue(s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asByteArray(), type));
+            return java.util.Optional.of(json.readValue(
+                    s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asByteArray(), type));
         } catch (NoSuchKeyException e) {
             return java.util.Optional.empty();
         }

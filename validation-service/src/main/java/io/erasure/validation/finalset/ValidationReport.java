@@ -24,12 +24,28 @@ import java.util.Map;
  * re-validation {@code runs/<runId>/revalidated/} (the authorized final set is never rewritten). Null in a report written
  * before they existed ({@code publishPrefix} null: the final set).
  */
-public record ValidationReport(String runId, DatasetSpec spec, IdentifierSource identifierSource, Instant validatedAt,
-                               long cutoffMicros, long candidateCount, long finalCount,
-                               Map<String, Long> droppedByReason, int taskCount, long keyCount, boolean exceedsLimit,
-                               boolean dryRun, long plannedStatementCount, List<String> plannedStatements,
-                               String resurrectionCheck, long resurrectedCount, String resurrectedKey, long reads,
-                               double readsPerCandidate, String finalSetDigest, String publishPrefix) {
+public record ValidationReport(
+        String runId,
+        DatasetSpec spec,
+        IdentifierSource identifierSource,
+        Instant validatedAt,
+        long cutoffMicros,
+        long candidateCount,
+        long finalCount,
+        Map<String, Long> droppedByReason,
+        int taskCount,
+        long keyCount,
+        boolean exceedsLimit,
+        boolean dryRun,
+        long plannedStatementCount,
+        List<String> plannedStatements,
+        String resurrectionCheck,
+        long resurrectedCount,
+        String resurrectedKey,
+        long reads,
+        double readsPerCandidate,
+        String finalSetDigest,
+        String publishPrefix) {
 
     public ValidationReport {
         droppedByReason = Map.copyOf(droppedByReason);

@@ -19,16 +19,18 @@ public class ProcessedJobs {
 
     /** True if this job was done before (and counts this delivery). */
     public boolean alreadyDone(String jobId, String... scope) {
-        return jdbc.update("UPDATE processed_jobs SET deliveries = deliveries + 1 WHERE job_id = ? AND scope_hash = ?",
-                jobId, scopeHash(scope)) > 0;
+        return jdbc.update(
+                        "UPDATE processed_jobs SET deliveries = deliveries + 1 WHERE job_id = ? AND scope_hash = ?",
+                        jobId,
+                        scopeHash(scope))
+                > 0;
     }
 
     /** Records the job as done; called only after all its effects are out. */
     public void markDone(String jobId, String runId, String... scope) {
         jdbc.update("""
                         INSERT INTO processed_jobs (job_id, scope_hash, run_id) VALUES (?, ?, ?)
-                        ON CONFLICT (job_id, scope_hash) DO NOTHING""",
-                jobId, scopeHash(scope), runId);
+                        ON CONFLICT (job_id, scope_hash) DO NOTHING""", jobId, scopeHash(scope), runId);
     }
 
     /** True if the job was recorded, without counting a delivery. */
@@ -37,8 +39,15 @@ public class ProcessedJobs {
     }
 
     public int deliveries(String jobId, String... scope) {
-        return jdbc.query("SELECT deliveries FROM processed_jobs WHERE job_id = ? AND scope_hash = ?",
-                (rs, i) -> rs.getInt(1), jobId, scopeHash(scope)).stream().findFirst().orElse(0);
+        return jdbc
+                .query(
+                        "SELECT deliveries FROM processed_jobs WHERE job_id = ? AND scope_hash = ?",
+                        (rs, i) -> rs.getInt(1),
+                        jobId,
+                        scopeHash(scope))
+                .stream()
+                .findFirst()
+                .orElse(0);
     }
 
     private static String scopeHash(String... scope) {

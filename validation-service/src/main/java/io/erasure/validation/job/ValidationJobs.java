@@ -19,6 +19,7 @@ import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.PlannedStatement;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.support.stores.StoreAdapterPool;
+import io.erasure.support.tasks.DeletionTaskPublisher;
 import io.erasure.support.trust.SpecDigest;
 import io.erasure.validation.ValidationProperties;
 import io.erasure.validation.check.CandidateChecks;
@@ -28,7 +29,6 @@ import io.erasure.validation.finalset.ValidationReport;
 import io.erasure.validation.resurrection.ResurrectedRow;
 import io.erasure.validation.resurrection.ResurrectionDetector;
 import io.erasure.validation.tasks.TaskPlanner;
-import io.erasure.support.tasks.DeletionTaskPublisher;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,9 +63,16 @@ public class ValidationJobs {
     private final Clock clock;
     private final ResurrectionDetector resurrection;
 
-    public ValidationJobs(RunFiles files, CandidateChecks checks, StoreAdapterPool stores, DeletionTaskPublisher publisher,
-                          RunEvents events, ProcessedJobs processed, ValidationProperties properties, Clock clock,
-                          ResurrectionDetector resurrection) {
+    public ValidationJobs(
+            RunFiles files,
+            CandidateChecks checks,
+            StoreAdapterPool stores,
+            DeletionTaskPublisher publisher,
+            RunEvents events,
+            ProcessedJobs processed,
+            ValidationProperties properties,
+            Clock clock,
+            ResurrectionDetector resurrection) {
         this.files = files;
         this.checks = checks;
         this.stores = stores;
@@ -85,17 +92,36 @@ public class ValidationJobs {
             return;
         }
         RunId run = RunId.of(runId);
-        ValidationReport report = checkInto(run, request.spec(), request.identifierSource(), request.cutoff(),
-                files.parts(S3Layout.candidatesPrefix(run)), request.totalRows(), request.dryRun(), false, null);
+        ValidationReport report = checkInto(
+                run,
+                request.spec(),
+                request.identifierSource(),
+                request.cutoff(),
+                files.parts(S3Layout.candidatesPrefix(run)),
+                request.totalRows(),
+                request.dryRun(),
+                false,
+                null);
         files.writeJson(S3Layout.reportKey(run), report);
         if (!request.dryRun()) {
             // counted once per run: a dry-run deletes nothing, a re-validation finds the same rows again
             resurrection.count(request.spec().name(), report.resurrectedCount());
         }
-        events.send(runId, new ValidationCompleted(request.spec().name(), report.candidateCount(), report.finalCount(),
-                report.droppedByReason(), S3Layout.finalPrefix(run), report.taskCount(), report.exceedsLimit(),
-                report.resurrectedCount(), report.resurrectedKey(), report.finalSetDigest(),
-                SpecDigest.of(request.spec()))); // the spec validated: the control plane applies it to that run only
+        events.send(
+                runId,
+                new ValidationCompleted(
+                        request.spec().name(),
+                        report.candidateCount(),
+                        report.finalCount(),
+                        report.droppedByReason(),
+                        S3Layout.finalPrefix(run),
+                        report.taskCount(),
+                        report.exceedsLimit(),
+                        report.resurrectedCount(),
+                        report.resurrectedKey(),
+                        report.finalSetDigest(),
+                        SpecDigest.of(
+                                request.spec()))); // the spec validated: the control plane applies it to that run only
         processed.markDone("validate:" + runId, runId, scope);
     }
 
@@ -111,21 +137,32 @@ public class ValidationJobs {
             return;
         }
         if (authorization.authorization() == null) {
-            throw new IllegalStateException("DeletionAuthorized of run " + runId + " carries no signed authorization, so"
-                    + " the deletion service would refuse every task: nothing is published. Upgrade control-plane (it signs"
-                    + " with erasure.signing.private-key) and authorize the run again");
+            throw new IllegalStateException(
+                    "DeletionAuthorized of run " + runId + " carries no signed authorization, so"
+                            + " the deletion service would refuse every task: nothing is published. Upgrade control-plane (it signs"
+                            + " with erasure.signing.private-key) and authorize the run again");
         }
         RunId run = RunId.of(runId);
         ValidationReport report = files.readJson(S3Layout.reportKey(run), ValidationReport.class)
                 .orElseThrow(() -> new IllegalStateException("run " + runId + " has no validation report at "
                         + S3Layout.reportKey(run) + ": it was never validated, so nothing can be published"));
         if (report.validatedAt().plus(properties.revalidateAfter()).isBefore(clock.instant())) {
-            log.info("final set of run {} is older than {}: re-validating before publishing", runId,
+            log.info(
+                    "final set of run {} is older than {}: re-validating before publishing",
+                    runId,
                     properties.revalidateAfter());
             // always from the authorized final set, which stays as signed; what survives goes to revalidated/
             List<String> finalParts = files.parts(S3Layout.finalPrefix(run));
-            report = checkInto(run, report.spec(), report.identifierSource(), new CutoffTimestamp(report.cutoffMicros()),
-                    finalParts, 0, false, true, report.finalSetDigest());
+            report = checkInto(
+                    run,
+                    report.spec(),
+                    report.identifierSource(),
+                    new CutoffTimestamp(report.cutoffMicros()),
+                    finalParts,
+                    0,
+                    false,
+                    true,
+                    report.finalSetDigest());
             files.writeJson(S3Layout.reportKey(run), report);
         }
         int taskCount = 0;
@@ -136,8 +173,15 @@ public class ValidationJobs {
         for (String part : files.parts(publishPrefix)) {
             // each task carries the run's signed authorization and the part of the final set its keys are from
             TaskAuthority authority = TaskAuthority.ofRun(authorization.authorization(), S3Layout.parsePartIndex(part));
-            List<DeletionTask> tasks = TaskPlanner.plan(run, report.spec(), new CutoffTimestamp(report.cutoffMicros()),
-                    files.readPart(part), maxKeys).stream().map(task -> task.withAuthority(authority)).toList();
+            List<DeletionTask> tasks = TaskPlanner.plan(
+                            run,
+                            report.spec(),
+                            new CutoffTimestamp(report.cutoffMicros()),
+                            files.readPart(part),
+                            maxKeys)
+                    .stream()
+                    .map(task -> task.withAuthority(authority))
+                    .toList();
             if (spread != null) {
                 tasks = tasks.stream().map(task -> task.withSpread(spread)).toList();
             }
@@ -154,7 +198,11 @@ public class ValidationJobs {
         if (report.spec().spreadOver() == null || report.keyCount() <= 0) {
             return null;
         }
-        log.info("run {}: {} keys of {} are spread over {}", report.runId(), report.keyCount(), report.spec().name(),
+        log.info(
+                "run {}: {} keys of {} are spread over {}",
+                report.runId(),
+                report.keyCount(),
+                report.spec().name(),
                 report.spec().spreadOver());
         return SpreadWindow.of(clock.instant(), report.spec().spreadOver(), report.keyCount());
     }
@@ -170,9 +218,16 @@ public class ValidationJobs {
      * {@code revalidation} writes under {@code revalidated/} instead and leaves the authorized final set and its
      * manifest as they were signed; its report keeps {@code signedDigest}, the digest the authorization covers.
      */
-    private ValidationReport checkInto(RunId run, DatasetSpec spec, IdentifierSource source, CutoffTimestamp cutoff,
-                                       List<String> parts, long totalRows, boolean dryRun, boolean revalidation,
-                                       String signedDigest) {
+    private ValidationReport checkInto(
+            RunId run,
+            DatasetSpec spec,
+            IdentifierSource source,
+            CutoffTimestamp cutoff,
+            List<String> parts,
+            long totalRows,
+            boolean dryRun,
+            boolean revalidation,
+            String signedDigest) {
         List<List<Candidate>> finalParts = new ArrayList<>();
         List<Integer> indexes = new ArrayList<>();
         long candidateCount = 0;
@@ -184,7 +239,10 @@ public class ValidationJobs {
             candidateCount += candidates.size();
             List<Candidate> kept = new ArrayList<>();
             for (int from = 0; from < candidates.size(); from += properties.batchSize()) {
-                CandidateChecks.Checked checked = checks.check(spec, source, cutoff,
+                CandidateChecks.Checked checked = checks.check(
+                        spec,
+                        source,
+                        cutoff,
                         candidates.subList(from, Math.min(candidates.size(), from + properties.batchSize())));
                 kept.addAll(checked.kept());
                 reads += checked.reads();
@@ -209,9 +267,13 @@ public class ValidationJobs {
             if (kept.isEmpty()) {
                 continue;
             }
-            files.writePart(revalidation ? S3Layout.revalidatedPartKey(run, indexes.get(i))
-                    : S3Layout.finalPartKey(run, indexes.get(i)), kept);
-            manifestParts.add(FinalSetManifest.Part.of(indexes.get(i), kept.stream().map(Candidate::key).toList()));
+            files.writePart(
+                    revalidation
+                            ? S3Layout.revalidatedPartKey(run, indexes.get(i))
+                            : S3Layout.finalPartKey(run, indexes.get(i)),
+                    kept);
+            manifestParts.add(FinalSetManifest.Part.of(
+                    indexes.get(i), kept.stream().map(Candidate::key).toList()));
             finalCount += kept.size();
             List<DeletionTask> tasks = TaskPlanner.plan(run, spec, cutoff, kept, maxKeys);
             taskCount += tasks.size();
@@ -231,10 +293,28 @@ public class ValidationJobs {
             files.writeJson(S3Layout.finalManifestKey(run), manifest);
             finalSetDigest = manifest.digest();
         }
-        return new ValidationReport(run.value(), spec, source, clock.instant(), cutoff.micros(), candidateCount, finalCount,
-                dropped, taskCount, keyCount, exceedsLimit, dryRun, statementCount, statements, resurrection.status(),
-                resurrected.size(), resurrectedKey, reads, candidateCount == 0 ? 0 : (double) reads / candidateCount,
-                finalSetDigest, revalidation ? S3Layout.revalidatedPrefix(run) : null);
+        return new ValidationReport(
+                run.value(),
+                spec,
+                source,
+                clock.instant(),
+                cutoff.micros(),
+                candidateCount,
+                finalCount,
+                dropped,
+                taskCount,
+                keyCount,
+                exceedsLimit,
+                dryRun,
+                statementCount,
+                statements,
+                resurrection.status(),
+                resurrected.size(),
+                resurrectedKey,
+                reads,
+                candidateCount == 0 ? 0 : (double) reads / candidateCount,
+                finalSetDigest,
+                revalidation ? S3Layout.revalidatedPrefix(run) : null);
     }
 
     /** Writes the run's list of resurrected rows (replacing an earlier one); returns its key, null when there are none. */
@@ -245,8 +325,12 @@ public class ValidationJobs {
             return null;
         }
         files.writeJsonLines(key, resurrected);
-        log.warn("run {}: {} row(s) of {} were deleted before and are live again; they are deleted again and listed at {}",
-                run.value(), resurrected.size(), spec.name(), key);
+        log.warn(
+                "run {}: {} row(s) of {} were deleted before and are live again; they are deleted again and listed at {}",
+                run.value(),
+                resurrected.size(),
+                spec.name(),
+                key);
         return key;
     }
 
@@ -267,6 +351,8 @@ public class ValidationJobs {
     }
 
     private int taskSize(DatasetSpec spec) {
-        return Math.min(properties.taskSize(), stores.checkedAdapter(spec).capabilities().maxBatch());
+        return Math.min(
+                properties.taskSize(),
+                stores.checkedAdapter(spec).capabilities().maxBatch());
     }
 }

@@ -16,28 +16,35 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param password        optional
  */
 @ConfigurationProperties("erasure.validation.deletion-log")
-public record DeletionLogConnection(List<String> contactPoints, String localDatacenter, String keyspace, String username,
-                                    String password) {
+public record DeletionLogConnection(
+        List<String> contactPoints, String localDatacenter, String keyspace, String username, String password) {
 
     private static final String PREFIX = "erasure.validation.deletion-log.";
     private static final Pattern KEYSPACE = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,47}");
     private static final int DEFAULT_PORT = 9042;
 
     public DeletionLogConnection {
-        contactPoints = contactPoints == null ? List.of()
-                : contactPoints.stream().map(String::trim).filter(point -> !point.isEmpty()).toList();
+        contactPoints = contactPoints == null
+                ? List.of()
+                : contactPoints.stream()
+                        .map(String::trim)
+                        .filter(point -> !point.isEmpty())
+                        .toList();
         keyspace = keyspace == null || keyspace.isBlank() ? "deletion_log" : keyspace.trim();
         if (!KEYSPACE.matcher(keyspace).matches()) {
-            throw new IllegalArgumentException(PREFIX + "keyspace must be a Cassandra keyspace name (a letter, then letters,"
-                    + " digits or '_'), got '" + keyspace + "'");
+            throw new IllegalArgumentException(
+                    PREFIX + "keyspace must be a Cassandra keyspace name (a letter, then letters,"
+                            + " digits or '_'), got '" + keyspace + "'");
         }
         if (!contactPoints.isEmpty() && (localDatacenter == null || localDatacenter.isBlank())) {
-            throw new IllegalArgumentException(PREFIX + "local-datacenter is required with " + PREFIX + "contact-points: name"
-                    + " the datacenter of those nodes (as spring.cassandra.local-datacenter in deletion-log-service),"
-                    + " e.g. datacenter1");
+            throw new IllegalArgumentException(
+                    PREFIX + "local-datacenter is required with " + PREFIX + "contact-points: name"
+                            + " the datacenter of those nodes (as spring.cassandra.local-datacenter in deletion-log-service),"
+                            + " e.g. datacenter1");
         }
         if ((username == null) != (password == null)) {
-            throw new IllegalArgumentException(PREFIX + "username and " + PREFIX + "password go together: set both or neither");
+            throw new IllegalArgumentException(
+                    PREFIX + "username and " + PREFIX + "password go together: set both or neither");
         }
         endpoints(contactPoints);
     }
@@ -76,6 +83,7 @@ public record DeletionLogConnection(List<String> contactPoints, String localData
     @Override
     public String toString() {
         return "DeletionLogConnection[contactPoints=" + contactPoints + ", localDatacenter=" + localDatacenter
-                + ", keyspace=" + keyspace + ", username=" + username + ", password=" + (password == null ? null : "***") + "]";
+                + ", keyspace=" + keyspace + ", username=" + username + ", password="
+                + (password == null ? null : "***") + "]";
     }
 }

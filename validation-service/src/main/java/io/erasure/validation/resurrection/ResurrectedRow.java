@@ -12,6 +12,5 @@ import java.util.Map;
  * @param firstDeletedBy the run or forward-deletion request of that deletion
  * @param foundByRun     the run that found the row live again (and deletes it again)
  */
-public record ResurrectedRow(String dataset, Map<String, Object> key, Instant firstDeletedAt, String firstDeletedBy,
-                             String foundByRun) {
-}
+public record ResurrectedRow(
+        String dataset, Map<String, Object> key, Instant firstDeletedAt, String firstDeletedBy, String foundByRun) {}

@@ -37,6 +37,7 @@ public class ResurrectionDetector implements AutoCloseable {
     public static final String CHECKED = "checked";
     /** {@code resurrectionCheck} of a report made without the log: zombies were not looked for. */
     public static final String NOT_CONFIGURED = "not configured";
+
     public static final String COUNTER = "erasure.validation.resurrected";
     // not a store connection: a name no connection ref can take
     static final String THROTTLE_NAME = "deletion-log (resurrection check)";
@@ -49,7 +50,8 @@ public class ResurrectionDetector implements AutoCloseable {
     /**
      * @param session closed with this detector (the log's own session), or null
      */
-    public ResurrectionDetector(PriorDeletions log, AutoCloseable session, ReadThrottle throttle, MeterRegistry meters) {
+    public ResurrectionDetector(
+            PriorDeletions log, AutoCloseable session, ReadThrottle throttle, MeterRegistry meters) {
         this.log = log;
         this.session = session;
         this.throttle = throttle;
@@ -83,21 +85,32 @@ public class ResurrectionDetector implements AutoCloseable {
         Map<String, PriorDeletion> prior;
         try {
             prior = log.find(spec.name(), kept.stream().map(Candidate::key).toList());
-        } catch (AllNodesFailedException | DriverTimeoutException | ClosedConnectionException | UnavailableException
-                 | QueryConsistencyException e) {
-            throw new StoreException.Retriable("the deletion log cannot be read now to look for resurrected rows of '"
-                    + spec.name() + "': " + e.getMessage(), e);
+        } catch (AllNodesFailedException
+                | DriverTimeoutException
+                | ClosedConnectionException
+                | UnavailableException
+                | QueryConsistencyException e) {
+            throw new StoreException.Retriable(
+                    "the deletion log cannot be read now to look for resurrected rows of '" + spec.name() + "': "
+                            + e.getMessage(),
+                    e);
         } catch (DriverException e) {
-            throw new IllegalStateException("the deletion log cannot be read to look for resurrected rows of '" + spec.name()
-                    + "' (are erasure.validation.deletion-log.* right, and has deletion-log-service created its tables?): "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "the deletion log cannot be read to look for resurrected rows of '" + spec.name()
+                            + "' (are erasure.validation.deletion-log.* right, and has deletion-log-service created its tables?): "
+                            + e.getMessage(),
+                    e);
         }
         List<ResurrectedRow> resurrected = new ArrayList<>();
         for (Candidate candidate : kept) {
             PriorDeletion deletion = prior.get(KeyHash.of(spec.name(), candidate.key()));
             if (deletion != null) {
-                resurrected.add(new ResurrectedRow(spec.name(), candidate.key(), deletion.firstDeletedAt(),
-                        deletion.firstDeletedBy(), run.value()));
+                resurrected.add(new ResurrectedRow(
+                        spec.name(),
+                        candidate.key(),
+                        deletion.firstDeletedAt(),
+                        deletion.firstDeletedBy(),
+                        run.value()));
             }
         }
         return resurrected;

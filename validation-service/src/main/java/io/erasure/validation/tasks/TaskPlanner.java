@@ -19,14 +19,15 @@ import java.util.Map;
  */
 public final class TaskPlanner {
 
-    private TaskPlanner() {
-    }
+    private TaskPlanner() {}
 
-    public static List<DeletionTask> plan(RunId runId, DatasetSpec spec, CutoffTimestamp cutoff, List<Candidate> part,
-                                          int maxKeys) {
+    public static List<DeletionTask> plan(
+            RunId runId, DatasetSpec spec, CutoffTimestamp cutoff, List<Candidate> part, int maxKeys) {
         int limit = Math.max(1, Math.min(maxKeys, DeletionTask.MAX_KEYS));
-        List<Map<String, Object>> keys = part.stream().map(Candidate::key)
-                .sorted(Comparator.comparing((Map<String, Object> key) -> CanonicalKey.render(spec.keyColumns().partitionKeyOf(key)))
+        List<Map<String, Object>> keys = part.stream()
+                .map(Candidate::key)
+                .sorted(Comparator.comparing((Map<String, Object> key) ->
+                                CanonicalKey.render(spec.keyColumns().partitionKeyOf(key)))
                         .thenComparing(CanonicalKey::render))
                 .distinct()
                 .toList();

@@ -68,8 +68,7 @@ public final class ValidationReadBudgetBenchmark {
     private static final Instant NOW = Instant.now();
     private static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(NOW.minus(Duration.ofHours(1)));
 
-    private ValidationReadBudgetBenchmark() {
-    }
+    private ValidationReadBudgetBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         PostgresEngine postgres = LocalEngines.postgres();
@@ -80,46 +79,74 @@ public final class ValidationReadBudgetBenchmark {
         loadPostgres(postgres);
         loadCassandra(cassandra);
 
-        IdentifierSource source = new IdentifierSource("bench-customers", StoreKind.POSTGRES, "pg-main", SCHEMA, "customers",
-                "customer_id", "deleted_at", S3Layout.defaultBackupLocation("bench-customers", BackupFormat.JSONL_GZIP),
+        IdentifierSource source = new IdentifierSource(
+                "bench-customers",
+                StoreKind.POSTGRES,
+                "pg-main",
+                SCHEMA,
+                "customers",
+                "customer_id",
+                "deleted_at",
+                S3Layout.defaultBackupLocation("bench-customers", BackupFormat.JSONL_GZIP),
                 Duration.ofDays(3));
-        DatasetSpec pgProfiles = spec("bench-pg-profiles", StoreKind.POSTGRES, "pg-main", ConditionalColumn.timestamp("updated_at"));
-        DatasetSpec cassProfiles = spec("bench-cass-profiles", StoreKind.CASSANDRA, "cass-main", ConditionalColumn.none());
+        DatasetSpec pgProfiles =
+                spec("bench-pg-profiles", StoreKind.POSTGRES, "pg-main", ConditionalColumn.timestamp("updated_at"));
+        DatasetSpec cassProfiles =
+                spec("bench-cass-profiles", StoreKind.CASSANDRA, "cass-main", ConditionalColumn.none());
         List<Candidate> candidates = new ArrayList<>(CANDIDATES);
         for (long id = 1; id <= CANDIDATES; id++) {
             candidates.add(new Candidate(Map.of("customer_id", id), Long.toString(id), null));
         }
-        System.out.printf(Locale.ROOT, "Validation live checks: %,d candidates, batches of %d, read budget %,d reads/s per"
-                + " connection, one caller%n", CANDIDATES, BATCH, READS_PER_SECOND);
+        System.out.printf(
+                Locale.ROOT,
+                "Validation live checks: %,d candidates, batches of %d, read budget %,d reads/s per"
+                        + " connection, one caller%n",
+                CANDIDATES,
+                BATCH,
+                READS_PER_SECOND);
         try (StoreAdapterPool stores = new StoreAdapterPool(StoreAdapters.load(), connections(properties))) {
             // warm-up (JIT, connections, schema checks) on a budget that does not bind, not printed
-            run(new CandidateChecks(stores, new IdentifierLiveness(stores), new ReadThrottle(1_000_000), Clock.systemUTC()),
-                    source, pgProfiles, candidates.subList(0, Math.min(2_000, CANDIDATES)));
-            run(new CandidateChecks(stores, new IdentifierLiveness(stores), new ReadThrottle(1_000_000), Clock.systemUTC()),
-                    source, cassProfiles, candidates.subList(0, Math.min(2_000, CANDIDATES)));
+            run(
+                    new CandidateChecks(
+                            stores, new IdentifierLiveness(stores), new ReadThrottle(1_000_000), Clock.systemUTC()),
+                    source,
+                    pgProfiles,
+                    candidates.subList(0, Math.min(2_000, CANDIDATES)));
+            run(
+                    new CandidateChecks(
+                            stores, new IdentifierLiveness(stores), new ReadThrottle(1_000_000), Clock.systemUTC()),
+                    source,
+                    cassProfiles,
+                    candidates.subList(0, Math.min(2_000, CANDIDATES)));
             for (DatasetSpec spec : List.of(pgProfiles, cassProfiles)) {
                 // a fresh budget per dataset, as each run starts with its own
-                CandidateChecks checks = new CandidateChecks(stores, new IdentifierLiveness(stores),
-                        new ReadThrottle(READS_PER_SECOND), Clock.systemUTC());
+                CandidateChecks checks = new CandidateChecks(
+                        stores, new IdentifierLiveness(stores), new ReadThrottle(READS_PER_SECOND), Clock.systemUTC());
                 long start = System.nanoTime();
                 Verdicts verdicts = run(checks, source, spec, candidates);
                 double seconds = (System.nanoTime() - start) / 1e9;
-                System.out.printf(Locale.ROOT, "%-9s dataset (identifiers in PostgreSQL): %6.2f s = %,9.0f candidates/s;"
-                        + " kept %,d, dropped %s%n", spec.storeKind(), seconds, CANDIDATES / seconds, verdicts.kept(),
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-9s dataset (identifiers in PostgreSQL): %6.2f s = %,9.0f candidates/s;"
+                                + " kept %,d, dropped %s%n",
+                        spec.storeKind(),
+                        seconds,
+                        CANDIDATES / seconds,
+                        verdicts.kept(),
                         verdicts.dropped());
             }
         }
     }
 
-    private record Verdicts(long kept, Map<DropReason, Long> dropped) {
-    }
+    private record Verdicts(long kept, Map<DropReason, Long> dropped) {}
 
-    private static Verdicts run(CandidateChecks checks, IdentifierSource source, DatasetSpec spec, List<Candidate> candidates) {
+    private static Verdicts run(
+            CandidateChecks checks, IdentifierSource source, DatasetSpec spec, List<Candidate> candidates) {
         long kept = 0;
         Map<DropReason, Long> dropped = new EnumMap<>(DropReason.class);
         for (int from = 0; from < candidates.size(); from += BATCH) {
-            CandidateChecks.Checked checked = checks.check(spec, source, CUTOFF,
-                    candidates.subList(from, Math.min(candidates.size(), from + BATCH)));
+            CandidateChecks.Checked checked = checks.check(
+                    spec, source, CUTOFF, candidates.subList(from, Math.min(candidates.size(), from + BATCH)));
             kept += checked.kept().size();
             checked.dropped().forEach((reason, n) -> dropped.merge(reason, n, Long::sum));
         }
@@ -127,11 +154,13 @@ public final class ValidationReadBudgetBenchmark {
     }
 
     private static void loadPostgres(PostgresEngine postgres) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), postgres.username(), postgres.password());
-             Statement sql = connection.createStatement()) {
+        try (Connection connection =
+                        DriverManager.getConnection(postgres.jdbcUrl(), postgres.username(), postgres.password());
+                Statement sql = connection.createStatement()) {
             sql.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
             sql.execute("CREATE SCHEMA " + SCHEMA);
-            sql.execute("CREATE TABLE " + SCHEMA + ".customers (customer_id bigint PRIMARY KEY, deleted_at timestamptz)");
+            sql.execute(
+                    "CREATE TABLE " + SCHEMA + ".customers (customer_id bigint PRIMARY KEY, deleted_at timestamptz)");
             sql.execute("CREATE TABLE " + SCHEMA + ".profiles (customer_id bigint PRIMARY KEY, name text,"
                     + " updated_at timestamptz NOT NULL)");
             sql.execute("INSERT INTO " + SCHEMA + ".customers SELECT g, CASE WHEN g % 10 = 0 THEN NULL"
@@ -147,13 +176,14 @@ public final class ValidationReadBudgetBenchmark {
     private static void loadCassandra(CassandraEngine cassandra) {
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
-                .withLocalDatacenter(cassandra.localDatacenter()).build()) {
+                .withLocalDatacenter(cassandra.localDatacenter())
+                .build()) {
             session.execute("CREATE KEYSPACE IF NOT EXISTS " + SCHEMA
                     + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             session.execute("DROP TABLE IF EXISTS " + SCHEMA + ".profiles");
             session.execute("CREATE TABLE " + SCHEMA + ".profiles (customer_id bigint PRIMARY KEY, name text)");
-            PreparedStatement insert = session.prepare("INSERT INTO " + SCHEMA
-                    + ".profiles (customer_id, name) VALUES (?, ?) USING TIMESTAMP ?");
+            PreparedStatement insert = session.prepare(
+                    "INSERT INTO " + SCHEMA + ".profiles (customer_id, name) VALUES (?, ?) USING TIMESTAMP ?");
             long old = CUTOFF.micros() - Duration.ofDays(10).toNanos() / 1_000;
             long newer = CUTOFF.micros() + 60_000_000L;
             List<CompletableFuture<?>> pending = new ArrayList<>();
@@ -173,11 +203,20 @@ public final class ValidationReadBudgetBenchmark {
     }
 
     private static DatasetSpec spec(String name, StoreKind kind, String connection, ConditionalColumn conditional) {
-        return DatasetSpec.builder().name(name).storeKind(kind).connectionRef(connection).namespace(SCHEMA).table("profiles")
-                .keyColumns(KeyColumns.partitionOnly("customer_id")).identifierColumn("customer_id")
-                .identifierSource("bench-customers").conditionalColumn(conditional)
+        return DatasetSpec.builder()
+                .name(name)
+                .storeKind(kind)
+                .connectionRef(connection)
+                .namespace(SCHEMA)
+                .table("profiles")
+                .keyColumns(KeyColumns.partitionOnly("customer_id"))
+                .identifierColumn("customer_id")
+                .identifierSource("bench-customers")
+                .conditionalColumn(conditional)
                 .backup(S3Layout.defaultBackupLocation(name, BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam("bench").build();
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("bench")
+                .build();
     }
 
     /** {@code erasure.connections[ref].kind} and {@code ...settings[name]}, as the engines give them, as the record. */
@@ -196,7 +235,8 @@ public final class ValidationReadBudgetBenchmark {
             }
         });
         Map<String, StoreConnectionsProperties.Connection> connections = new HashMap<>();
-        kinds.forEach((ref, k) -> connections.put(ref, new StoreConnectionsProperties.Connection(k, settings.get(ref))));
+        kinds.forEach(
+                (ref, k) -> connections.put(ref, new StoreConnectionsProperties.Connection(k, settings.get(ref))));
         return new StoreConnectionsProperties(connections);
     }
 }

@@ -21,16 +21,18 @@ import tools.jackson.databind.json.JsonMapper;
 class RunCommandsListenerTest {
 
     private final RunEvents events = mock(RunEvents.class);
-    private final RunCommandsListener listener = new RunCommandsListener(mock(ValidationJobs.class), events,
-            JsonMapper.builder().build());
+    private final RunCommandsListener listener = new RunCommandsListener(
+            mock(ValidationJobs.class), events, JsonMapper.builder().build());
 
     @Test
     void anUnreachableS3IsRetriedAndFailsNothing() {
-        SdkClientException down = SdkClientException.create("Unable to execute HTTP request: Connect to 127.0.0.1:19000",
+        SdkClientException down = SdkClientException.create(
+                "Unable to execute HTTP request: Connect to 127.0.0.1:19000",
                 new ConnectException("Connection refused"));
         assertThatThrownBy(() -> listener.run("run-1", "orders", () -> {
-            throw down;
-        })).isSameAs(down);
+                    throw down;
+                }))
+                .isSameAs(down);
         verify(events, never()).send(any(), any());
     }
 
@@ -39,7 +41,10 @@ class RunCommandsListenerTest {
         listener.run("run-1", "orders", () -> {
             throw new IllegalArgumentException("the final set holds a key of another dataset");
         });
-        verify(events).send(eq("run-1"), argThat(payload -> payload instanceof ValidationFailed failed
-                && failed.reason().contains("another dataset")));
+        verify(events)
+                .send(
+                        eq("run-1"),
+                        argThat(payload -> payload instanceof ValidationFailed failed
+                                && failed.reason().contains("another dataset")));
     }
 }

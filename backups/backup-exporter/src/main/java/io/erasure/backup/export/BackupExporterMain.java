@@ -13,8 +13,6 @@ import io.erasure.backup.format.S3Clients;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.BackupLocation;
-import software.amazon.awssdk.services.s3.S3Client;
-
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.sql.Connection;
@@ -22,6 +20,7 @@ import java.sql.DriverManager;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Exports one table to the platform bucket, from the command line or a scheduler (cron, a
@@ -43,18 +42,39 @@ import java.util.Set;
  */
 public final class BackupExporterMain {
 
-    private static final Set<String> OPTIONS = Set.of("store", "contact-points", "datacenter", "consistency", "keyspace",
-            "jdbc-url", "user", "password", "schema", "table", "identifier-column", "dataset", "prefix", "format", "parts",
-            "page-size", "rows-per-part", "rows-per-second", "s3-endpoint", "s3-region", "s3-access-key", "s3-secret-key",
-            "s3-bucket", "s3-path-style");
+    private static final Set<String> OPTIONS = Set.of(
+            "store",
+            "contact-points",
+            "datacenter",
+            "consistency",
+            "keyspace",
+            "jdbc-url",
+            "user",
+            "password",
+            "schema",
+            "table",
+            "identifier-column",
+            "dataset",
+            "prefix",
+            "format",
+            "parts",
+            "page-size",
+            "rows-per-part",
+            "rows-per-second",
+            "s3-endpoint",
+            "s3-region",
+            "s3-access-key",
+            "s3-secret-key",
+            "s3-bucket",
+            "s3-path-style");
 
-    private BackupExporterMain() {
-    }
+    private BackupExporterMain() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = parse(args);
         ExportResult result = run(options);
-        System.out.println("exported " + result.rows() + " rows in " + result.parts() + " parts to " + result.manifestKey()
+        System.out.println("exported " + result.rows() + " rows in " + result.parts() + " parts to "
+                + result.manifestKey()
                 + (result.resumed() ? " (resumed: " + result.partsWritten() + " parts written by this run)" : ""));
     }
 
@@ -62,16 +82,21 @@ public final class BackupExporterMain {
     public static ExportResult run(Map<String, String> o) throws Exception {
         String dataset = required(o, "dataset");
         BackupFormat format = BackupFormat.valueOf(o.getOrDefault("format", "JSONL_GZIP"));
-        BackupLocation location = o.containsKey("prefix") ? new BackupLocation(o.get("prefix"), format)
+        BackupLocation location = o.containsKey("prefix")
+                ? new BackupLocation(o.get("prefix"), format)
                 : S3Layout.defaultBackupLocation(dataset, format);
         RowRateLimiter limiter = o.containsKey("rows-per-second")
-                ? RowRateLimiter.perSecond(Double.parseDouble(o.get("rows-per-second"))) : RowRateLimiter.unlimited();
+                ? RowRateLimiter.perSecond(Double.parseDouble(o.get("rows-per-second")))
+                : RowRateLimiter.unlimited();
         String endpoint = s3(o, "endpoint", null);
-        try (S3Client s3 = S3Clients.create(endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
-                s3(o, "region", "us-east-1"), s3(o, "access-key", null), s3(o, "secret-key", null),
+        try (S3Client s3 = S3Clients.create(
+                endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
+                s3(o, "region", "us-east-1"),
+                s3(o, "access-key", null),
+                s3(o, "secret-key", null),
                 Boolean.parseBoolean(s3(o, "path-style", "false")))) {
-            SnapshotExporter exporter = new SnapshotExporter(new BackupBucket(s3, required(Map.of("s3-bucket",
-                    s3(o, "bucket", "")), "s3-bucket")));
+            SnapshotExporter exporter = new SnapshotExporter(new BackupBucket(
+                    s3, required(Map.of("s3-bucket", s3(o, "bucket", "")), "s3-bucket")));
             String store = required(o, "store");
             if (store.equals("cassandra")) {
                 var builder = CqlSession.builder().withLocalDatacenter(o.getOrDefault("datacenter", "datacenter1"));
@@ -80,19 +105,27 @@ public final class BackupExporterMain {
                     builder.addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])));
                 }
                 try (CqlSession session = builder.build();
-                     TableExport table = new CassandraTableExport(session, required(o, "keyspace"), required(o, "table"),
-                             required(o, "identifier-column"), Integer.parseInt(o.getOrDefault("parts", "16")),
-                             Integer.parseInt(o.getOrDefault("page-size", "1000")),
-                             DefaultConsistencyLevel.valueOf(o.getOrDefault("consistency", "LOCAL_QUORUM")))) {
+                        TableExport table = new CassandraTableExport(
+                                session,
+                                required(o, "keyspace"),
+                                required(o, "table"),
+                                required(o, "identifier-column"),
+                                Integer.parseInt(o.getOrDefault("parts", "16")),
+                                Integer.parseInt(o.getOrDefault("page-size", "1000")),
+                                DefaultConsistencyLevel.valueOf(o.getOrDefault("consistency", "LOCAL_QUORUM")))) {
                     return exporter.export(dataset, location, table, limiter);
                 }
             }
             if (store.equals("postgres")) {
-                try (Connection connection = DriverManager.getConnection(required(o, "jdbc-url"), o.get("user"),
-                        o.get("password"));
-                     TableExport table = new PostgresTableExport(connection, o.getOrDefault("schema", "public"),
-                             required(o, "table"), required(o, "identifier-column"), format,
-                             Integer.parseInt(o.getOrDefault("rows-per-part", "1000000")))) {
+                try (Connection connection =
+                                DriverManager.getConnection(required(o, "jdbc-url"), o.get("user"), o.get("password"));
+                        TableExport table = new PostgresTableExport(
+                                connection,
+                                o.getOrDefault("schema", "public"),
+                                required(o, "table"),
+                                required(o, "identifier-column"),
+                                format,
+                                Integer.parseInt(o.getOrDefault("rows-per-part", "1000000")))) {
                     return exporter.export(dataset, location, table, limiter);
                 }
             }
@@ -105,8 +138,9 @@ public final class BackupExporterMain {
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (!arg.startsWith("--") || eq < 0 || !OPTIONS.contains(arg.substring(2, eq))) {
-                throw new IllegalArgumentException("unknown argument '" + arg + "'; options are --name=value with name one of "
-                        + OPTIONS.stream().sorted().toList());
+                throw new IllegalArgumentException(
+                        "unknown argument '" + arg + "'; options are --name=value with name one of "
+                                + OPTIONS.stream().sorted().toList());
             }
             options.put(arg.substring(2, eq), arg.substring(eq + 1));
         }
@@ -128,5 +162,4 @@ public final class BackupExporterMain {
         }
         return value == null ? fallback : value;
     }
-
 }

@@ -8,22 +8,20 @@ import io.erasure.infra.LocalEngines;
 import io.erasure.infra.S3Engine;
 import io.erasure.model.backup.BackupManifest;
 import io.erasure.model.backup.ManifestPart;
-import software.amazon.awssdk.services.s3.S3Client;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** The shared S3 engine and reading exported snapshots back with full verification. */
 public final class ExporterTestKit {
 
     public static final S3Engine S3_ENGINE = LocalEngines.s3();
-    public static final S3Client S3 = S3Clients.create(S3_ENGINE.endpoint(), S3_ENGINE.region(), S3_ENGINE.accessKey(),
-            S3_ENGINE.secretKey(), true);
+    public static final S3Client S3 = S3Clients.create(
+            S3_ENGINE.endpoint(), S3_ENGINE.region(), S3_ENGINE.accessKey(), S3_ENGINE.secretKey(), true);
     public static final BackupBucket BUCKET = new BackupBucket(S3, S3_ENGINE.bucket());
 
-    private ExporterTestKit() {
-    }
+    private ExporterTestKit() {}
 
     /** Every row of a snapshot, parts in manifest order, each part's SHA-256 and row count checked. */
     public static List<BackupRow> readAll(String manifestKey) throws IOException {

@@ -4,6 +4,12 @@ import io.erasure.model.backup.BackupManifest;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupLocation;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -12,13 +18,6 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-
-import java.io.InputStream;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * Backups in the platform bucket: finding a location's newest complete snapshot, reading and
@@ -49,8 +48,11 @@ public final class BackupBucket {
 
     /** Snapshot names under {@code location}, newest first, complete or not. */
     public List<String> snapshots(BackupLocation location) {
-        return s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(location.prefix()).delimiter("/"))
-                .commonPrefixes().stream()
+        return s3
+                .listObjectsV2Paginator(
+                        r -> r.bucket(bucket).prefix(location.prefix()).delimiter("/"))
+                .commonPrefixes()
+                .stream()
                 .map(CommonPrefix::prefix)
                 .map(p -> p.substring(location.prefix().length(), p.length() - 1))
                 .filter(BackupBucket::isSnapshotName)
@@ -104,7 +106,8 @@ public final class BackupBucket {
         }
         Instant cutoff = manifest.cutoff().toInstant();
         if (cutoff.isAfter(moment.plus(CLOCK_SKEW))) {
-            throw new BackupIntegrityException("manifest " + manifestKey + " has cutoffMicros " + manifest.cutoffMicros()
+            throw new BackupIntegrityException("manifest " + manifestKey + " has cutoffMicros "
+                    + manifest.cutoffMicros()
                     + " (" + cutoff + "), later than " + what + " at " + moment + ": a cut-off is the export's start"
                     + " minus a clock-skew margin, in microseconds since the epoch; fix the exporter and write the"
                     + " snapshot again");
@@ -113,8 +116,11 @@ public final class BackupBucket {
 
     public void writeManifest(BackupLocation location, BackupManifest manifest) {
         byte[] json = BackupJson.writeManifest(manifest);
-        s3.putObject(r -> r.bucket(bucket).key(S3Layout.manifestKey(location, manifest.snapshot()))
-                .contentType("application/json"), RequestBody.fromBytes(json));
+        s3.putObject(
+                r -> r.bucket(bucket)
+                        .key(S3Layout.manifestKey(location, manifest.snapshot()))
+                        .contentType("application/json"),
+                RequestBody.fromBytes(json));
     }
 
     /** The key of {@code part} of the snapshot whose manifest is {@code manifestKey}. */

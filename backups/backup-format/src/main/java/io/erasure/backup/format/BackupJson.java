@@ -9,11 +9,11 @@ import tools.jackson.databind.json.JsonMapper;
 public final class BackupJson {
 
     /** Writes root values back to back (no separator): row writers add the newline themselves. */
-    public static final JsonMapper MAPPER =
-            JsonMapper.builder(JsonFactory.builder().rootValueSeparator("").build()).build();
+    public static final JsonMapper MAPPER = JsonMapper.builder(
+                    JsonFactory.builder().rootValueSeparator("").build())
+            .build();
 
-    private BackupJson() {
-    }
+    private BackupJson() {}
 
     /**
      * Parses and validates a manifest read from {@code key}.
@@ -24,7 +24,8 @@ public final class BackupJson {
         try {
             return MAPPER.readValue(json, BackupManifest.class);
         } catch (JacksonException | IllegalArgumentException e) {
-            throw new BackupIntegrityException("manifest " + key + " is not a valid backup manifest: " + rootMessage(e), e);
+            throw new BackupIntegrityException(
+                    "manifest " + key + " is not a valid backup manifest: " + rootMessage(e), e);
         }
     }
 

@@ -27,6 +27,9 @@ public record BackupRow(Map<String, Object> values, Map<String, Long> writeTimes
 
     /** The latest write time of any column, or null if the row has none. */
     public Long latestWriteTime() {
-        return writeTimes.values().stream().filter(java.util.Objects::nonNull).max(Long::compare).orElse(null);
+        return writeTimes.values().stream()
+                .filter(java.util.Objects::nonNull)
+                .max(Long::compare)
+                .orElse(null);
     }
 }

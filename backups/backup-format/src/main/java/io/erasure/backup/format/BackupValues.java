@@ -1,7 +1,5 @@
 package io.erasure.backup.format;
 
-import tools.jackson.core.JsonGenerator;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -11,6 +9,7 @@ import java.util.Base64;
 import java.util.Collection;
 import java.util.Map;
 import java.util.UUID;
+import tools.jackson.core.JsonGenerator;
 
 /**
  * How column values are written in part files: numbers as JSON numbers, booleans as booleans,
@@ -19,15 +18,17 @@ import java.util.UUID;
  */
 public final class BackupValues {
 
-    private BackupValues() {
-    }
+    private BackupValues() {}
 
     public static void write(JsonGenerator g, Object value) {
         if (value == null) {
             g.writeNull();
         } else if (value instanceof Boolean b) {
             g.writeBoolean(b);
-        } else if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+        } else if (value instanceof Long
+                || value instanceof Integer
+                || value instanceof Short
+                || value instanceof Byte) {
             g.writeNumber(((Number) value).longValue());
         } else if (value instanceof BigInteger i) {
             g.writeNumber(i);
@@ -76,8 +77,11 @@ public final class BackupValues {
             return address.getHostAddress();
         } else if (value instanceof BigDecimal d) {
             return d.toPlainString();
-        } else if (value instanceof CharSequence || value instanceof UUID || value instanceof TemporalAccessor
-                || value instanceof Number || value instanceof Boolean) {
+        } else if (value instanceof CharSequence
+                || value instanceof UUID
+                || value instanceof TemporalAccessor
+                || value instanceof Number
+                || value instanceof Boolean) {
             return value.toString();
         } else if (value instanceof Collection<?> || value instanceof Map<?, ?>) {
             return BackupJson.MAPPER.writeValueAsString(value);

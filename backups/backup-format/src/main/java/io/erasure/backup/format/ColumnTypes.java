@@ -10,14 +10,27 @@ import java.util.Set;
  */
 public final class ColumnTypes {
 
-    private static final Set<String> INTEGRAL = Set.of("bigint", "int", "integer", "smallint", "tinyint", "int2", "int4",
-            "int8", "serial", "bigserial", "smallserial", "serial2", "serial4", "serial8", "counter");
-    private static final Set<String> DECIMAL = Set.of("decimal", "numeric", "float", "double", "real", "double precision",
-            "float4", "float8", "varint");
+    private static final Set<String> INTEGRAL = Set.of(
+            "bigint",
+            "int",
+            "integer",
+            "smallint",
+            "tinyint",
+            "int2",
+            "int4",
+            "int8",
+            "serial",
+            "bigserial",
+            "smallserial",
+            "serial2",
+            "serial4",
+            "serial8",
+            "counter");
+    private static final Set<String> DECIMAL =
+            Set.of("decimal", "numeric", "float", "double", "real", "double precision", "float4", "float8", "varint");
     private static final Set<String> BOOLEAN = Set.of("boolean", "bool");
 
-    private ColumnTypes() {
-    }
+    private ColumnTypes() {}
 
     /** Integers that fit in a signed 64-bit long; {@code varint} and {@code numeric} do not count. */
     public static boolean isIntegral(String type) {

@@ -13,8 +13,7 @@ import java.util.List;
  */
 public final class Csv {
 
-    private Csv() {
-    }
+    private Csv() {}
 
     /** Appends {@code value} as one field: null as nothing, anything with a comma, quote, CR/LF or empty quoted. */
     public static void appendField(StringBuilder out, String value) {

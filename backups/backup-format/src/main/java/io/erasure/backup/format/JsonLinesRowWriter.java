@@ -1,10 +1,9 @@
 package io.erasure.backup.format;
 
-import tools.jackson.core.JsonGenerator;
-
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.core.JsonGenerator;
 
 /** One JSON object per line: the columns in schema order, then {@code "@writeTimes": {column: micros}} if any. */
 public final class JsonLinesRowWriter implements RowWriter {
@@ -29,7 +28,8 @@ public final class JsonLinesRowWriter implements RowWriter {
             generator.writeStartObject();
             for (Map.Entry<String, Long> entry : row.writeTimes().entrySet()) {
                 if (entry.getValue() != null) {
-                    generator.writeNumberProperty(entry.getKey(), entry.getValue().longValue());
+                    generator.writeNumberProperty(
+                            entry.getKey(), entry.getValue().longValue());
                 }
             }
             generator.writeEndObject();

@@ -1,15 +1,14 @@
 package io.erasure.backup.format;
 
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
  * An {@link OutputStream} that stores one S3 object: bytes are buffered into chunks of
@@ -40,7 +39,8 @@ public final class MultipartUploadStream extends OutputStream {
 
     public MultipartUploadStream(S3Client s3, String bucket, String key, int chunkSize) {
         if (chunkSize < 5 * 1024 * 1024) {
-            throw new IllegalArgumentException("chunkSize must be at least 5 MiB (S3's minimum part size), got " + chunkSize);
+            throw new IllegalArgumentException(
+                    "chunkSize must be at least 5 MiB (S3's minimum part size), got " + chunkSize);
         }
         this.s3 = s3;
         this.bucket = bucket;
@@ -80,14 +80,16 @@ public final class MultipartUploadStream extends OutputStream {
         }
         try {
             if (uploadId == null) {
-                s3.putObject(r -> r.bucket(bucket).key(key).contentLength((long) filled),
-                        body());
+                s3.putObject(r -> r.bucket(bucket).key(key).contentLength((long) filled), body());
             } else {
                 if (filled > 0) {
                     uploadChunk();
                 }
-                s3.completeMultipartUpload(r -> r.bucket(bucket).key(key).uploadId(uploadId)
-                        .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
+                s3.completeMultipartUpload(r -> r.bucket(bucket)
+                        .key(key)
+                        .uploadId(uploadId)
+                        .multipartUpload(
+                                CompletedMultipartUpload.builder().parts(parts).build()));
             }
             closed = true;
         } catch (RuntimeException e) {
@@ -121,9 +123,14 @@ public final class MultipartUploadStream extends OutputStream {
         }
         int partNumber = parts.size() + 1;
         int length = filled;
-        String eTag = s3.uploadPart(r -> r.bucket(bucket).key(key).uploadId(uploadId).partNumber(partNumber)
-                        .contentLength((long) length),
-                body()).eTag();
+        String eTag = s3.uploadPart(
+                        r -> r.bucket(bucket)
+                                .key(key)
+                                .uploadId(uploadId)
+                                .partNumber(partNumber)
+                                .contentLength((long) length),
+                        body())
+                .eTag();
         parts.add(CompletedPart.builder().partNumber(partNumber).eTag(eTag).build());
         filled = 0;
     }

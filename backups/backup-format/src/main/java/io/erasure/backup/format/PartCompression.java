@@ -3,7 +3,6 @@ package io.erasure.backup.format;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import io.erasure.model.dataset.BackupFormat;
-
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -24,8 +23,7 @@ public final class PartCompression {
     /** zstd level for exported parts: fast to write, decompression speed does not depend on it. */
     public static final int ZSTD_LEVEL = 3;
 
-    private PartCompression() {
-    }
+    private PartCompression() {}
 
     /** The decompressed content of a part; {@code raw} is closed with the result. */
     public static InputStream decompress(BackupFormat format, InputStream raw) {
@@ -46,7 +44,8 @@ public final class PartCompression {
         try {
             return switch (format) {
                 case JSONL_GZIP -> new GZIPOutputStream(raw, BUFFER_SIZE);
-                case JSONL_ZSTD -> new BufferedOutputStream(new ZstdOutputStreamNoFinalizer(raw, ZSTD_LEVEL), BUFFER_SIZE);
+                case JSONL_ZSTD ->
+                    new BufferedOutputStream(new ZstdOutputStreamNoFinalizer(raw, ZSTD_LEVEL), BUFFER_SIZE);
                 case CSV -> new BufferedOutputStream(raw, BUFFER_SIZE);
             };
         } catch (IOException e) {

@@ -4,8 +4,6 @@ import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.dataset.BackupFormat;
-import tools.jackson.databind.JsonNode;
-
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Reads every row of a part with full parsing: the simple, slow path for tools and tests (the
@@ -42,8 +41,8 @@ public final class PartReader implements Closeable {
         for (ColumnSchema column : schema.columns()) {
             types.put(column.name(), column.type());
         }
-        this.text = new BufferedReader(new InputStreamReader(open(format), StandardCharsets.UTF_8),
-                PartCompression.BUFFER_SIZE);
+        this.text = new BufferedReader(
+                new InputStreamReader(open(format), StandardCharsets.UTF_8), PartCompression.BUFFER_SIZE);
     }
 
     private InputStream open(BackupFormat format) {
@@ -81,8 +80,8 @@ public final class PartReader implements Closeable {
         } else if (part != null) {
             raw.verify(part.name(), part.sha256());
             if (rows != part.rowCount()) {
-                throw new BackupIntegrityException("part " + part.name() + " has " + rows + " rows but its manifest says "
-                        + part.rowCount());
+                throw new BackupIntegrityException(
+                        "part " + part.name() + " has " + rows + " rows but its manifest says " + part.rowCount());
             }
         }
         return row;
@@ -117,7 +116,9 @@ public final class PartReader implements Closeable {
         Map<String, Long> writeTimes = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> field : node.properties()) {
             if (field.getKey().equals(BackupRow.WRITE_TIMES_FIELD)) {
-                field.getValue().properties().forEach(e -> writeTimes.put(e.getKey(), e.getValue().longValue()));
+                field.getValue()
+                        .properties()
+                        .forEach(e -> writeTimes.put(e.getKey(), e.getValue().longValue()));
             } else {
                 values.put(field.getKey(), javaValue(field.getValue()));
             }
@@ -209,8 +210,8 @@ public final class PartReader implements Closeable {
         if (part != null) {
             raw.verify(part.name(), part.sha256());
         }
-        return new BackupIntegrityException("part " + name() + " is corrupt after " + rows + " rows: "
-                + BackupJson.rootMessage(e), e);
+        return new BackupIntegrityException(
+                "part " + name() + " is corrupt after " + rows + " rows: " + BackupJson.rootMessage(e), e);
     }
 
     private String name() {

@@ -2,13 +2,12 @@ package io.erasure.backup.format;
 
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.dataset.BackupFormat;
-import software.amazon.awssdk.services.s3.S3Client;
-
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Writes one part file: rows → text format → compression → SHA-256 → sink (an S3 multipart upload
@@ -28,8 +27,13 @@ public final class PartWriter {
     private long rowCount;
     private boolean done;
 
-    private PartWriter(String name, BackupFormat format, OutputStream target, Runnable abortSink, List<String> columns,
-                       List<String> writeTimeColumns) {
+    private PartWriter(
+            String name,
+            BackupFormat format,
+            OutputStream target,
+            Runnable abortSink,
+            List<String> columns,
+            List<String> writeTimeColumns) {
         this.name = name;
         this.abortSink = abortSink;
         this.sink = new GuardedSink(target);
@@ -43,17 +47,22 @@ public final class PartWriter {
     }
 
     /** A part uploaded to {@code bucket/key}; its manifest name is the last segment of the key. */
-    public static PartWriter toS3(S3Client s3, String bucket, String key, BackupFormat format, List<String> columns,
-                                  List<String> writeTimeColumns) {
+    public static PartWriter toS3(
+            S3Client s3,
+            String bucket,
+            String key,
+            BackupFormat format,
+            List<String> columns,
+            List<String> writeTimeColumns) {
         MultipartUploadStream upload = new MultipartUploadStream(s3, bucket, key);
-        return new PartWriter(key.substring(key.lastIndexOf('/') + 1), format, upload, upload::abort, columns,
-                writeTimeColumns);
+        return new PartWriter(
+                key.substring(key.lastIndexOf('/') + 1), format, upload, upload::abort, columns, writeTimeColumns);
     }
 
     /** A part written to any stream (tests, local files); {@code out} is closed by {@link #finish()}. */
-    public static PartWriter toStream(OutputStream out, String name, BackupFormat format, List<String> columns,
-                                      List<String> writeTimeColumns) {
-        return new PartWriter(name, format, out, () -> { }, columns, writeTimeColumns);
+    public static PartWriter toStream(
+            OutputStream out, String name, BackupFormat format, List<String> columns, List<String> writeTimeColumns) {
+        return new PartWriter(name, format, out, () -> {}, columns, writeTimeColumns);
     }
 
     public void write(BackupRow row) throws IOException {

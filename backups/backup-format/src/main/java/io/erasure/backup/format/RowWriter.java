@@ -1,7 +1,6 @@
 package io.erasure.backup.format;
 
 import io.erasure.model.dataset.BackupFormat;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -20,7 +19,8 @@ public interface RowWriter {
      * @param columns           the schema's columns, in order
      * @param writeTimeColumns  the columns whose write times are kept (CSV needs them up front for its header)
      */
-    static RowWriter forFormat(BackupFormat format, OutputStream out, List<String> columns, List<String> writeTimeColumns)
+    static RowWriter forFormat(
+            BackupFormat format, OutputStream out, List<String> columns, List<String> writeTimeColumns)
             throws IOException {
         return format == BackupFormat.CSV
                 ? new CsvRowWriter(out, columns, writeTimeColumns)

@@ -1,5 +1,6 @@
 package io.erasure.backup.format;
 
+import java.net.URI;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -8,13 +9,10 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
-import java.net.URI;
-
 /** An {@link S3Client} for tools that run without Spring (the exporter's command line, benchmarks). */
 public final class S3Clients {
 
-    private S3Clients() {
-    }
+    private S3Clients() {}
 
     /**
      * @param endpoint  null for AWS itself; else an S3-compatible server (MinIO, s3proxy)
@@ -31,7 +29,8 @@ public final class S3Clients {
             builder.endpointOverride(endpoint);
         }
         if (accessKey != null) {
-            builder.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)));
+            builder.credentialsProvider(
+                    StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)));
         }
         return builder.build();
     }

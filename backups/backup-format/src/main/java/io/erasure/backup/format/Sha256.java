@@ -7,8 +7,7 @@ import java.util.HexFormat;
 /** SHA-256 as the manifest writes it: 64 lower-case hex characters over the stored bytes of a part. */
 public final class Sha256 {
 
-    private Sha256() {
-    }
+    private Sha256() {}
 
     static MessageDigest newDigest() {
         try {

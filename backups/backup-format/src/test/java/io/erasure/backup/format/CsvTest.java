@@ -1,15 +1,14 @@
 package io.erasure.backup.format;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class CsvTest {
 
@@ -36,7 +35,8 @@ class CsvTest {
 
     @Test
     void anUnterminatedQuoteIsCorrupt() {
-        assertThatThrownBy(() -> read("1,\"abc\n")).isInstanceOf(BackupIntegrityException.class)
+        assertThatThrownBy(() -> read("1,\"abc\n"))
+                .isInstanceOf(BackupIntegrityException.class)
                 .hasMessage("CSV record 1 ends inside a quoted field");
     }
 

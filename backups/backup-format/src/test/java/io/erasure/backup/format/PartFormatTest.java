@@ -1,13 +1,13 @@
 package io.erasure.backup.format;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.KeyColumns;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,17 +16,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class PartFormatTest {
 
     static final BackupSchema SCHEMA = new BackupSchema(
-            List.of(new ColumnSchema("customer_id", "bigint"), new ColumnSchema("order_id", "text"),
-                    new ColumnSchema("total", "decimal"), new ColumnSchema("note", "text"),
+            List.of(
+                    new ColumnSchema("customer_id", "bigint"),
+                    new ColumnSchema("order_id", "text"),
+                    new ColumnSchema("total", "decimal"),
+                    new ColumnSchema("note", "text"),
                     new ColumnSchema("paid", "boolean")),
-            KeyColumns.of(List.of("customer_id"), List.of("order_id")), "customer_id");
+            KeyColumns.of(List.of("customer_id"), List.of("order_id")),
+            "customer_id");
     static final List<String> COLUMNS = List.of("customer_id", "order_id", "total", "note", "paid");
 
     static List<BackupRow> rows() {
@@ -49,8 +52,8 @@ class PartFormatTest {
 
     static byte[] write(BackupFormat format, List<BackupRow> rows, ManifestPart[] entry) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PartWriter writer = PartWriter.toStream(out, "part-00000" + format.extension(), format, COLUMNS,
-                List.of("total", "note"));
+        PartWriter writer =
+                PartWriter.toStream(out, "part-00000" + format.extension(), format, COLUMNS, List.of("total", "note"));
         for (BackupRow row : rows) {
             writer.write(row);
         }
@@ -77,16 +80,20 @@ class PartFormatTest {
     void aChangedByteIsACheckSumMismatch(BackupFormat format) throws IOException {
         ManifestPart[] entry = new ManifestPart[1];
         byte[] bytes = write(format, rows(), entry);
-        // the last byte: gzip's size trailer, zstd's frame end, CSV's final newline: still readable, but not the same file
+        // the last byte: gzip's size trailer, zstd's frame end, CSV's final newline: still readable, but not the same
+        // file
         bytes[bytes.length - 1] ^= 0x01;
 
         assertThatThrownBy(() -> {
-            try (PartReader reader = PartReader.open(new ByteArrayInputStream(bytes), format, SCHEMA, entry[0])) {
-                reader.readAll();
-            }
-        }).isInstanceOf(BackupIntegrityException.class)
-                .hasMessageMatching("(checksum mismatch for part part-00000.* the manifest says SHA-256 " + entry[0].sha256()
-                        + " but the " + bytes.length + " bytes read hash to [0-9a-f]{64}.*)|(part part-00000.* is corrupt.*)");
+                    try (PartReader reader =
+                            PartReader.open(new ByteArrayInputStream(bytes), format, SCHEMA, entry[0])) {
+                        reader.readAll();
+                    }
+                })
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageMatching("(checksum mismatch for part part-00000.* the manifest says SHA-256 "
+                        + entry[0].sha256() + " but the " + bytes.length
+                        + " bytes read hash to [0-9a-f]{64}.*)|(part part-00000.* is corrupt.*)");
     }
 
     @ParameterizedTest
@@ -97,25 +104,32 @@ class PartFormatTest {
         ManifestPart wrongCount = new ManifestPart(entry[0].name(), 51, entry[0].sha256());
 
         assertThatThrownBy(() -> {
-            try (PartReader reader = PartReader.open(new ByteArrayInputStream(bytes), format, SCHEMA, wrongCount)) {
-                reader.readAll();
-            }
-        }).isInstanceOf(BackupIntegrityException.class)
+                    try (PartReader reader =
+                            PartReader.open(new ByteArrayInputStream(bytes), format, SCHEMA, wrongCount)) {
+                        reader.readAll();
+                    }
+                })
+                .isInstanceOf(BackupIntegrityException.class)
                 .hasMessage("part " + entry[0].name() + " has 50 rows but its manifest says 51");
     }
 
     @ParameterizedTest
-    @EnumSource(value = BackupFormat.class, names = {"JSONL_GZIP", "JSONL_ZSTD"})
+    @EnumSource(
+            value = BackupFormat.class,
+            names = {"JSONL_GZIP", "JSONL_ZSTD"})
     void aTruncatedCompressedPartIsCorrupt(BackupFormat format) throws IOException {
         ManifestPart[] entry = new ManifestPart[1];
         byte[] bytes = write(format, rows(), entry);
         byte[] truncated = java.util.Arrays.copyOf(bytes, bytes.length / 2);
 
         assertThatThrownBy(() -> {
-            try (PartReader reader = PartReader.open(new ByteArrayInputStream(truncated), format, SCHEMA, entry[0])) {
-                reader.readAll();
-            }
-        }).isInstanceOf(BackupIntegrityException.class).hasMessageContaining("part-00000");
+                    try (PartReader reader =
+                            PartReader.open(new ByteArrayInputStream(truncated), format, SCHEMA, entry[0])) {
+                        reader.readAll();
+                    }
+                })
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageContaining("part-00000");
     }
 
     @org.junit.jupiter.api.Test

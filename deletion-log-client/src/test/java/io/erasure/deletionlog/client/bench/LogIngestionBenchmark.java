@@ -40,8 +40,7 @@ public final class LogIngestionBenchmark {
 
     private static final String MASTER_KEY = "bG9nLWluZ2VzdGlvbi1iZW5jaC1tYXN0ZXIta2V5ISE=";
 
-    private LogIngestionBenchmark() {
-    }
+    private LogIngestionBenchmark() {}
 
     public static void main(String[] args) {
         int records = Integer.getInteger("bench.records", 50_000);
@@ -50,11 +49,16 @@ public final class LogIngestionBenchmark {
         CassandraEngine cassandra = LocalEngines.cassandra();
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
-                .withLocalDatacenter(cassandra.localDatacenter()).build()) {
+                .withLocalDatacenter(cassandra.localDatacenter())
+                .build()) {
             session.execute("CREATE KEYSPACE IF NOT EXISTS " + LogSchema.KEYSPACE
                     + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             LogSchema.create(session, Duration.ofDays(30));
-            DeletionLog log = DeletionLog.open(session, MASTER_KEY, Duration.ofDays(30), JsonMapper.builder().build(),
+            DeletionLog log = DeletionLog.open(
+                    session,
+                    MASTER_KEY,
+                    Duration.ofDays(30),
+                    JsonMapper.builder().build(),
                     Clock.systemUTC());
             write(log, "warm-up", Math.min(records, 10_000), poll);
 
@@ -70,11 +74,23 @@ public final class LogIngestionBenchmark {
                 rate[round] = records / seconds;
                 nodeMicros[round] = (cpuSeconds(cassandra.pid()) - nodeBefore) * 1e6 / records;
                 writerMicros[round] = (ownCpuSeconds() - writerBefore) * 1e6 / records;
-                System.out.printf(Locale.ROOT, "round %d: %,d records in %.1f s, %,.0f records/s; CPU per record: node %.0f µs,"
-                        + " writer %.0f µs%n", round + 1, records, seconds, rate[round], nodeMicros[round], writerMicros[round]);
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d: %,d records in %.1f s, %,.0f records/s; CPU per record: node %.0f µs,"
+                                + " writer %.0f µs%n",
+                        round + 1,
+                        records,
+                        seconds,
+                        rate[round],
+                        nodeMicros[round],
+                        writerMicros[round]);
             }
-            System.out.printf(Locale.ROOT, "%nlog ingestion, %d rounds of %,d records in polls of %d (median, min..max)%n",
-                    rounds, records, poll);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%nlog ingestion, %d rounds of %,d records in polls of %d (median, min..max)%n",
+                    rounds,
+                    records,
+                    poll);
             System.out.printf(Locale.ROOT, "records/s                 %s%n", summary(rate, "%,.0f"));
             System.out.printf(Locale.ROOT, "node CPU per record (µs)  %s%n", summary(nodeMicros, "%.0f"));
             System.out.printf(Locale.ROOT, "writer CPU per record (µs)%s%n", summary(writerMicros, "%.0f"));
@@ -90,11 +106,24 @@ public final class LogIngestionBenchmark {
         List<DeletionRecord> batch = new ArrayList<>(poll);
         for (long id = 1; id <= count; id++) {
             Map<String, Object> key = Map.of("id", id);
-            List<ColumnValue> columns = List.of(ColumnValue.of("id", id), ColumnValue.of("email", "member-" + id
-                    + "@example.com"), ColumnValue.of("name", "Member " + id), ColumnValue.of("status", "departed"));
-            batch.add(new DeletionRecord(DeletionRecord.recordIdFor(run.value(), dataset, key), dataset, key, columns,
-                    CutoffTimestamp.fromInstant(now.minusSeconds(60)), run, null, "task-" + id / poll,
-                    "batch-" + id / poll, now, null, false));
+            List<ColumnValue> columns = List.of(
+                    ColumnValue.of("id", id),
+                    ColumnValue.of("email", "member-" + id + "@example.com"),
+                    ColumnValue.of("name", "Member " + id),
+                    ColumnValue.of("status", "departed"));
+            batch.add(new DeletionRecord(
+                    DeletionRecord.recordIdFor(run.value(), dataset, key),
+                    dataset,
+                    key,
+                    columns,
+                    CutoffTimestamp.fromInstant(now.minusSeconds(60)),
+                    run,
+                    null,
+                    "task-" + id / poll,
+                    "batch-" + id / poll,
+                    now,
+                    null,
+                    false));
             if (batch.size() == poll) {
                 log.writer().write(batch);
                 batch.clear();
@@ -106,19 +135,24 @@ public final class LogIngestionBenchmark {
     }
 
     private static double cpuSeconds(long pid) {
-        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(d -> d.toNanos() / 1e9)
+        return ProcessHandle.of(pid)
+                .flatMap(p -> p.info().totalCpuDuration())
+                .map(d -> d.toNanos() / 1e9)
                 .orElseThrow(() -> new IllegalStateException("no CPU time for process " + pid));
     }
 
     private static double ownCpuSeconds() {
-        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime() / 1e9;
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
     }
 
     private static String summary(double[] values, String format) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        return String.format(Locale.ROOT, " " + format + " (" + format + ".." + format + ")", sorted[sorted.length / 2],
-                sorted[0], sorted[sorted.length - 1]);
+        return String.format(
+                Locale.ROOT,
+                " " + format + " (" + format + ".." + format + ")",
+                sorted[sorted.length / 2],
+                sorted[0],
+                sorted[sorted.length - 1]);
     }
 }

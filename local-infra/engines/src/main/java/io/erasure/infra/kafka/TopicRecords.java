@@ -18,23 +18,33 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 public final class TopicRecords {
 
-    private TopicRecords() {
-    }
+    private TopicRecords() {}
 
     /**
      * The values on {@code topic} that {@code parse} turns into matches of {@code filter}. Waits until at
      * least {@code atLeast} matched (or the timeout), then polls a little longer so that extra copies show
      * up too; with {@code atLeast} 0 it reads for the whole timeout.
      */
-    public static <T> List<T> read(String bootstrapServers, String topic, Function<String, T> parse, Predicate<T> filter,
-                                   int atLeast, Duration timeout) {
+    public static <T> List<T> read(
+            String bootstrapServers,
+            String topic,
+            Function<String, T> parse,
+            Predicate<T> filter,
+            int atLeast,
+            Duration timeout) {
         List<T> found = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "test-reader-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + timeout.toNanos();
             int quietPolls = 0;

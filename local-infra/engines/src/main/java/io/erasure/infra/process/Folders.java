@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 /** Temporary engine folders. */
 public final class Folders {
 
-    private Folders() {
-    }
+    private Folders() {}
 
     public static Path temporary(String prefix) {
         try {

@@ -27,13 +27,13 @@ public final class FreePorts {
     static final int LOWEST = 20_000;
     /** The kernel's range of ports for outgoing connections, where it cannot be read. */
     private static final int[] DEFAULT_EPHEMERAL = {32_768, 60_999};
+
     private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
     private static final int ATTEMPTS = 500;
 
     private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     public static synchronized int next() {
         int highest = ephemeralRange()[0] - 1;
@@ -49,8 +49,8 @@ public final class FreePorts {
                 return port;
             }
         }
-        throw new IllegalStateException("no free TCP port between " + LOWEST + " and " + highest + " after " + ATTEMPTS
-                + " tries");
+        throw new IllegalStateException(
+                "no free TCP port between " + LOWEST + " and " + highest + " after " + ATTEMPTS + " tries");
     }
 
     /** The first and last port the kernel gives outgoing connections. */

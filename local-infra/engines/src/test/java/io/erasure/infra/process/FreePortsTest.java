@@ -19,7 +19,8 @@ class FreePortsTest {
             ports.add(FreePorts.next());
         }
 
-        assertThat(ports).as("outside the range outgoing connections take ports from")
+        assertThat(ports)
+                .as("outside the range outgoing connections take ports from")
                 .allSatisfy(port -> assertThat(port).isBetween(FreePorts.LOWEST, ephemeralStart - 1));
         assertThat(ports).doesNotHaveDuplicates();
         for (int port : ports.subList(0, 20)) {
@@ -45,7 +46,8 @@ class FreePortsTest {
                     socket.close();
                 }
             }
-            List<Integer> takenPorts = taken.stream().map(ServerSocket::getLocalPort).toList();
+            List<Integer> takenPorts =
+                    taken.stream().map(ServerSocket::getLocalPort).toList();
             for (int i = 0; i < 2_000; i++) {
                 int port = FreePorts.next();
                 assertThat(takenPorts).doesNotContain(port);

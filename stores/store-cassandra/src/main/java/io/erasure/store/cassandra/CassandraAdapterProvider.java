@@ -34,11 +34,14 @@ public final class CassandraAdapterProvider implements StoreAdapterProvider {
         CassandraSettings settings = CassandraSettings.from(connection);
         NodeDowntimes downtimes = new NodeDowntimes(clock);
         CqlSession session = connect(settings, downtimes);
-        Optional<NodeJmx> jmx = settings.jmx().map(address -> new NodeJmx(address,
-                settings.credentials()
-                        .<Map<String, ?>>map(c -> Map.of(javax.management.remote.JMXConnector.CREDENTIALS,
-                                new String[] {c.username(), c.password()}))
-                        .orElse(Map.of())));
+        Optional<NodeJmx> jmx = settings.jmx()
+                .map(address -> new NodeJmx(
+                        address,
+                        settings.credentials()
+                                .<Map<String, ?>>map(c -> Map.of(
+                                        javax.management.remote.JMXConnector.CREDENTIALS,
+                                        new String[] {c.username(), c.password()}))
+                                .orElse(Map.of())));
         CqlRunner cql = new CqlRunner(session, settings.consistency(), settings.readConcurrency());
         return new CassandraStoreAdapter(cql, settings, jmx, downtimes, clock);
     }
@@ -46,7 +49,9 @@ public final class CassandraAdapterProvider implements StoreAdapterProvider {
     private static CqlSession connect(CassandraSettings settings, NodeDowntimes downtimes) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, settings.requestTimeout())
-                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, settings.consistency().name())
+                .withString(
+                        DefaultDriverOption.REQUEST_CONSISTENCY,
+                        settings.consistency().name())
                 .withString(DefaultDriverOption.SESSION_NAME, "erasure-" + settings.connectionRef())
                 .build();
         CqlSessionBuilder builder = CqlSession.builder()
@@ -59,8 +64,10 @@ public final class CassandraAdapterProvider implements StoreAdapterProvider {
         try {
             return builder.build();
         } catch (RuntimeException e) {
-            StoreException error = CassandraErrors.translate("connecting to Cassandra " + settings.contactPoints()
-                    + " (connection '" + settings.connectionRef() + "')", e);
+            StoreException error = CassandraErrors.translate(
+                    "connecting to Cassandra " + settings.contactPoints() + " (connection '" + settings.connectionRef()
+                            + "')",
+                    e);
             throw error;
         }
     }

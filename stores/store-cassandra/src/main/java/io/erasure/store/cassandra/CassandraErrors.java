@@ -30,8 +30,7 @@ import java.util.concurrent.ExecutionException;
  */
 public final class CassandraErrors {
 
-    private CassandraErrors() {
-    }
+    private CassandraErrors() {}
 
     /** {@code failure} as a {@link StoreException}, with {@code doing} (e.g. "deleting from ks.t") in the message. */
     public static StoreException translate(String doing, Throwable failure) {
@@ -44,12 +43,16 @@ public final class CassandraErrors {
             return new StoreException.Retriable(message, cause);
         }
         if (cause instanceof FunctionFailureException) {
-            return new StoreException.Fatal(doing + " failed: a value does not fit its column type (values are read as"
-                    + " JSON: numbers, strings, booleans; blobs as base64): " + cause.getMessage(), cause);
+            return new StoreException.Fatal(
+                    doing + " failed: a value does not fit its column type (values are read as"
+                            + " JSON: numbers, strings, booleans; blobs as base64): " + cause.getMessage(),
+                    cause);
         }
         if (cause instanceof QueryValidationException) {
-            return new StoreException.Fatal(message + " (the table's schema may have changed since the dataset was"
-                    + " registered; check the dataset against the live table)", cause);
+            return new StoreException.Fatal(
+                    message + " (the table's schema may have changed since the dataset was"
+                            + " registered; check the dataset against the live table)",
+                    cause);
         }
         return new StoreException.Fatal(message, cause);
     }
@@ -57,7 +60,8 @@ public final class CassandraErrors {
     static boolean isRetriable(Throwable cause) {
         if (cause instanceof AllNodesFailedException all) {
             // NoNodeAvailableException included: no node could be tried, or every node failed
-            List<Throwable> errors = all.getAllErrors().values().stream().flatMap(List::stream).toList();
+            List<Throwable> errors =
+                    all.getAllErrors().values().stream().flatMap(List::stream).toList();
             return errors.isEmpty() || errors.stream().allMatch(CassandraErrors::isRetriable);
         }
         return cause instanceof DriverTimeoutException
@@ -80,7 +84,8 @@ public final class CassandraErrors {
 
     private static Throwable unwrap(Throwable failure) {
         Throwable cause = failure;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
             cause = cause.getCause();
         }
         return cause;

@@ -78,7 +78,8 @@ public record CassandraSettings(
         String ref = connection.ref();
         List<InetSocketAddress> contactPoints = contactPoints(ref, connection.required("contact-points"));
         String datacenter = connection.required("local-datacenter");
-        ConsistencyLevel consistency = connection.setting("consistency")
+        ConsistencyLevel consistency = connection
+                .setting("consistency")
                 .map(value -> consistency(ref, value))
                 .orElse(DEFAULT_CONSISTENCY);
         int cap = atLeastOne(connection, "max-row-tombstones-per-partition", DEFAULT_MAX_ROW_TOMBSTONES_PER_PARTITION);
@@ -89,22 +90,34 @@ public record CassandraSettings(
         Optional<String> username = connection.setting("username");
         Optional<String> password = connection.setting("password");
         if (username.isPresent() != password.isPresent()) {
-            throw new StoreException.Fatal("connection '" + ref + "' sets only one of 'username' and 'password'; set both,"
-                    + " or neither for a cluster without authentication");
+            throw new StoreException.Fatal(
+                    "connection '" + ref + "' sets only one of 'username' and 'password'; set both,"
+                            + " or neither for a cluster without authentication");
         }
         Optional<Credentials> credentials = username.map(user -> new Credentials(user, password.orElseThrow()));
 
         Optional<InetSocketAddress> jmx = Optional.empty();
         if (connection.setting("jmx-port").isPresent()) {
             int port = connection.intSetting("jmx-port", 0);
-            jmx = Optional.of(InetSocketAddress.createUnresolved(connection.setting("jmx-host").orElse(
-                    contactPoints.get(0).getHostString()), requirePort(ref, "jmx-port", port)));
+            jmx = Optional.of(InetSocketAddress.createUnresolved(
+                    connection.setting("jmx-host").orElse(contactPoints.get(0).getHostString()),
+                    requirePort(ref, "jmx-port", port)));
         } else if (connection.setting("jmx-host").isPresent()) {
             throw new StoreException.Fatal("connection '" + ref + "' sets 'jmx-host' without 'jmx-port'; set the node's"
                     + " JMX port (7199 by default), or remove 'jmx-host' to go without pending compactions");
         }
-        return new CassandraSettings(ref, contactPoints, datacenter, consistency, cap, readConcurrency, keysPerRead, timeout,
-                credentials, jmx, LoadLimits.from(connection));
+        return new CassandraSettings(
+                ref,
+                contactPoints,
+                datacenter,
+                consistency,
+                cap,
+                readConcurrency,
+                keysPerRead,
+                timeout,
+                credentials,
+                jmx,
+                LoadLimits.from(connection));
     }
 
     private static List<InetSocketAddress> contactPoints(String ref, String value) {
@@ -120,8 +133,8 @@ public record CassandraSettings(
             try {
                 port = Integer.parseInt(point.substring(colon + 1));
             } catch (NumberFormatException e) {
-                throw new StoreException.Fatal("connection '" + ref + "' setting 'contact-points' has a port that is not"
-                        + " a number in '" + point + "'");
+                throw new StoreException.Fatal("connection '" + ref
+                        + "' setting 'contact-points' has a port that is not" + " a number in '" + point + "'");
             }
             points.add(new InetSocketAddress(point.substring(0, colon), requirePort(ref, "contact-points", port)));
         }
@@ -133,7 +146,9 @@ public record CassandraSettings(
             return DefaultConsistencyLevel.valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new StoreException.Fatal("connection '" + ref + "' setting 'consistency' must be one of "
-                    + Arrays.stream(DefaultConsistencyLevel.values()).map(Enum::name).collect(Collectors.joining(", "))
+                    + Arrays.stream(DefaultConsistencyLevel.values())
+                            .map(Enum::name)
+                            .collect(Collectors.joining(", "))
                     + " (LOCAL_QUORUM unless you know why not), got '" + value + "'");
         }
     }
@@ -141,8 +156,8 @@ public record CassandraSettings(
     private static int atLeastOne(StoreConnection connection, String name, int defaultValue) {
         int value = connection.intSetting(name, defaultValue);
         if (value < 1) {
-            throw new StoreException.Fatal("connection '" + connection.ref() + "' setting '" + name + "' must be >= 1, got "
-                    + value);
+            throw new StoreException.Fatal(
+                    "connection '" + connection.ref() + "' setting '" + name + "' must be >= 1, got " + value);
         }
         return value;
     }

@@ -90,8 +90,8 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
     private final PurgeTracker purges;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    CassandraStoreAdapter(CqlRunner cql, CassandraSettings settings, Optional<NodeJmx> jmx, NodeDowntimes downtimes,
-                          Clock clock) {
+    CassandraStoreAdapter(
+            CqlRunner cql, CassandraSettings settings, Optional<NodeJmx> jmx, NodeDowntimes downtimes, Clock clock) {
         this.cql = cql;
         this.catalog = new TableCatalog(cql.session(), settings.connectionRef());
         this.reads = new LiveReads(cql, settings.maxKeysPerRead());
@@ -102,8 +102,7 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
         this.executor = new DeleteExecutor(cql, settings.maxRowTombstonesPerPartition());
         this.restorer = new Restorer(cql, reads, clock);
         this.jmx = jmx;
-        this.load = new LoadProbe(cql, settings.localDatacenter(), settings.loadLimits(), jmx,
-                clock);
+        this.load = new LoadProbe(cql, settings.localDatacenter(), settings.loadLimits(), jmx, clock);
         this.cluster = new ClusterWatch(cql, downtimes, jmx, clock);
         this.tableSettings = new TableSettingsReader(cql, clock);
         this.guard = new GcGraceGuard(clock);
@@ -168,7 +167,8 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
     @Override
     public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
         if (records.size() > MAX_BATCH) {
-            throw new IllegalArgumentException("at most " + MAX_BATCH + " records per restore call, got " + records.size());
+            throw new IllegalArgumentException(
+                    "at most " + MAX_BATCH + " records per restore call, got " + records.size());
         }
         return restorer.restore(catalog.shape(spec), records);
     }
@@ -245,9 +245,13 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
      */
     public com.datastax.oss.driver.api.core.metadata.schema.TableMetadata tableMetadata(DatasetSpec spec) {
         shape(spec, List.of());
-        return cql.session().getMetadata().getKeyspace(com.datastax.oss.driver.api.core.CqlIdentifier.fromInternal(spec.namespace()))
-                .flatMap(keyspace -> keyspace.getTable(com.datastax.oss.driver.api.core.CqlIdentifier.fromInternal(spec.table())))
-                .orElseThrow(() -> new StoreException.Fatal("table " + spec.quotedTable() + " is gone; recreate it first"));
+        return cql.session()
+                .getMetadata()
+                .getKeyspace(com.datastax.oss.driver.api.core.CqlIdentifier.fromInternal(spec.namespace()))
+                .flatMap(keyspace ->
+                        keyspace.getTable(com.datastax.oss.driver.api.core.CqlIdentifier.fromInternal(spec.table())))
+                .orElseThrow(
+                        () -> new StoreException.Fatal("table " + spec.quotedTable() + " is gone; recreate it first"));
     }
 
     /** The consistency level every read, delete and restore of this adapter uses. */
@@ -279,8 +283,8 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
     private TableShape shape(DatasetSpec spec, List<Map<String, Object>> keys) {
         requireOpen();
         if (keys.size() > MAX_BATCH) {
-            throw new IllegalArgumentException("at most " + MAX_BATCH + " keys per call (capabilities().maxBatch()), got "
-                    + keys.size() + "; split the batch");
+            throw new IllegalArgumentException("at most " + MAX_BATCH
+                    + " keys per call (capabilities().maxBatch()), got " + keys.size() + "; split the batch");
         }
         for (int i = 0; i < keys.size(); i++) {
             spec.keyColumns().requireFullKey("keys[" + i + "]", keys.get(i));

@@ -118,7 +118,8 @@ public final class CqlRunner {
                 break;
             }
             reads.increment();
-            futures.add(session.executeAsync(statement).toCompletableFuture()
+            futures.add(session.executeAsync(statement)
+                    .toCompletableFuture()
                     .thenCompose(resultSet -> drain(resultSet, sink, enough))
                     .whenComplete((result, failure) -> inFlight.release()));
         }
@@ -154,20 +155,22 @@ public final class CqlRunner {
         Semaphore inFlight = new Semaphore(concurrency);
         for (Statement<?> statement : statements) {
             acquire(inFlight);
-            futures.add(session.executeAsync(statement).toCompletableFuture()
+            futures.add(session.executeAsync(statement)
+                    .toCompletableFuture()
                     .handle((rs, failure) -> failure)
                     .whenComplete((ignored, alsoIgnored) -> inFlight.release()));
         }
         return futures.stream().map(CompletableFuture::join).toList();
     }
 
-    private <T> List<T> runAll(String doing, List<? extends Statement<?>> statements,
-                               Function<AsyncResultSet, CompletionStage<T>> map) {
+    private <T> List<T> runAll(
+            String doing, List<? extends Statement<?>> statements, Function<AsyncResultSet, CompletionStage<T>> map) {
         List<CompletableFuture<T>> futures = new ArrayList<>(statements.size());
         Semaphore inFlight = new Semaphore(concurrency);
         for (Statement<?> statement : statements) {
             acquire(inFlight);
-            futures.add(session.executeAsync(statement).toCompletableFuture()
+            futures.add(session.executeAsync(statement)
+                    .toCompletableFuture()
                     .thenCompose(map)
                     .whenComplete((result, failure) -> inFlight.release()));
         }

@@ -53,7 +53,8 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
 
         @Override
         public DatasetSpec create(String name) {
-            session.execute("CREATE TABLE " + KEYSPACE + "." + name + " (id bigint PRIMARY KEY, payload text, score int)");
+            session.execute(
+                    "CREATE TABLE " + KEYSPACE + "." + name + " (id bigint PRIMARY KEY, payload text, score int)");
             return missing(name);
         }
 
@@ -63,9 +64,10 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
         }
 
         @Override
-        public void write(DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
-            session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, payload, score) VALUES (?, ?, ?)"
-                            + " USING TIMESTAMP ? AND TTL ?")
+        public void write(
+                DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
+            session.execute(session.prepare("INSERT INTO " + spec.quotedTable()
+                            + " (id, payload, score) VALUES (?, ?, ?)" + " USING TIMESTAMP ? AND TTL ?")
                     .bind(id, payload, score, writeTimeMicros, ttlSeconds == null ? 0 : ttlSeconds));
         }
 
@@ -82,10 +84,11 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
         }
 
         @Override
-        public void writeWithIdentifier(DatasetSpec spec, long id, long member, String payload, int score,
-                                        long writeTimeMicros) {
+        public void writeWithIdentifier(
+                DatasetSpec spec, long id, long member, String payload, int score, long writeTimeMicros) {
             session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, member, payload, score)"
-                    + " VALUES (?, ?, ?, ?) USING TIMESTAMP ?").bind(id, member, payload, score, writeTimeMicros));
+                            + " VALUES (?, ?, ?, ?) USING TIMESTAMP ?")
+                    .bind(id, member, payload, score, writeTimeMicros));
         }
 
         /** Every CQL type that carries a value a double or a JSON reader could bend, in plain and collection columns. */
@@ -104,28 +107,34 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
             for (int i = 0; i < everyByte.length; i++) {
                 everyByte[i] = (byte) (255 - i);
             }
-            session.execute(session.prepare("INSERT INTO " + spec.quotedTable() + " (id, smallest, largest, amount, wide,"
-                    + " ratio, single, at, clock, bytes, uid, tid, note, tags, amounts, names, blobs, readings) VALUES (?,"
-                    + " -9223372036854775808, 9223372036854775807,"
-                    + " 123456789012345678901234567890.123456789012345678901234567890,"
-                    + " 123456789012345678901234567890123456789, 0.30000000000000004, 3.4028235e38,"
-                    + " '2024-02-29 23:59:59.999Z', '23:59:59.999999999', 0x" + HexFormat.of().formatHex(everyByte) + ","
-                    + " ffffffff-0000-4000-8000-00000000000a, 50554d6e-29bb-11e5-b345-feff819cdc9f, ?,"
-                    + " ['a', 'Zo\u00eb', ''], [0.1, 12345678901234567.891, -1.000, 1e-30], {'b', 'a', 'Zo\u00eb'},"
-                    + " {'k': 0x00ff, 'Zo\u00eb': 0x}, {'x': 0.1, 'max': 1.7976931348623157e308})"
-                    + " USING TIMESTAMP ?").bind(id, "Zo\u00eb \u2211 \uD83D\uDE00 \"quoted\" \\ back\nslash", writeTimeMicros));
+            session.execute(
+                    session.prepare("INSERT INTO " + spec.quotedTable() + " (id, smallest, largest, amount, wide,"
+                                    + " ratio, single, at, clock, bytes, uid, tid, note, tags, amounts, names, blobs, readings) VALUES (?,"
+                                    + " -9223372036854775808, 9223372036854775807,"
+                                    + " 123456789012345678901234567890.123456789012345678901234567890,"
+                                    + " 123456789012345678901234567890123456789, 0.30000000000000004, 3.4028235e38,"
+                                    + " '2024-02-29 23:59:59.999Z', '23:59:59.999999999', 0x"
+                                    + HexFormat.of().formatHex(everyByte) + ","
+                                    + " ffffffff-0000-4000-8000-00000000000a, 50554d6e-29bb-11e5-b345-feff819cdc9f, ?,"
+                                    + " ['a', 'Zo\u00eb', ''], [0.1, 12345678901234567.891, -1.000, 1e-30], {'b', 'a', 'Zo\u00eb'},"
+                                    + " {'k': 0x00ff, 'Zo\u00eb': 0x}, {'x': 0.1, 'max': 1.7976931348623157e308})"
+                                    + " USING TIMESTAMP ?")
+                            .bind(id, "Zo\u00eb \u2211 \uD83D\uDE00 \"quoted\" \\ back\nslash", writeTimeMicros));
         }
 
         /** Every column but {@code id} as a CQL literal, formatted by the driver's own codec. */
         @Override
         public Optional<Map<String, String>> readExactly(DatasetSpec spec, long id) {
-            Row row = session.execute(session.prepare("SELECT * FROM " + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
+            Row row = session.execute(session.prepare("SELECT * FROM " + spec.quotedTable() + " WHERE id = ?")
+                            .bind(id))
+                    .one();
             if (row == null) {
                 return Optional.empty();
             }
             Map<String, String> values = new LinkedHashMap<>();
             for (ColumnDefinition column : row.getColumnDefinitions()) {
-                values.put(column.getName().asInternal(),
+                values.put(
+                        column.getName().asInternal(),
                         row.codecRegistry().codecFor(column.getType()).format(row.getObject(column.getName())));
             }
             values.remove("id");
@@ -151,12 +160,18 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
         @Override
         public Optional<FixtureRow> read(DatasetSpec spec, long id) {
             Row row = session.execute(session.prepare("SELECT id, payload, score, WRITETIME(payload) AS wt,"
-                    + " TTL(payload) AS ttl FROM " + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
+                                    + " TTL(payload) AS ttl FROM " + spec.quotedTable() + " WHERE id = ?")
+                            .bind(id))
+                    .one();
             if (row == null) {
                 return Optional.empty();
             }
-            return Optional.of(new FixtureRow(row.getLong("id"), row.getString("payload"), row.getInt("score"),
-                    row.getLong("wt"), row.isNull("ttl") ? null : row.getInt("ttl")));
+            return Optional.of(new FixtureRow(
+                    row.getLong("id"),
+                    row.getString("payload"),
+                    row.getInt("score"),
+                    row.getLong("wt"),
+                    row.isNull("ttl") ? null : row.getInt("ttl")));
         }
     }
 }

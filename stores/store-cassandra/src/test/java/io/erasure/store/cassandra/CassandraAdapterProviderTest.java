@@ -22,8 +22,8 @@ class CassandraAdapterProviderTest {
 
     @Test
     void incompleteSettingsAreRefusedBeforeAnyConnectionIsTried() {
-        StoreConnection connection = new StoreConnection("cassandra-main", StoreKind.CASSANDRA,
-                Map.of("local-datacenter", "dc1"));
+        StoreConnection connection =
+                new StoreConnection("cassandra-main", StoreKind.CASSANDRA, Map.of("local-datacenter", "dc1"));
 
         assertThatThrownBy(() -> StoreAdapters.load().open(connection))
                 .isInstanceOf(StoreException.Fatal.class)

@@ -67,8 +67,8 @@ class CassandraAnonymiseIT {
         String table = "orders_" + TABLES.incrementAndGet();
         direct.execute("CREATE TABLE " + KEYSPACE + "." + table + " (customer_id bigint, order_id int, name text,"
                 + " email text, item text, PRIMARY KEY ((customer_id), order_id))");
-        spec = CassandraFixtures.spec(KEYSPACE, table, KeyColumns.of(List.of("customer_id"), List.of("order_id")),
-                "customer_id");
+        spec = CassandraFixtures.spec(
+                KEYSPACE, table, KeyColumns.of(List.of("customer_id"), List.of("order_id")), "customer_id");
         adapter.checkDataset(spec);
     }
 
@@ -82,10 +82,13 @@ class CassandraAnonymiseIT {
 
         assertThat(plan.decisions()).extracting(KeyDecision::action).containsOnly(Action.CLEAR_COLUMNS);
         // the whole partition is in the batch, yet never a partition (or row) delete
-        assertThat(plan.statements()).extracting(PlannedStatement::text).containsOnly("DELETE \"name\", \"email\" FROM \""
-                + KEYSPACE + "\".\"" + spec.table() + "\" USING TIMESTAMP ? WHERE \"customer_id\" = fromJson(?)"
-                + " AND \"order_id\" = fromJson(?)");
-        assertThat(plan.statements()).allSatisfy(s -> assertThat(s.values().get(0)).isEqualTo(CUTOFF.micros()));
+        assertThat(plan.statements())
+                .extracting(PlannedStatement::text)
+                .containsOnly("DELETE \"name\", \"email\" FROM \""
+                        + KEYSPACE + "\".\"" + spec.table() + "\" USING TIMESTAMP ? WHERE \"customer_id\" = fromJson(?)"
+                        + " AND \"order_id\" = fromJson(?)");
+        assertThat(plan.statements())
+                .allSatisfy(s -> assertThat(s.values().get(0)).isEqualTo(CUTOFF.micros()));
         assertThat(outcome).isEqualTo(new DeleteOutcome(2, 0, 0, 4, 2));
         for (int order = 1; order <= 2; order++) {
             Row row = row(1, order);
@@ -102,12 +105,14 @@ class CassandraAnonymiseIT {
         write(2, 1, BEFORE);
         write(2, 2, BEFORE);
         direct.execute(direct.prepare("UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? SET item = 'reordered'"
-                + " WHERE customer_id = 2 AND order_id = 2").bind(AFTER));
+                        + " WHERE customer_id = 2 AND order_id = 2")
+                .bind(AFTER));
 
         DeletePlan plan = adapter.planDelete(batch(keys(2, 1, 2)));
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
-        assertThat(plan.decisions()).extracting(KeyDecision::action)
+        assertThat(plan.decisions())
+                .extracting(KeyDecision::action)
                 .containsExactly(Action.CLEAR_COLUMNS, Action.SKIP_WRITTEN_AFTER_CUTOFF);
         assertThat(outcome).isEqualTo(new DeleteOutcome(1, 1, 0, 2, 1));
         assertThat(row(2, 1).getString("name")).isNull();
@@ -122,8 +127,10 @@ class CassandraAnonymiseIT {
         write(3, 1, BEFORE);
         DeletePlan plan = adapter.planDelete(batch(keys(3, 1)));
 
-        direct.execute(direct.prepare("UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? SET email = 'new@example.com'"
-                + " WHERE customer_id = 3 AND order_id = 1").bind(AFTER));
+        direct.execute(
+                direct.prepare("UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? SET email = 'new@example.com'"
+                                + " WHERE customer_id = 3 AND order_id = 1")
+                        .bind(AFTER));
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
         assertThat(outcome.deleted()).isEqualTo(1);
@@ -151,7 +158,8 @@ class CassandraAnonymiseIT {
 
         assertThatThrownBy(() -> adapter.planDelete(batch))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("'phone'").hasMessageContaining(spec.table());
+                .hasMessageContaining("'phone'")
+                .hasMessageContaining(spec.table());
         assertThat(row(5, 1).getString("name")).isEqualTo("name-5-1");
     }
 
@@ -159,14 +167,19 @@ class CassandraAnonymiseIT {
     void anAnonymisedRecordPutsBackOnlyItsCellsAtTheCutoffPlusOneMicrosecond() {
         write(6, 1, BEFORE);
         direct.execute(direct.prepare("UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? AND TTL 3600"
-                + " SET email = '6-1@example.com' WHERE customer_id = 6 AND order_id = 1").bind(BEFORE + 1));
+                        + " SET email = '6-1@example.com' WHERE customer_id = 6 AND order_id = 1")
+                .bind(BEFORE + 1));
         List<DeletionRecord> records = readAndClear(keys(6, 1));
         direct.execute(direct.prepare("UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? SET item = 'changed later'"
-                + " WHERE customer_id = 6 AND order_id = 1").bind(AFTER));
+                        + " WHERE customer_id = 6 AND order_id = 1")
+                .bind(AFTER));
 
         RestoreOutcome outcome = adapter.restore(spec, records);
 
-        assertThat(outcome.records()).singleElement().extracting(RecordOutcome::status).isEqualTo(Status.RESTORED);
+        assertThat(outcome.records())
+                .singleElement()
+                .extracting(RecordOutcome::status)
+                .isEqualTo(Status.RESTORED);
         Row row = row(6, 1);
         assertThat(row.getString("name")).isEqualTo("name-6-1");
         assertThat(row.getString("email")).isEqualTo("6-1@example.com");
@@ -183,8 +196,10 @@ class CassandraAnonymiseIT {
     void anAnonymisedRecordIsNotRestoredOverACellWrittenAfterTheClear() {
         write(7, 1, BEFORE);
         List<DeletionRecord> records = readAndClear(keys(7, 1));
-        direct.execute(direct.prepare("UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? SET email = 'new@example.com'"
-                + " WHERE customer_id = 7 AND order_id = 1").bind(AFTER));
+        direct.execute(
+                direct.prepare("UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? SET email = 'new@example.com'"
+                                + " WHERE customer_id = 7 AND order_id = 1")
+                        .bind(AFTER));
 
         RestoreOutcome outcome = adapter.restore(spec, records);
 
@@ -205,7 +220,10 @@ class CassandraAnonymiseIT {
         RestoreOutcome first = adapter.restore(spec, records);
         RestoreOutcome second = adapter.restore(spec, records);
 
-        assertThat(first.records()).singleElement().extracting(RecordOutcome::status).isEqualTo(Status.RESTORED);
+        assertThat(first.records())
+                .singleElement()
+                .extracting(RecordOutcome::status)
+                .isEqualTo(Status.RESTORED);
         assertThat(second.records()).singleElement().satisfies(r -> {
             assertThat(r.status()).isEqualTo(Status.NEWER_DATA_KEPT);
             assertThat(r.detail()).isEqualTo("already restored");
@@ -220,7 +238,9 @@ class CassandraAnonymiseIT {
         List<DeletionRecord> records = rows.stream()
                 .map(row -> DeletionRecord.of(task, task.batchId(0), row.key(), cleared(row), Instant.now()))
                 .toList();
-        assertThat(records).isNotEmpty().allSatisfy(r -> assertThat(r.anonymised()).isTrue());
+        assertThat(records)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.anonymised()).isTrue());
         DeleteOutcome outcome = adapter.executeDelete(adapter.planDelete(batch(keys)));
         assertThat(outcome.deleted()).isEqualTo(keys.size());
         return records;
@@ -235,20 +255,29 @@ class CassandraAnonymiseIT {
     }
 
     private static List<Map<String, Object>> keys(long customer, int... orderIds) {
-        return java.util.Arrays.stream(orderIds).<Map<String, Object>>mapToObj(
-                order -> Map.of("customer_id", customer, "order_id", order)).toList();
+        return java.util.Arrays.stream(orderIds)
+                .<Map<String, Object>>mapToObj(order -> Map.of("customer_id", customer, "order_id", order))
+                .toList();
     }
 
     private void write(long customer, int order, long writeTime) {
-        direct.execute(direct.prepare("INSERT INTO " + spec.quotedTable() + " (customer_id, order_id, name, email, item)"
-                + " VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?").bind(customer, order, "name-" + customer + "-" + order,
-                customer + "-" + order + "@example.com", "item-" + customer + "-" + order, writeTime));
+        direct.execute(direct.prepare("INSERT INTO " + spec.quotedTable()
+                        + " (customer_id, order_id, name, email, item)" + " VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?")
+                .bind(
+                        customer,
+                        order,
+                        "name-" + customer + "-" + order,
+                        customer + "-" + order + "@example.com",
+                        "item-" + customer + "-" + order,
+                        writeTime));
     }
 
     private Row row(long customer, int order) {
         return direct.execute(direct.prepare("SELECT name, email, item, WRITETIME(name) AS name_wt,"
-                + " WRITETIME(email) AS email_wt, WRITETIME(item) AS item_wt, TTL(name) AS name_ttl,"
-                + " TTL(email) AS email_ttl FROM " + spec.quotedTable() + " WHERE customer_id = ? AND order_id = ?")
-                .bind(customer, order)).one();
+                                + " WRITETIME(email) AS email_wt, WRITETIME(item) AS item_wt, TTL(name) AS name_ttl,"
+                                + " TTL(email) AS email_ttl FROM " + spec.quotedTable()
+                                + " WHERE customer_id = ? AND order_id = ?")
+                        .bind(customer, order))
+                .one();
     }
 }

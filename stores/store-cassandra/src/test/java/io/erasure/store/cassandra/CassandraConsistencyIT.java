@@ -29,7 +29,8 @@ class CassandraConsistencyIT {
         direct = CassandraFixtures.directSession();
         CassandraFixtures.createKeyspace(direct, "two_replicas", 2);
         direct.execute("CREATE TABLE IF NOT EXISTS two_replicas.notes (id bigint PRIMARY KEY, body text)");
-        direct.execute("INSERT INTO two_replicas.notes (id, body) VALUES (1, 'hello')"); // LOCAL_ONE: the driver's default
+        direct.execute(
+                "INSERT INTO two_replicas.notes (id, body) VALUES (1, 'hello')"); // LOCAL_ONE: the driver's default
         spec = CassandraFixtures.spec("two_replicas", "notes", KeyColumns.partitionOnly("id"), "id");
     }
 
@@ -64,8 +65,8 @@ class CassandraConsistencyIT {
 
     @Test
     void anUnreachableClusterIsRetriable() {
-        assertThatThrownBy(() -> new CassandraAdapterProvider().open(
-                CassandraFixtures.connection(Map.of("contact-points", "127.0.0.1:1"))))
+        assertThatThrownBy(() -> new CassandraAdapterProvider()
+                        .open(CassandraFixtures.connection(Map.of("contact-points", "127.0.0.1:1"))))
                 .isInstanceOf(StoreException.Retriable.class)
                 .hasMessageContaining("connection 'cassandra-test'");
     }

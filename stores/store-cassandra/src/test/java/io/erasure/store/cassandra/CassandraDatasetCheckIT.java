@@ -30,8 +30,9 @@ class CassandraDatasetCheckIT {
         direct.execute("CREATE TABLE IF NOT EXISTS checks.page_views (page text PRIMARY KEY, views counter)");
         direct.execute("CREATE TABLE IF NOT EXISTS checks.profiles (id bigint, version int, name text,"
                 + " PRIMARY KEY ((id), version))");
-        direct.execute("CREATE TABLE IF NOT EXISTS checks.with_static (id bigint, seq int, owner text static, note text,"
-                + " PRIMARY KEY ((id), seq))");
+        direct.execute(
+                "CREATE TABLE IF NOT EXISTS checks.with_static (id bigint, seq int, owner text static, note text,"
+                        + " PRIMARY KEY ((id), seq))");
         adapter = CassandraFixtures.openAdapter(Map.of());
     }
 
@@ -63,8 +64,8 @@ class CassandraDatasetCheckIT {
 
     @Test
     void aMissingIdentifierColumnIsRefused() {
-        DatasetSpec noSuchColumn = CassandraFixtures.spec(KEYSPACE, "profiles",
-                KeyColumns.of(List.of("id"), List.of("version")), "customer_id");
+        DatasetSpec noSuchColumn = CassandraFixtures.spec(
+                KEYSPACE, "profiles", KeyColumns.of(List.of("id"), List.of("version")), "customer_id");
 
         assertThatThrownBy(() -> adapter.checkDataset(noSuchColumn))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -73,9 +74,11 @@ class CassandraDatasetCheckIT {
 
     @Test
     void aConditionalColumnIsRefusedBecauseCassandraDeletesAtTheCutoffTimestamp() {
-        DatasetSpec conditional = CassandraFixtures.spec(KEYSPACE, "profiles",
-                KeyColumns.of(List.of("id"), List.of("version")), "id").toBuilder()
-                .conditionalColumn(ConditionalColumn.version("version")).build();
+        DatasetSpec conditional =
+                CassandraFixtures.spec(KEYSPACE, "profiles", KeyColumns.of(List.of("id"), List.of("version")), "id")
+                        .toBuilder()
+                        .conditionalColumn(ConditionalColumn.version("version"))
+                        .build();
 
         assertThatThrownBy(() -> adapter.checkDataset(conditional))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -84,8 +87,8 @@ class CassandraDatasetCheckIT {
 
     @Test
     void aTableWithAStaticColumnIsRefused() {
-        DatasetSpec withStatic = CassandraFixtures.spec(KEYSPACE, "with_static",
-                KeyColumns.of(List.of("id"), List.of("seq")), "id");
+        DatasetSpec withStatic =
+                CassandraFixtures.spec(KEYSPACE, "with_static", KeyColumns.of(List.of("id"), List.of("seq")), "id");
 
         assertThatThrownBy(() -> adapter.checkDataset(withStatic))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -94,7 +97,8 @@ class CassandraDatasetCheckIT {
 
     @Test
     void aMissingKeyspaceIsNamed() {
-        DatasetSpec missing = CassandraFixtures.spec("no_such_keyspace", "profiles", KeyColumns.partitionOnly("id"), "id");
+        DatasetSpec missing =
+                CassandraFixtures.spec("no_such_keyspace", "profiles", KeyColumns.partitionOnly("id"), "id");
 
         assertThatThrownBy(() -> adapter.checkDataset(missing))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -108,8 +112,8 @@ class CassandraDatasetCheckIT {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("table must be a lower-case identifier")
                 .hasMessageContaining("x\"; DROP");
-        assertThatThrownBy(() -> CassandraFixtures.spec(KEYSPACE, "profiles",
-                KeyColumns.partitionOnly("id\" = 1 OR \"x"), "id"))
+        assertThatThrownBy(() ->
+                        CassandraFixtures.spec(KEYSPACE, "profiles", KeyColumns.partitionOnly("id\" = 1 OR \"x"), "id"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("keyColumns.partition[0] must be a lower-case identifier");
     }
@@ -118,21 +122,27 @@ class CassandraDatasetCheckIT {
     void anInjectionAttemptInAKeyValueIsBoundAsAValue() {
         direct.execute("CREATE TABLE IF NOT EXISTS checks.accounts (handle text PRIMARY KEY, email text)");
         direct.execute("INSERT INTO checks.accounts (handle, email) VALUES ('alice', 'a@example.com')");
-        DatasetSpec accounts = CassandraFixtures.spec(KEYSPACE, "accounts", KeyColumns.partitionOnly("handle"), "handle");
+        DatasetSpec accounts =
+                CassandraFixtures.spec(KEYSPACE, "accounts", KeyColumns.partitionOnly("handle"), "handle");
         adapter.checkDataset(accounts);
 
-        List<LiveState> states = adapter.checkLiveState(accounts,
-                List.of(Map.of("handle", "x'); DROP TABLE checks.accounts; --"), Map.of("handle", "alice\" OR \"1\"=\"1")));
+        List<LiveState> states = adapter.checkLiveState(
+                accounts,
+                List.of(
+                        Map.of("handle", "x'); DROP TABLE checks.accounts; --"),
+                        Map.of("handle", "alice\" OR \"1\"=\"1")));
 
         assertThat(states).extracting(LiveState::present).containsExactly(false, false);
         assertThat(adapter.checkLiveState(accounts, List.of(Map.of("handle", "alice"))))
-                .singleElement().extracting(LiveState::present).isEqualTo(true);
+                .singleElement()
+                .extracting(LiveState::present)
+                .isEqualTo(true);
     }
 
     @Test
     void aKeyValueOfTheWrongTypeIsAnErrorNamingTheColumnTypeNotARetry() {
-        DatasetSpec profiles = CassandraFixtures.spec(KEYSPACE, "profiles", KeyColumns.of(List.of("id"), List.of("version")),
-                "id");
+        DatasetSpec profiles =
+                CassandraFixtures.spec(KEYSPACE, "profiles", KeyColumns.of(List.of("id"), List.of("version")), "id");
         adapter.checkDataset(profiles);
 
         assertThatThrownBy(() -> adapter.checkLiveState(profiles, List.of(Map.of("id", "not-a-number", "version", 1))))

@@ -70,8 +70,9 @@ class CassandraDeletePlanIT {
 
         assertThat(plan.decisions()).extracting(KeyDecision::action).containsOnly(Action.DELETE_PARTITION);
         assertThat(plan.statements()).singleElement().satisfies(statement -> {
-            assertThat(statement.text()).isEqualTo("DELETE FROM \"plans\".\"" + table
-                    + "\" USING TIMESTAMP ? WHERE \"customer_id\" = fromJson(?)");
+            assertThat(statement.text())
+                    .isEqualTo("DELETE FROM \"plans\".\"" + table
+                            + "\" USING TIMESTAMP ? WHERE \"customer_id\" = fromJson(?)");
             assertThat(statement.values()).containsExactly(CUTOFF.micros(), "1");
         });
         DeleteOutcome outcome = adapter.executeDelete(plan);
@@ -88,7 +89,9 @@ class CassandraDeletePlanIT {
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
         assertThat(plan.decisions()).extracting(KeyDecision::action).containsOnly(Action.DELETE_ROW);
-        assertThat(plan.statements()).hasSize(2).allSatisfy(s -> assertThat(s.text()).contains("\"order_id\" = fromJson(?)"));
+        assertThat(plan.statements())
+                .hasSize(2)
+                .allSatisfy(s -> assertThat(s.text()).contains("\"order_id\" = fromJson(?)"));
         assertThat(outcome.deleted()).isEqualTo(2);
         assertThat(outcome.tombstones()).isEqualTo(2);
         assertThat(orderIds(2)).containsExactly(3);
@@ -102,7 +105,8 @@ class CassandraDeletePlanIT {
         DeletePlan plan = adapter.planDelete(batch(byCustomer, orders(3, 1, 2, 3)));
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
-        assertThat(plan.decisions()).extracting(KeyDecision::action)
+        assertThat(plan.decisions())
+                .extracting(KeyDecision::action)
                 .containsExactly(Action.DELETE_ROW, Action.DELETE_ROW, Action.SKIP_WRITTEN_AFTER_CUTOFF);
         assertThat(plan.statements()).noneMatch(s -> s.text().endsWith("\"customer_id\" = fromJson(?)"));
         assertThat(outcome.deleted()).isEqualTo(2);
@@ -121,8 +125,9 @@ class CassandraDeletePlanIT {
         DeletePlan plan = adapter.planDelete(batch(byCustomer, keys));
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
-        assertThat(plan.decisions()).extracting(KeyDecision::action).containsExactly(
-                Action.DELETE_PARTITION, Action.DELETE_PARTITION, Action.DELETE_ROW, Action.ABSENT);
+        assertThat(plan.decisions())
+                .extracting(KeyDecision::action)
+                .containsExactly(Action.DELETE_PARTITION, Action.DELETE_PARTITION, Action.DELETE_ROW, Action.ABSENT);
         assertThat(outcome).isEqualTo(new DeleteOutcome(3, 0, 1, 2, 2));
         assertThat(orderIds(4)).isEmpty();
         assertThat(orderIds(5)).containsExactly(2);
@@ -146,22 +151,26 @@ class CassandraDeletePlanIT {
         String events = "events_" + TABLES.incrementAndGet();
         direct.execute("CREATE TABLE " + KEYSPACE + "." + events + " (customer_id bigint, at timestamp, what text,"
                 + " PRIMARY KEY ((customer_id), at))");
-        DatasetSpec spec = CassandraFixtures.spec(KEYSPACE, events, KeyColumns.of(List.of("customer_id"), List.of("at")),
-                "customer_id");
+        DatasetSpec spec = CassandraFixtures.spec(
+                KEYSPACE, events, KeyColumns.of(List.of("customer_id"), List.of("at")), "customer_id");
         for (String at : List.of("2024-01-01 00:00:00Z", "2024-01-02 00:00:00Z")) {
             direct.execute(direct.prepare("INSERT INTO " + KEYSPACE + "." + events + " (customer_id, at, what)"
-                    + " VALUES (1, '" + at + "', 'login') USING TIMESTAMP ?").bind(BEFORE));
+                            + " VALUES (1, '" + at + "', 'login') USING TIMESTAMP ?")
+                    .bind(BEFORE));
         }
         // the same row twice: the partition also holds a second row the batch does not name
-        List<Map<String, Object>> keys = List.of(Map.of("customer_id", 1L, "at", "2024-01-01T00:00:00Z"),
+        List<Map<String, Object>> keys = List.of(
+                Map.of("customer_id", 1L, "at", "2024-01-01T00:00:00Z"),
                 Map.of("customer_id", 1L, "at", "2024-01-01T00:00:00.000Z"));
 
         DeletePlan plan = adapter.planDelete(batch(spec, keys));
         adapter.executeDelete(plan);
 
         assertThat(plan.decisions()).extracting(KeyDecision::action).containsOnly(Action.DELETE_ROW);
-        assertThat(direct.execute("SELECT at FROM " + KEYSPACE + "." + events + " WHERE customer_id = 1").all())
-                .singleElement().satisfies(row -> assertThat(row.getInstant("at")).isEqualTo("2024-01-02T00:00:00Z"));
+        assertThat(direct.execute("SELECT at FROM " + KEYSPACE + "." + events + " WHERE customer_id = 1")
+                        .all())
+                .singleElement()
+                .satisfies(row -> assertThat(row.getInstant("at")).isEqualTo("2024-01-02T00:00:00Z"));
     }
 
     @Test
@@ -172,7 +181,8 @@ class CassandraDeletePlanIT {
         List<Map<String, Object>> keys = new ArrayList<>(orders(8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
         keys.addAll(orders(9, 1));
 
-        try (CassandraStoreAdapter capped = CassandraFixtures.openAdapter(Map.of("max-row-tombstones-per-partition", "3"))) {
+        try (CassandraStoreAdapter capped =
+                CassandraFixtures.openAdapter(Map.of("max-row-tombstones-per-partition", "3"))) {
             DeletePlan plan = capped.planDelete(batch(byOrder, keys));
             DeleteOutcome outcome = capped.executeDelete(plan);
 
@@ -193,14 +203,17 @@ class CassandraDeletePlanIT {
         assertThat(plan.statements()).isNotEmpty().allSatisfy(statement -> {
             assertThat(statement.values().get(0)).isEqualTo(CUTOFF.micros());
             assertThat(statement.text()).contains("USING TIMESTAMP ?");
-            assertThat(statement.text().substring(statement.text().indexOf(" WHERE "))).doesNotContainPattern("[0-9]");
+            assertThat(statement.text().substring(statement.text().indexOf(" WHERE ")))
+                    .doesNotContainPattern("[0-9]");
         });
-        assertThat(plan.statements()).extracting(PlannedStatement::values)
+        assertThat(plan.statements())
+                .extracting(PlannedStatement::values)
                 .containsExactly(List.of(CUTOFF.micros(), "10", "1"), List.of(CUTOFF.micros(), "10", "2"));
     }
 
     private DatasetSpec spec(String identifier) {
-        return CassandraFixtures.spec(KEYSPACE, table, KeyColumns.of(List.of("customer_id"), List.of("order_id")), identifier);
+        return CassandraFixtures.spec(
+                KEYSPACE, table, KeyColumns.of(List.of("customer_id"), List.of("order_id")), identifier);
     }
 
     private static DeleteBatch batch(DatasetSpec spec, List<Map<String, Object>> keys) {
@@ -227,11 +240,17 @@ class CassandraDeletePlanIT {
 
     private void writeOrder(long customer, int orderId, String item, long writeTime) {
         direct.execute(direct.prepare("INSERT INTO " + KEYSPACE + "." + table + " (customer_id, order_id, item)"
-                + " VALUES (?, ?, ?) USING TIMESTAMP ?").bind(customer, orderId, item, writeTime));
+                        + " VALUES (?, ?, ?) USING TIMESTAMP ?")
+                .bind(customer, orderId, item, writeTime));
     }
 
     private List<Integer> orderIds(long customer) {
-        return direct.execute(direct.prepare("SELECT order_id FROM " + KEYSPACE + "." + table + " WHERE customer_id = ?")
-                .bind(customer)).all().stream().map(row -> row.getInt("order_id")).toList();
+        return direct
+                .execute(direct.prepare("SELECT order_id FROM " + KEYSPACE + "." + table + " WHERE customer_id = ?")
+                        .bind(customer))
+                .all()
+                .stream()
+                .map(row -> row.getInt("order_id"))
+                .toList();
     }
 }

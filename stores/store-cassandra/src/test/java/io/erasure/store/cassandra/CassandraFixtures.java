@@ -24,8 +24,7 @@ public final class CassandraFixtures {
 
     public static final String CONNECTION_REF = "cassandra-test";
 
-    private CassandraFixtures() {
-    }
+    private CassandraFixtures() {}
 
     public static CassandraEngine engine() {
         return LocalEngines.cassandra();

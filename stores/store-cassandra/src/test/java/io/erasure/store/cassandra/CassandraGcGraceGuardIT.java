@@ -8,10 +8,10 @@ import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.store.cassandra.guard.ClusterState;
-import io.erasure.store.cassandra.guard.TableSettingsReader;
 import io.erasure.store.cassandra.guard.NodeStatus;
 import io.erasure.store.cassandra.guard.NodeStatus.Reachability;
 import io.erasure.store.cassandra.guard.TableSettings;
+import io.erasure.store.cassandra.guard.TableSettingsReader;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.DeletePlan.Action;
@@ -77,7 +77,7 @@ class CassandraGcGraceGuardIT {
     void theAdapterReadsTheNodeListAndStateFromTheDriverAndWithJmxFromGossip() {
         String jmxPort = String.valueOf(CassandraFixtures.engine().jmxPort());
         try (CassandraStoreAdapter driverOnly = CassandraFixtures.openAdapter(Map.of());
-             CassandraStoreAdapter withJmx = CassandraFixtures.openAdapter(Map.of("jmx-port", jmxPort))) {
+                CassandraStoreAdapter withJmx = CassandraFixtures.openAdapter(Map.of("jmx-port", jmxPort))) {
             ClusterState seenByDriver = driverOnly.clusterState();
             ClusterState seenByGossip = withJmx.clusterState();
 
@@ -85,15 +85,20 @@ class CassandraGcGraceGuardIT {
             assertThat(seenByGossip.source()).isEqualTo("gossip");
             for (ClusterState state : List.of(seenByDriver, seenByGossip)) {
                 assertThat(state.nodes()).singleElement().satisfies(node -> {
-                    assertThat(node.address()).isEqualTo(CassandraFixtures.engine().host());
-                    assertThat(node.datacenter()).isEqualTo(CassandraFixtures.engine().localDatacenter());
+                    assertThat(node.address())
+                            .isEqualTo(CassandraFixtures.engine().host());
+                    assertThat(node.datacenter())
+                            .isEqualTo(CassandraFixtures.engine().localDatacenter());
                     assertThat(node.reachability()).isEqualTo(Reachability.UP);
                     assertThat(node.seenDownSince()).isEmpty();
                     assertThat(node.lastSeenUp()).isPresent();
                 });
             }
-            assertThat(seenByDriver.nodes()).extracting(NodeStatus::address)
-                    .isEqualTo(seenByGossip.nodes().stream().map(NodeStatus::address).toList());
+            assertThat(seenByDriver.nodes())
+                    .extracting(NodeStatus::address)
+                    .isEqualTo(seenByGossip.nodes().stream()
+                            .map(NodeStatus::address)
+                            .toList());
         }
     }
 
@@ -106,10 +111,13 @@ class CassandraGcGraceGuardIT {
             adapter.executeDelete(plan);
 
             assertThat(plan.warnings()).isEmpty();
-            assertThat(plan.decisions()).extracting(KeyDecision::action)
+            assertThat(plan.decisions())
+                    .extracting(KeyDecision::action)
                     .containsExactly(Action.DELETE_PARTITION, Action.DELETE_PARTITION);
         }
-        assertThat(direct.execute("SELECT id FROM " + SINGLE + "." + spec.table()).all()).isEmpty();
+        assertThat(direct.execute("SELECT id FROM " + SINGLE + "." + spec.table())
+                        .all())
+                .isEmpty();
     }
 
     @Test
@@ -122,7 +130,9 @@ class CassandraGcGraceGuardIT {
                     .hasMessageContaining("from \"" + REPLICATED + "\".\"" + spec.table() + "\": " + REPLICATED + "."
                             + spec.table() + " has gc_grace_seconds = 0 with replication factor 2");
         }
-        assertThat(direct.execute("SELECT id FROM " + REPLICATED + "." + spec.table()).all()).hasSize(1);
+        assertThat(direct.execute("SELECT id FROM " + REPLICATED + "." + spec.table())
+                        .all())
+                .hasSize(1);
     }
 
     @Test
@@ -133,10 +143,15 @@ class CassandraGcGraceGuardIT {
             DeletePlan plan = adapter.planDelete(batch(spec, 1));
             adapter.executeDelete(plan);
 
-            assertThat(plan.warnings()).singleElement().asString().startsWith("no successful repair of " + REPLICATED + "."
-                    + spec.table() + " is known within its gc_grace_seconds of 10 days");
+            assertThat(plan.warnings())
+                    .singleElement()
+                    .asString()
+                    .startsWith("no successful repair of " + REPLICATED + "." + spec.table()
+                            + " is known within its gc_grace_seconds of 10 days");
         }
-        assertThat(direct.execute("SELECT id FROM " + REPLICATED + "." + spec.table()).all()).isEmpty();
+        assertThat(direct.execute("SELECT id FROM " + REPLICATED + "." + spec.table())
+                        .all())
+                .isEmpty();
     }
 
     private static DatasetSpec profilesTable(String keyspace, String options) {
@@ -148,12 +163,18 @@ class CassandraGcGraceGuardIT {
     private static void writeProfiles(DatasetSpec spec, long... ids) {
         for (long id : ids) {
             direct.execute(direct.prepare("INSERT INTO " + spec.namespace() + "." + spec.table()
-                    + " (id, name) VALUES (?, ?) USING TIMESTAMP ?").bind(id, "member " + id, WRITTEN));
+                            + " (id, name) VALUES (?, ?) USING TIMESTAMP ?")
+                    .bind(id, "member " + id, WRITTEN));
         }
     }
 
     private static DeleteBatch batch(DatasetSpec spec, long... ids) {
-        return new DeleteBatch(spec, "batch-1", CUTOFF, java.util.Arrays.stream(ids)
-                .<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList());
+        return new DeleteBatch(
+                spec,
+                "batch-1",
+                CUTOFF,
+                java.util.Arrays.stream(ids)
+                        .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                        .toList());
     }
 }

@@ -58,10 +58,12 @@ class CassandraIdentifierLookupIT {
         assertThat(adapter.lookupRefusal(spec)).isNull();
         List<Map<String, Object>> keys = adapter.keysByIdentifier(spec, List.of(1L, 3L), 100);
 
-        assertThat(keys).extracting(CanonicalKey::render).containsExactly(
-                "{\"at\":\"2024-01-01T00:00:00Z\",\"customer_id\":1}",
-                "{\"at\":\"2024-01-02T00:00:00Z\",\"customer_id\":1}",
-                "{\"at\":\"2024-01-03T00:00:00Z\",\"customer_id\":1}");
+        assertThat(keys)
+                .extracting(CanonicalKey::render)
+                .containsExactly(
+                        "{\"at\":\"2024-01-01T00:00:00Z\",\"customer_id\":1}",
+                        "{\"at\":\"2024-01-02T00:00:00Z\",\"customer_id\":1}",
+                        "{\"at\":\"2024-01-03T00:00:00Z\",\"customer_id\":1}");
         // the keys are full keys in the platform's form: the ordinary read path finds every row
         assertThat(adapter.readRows(spec, keys)).extracting(LiveRow::key).hasSize(3);
     }
@@ -78,10 +80,12 @@ class CassandraIdentifierLookupIT {
         assertThat(adapter.lookupRefusal(spec)).isNull();
         List<Map<String, Object>> keys = adapter.keysByIdentifier(spec, List.of(7, 9), 100);
 
-        assertThat(keys).extracting(CanonicalKey::render).containsExactly(
-                "{\"at\":\"2024-01-01T00:00:00Z\",\"customer_id\":1}",
-                "{\"at\":\"2024-01-01T00:00:00Z\",\"customer_id\":2}",
-                "{\"at\":\"2024-01-05T00:00:00Z\",\"customer_id\":3}");
+        assertThat(keys)
+                .extracting(CanonicalKey::render)
+                .containsExactly(
+                        "{\"at\":\"2024-01-01T00:00:00Z\",\"customer_id\":1}",
+                        "{\"at\":\"2024-01-01T00:00:00Z\",\"customer_id\":2}",
+                        "{\"at\":\"2024-01-05T00:00:00Z\",\"customer_id\":3}");
     }
 
     @Test
@@ -92,7 +96,8 @@ class CassandraIdentifierLookupIT {
         writeEvent(spec, 5, "2024-01-01T00:00:00Z", 12);
 
         assertThat(adapter.lookupRefusal(spec)).isNull();
-        assertThat(adapter.keysByIdentifier(spec, List.of(11), 100)).extracting(CanonicalKey::render)
+        assertThat(adapter.keysByIdentifier(spec, List.of(11), 100))
+                .extracting(CanonicalKey::render)
                 .containsExactly("{\"at\":\"2024-01-01T00:00:00Z\",\"customer_id\":4}");
     }
 
@@ -103,10 +108,13 @@ class CassandraIdentifierLookupIT {
 
         String refusal = adapter.lookupRefusal(spec);
 
-        assertThat(refusal).contains("member_id").contains(KEYSPACE + "." + spec.table())
+        assertThat(refusal)
+                .contains("member_id")
+                .contains(KEYSPACE + "." + spec.table())
                 .contains("CREATE INDEX ON \"" + KEYSPACE + "\".\"" + spec.table() + "\" (member_id) USING 'sai'");
         assertThatThrownBy(() -> adapter.keysByIdentifier(spec, List.of(7), 100))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("member_id");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("member_id");
 
         direct.execute(refusal.substring(refusal.indexOf("CREATE INDEX")));
         awaitQueryable(spec, "member_id", 7);
@@ -151,8 +159,8 @@ class CassandraIdentifierLookupIT {
     @Test
     void anIdentifierWithMoreRowsThanAPageIsFollowedThroughEveryPage() {
         DatasetSpec spec = events("customer_id");
-        PreparedStatement insert = direct.prepare("INSERT INTO " + spec.quotedTable()
-                + " (customer_id, at, member_id) VALUES (?, ?, ?)");
+        PreparedStatement insert =
+                direct.prepare("INSERT INTO " + spec.quotedTable() + " (customer_id, at, member_id) VALUES (?, ?, ?)");
         Instant start = Instant.parse("2024-03-01T00:00:00Z");
         for (int from = 0; from < 1_200; from += 100) {
             BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
@@ -162,7 +170,9 @@ class CassandraIdentifierLookupIT {
             direct.execute(batch.build());
         }
 
-        assertThat(adapter.keysByIdentifier(spec, List.of(8L), 5_000)).hasSize(1_200).doesNotHaveDuplicates();
+        assertThat(adapter.keysByIdentifier(spec, List.of(8L), 5_000))
+                .hasSize(1_200)
+                .doesNotHaveDuplicates();
         assertThat(adapter.keysByIdentifier(spec, List.of(8L), 700)).hasSize(700);
     }
 
@@ -173,7 +183,8 @@ class CassandraIdentifierLookupIT {
 
         // a JSON number of another Java type, and a string holding the number, both mean bigint 9
         assertThat(adapter.keysByIdentifier(spec, List.of(9), 10)).hasSize(1);
-        assertThat(adapter.keysByIdentifier(spec, List.of(new java.math.BigDecimal("9")), 10)).hasSize(1);
+        assertThat(adapter.keysByIdentifier(spec, List.of(new java.math.BigDecimal("9")), 10))
+                .hasSize(1);
         assertThatThrownBy(() -> adapter.keysByIdentifier(spec, List.of(List.of(9)), 10))
                 .isInstanceOfAny(IllegalArgumentException.class, StoreException.Fatal.class);
     }
@@ -183,8 +194,8 @@ class CassandraIdentifierLookupIT {
         String table = "events_" + TABLES.incrementAndGet();
         direct.execute("CREATE TABLE " + KEYSPACE + "." + table
                 + " (customer_id bigint, at timestamp, member_id int, PRIMARY KEY ((customer_id), at))");
-        DatasetSpec spec = CassandraFixtures.spec(KEYSPACE, table, KeyColumns.of(List.of("customer_id"), List.of("at")),
-                identifier);
+        DatasetSpec spec = CassandraFixtures.spec(
+                KEYSPACE, table, KeyColumns.of(List.of("customer_id"), List.of("at")), identifier);
         adapter.checkDataset(spec);
         return spec;
     }
@@ -205,13 +216,15 @@ class CassandraIdentifierLookupIT {
                 if (System.nanoTime() > deadline) {
                     throw notYet;
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+                java.util.concurrent.locks.LockSupport.parkNanos(
+                        Duration.ofMillis(50).toNanos());
             }
         }
     }
 
     private static void writeEvent(DatasetSpec spec, long customer, String at, int member) {
-        direct.execute(direct.prepare("INSERT INTO " + spec.quotedTable() + " (customer_id, at, member_id) VALUES (?, ?, ?)")
-                .bind(customer, Instant.parse(at), member));
+        direct.execute(
+                direct.prepare("INSERT INTO " + spec.quotedTable() + " (customer_id, at, member_id) VALUES (?, ?, ?)")
+                        .bind(customer, Instant.parse(at), member));
     }
 }

@@ -43,8 +43,8 @@ class CassandraKeyOnlyRowIT {
         direct.execute("CREATE TABLE keyonly.follows (user_id bigint, follows_id bigint, note text,"
                 + " PRIMARY KEY ((user_id), follows_id))");
         adapter = CassandraFixtures.openAdapter(Map.of());
-        spec = CassandraFixtures.spec("keyonly", "follows", KeyColumns.of(List.of("user_id"), List.of("follows_id")),
-                "follows_id");
+        spec = CassandraFixtures.spec(
+                "keyonly", "follows", KeyColumns.of(List.of("user_id"), List.of("follows_id")), "follows_id");
         adapter.checkDataset(spec);
     }
 
@@ -77,8 +77,10 @@ class CassandraKeyOnlyRowIT {
         assertThat(read(1, 2)).isNull();
 
         DeletionTask task = DeletionTask.forRun(RunId.of("run-keyonly"), spec, keys, CUTOFF);
-        DeletionRecord record = DeletionRecord.of(task, "batch-1", rows.get(0).key(), rows.get(0).columns(), Instant.now());
-        assertThat(adapter.restore(spec, List.of(record)).count(Status.RESTORED)).isEqualTo(1);
+        DeletionRecord record = DeletionRecord.of(
+                task, "batch-1", rows.get(0).key(), rows.get(0).columns(), Instant.now());
+        assertThat(adapter.restore(spec, List.of(record)).count(Status.RESTORED))
+                .isEqualTo(1);
         assertThat(read(1, 2)).isNotNull();
     }
 
@@ -100,12 +102,14 @@ class CassandraKeyOnlyRowIT {
     }
 
     private static void insertKeyOnly(long user, long follows, long writeTime) {
-        direct.execute(direct.prepare("INSERT INTO keyonly.follows (user_id, follows_id) VALUES (?, ?) USING TIMESTAMP ?")
-                .bind(user, follows, writeTime));
+        direct.execute(
+                direct.prepare("INSERT INTO keyonly.follows (user_id, follows_id) VALUES (?, ?) USING TIMESTAMP ?")
+                        .bind(user, follows, writeTime));
     }
 
     private static Row read(long user, long follows) {
         return direct.execute(direct.prepare("SELECT * FROM keyonly.follows WHERE user_id = ? AND follows_id = ?")
-                .bind(user, follows)).one();
+                        .bind(user, follows))
+                .one();
     }
 }

@@ -19,13 +19,20 @@ class CassandraLoadSignalIT {
 
     @Test
     void theSignalIsMadeOfTheNodesBacklogsAndLatenciesEachWithinZeroAndOne() {
-        try (CassandraStoreAdapter adapter = CassandraFixtures.openAdapter(Map.of(), Clock.fixed(NOW, ZoneOffset.UTC))) {
+        try (CassandraStoreAdapter adapter =
+                CassandraFixtures.openAdapter(Map.of(), Clock.fixed(NOW, ZoneOffset.UTC))) {
             LoadSignal signal = adapter.loadSignal();
 
-            assertThat(signal.parts()).containsOnlyKeys("mutation_backlog", "read_backlog", "compaction_backlog",
-                    "write_latency", "read_latency");
-            assertThat(signal.parts().values()).allSatisfy(part -> assertThat(part).isBetween(0.0, 1.0));
-            assertThat(signal.utilization()).isEqualTo(signal.parts().values().stream().mapToDouble(d -> d).max().orElseThrow());
+            assertThat(signal.parts())
+                    .containsOnlyKeys(
+                            "mutation_backlog", "read_backlog", "compaction_backlog", "write_latency", "read_latency");
+            assertThat(signal.parts().values())
+                    .allSatisfy(part -> assertThat(part).isBetween(0.0, 1.0));
+            assertThat(signal.utilization())
+                    .isEqualTo(signal.parts().values().stream()
+                            .mapToDouble(d -> d)
+                            .max()
+                            .orElseThrow());
             assertThat(signal.measuredAt()).isEqualTo(NOW);
         }
     }
@@ -48,8 +55,10 @@ class CassandraLoadSignalIT {
         String jmxPort = String.valueOf(CassandraFixtures.engine().jmxPort());
         SteppingClock clock = new SteppingClock(NOW);
         try (CassandraStoreAdapter adapter = CassandraFixtures.openAdapter(Map.of("jmx-port", jmxPort), clock);
-             CqlSession session = CassandraFixtures.directSession()) {
-            assertThat(adapter.loadSignal().readLatency()).as("the first reading only opens a window").isNull();
+                CqlSession session = CassandraFixtures.directSession()) {
+            assertThat(adapter.loadSignal().readLatency())
+                    .as("the first reading only opens a window")
+                    .isNull();
 
             PreparedStatement read = session.prepare("SELECT release_version FROM system.local WHERE key = 'local'");
             for (int i = 0; i < 300; i++) {
@@ -61,11 +70,15 @@ class CassandraLoadSignalIT {
             assertThat(latency).isNotNull();
             assertThat(latency.reads()).as("the node counted our reads").isGreaterThanOrEqualTo(300);
             // the direct session reads at LOCAL_ONE, the adapter at LOCAL_QUORUM: the node tells them apart
-            assertThat(latency.otherReads()).as("another client's, not the adapter's own").isEqualTo(latency.reads());
-            assertThat(latency.p99Millis()).as("a real p99 in ms, from the node's microsecond buckets")
+            assertThat(latency.otherReads())
+                    .as("another client's, not the adapter's own")
+                    .isEqualTo(latency.reads());
+            assertThat(latency.p99Millis())
+                    .as("a real p99 in ms, from the node's microsecond buckets")
                     .isStrictlyBetween(0.0, 10_000.0);
             assertThat(latency.windowEnd()).isEqualTo(NOW.plusSeconds(1));
-            assertThat(adapter.loadSignal().readLatency()).as("asked again: the same window, counted once by its end")
+            assertThat(adapter.loadSignal().readLatency())
+                    .as("asked again: the same window, counted once by its end")
                     .isEqualTo(latency);
         }
     }

@@ -85,15 +85,16 @@ class CassandraMultiKeyReadIT {
         tracked = trackedSession();
         adapter = openAdapter(Map.of());
         profiles = CassandraFixtures.spec(KEYSPACE, "profiles", KeyColumns.partitionOnly("id"), "id");
-        events = CassandraFixtures.spec(KEYSPACE, "events", KeyColumns.of(List.of("user"), List.of("seq", "at")), "user");
+        events = CassandraFixtures.spec(
+                KEYSPACE, "events", KeyColumns.of(List.of("user"), List.of("seq", "at")), "user");
         typed = CassandraFixtures.spec(KEYSPACE, "typed", KeyColumns.of(List.of("u", "b"), List.of("at", "d")), "u");
         for (DatasetSpec spec : List.of(profiles, events, typed)) {
             adapter.checkDataset(spec);
         }
         writeProfiles();
         writeEvents();
-        direct.execute("INSERT INTO multikey.typed (u, b, at, d, v) VALUES (" + UUID + ", 0xcafe, '2024-02-29 12:34:56.789Z',"
-                + " 1.50, 'typed') USING TIMESTAMP " + OLD);
+        direct.execute("INSERT INTO multikey.typed (u, b, at, d, v) VALUES (" + UUID
+                + ", 0xcafe, '2024-02-29 12:34:56.789Z'," + " 1.50, 'typed') USING TIMESTAMP " + OLD);
     }
 
     @AfterAll
@@ -122,13 +123,20 @@ class CassandraMultiKeyReadIT {
 
         assertThat(rowStatements).isEqualTo(3).isEqualTo(adapter.readStatements(profiles, keys.size()));
         assertThat(stateStatements).isEqualTo(3);
-        assertSameRows(rows, readAt, () -> pointReads(profiles, keys, (spec, key) -> adapter.readRows(spec, List.of(key))));
-        assertThat(states).isEqualTo(pointReads(profiles, keys, (spec, key) -> adapter.checkLiveState(spec, List.of(key))));
+        assertSameRows(
+                rows, readAt, () -> pointReads(profiles, keys, (spec, key) -> adapter.readRows(spec, List.of(key))));
+        assertThat(states)
+                .isEqualTo(pointReads(profiles, keys, (spec, key) -> adapter.checkLiveState(spec, List.of(key))));
 
-        assertThat(rows).hasSize(200).extracting(LiveRow::key)
-                .containsExactlyElementsOf(keys.stream().filter(key -> (long) key.get("id") <= 200).toList());
+        assertThat(rows)
+                .hasSize(200)
+                .extracting(LiveRow::key)
+                .containsExactlyElementsOf(
+                        keys.stream().filter(key -> (long) key.get("id") <= 200).toList());
         assertThat(states).extracting(LiveState::key).containsExactlyElementsOf(keys);
-        assertThat(states).filteredOn(state -> (long) state.key().get("id") > 1000).noneMatch(LiveState::present);
+        assertThat(states)
+                .filteredOn(state -> (long) state.key().get("id") > 1000)
+                .noneMatch(LiveState::present);
         LiveRow newer = row(rows, "id", 11L);
         assertThat(newer.lastWriteMicros()).isEqualTo(NEWER);
         assertThat(newer.writtenAfter(CUTOFF)).isTrue();
@@ -161,10 +169,15 @@ class CassandraMultiKeyReadIT {
         int stateStatements = SELECTS.reset();
 
         // 280 keys of "ann" in ceil(280 / 100) statements, one for "sam"; charged as 281 partitions could cost
-        assertThat(rowStatements).isEqualTo(4).isEqualTo(stateStatements).isLessThan(adapter.readStatements(events, keys.size()));
+        assertThat(rowStatements)
+                .isEqualTo(4)
+                .isEqualTo(stateStatements)
+                .isLessThan(adapter.readStatements(events, keys.size()));
         assertThat(adapter.readStatements(events, keys.size())).isEqualTo(keys.size());
-        assertSameRows(rows, readAt, () -> pointReads(events, keys, (spec, key) -> adapter.readRows(spec, List.of(key))));
-        assertThat(states).isEqualTo(pointReads(events, keys, (spec, key) -> adapter.checkLiveState(spec, List.of(key))));
+        assertSameRows(
+                rows, readAt, () -> pointReads(events, keys, (spec, key) -> adapter.readRows(spec, List.of(key))));
+        assertThat(states)
+                .isEqualTo(pointReads(events, keys, (spec, key) -> adapter.checkLiveState(spec, List.of(key))));
 
         assertThat(rows).hasSize(250);
         assertThat(states).extracting(LiveState::key).containsExactlyElementsOf(keys);
@@ -178,20 +191,25 @@ class CassandraMultiKeyReadIT {
 
     @Test
     void aTableWithAStaticColumnIsStillRefusedBeforeAnythingIsRead() {
-        // a static column belongs to the partition, not to a row: registration refuses the table, and so does every read
+        // a static column belongs to the partition, not to a row: registration refuses the table, and so does every
+        // read
         direct.execute("UPDATE multikey.with_static USING TIMESTAMP " + OLD + " SET plan = 'gold' WHERE user = 'ann'");
-        direct.execute("INSERT INTO multikey.with_static (user, seq, body) VALUES ('ann', 1, 'b') USING TIMESTAMP " + OLD);
-        DatasetSpec withStatic = CassandraFixtures.spec(KEYSPACE, "with_static", KeyColumns.of(List.of("user"),
-                List.of("seq")), "user");
+        direct.execute(
+                "INSERT INTO multikey.with_static (user, seq, body) VALUES ('ann', 1, 'b') USING TIMESTAMP " + OLD);
+        DatasetSpec withStatic =
+                CassandraFixtures.spec(KEYSPACE, "with_static", KeyColumns.of(List.of("user"), List.of("seq")), "user");
         List<Map<String, Object>> keys = List.of(Map.of("user", "ann", "seq", 1), Map.of("user", "ann", "seq", 2));
 
         SELECTS.reset();
         assertThatThrownBy(() -> adapter.checkLiveState(withStatic, keys))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("static column 'plan'");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("static column 'plan'");
         assertThatThrownBy(() -> adapter.readRows(withStatic, keys))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("static column 'plan'");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("static column 'plan'");
         assertThatThrownBy(() -> adapter.readStatements(withStatic, keys.size()))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("static column 'plan'");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("static column 'plan'");
         assertThat(SELECTS.reset()).isZero();
     }
 
@@ -211,7 +229,8 @@ class CassandraMultiKeyReadIT {
         int statements = SELECTS.reset();
 
         assertThat(statements).isEqualTo(5);
-        assertThat(states).isEqualTo(pointReads(events, keys, (spec, key) -> adapter.checkLiveState(spec, List.of(key))));
+        assertThat(states)
+                .isEqualTo(pointReads(events, keys, (spec, key) -> adapter.checkLiveState(spec, List.of(key))));
         assertThat(states).extracting(LiveState::key).containsExactlyElementsOf(keys);
         // "bob" has rows for even seq only, "dee" none at all
         for (LiveState state : states) {
@@ -233,7 +252,7 @@ class CassandraMultiKeyReadIT {
                 typedKey(UUID, Long.toString(AT.toEpochMilli()), "1.5"),
                 typedKey(UUID, "2024-02-29T12:34:56.789999Z", "1.50"),
                 typedKey(UUID, "2024-02-29T12:34:56.789", "1.50"), // the node's own zone: read alone
-                typedKey(UUID, "now", "1.50"),                      // the node's clock: read alone
+                typedKey(UUID, "now", "1.50"), // the node's clock: read alone
                 typedKey(UUID, "2024-02-29T12:34:56.789Z", "1.51"));
 
         SELECTS.reset();
@@ -242,10 +261,13 @@ class CassandraMultiKeyReadIT {
         int statements = SELECTS.reset();
         List<LiveState> states = adapter.checkLiveState(typed, keys);
 
-        assertThat(statements).as("one statement for the partition, a point read for each node-dependent key")
+        assertThat(statements)
+                .as("one statement for the partition, a point read for each node-dependent key")
                 .isEqualTo(3);
-        assertSameRows(rows, readAt, () -> pointReads(typed, keys, (spec, key) -> adapter.readRows(spec, List.of(key))));
-        assertThat(states).isEqualTo(pointReads(typed, keys, (spec, key) -> adapter.checkLiveState(spec, List.of(key))));
+        assertSameRows(
+                rows, readAt, () -> pointReads(typed, keys, (spec, key) -> adapter.readRows(spec, List.of(key))));
+        assertThat(states)
+                .isEqualTo(pointReads(typed, keys, (spec, key) -> adapter.checkLiveState(spec, List.of(key))));
         assertThat(states.subList(0, 6)).allMatch(LiveState::present);
         assertThat(states.get(7).present()).isFalse();
         assertThat(states.get(8).present()).isFalse();
@@ -257,12 +279,15 @@ class CassandraMultiKeyReadIT {
 
     @Test
     void aKeyCassandraRefusesFailsTheCallAsItsPointReadDoes() {
-        List<Map<String, Object>> keys = List.of(Map.of("id", 1L), Map.of("id", new BigDecimal("1.5")), Map.of("id", 2L));
+        List<Map<String, Object>> keys =
+                List.of(Map.of("id", 1L), Map.of("id", new BigDecimal("1.5")), Map.of("id", 2L));
 
         assertThatThrownBy(() -> adapter.checkLiveState(profiles, List.of(keys.get(1))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("does not fit its column type");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("does not fit its column type");
         assertThatThrownBy(() -> adapter.checkLiveState(profiles, keys))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("does not fit its column type");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("does not fit its column type");
     }
 
     @Test
@@ -274,9 +299,13 @@ class CassandraMultiKeyReadIT {
             }
             SELECTS.reset();
             adapter.checkLiveState(profiles, keys);
-            assertThat(SELECTS.reset()).as("checkLiveState of %d keys", count).isEqualTo(adapter.readStatements(profiles, count));
+            assertThat(SELECTS.reset())
+                    .as("checkLiveState of %d keys", count)
+                    .isEqualTo(adapter.readStatements(profiles, count));
             adapter.readRows(profiles, keys);
-            assertThat(SELECTS.reset()).as("readRows of %d keys", count).isEqualTo(adapter.readStatements(profiles, count));
+            assertThat(SELECTS.reset())
+                    .as("readRows of %d keys", count)
+                    .isEqualTo(adapter.readStatements(profiles, count));
         }
         assertThat(adapter.readStatements(profiles, 0)).isZero();
         assertThat(adapter.checkLiveState(profiles, List.of())).isEmpty();
@@ -289,7 +318,9 @@ class CassandraMultiKeyReadIT {
         }
         SELECTS.reset();
         adapter.checkLiveState(events, ownPartitions);
-        assertThat(SELECTS.reset()).isEqualTo(adapter.readStatements(events, ownPartitions.size())).isEqualTo(120);
+        assertThat(SELECTS.reset())
+                .isEqualTo(adapter.readStatements(events, ownPartitions.size()))
+                .isEqualTo(120);
     }
 
     @Test
@@ -310,10 +341,17 @@ class CassandraMultiKeyReadIT {
     // --- fixtures ---
 
     private static void writeProfiles() {
-        var insert = direct.prepare("INSERT INTO multikey.profiles (id, name, score, tags, attrs) VALUES (?, ?, ?, ?, ?)"
-                + " USING TIMESTAMP ? AND TTL ?");
+        var insert =
+                direct.prepare("INSERT INTO multikey.profiles (id, name, score, tags, attrs) VALUES (?, ?, ?, ?, ?)"
+                        + " USING TIMESTAMP ? AND TTL ?");
         for (long id = 1; id <= 300; id++) {
-            direct.execute(insert.bind(id, "name-" + id, (int) id, List.of("t" + id, "x"), Map.of("k", "v" + id), OLD,
+            direct.execute(insert.bind(
+                    id,
+                    "name-" + id,
+                    (int) id,
+                    List.of("t" + id, "x"),
+                    Map.of("k", "v" + id),
+                    OLD,
                     id % 7 == 0 ? 86_400 : 0));
         }
         var newer = direct.prepare("UPDATE multikey.profiles USING TIMESTAMP ? SET name = ? WHERE id = ?");
@@ -326,8 +364,8 @@ class CassandraMultiKeyReadIT {
         var insert = direct.prepare("INSERT INTO multikey.events (user, seq, at, body, note) VALUES (?, ?, ?, ?, ?)"
                 + " USING TIMESTAMP ? AND TTL ?");
         for (int seq = 0; seq < 250; seq++) {
-            direct.execute(insert.bind("ann", seq, AT.plusSeconds(seq), "body-" + seq, "note-" + seq, OLD,
-                    seq % 3 == 0 ? 3_600 : 0));
+            direct.execute(insert.bind(
+                    "ann", seq, AT.plusSeconds(seq), "body-" + seq, "note-" + seq, OLD, seq % 3 == 0 ? 3_600 : 0));
         }
         for (int seq = 0; seq < 12; seq++) {
             for (String user : List.of("bob", "cy", "eve")) {
@@ -336,8 +374,10 @@ class CassandraMultiKeyReadIT {
                 }
             }
         }
-        direct.execute(direct.prepare("UPDATE multikey.events USING TIMESTAMP ? SET body = ? WHERE user = 'ann' AND seq = ?"
-                + " AND at = ?").bind(NEWER, "newer-5", 5, AT.plusSeconds(5)));
+        direct.execute(
+                direct.prepare("UPDATE multikey.events USING TIMESTAMP ? SET body = ? WHERE user = 'ann' AND seq = ?"
+                                + " AND at = ?")
+                        .bind(NEWER, "newer-5", 5, AT.plusSeconds(5)));
     }
 
     private static Map<String, Object> event(String user, int seq, String at) {
@@ -358,8 +398,10 @@ class CassandraMultiKeyReadIT {
     }
 
     /** Each key alone in its own call, in order, the answers concatenated: what one point read per key gives. */
-    private static <T> List<T> pointReads(DatasetSpec spec, List<Map<String, Object>> keys,
-                                          BiFunction<DatasetSpec, Map<String, Object>, List<T>> read) {
+    private static <T> List<T> pointReads(
+            DatasetSpec spec,
+            List<Map<String, Object>> keys,
+            BiFunction<DatasetSpec, Map<String, Object>, List<T>> read) {
         List<T> all = new ArrayList<>();
         for (Map<String, Object> key : keys) {
             all.addAll(read.apply(spec, key));
@@ -375,7 +417,9 @@ class CassandraMultiKeyReadIT {
         List<LiveRow> expected = pointReads.get();
         long tolerance = Duration.between(readAt, Instant.now()).toSeconds() + 1;
         assertThat(actual.stream().map(CassandraMultiKeyReadIT::withoutTtls).toList())
-                .isEqualTo(expected.stream().map(CassandraMultiKeyReadIT::withoutTtls).toList());
+                .isEqualTo(expected.stream()
+                        .map(CassandraMultiKeyReadIT::withoutTtls)
+                        .toList());
         for (int r = 0; r < actual.size(); r++) {
             for (int c = 0; c < actual.get(r).columns().size(); c++) {
                 Integer ttl = actual.get(r).columns().get(c).ttlSeconds();
@@ -389,28 +433,45 @@ class CassandraMultiKeyReadIT {
     }
 
     private static LiveRow withoutTtls(LiveRow row) {
-        return new LiveRow(row.key(), row.columns().stream()
-                .map(c -> new ColumnValue(c.name(), c.value(), c.writeTimeMicros(), c.ttlSeconds() == null ? null : 0))
-                .toList(), row.lastWriteMicros());
+        return new LiveRow(
+                row.key(),
+                row.columns().stream()
+                        .map(c -> new ColumnValue(
+                                c.name(), c.value(), c.writeTimeMicros(), c.ttlSeconds() == null ? null : 0))
+                        .toList(),
+                row.lastWriteMicros());
     }
 
     private static LiveRow row(List<LiveRow> rows, String column, Object value) {
-        return rows.stream().filter(row -> value.equals(row.key().get(column))).findFirst().orElseThrow();
+        return rows.stream()
+                .filter(row -> value.equals(row.key().get(column)))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static LiveState state(List<LiveState> states, String column, Object value) {
-        return states.stream().filter(state -> value.equals(state.key().get(column))).findFirst().orElseThrow();
+        return states.stream()
+                .filter(state -> value.equals(state.key().get(column)))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static ColumnValue column(LiveRow row, String name) {
-        return row.columns().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+        return row.columns().stream()
+                .filter(c -> c.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** An adapter on {@link #tracked}, so that every statement it sends is counted. */
     private static CassandraStoreAdapter openAdapter(Map<String, String> extra) {
         CassandraSettings settings = CassandraSettings.from(CassandraFixtures.connection(extra));
-        return new CassandraStoreAdapter(new CqlRunner(tracked, settings.consistency(), settings.readConcurrency()),
-                settings, Optional.empty(), new NodeDowntimes(Clock.systemUTC()), Clock.systemUTC());
+        return new CassandraStoreAdapter(
+                new CqlRunner(tracked, settings.consistency(), settings.readConcurrency()),
+                settings,
+                Optional.empty(),
+                new NodeDowntimes(Clock.systemUTC()),
+                Clock.systemUTC());
     }
 
     private static CqlSession trackedSession() {
@@ -445,28 +506,37 @@ class CassandraMultiKeyReadIT {
         }
 
         @Override
-        public void onNodeSuccess(Request request, long latencyNanos, DriverExecutionProfile profile, Node node,
-                                  String requestLogPrefix) {
+        public void onNodeSuccess(
+                Request request,
+                long latencyNanos,
+                DriverExecutionProfile profile,
+                Node node,
+                String requestLogPrefix) {
             count(request);
         }
 
         @Override
-        public void onNodeError(Request request, Throwable error, long latencyNanos, DriverExecutionProfile profile,
-                                Node node, String requestLogPrefix) {
+        public void onNodeError(
+                Request request,
+                Throwable error,
+                long latencyNanos,
+                DriverExecutionProfile profile,
+                Node node,
+                String requestLogPrefix) {
             count(request);
         }
 
         private void count(Request request) {
             if (request instanceof BoundStatement bound) {
                 PreparedStatement prepared = bound.getPreparedStatement();
-                if (prepared.getQuery().startsWith("SELECT") && prepared.getQuery().contains("\"" + KEYSPACE + "\".")) {
+                if (prepared.getQuery().startsWith("SELECT")
+                        && prepared.getQuery().contains("\"" + KEYSPACE + "\".")) {
                     sent.incrementAndGet();
                 }
             }
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -43,7 +43,8 @@ class CassandraPurgeStatusIT {
         direct = CassandraFixtures.directSession();
         CassandraFixtures.createKeyspace(direct, KEYSPACE, 1);
         nodetool = new NodeTool();
-        adapter = CassandraFixtures.openAdapter(Map.of("jmx-port", String.valueOf(CassandraFixtures.engine().jmxPort())));
+        adapter = CassandraFixtures.openAdapter(
+                Map.of("jmx-port", String.valueOf(CassandraFixtures.engine().jmxPort())));
     }
 
     @AfterAll
@@ -80,10 +81,12 @@ class CassandraPurgeStatusIT {
         // Cassandra's statistics count a tombstone as purgeable once its deletion time, rounded up to the minute, has
         // passed: the status measures from a minute after purgeableAt, until then it says "still on disk" unmeasured
         AtomicReference<PurgeStatus> flushed = new AtomicReference<>();
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(5)).untilAsserted(() -> {
-            flushed.set(adapter.purgeStatus(spec, deletedAt));
-            assertThat(flushed.get().explanation()).doesNotContain("ask again");
-        });
+        await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofSeconds(5))
+                .untilAsserted(() -> {
+                    flushed.set(adapter.purgeStatus(spec, deletedAt));
+                    assertThat(flushed.get().explanation()).doesNotContain("ask again");
+                });
         nodetool.compact(KEYSPACE, spec.table());
         PurgeStatus compacted = adapter.purgeStatus(spec, deletedAt);
 
@@ -113,7 +116,8 @@ class CassandraPurgeStatusIT {
         for (long customer = 1; customer <= 3; customer++) {
             for (int seq = 1; seq <= 3; seq++) {
                 direct.execute(direct.prepare("INSERT INTO " + KEYSPACE + "." + spec.table()
-                        + " (customer_id, seq, what) VALUES (?, ?, 'login') USING TIMESTAMP ?").bind(customer, seq, WRITTEN));
+                                + " (customer_id, seq, what) VALUES (?, ?, 'login') USING TIMESTAMP ?")
+                        .bind(customer, seq, WRITTEN));
             }
         }
         nodetool.flush(KEYSPACE, spec.table());
@@ -129,7 +133,8 @@ class CassandraPurgeStatusIT {
         String table = "events_" + TABLES.incrementAndGet();
         direct.execute("CREATE TABLE " + KEYSPACE + "." + table + " (customer_id bigint, seq int, what text,"
                 + " PRIMARY KEY ((customer_id), seq)) WITH gc_grace_seconds = " + gcGraceSeconds);
-        return CassandraFixtures.spec(KEYSPACE, table, KeyColumns.of(List.of("customer_id"), List.of("seq")), "customer_id");
+        return CassandraFixtures.spec(
+                KEYSPACE, table, KeyColumns.of(List.of("customer_id"), List.of("seq")), "customer_id");
     }
 
     private static Map<String, Object> event(long customer, int seq) {
@@ -137,7 +142,12 @@ class CassandraPurgeStatusIT {
     }
 
     private static List<Integer> customerEvents(DatasetSpec spec, long customer) {
-        return direct.execute(direct.prepare("SELECT seq FROM " + KEYSPACE + "." + spec.table() + " WHERE customer_id = ?")
-                .bind(customer)).all().stream().map(row -> row.getInt("seq")).toList();
+        return direct
+                .execute(direct.prepare("SELECT seq FROM " + KEYSPACE + "." + spec.table() + " WHERE customer_id = ?")
+                        .bind(customer))
+                .all()
+                .stream()
+                .map(row -> row.getInt("seq"))
+                .toList();
     }
 }

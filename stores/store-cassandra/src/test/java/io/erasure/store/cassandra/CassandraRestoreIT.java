@@ -68,14 +68,18 @@ class CassandraRestoreIT {
 
         RestoreOutcome outcome = restoreAt(Duration.ofMinutes(2), records);
 
-        assertThat(outcome.records()).singleElement().extracting(RecordOutcome::status).isEqualTo(Status.EXPIRED);
+        assertThat(outcome.records())
+                .singleElement()
+                .extracting(RecordOutcome::status)
+                .isEqualTo(Status.EXPIRED);
         assertThat(row(1)).isNull();
     }
 
     @Test
     void onlyTheColumnsWhoseTtlRanOutAreLeftOut() {
         direct.execute(direct.prepare("INSERT INTO " + spec.quotedTable() + " (id, name) VALUES (?, ?)"
-                + " USING TIMESTAMP ? AND TTL 60").bind(2L, "bob", BEFORE));
+                        + " USING TIMESTAMP ? AND TTL 60")
+                .bind(2L, "bob", BEFORE));
         direct.execute(direct.prepare("UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? SET email = ? WHERE id = ?")
                 .bind(BEFORE, "b@example.com", 2L));
         List<DeletionRecord> records = readAndDelete(2);
@@ -107,7 +111,10 @@ class CassandraRestoreIT {
         RestoreOutcome first = adapter.restore(spec, records);
         RestoreOutcome second = adapter.restore(spec, records);
 
-        assertThat(first.records()).singleElement().extracting(RecordOutcome::status).isEqualTo(Status.RESTORED);
+        assertThat(first.records())
+                .singleElement()
+                .extracting(RecordOutcome::status)
+                .isEqualTo(Status.RESTORED);
         assertThat(second.records()).singleElement().satisfies(r -> {
             assertThat(r.status()).isEqualTo(Status.NEWER_DATA_KEPT);
             assertThat(r.detail()).isEqualTo("already restored");
@@ -119,7 +126,8 @@ class CassandraRestoreIT {
     void aRecordWhoseColumnsAreInS3FailsWithAPointerToTheRecoveryService() {
         write(5, "erin", "e@example.com", null);
         DeletionRecord record = readAndDelete(5).get(0);
-        DeletionRecord retained = record.withRetainedColumns("retained/" + spec.name() + "/run-restore/" + record.recordId());
+        DeletionRecord retained =
+                record.withRetainedColumns("retained/" + spec.name() + "/run-restore/" + record.recordId());
 
         RestoreOutcome outcome = adapter.restore(spec, List.of(retained, record));
 
@@ -139,7 +147,8 @@ class CassandraRestoreIT {
         DatasetSpec partly = CassandraFixtures.spec(KEYSPACE, table, KeyColumns.partitionOnly("id"), "id");
         adapter.checkDataset(partly);
         direct.execute(direct.prepare("INSERT INTO " + partly.quotedTable() + " (id, a, b, c) VALUES (?, ?, ?, ?)"
-                + " USING TIMESTAMP ?").bind(9L, "a-logged", "b-logged", 42, BEFORE));
+                        + " USING TIMESTAMP ?")
+                .bind(9L, "a-logged", "b-logged", 42, BEFORE));
         List<Map<String, Object>> keys = List.of(Map.of("id", 9L));
         DeletionTask task = DeletionTask.forRun(RunId.of("run-partly"), partly, keys, CUTOFF);
         List<DeletionRecord> records = adapter.readRows(partly, keys).stream()
@@ -152,7 +161,8 @@ class CassandraRestoreIT {
                 .bind(newer, "b-newer", 9L));
         adapter.executeDelete(plan);
         Row deleted = direct.execute(direct.prepare("SELECT a, b, c FROM " + partly.quotedTable() + " WHERE id = ?")
-                .bind(9L)).one();
+                        .bind(9L))
+                .one();
         assertThat(deleted).as("only the newer cell survived the delete").isNotNull();
         assertThat(deleted.isNull("a")).isTrue();
         assertThat(deleted.getString("b")).isEqualTo("b-newer");
@@ -164,7 +174,9 @@ class CassandraRestoreIT {
             assertThat(r.detail()).contains("2 of 3 cells").contains("b");
         });
         Row row = direct.execute(direct.prepare("SELECT a, b, c, WRITETIME(a) AS a_wt, WRITETIME(b) AS b_wt,"
-                + " WRITETIME(c) AS c_wt FROM " + partly.quotedTable() + " WHERE id = ?").bind(9L)).one();
+                                + " WRITETIME(c) AS c_wt FROM " + partly.quotedTable() + " WHERE id = ?")
+                        .bind(9L))
+                .one();
         assertThat(row.getString("a")).isEqualTo("a-logged");
         assertThat(row.getInt("c")).isEqualTo(42);
         assertThat(row.getLong("a_wt")).isEqualTo(CUTOFF.restoreWriteTimeMicros());
@@ -182,7 +194,8 @@ class CassandraRestoreIT {
 
     private void write(long id, String name, String email, Integer ttl) {
         direct.execute(direct.prepare("INSERT INTO " + spec.quotedTable() + " (id, name, email) VALUES (?, ?, ?)"
-                + " USING TIMESTAMP ? AND TTL ?").bind(id, name, email, BEFORE, ttl == null ? 0 : ttl));
+                        + " USING TIMESTAMP ? AND TTL ?")
+                .bind(id, name, email, BEFORE, ttl == null ? 0 : ttl));
     }
 
     private List<DeletionRecord> readAndDelete(long id) {
@@ -206,6 +219,8 @@ class CassandraRestoreIT {
 
     private Row row(long id) {
         return direct.execute(direct.prepare("SELECT name, email, WRITETIME(email) AS wt, TTL(name) AS ttl FROM "
-                + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
+                                + spec.quotedTable() + " WHERE id = ?")
+                        .bind(id))
+                .one();
     }
 }

@@ -25,7 +25,8 @@ class CassandraSettingsTest {
 
     @Test
     void consistencyIsConfigurable() {
-        assertThat(CassandraSettings.from(connection(Map.of("consistency", "one"))).consistency())
+        assertThat(CassandraSettings.from(connection(Map.of("consistency", "one")))
+                        .consistency())
                 .isEqualTo(DefaultConsistencyLevel.ONE);
     }
 
@@ -72,8 +73,11 @@ class CassandraSettingsTest {
 
     @Test
     void aReadStatementAsksForAtMostOneHundredKeysUnlessConfigured() {
-        assertThat(CassandraSettings.from(connection(Map.of())).maxKeysPerRead()).isEqualTo(100);
-        assertThat(CassandraSettings.from(connection(Map.of("max-keys-per-read", "20"))).maxKeysPerRead()).isEqualTo(20);
+        assertThat(CassandraSettings.from(connection(Map.of())).maxKeysPerRead())
+                .isEqualTo(100);
+        assertThat(CassandraSettings.from(connection(Map.of("max-keys-per-read", "20")))
+                        .maxKeysPerRead())
+                .isEqualTo(20);
         assertThatThrownBy(() -> CassandraSettings.from(connection(Map.of("max-keys-per-read", "0"))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("max-keys-per-read");

@@ -21,21 +21,29 @@ public final class NodeTool implements AutoCloseable {
 
     /** {@code nodetool flush keyspace table}. */
     public void flush(String keyspace, String table) throws Exception {
-        server.invoke(storageService(), "forceKeyspaceFlush", new Object[] {keyspace, new String[] {table}},
-                new String[] {String.class.getName(), String[].class.getName()});
+        server.invoke(
+                storageService(), "forceKeyspaceFlush", new Object[] {keyspace, new String[] {table}}, new String[] {
+                    String.class.getName(), String[].class.getName()
+                });
     }
 
     /** {@code nodetool compact keyspace table}: a major compaction, returns when done. */
     public void compact(String keyspace, String table) throws Exception {
-        server.invoke(storageService(), "forceKeyspaceCompaction", new Object[] {false, keyspace, new String[] {table}},
+        server.invoke(
+                storageService(),
+                "forceKeyspaceCompaction",
+                new Object[] {false, keyspace, new String[] {table}},
                 new String[] {boolean.class.getName(), String.class.getName(), String[].class.getName()});
     }
 
     /** {@code nodetool getsstables keyspace table key}: the SSTables holding anything of the partition. */
     @SuppressWarnings("unchecked")
     public List<String> sstablesOf(String keyspace, String table, String partitionKey) throws Exception {
-        return (List<String>) server.invoke(new ObjectName("org.apache.cassandra.db:type=Tables,keyspace=" + keyspace
-                + ",table=" + table), "getSSTablesForKey", new Object[] {partitionKey}, new String[] {String.class.getName()});
+        return (List<String>) server.invoke(
+                new ObjectName("org.apache.cassandra.db:type=Tables,keyspace=" + keyspace + ",table=" + table),
+                "getSSTablesForKey",
+                new Object[] {partitionKey},
+                new String[] {String.class.getName()});
     }
 
     private static ObjectName storageService() throws Exception {

@@ -78,13 +78,14 @@ public final class HttpCallbackAdapter implements StoreAdapter {
     @Override
     public void checkDataset(DatasetSpec spec) {
         if (spec.storeKind() != StoreKind.HTTP_CALLBACK) {
-            throw new StoreException.Fatal("dataset '" + spec.name() + "' is in " + spec.storeKind()
-                    + "; connection '" + settings.ref() + "' is an HTTP_CALLBACK connection");
+            throw new StoreException.Fatal("dataset '" + spec.name() + "' is in " + spec.storeKind() + "; connection '"
+                    + settings.ref() + "' is an HTTP_CALLBACK connection");
         }
         CopyTarget.HttpCallback callback = CallbackRequest.callbackOf(spec);
         if (!spec.keyColumns().primaryKey().equals(callback.keyColumns())) {
-            throw new StoreException.Fatal("dataset '" + spec.name() + "' has keyColumns " + spec.keyColumns().primaryKey()
-                    + " but its callback sends " + callback.keyColumns() + "; make them the same");
+            throw new StoreException.Fatal("dataset '" + spec.name() + "' has keyColumns "
+                    + spec.keyColumns().primaryKey() + " but its callback sends " + callback.keyColumns()
+                    + "; make them the same");
         }
         policy.check(CallbackRequest.URL_FIELD, callback.url());
         if (callback.checkUrl() != null) {
@@ -136,7 +137,8 @@ public final class HttpCallbackAdapter implements StoreAdapter {
         requireBatch(batch.keys());
         CallbackRequest request = CallbackRequest.delete(batch);
         List<DeletePlan.KeyDecision> decisions = batch.keys().stream()
-                .map(key -> new DeletePlan.KeyDecision(key, DeletePlan.Action.DELETE_ROW)).toList();
+                .map(key -> new DeletePlan.KeyDecision(key, DeletePlan.Action.DELETE_ROW))
+                .toList();
         return new DeletePlan(batch, List.of(request.statement()), decisions);
     }
 
@@ -148,7 +150,8 @@ public final class HttpCallbackAdapter implements StoreAdapter {
             throw new IllegalArgumentException("this plan was not made by the HTTP-callback adapter for batch "
                     + plan.batch().batchId() + "; plan the batch again");
         }
-        return answers.deleteOutcome(request.target(), client.send(request), plan.batch().keys().size());
+        return answers.deleteOutcome(
+                request.target(), client.send(request), plan.batch().keys().size());
     }
 
     @Override

@@ -33,9 +33,17 @@ import java.util.TreeSet;
  *                              secret NAME (required for each secret): a connection is shared by many teams, and a
  *                              team's token must never be sent by another team's spec to that team's own endpoint
  */
-public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolean allowPrivateAddresses,
-                                   List<AddressRange> allowedAddresses, int timeoutMs, int maxAttempts, int backoffMs,
-                                   int maxBatch, Map<String, String> secrets, Map<String, Set<String>> secretTeams) {
+public record HttpCallbackSettings(
+        String ref,
+        List<String> allowedHosts,
+        boolean allowPrivateAddresses,
+        List<AddressRange> allowedAddresses,
+        int timeoutMs,
+        int maxAttempts,
+        int backoffMs,
+        int maxBatch,
+        Map<String, String> secrets,
+        Map<String, Set<String>> secretTeams) {
 
     public static final String SECRET_PREFIX = "secret.";
     public static final String SECRET_TEAMS_PREFIX = "secret-teams.";
@@ -44,8 +52,10 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
         allowedHosts = List.copyOf(allowedHosts);
         allowedAddresses = List.copyOf(allowedAddresses);
         if (allowedHosts.isEmpty()) {
-            throw new StoreException.Fatal("connection '" + ref + "' setting 'allowed-hosts' lists no host; name the hosts"
-                    + " callbacks may reach, e.g. erasure.connections." + ref + ".allowed-hosts=owner.example.com,*.corp.example.com");
+            throw new StoreException.Fatal(
+                    "connection '" + ref + "' setting 'allowed-hosts' lists no host; name the hosts"
+                            + " callbacks may reach, e.g. erasure.connections." + ref
+                            + ".allowed-hosts=owner.example.com,*.corp.example.com");
         }
         positive(ref, "timeout-ms", timeoutMs);
         positive(ref, "max-attempts", maxAttempts);
@@ -73,15 +83,20 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
                 secretTeams.put(name.substring(SECRET_TEAMS_PREFIX.length()), teams);
             }
         });
-        return new HttpCallbackSettings(ref,
+        return new HttpCallbackSettings(
+                ref,
                 hostPatterns(ref, connection.required("allowed-hosts")),
-                bool(ref, "allow-private-addresses", connection.setting("allow-private-addresses").orElse("false")),
+                bool(
+                        ref,
+                        "allow-private-addresses",
+                        connection.setting("allow-private-addresses").orElse("false")),
                 addressRanges(ref, connection.setting("allowed-addresses").orElse("")),
                 connection.intSetting("timeout-ms", 10_000),
                 connection.intSetting("max-attempts", 4),
                 connection.intSetting("backoff-ms", 200),
                 connection.intSetting("max-batch", 500),
-                secrets, secretTeams);
+                secrets,
+                secretTeams);
     }
 
     /** The setting an operator adds to say which teams may use secret {@code name}. */
@@ -98,9 +113,11 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
     @Override
     public String toString() {
         return "HttpCallbackSettings[ref=" + ref + ", allowedHosts=" + allowedHosts + ", allowPrivateAddresses="
-                + allowPrivateAddresses + ", allowedAddresses=" + allowedAddresses.stream().map(AddressRange::cidr).toList()
+                + allowPrivateAddresses + ", allowedAddresses="
+                + allowedAddresses.stream().map(AddressRange::cidr).toList()
                 + ", timeoutMs=" + timeoutMs + ", maxAttempts=" + maxAttempts + ", backoffMs="
-                + backoffMs + ", maxBatch=" + maxBatch + ", secrets=" + new TreeMap<>(secrets).keySet() + ", secretTeams=" + new TreeMap<>(secretTeams) + "]";
+                + backoffMs + ", maxBatch=" + maxBatch + ", secrets=" + new TreeMap<>(secrets).keySet()
+                + ", secretTeams=" + new TreeMap<>(secretTeams) + "]";
     }
 
     private static List<String> hostPatterns(String ref, String value) {
@@ -111,7 +128,10 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
                 continue;
             }
             String host = pattern.startsWith("*.") ? pattern.substring(2) : pattern;
-            if (host.isEmpty() || host.contains("*") || host.contains("/") || host.contains(":") && !host.startsWith("[")) {
+            if (host.isEmpty()
+                    || host.contains("*")
+                    || host.contains("/")
+                    || host.contains(":") && !host.startsWith("[")) {
                 throw new StoreException.Fatal("connection '" + ref + "' setting 'allowed-hosts' has '" + part.trim()
                         + "'; list host names (owner.example.com), IP addresses or '*.suffix' patterns (*.corp.example.com),"
                         + " without scheme, port or path; a bare '*' is not allowed");
@@ -130,8 +150,10 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
             try {
                 ranges.add(AddressRange.parse(part, "allowed by erasure.connections." + ref + ".allowed-addresses"));
             } catch (IllegalArgumentException e) {
-                throw new StoreException.Fatal("connection '" + ref + "' setting 'allowed-addresses' has " + e.getMessage()
-                        + "; list IPv4 or IPv6 ranges in CIDR form (10.20.0.0/16, 127.0.0.1/32, 64:ff9b::/96)", e);
+                throw new StoreException.Fatal(
+                        "connection '" + ref + "' setting 'allowed-addresses' has " + e.getMessage()
+                                + "; list IPv4 or IPv6 ranges in CIDR form (10.20.0.0/16, 127.0.0.1/32, 64:ff9b::/96)",
+                        e);
             }
         }
         return ranges;
@@ -141,14 +163,16 @@ public record HttpCallbackSettings(String ref, List<String> allowedHosts, boolea
         return switch (value.trim().toLowerCase(Locale.ROOT)) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw new StoreException.Fatal("connection '" + ref + "' setting '" + name
-                    + "' must be true or false, got '" + value + "'");
+            default ->
+                throw new StoreException.Fatal(
+                        "connection '" + ref + "' setting '" + name + "' must be true or false, got '" + value + "'");
         };
     }
 
     private static void positive(String ref, String name, int value) {
         if (value < 1) {
-            throw new StoreException.Fatal("connection '" + ref + "' setting '" + name + "' must be >= 1, got " + value);
+            throw new StoreException.Fatal(
+                    "connection '" + ref + "' setting '" + name + "' must be >= 1, got " + value);
         }
     }
 }

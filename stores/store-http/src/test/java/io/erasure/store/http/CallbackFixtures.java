@@ -20,11 +20,11 @@ final class CallbackFixtures {
 
     static final String CONNECTION = "owner-callbacks";
     static final String SECRET = "owner-token";
-    static final String PAYLOAD = "{\"dataset\": \"{dataset}\", \"batchId\": \"{batchId}\", \"cutoffMicros\": {cutoffMicros},"
-            + " \"keys\": {keys}}";
+    static final String PAYLOAD =
+            "{\"dataset\": \"{dataset}\", \"batchId\": \"{batchId}\", \"cutoffMicros\": {cutoffMicros},"
+                    + " \"keys\": {keys}}";
 
-    private CallbackFixtures() {
-    }
+    private CallbackFixtures() {}
 
     /**
      * Settings for the fake owner on loopback: 127.0.0.1 allowed explicitly by operators (every other non-public
@@ -49,8 +49,10 @@ final class CallbackFixtures {
 
     /** An HTTP_CALLBACK dataset keyed by {@code id}, sending {@code Authorization: secret:owner-token}. */
     static DatasetSpec spec(String table, String url, String checkUrl) {
-        return spec(table, new CopyTarget.HttpCallback(url, "POST", Map.of("Authorization", "secret:" + SECRET), PAYLOAD,
-                List.of("id"), checkUrl));
+        return spec(
+                table,
+                new CopyTarget.HttpCallback(
+                        url, "POST", Map.of("Authorization", "secret:" + SECRET), PAYLOAD, List.of("id"), checkUrl));
     }
 
     static DatasetSpec spec(String table, CopyTarget.HttpCallback callback) {

@@ -57,7 +57,8 @@ final class FakeOwnerService implements AutoCloseable {
 
     static FakeOwnerService start() {
         try {
-            return new FakeOwnerService(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0));
+            return new FakeOwnerService(
+                    HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0));
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the fake owner service", e);
         }
@@ -98,7 +99,8 @@ final class FakeOwnerService implements AutoCloseable {
 
     /** The next request to {@code /<table>/...} is answered so, before any real answer, after {@code delay}. */
     void scriptNext(String table, int status, String body, Map<String, String> headers, Duration delay) {
-        scripts.computeIfAbsent(table, t -> new ConcurrentLinkedDeque<>()).add(new Scripted(status, body, headers, delay));
+        scripts.computeIfAbsent(table, t -> new ConcurrentLinkedDeque<>())
+                .add(new Scripted(status, body, headers, delay));
     }
 
     void scriptNext(String table, int status, String body) {
@@ -135,7 +137,8 @@ final class FakeOwnerService implements AutoCloseable {
             exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), values.get(0)));
             received.add(new Received(table, action, exchange.getRequestMethod(), headers, body, serverName(exchange)));
 
-            Scripted scripted = scripts.getOrDefault(table, new ConcurrentLinkedDeque<>()).poll();
+            Scripted scripted =
+                    scripts.getOrDefault(table, new ConcurrentLinkedDeque<>()).poll();
             if (scripted != null) {
                 Thread.sleep(scripted.delay().toMillis());
                 scripted.headers().forEach(exchange.getResponseHeaders()::add);
@@ -162,8 +165,13 @@ final class FakeOwnerService implements AutoCloseable {
                     }
                     reply(exchange, 200, "{\"deleted\": " + deleted + ", \"absent\": " + (ids.size() - deleted) + "}");
                 }
-                case "check" -> reply(exchange, 200, JSON.writeValueAsString(
-                        Map.of("present", ids.stream().map(rows::containsKey).toList())));
+                case "check" ->
+                    reply(
+                            exchange,
+                            200,
+                            JSON.writeValueAsString(Map.of(
+                                    "present",
+                                    ids.stream().map(rows::containsKey).toList())));
                 default -> reply(exchange, 404, "no such action " + action);
             }
         } catch (InterruptedException e) {
@@ -175,8 +183,10 @@ final class FakeOwnerService implements AutoCloseable {
     private static String serverName(HttpExchange exchange) {
         if (exchange instanceof HttpsExchange https && https.getSSLSession() instanceof ExtendedSSLSession session) {
             return session.getRequestedServerNames().stream()
-                    .filter(SNIHostName.class::isInstance).map(name -> ((SNIHostName) name).getAsciiName())
-                    .findFirst().orElse(null);
+                    .filter(SNIHostName.class::isInstance)
+                    .map(name -> ((SNIHostName) name).getAsciiName())
+                    .findFirst()
+                    .orElse(null);
         }
         return null;
     }
@@ -192,10 +202,8 @@ final class FakeOwnerService implements AutoCloseable {
     }
 
     /** A request as the owner received it; header names in lower case; {@code serverName} the TLS SNI (null over HTTP). */
-    record Received(String table, String action, String method, Map<String, String> headers, String body,
-                    String serverName) {
-    }
+    record Received(
+            String table, String action, String method, Map<String, String> headers, String body, String serverName) {}
 
-    private record Scripted(int status, String body, Map<String, String> headers, Duration delay) {
-    }
+    private record Scripted(int status, String body, Map<String, String> headers, Duration delay) {}
 }

@@ -56,7 +56,8 @@ class HttpCallbackAdapterContractIT extends StoreAdapterContractTest {
         }
 
         @Override
-        public void write(DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
+        public void write(
+                DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
             owner.put(spec.table(), new FixtureRow(id, payload, score, writeTimeMicros, null));
         }
 

@@ -88,10 +88,14 @@ class HttpCallbackIT {
     @ValueSource(strings = {"localhost", "127.0.0.1", "169.254.169.254", "10.1.2.3", "192.168.0.10", "[::1]"})
     void aHostResolvingToANonPublicAddressIsRefusedAndNeverCalled(String host) {
         StoreAdapter strict = CallbackFixtures.open(Map.of(
-                "allowed-hosts", "localhost,127.0.0.1,169.254.169.254,10.1.2.3,192.168.0.10,[::1]",
-                "secret.owner-token", FakeOwnerService.TOKEN,
-                        "secret-teams.owner-token", "owners"));
-        DatasetSpec internal = CallbackFixtures.spec(table, "http://" + host + ":" + owner.port() + "/" + table + "/delete", null);
+                "allowed-hosts",
+                "localhost,127.0.0.1,169.254.169.254,10.1.2.3,192.168.0.10,[::1]",
+                "secret.owner-token",
+                FakeOwnerService.TOKEN,
+                "secret-teams.owner-token",
+                "owners"));
+        DatasetSpec internal =
+                CallbackFixtures.spec(table, "http://" + host + ":" + owner.port() + "/" + table + "/delete", null);
 
         assertThatThrownBy(() -> strict.checkDataset(internal))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -108,13 +112,21 @@ class HttpCallbackIT {
     void aHostRebindingToAPrivateAddressAfterRegistrationIsRefusedAtCallTime() throws Exception {
         AtomicReference<InetAddress> answer = new AtomicReference<>(InetAddress.getByName("93.184.216.34"));
         HostResolver dns = host -> List.of(answer.get());
-        Map<String, String> settings = Map.of("allowed-hosts", "owner.example.com", "secret.owner-token", FakeOwnerService.TOKEN,
-                        "secret-teams.owner-token", "owners",
-                "max-attempts", "1");
+        Map<String, String> settings = Map.of(
+                "allowed-hosts",
+                "owner.example.com",
+                "secret.owner-token",
+                FakeOwnerService.TOKEN,
+                "secret-teams.owner-token",
+                "owners",
+                "max-attempts",
+                "1");
         StoreAdapter rebound = HttpCallbackAdapterProvider.open(
-                HttpCallbackSettings.from(new StoreConnection("rebinding", StoreKind.HTTP_CALLBACK, settings)), dns,
+                HttpCallbackSettings.from(new StoreConnection("rebinding", StoreKind.HTTP_CALLBACK, settings)),
+                dns,
                 Clock.systemUTC());
-        DatasetSpec target = CallbackFixtures.spec(table, "http://owner.example.com:" + owner.port() + "/" + table + "/delete", null);
+        DatasetSpec target = CallbackFixtures.spec(
+                table, "http://owner.example.com:" + owner.port() + "/" + table + "/delete", null);
         rebound.checkDataset(target);
 
         answer.set(InetAddress.getByName("127.0.0.1"));
@@ -127,16 +139,43 @@ class HttpCallbackIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"100.64.0.1", "198.18.0.1", "198.19.255.255", "240.0.0.1", "255.255.255.255", "192.0.0.8",
-            "192.0.2.1", "198.51.100.1", "203.0.113.1", "64:ff9b::a00:1", "64:ff9b::808:808", "64:ff9b:1::a00:1",
-            "2002:a00:1::1", "2001::1", "::8.8.8.8"})
+    @ValueSource(
+            strings = {
+                "100.64.0.1",
+                "198.18.0.1",
+                "198.19.255.255",
+                "240.0.0.1",
+                "255.255.255.255",
+                "192.0.0.8",
+                "192.0.2.1",
+                "198.51.100.1",
+                "203.0.113.1",
+                "64:ff9b::a00:1",
+                "64:ff9b::808:808",
+                "64:ff9b:1::a00:1",
+                "2002:a00:1::1",
+                "2001::1",
+                "::8.8.8.8"
+            })
     void aHostResolvingToAnyOtherNonPublicRangeIsRefusedAtRegistrationAndAtCallTime(String address) throws Exception {
         InetAddress resolved = InetAddress.getByName(address);
-        StoreAdapter strict = HttpCallbackAdapterProvider.open(HttpCallbackSettings.from(new StoreConnection("strict",
-                StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.test", "secret.owner-token", FakeOwnerService.TOKEN,
-                        "secret-teams.owner-token", "owners",
-                        "max-attempts", "1"))), host -> List.of(resolved), Clock.systemUTC());
-        DatasetSpec target = CallbackFixtures.spec(table, "http://owner.test:" + owner.port() + "/" + table + "/delete", null);
+        StoreAdapter strict = HttpCallbackAdapterProvider.open(
+                HttpCallbackSettings.from(new StoreConnection(
+                        "strict",
+                        StoreKind.HTTP_CALLBACK,
+                        Map.of(
+                                "allowed-hosts",
+                                "owner.test",
+                                "secret.owner-token",
+                                FakeOwnerService.TOKEN,
+                                "secret-teams.owner-token",
+                                "owners",
+                                "max-attempts",
+                                "1"))),
+                host -> List.of(resolved),
+                Clock.systemUTC());
+        DatasetSpec target =
+                CallbackFixtures.spec(table, "http://owner.test:" + owner.port() + "/" + table + "/delete", null);
 
         assertThatThrownBy(() -> strict.checkDataset(target))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -155,26 +194,43 @@ class HttpCallbackIT {
     @Test
     void aCallConnectsOnlyToTheAddressItsOneLookupCheckedNotToALaterAnswer() throws Exception {
         FakeOwnerService[] servers = onTwoLoopbackAddresses();
-        try (FakeOwnerService checked = servers[0]; FakeOwnerService internal = servers[1]) {
+        try (FakeOwnerService checked = servers[0];
+                FakeOwnerService internal = servers[1]) {
             int port = checked.port();
             seed(checked, internal);
             AtomicInteger lookups = new AtomicInteger();
             // operators allow the owner's 127.0.0.2 only; the second answer points at another service, on 127.0.0.1
-            HostResolver rebinding = host -> List.of(InetAddress.getByName(
-                    lookups.incrementAndGet() == 1 ? "127.0.0.2" : "127.0.0.1"));
-            StoreAdapter pinned = HttpCallbackAdapterProvider.open(HttpCallbackSettings.from(new StoreConnection("pinned",
-                    StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.test", "allowed-addresses", "127.0.0.2/32",
-                            "secret.owner-token", FakeOwnerService.TOKEN,
-                        "secret-teams.owner-token", "owners", "max-attempts", "1"))), rebinding, Clock.systemUTC());
-            DatasetSpec target = CallbackFixtures.spec(table, "http://owner.test:" + port + "/" + table + "/delete", null);
+            HostResolver rebinding =
+                    host -> List.of(InetAddress.getByName(lookups.incrementAndGet() == 1 ? "127.0.0.2" : "127.0.0.1"));
+            StoreAdapter pinned = HttpCallbackAdapterProvider.open(
+                    HttpCallbackSettings.from(new StoreConnection(
+                            "pinned",
+                            StoreKind.HTTP_CALLBACK,
+                            Map.of(
+                                    "allowed-hosts",
+                                    "owner.test",
+                                    "allowed-addresses",
+                                    "127.0.0.2/32",
+                                    "secret.owner-token",
+                                    FakeOwnerService.TOKEN,
+                                    "secret-teams.owner-token",
+                                    "owners",
+                                    "max-attempts",
+                                    "1"))),
+                    rebinding,
+                    Clock.systemUTC());
+            DatasetSpec target =
+                    CallbackFixtures.spec(table, "http://owner.test:" + port + "/" + table + "/delete", null);
 
             DeleteOutcome outcome = pinned.executeDelete(pinned.planDelete(batch(target, "batch-pinned", ids(1))));
 
             assertThat(outcome.deleted()).isEqualTo(1);
             assertThat(lookups).hasValue(1);
             assertThat(checked.get(table, 1)).isEmpty();
-            assertThat(checked.received(table)).singleElement()
-                    .satisfies(request -> assertThat(request.headers().get("host")).isEqualTo("owner.test:" + port));
+            assertThat(checked.received(table))
+                    .singleElement()
+                    .satisfies(
+                            request -> assertThat(request.headers().get("host")).isEqualTo("owner.test:" + port));
             assertThat(internal.received(table)).isEmpty();
             assertThat(internal.get(table, 1)).isPresent();
             pinned.close();
@@ -184,7 +240,8 @@ class HttpCallbackIT {
     @Test
     void withEveryAddressAllowedACallStillConnectsToWhatItsOwnLookupReturned() throws Exception {
         FakeOwnerService[] servers = onTwoLoopbackAddresses();
-        try (FakeOwnerService resolved = servers[0]; FakeOwnerService elsewhere = servers[1]) {
+        try (FakeOwnerService resolved = servers[0];
+                FakeOwnerService elsewhere = servers[1]) {
             int port = resolved.port();
             seed(resolved, elsewhere);
             AtomicInteger lookups = new AtomicInteger();
@@ -193,11 +250,25 @@ class HttpCallbackIT {
                 lookups.incrementAndGet();
                 return List.of(InetAddress.getByName("127.0.0.2"));
             };
-            StoreAdapter open = HttpCallbackAdapterProvider.open(HttpCallbackSettings.from(new StoreConnection("open",
-                    StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "localhost", "allow-private-addresses", "true",
-                            "secret.owner-token", FakeOwnerService.TOKEN,
-                        "secret-teams.owner-token", "owners", "max-attempts", "1"))), dns, Clock.systemUTC());
-            DatasetSpec target = CallbackFixtures.spec(table, "http://localhost:" + port + "/" + table + "/delete", null);
+            StoreAdapter open = HttpCallbackAdapterProvider.open(
+                    HttpCallbackSettings.from(new StoreConnection(
+                            "open",
+                            StoreKind.HTTP_CALLBACK,
+                            Map.of(
+                                    "allowed-hosts",
+                                    "localhost",
+                                    "allow-private-addresses",
+                                    "true",
+                                    "secret.owner-token",
+                                    FakeOwnerService.TOKEN,
+                                    "secret-teams.owner-token",
+                                    "owners",
+                                    "max-attempts",
+                                    "1"))),
+                    dns,
+                    Clock.systemUTC());
+            DatasetSpec target =
+                    CallbackFixtures.spec(table, "http://localhost:" + port + "/" + table + "/delete", null);
 
             DeleteOutcome outcome = open.executeDelete(open.planDelete(batch(target, "batch-resolved", ids(1))));
 
@@ -230,8 +301,10 @@ class HttpCallbackIT {
         DeleteOutcome outcome = delete("batch-retried", ids(1, 2));
 
         assertThat(outcome.deleted()).isEqualTo(2);
-        assertThat(owner.received(table)).hasSize(3)
-                .extracting(r -> r.headers().get("idempotency-key")).containsOnly("batch-retried");
+        assertThat(owner.received(table))
+                .hasSize(3)
+                .extracting(r -> r.headers().get("idempotency-key"))
+                .containsOnly("batch-retried");
         assertThat(owner.get(table, 1)).isEmpty();
         assertThat(owner.get(table, 2)).isEmpty();
         assertThat(owner.get(table, 3)).isPresent();
@@ -286,8 +359,10 @@ class HttpCallbackIT {
                 .isInstanceOf(StoreException.Retriable.class)
                 .hasMessageContaining("did not answer within 300 ms")
                 .hasMessageContaining("2 attempt(s)");
-        assertThat(owner.receivedAtLeast(table, 2)).hasSize(2)
-                .extracting(r -> r.headers().get("idempotency-key")).containsOnly("batch-slow");
+        assertThat(owner.receivedAtLeast(table, 2))
+                .hasSize(2)
+                .extracting(r -> r.headers().get("idempotency-key"))
+                .containsOnly("batch-slow");
     }
 
     // --- secrets ---
@@ -311,7 +386,8 @@ class HttpCallbackIT {
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageNotContaining(FakeOwnerService.TOKEN);
 
-        assertThat(owner.received(table)).extracting(r -> r.headers().get("authorization"))
+        assertThat(owner.received(table))
+                .extracting(r -> r.headers().get("authorization"))
                 .containsOnly(FakeOwnerService.TOKEN);
     }
 
@@ -342,14 +418,23 @@ class HttpCallbackIT {
         assertThatThrownBy(() -> adapter.executeDelete(adapter.planDelete(batch(borrowed, "batch-borrowed", ids(1)))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("team 'intruders' may not use");
-        assertThat(owner.received(table)).as("nothing was sent, so the token went nowhere").isEmpty();
+        assertThat(owner.received(table))
+                .as("nothing was sent, so the token went nowhere")
+                .isEmpty();
         assertThat(owner.get(table, 1)).isPresent();
     }
 
     @Test
     void anUnknownSecretIsRefusedNamingItAndTheSettingToAdd() {
-        DatasetSpec unknown = CallbackFixtures.spec(table, new CopyTarget.HttpCallback(owner.url(table, "delete"), "POST",
-                Map.of("X-Api-Key", "secret:billing-key"), CallbackFixtures.PAYLOAD, List.of("id"), null));
+        DatasetSpec unknown = CallbackFixtures.spec(
+                table,
+                new CopyTarget.HttpCallback(
+                        owner.url(table, "delete"),
+                        "POST",
+                        Map.of("X-Api-Key", "secret:billing-key"),
+                        CallbackFixtures.PAYLOAD,
+                        List.of("id"),
+                        null));
 
         assertThatThrownBy(() -> adapter.checkDataset(unknown))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -397,7 +482,8 @@ class HttpCallbackIT {
         assertThat(states).extracting(LiveState::lastWriteMicros).containsOnlyNulls();
         Received question = owner.received(table).get(1);
         assertThat(question.action()).isEqualTo("check");
-        assertThat(json(question.body()).get("keys").get(0).get("id").longValue()).isEqualTo(1);
+        assertThat(json(question.body()).get("keys").get(0).get("id").longValue())
+                .isEqualTo(1);
     }
 
     @Test
@@ -420,7 +506,9 @@ class HttpCallbackIT {
         assertThat(rows.get(1).lastWriteMicros()).isNull();
         assertThat(rows.get(1).columns()).singleElement().satisfies(column -> {
             assertThat(column.name()).isEqualTo("request");
-            assertThat((String) column.value()).contains("\"keys\": [{\"id\":7}]").contains("\"dataset\": \"" + spec.name() + "\"");
+            assertThat((String) column.value())
+                    .contains("\"keys\": [{\"id\":7}]")
+                    .contains("\"dataset\": \"" + spec.name() + "\"");
         });
         assertThat(owner.received(table)).isEmpty();
     }
@@ -429,13 +517,20 @@ class HttpCallbackIT {
     void stringKeysWithQuotesAreEscapedInTheKeysArray() {
         String awkward = "he said \"hi\" \\ {dataset}\nbye";
         String strings = "s" + TABLES.incrementAndGet();
-        DatasetSpec named = CallbackFixtures.spec(strings, new CopyTarget.HttpCallback(owner.url(strings, "delete"), "POST",
-                Map.of("Authorization", "secret:owner-token"), CallbackFixtures.PAYLOAD, List.of("name"), null));
+        DatasetSpec named = CallbackFixtures.spec(
+                strings,
+                new CopyTarget.HttpCallback(
+                        owner.url(strings, "delete"),
+                        "POST",
+                        Map.of("Authorization", "secret:owner-token"),
+                        CallbackFixtures.PAYLOAD,
+                        List.of("name"),
+                        null));
         adapter.checkDataset(named);
         owner.scriptNext(strings, 200, "{\"deleted\": 1}");
 
-        DeleteOutcome outcome = adapter.executeDelete(adapter.planDelete(
-                new DeleteBatch(named, "batch-strings", CUTOFF, List.of(Map.of("name", awkward)))));
+        DeleteOutcome outcome = adapter.executeDelete(
+                adapter.planDelete(new DeleteBatch(named, "batch-strings", CUTOFF, List.of(Map.of("name", awkward)))));
 
         assertThat(outcome.deleted()).isEqualTo(1);
         JsonNode sent = json(owner.received(strings).get(0).body());
@@ -482,7 +577,9 @@ class HttpCallbackIT {
     }
 
     private static List<Map<String, Object>> ids(long... ids) {
-        return LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+        return LongStream.of(ids)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
     }
 
     private static JsonNode json(String body) {

@@ -33,7 +33,8 @@ class HttpCallbackSettingsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"*", "https://owner.example.com", "owner.example.com:443", "*.*.example.com", "a*.example.com"})
+    @ValueSource(
+            strings = {"*", "https://owner.example.com", "owner.example.com:443", "*.*.example.com", "a*.example.com"})
     void anAllowListEntryThatIsNotAHostIsRefused(String entry) {
         assertThatThrownBy(() -> from(Map.of("allowed-hosts", entry)))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -49,12 +50,15 @@ class HttpCallbackSettingsTest {
 
     @Test
     void allowedAddressesAreReadAsRanges() {
-        HttpCallbackSettings settings = from(Map.of("allowed-hosts", "h",
-                "allowed-addresses", " 10.20.0.0/16, 127.0.0.1,64:ff9b::/96,"));
+        HttpCallbackSettings settings =
+                from(Map.of("allowed-hosts", "h", "allowed-addresses", " 10.20.0.0/16, 127.0.0.1,64:ff9b::/96,"));
 
-        assertThat(settings.allowedAddresses()).extracting(range -> range.cidr())
+        assertThat(settings.allowedAddresses())
+                .extracting(range -> range.cidr())
                 .containsExactly("10.20.0.0/16", "127.0.0.1", "64:ff9b::/96");
-        assertThat(settings.allowedAddresses()).extracting(range -> range.prefixLength()).containsExactly(16, 32, 96);
+        assertThat(settings.allowedAddresses())
+                .extracting(range -> range.prefixLength())
+                .containsExactly(16, 32, 96);
         assertThat(from(Map.of("allowed-hosts", "h")).allowedAddresses()).isEmpty();
     }
 

@@ -53,12 +53,36 @@ class HttpCallbackTlsIT {
     @BeforeAll
     static void start() throws Exception {
         Path keys = dir.resolve("owner.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "owner", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=owner.test",
-                "-ext", "SAN=dns:owner.test", "-validity", "2", "-storetype", "PKCS12", "-keystore", keys.toString(),
-                "-storepass", PASSWORD, "-keypass", PASSWORD).redirectErrorStream(true).start();
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "owner",
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-dname",
+                        "CN=owner.test",
+                        "-ext",
+                        "SAN=dns:owner.test",
+                        "-validity",
+                        "2",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        keys.toString(),
+                        "-storepass",
+                        PASSWORD,
+                        "-keypass",
+                        PASSWORD)
+                .redirectErrorStream(true)
+                .start();
         String output = new String(keytool.getInputStream().readAllBytes());
-        assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).as("keytool finished: " + output).isTrue();
+        assertThat(keytool.waitFor(60, TimeUnit.SECONDS))
+                .as("keytool finished: " + output)
+                .isTrue();
         assertThat(keytool.exitValue()).as("keytool: " + output).isZero();
 
         KeyStore keyStore = KeyStore.getInstance("PKCS12");
@@ -93,8 +117,8 @@ class HttpCallbackTlsIT {
         StoreAdapter adapter = adapter("owner.test");
         DatasetSpec spec = CallbackFixtures.spec("tls", "https://owner.test:" + owner.port() + "/tls/delete", null);
 
-        DeleteOutcome outcome = adapter.executeDelete(adapter.planDelete(
-                new DeleteBatch(spec, "batch-tls", CUTOFF, List.of(Map.of("id", 1L)))));
+        DeleteOutcome outcome = adapter.executeDelete(
+                adapter.planDelete(new DeleteBatch(spec, "batch-tls", CUTOFF, List.of(Map.of("id", 1L)))));
 
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(owner.get("tls", 1)).isEmpty();
@@ -113,11 +137,13 @@ class HttpCallbackTlsIT {
         DatasetSpec spec = CallbackFixtures.spec("tls", "https://other.test:" + owner.port() + "/tls/delete", null);
 
         assertThatThrownBy(() -> adapter.executeDelete(adapter.planDelete(
-                new DeleteBatch(spec, "batch-other-name", CUTOFF, List.of(Map.of("id", 2L))))))
+                        new DeleteBatch(spec, "batch-other-name", CUTOFF, List.of(Map.of("id", 2L))))))
                 .isInstanceOf(StoreException.Retriable.class)
                 .hasMessageContaining("https://other.test:" + owner.port())
                 // the attempt's failure, caused by the TLS check
-                .cause().cause().isInstanceOf(SSLException.class);
+                .cause()
+                .cause()
+                .isInstanceOf(SSLException.class);
         assertThat(owner.received("tls")).hasSize(before);
         assertThat(owner.get("tls", 2)).isPresent();
         adapter.close();
@@ -130,10 +156,22 @@ class HttpCallbackTlsIT {
      */
     private static StoreAdapter adapter(String host) {
         HostResolver dns = name -> List.of(InetAddress.getByName("127.0.0.2"));
-        HttpCallbackSettings settings = HttpCallbackSettings.from(new StoreConnection("tls", StoreKind.HTTP_CALLBACK,
-                Map.of("allowed-hosts", host, "allowed-addresses", "127.0.0.2/32", "secret.owner-token",
-                        FakeOwnerService.TOKEN, "secret-teams.owner-token", "owners", "max-attempts", "1")));
-        return withDefaultTls(trustingTheOwner, () -> HttpCallbackAdapterProvider.open(settings, dns, Clock.systemUTC()));
+        HttpCallbackSettings settings = HttpCallbackSettings.from(new StoreConnection(
+                "tls",
+                StoreKind.HTTP_CALLBACK,
+                Map.of(
+                        "allowed-hosts",
+                        host,
+                        "allowed-addresses",
+                        "127.0.0.2/32",
+                        "secret.owner-token",
+                        FakeOwnerService.TOKEN,
+                        "secret-teams.owner-token",
+                        "owners",
+                        "max-attempts",
+                        "1")));
+        return withDefaultTls(
+                trustingTheOwner, () -> HttpCallbackAdapterProvider.open(settings, dns, Clock.systemUTC()));
     }
 
     private static <T> T withDefaultTls(SSLContext context, Supplier<T> build) {

@@ -98,8 +98,8 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
     public static final int MAX_BATCH = 1_000;
 
     private static final System.Logger LOG = System.getLogger(PostgresAdapter.class.getName());
-    private static final StoreCapabilities CAPABILITIES = new StoreCapabilities(false, false, false, true, false, MAX_BATCH,
-            true, true);
+    private static final StoreCapabilities CAPABILITIES =
+            new StoreCapabilities(false, false, false, true, false, MAX_BATCH, true, true);
 
     private final DataSource dataSource;
     private final Hierarchies hierarchies;
@@ -116,8 +116,13 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
         this.planner = new DeletePlanner(settings.batchSize());
         this.clearPlanner = new ClearPlanner(settings.batchSize());
         this.identifierIndex = new IdentifierIndex(clock);
-        this.load = new PostgresLoad(settings.latencyLimitMs(), settings.lockWaitLimit(), settings.activeSessionLimit(),
-                settings.cpus(), clock, System::nanoTime);
+        this.load = new PostgresLoad(
+                settings.latencyLimitMs(),
+                settings.lockWaitLimit(),
+                settings.activeSessionLimit(),
+                settings.cpus(),
+                clock,
+                System::nanoTime);
     }
 
     @Override
@@ -134,26 +139,38 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
     public void checkDataset(DatasetSpec spec) {
         DatasetSql sql = call("check dataset '" + spec.name() + "'", c -> recheck(c, spec));
         if (sql.shape().guard().kind() == CutoffGuard.Kind.NONE) {
-            LOG.log(System.Logger.Level.WARNING, "dataset ''{0}'' ({1}) is registered without a conditional column: its deletes"
-                    + " are not conditioned on the cut-off, so a row updated after it (but before the plan) is deleted too",
-                    spec.name(), spec.quotedTable());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "dataset ''{0}'' ({1}) is registered without a conditional column: its deletes"
+                            + " are not conditioned on the cut-off, so a row updated after it (but before the plan) is deleted too",
+                    spec.name(),
+                    spec.quotedTable());
         }
-        if (sql.shape().nodesHaveOwnIdentifier() && sql.shape().table().primaryKey().contains(spec.identifierColumn())) {
-            LOG.log(System.Logger.Level.WARNING, "dataset ''{0}'' is a tree whose identifier column ''{1}'' is its primary key,"
-                    + " and its nodes have their own identifier (the default): a subtree delete removes only the key''s row and"
-                    + " keeps every node under it; if the nodes belong to their key, set hierarchy.{0}.tree.node-identifier ="
-                    + " inherited", spec.name(), spec.identifierColumn());
+        if (sql.shape().nodesHaveOwnIdentifier()
+                && sql.shape().table().primaryKey().contains(spec.identifierColumn())) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "dataset ''{0}'' is a tree whose identifier column ''{1}'' is its primary key,"
+                            + " and its nodes have their own identifier (the default): a subtree delete removes only the key''s row and"
+                            + " keeps every node under it; if the nodes belong to their key, set hierarchy.{0}.tree.node-identifier ="
+                            + " inherited",
+                    spec.name(),
+                    spec.identifierColumn());
         }
     }
 
     @Override
     public List<LiveRow> readRows(DatasetSpec spec, List<Map<String, Object>> keys) {
-        return onDataset(spec, keys, "read rows of dataset '" + spec.name() + "'", (c, sql) -> RowReader.readRows(c, sql, keys));
+        return onDataset(
+                spec, keys, "read rows of dataset '" + spec.name() + "'", (c, sql) -> RowReader.readRows(c, sql, keys));
     }
 
     @Override
     public List<LiveState> checkLiveState(DatasetSpec spec, List<Map<String, Object>> keys) {
-        return onDataset(spec, keys, "check live state of dataset '" + spec.name() + "'",
+        return onDataset(
+                spec,
+                keys,
+                "check live state of dataset '" + spec.name() + "'",
                 (c, sql) -> RowReader.checkLiveState(c, sql, keys));
     }
 
@@ -169,25 +186,35 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
     @Override
     public DeletePlan planDelete(DeleteBatch batch) {
         if (batch.anonymising()) {
-            return onDataset(batch.spec(), batch.keys(), "plan anonymisation of dataset '" + batch.spec().name() + "' batch "
-                    + batch.batchId(), (c, sql) -> clearPlanner.plan(c, sql, batch));
+            return onDataset(
+                    batch.spec(),
+                    batch.keys(),
+                    "plan anonymisation of dataset '" + batch.spec().name() + "' batch " + batch.batchId(),
+                    (c, sql) -> clearPlanner.plan(c, sql, batch));
         }
-        return onDataset(batch.spec(), batch.keys(), "plan delete of dataset '" + batch.spec().name() + "' batch "
-                + batch.batchId(), (c, sql) -> planner.plan(c, sql, batch));
+        return onDataset(
+                batch.spec(),
+                batch.keys(),
+                "plan delete of dataset '" + batch.spec().name() + "' batch " + batch.batchId(),
+                (c, sql) -> planner.plan(c, sql, batch));
     }
 
     @Override
     public DeleteOutcome executeDelete(DeletePlan plan) {
         DatasetSpec spec = plan.batch().spec();
-        String action = "delete from dataset '" + spec.name() + "' batch " + plan.batch().batchId();
+        String action = "delete from dataset '" + spec.name() + "' batch "
+                + plan.batch().batchId();
         return onDataset(spec, plan.batch().keys(), action, (c, sql) -> {
             try {
                 return executor.execute(c, sql, plan);
             } catch (StaleSchema stale) {
-                // refused now if the change made the dataset unsafe (as at its first check); otherwise plan, read, log again
+                // refused now if the change made the dataset unsafe (as at its first check); otherwise plan, read, log
+                // again
                 recheck(c, spec);
-                throw new StoreException.Retriable(action + ": " + stale.getMessage() + "; nothing was deleted by this"
-                        + " statement, the batch must be planned, read and logged again", stale);
+                throw new StoreException.Retriable(
+                        action + ": " + stale.getMessage() + "; nothing was deleted by this"
+                                + " statement, the batch must be planned, read and logged again",
+                        stale);
             }
         });
     }
@@ -195,22 +222,31 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
     @Override
     public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
         if (records.size() > MAX_BATCH) {
-            throw new IllegalArgumentException("restore takes at most " + MAX_BATCH + " records per call, got " + records.size());
+            throw new IllegalArgumentException(
+                    "restore takes at most " + MAX_BATCH + " records per call, got " + records.size());
         }
-        return onDataset(spec, List.of(), "restore rows of dataset '" + spec.name() + "'",
+        return onDataset(
+                spec,
+                List.of(),
+                "restore rows of dataset '" + spec.name() + "'",
                 (c, sql) -> RowRestorer.restore(c, sql, records));
     }
 
     @Override
     public String lookupRefusal(DatasetSpec spec) {
-        return onDataset(spec, List.of(), "check the identifier index of dataset '" + spec.name() + "'",
+        return onDataset(
+                spec,
+                List.of(),
+                "check the identifier index of dataset '" + spec.name() + "'",
                 (c, sql) -> identifierIndex.refusal(c, sql.shape()));
     }
 
     /** @throws IllegalArgumentException when {@link #lookupRefusal} refuses, or for empty, null or too many identifiers */
     @Override
     public List<Map<String, Object>> keysByIdentifier(DatasetSpec spec, List<Object> identifiers, int limit) {
-        if (identifiers == null || identifiers.isEmpty() || identifiers.size() > MAX_BATCH
+        if (identifiers == null
+                || identifiers.isEmpty()
+                || identifiers.size() > MAX_BATCH
                 || identifiers.stream().anyMatch(java.util.Objects::isNull)) {
             throw new IllegalArgumentException("a lookup takes 1 to " + MAX_BATCH + " identifiers, none of them null");
         }
@@ -221,7 +257,10 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
         if (refusal != null) {
             throw new IllegalArgumentException(refusal);
         }
-        return onDataset(spec, List.of(), "look up keys of dataset '" + spec.name() + "' by " + spec.identifierColumn(),
+        return onDataset(
+                spec,
+                List.of(),
+                "look up keys of dataset '" + spec.name() + "' by " + spec.identifierColumn(),
                 (c, sql) -> identifierIndex.keys(c, sql.shape(), identifiers, limit));
     }
 
@@ -258,7 +297,8 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
             try {
                 return work.run(c, current(c, spec));
             } catch (SQLException e) {
-                if (e.getSQLState() != null && (e.getSQLState().startsWith("42") || e.getSQLState().startsWith("0A"))) {
+                if (e.getSQLState() != null
+                        && (e.getSQLState().startsWith("42") || e.getSQLState().startsWith("0A"))) {
                     datasets.remove(spec);
                 }
                 throw e;

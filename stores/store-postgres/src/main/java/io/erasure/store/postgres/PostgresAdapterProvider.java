@@ -53,8 +53,10 @@ public final class PostgresAdapterProvider implements StoreAdapterProvider {
             if (e.getCause() instanceof SQLException sql) {
                 String state = sql.getSQLState();
                 if (state != null && (state.startsWith("28") || state.equals("3D000"))) {
-                    throw new StoreException.Fatal(action + ": " + sql.getMessage() + "; check the connection's username,"
-                            + " password and database", sql);
+                    throw new StoreException.Fatal(
+                            action + ": " + sql.getMessage() + "; check the connection's username,"
+                                    + " password and database",
+                            sql);
                 }
                 throw SqlFailures.translate(action, sql);
             }

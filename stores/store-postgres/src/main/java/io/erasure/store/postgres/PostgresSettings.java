@@ -22,9 +22,18 @@ import io.erasure.store.spi.StoreException;
  * @param cpus               {@code cpus}: the database host's cores; that many sessions running on a CPU (active, not
  *                           waiting for I/O, a lock or a client) count as fully loaded (default 4)
  */
-public record PostgresSettings(String url, String username, String password, int poolSize, int batchSize,
-                               int statementTimeoutMs, int lockTimeoutMs, int latencyLimitMs, int lockWaitLimit,
-                               int activeSessionLimit, int cpus) {
+public record PostgresSettings(
+        String url,
+        String username,
+        String password,
+        int poolSize,
+        int batchSize,
+        int statementTimeoutMs,
+        int lockTimeoutMs,
+        int latencyLimitMs,
+        int lockWaitLimit,
+        int activeSessionLimit,
+        int cpus) {
 
     public static final int DEFAULT_BATCH_SIZE = 200;
 
@@ -43,9 +52,10 @@ public record PostgresSettings(String url, String username, String password, int
         positive("cpus", cpus);
     }
 
-
     public static PostgresSettings from(StoreConnection connection) {
-        return new PostgresSettings(connection.required("url"), connection.required("username"),
+        return new PostgresSettings(
+                connection.required("url"),
+                connection.required("username"),
                 connection.setting("password").orElse(""),
                 connection.intSetting("pool-size", 4),
                 connection.intSetting("batch-size", DEFAULT_BATCH_SIZE),
@@ -58,8 +68,18 @@ public record PostgresSettings(String url, String username, String password, int
     }
 
     public PostgresSettings withBatchSize(int rows) {
-        return new PostgresSettings(url, username, password, poolSize, rows, statementTimeoutMs, lockTimeoutMs,
-                latencyLimitMs, lockWaitLimit, activeSessionLimit, cpus);
+        return new PostgresSettings(
+                url,
+                username,
+                password,
+                poolSize,
+                rows,
+                statementTimeoutMs,
+                lockTimeoutMs,
+                latencyLimitMs,
+                lockWaitLimit,
+                activeSessionLimit,
+                cpus);
     }
 
     @Override

@@ -34,8 +34,9 @@ import org.junit.jupiter.api.Test;
 class AnonymisationIT {
 
     private static final List<String> CLEAR = List.of("email", "phone");
-    private static final String ROW = "SELECT concat_ws('|', coalesce(email, '-'), coalesce(phone, '-'), name) FROM anon.people"
-            + " WHERE id = ?";
+    private static final String ROW =
+            "SELECT concat_ws('|', coalesce(email, '-'), coalesce(phone, '-'), name) FROM anon.people"
+                    + " WHERE id = ?";
 
     private static StoreAdapter adapter;
     private DatasetSpec spec;
@@ -54,12 +55,18 @@ class AnonymisationIT {
     @BeforeEach
     void people() {
         TestDatabase.execute("DROP TABLE IF EXISTS anon.people");
-        TestDatabase.execute("CREATE TABLE anon.people (id bigint PRIMARY KEY, email text, phone text, name text NOT NULL,"
-                + " updated_at timestamptz NOT NULL)");
+        TestDatabase.execute(
+                "CREATE TABLE anon.people (id bigint PRIMARY KEY, email text, phone text, name text NOT NULL,"
+                        + " updated_at timestamptz NOT NULL)");
         spec = TestDatabase.spec("anon", "people", "id", ConditionalColumn.timestamp("updated_at"));
         adapter.checkDataset(spec);
-        TestDatabase.execute("INSERT INTO anon.people VALUES (1, 'a@x', '111', 'Ann', ?), (2, 'b@x', NULL, 'Bob', ?),"
-                + " (3, 'c@x', '333', 'Cy', ?), (4, 'd@x', '444', 'Di', ?)", BEFORE, BEFORE, AFTER, BEFORE);
+        TestDatabase.execute(
+                "INSERT INTO anon.people VALUES (1, 'a@x', '111', 'Ann', ?), (2, 'b@x', NULL, 'Bob', ?),"
+                        + " (3, 'c@x', '333', 'Cy', ?), (4, 'd@x', '444', 'Di', ?)",
+                BEFORE,
+                BEFORE,
+                AFTER,
+                BEFORE);
     }
 
     @Test
@@ -67,18 +74,26 @@ class AnonymisationIT {
         DeletePlan plan = adapter.planDelete(anonymise(ids(1, 2, 3, 5)));
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
-        assertThat(plan.decisions()).extracting(DeletePlan.KeyDecision::action)
-                .containsExactly(Action.CLEAR_COLUMNS, Action.CLEAR_COLUMNS, Action.SKIP_WRITTEN_AFTER_CUTOFF, Action.ABSENT);
-        assertThat(plan.statements()).singleElement().satisfies(s -> assertThat(s.describe())
-                .contains("UPDATE \"anon\".\"people\"").contains("\"email\" = NULL, \"phone\" = NULL")
-                .doesNotContain("\"updated_at\" =").contains("\"id\":1").doesNotContain("\"id\":3"));
+        assertThat(plan.decisions())
+                .extracting(DeletePlan.KeyDecision::action)
+                .containsExactly(
+                        Action.CLEAR_COLUMNS, Action.CLEAR_COLUMNS, Action.SKIP_WRITTEN_AFTER_CUTOFF, Action.ABSENT);
+        assertThat(plan.statements())
+                .singleElement()
+                .satisfies(s -> assertThat(s.describe())
+                        .contains("UPDATE \"anon\".\"people\"")
+                        .contains("\"email\" = NULL, \"phone\" = NULL")
+                        .doesNotContain("\"updated_at\" =")
+                        .contains("\"id\":1")
+                        .doesNotContain("\"id\":3"));
         assertThat(outcome).isEqualTo(new DeleteOutcome(2, 1, 1, 0, 1));
         assertThat(row(1)).isEqualTo("-|-|Ann");
         assertThat(row(2)).isEqualTo("-|-|Bob");
         assertThat(row(3)).as("written after the cut-off").isEqualTo("c@x|333|Cy");
         assertThat(row(4)).as("not in the batch").isEqualTo("d@x|444|Di");
         assertThat(TestDatabase.column(OffsetDateTime.class, "SELECT updated_at FROM anon.people WHERE id IN (1, 2)"))
-                .as("updated_at is left alone").allSatisfy(at -> assertThat(at.toInstant()).isEqualTo(BEFORE.toInstant()));
+                .as("updated_at is left alone")
+                .allSatisfy(at -> assertThat(at.toInstant()).isEqualTo(BEFORE.toInstant()));
     }
 
     @Test
@@ -108,8 +123,11 @@ class AnonymisationIT {
         TestDatabase.execute("ALTER TABLE anon.people ALTER COLUMN name DROP NOT NULL");
         DeleteOutcome outcome = adapter.executeDelete(adapter.planDelete(clearName));
 
-        assertThat(outcome.deleted()).as("the fixed schema is read again, without a restart").isEqualTo(1);
-        assertThat(TestDatabase.count("SELECT count(*) FROM anon.people WHERE id = 1 AND email IS NULL AND name IS NULL"))
+        assertThat(outcome.deleted())
+                .as("the fixed schema is read again, without a restart")
+                .isEqualTo(1);
+        assertThat(TestDatabase.count(
+                        "SELECT count(*) FROM anon.people WHERE id = 1 AND email IS NULL AND name IS NULL"))
                 .isEqualTo(1);
     }
 
@@ -118,7 +136,8 @@ class AnonymisationIT {
         assertThatThrownBy(() -> adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1), List.of("fax"))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("has no column 'fax' to clear");
-        assertThatThrownBy(() -> adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1), List.of("updated_at"))))
+        assertThatThrownBy(
+                        () -> adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1), List.of("updated_at"))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("'updated_at' is the conditional column");
         assertThat(row(1)).isEqualTo("a@x|111|Ann");
@@ -136,7 +155,10 @@ class AnonymisationIT {
     void aRestorePutsBackExactlyTheClearedValuesAndNeverOverNewerData() {
         TestDatabase.execute("UPDATE anon.people SET updated_at = ? WHERE id = 3", BEFORE);
         List<DeletionRecord> records = records(ids(1, 2, 3, 4));
-        assertThat(records).extracting(r -> r.columns().size()).as("only non-null cleared values").containsExactly(2, 1, 2, 2);
+        assertThat(records)
+                .extracting(r -> r.columns().size())
+                .as("only non-null cleared values")
+                .containsExactly(2, 1, 2, 2);
         adapter.executeDelete(adapter.planDelete(anonymise(ids(1, 2, 3, 4))));
         TestDatabase.execute("UPDATE anon.people SET name = 'Bobby', updated_at = ? WHERE id = 2", AFTER);
         TestDatabase.execute("UPDATE anon.people SET email = 'again@x' WHERE id = 3");
@@ -144,12 +166,17 @@ class AnonymisationIT {
 
         RestoreOutcome restored = adapter.restore(spec, records);
 
-        assertThat(restored.records()).extracting(RecordOutcome::status)
+        assertThat(restored.records())
+                .extracting(RecordOutcome::status)
                 .containsExactly(Status.RESTORED, Status.NEWER_DATA_KEPT, Status.NEWER_DATA_KEPT, Status.FAILED);
         assertThat(row(1)).isEqualTo("a@x|111|Ann");
         assertThat(row(2)).as("updated after the cut-off").isEqualTo("-|-|Bobby");
-        assertThat(row(3)).as("a column set again: nothing put back, not even the other one").isEqualTo("again@x|-|Cy");
-        assertThat(TestDatabase.count("SELECT count(*) FROM anon.people WHERE id = 4")).as("never re-inserted").isZero();
+        assertThat(row(3))
+                .as("a column set again: nothing put back, not even the other one")
+                .isEqualTo("again@x|-|Cy");
+        assertThat(TestDatabase.count("SELECT count(*) FROM anon.people WHERE id = 4"))
+                .as("never re-inserted")
+                .isZero();
         assertThat(restored.records().get(3).detail()).contains("deleted after it was anonymised");
 
         RestoreOutcome again = adapter.restore(spec, records.subList(0, 1));
@@ -169,7 +196,9 @@ class AnonymisationIT {
 
         RestoreOutcome restored = adapter.restore(spec, List.of(anonymised.get(0), deleted.get(0)));
 
-        assertThat(restored.records()).extracting(RecordOutcome::status).containsExactly(Status.RESTORED, Status.RESTORED);
+        assertThat(restored.records())
+                .extracting(RecordOutcome::status)
+                .containsExactly(Status.RESTORED, Status.RESTORED);
         assertThat(row(1)).isEqualTo("a@x|111|Ann");
     }
 
@@ -187,7 +216,8 @@ class AnonymisationIT {
 
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(1);
-        assertThat(TestDatabase.column(String.class, "SELECT coalesce(email, '-') || '@v' || version FROM anon.versioned ORDER BY id"))
+        assertThat(TestDatabase.column(
+                        String.class, "SELECT coalesce(email, '-') || '@v' || version FROM anon.versioned ORDER BY id"))
                 .containsExactly("-@v2", "new@x@v2");
     }
 
@@ -199,8 +229,16 @@ class AnonymisationIT {
     private List<DeletionRecord> records(List<Map<String, Object>> keys) {
         List<LiveRow> rows = adapter.readRows(spec, keys);
         DeletionTask task = DeletionTask.forward("req-anon", spec, keys, CUTOFF, 0, CLEAR);
-        return rows.stream().map(row -> DeletionRecord.of(task, "b-anon", row.key(), row.columns().stream()
-                .filter(c -> CLEAR.contains(c.name()) && c.value() != null).toList(), Instant.now())).toList();
+        return rows.stream()
+                .map(row -> DeletionRecord.of(
+                        task,
+                        "b-anon",
+                        row.key(),
+                        row.columns().stream()
+                                .filter(c -> CLEAR.contains(c.name()) && c.value() != null)
+                                .toList(),
+                        Instant.now()))
+                .toList();
     }
 
     private static String row(long id) {

@@ -39,9 +39,15 @@ class ChangedAfterReadIT {
         orders = TestDatabase.spec("gap", "orders", "id", ConditionalColumn.timestamp("updated_at"));
         folders = TestDatabase.spec("gap", "folders", "id", ConditionalColumn.none());
         String child = "hierarchy." + orders.name() + ".child.items.";
-        adapter = TestDatabase.open(Map.of(child + "table", "gap.order_items", child + "references", "order_id=id",
-                "hierarchy." + folders.name() + ".tree.parent-column", "parent_id",
-                "hierarchy." + folders.name() + ".tree.node-identifier", "inherited"));
+        adapter = TestDatabase.open(Map.of(
+                child + "table",
+                "gap.order_items",
+                child + "references",
+                "order_id=id",
+                "hierarchy." + folders.name() + ".tree.parent-column",
+                "parent_id",
+                "hierarchy." + folders.name() + ".tree.node-identifier",
+                "inherited"));
     }
 
     @AfterAll
@@ -52,18 +58,22 @@ class ChangedAfterReadIT {
     @BeforeEach
     void freshTables() {
         TestDatabase.execute("DROP TABLE IF EXISTS gap.notes, gap.order_items, gap.orders, gap.folders");
-        TestDatabase.execute("CREATE TABLE gap.folders (id bigint PRIMARY KEY, parent_id bigint REFERENCES gap.folders (id),"
-                + " name text NOT NULL)");
+        TestDatabase.execute(
+                "CREATE TABLE gap.folders (id bigint PRIMARY KEY, parent_id bigint REFERENCES gap.folders (id),"
+                        + " name text NOT NULL)");
         // two trees: 1 with 2 and 3 under it (3 under 2), 10 with 11 under it
         TestDatabase.execute("INSERT INTO gap.folders VALUES (1, NULL, 'a'), (2, 1, 'b'), (3, 2, 'c'), (10, NULL, 'x'),"
                 + " (11, 10, 'y')");
         TestDatabase.execute("CREATE TABLE gap.notes (id bigint PRIMARY KEY, body text NOT NULL, email text)");
         TestDatabase.execute("INSERT INTO gap.notes SELECT i, 'note ' || i, i || '@x' FROM generate_series(1, 5) AS i");
-        TestDatabase.execute("CREATE TABLE gap.orders (id bigint PRIMARY KEY, customer text NOT NULL, updated_at timestamptz NOT NULL)");
+        TestDatabase.execute(
+                "CREATE TABLE gap.orders (id bigint PRIMARY KEY, customer text NOT NULL, updated_at timestamptz NOT NULL)");
         // no updated_at: the cut-off cannot tell when an item was written
-        TestDatabase.execute("CREATE TABLE gap.order_items (order_id bigint NOT NULL REFERENCES gap.orders (id), line int,"
-                + " sku text NOT NULL, PRIMARY KEY (order_id, line))");
-        TestDatabase.execute("INSERT INTO gap.orders SELECT i, 'customer-' || i, ? FROM generate_series(1, 3) AS i", BEFORE);
+        TestDatabase.execute(
+                "CREATE TABLE gap.order_items (order_id bigint NOT NULL REFERENCES gap.orders (id), line int,"
+                        + " sku text NOT NULL, PRIMARY KEY (order_id, line))");
+        TestDatabase.execute(
+                "INSERT INTO gap.orders SELECT i, 'customer-' || i, ? FROM generate_series(1, 3) AS i", BEFORE);
         TestDatabase.execute("INSERT INTO gap.order_items SELECT o, l, 'sku-' || o || '-' || l"
                 + " FROM generate_series(1, 3) AS o, generate_series(1, 2) AS l");
         adapter.checkDataset(notes);
@@ -79,7 +89,8 @@ class ChangedAfterReadIT {
         TestDatabase.execute("UPDATE gap.folders SET name = 'renamed after the read' WHERE id = 3");
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
-        assertThat(TestDatabase.column(Long.class, "SELECT id FROM gap.folders ORDER BY id")).containsExactly(1L, 2L, 3L);
+        assertThat(TestDatabase.column(Long.class, "SELECT id FROM gap.folders ORDER BY id"))
+                .containsExactly(1L, 2L, 3L);
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(1);
 
@@ -116,7 +127,8 @@ class ChangedAfterReadIT {
 
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
-        assertThat(TestDatabase.column(Long.class, "SELECT id FROM gap.notes ORDER BY id")).containsExactly(1L, 2L, 4L, 5L);
+        assertThat(TestDatabase.column(Long.class, "SELECT id FROM gap.notes ORDER BY id"))
+                .containsExactly(1L, 2L, 4L, 5L);
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(1);
     }
@@ -126,11 +138,13 @@ class ChangedAfterReadIT {
         DeletePlan plan = adapter.planDelete(new DeleteBatch(orders, "b-1", CUTOFF, ids(1, 2, 3)));
         assertThat(adapter.readRows(orders, ids(1, 2, 3))).hasSize(3 + 6);
 
-        TestDatabase.execute("UPDATE gap.order_items SET sku = 'changed after the read' WHERE order_id = 1 AND line = 2");
+        TestDatabase.execute(
+                "UPDATE gap.order_items SET sku = 'changed after the read' WHERE order_id = 1 AND line = 2");
         TestDatabase.execute("INSERT INTO gap.order_items VALUES (2, 9, 'added after the read')");
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
-        assertThat(TestDatabase.column(Long.class, "SELECT id FROM gap.orders ORDER BY id")).containsExactly(1L, 2L);
+        assertThat(TestDatabase.column(Long.class, "SELECT id FROM gap.orders ORDER BY id"))
+                .containsExactly(1L, 2L);
         assertThat(TestDatabase.column(String.class, "SELECT sku FROM gap.order_items ORDER BY order_id, line"))
                 .containsExactly("sku-1-1", "changed after the read", "sku-2-1", "sku-2-2", "added after the read");
         assertThat(outcome.deleted()).isEqualTo(1);
@@ -145,7 +159,8 @@ class ChangedAfterReadIT {
         TestDatabase.execute("UPDATE gap.notes SET email = 'new@x' WHERE id = 1");
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
-        assertThat(TestDatabase.column(String.class, "SELECT coalesce(email, '-') FROM gap.notes WHERE id IN (1, 2) ORDER BY id"))
+        assertThat(TestDatabase.column(
+                        String.class, "SELECT coalesce(email, '-') FROM gap.notes WHERE id IN (1, 2) ORDER BY id"))
                 .containsExactly("new@x", "-");
         assertThat(outcome.deleted()).as("cleared").isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(1);

@@ -39,8 +39,13 @@ class ChildTablesIT {
         TestDatabase.execute("CREATE SCHEMA IF NOT EXISTS shop");
         orders = TestDatabase.spec("shop", "orders", "id", ConditionalColumn.timestamp("updated_at"));
         String child = "hierarchy." + orders.name() + ".child.items.";
-        adapter = TestDatabase.open(Map.of(child + "table", "shop.order_items", child + "references", "order_id=id",
-                child + "updated-at", "updated_at"));
+        adapter = TestDatabase.open(Map.of(
+                child + "table",
+                "shop.order_items",
+                child + "references",
+                "order_id=id",
+                child + "updated-at",
+                "updated_at"));
     }
 
     @AfterAll
@@ -51,14 +56,18 @@ class ChildTablesIT {
     @BeforeEach
     void freshTables() {
         TestDatabase.execute("DROP TABLE IF EXISTS shop.payments, shop.order_items, shop.orders");
-        TestDatabase.execute("CREATE TABLE shop.orders (id bigint PRIMARY KEY, customer text NOT NULL, total numeric(10, 2),"
-                + " updated_at timestamptz NOT NULL)");
+        TestDatabase.execute(
+                "CREATE TABLE shop.orders (id bigint PRIMARY KEY, customer text NOT NULL, total numeric(10, 2),"
+                        + " updated_at timestamptz NOT NULL)");
         TestDatabase.execute("CREATE TABLE shop.order_items (order_id bigint NOT NULL REFERENCES shop.orders (id),"
                 + " line int, sku text, photo bytea, updated_at timestamptz NOT NULL, PRIMARY KEY (order_id, line))");
-        TestDatabase.execute("INSERT INTO shop.orders SELECT i, 'customer-' || i, i * 10.50, ? FROM generate_series(1, 3) AS i",
+        TestDatabase.execute(
+                "INSERT INTO shop.orders SELECT i, 'customer-' || i, i * 10.50, ? FROM generate_series(1, 3) AS i",
                 BEFORE);
-        TestDatabase.execute("INSERT INTO shop.order_items SELECT o, l, 'sku-' || o || '-' || l, '\\x00ff'::bytea, ?"
-                + " FROM generate_series(1, 3) AS o, generate_series(1, 4) AS l", BEFORE);
+        TestDatabase.execute(
+                "INSERT INTO shop.order_items SELECT o, l, 'sku-' || o || '-' || l, '\\x00ff'::bytea, ?"
+                        + " FROM generate_series(1, 3) AS o, generate_series(1, 4) AS l",
+                BEFORE);
         adapter.checkDataset(orders);
     }
 
@@ -67,23 +76,32 @@ class ChildTablesIT {
         List<LiveRow> rows = adapter.readRows(orders, ids(1, 2));
 
         assertThat(rows).hasSize(2 + 8);
-        assertThat(rows).filteredOn(r -> r.key().containsKey(Hierarchy.TABLE_MARKER))
+        assertThat(rows)
+                .filteredOn(r -> r.key().containsKey(Hierarchy.TABLE_MARKER))
                 .hasSize(8)
-                .allSatisfy(r -> assertThat(r.key()).containsEntry(Hierarchy.TABLE_MARKER, "shop.order_items")
+                .allSatisfy(r -> assertThat(r.key())
+                        .containsEntry(Hierarchy.TABLE_MARKER, "shop.order_items")
                         .containsKeys("order_id", "line"))
                 .allSatisfy(r -> assertThat(r.lastWriteMicros()).isEqualTo(CUTOFF.micros() - 3_000_000_000L));
-        assertThat(rows.get(0).columns()).extracting(c -> c.name()).containsExactly("id", "customer", "total", "updated_at");
-        assertThat(rows).filteredOn(r -> r.key().containsKey(Hierarchy.TABLE_MARKER)).first()
+        assertThat(rows.get(0).columns())
+                .extracting(c -> c.name())
+                .containsExactly("id", "customer", "total", "updated_at");
+        assertThat(rows)
+                .filteredOn(r -> r.key().containsKey(Hierarchy.TABLE_MARKER))
+                .first()
                 .satisfies(r -> assertThat(r.columns()).anySatisfy(c -> {
                     assertThat(c.name()).isEqualTo("photo");
                     assertThat(c.value()).as("bytea travels as base64").isEqualTo("AP8=");
                 }));
 
-        DeleteOutcome outcome = adapter.executeDelete(adapter.planDelete(new DeleteBatch(orders, "b-1", CUTOFF, ids(1, 2))));
+        DeleteOutcome outcome =
+                adapter.executeDelete(adapter.planDelete(new DeleteBatch(orders, "b-1", CUTOFF, ids(1, 2))));
 
         assertThat(outcome.deleted()).isEqualTo(2);
-        assertThat(TestDatabase.column(Long.class, "SELECT id FROM shop.orders ORDER BY id")).containsExactly(3L);
-        assertThat(TestDatabase.column(Long.class, "SELECT DISTINCT order_id FROM shop.order_items")).containsExactly(3L);
+        assertThat(TestDatabase.column(Long.class, "SELECT id FROM shop.orders ORDER BY id"))
+                .containsExactly(3L);
+        assertThat(TestDatabase.column(Long.class, "SELECT DISTINCT order_id FROM shop.order_items"))
+                .containsExactly(3L);
     }
 
     @Test
@@ -96,20 +114,25 @@ class ChildTablesIT {
         RestoreOutcome restored = adapter.restore(orders, records);
 
         assertThat(restored.count(Status.RESTORED)).isEqualTo(5);
-        assertThat(TestDatabase.column(String.class, "SELECT total::text FROM shop.orders WHERE id = 1")).containsExactly("10.50");
-        assertThat(TestDatabase.column(String.class, "SELECT encode(photo, 'hex') FROM shop.order_items WHERE order_id = 1"))
-                .hasSize(4).containsOnly("00ff");
+        assertThat(TestDatabase.column(String.class, "SELECT total::text FROM shop.orders WHERE id = 1"))
+                .containsExactly("10.50");
+        assertThat(TestDatabase.column(
+                        String.class, "SELECT encode(photo, 'hex') FROM shop.order_items WHERE order_id = 1"))
+                .hasSize(4)
+                .containsOnly("00ff");
     }
 
     @Test
     void anItemWrittenAfterTheCutoffKeepsItsOrderAndAllItsItems() {
         TestDatabase.execute("UPDATE shop.order_items SET updated_at = ? WHERE order_id = 2 AND line = 3", AFTER);
 
-        DeleteOutcome outcome = adapter.executeDelete(adapter.planDelete(new DeleteBatch(orders, "b-1", CUTOFF, ids(1, 2))));
+        DeleteOutcome outcome =
+                adapter.executeDelete(adapter.planDelete(new DeleteBatch(orders, "b-1", CUTOFF, ids(1, 2))));
 
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(1);
-        assertThat(TestDatabase.count("SELECT count(*) FROM shop.order_items WHERE order_id = 2")).isEqualTo(4);
+        assertThat(TestDatabase.count("SELECT count(*) FROM shop.order_items WHERE order_id = 2"))
+                .isEqualTo(4);
     }
 
     @Test
@@ -123,7 +146,8 @@ class ChildTablesIT {
 
         assertThat(first.get(0).status()).isEqualTo(Status.NEWER_DATA_KEPT);
         assertThat(first.get(0).detail()).contains("written after the delete");
-        assertThat(TestDatabase.column(String.class, "SELECT customer FROM shop.orders WHERE id = 1")).containsExactly("someone new");
+        assertThat(TestDatabase.column(String.class, "SELECT customer FROM shop.orders WHERE id = 1"))
+                .containsExactly("someone new");
         assertThat(first.subList(1, 5)).extracting(RecordOutcome::status).containsOnly(Status.RESTORED);
 
         List<RecordOutcome> again = adapter.restore(orders, records).records();
@@ -141,16 +165,19 @@ class ChildTablesIT {
             assertThat(r.detail()).contains("foreign key");
         });
         // the order's record in a later call: the order goes in, and then its items do
-        assertThat(adapter.restore(orders, items2.subList(0, 1)).records()).extracting(RecordOutcome::status)
+        assertThat(adapter.restore(orders, items2.subList(0, 1)).records())
+                .extracting(RecordOutcome::status)
                 .containsExactly(Status.RESTORED);
-        assertThat(adapter.restore(orders, items2.subList(1, 5)).records()).extracting(RecordOutcome::status)
+        assertThat(adapter.restore(orders, items2.subList(1, 5)).records())
+                .extracting(RecordOutcome::status)
                 .containsOnly(Status.RESTORED);
     }
 
     @Test
     void aTableReferencingTheDatasetThatIsNotDeclaredIsRefused() {
-        TestDatabase.execute("CREATE TABLE shop.payments (id bigint PRIMARY KEY, order_id bigint REFERENCES shop.orders (id)"
-                + " ON DELETE CASCADE)");
+        TestDatabase.execute(
+                "CREATE TABLE shop.payments (id bigint PRIMARY KEY, order_id bigint REFERENCES shop.orders (id)"
+                        + " ON DELETE CASCADE)");
 
         assertThatThrownBy(() -> adapter.checkDataset(orders))
                 .isInstanceOf(StoreException.Fatal.class)

@@ -37,7 +37,9 @@ class ConditionalColumnsIT {
 
     @Test
     void aRowWhoseVersionChangedBetweenPlanAndExecuteSurvives() {
-        DatasetSpec spec = table("versioned", "(id bigint PRIMARY KEY, payload text, version int NOT NULL)",
+        DatasetSpec spec = table(
+                "versioned",
+                "(id bigint PRIMARY KEY, payload text, version int NOT NULL)",
                 ConditionalColumn.version("version"));
         TestDatabase.execute("INSERT INTO cond.versioned SELECT i, 'v1', 1 FROM generate_series(1, 3) AS i");
 
@@ -49,16 +51,19 @@ class ConditionalColumnsIT {
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(1);
         assertThat(outcome.absent()).isEqualTo(1);
-        assertThat(TestDatabase.column(String.class, "SELECT payload FROM cond.versioned ORDER BY id")).containsExactly("v2", "v1");
+        assertThat(TestDatabase.column(String.class, "SELECT payload FROM cond.versioned ORDER BY id"))
+                .containsExactly("v2", "v1");
         assertThat(adapter.checkLiveState(spec, ids(3)).get(0).lastWriteMicros())
-                .as("a version is not a write time").isNull();
+                .as("a version is not a write time")
+                .isNull();
     }
 
     @Test
     void anExplicitNoneDeletesUnconditionally() {
-        DatasetSpec spec = table("unguarded", "(id bigint PRIMARY KEY, payload text, updated_at timestamptz)",
-                ConditionalColumn.none());
-        TestDatabase.execute("INSERT INTO cond.unguarded VALUES (1, 'old', ?), (2, 'written after the cut-off', ?)", BEFORE, AFTER);
+        DatasetSpec spec = table(
+                "unguarded", "(id bigint PRIMARY KEY, payload text, updated_at timestamptz)", ConditionalColumn.none());
+        TestDatabase.execute(
+                "INSERT INTO cond.unguarded VALUES (1, 'old', ?), (2, 'written after the cut-off', ?)", BEFORE, AFTER);
 
         DeletePlan plan = adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1, 2)));
         DeleteOutcome outcome = adapter.executeDelete(plan);
@@ -74,20 +79,30 @@ class ConditionalColumnsIT {
 
     @Test
     void aTimestampWithoutTimeZoneIsReadAsUtc() {
-        DatasetSpec spec = table("local_times", "(id bigint PRIMARY KEY, updated_at timestamp NOT NULL)",
+        DatasetSpec spec = table(
+                "local_times",
+                "(id bigint PRIMARY KEY, updated_at timestamp NOT NULL)",
                 ConditionalColumn.timestamp("updated_at"));
-        TestDatabase.execute("INSERT INTO cond.local_times VALUES (1, ?), (2, ?)", BEFORE.toLocalDateTime(), AFTER.toLocalDateTime());
+        TestDatabase.execute(
+                "INSERT INTO cond.local_times VALUES (1, ?), (2, ?)",
+                BEFORE.toLocalDateTime(),
+                AFTER.toLocalDateTime());
 
-        DeleteOutcome outcome = adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1, 2))));
+        DeleteOutcome outcome =
+                adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1, 2))));
 
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(1);
-        assertThat(TestDatabase.column(Long.class, "SELECT id FROM cond.local_times")).containsExactly(2L);
+        assertThat(TestDatabase.column(Long.class, "SELECT id FROM cond.local_times"))
+                .containsExactly(2L);
     }
 
     @Test
     void aRowWithoutAnUpdatedAtIsKept() {
-        DatasetSpec spec = table("nullable", "(id bigint PRIMARY KEY, updated_at timestamptz)", ConditionalColumn.timestamp("updated_at"));
+        DatasetSpec spec = table(
+                "nullable",
+                "(id bigint PRIMARY KEY, updated_at timestamptz)",
+                ConditionalColumn.timestamp("updated_at"));
         TestDatabase.execute("INSERT INTO cond.nullable VALUES (1, NULL)");
 
         DeleteOutcome outcome = adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1))));
@@ -99,18 +114,26 @@ class ConditionalColumnsIT {
     @Test
     void conditionalColumnsOfTheWrongTypeAreRefused() {
         DatasetSpec textStamp = table("text_stamp", "(id bigint PRIMARY KEY, updated_at text)", null);
-        assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder().conditionalColumn(ConditionalColumn.timestamp("updated_at")).build()))
+        assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder()
+                        .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
+                        .build()))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("cond.text_stamp")
-                .hasMessageContaining("'updated_at' is of type text; a TIMESTAMP conditional column must be timestamptz or timestamp");
-        assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder().conditionalColumn(ConditionalColumn.version("updated_at")).build()))
+                .hasMessageContaining(
+                        "'updated_at' is of type text; a TIMESTAMP conditional column must be timestamptz or timestamp");
+        assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder()
+                        .conditionalColumn(ConditionalColumn.version("updated_at"))
+                        .build()))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("must be smallint, integer or bigint");
-        assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder().conditionalColumn(ConditionalColumn.timestamp("changed")).build()))
+        assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder()
+                        .conditionalColumn(ConditionalColumn.timestamp("changed"))
+                        .build()))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("has no column 'changed' (conditionalColumn)");
-        assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder().keyColumns(
-                io.erasure.model.dataset.KeyColumns.partitionOnly("updated_at")).build()))
+        assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder()
+                        .keyColumns(io.erasure.model.dataset.KeyColumns.partitionOnly("updated_at"))
+                        .build()))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("are not the table's primary key [id]");
     }
@@ -118,7 +141,8 @@ class ConditionalColumnsIT {
     private static DatasetSpec table(String name, String columns, ConditionalColumn conditional) {
         TestDatabase.execute("DROP TABLE IF EXISTS cond." + name);
         TestDatabase.execute("CREATE TABLE cond." + name + " " + columns);
-        DatasetSpec spec = TestDatabase.spec("cond", name, "id", conditional == null ? ConditionalColumn.none() : conditional);
+        DatasetSpec spec =
+                TestDatabase.spec("cond", name, "id", conditional == null ? ConditionalColumn.none() : conditional);
         if (conditional != null) {
             adapter.checkDataset(spec);
         }

@@ -39,32 +39,41 @@ class FailuresIT {
 
     @Test
     void anInjectionAttemptInASpecNeverReachesTheDatabase() {
-        TestDatabase.execute("CREATE TABLE IF NOT EXISTS failures.victims (id bigint PRIMARY KEY, updated_at timestamptz)");
+        TestDatabase.execute(
+                "CREATE TABLE IF NOT EXISTS failures.victims (id bigint PRIMARY KEY, updated_at timestamptz)");
 
         DatasetSpec victims = TestDatabase.spec("failures", "victims", "id", ConditionalColumn.timestamp("updated_at"));
 
-        assertThatThrownBy(() -> victims.toBuilder().table("victims\"; DROP TABLE failures.victims; --").build())
+        assertThatThrownBy(() -> victims.toBuilder()
+                        .table("victims\"; DROP TABLE failures.victims; --")
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("table must be a lower-case identifier");
-        assertThatThrownBy(() -> victims.toBuilder().conditionalColumn(ConditionalColumn.timestamp("updated_at) OR (1=1")).build())
+        assertThatThrownBy(() -> victims.toBuilder()
+                        .conditionalColumn(ConditionalColumn.timestamp("updated_at) OR (1=1"))
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("conditionalColumn.name must be a lower-case identifier");
-        assertThat(TestDatabase.count("SELECT count(*) FROM pg_tables WHERE schemaname = 'failures' AND tablename = 'victims'"))
+        assertThat(TestDatabase.count(
+                        "SELECT count(*) FROM pg_tables WHERE schemaname = 'failures' AND tablename = 'victims'"))
                 .isEqualTo(1);
     }
 
     @Test
     void keyValuesAreBoundNeverSpliced() {
         DatasetSpec spec = table("text_keys", "(id text PRIMARY KEY, updated_at timestamptz NOT NULL)");
-        TestDatabase.execute("INSERT INTO failures.text_keys VALUES ('a', ?), ('x''); DELETE FROM failures.text_keys; --', ?)",
-                BEFORE, BEFORE);
+        TestDatabase.execute(
+                "INSERT INTO failures.text_keys VALUES ('a', ?), ('x''); DELETE FROM failures.text_keys; --', ?)",
+                BEFORE,
+                BEFORE);
         DatasetSpec checked = spec;
 
-        var outcome = adapter.executeDelete(adapter.planDelete(new DeleteBatch(checked, "b-1", CUTOFF,
-                java.util.List.of(Map.of("id", "x'); DELETE FROM failures.text_keys; --")))));
+        var outcome = adapter.executeDelete(adapter.planDelete(new DeleteBatch(
+                checked, "b-1", CUTOFF, java.util.List.of(Map.of("id", "x'); DELETE FROM failures.text_keys; --")))));
 
         assertThat(outcome.deleted()).isEqualTo(1);
-        assertThat(TestDatabase.column(String.class, "SELECT id FROM failures.text_keys")).containsExactly("a");
+        assertThat(TestDatabase.column(String.class, "SELECT id FROM failures.text_keys"))
+                .containsExactly("a");
     }
 
     @Test
@@ -96,18 +105,23 @@ class FailuresIT {
                     .hasMessageContaining("55P03");
             live.rollback();
         }
-        assertThat(adapter.executeDelete(plan).deleted()).as("the same plan, retried").isEqualTo(1);
+        assertThat(adapter.executeDelete(plan).deleted())
+                .as("the same plan, retried")
+                .isEqualTo(1);
     }
 
     @Test
     void anUnreachableDatabaseIsRetriableAndAMissingOneIsFatal() {
-        StoreConnection unreachable = new StoreConnection("pg-nowhere", io.erasure.model.dataset.StoreKind.POSTGRES, Map.of(
-                "url", "jdbc:postgresql://127.0.0.1:" + FreePorts.next() + "/postgres", "username", "postgres"));
+        StoreConnection unreachable = new StoreConnection(
+                "pg-nowhere",
+                io.erasure.model.dataset.StoreKind.POSTGRES,
+                Map.of("url", "jdbc:postgresql://127.0.0.1:" + FreePorts.next() + "/postgres", "username", "postgres"));
         assertThatThrownBy(() -> StoreAdapters.load().open(unreachable))
                 .isInstanceOf(StoreException.Retriable.class)
                 .hasMessageContaining("pg-nowhere");
 
-        StoreConnection noDatabase = TestDatabase.connection(Map.of("url", TestDatabase.engine().jdbcUrl() + "_missing"));
+        StoreConnection noDatabase =
+                TestDatabase.connection(Map.of("url", TestDatabase.engine().jdbcUrl() + "_missing"));
         assertThatThrownBy(() -> StoreAdapters.load().open(noDatabase))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("postgres_missing")
@@ -124,12 +138,17 @@ class FailuresIT {
         DatasetSpec spec = table("foreign_plan", "(id bigint PRIMARY KEY, updated_at timestamptz NOT NULL)");
         TestDatabase.execute("INSERT INTO failures.foreign_plan VALUES (1, ?)", BEFORE);
         DeletePlan plan = adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1)));
-        DeletePlan forged = new DeletePlan(plan.batch(), java.util.List.of(new io.erasure.store.spi.PlannedStatement(
-                "DELETE FROM failures.foreign_plan", java.util.List.of())), plan.decisions());
+        DeletePlan forged = new DeletePlan(
+                plan.batch(),
+                java.util.List.of(new io.erasure.store.spi.PlannedStatement(
+                        "DELETE FROM failures.foreign_plan", java.util.List.of())),
+                plan.decisions());
 
-        assertThatThrownBy(() -> adapter.executeDelete(forged)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> adapter.executeDelete(forged))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("did not make");
-        assertThat(TestDatabase.count("SELECT count(*) FROM failures.foreign_plan")).isEqualTo(1);
+        assertThat(TestDatabase.count("SELECT count(*) FROM failures.foreign_plan"))
+                .isEqualTo(1);
     }
 
     private static DatasetSpec table(String name, String columns) {

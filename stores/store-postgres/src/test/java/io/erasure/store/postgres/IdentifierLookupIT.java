@@ -13,8 +13,6 @@ import io.erasure.store.postgres.tree.Hierarchy;
 import io.erasure.store.spi.IdentifierLookup;
 import io.erasure.store.spi.StoreAdapter;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -41,32 +39,58 @@ class IdentifierLookupIT {
 
     @Test
     void numericIdentifiersFindEveryKeyThroughAnIndexInKeyOrderAndAtMostTheLimit() {
-        DatasetSpec spec = table("orders", "(tenant text, id bigint, member bigint, updated_at timestamptz NOT NULL,"
-                + " PRIMARY KEY (tenant, id))", KeyColumns.partitionOnly("tenant", "id"), "member");
+        DatasetSpec spec = table(
+                "orders",
+                "(tenant text, id bigint, member bigint, updated_at timestamptz NOT NULL,"
+                        + " PRIMARY KEY (tenant, id))",
+                KeyColumns.partitionOnly("tenant", "id"),
+                "member");
         TestDatabase.execute("CREATE INDEX orders_member_time ON lookup.orders (member, updated_at)");
-        TestDatabase.execute("INSERT INTO lookup.orders VALUES ('b', 1, 7, ?), ('a', 9, 7, ?), ('a', 2, 8, ?), ('a', 3, 7, ?),"
-                + " ('c', 1, 70, ?), ('a', 4, NULL, ?)", BEFORE, BEFORE, BEFORE, BEFORE, BEFORE, BEFORE);
+        TestDatabase.execute(
+                "INSERT INTO lookup.orders VALUES ('b', 1, 7, ?), ('a', 9, 7, ?), ('a', 2, 8, ?), ('a', 3, 7, ?),"
+                        + " ('c', 1, 70, ?), ('a', 4, NULL, ?)",
+                BEFORE,
+                BEFORE,
+                BEFORE,
+                BEFORE,
+                BEFORE,
+                BEFORE);
 
-        assertThat(lookup.lookupRefusal(spec)).as("an index that starts with member serves").isNull();
-        List<Map<String, Object>> sevens = List.of(Map.of("tenant", "a", "id", 3L), Map.of("tenant", "a", "id", 9L),
-                Map.of("tenant", "b", "id", 1L));
+        assertThat(lookup.lookupRefusal(spec))
+                .as("an index that starts with member serves")
+                .isNull();
+        List<Map<String, Object>> sevens = List.of(
+                Map.of("tenant", "a", "id", 3L), Map.of("tenant", "a", "id", 9L), Map.of("tenant", "b", "id", 1L));
         assertThat(lookup.keysByIdentifier(spec, List.of(7L), 10)).containsExactlyElementsOf(sevens);
-        assertThat(lookup.keysByIdentifier(spec, List.of("7"), 10)).as("a number sent as a JSON string").isEqualTo(sevens);
-        assertThat(lookup.keysByIdentifier(spec, List.of(7L, 8L), 10)).containsExactly(Map.of("tenant", "a", "id", 2L),
-                sevens.get(0), sevens.get(1), sevens.get(2));
+        assertThat(lookup.keysByIdentifier(spec, List.of("7"), 10))
+                .as("a number sent as a JSON string")
+                .isEqualTo(sevens);
+        assertThat(lookup.keysByIdentifier(spec, List.of(7L, 8L), 10))
+                .containsExactly(Map.of("tenant", "a", "id", 2L), sevens.get(0), sevens.get(1), sevens.get(2));
         List<Map<String, Object>> two = lookup.keysByIdentifier(spec, List.of(7L), 2);
-        assertThat(two).as("at most limit keys, of the identifier's, in key order").hasSize(2).isSubsetOf(sevens)
+        assertThat(two)
+                .as("at most limit keys, of the identifier's, in key order")
+                .hasSize(2)
+                .isSubsetOf(sevens)
                 .isEqualTo(sevens.stream().filter(two::contains).toList());
         assertThat(lookup.keysByIdentifier(spec, List.of(6L, 700L), 10)).isEmpty();
     }
 
     @Test
     void textIdentifiersMatchExactly() {
-        DatasetSpec spec = table("accounts", "(id bigint PRIMARY KEY, email text, updated_at timestamptz NOT NULL)",
-                KeyColumns.partitionOnly("id"), "email");
+        DatasetSpec spec = table(
+                "accounts",
+                "(id bigint PRIMARY KEY, email text, updated_at timestamptz NOT NULL)",
+                KeyColumns.partitionOnly("id"),
+                "email");
         TestDatabase.execute("CREATE INDEX ON lookup.accounts (email)");
-        TestDatabase.execute("INSERT INTO lookup.accounts VALUES (5, 'ann@example.com', ?), (2, 'ann@example.com', ?),"
-                + " (3, 'Ann@example.com', ?), (4, 'bob@example.com', ?)", BEFORE, BEFORE, BEFORE, BEFORE);
+        TestDatabase.execute(
+                "INSERT INTO lookup.accounts VALUES (5, 'ann@example.com', ?), (2, 'ann@example.com', ?),"
+                        + " (3, 'Ann@example.com', ?), (4, 'bob@example.com', ?)",
+                BEFORE,
+                BEFORE,
+                BEFORE,
+                BEFORE);
 
         assertThat(lookup.lookupRefusal(spec)).isNull();
         assertThat(lookup.keysByIdentifier(spec, List.of("ann@example.com"), 10))
@@ -77,13 +101,18 @@ class IdentifierLookupIT {
 
     @Test
     void aColumnNoIndexStartsWithIsRefusedWithTheFixUntilTheIndexExists() {
-        DatasetSpec spec = table("unindexed", "(id bigint PRIMARY KEY, member bigint, updated_at timestamptz NOT NULL)",
-                KeyColumns.partitionOnly("id"), "member");
+        DatasetSpec spec = table(
+                "unindexed",
+                "(id bigint PRIMARY KEY, member bigint, updated_at timestamptz NOT NULL)",
+                KeyColumns.partitionOnly("id"),
+                "member");
         TestDatabase.execute("CREATE INDEX unindexed_time_member ON lookup.unindexed (updated_at, member)");
         TestDatabase.execute("INSERT INTO lookup.unindexed VALUES (1, 7, ?)", BEFORE);
 
-        assertThat(lookup.lookupRefusal(spec)).as("member is only the second column of an index")
-                .contains("lookup.unindexed").contains("member")
+        assertThat(lookup.lookupRefusal(spec))
+                .as("member is only the second column of an index")
+                .contains("lookup.unindexed")
+                .contains("member")
                 .endsWith("CREATE INDEX CONCURRENTLY ON lookup.unindexed (member)");
         assertThatThrownBy(() -> lookup.keysByIdentifier(spec, List.of(7L), 10))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -97,9 +126,13 @@ class IdentifierLookupIT {
 
     @Test
     void aPrimaryKeyThatStartsWithTheColumnServes() {
-        DatasetSpec spec = table("by_member", "(member bigint, id bigint, updated_at timestamptz NOT NULL,"
-                + " PRIMARY KEY (member, id))", KeyColumns.partitionOnly("member", "id"), "member");
-        TestDatabase.execute("INSERT INTO lookup.by_member VALUES (7, 2, ?), (7, 1, ?), (8, 1, ?)", BEFORE, BEFORE, BEFORE);
+        DatasetSpec spec = table(
+                "by_member",
+                "(member bigint, id bigint, updated_at timestamptz NOT NULL," + " PRIMARY KEY (member, id))",
+                KeyColumns.partitionOnly("member", "id"),
+                "member");
+        TestDatabase.execute(
+                "INSERT INTO lookup.by_member VALUES (7, 2, ?), (7, 1, ?), (8, 1, ?)", BEFORE, BEFORE, BEFORE);
 
         assertThat(lookup.lookupRefusal(spec)).isNull();
         assertThat(lookup.keysByIdentifier(spec, List.of(7L), 10))
@@ -108,12 +141,17 @@ class IdentifierLookupIT {
 
     @Test
     void partialAndInvalidIndexesAreRefusedByName() {
-        DatasetSpec spec = table("half_indexed", "(id bigint PRIMARY KEY, member bigint, updated_at timestamptz NOT NULL)",
-                KeyColumns.partitionOnly("id"), "member");
+        DatasetSpec spec = table(
+                "half_indexed",
+                "(id bigint PRIMARY KEY, member bigint, updated_at timestamptz NOT NULL)",
+                KeyColumns.partitionOnly("id"),
+                "member");
         TestDatabase.execute("INSERT INTO lookup.half_indexed VALUES (1, 7, ?), (2, 7, ?)", BEFORE, BEFORE);
         TestDatabase.execute("CREATE INDEX half_partial ON lookup.half_indexed (member) WHERE member > 100");
-        assertThatThrownBy(() -> TestDatabase.execute("CREATE UNIQUE INDEX CONCURRENTLY half_failed ON lookup.half_indexed (member)"))
-                .as("a failed CREATE INDEX CONCURRENTLY leaves an invalid index").hasMessageContaining("duplicate");
+        assertThatThrownBy(() -> TestDatabase.execute(
+                        "CREATE UNIQUE INDEX CONCURRENTLY half_failed ON lookup.half_indexed (member)"))
+                .as("a failed CREATE INDEX CONCURRENTLY leaves an invalid index")
+                .hasMessageContaining("duplicate");
 
         assertThat(lookup.lookupRefusal(spec))
                 .contains("half_failed: not valid or not ready")
@@ -123,9 +161,13 @@ class IdentifierLookupIT {
 
     @Test
     void theLookupReadsThroughTheIndexNotTheTable() throws Exception {
-        DatasetSpec spec = table("big", "(id bigint PRIMARY KEY, member bigint, updated_at timestamptz NOT NULL)",
-                KeyColumns.partitionOnly("id"), "member");
-        TestDatabase.execute("INSERT INTO lookup.big SELECT i, i % 10000, ? FROM generate_series(1, 50000) AS i", BEFORE);
+        DatasetSpec spec = table(
+                "big",
+                "(id bigint PRIMARY KEY, member bigint, updated_at timestamptz NOT NULL)",
+                KeyColumns.partitionOnly("id"),
+                "member");
+        TestDatabase.execute(
+                "INSERT INTO lookup.big SELECT i, i % 10000, ? FROM generate_series(1, 50000) AS i", BEFORE);
         TestDatabase.execute("CREATE INDEX big_member ON lookup.big (member)");
         TestDatabase.execute("ANALYZE lookup.big");
         String statement;
@@ -133,18 +175,23 @@ class IdentifierLookupIT {
             statement = LookupSql.keysByIdentifier(DatasetCheck.resolve(connection, spec, Hierarchy.NONE));
         }
 
-        String plan = String.join("\n", TestDatabase.column(String.class, "EXPLAIN " + statement, "[{\"member\": 42}]", 1000));
+        String plan = String.join(
+                "\n", TestDatabase.column(String.class, "EXPLAIN " + statement, "[{\"member\": 42}]", 1000));
 
         assertThat(plan).contains("big_member").doesNotContain("Seq Scan");
-        assertThat(lookup.keysByIdentifier(spec, List.of(42L), 1000)).extracting(key -> key.get("id"))
+        assertThat(lookup.keysByIdentifier(spec, List.of(42L), 1000))
+                .extracting(key -> key.get("id"))
                 .containsExactly(42L, 10042L, 20042L, 30042L, 40042L);
     }
 
     private static DatasetSpec table(String name, String columns, KeyColumns key, String identifier) {
         TestDatabase.execute("DROP TABLE IF EXISTS lookup." + name);
         TestDatabase.execute("CREATE TABLE lookup." + name + " " + columns);
-        DatasetSpec spec = TestDatabase.spec("lookup", name, "id", ConditionalColumn.timestamp("updated_at")).toBuilder()
-                .keyColumns(key).identifierColumn(identifier).build();
+        DatasetSpec spec =
+                TestDatabase.spec("lookup", name, "id", ConditionalColumn.timestamp("updated_at")).toBuilder()
+                        .keyColumns(key)
+                        .identifierColumn(identifier)
+                        .build();
         adapter.checkDataset(spec);
         return spec;
     }

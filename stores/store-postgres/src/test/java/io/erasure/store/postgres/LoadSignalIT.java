@@ -23,23 +23,28 @@ class LoadSignalIT {
         TestDatabase.execute("CREATE SCHEMA IF NOT EXISTS load");
         TestDatabase.execute("CREATE TABLE IF NOT EXISTS load.hot (id bigint PRIMARY KEY, n int)");
         TestDatabase.execute("INSERT INTO load.hot VALUES (1, 0) ON CONFLICT DO NOTHING");
-        PostgresSettings settings = PostgresSettings.from(TestDatabase.connection(Map.of("lock-wait-limit", "1",
-                "latency-limit-ms", "10000")));
+        PostgresSettings settings = PostgresSettings.from(
+                TestDatabase.connection(Map.of("lock-wait-limit", "1", "latency-limit-ms", "10000")));
 
-        try (PostgresAdapter adapter = new PostgresAdapter(PostgresAdapterProvider.pool("pg-load", settings), settings,
-                Hierarchies.none(), Clock.fixed(MEASURED, ZoneOffset.UTC))) {
+        try (PostgresAdapter adapter = new PostgresAdapter(
+                PostgresAdapterProvider.pool("pg-load", settings),
+                settings,
+                Hierarchies.none(),
+                Clock.fixed(MEASURED, ZoneOffset.UTC))) {
             LoadSignal idle = adapter.loadSignal();
             assertThat(idle.measuredAt()).isEqualTo(MEASURED);
             assertThat(idle.parts()).containsOnlyKeys("connections", "lock_waits", "latency", "active_sessions", "cpu");
             assertThat(idle.parts().get("lock_waits")).isZero();
             assertThat(idle.parts().get("connections")).isStrictlyBetween(0.0, 1.0);
 
-            try (Connection holder = TestDatabase.jdbc(); Connection waiter = TestDatabase.jdbc()) {
+            try (Connection holder = TestDatabase.jdbc();
+                    Connection waiter = TestDatabase.jdbc()) {
                 holder.setAutoCommit(false);
                 holder.createStatement().execute("UPDATE load.hot SET n = n + 1 WHERE id = 1");
                 CompletableFuture<Void> blocked = CompletableFuture.runAsync(() -> {
                     try {
-                        waiter.createStatement().execute("SET statement_timeout = 10000; UPDATE load.hot SET n = n + 1 WHERE id = 1");
+                        waiter.createStatement()
+                                .execute("SET statement_timeout = 10000; UPDATE load.hot SET n = n + 1 WHERE id = 1");
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }
@@ -56,14 +61,20 @@ class LoadSignalIT {
 
     @Test
     void sessionsRunningStatementsShowAsActiveAndThoseOnACpuAsCpu() throws Exception {
-        PostgresSettings settings = PostgresSettings.from(TestDatabase.connection(Map.of("active-session-limit", "2",
-                "cpus", "1", "latency-limit-ms", "10000")));
-        try (PostgresAdapter adapter = new PostgresAdapter(PostgresAdapterProvider.pool("pg-sessions", settings), settings,
-                Hierarchies.none(), Clock.fixed(MEASURED, ZoneOffset.UTC));
-             Connection sleeper = TestDatabase.jdbc(); Connection spinner = TestDatabase.jdbc()) {
+        PostgresSettings settings = PostgresSettings.from(
+                TestDatabase.connection(Map.of("active-session-limit", "2", "cpus", "1", "latency-limit-ms", "10000")));
+        try (PostgresAdapter adapter = new PostgresAdapter(
+                        PostgresAdapterProvider.pool("pg-sessions", settings),
+                        settings,
+                        Hierarchies.none(),
+                        Clock.fixed(MEASURED, ZoneOffset.UTC));
+                Connection sleeper = TestDatabase.jdbc();
+                Connection spinner = TestDatabase.jdbc()) {
             CompletableFuture<Void> sleeping = runAsync(sleeper, "SELECT pg_sleep(20)");
             LoadSignal oneWaiting = await(adapter, signal -> signal.parts().get("active_sessions") >= 0.5);
-            assertThat(oneWaiting.parts().get("active_sessions")).as("a sleeping statement is active").isEqualTo(0.5);
+            assertThat(oneWaiting.parts().get("active_sessions"))
+                    .as("a sleeping statement is active")
+                    .isEqualTo(0.5);
             assertThat(oneWaiting.parts().get("cpu")).as("but waits, on no CPU").isZero();
 
             // a statement that only computes: on a CPU the whole time

@@ -63,10 +63,12 @@ class PostgresAdapterContractIT extends StoreAdapterContractTest {
         /** The contract table plus {@code member bigint}, with {@code CREATE INDEX ... (member)} when indexed. */
         @Override
         public Optional<DatasetSpec> createWithIdentifier(String table, boolean indexed) {
-            DatasetSpec spec = missing(table).toBuilder().identifierColumn("member").build();
+            DatasetSpec spec =
+                    missing(table).toBuilder().identifierColumn("member").build();
             TestDatabase.execute("DROP TABLE IF EXISTS " + spec.quotedTable());
-            TestDatabase.execute("CREATE TABLE " + spec.quotedTable()
-                    + " (id bigint PRIMARY KEY, member bigint, payload text, score int, updated_at timestamptz NOT NULL)");
+            TestDatabase.execute(
+                    "CREATE TABLE " + spec.quotedTable()
+                            + " (id bigint PRIMARY KEY, member bigint, payload text, score int, updated_at timestamptz NOT NULL)");
             if (indexed) {
                 TestDatabase.execute("CREATE INDEX ON " + spec.quotedTable() + " (member)");
             }
@@ -74,15 +76,35 @@ class PostgresAdapterContractIT extends StoreAdapterContractTest {
         }
 
         @Override
-        public void writeWithIdentifier(DatasetSpec spec, long id, long member, String payload, int score, long writeTimeMicros) {
-            TestDatabase.execute("INSERT INTO " + spec.quotedTable() + " (id, member, payload, score, updated_at)"
-                    + " VALUES (?, ?, ?, ?, ?)", id, member, payload, score,
+        public void writeWithIdentifier(
+                DatasetSpec spec, long id, long member, String payload, int score, long writeTimeMicros) {
+            TestDatabase.execute(
+                    "INSERT INTO " + spec.quotedTable() + " (id, member, payload, score, updated_at)"
+                            + " VALUES (?, ?, ?, ?, ?)",
+                    id,
+                    member,
+                    payload,
+                    score,
                     OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(writeTimeMicros), ZoneOffset.UTC));
         }
 
         /** Every column of the extreme-values table but {@code id}, read back as {@code col::text}. */
-        private static final List<String> EXTREME_COLUMNS = List.of("smallest", "largest", "amount", "wide", "ratio",
-                "single", "at", "local_at", "bytes", "uid", "note", "tags", "amounts", "doc", "updated_at");
+        private static final List<String> EXTREME_COLUMNS = List.of(
+                "smallest",
+                "largest",
+                "amount",
+                "wide",
+                "ratio",
+                "single",
+                "at",
+                "local_at",
+                "bytes",
+                "uid",
+                "note",
+                "tags",
+                "amounts",
+                "doc",
+                "updated_at");
 
         @Override
         public Optional<DatasetSpec> createForExtremeValues(String table) {
@@ -98,13 +120,16 @@ class PostgresAdapterContractIT extends StoreAdapterContractTest {
         @Override
         public void writeExtremeValues(DatasetSpec spec, long id, long writeTimeMicros) {
             String everyByte = "\\x" + HexFormat.of().formatHex(everyByte());
-            TestDatabase.execute("INSERT INTO " + spec.quotedTable() + " VALUES (?, -9223372036854775808,"
-                    + " 9223372036854775807, 12345678901234567.891,"
-                    + " 123456789012345678901234567890.123456789012345678901234567890, 0.30000000000000004,"
-                    + " 3.4028235e38, '2024-02-29 23:59:59.999999+00', '1999-12-31 23:59:59.000001', ?::bytea,"
-                    + " 'ffffffff-0000-4000-8000-00000000000a', ?, ARRAY['a', 'Zo\u00eb', NULL, '', '{quoted,}'],"
-                    + " ARRAY[0.1, 12345678901234567.891, -1.000, 1e-30]::numeric[], ?::jsonb, ?)",
-                    id, everyByte, "Zo\u00eb \u2211 \uD83D\uDE00 \"quoted\" \\ back\nslash\ttab",
+            TestDatabase.execute(
+                    "INSERT INTO " + spec.quotedTable() + " VALUES (?, -9223372036854775808,"
+                            + " 9223372036854775807, 12345678901234567.891,"
+                            + " 123456789012345678901234567890.123456789012345678901234567890, 0.30000000000000004,"
+                            + " 3.4028235e38, '2024-02-29 23:59:59.999999+00', '1999-12-31 23:59:59.000001', ?::bytea,"
+                            + " 'ffffffff-0000-4000-8000-00000000000a', ?, ARRAY['a', 'Zo\u00eb', NULL, '', '{quoted,}'],"
+                            + " ARRAY[0.1, 12345678901234567.891, -1.000, 1e-30]::numeric[], ?::jsonb, ?)",
+                    id,
+                    everyByte,
+                    "Zo\u00eb \u2211 \uD83D\uDE00 \"quoted\" \\ back\nslash\ttab",
                     "{\"amount\": 12345678901234567.891, \"big\": 123456789012345678901234567890,"
                             + " \"smallest\": -9223372036854775808, \"scale\": 1.000, \"tiny\": 1e-40,"
                             + " \"text\": \"Zo\u00eb \uD83D\uDE00\", \"nested\": [0.1, {\"x\": 2.50}]}",
@@ -113,9 +138,11 @@ class PostgresAdapterContractIT extends StoreAdapterContractTest {
 
         @Override
         public Optional<Map<String, String>> readExactly(DatasetSpec spec, long id) {
-            String columns = String.join(", ", EXTREME_COLUMNS.stream().map(c -> c + "::text").toList());
-            try (Connection connection = TestDatabase.jdbc(); PreparedStatement statement = connection.prepareStatement(
-                    "SELECT " + columns + " FROM " + spec.quotedTable() + " WHERE id = ?")) {
+            String columns = String.join(
+                    ", ", EXTREME_COLUMNS.stream().map(c -> c + "::text").toList());
+            try (Connection connection = TestDatabase.jdbc();
+                    PreparedStatement statement = connection.prepareStatement(
+                            "SELECT " + columns + " FROM " + spec.quotedTable() + " WHERE id = ?")) {
                 statement.setLong(1, id);
                 try (ResultSet rs = statement.executeQuery()) {
                     if (!rs.next()) {
@@ -140,27 +167,35 @@ class PostgresAdapterContractIT extends StoreAdapterContractTest {
 
         @Override
         public DatasetSpec missing(String table) {
-            return TestDatabase.spec("contract", Names.identifier("table", table), "id", ConditionalColumn.timestamp("updated_at"));
+            return TestDatabase.spec(
+                    "contract", Names.identifier("table", table), "id", ConditionalColumn.timestamp("updated_at"));
         }
 
         @Override
-        public void write(DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
-            TestDatabase.execute("INSERT INTO " + spec.quotedTable() + " (id, payload, score, updated_at) VALUES (?, ?, ?, ?)"
-                    + " ON CONFLICT (id) DO UPDATE SET payload = EXCLUDED.payload, score = EXCLUDED.score,"
-                    + " updated_at = EXCLUDED.updated_at", id, payload, score,
+        public void write(
+                DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
+            TestDatabase.execute(
+                    "INSERT INTO " + spec.quotedTable() + " (id, payload, score, updated_at) VALUES (?, ?, ?, ?)"
+                            + " ON CONFLICT (id) DO UPDATE SET payload = EXCLUDED.payload, score = EXCLUDED.score,"
+                            + " updated_at = EXCLUDED.updated_at",
+                    id,
+                    payload,
+                    score,
                     OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(writeTimeMicros), ZoneOffset.UTC));
         }
 
         @Override
         public Optional<FixtureRow> read(DatasetSpec spec, long id) {
-            try (Connection connection = TestDatabase.jdbc(); PreparedStatement statement = connection.prepareStatement(
-                    "SELECT payload, score, updated_at FROM " + spec.quotedTable() + " WHERE id = ?")) {
+            try (Connection connection = TestDatabase.jdbc();
+                    PreparedStatement statement = connection.prepareStatement(
+                            "SELECT payload, score, updated_at FROM " + spec.quotedTable() + " WHERE id = ?")) {
                 statement.setLong(1, id);
                 try (ResultSet rs = statement.executeQuery()) {
                     if (!rs.next()) {
                         return Optional.empty();
                     }
-                    long micros = CutoffTimestamp.toMicros(rs.getObject(3, OffsetDateTime.class).toInstant());
+                    long micros = CutoffTimestamp.toMicros(
+                            rs.getObject(3, OffsetDateTime.class).toInstant());
                     return Optional.of(new FixtureRow(id, rs.getString(1), rs.getInt(2), micros, null));
                 }
             } catch (SQLException e) {

@@ -13,8 +13,8 @@ class PostgresSettingsTest {
 
     @Test
     void defaultsAndNoPasswordInLogs() {
-        PostgresSettings settings = PostgresSettings.from(connection(Map.of("url", "jdbc:postgresql://db/app", "username", "erasure",
-                "password", "s3cret")));
+        PostgresSettings settings = PostgresSettings.from(
+                connection(Map.of("url", "jdbc:postgresql://db/app", "username", "erasure", "password", "s3cret")));
 
         assertThat(settings.batchSize()).isEqualTo(200);
         assertThat(settings.poolSize()).isEqualTo(4);
@@ -26,8 +26,8 @@ class PostgresSettingsTest {
         assertThatThrownBy(() -> PostgresSettings.from(connection(Map.of("url", "postgres://db/app", "username", "u"))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("setting 'url' must be a PostgreSQL JDBC URL");
-        assertThatThrownBy(() -> PostgresSettings.from(connection(Map.of("url", "jdbc:postgresql://db/app", "username", "u",
-                "batch-size", "0"))))
+        assertThatThrownBy(() -> PostgresSettings.from(
+                        connection(Map.of("url", "jdbc:postgresql://db/app", "username", "u", "batch-size", "0"))))
                 .hasMessage("setting 'batch-size' must be >= 1, got 0");
         assertThatThrownBy(() -> PostgresSettings.from(connection(Map.of("url", "jdbc:postgresql://db/app"))))
                 .hasMessageContaining("configure erasure.connections.pg-main.username");

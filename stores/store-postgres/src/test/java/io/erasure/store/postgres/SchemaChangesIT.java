@@ -40,8 +40,13 @@ class SchemaChangesIT {
         accounts = TestDatabase.spec("drift", "accounts", "id", ConditionalColumn.timestamp("updated_at"));
         carts = TestDatabase.spec("drift", "carts", "id", ConditionalColumn.timestamp("updated_at"));
         String child = "hierarchy." + carts.name() + ".child.lines.";
-        adapter = TestDatabase.open(Map.of(child + "table", "drift.cart_lines", child + "references", "cart_id=id",
-                child + "updated-at", "updated_at"));
+        adapter = TestDatabase.open(Map.of(
+                child + "table",
+                "drift.cart_lines",
+                child + "references",
+                "cart_id=id",
+                child + "updated-at",
+                "updated_at"));
     }
 
     @AfterAll
@@ -52,18 +57,22 @@ class SchemaChangesIT {
     @BeforeEach
     void freshTable() {
         TestDatabase.execute("DROP TABLE IF EXISTS drift.sessions, drift.accounts");
-        TestDatabase.execute("CREATE TABLE drift.accounts (id bigint PRIMARY KEY, name text NOT NULL, updated_at timestamptz NOT NULL)");
-        TestDatabase.execute("INSERT INTO drift.accounts SELECT i, 'account-' || i, ? FROM generate_series(1, 4) AS i", BEFORE);
+        TestDatabase.execute(
+                "CREATE TABLE drift.accounts (id bigint PRIMARY KEY, name text NOT NULL, updated_at timestamptz NOT NULL)");
+        TestDatabase.execute(
+                "INSERT INTO drift.accounts SELECT i, 'account-' || i, ? FROM generate_series(1, 4) AS i", BEFORE);
         adapter.checkDataset(accounts);
         // the adapter has used the dataset: whatever it learnt about the schema, it learnt it now
-        DeleteOutcome first = adapter.executeDelete(adapter.planDelete(new DeleteBatch(accounts, "b-0", CUTOFF, ids(4))));
+        DeleteOutcome first =
+                adapter.executeDelete(adapter.planDelete(new DeleteBatch(accounts, "b-0", CUTOFF, ids(4))));
         assertThat(first.deleted()).isEqualTo(1);
     }
 
     @Test
     void aCascadingForeignKeyAddedAfterTheFirstCheckIsRefusedAtTheNextDelete() {
-        TestDatabase.execute("CREATE TABLE drift.sessions (id bigint PRIMARY KEY, account_id bigint REFERENCES drift.accounts (id)"
-                + " ON DELETE CASCADE)");
+        TestDatabase.execute(
+                "CREATE TABLE drift.sessions (id bigint PRIMARY KEY, account_id bigint REFERENCES drift.accounts (id)"
+                        + " ON DELETE CASCADE)");
         TestDatabase.execute("INSERT INTO drift.sessions VALUES (10, 1), (20, 2)");
 
         assertThatThrownBy(() -> adapter.planDelete(new DeleteBatch(accounts, "b-1", CUTOFF, ids(1))))
@@ -79,8 +88,9 @@ class SchemaChangesIT {
     void aCascadingForeignKeyAddedBetweenPlanAndDeleteStopsTheDelete() {
         DeletePlan plan = adapter.planDelete(new DeleteBatch(accounts, "b-1", CUTOFF, ids(1, 2)));
         adapter.readRows(accounts, ids(1, 2));
-        TestDatabase.execute("CREATE TABLE drift.sessions (id bigint PRIMARY KEY, account_id bigint REFERENCES drift.accounts (id)"
-                + " ON DELETE CASCADE)");
+        TestDatabase.execute(
+                "CREATE TABLE drift.sessions (id bigint PRIMARY KEY, account_id bigint REFERENCES drift.accounts (id)"
+                        + " ON DELETE CASCADE)");
         TestDatabase.execute("INSERT INTO drift.sessions VALUES (10, 1), (20, 2)");
 
         assertThatThrownBy(() -> adapter.executeDelete(plan))
@@ -100,7 +110,9 @@ class SchemaChangesIT {
         TestDatabase.execute("INSERT INTO drift.carts VALUES (1, ?), (2, ?)", BEFORE, BEFORE);
         TestDatabase.execute("INSERT INTO drift.cart_lines VALUES (1, 1, ?), (2, 1, ?)", BEFORE, BEFORE);
         adapter.checkDataset(carts);
-        assertThat(adapter.executeDelete(adapter.planDelete(new DeleteBatch(carts, "b-0", CUTOFF, ids(2)))).deleted()).isEqualTo(1);
+        assertThat(adapter.executeDelete(adapter.planDelete(new DeleteBatch(carts, "b-0", CUTOFF, ids(2))))
+                        .deleted())
+                .isEqualTo(1);
 
         TestDatabase.execute("CREATE TABLE drift.line_notes (id bigint PRIMARY KEY, cart_id bigint, line int,"
                 + " FOREIGN KEY (cart_id, line) REFERENCES drift.cart_lines ON DELETE CASCADE)");
@@ -127,7 +139,8 @@ class SchemaChangesIT {
 
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(restored.count(RestoreOutcome.Status.RESTORED)).isEqualTo(1);
-        assertThat(TestDatabase.column(String.class, "SELECT nickname FROM drift.accounts WHERE id = 1")).containsExactly("Bo");
+        assertThat(TestDatabase.column(String.class, "SELECT nickname FROM drift.accounts WHERE id = 1"))
+                .containsExactly("Bo");
     }
 
     @Test
@@ -140,7 +153,8 @@ class SchemaChangesIT {
         assertThatThrownBy(() -> adapter.executeDelete(plan))
                 .isInstanceOf(StoreException.Retriable.class)
                 .hasMessageContaining("changed since the batch was planned");
-        assertThat(TestDatabase.count("SELECT count(*) FROM drift.accounts WHERE id = 1")).isEqualTo(1);
+        assertThat(TestDatabase.count("SELECT count(*) FROM drift.accounts WHERE id = 1"))
+                .isEqualTo(1);
 
         DeletePlan again = adapter.planDelete(new DeleteBatch(accounts, "b-1", CUTOFF, ids(1)));
         assertThat(adapter.readRows(accounts, ids(1)).get(0).columns()).anySatisfy(c -> {

@@ -25,8 +25,7 @@ import java.util.Map;
 /** The shared PostgreSQL of the test JVM, adapters opened on it through the ServiceLoader, and direct SQL. */
 public final class TestDatabase {
 
-    private TestDatabase() {
-    }
+    private TestDatabase() {}
 
     public static PostgresEngine engine() {
         return LocalEngines.postgres();
@@ -35,7 +34,14 @@ public final class TestDatabase {
     public static StoreConnection connection(Map<String, String> extraSettings) {
         PostgresEngine postgres = engine();
         Map<String, String> settings = new HashMap<>(Map.of(
-                "url", postgres.jdbcUrl(), "username", postgres.username(), "password", postgres.password(), "pool-size", "3"));
+                "url",
+                postgres.jdbcUrl(),
+                "username",
+                postgres.username(),
+                "password",
+                postgres.password(),
+                "pool-size",
+                "3"));
         settings.putAll(extraSettings);
         return new StoreConnection("pg-test", StoreKind.POSTGRES, settings);
     }
@@ -47,7 +53,8 @@ public final class TestDatabase {
 
     public static Connection jdbc() throws SQLException {
         PostgresEngine postgres = engine();
-        Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), postgres.username(), postgres.password());
+        Connection connection =
+                DriverManager.getConnection(postgres.jdbcUrl(), postgres.username(), postgres.password());
         try (var statement = connection.createStatement()) {
             statement.execute("SET TIME ZONE 'UTC'");
         }
@@ -56,7 +63,8 @@ public final class TestDatabase {
 
     /** Runs statements (DDL or DML), each with its values bound. */
     public static void execute(String sql, Object... values) {
-        try (Connection connection = jdbc(); PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (Connection connection = jdbc();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < values.length; i++) {
                 statement.setObject(i + 1, values[i]);
             }
@@ -68,7 +76,8 @@ public final class TestDatabase {
 
     /** The first column of every row. */
     public static <T> List<T> column(Class<T> type, String sql, Object... values) {
-        try (Connection connection = jdbc(); PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (Connection connection = jdbc();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < values.length; i++) {
                 statement.setObject(i + 1, values[i]);
             }

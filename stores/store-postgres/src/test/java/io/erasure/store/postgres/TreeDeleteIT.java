@@ -57,22 +57,39 @@ class TreeDeleteIT {
     @BeforeEach
     void freshTrees() {
         TestDatabase.execute("DROP TABLE IF EXISTS tree.by_parent");
-        TestDatabase.execute("CREATE TABLE tree.by_parent (id bigint PRIMARY KEY, parent_id bigint REFERENCES tree.by_parent (id),"
-                + " label text, updated_at timestamptz NOT NULL)");
+        TestDatabase.execute(
+                "CREATE TABLE tree.by_parent (id bigint PRIMARY KEY, parent_id bigint REFERENCES tree.by_parent (id),"
+                        + " label text, updated_at timestamptz NOT NULL)");
         TestDatabase.execute("CREATE INDEX ON tree.by_parent (parent_id)");
-        TestDatabase.execute("INSERT INTO tree.by_parent VALUES (0, NULL, 'outside', ?), (15000, 0, 'outside', ?)", BEFORE, BEFORE);
-        TestDatabase.execute("INSERT INTO tree.by_parent SELECT i, i - 1, 'node ' || i, ? FROM generate_series(1, ?) AS i", BEFORE, DEPTH);
-        TestDatabase.execute("INSERT INTO tree.by_parent SELECT 1000 + i, i, 'leaf ' || i, ? FROM generate_series(1, ?) AS i", BEFORE, DEPTH);
+        TestDatabase.execute(
+                "INSERT INTO tree.by_parent VALUES (0, NULL, 'outside', ?), (15000, 0, 'outside', ?)", BEFORE, BEFORE);
+        TestDatabase.execute(
+                "INSERT INTO tree.by_parent SELECT i, i - 1, 'node ' || i, ? FROM generate_series(1, ?) AS i",
+                BEFORE,
+                DEPTH);
+        TestDatabase.execute(
+                "INSERT INTO tree.by_parent SELECT 1000 + i, i, 'leaf ' || i, ? FROM generate_series(1, ?) AS i",
+                BEFORE,
+                DEPTH);
 
         TestDatabase.execute("DROP TABLE IF EXISTS tree.by_path");
         TestDatabase.execute("CREATE TABLE tree.by_path (id bigint PRIMARY KEY, path text NOT NULL, label text,"
                 + " updated_at timestamptz NOT NULL)");
         TestDatabase.execute("CREATE INDEX ON tree.by_path (path text_pattern_ops)");
-        TestDatabase.execute("INSERT INTO tree.by_path VALUES (0, '/0/', 'outside', ?), (15000, '/0/15000/', 'outside', ?)", BEFORE, BEFORE);
-        TestDatabase.execute("INSERT INTO tree.by_path SELECT i, '/0/' || (SELECT string_agg(j::text, '/' ORDER BY j)"
-                + " FROM generate_series(1, i) AS j) || '/', 'node ' || i, ? FROM generate_series(1, ?) AS i", BEFORE, DEPTH);
-        TestDatabase.execute("INSERT INTO tree.by_path SELECT 1000 + i, p.path || (1000 + i) || '/', 'leaf ' || i, ?"
-                + " FROM generate_series(1, ?) AS i JOIN tree.by_path AS p ON p.id = i", BEFORE, DEPTH);
+        TestDatabase.execute(
+                "INSERT INTO tree.by_path VALUES (0, '/0/', 'outside', ?), (15000, '/0/15000/', 'outside', ?)",
+                BEFORE,
+                BEFORE);
+        TestDatabase.execute(
+                "INSERT INTO tree.by_path SELECT i, '/0/' || (SELECT string_agg(j::text, '/' ORDER BY j)"
+                        + " FROM generate_series(1, i) AS j) || '/', 'node ' || i, ? FROM generate_series(1, ?) AS i",
+                BEFORE,
+                DEPTH);
+        TestDatabase.execute(
+                "INSERT INTO tree.by_path SELECT 1000 + i, p.path || (1000 + i) || '/', 'leaf ' || i, ?"
+                        + " FROM generate_series(1, ?) AS i JOIN tree.by_path AS p ON p.id = i",
+                BEFORE,
+                DEPTH);
         adapter.checkDataset(recursive);
         adapter.checkDataset(path);
     }
@@ -84,7 +101,9 @@ class TreeDeleteIT {
 
     @Test
     void aMaterializedPathTreeOf300LevelsIsDeletedWholeAndNothingElse() {
-        assertThat(TestDatabase.column(String.class, "SELECT path FROM tree.by_path WHERE id = 300").get(0)).hasSizeGreaterThan(1000);
+        assertThat(TestDatabase.column(String.class, "SELECT path FROM tree.by_path WHERE id = 300")
+                        .get(0))
+                .hasSizeGreaterThan(1000);
         assertWholeSubtreeDeleted(path);
     }
 
@@ -99,7 +118,8 @@ class TreeDeleteIT {
             assertThat(plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF)).isEqualTo(1);
             assertThat(outcome.deleted()).isZero();
             assertThat(outcome.skippedNewer()).isEqualTo(1);
-            assertThat(TestDatabase.count("SELECT count(*) FROM " + spec.quotedTable())).isEqualTo(2 + 2 * DEPTH);
+            assertThat(TestDatabase.count("SELECT count(*) FROM " + spec.quotedTable()))
+                    .isEqualTo(2 + 2 * DEPTH);
         }
     }
 
@@ -120,19 +140,22 @@ class TreeDeleteIT {
         List<DeletionRecord> records = Times.records(spec, ids(1), rows);
 
         DeletePlan plan = adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1)));
-        assertThat(TestDatabase.count("SELECT count(*) FROM " + spec.quotedTable())).as("planning deletes nothing")
+        assertThat(TestDatabase.count("SELECT count(*) FROM " + spec.quotedTable()))
+                .as("planning deletes nothing")
                 .isEqualTo(2 + 2 * DEPTH);
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
         assertThat(outcome.deleted()).isEqualTo(1);
-        assertThat(TestDatabase.column(Long.class, "SELECT id FROM " + spec.quotedTable() + " ORDER BY id")).containsExactly(0L, 15000L);
+        assertThat(TestDatabase.column(Long.class, "SELECT id FROM " + spec.quotedTable() + " ORDER BY id"))
+                .containsExactly(0L, 15000L);
 
         // restored from the log in the worst order (deepest first): parents still go in first
         List<DeletionRecord> reversed = new ArrayList<>(records);
         java.util.Collections.reverse(reversed);
         RestoreOutcome restored = adapter.restore(spec, reversed);
         assertThat(restored.count(RestoreOutcome.Status.RESTORED)).isEqualTo(2 * DEPTH);
-        assertThat(TestDatabase.count("SELECT count(*) FROM " + spec.quotedTable())).isEqualTo(2 + 2 * DEPTH);
+        assertThat(TestDatabase.count("SELECT count(*) FROM " + spec.quotedTable()))
+                .isEqualTo(2 + 2 * DEPTH);
         assertThat(TestDatabase.column(String.class, "SELECT label FROM " + spec.quotedTable() + " WHERE id = 1300"))
                 .containsExactly("leaf 300");
     }

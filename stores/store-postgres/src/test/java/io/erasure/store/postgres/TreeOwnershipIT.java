@@ -71,7 +71,9 @@ class TreeOwnershipIT {
         assertThat(outcome.deleted()).isZero();
         assertThat(outcome.skippedNewer()).isEqualTo(1);
         assertThat(TestDatabase.count("SELECT count(*) FROM owned.with_fk")).isEqualTo(7);
-        assertThat(plan.warnings()).singleElement().asString()
+        assertThat(plan.warnings())
+                .singleElement()
+                .asString()
                 .contains("1 key(s) kept whole")
                 .contains("owned.with_fk")
                 .contains("tree.node-identifier");
@@ -82,18 +84,23 @@ class TreeOwnershipIT {
         List<LiveRow> logged = adapter.readRows(spec, ids(1));
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
-        assertThat(logged).extracting(row -> ((Number) row.key().get("id")).longValue()).containsExactlyInAnyOrder(1L, 2L, 6L);
+        assertThat(logged)
+                .extracting(row -> ((Number) row.key().get("id")).longValue())
+                .containsExactlyInAnyOrder(1L, 2L, 6L);
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(TestDatabase.column(Long.class, "SELECT id FROM " + spec.quotedTable() + " ORDER BY id"))
                 .containsExactly(3L, 4L, 5L, 100L);
-        assertThat(plan.warnings()).singleElement().asString()
+        assertThat(plan.warnings())
+                .singleElement()
+                .asString()
                 .contains("1 tree node(s) of other identifiers")
                 .contains("kept");
     }
 
     private static DatasetSpec owned(String table) {
         return TestDatabase.spec("owned", table, "id", ConditionalColumn.timestamp("updated_at")).toBuilder()
-                .identifierColumn("owner").build();
+                .identifierColumn("owner")
+                .build();
     }
 
     /** The thread, plus bob's unrelated comment 100. */
@@ -102,10 +109,18 @@ class TreeOwnershipIT {
         TestDatabase.execute("DROP TABLE IF EXISTS " + quoted);
         TestDatabase.execute("CREATE TABLE " + quoted + " (id bigint PRIMARY KEY, parent_id bigint" + parentReference
                 + ", path text NOT NULL, owner text, body text, updated_at timestamptz NOT NULL)");
-        TestDatabase.execute("INSERT INTO " + quoted + " VALUES"
-                + " (1, NULL, '/1/', 'alice', 'hello', ?), (2, 1, '/1/2/', 'alice', 'me again', ?),"
-                + " (6, 2, '/1/2/6/', 'alice', 'and again', ?), (3, 1, '/1/3/', 'bob', 'hi alice', ?),"
-                + " (4, 3, '/1/3/4/', 'alice', 'hi bob', ?), (5, 3, '/1/3/5/', NULL, 'a bot', ?),"
-                + " (100, NULL, '/100/', 'bob', 'elsewhere', ?)", BEFORE, BEFORE, BEFORE, BEFORE, BEFORE, BEFORE, BEFORE);
+        TestDatabase.execute(
+                "INSERT INTO " + quoted + " VALUES"
+                        + " (1, NULL, '/1/', 'alice', 'hello', ?), (2, 1, '/1/2/', 'alice', 'me again', ?),"
+                        + " (6, 2, '/1/2/6/', 'alice', 'and again', ?), (3, 1, '/1/3/', 'bob', 'hi alice', ?),"
+                        + " (4, 3, '/1/3/4/', 'alice', 'hi bob', ?), (5, 3, '/1/3/5/', NULL, 'a bot', ?),"
+                        + " (100, NULL, '/100/', 'bob', 'elsewhere', ?)",
+                BEFORE,
+                BEFORE,
+                BEFORE,
+                BEFORE,
+                BEFORE,
+                BEFORE,
+                BEFORE);
     }
 }

@@ -97,8 +97,7 @@ public final class Pipeline {
 
         private final List<RedisCommand<String, byte[], ?>> commands = new ArrayList<>();
 
-        private Batch() {
-        }
+        private Batch() {}
 
         public RedisFuture<byte[]> dump(String key) {
             return add(CommandType.DUMP, new ByteArrayOutput<>(CODEC), args().addKey(key));
@@ -122,7 +121,10 @@ public final class Pipeline {
 
         /** {@code RESTORE key ttl payload}, never with {@code REPLACE}: an existing key fails with {@code BUSYKEY}. */
         public RedisFuture<String> restoreIfAbsent(String key, long ttlMillis, byte[] payload) {
-            return add(CommandType.RESTORE, new StatusOutput<>(CODEC), args().addKey(key).add(ttlMillis).addValue(payload));
+            return add(
+                    CommandType.RESTORE,
+                    new StatusOutput<>(CODEC),
+                    args().addKey(key).add(ttlMillis).addValue(payload));
         }
 
         /** Writes every collected command to the connection at once. */
@@ -137,7 +139,8 @@ public final class Pipeline {
             return new CommandArgs<>(CODEC);
         }
 
-        private <T> RedisFuture<T> add(CommandType type, CommandOutput<String, byte[], T> output, CommandArgs<String, byte[]> args) {
+        private <T> RedisFuture<T> add(
+                CommandType type, CommandOutput<String, byte[], T> output, CommandArgs<String, byte[]> args) {
             AsyncCommand<String, byte[], T> command = new AsyncCommand<>(new Command<>(type, output, args));
             commands.add(command);
             return command;
@@ -145,6 +148,5 @@ public final class Pipeline {
     }
 
     /** A command's reply, or the error it failed with. */
-    public record Reply<T>(T value, Throwable error) {
-    }
+    public record Reply<T>(T value, Throwable error) {}
 }

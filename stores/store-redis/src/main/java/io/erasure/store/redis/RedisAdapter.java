@@ -49,7 +49,8 @@ public final class RedisAdapter implements StoreAdapter {
     /** Keys per call. */
     public static final int MAX_BATCH = 1_000;
 
-    private static final StoreCapabilities CAPABILITIES = new StoreCapabilities(false, false, true, true, false, MAX_BATCH, false);
+    private static final StoreCapabilities CAPABILITIES =
+            new StoreCapabilities(false, false, true, true, false, MAX_BATCH, false);
 
     private final RedisSettings settings;
     private final Pipeline pipeline;
@@ -111,7 +112,8 @@ public final class RedisAdapter implements StoreAdapter {
     @Override
     public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
         if (records.size() > MAX_BATCH) {
-            throw new IllegalArgumentException("restore takes at most " + MAX_BATCH + " records per call, got " + records.size());
+            throw new IllegalArgumentException(
+                    "restore takes at most " + MAX_BATCH + " records per call, got " + records.size());
         }
         return restorer.restore(keysOf(spec, List.of()), records);
     }
@@ -143,7 +145,9 @@ public final class RedisAdapter implements StoreAdapter {
 
     private DatasetKeys check(DatasetSpec spec) {
         DatasetKeys keys = DatasetKeys.check(spec, settings.keyPrefixes(), settings.ref());
-        pipeline.value("check dataset '" + spec.name() + "' on " + settings.address(), pipeline.send().ping());
+        pipeline.value(
+                "check dataset '" + spec.name() + "' on " + settings.address(),
+                pipeline.send().ping());
         return keys;
     }
 }

@@ -30,7 +30,10 @@ public final class RedisAdapterProvider implements StoreAdapterProvider {
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .socketOptions(SocketOptions.builder().connectTimeout(settings.timeout()).keepAlive(true).build())
+                .socketOptions(SocketOptions.builder()
+                        .connectTimeout(settings.timeout())
+                        .keepAlive(true)
+                        .build())
                 .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
                 .build());
         StatefulRedisConnection<String, byte[]> redis;
@@ -39,14 +42,18 @@ public final class RedisAdapterProvider implements StoreAdapterProvider {
         } catch (RuntimeException e) {
             shutdown(client);
             // wrong credentials are Fatal (the reply says WRONGPASS or NOAUTH), a server not reachable is Retriable
-            throw RedisFailures.translate("connect to Redis for connection '" + settings.ref() + "' (" + settings.address()
-                    + ")", e);
+            throw RedisFailures.translate(
+                    "connect to Redis for connection '" + settings.ref() + "' (" + settings.address() + ")", e);
         }
         Pipeline pipeline = new Pipeline(redis, settings.timeout());
-        return new RedisAdapter(settings, pipeline, () -> {
-            redis.close();
-            shutdown(client);
-        }, Clock.systemUTC());
+        return new RedisAdapter(
+                settings,
+                pipeline,
+                () -> {
+                    redis.close();
+                    shutdown(client);
+                },
+                Clock.systemUTC());
     }
 
     private static void shutdown(RedisClient client) {

@@ -25,8 +25,7 @@ public final class RedisFailures {
     private static final List<String> RETRIABLE_REPLIES =
             List.of("LOADING", "BUSY", "TRYAGAIN", "MASTERDOWN", "READONLY", "NOREPLICAS", "OOM");
 
-    private RedisFailures() {
-    }
+    private RedisFailures() {}
 
     /** {@code action} failed with {@code failure}: the exception to throw, with the server's reply if there was one. */
     public static StoreException translate(String action, Throwable failure) {
@@ -71,18 +70,23 @@ public final class RedisFailures {
         String code = code(reply);
         return switch (code) {
             case "WRONGPASS", "NOAUTH" -> "; check the connection's username and password";
-            case "NOPERM" -> "; grant the connection's ACL user PING, INFO, EXISTS, TYPE, DUMP, PTTL, UNLINK and RESTORE"
-                    + " on the dataset's keys";
-            case "MOVED", "ASK", "CROSSSLOT" -> "; this is a Redis Cluster, which the adapter does not serve: point the"
-                    + " connection at a standalone server or a proxy";
-            default -> reply.toLowerCase(Locale.ROOT).startsWith("err unknown command")
-                    ? "; the server lacks or has renamed this command (UNLINK needs Redis 4.0+)" : "";
+            case "NOPERM" ->
+                "; grant the connection's ACL user PING, INFO, EXISTS, TYPE, DUMP, PTTL, UNLINK and RESTORE"
+                        + " on the dataset's keys";
+            case "MOVED", "ASK", "CROSSSLOT" ->
+                "; this is a Redis Cluster, which the adapter does not serve: point the"
+                        + " connection at a standalone server or a proxy";
+            default ->
+                reply.toLowerCase(Locale.ROOT).startsWith("err unknown command")
+                        ? "; the server lacks or has renamed this command (UNLINK needs Redis 4.0+)"
+                        : "";
         };
     }
 
     private static Throwable unwrap(Throwable failure) {
         Throwable error = failure;
-        while ((error instanceof ExecutionException || error instanceof CompletionException) && error.getCause() != null) {
+        while ((error instanceof ExecutionException || error instanceof CompletionException)
+                && error.getCause() != null) {
             error = error.getCause();
         }
         return error;

@@ -23,8 +23,8 @@ import java.util.List;
  * @param opsLimit       {@code ops-limit}: commands per second that count as fully loaded (default 50000)
  * @param latencyLimitMs {@code latency-limit-ms}: the {@code PING} round trip that counts as fully loaded (default 20)
  */
-public record RedisSettings(String ref, RedisURI uri, int pipelineSize, List<String> keyPrefixes, int opsLimit,
-                            int latencyLimitMs) {
+public record RedisSettings(
+        String ref, RedisURI uri, int pipelineSize, List<String> keyPrefixes, int opsLimit, int latencyLimitMs) {
 
     public static final int DEFAULT_PIPELINE_SIZE = 500;
     public static final int DEFAULT_PORT = 6379;
@@ -41,12 +41,17 @@ public record RedisSettings(String ref, RedisURI uri, int pipelineSize, List<Str
 
     public static RedisSettings from(StoreConnection connection) {
         String ref = connection.ref();
-        RedisURI uri = connection.setting("uri").map(value -> parse(ref, value)).orElseGet(() -> RedisURI.builder()
-                .withHost(connection.setting("host").orElseThrow(() -> new StoreException.Fatal("connection '" + ref
-                        + "' needs setting 'uri' (redis://host:6379/0) or 'host' (and 'port'); configure erasure.connections."
-                        + ref + ".host")))
-                .withPort(port(connection))
-                .build());
+        RedisURI uri = connection
+                .setting("uri")
+                .map(value -> parse(ref, value))
+                .orElseGet(() -> RedisURI.builder()
+                        .withHost(connection
+                                .setting("host")
+                                .orElseThrow(() -> new StoreException.Fatal("connection '" + ref
+                                        + "' needs setting 'uri' (redis://host:6379/0) or 'host' (and 'port'); configure erasure.connections."
+                                        + ref + ".host")))
+                        .withPort(port(connection))
+                        .build());
         connection.setting("username").ifPresent(uri::setUsername);
         connection.setting("password").ifPresent(password -> uri.setPassword(password.toCharArray()));
         int database = connection.intSetting("database", uri.getDatabase());
@@ -58,9 +63,13 @@ public record RedisSettings(String ref, RedisURI uri, int pipelineSize, List<Str
         positive(ref, "timeout-ms", timeoutMs);
         uri.setTimeout(Duration.ofMillis(timeoutMs));
         uri.setClientName("erasure-" + ref);
-        return new RedisSettings(ref, uri, connection.intSetting("pipeline-size", DEFAULT_PIPELINE_SIZE),
+        return new RedisSettings(
+                ref,
+                uri,
+                connection.intSetting("pipeline-size", DEFAULT_PIPELINE_SIZE),
                 prefixes(connection.setting("key-prefixes").orElse("")),
-                connection.intSetting("ops-limit", 50_000), connection.intSetting("latency-limit-ms", 20));
+                connection.intSetting("ops-limit", 50_000),
+                connection.intSetting("latency-limit-ms", 20));
     }
 
     public Duration timeout() {
@@ -75,14 +84,17 @@ public record RedisSettings(String ref, RedisURI uri, int pipelineSize, List<Str
     @Override
     public String toString() {
         return "RedisSettings[ref=" + ref + ", address=" + address() + ", username=" + uri.getUsername() + ", password="
-                + (uri.getPassword() == null ? "none" : "***") + ", timeout=" + timeout() + ", pipelineSize=" + pipelineSize
-                + ", keyPrefixes=" + keyPrefixes + ", opsLimit=" + opsLimit + ", latencyLimitMs=" + latencyLimitMs + "]";
+                + (uri.getPassword() == null ? "none" : "***") + ", timeout=" + timeout() + ", pipelineSize="
+                + pipelineSize
+                + ", keyPrefixes=" + keyPrefixes + ", opsLimit=" + opsLimit + ", latencyLimitMs=" + latencyLimitMs
+                + "]";
     }
 
     private static RedisURI parse(String ref, String value) {
         try {
             RedisURI uri = RedisURI.create(value.trim());
-            if (uri.getHost() == null || uri.getSentinels() != null && !uri.getSentinels().isEmpty()) {
+            if (uri.getHost() == null
+                    || uri.getSentinels() != null && !uri.getSentinels().isEmpty()) {
                 throw new IllegalArgumentException("no host");
             }
             return uri;
@@ -96,19 +108,23 @@ public record RedisSettings(String ref, RedisURI uri, int pipelineSize, List<Str
     private static int port(StoreConnection connection) {
         int port = connection.intSetting("port", DEFAULT_PORT);
         if (port < 1 || port > 65_535) {
-            throw new StoreException.Fatal("connection '" + connection.ref() + "' setting 'port' must be within 1..65535,"
-                    + " got " + port);
+            throw new StoreException.Fatal(
+                    "connection '" + connection.ref() + "' setting 'port' must be within 1..65535," + " got " + port);
         }
         return port;
     }
 
     private static List<String> prefixes(String list) {
-        return Arrays.stream(list.split(",")).map(String::trim).filter(p -> !p.isEmpty()).toList();
+        return Arrays.stream(list.split(","))
+                .map(String::trim)
+                .filter(p -> !p.isEmpty())
+                .toList();
     }
 
     private static void positive(String ref, String name, int value) {
         if (value < 1) {
-            throw new StoreException.Fatal("connection '" + ref + "' setting '" + name + "' must be >= 1, got " + value);
+            throw new StoreException.Fatal(
+                    "connection '" + ref + "' setting '" + name + "' must be >= 1, got " + value);
         }
     }
 }

@@ -30,9 +30,23 @@ class FailuresIT {
     @BeforeAll
     static void users() {
         var redis = TestRedis.redis(DATABASE);
-        redis.aclSetuser("erasure_ops", new AclSetuserArgs().reset().on().addPassword("right-password").allKeys().allCommands());
-        redis.aclSetuser("erasure_no_unlink", new AclSetuserArgs().reset().on().addPassword("pw").allKeys().allCommands()
-                .removeCommand(CommandType.UNLINK));
+        redis.aclSetuser(
+                "erasure_ops",
+                new AclSetuserArgs()
+                        .reset()
+                        .on()
+                        .addPassword("right-password")
+                        .allKeys()
+                        .allCommands());
+        redis.aclSetuser(
+                "erasure_no_unlink",
+                new AclSetuserArgs()
+                        .reset()
+                        .on()
+                        .addPassword("pw")
+                        .allKeys()
+                        .allCommands()
+                        .removeCommand(CommandType.UNLINK));
     }
 
     @AfterAll
@@ -42,7 +56,8 @@ class FailuresIT {
 
     @Test
     void aWrongPasswordIsFatal() {
-        StoreConnection wrong = TestRedis.connection(DATABASE, Map.of("username", "erasure_ops", "password", "wrong-password"));
+        StoreConnection wrong =
+                TestRedis.connection(DATABASE, Map.of("username", "erasure_ops", "password", "wrong-password"));
 
         assertThatThrownBy(() -> StoreAdapters.load().open(wrong))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -50,7 +65,8 @@ class FailuresIT {
                 .hasMessageContaining("check the connection's username and password")
                 .hasMessageNotContaining("wrong-password");
 
-        try (StoreAdapter right = TestRedis.open(DATABASE, Map.of("username", "erasure_ops", "password", "right-password"))) {
+        try (StoreAdapter right =
+                TestRedis.open(DATABASE, Map.of("username", "erasure_ops", "password", "right-password"))) {
             right.checkDataset(SPEC);
         }
     }
@@ -58,8 +74,10 @@ class FailuresIT {
     @Test
     void aCommandTheUserMayNotRunIsFatal() {
         TestRedis.redis(DATABASE).set("profile:1", "x");
-        try (StoreAdapter limited = TestRedis.open(DATABASE, Map.of("username", "erasure_no_unlink", "password", "pw"))) {
-            DeletePlan plan = limited.planDelete(new DeleteBatch(SPEC, "b-1", TestRedis.CUTOFF, List.of(Map.of("customer_id", 1))));
+        try (StoreAdapter limited =
+                TestRedis.open(DATABASE, Map.of("username", "erasure_no_unlink", "password", "pw"))) {
+            DeletePlan plan = limited.planDelete(
+                    new DeleteBatch(SPEC, "b-1", TestRedis.CUTOFF, List.of(Map.of("customer_id", 1))));
 
             assertThatThrownBy(() -> limited.executeDelete(plan))
                     .isInstanceOf(StoreException.Fatal.class)
@@ -75,7 +93,9 @@ class FailuresIT {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        StoreConnection nowhere = new StoreConnection("redis-nowhere", StoreKind.REDIS,
+        StoreConnection nowhere = new StoreConnection(
+                "redis-nowhere",
+                StoreKind.REDIS,
                 Map.of("host", "127.0.0.1", "port", Integer.toString(port), "timeout-ms", "1000"));
 
         assertThatThrownBy(() -> StoreAdapters.load().open(nowhere))

@@ -18,8 +18,12 @@ class LoadSignalIT {
             assertThat(signal.parts()).containsOnlyKeys("ops", "latency", "connections");
             // this adapter's own connection is one of the server's clients
             assertThat(signal.parts().get("connections")).isPositive();
-            assertThat(signal.utilization()).isBetween(0.0, 1.0)
-                    .isEqualTo(signal.parts().values().stream().mapToDouble(Double::doubleValue).max().orElseThrow());
+            assertThat(signal.utilization())
+                    .isBetween(0.0, 1.0)
+                    .isEqualTo(signal.parts().values().stream()
+                            .mapToDouble(Double::doubleValue)
+                            .max()
+                            .orElseThrow());
         }
     }
 }

@@ -25,7 +25,8 @@ class PipelinedDeleteIT {
 
     private static final int DATABASE = 3;
     private static final int KEYS = 5_000;
-    private static final DatasetSpec SPEC = TestRedis.spec("sessions", "session:{user_id}:{device}", "user_id", "device");
+    private static final DatasetSpec SPEC =
+            TestRedis.spec("sessions", "session:{user_id}:{device}", "user_id", "device");
     private static StoreAdapter adapter;
 
     private final RedisCommands<String, String> redis = TestRedis.redis(DATABASE);
@@ -90,7 +91,9 @@ class PipelinedDeleteIT {
     @Test
     void keysGoneBetweenPlanAndExecuteCountAsAbsent() {
         redis.mset(Map.of("session:1:web", "a", "session:2:web", "b", "session:3:web", "c"));
-        List<Map<String, Object>> keys = List.of(Map.of("user_id", 1, "device", "web"), Map.of("user_id", 2, "device", "web"),
+        List<Map<String, Object>> keys = List.of(
+                Map.of("user_id", 1, "device", "web"),
+                Map.of("user_id", 2, "device", "web"),
                 Map.of("user_id", 3, "device", "web"));
         DeletePlan plan = adapter.planDelete(new DeleteBatch(SPEC, "b-gone", CUTOFF, keys));
         redis.del("session:2:web"); // expired or evicted meanwhile
@@ -107,15 +110,18 @@ class PipelinedDeleteIT {
     @Test
     void aPlanThisAdapterDidNotMakeIsRefused() {
         redis.mset(Map.of("session:1:web", "a", "session:2:web", "b"));
-        DeletePlan plan = adapter.planDelete(new DeleteBatch(SPEC, "b-forged", CUTOFF,
-                List.of(Map.of("user_id", 1, "device", "web"))));
-        DeletePlan widened = new DeletePlan(plan.batch(), List.of(new PlannedStatement("UNLINK ? ?",
-                List.of("session:1:web", "session:2:web"))), plan.decisions());
-        DeletePlan otherCommand = new DeletePlan(plan.batch(), List.of(new PlannedStatement("FLUSHDB", List.of())),
+        DeletePlan plan = adapter.planDelete(
+                new DeleteBatch(SPEC, "b-forged", CUTOFF, List.of(Map.of("user_id", 1, "device", "web"))));
+        DeletePlan widened = new DeletePlan(
+                plan.batch(),
+                List.of(new PlannedStatement("UNLINK ? ?", List.of("session:1:web", "session:2:web"))),
                 plan.decisions());
+        DeletePlan otherCommand =
+                new DeletePlan(plan.batch(), List.of(new PlannedStatement("FLUSHDB", List.of())), plan.decisions());
 
         for (DeletePlan forged : List.of(widened, otherCommand)) {
-            assertThatThrownBy(() -> adapter.executeDelete(forged)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> adapter.executeDelete(forged))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("did not make");
         }
         assertThat(redis.dbsize()).isEqualTo(2);

@@ -64,7 +64,8 @@ class RedisAdapterContractIT extends StoreAdapterContractTest {
         }
 
         @Override
-        public void write(DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
+        public void write(
+                DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
             String key = key(spec, id);
             RedisCommands<String, String> redis = TestRedis.redis(DATABASE);
             redis.del(key);
@@ -84,8 +85,12 @@ class RedisAdapterContractIT extends StoreAdapterContractTest {
                 return Optional.empty();
             }
             long ttl = redis.ttl(key);
-            return Optional.of(new FixtureRow(id, fields.get("payload"), Integer.parseInt(fields.get("score")),
-                    writeTimes.getOrDefault(key, 0L), ttl < 0 ? null : (int) ttl));
+            return Optional.of(new FixtureRow(
+                    id,
+                    fields.get("payload"),
+                    Integer.parseInt(fields.get("score")),
+                    writeTimes.getOrDefault(key, 0L),
+                    ttl < 0 ? null : (int) ttl));
         }
 
         /** Hashes like the contract rows' whose fields hold bytes of every value, UTF-8 text beyond ASCII and numbers as text. */
@@ -103,11 +108,19 @@ class RedisAdapterContractIT extends StoreAdapterContractTest {
                 everyByte[i] = (byte) (255 - i);
             }
             binary.del(key);
-            binary.hset(key, Map.of("bytes", everyByte,
-                    "note", "Zo\u00eb \u2211 \uD83D\uDE00 \"quoted\" \\ back\nslash".getBytes(StandardCharsets.UTF_8),
-                    "amount", "12345678901234567.891".getBytes(StandardCharsets.US_ASCII),
-                    "smallest", Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII),
-                    "empty", new byte[0]));
+            binary.hset(
+                    key,
+                    Map.of(
+                            "bytes",
+                            everyByte,
+                            "note",
+                            "Zo\u00eb \u2211 \uD83D\uDE00 \"quoted\" \\ back\nslash".getBytes(StandardCharsets.UTF_8),
+                            "amount",
+                            "12345678901234567.891".getBytes(StandardCharsets.US_ASCII),
+                            "smallest",
+                            Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII),
+                            "empty",
+                            new byte[0]));
             writeTimes.put(key, writeTimeMicros);
         }
 

@@ -15,21 +15,29 @@ class RedisFailuresTest {
     @Test
     void credentialsPermissionsAndUnknownCommandsAreFatalWithTheFix() {
         assertThat(translate(reply("WRONGPASS invalid username-password pair or user is disabled.")))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("check the connection's username and password");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("check the connection's username and password");
         assertThat(translate(reply("NOAUTH Authentication required."))).isInstanceOf(StoreException.Fatal.class);
         assertThat(translate(reply("NOPERM this user has no permissions to run the 'unlink' command")))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("grant the connection's ACL user");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("grant the connection's ACL user");
         assertThat(translate(reply("ERR unknown command `UNLINK`, with args beginning with: ")))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("UNLINK needs Redis 4.0+");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("UNLINK needs Redis 4.0+");
         assertThat(translate(reply("CROSSSLOT Keys in request don't hash to the same slot")))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("Redis Cluster");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("Redis Cluster");
     }
 
     @Test
     void aServerThatIsBusyOrChangingIsRetriable() {
-        for (String reply : new String[] {"LOADING Redis is loading the dataset in memory", "BUSY Redis is busy running a script",
-                "READONLY You can't write against a read only replica.", "MASTERDOWN Link with MASTER is down",
-                "OOM command not allowed when used memory > 'maxmemory'."}) {
+        for (String reply : new String[] {
+            "LOADING Redis is loading the dataset in memory",
+            "BUSY Redis is busy running a script",
+            "READONLY You can't write against a read only replica.",
+            "MASTERDOWN Link with MASTER is down",
+            "OOM command not allowed when used memory > 'maxmemory'."
+        }) {
             assertThat(translate(reply(reply))).as(reply).isInstanceOf(StoreException.Retriable.class);
         }
     }
@@ -37,9 +45,11 @@ class RedisFailuresTest {
     @Test
     void noReplyIsRetriableAndAnAuthenticationReplyInsideAConnectFailureIsNot() {
         assertThat(translate(new RedisCommandTimeoutException("Command timed out after 5 second(s)")))
-                .isInstanceOf(StoreException.Retriable.class).hasMessageContaining("timed out");
-        assertThat(translate(new ExecutionException(new RedisConnectionException("Unable to connect to 127.0.0.1:1",
-                new ConnectException("Connection refused"))))).isInstanceOf(StoreException.Retriable.class)
+                .isInstanceOf(StoreException.Retriable.class)
+                .hasMessageContaining("timed out");
+        assertThat(translate(new ExecutionException(new RedisConnectionException(
+                        "Unable to connect to 127.0.0.1:1", new ConnectException("Connection refused")))))
+                .isInstanceOf(StoreException.Retriable.class)
                 .hasMessageContaining("Connection refused");
         assertThat(translate(new RedisConnectionException("Unable to connect", reply("WRONGPASS invalid password"))))
                 .isInstanceOf(StoreException.Fatal.class);

@@ -25,8 +25,17 @@ class RedisSettingsTest {
 
     @Test
     void aUriWithSettingsThatOverrideIt() {
-        RedisSettings settings = RedisSettings.from(connection(Map.of("uri", "rediss://app:secret@cache.internal:6380/2",
-                "database", "3", "timeout-ms", "250", "pipeline-size", "100", "key-prefixes", " profile: ,session:,")));
+        RedisSettings settings = RedisSettings.from(connection(Map.of(
+                "uri",
+                "rediss://app:secret@cache.internal:6380/2",
+                "database",
+                "3",
+                "timeout-ms",
+                "250",
+                "pipeline-size",
+                "100",
+                "key-prefixes",
+                " profile: ,session:,")));
 
         assertThat(settings.address()).isEqualTo("rediss://cache.internal:6380/3");
         assertThat(settings.uri().getUsername()).isEqualTo("app");
@@ -50,15 +59,20 @@ class RedisSettingsTest {
     @Test
     void badValuesNameTheSetting() {
         assertThatThrownBy(() -> RedisSettings.from(connection(Map.of())))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("erasure.connections.cache.host");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("erasure.connections.cache.host");
         assertThatThrownBy(() -> RedisSettings.from(connection(Map.of("host", "h", "pipeline-size", "5000"))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'pipeline-size' must be within 1..1000");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'pipeline-size' must be within 1..1000");
         assertThatThrownBy(() -> RedisSettings.from(connection(Map.of("host", "h", "port", "70000"))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'port' must be within 1..65535");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'port' must be within 1..65535");
         assertThatThrownBy(() -> RedisSettings.from(connection(Map.of("host", "h", "timeout-ms", "0"))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'timeout-ms' must be >= 1");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'timeout-ms' must be >= 1");
         assertThatThrownBy(() -> RedisSettings.from(connection(Map.of("host", "h", "database", "-1"))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'database' must be >= 0");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'database' must be >= 0");
     }
 
     private static StoreConnection connection(Map<String, String> settings) {

@@ -68,28 +68,35 @@ class RedisValuesIT {
         names.forEach(name -> before.put(name, binary.dump("profile:" + name)));
 
         List<LiveRow> rows = adapter.readRows(SPEC, keys(names));
-        assertThat(rows).extracting(row -> row.columns().get(1).value())
+        assertThat(rows)
+                .extracting(row -> row.columns().get(1).value())
                 .containsExactly("string", "hash", "list", "set", "zset", "stream");
-        assertThat(rows).extracting(row -> row.columns().get(0).ttlSeconds())
+        assertThat(rows)
+                .extracting(row -> row.columns().get(0).ttlSeconds())
                 .containsExactly(null, 600, null, 600, null, 600);
         assertThat(rows).allSatisfy(row -> assertThat(row.lastWriteMicros()).isNull());
         // what is logged is the DUMP payload itself, binary-exact
         for (int i = 0; i < names.size(); i++) {
-            assertThat(Base64.getDecoder().decode((String) rows.get(i).columns().get(0).value())).as(names.get(i))
+            assertThat(Base64.getDecoder()
+                            .decode((String) rows.get(i).columns().get(0).value()))
+                    .as(names.get(i))
                     .isEqualTo(before.get(names.get(i)));
         }
         List<DeletionRecord> records = TestRedis.recordsOf(SPEC, rows, Instant.now());
 
         DeleteOutcome deleted = delete(keys(names));
         assertThat(deleted.deleted()).isEqualTo(6);
-        assertThat(redis.exists(names.stream().map(n -> "profile:" + n).toArray(String[]::new))).isZero();
+        assertThat(redis.exists(names.stream().map(n -> "profile:" + n).toArray(String[]::new)))
+                .isZero();
 
         RestoreOutcome restored = adapter.restore(SPEC, records);
 
         assertThat(restored.count(Status.RESTORED)).isEqualTo(6);
         // a set stored as a hash table may dump its members in another order once restored: compare its members
-        names.stream().filter(name -> !name.equals("set"))
-                .forEach(name -> assertThat(binary.dump("profile:" + name)).as(name).isEqualTo(before.get(name)));
+        names.stream()
+                .filter(name -> !name.equals("set"))
+                .forEach(name ->
+                        assertThat(binary.dump("profile:" + name)).as(name).isEqualTo(before.get(name)));
         assertThat(redis.smembers("profile:set")).containsExactlyInAnyOrder("red", "green", "blue");
         assertThat(redis.get("profile:string")).isEqualTo("Ada Lovelace \u00e9\u00e8");
         assertThat(redis.lrange("profile:list", 0, -1)).containsExactly("login", "logout", "login");
@@ -111,11 +118,14 @@ class RedisValuesIT {
         List<LiveRow> rows = adapter.readRows(SPEC, keys(List.of("short", "gone")));
         delete(keys(List.of("short", "gone")));
         // deleted 20 minutes ago: 40 minutes were left of the hour, and the minute ran out long ago
-        List<DeletionRecord> records = TestRedis.recordsOf(SPEC, rows, Instant.now().minus(Duration.ofMinutes(20)));
+        List<DeletionRecord> records =
+                TestRedis.recordsOf(SPEC, rows, Instant.now().minus(Duration.ofMinutes(20)));
 
         RestoreOutcome restored = adapter.restore(SPEC, records);
 
-        assertThat(restored.records()).extracting(RecordOutcome::status).containsExactly(Status.RESTORED, Status.EXPIRED);
+        assertThat(restored.records())
+                .extracting(RecordOutcome::status)
+                .containsExactly(Status.RESTORED, Status.EXPIRED);
         assertThat(redis.pttl("profile:short")).isBetween(2_390_000L, 2_400_000L);
         assertThat(redis.exists("profile:gone")).isZero();
     }
@@ -124,20 +134,24 @@ class RedisValuesIT {
     void aKeyWrittenAgainAfterTheDeleteIsNeverOverwritten() {
         redis.hset("profile:ada", Map.of("plan", "free"));
         redis.hset("profile:bob", Map.of("plan", "free"));
-        List<DeletionRecord> records = TestRedis.recordsOf(SPEC, adapter.readRows(SPEC, keys(List.of("ada", "bob"))), Instant.now());
+        List<DeletionRecord> records =
+                TestRedis.recordsOf(SPEC, adapter.readRows(SPEC, keys(List.of("ada", "bob"))), Instant.now());
         delete(keys(List.of("ada", "bob")));
         redis.hset("profile:bob", Map.of("plan", "pro", "since", "today"));
 
         RestoreOutcome restored = adapter.restore(SPEC, records);
 
-        assertThat(restored.records()).extracting(RecordOutcome::status).containsExactly(Status.RESTORED, Status.NEWER_DATA_KEPT);
+        assertThat(restored.records())
+                .extracting(RecordOutcome::status)
+                .containsExactly(Status.RESTORED, Status.NEWER_DATA_KEPT);
         assertThat(restored.records().get(1).detail()).contains("exists again");
         assertThat(redis.hgetall("profile:ada")).isEqualTo(Map.of("plan", "free"));
         assertThat(redis.hgetall("profile:bob")).isEqualTo(Map.of("plan", "pro", "since", "today"));
 
         RestoreOutcome again = adapter.restore(SPEC, records);
 
-        assertThat(again.records()).extracting(RecordOutcome::status)
+        assertThat(again.records())
+                .extracting(RecordOutcome::status)
                 .containsExactly(Status.NEWER_DATA_KEPT, Status.NEWER_DATA_KEPT);
         assertThat(again.records().get(0).detail()).isEqualTo("already restored");
         assertThat(redis.hgetall("profile:bob")).isEqualTo(Map.of("plan", "pro", "since", "today"));
@@ -150,21 +164,26 @@ class RedisValuesIT {
 
         DeletePlan plan = adapter.planDelete(new DeleteBatch(SPEC, "b-missing", CUTOFF, keys));
 
-        assertThat(plan.decisions()).extracting(DeletePlan.KeyDecision::action)
+        assertThat(plan.decisions())
+                .extracting(DeletePlan.KeyDecision::action)
                 .containsExactly(DeletePlan.Action.DELETE_ROW, DeletePlan.Action.ABSENT);
         assertThat(plan.statements()).singleElement().satisfies(statement -> {
             assertThat(statement.text()).isEqualTo("UNLINK ?");
             assertThat(statement.values()).containsExactly("profile:here");
         });
         assertThat(adapter.readRows(SPEC, keys)).extracting(LiveRow::key).containsExactly(Map.of("name", "here"));
-        assertThat(adapter.checkLiveState(SPEC, keys)).extracting(LiveState::present).containsExactly(true, false);
+        assertThat(adapter.checkLiveState(SPEC, keys))
+                .extracting(LiveState::present)
+                .containsExactly(true, false);
 
         DeleteOutcome outcome = adapter.executeDelete(plan);
 
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.absent()).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isZero();
-        assertThat(adapter.checkLiveState(SPEC, keys)).extracting(LiveState::present).containsExactly(false, false);
+        assertThat(adapter.checkLiveState(SPEC, keys))
+                .extracting(LiveState::present)
+                .containsExactly(false, false);
     }
 
     @Test
@@ -184,6 +203,8 @@ class RedisValuesIT {
     }
 
     private static List<Map<String, Object>> keys(List<String> names) {
-        return names.stream().<Map<String, Object>>map(name -> Map.of("name", name)).toList();
+        return names.stream()
+                .<Map<String, Object>>map(name -> Map.of("name", name))
+                .toList();
     }
 }

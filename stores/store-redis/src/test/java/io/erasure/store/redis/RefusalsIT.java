@@ -47,8 +47,9 @@ class RefusalsIT {
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("'{customer_id}:profile:'");
         // a spec never checked is checked on first use, so the guard cannot be bypassed
-        assertThatThrownBy(() -> guarded.planDelete(new DeleteBatch(outside, "b-1", TestRedis.CUTOFF,
-                List.of(Map.of("customer_id", 7))))).isInstanceOf(StoreException.Fatal.class);
+        assertThatThrownBy(() -> guarded.planDelete(
+                        new DeleteBatch(outside, "b-1", TestRedis.CUTOFF, List.of(Map.of("customer_id", 7)))))
+                .isInstanceOf(StoreException.Fatal.class);
         assertThat(TestRedis.redis(DATABASE).get("billing:7")).isEqualTo("invoice");
     }
 
@@ -74,7 +75,9 @@ class RefusalsIT {
     @Test
     void aDatasetOfAnotherStoreIsRefused() {
         DatasetSpec postgres = TestRedis.spec("profiles", "profile:{customer_id}", "customer_id").toBuilder()
-                .storeKind(StoreKind.POSTGRES).target(null).build();
+                .storeKind(StoreKind.POSTGRES)
+                .target(null)
+                .build();
 
         assertThatThrownBy(() -> guarded.checkDataset(postgres))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -86,7 +89,8 @@ class RefusalsIT {
         DatasetSpec joined = TestRedis.spec("joined", "profile:{a}{b}", "a", "b");
         guarded.checkDataset(joined);
 
-        assertThatThrownBy(() -> guarded.checkLiveState(joined, List.of(Map.of("a", "1", "b", "23"), Map.of("a", "12", "b", "3"))))
+        assertThatThrownBy(() -> guarded.checkLiveState(
+                        joined, List.of(Map.of("a", "1", "b", "23"), Map.of("a", "12", "b", "3"))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("both render to Redis key 'profile:123'");
     }

@@ -36,14 +36,14 @@ import java.util.Map;
  */
 public final class TestRedis {
 
-    public static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(Instant.now().minusSeconds(3_600));
+    public static final CutoffTimestamp CUTOFF =
+            CutoffTimestamp.fromInstant(Instant.now().minusSeconds(3_600));
 
     private static final Map<Integer, StatefulRedisConnection<String, String>> TEXT = new HashMap<>();
     private static final Map<Integer, StatefulRedisConnection<String, byte[]>> BINARY = new HashMap<>();
     private static RedisClient client;
 
-    private TestRedis() {
-    }
+    private TestRedis() {}
 
     public static RedisEngine engine() {
         return LocalEngines.redis();
@@ -64,14 +64,28 @@ public final class TestRedis {
 
     /** Direct commands on {@code database}, values as UTF-8 strings. */
     public static synchronized RedisCommands<String, String> redis(int database) {
-        return TEXT.computeIfAbsent(database, db -> client().connect(RedisURI.builder()
-                .withHost(engine().host()).withPort(engine().port()).withDatabase(db).build())).sync();
+        return TEXT.computeIfAbsent(
+                        database,
+                        db -> client().connect(RedisURI.builder()
+                                .withHost(engine().host())
+                                .withPort(engine().port())
+                                .withDatabase(db)
+                                .build()))
+                .sync();
     }
 
     /** Direct commands on {@code database}, values as raw bytes (DUMP payloads). */
     public static synchronized RedisCommands<String, byte[]> binary(int database) {
-        return BINARY.computeIfAbsent(database, db -> client().connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE),
-                RedisURI.builder().withHost(engine().host()).withPort(engine().port()).withDatabase(db).build())).sync();
+        return BINARY.computeIfAbsent(
+                        database,
+                        db -> client().connect(
+                                        RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE),
+                                        RedisURI.builder()
+                                                .withHost(engine().host())
+                                                .withPort(engine().port())
+                                                .withDatabase(db)
+                                                .build()))
+                .sync();
     }
 
     /** A REDIS dataset whose rows are the keys {@code template} renders from {@code keyColumns}. */
@@ -95,8 +109,11 @@ public final class TestRedis {
 
     /** Deletion records as the deletion service writes them, from rows read before the delete. */
     public static List<DeletionRecord> recordsOf(DatasetSpec spec, List<LiveRow> rows, Instant deletedAt) {
-        DeletionTask task = DeletionTask.forRun(RunId.of("run-redis"), spec, rows.stream().map(LiveRow::key).toList(), CUTOFF);
-        return rows.stream().map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), deletedAt)).toList();
+        DeletionTask task = DeletionTask.forRun(
+                RunId.of("run-redis"), spec, rows.stream().map(LiveRow::key).toList(), CUTOFF);
+        return rows.stream()
+                .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), deletedAt))
+                .toList();
     }
 
     /** Closes the direct connections (the engine itself stops with the JVM). */

@@ -81,7 +81,8 @@ public final class S3ObjectAdapter implements StoreAdapter {
     /** Keys per call; one DeleteObjects request holds at most as many objects. */
     public static final int MAX_BATCH = 1_000;
 
-    private static final StoreCapabilities CAPABILITIES = new StoreCapabilities(false, false, false, true, false, MAX_BATCH, false);
+    private static final StoreCapabilities CAPABILITIES =
+            new StoreCapabilities(false, false, false, true, false, MAX_BATCH, false);
 
     private final S3Client s3;
     private final DatasetCheck check;
@@ -97,8 +98,8 @@ public final class S3ObjectAdapter implements StoreAdapter {
         this.s3 = s3;
         this.clock = clock;
         this.check = new DatasetCheck(s3, settings);
-        this.objects = new RowObjects(s3, settings.bucket(), settings.maxObjectsPerKey(),
-                settings.settingName("max-objects-per-key"));
+        this.objects = new RowObjects(
+                s3, settings.bucket(), settings.maxObjectsPerKey(), settings.settingName("max-objects-per-key"));
         this.reader = new RowReader(s3, objects, settings);
         this.planner = new DeletePlanner(objects);
         this.executor = new DeleteExecutor(s3, objects, settings.conditionalRequests());
@@ -136,8 +137,16 @@ public final class S3ObjectAdapter implements StoreAdapter {
         List<LiveState> states = new ArrayList<>();
         for (Map<String, Object> key : keys) {
             List<StoredObject> current = objects.of(template.render(key));
-            states.add(current.isEmpty() ? LiveState.absent(key)
-                    : new LiveState(key, true, current.stream().mapToLong(StoredObject::lastWriteMicros).max().getAsLong()));
+            states.add(
+                    current.isEmpty()
+                            ? LiveState.absent(key)
+                            : new LiveState(
+                                    key,
+                                    true,
+                                    current.stream()
+                                            .mapToLong(StoredObject::lastWriteMicros)
+                                            .max()
+                                            .getAsLong()));
         }
         return states;
     }
@@ -155,7 +164,8 @@ public final class S3ObjectAdapter implements StoreAdapter {
     @Override
     public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
         if (records.size() > MAX_BATCH) {
-            throw new IllegalArgumentException("restore takes at most " + MAX_BATCH + " records per call, got " + records.size());
+            throw new IllegalArgumentException(
+                    "restore takes at most " + MAX_BATCH + " records per call, got " + records.size());
         }
         ObjectTemplate template = templateFor(spec, List.of());
         List<RestoreOutcome.RecordOutcome> outcomes = new ArrayList<>();

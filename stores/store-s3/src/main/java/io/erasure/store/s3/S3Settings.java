@@ -41,10 +41,22 @@ import java.util.Locale;
  *                            only where lifecycle rules expire noncurrent versions
  * @param callTimeoutMs       {@code call-timeout-ms} (default 30,000): the most one S3 call may take, retries included
  */
-public record S3Settings(String ref, URI endpoint, String region, String bucket, String accessKey, String secretKey,
-                         boolean pathStyle, String retainedBucket, String retainedPrefix, int inlineMaxBytes,
-                         int maxObjectsPerKey, List<String> keyPrefixes, boolean conditionalRequests,
-                         boolean allowVersionedBucket, int callTimeoutMs) {
+public record S3Settings(
+        String ref,
+        URI endpoint,
+        String region,
+        String bucket,
+        String accessKey,
+        String secretKey,
+        boolean pathStyle,
+        String retainedBucket,
+        String retainedPrefix,
+        int inlineMaxBytes,
+        int maxObjectsPerKey,
+        List<String> keyPrefixes,
+        boolean conditionalRequests,
+        boolean allowVersionedBucket,
+        int callTimeoutMs) {
 
     public static final int DEFAULT_INLINE_MAX_BYTES = 256 * 1024;
     public static final int DEFAULT_MAX_OBJECTS_PER_KEY = 10_000;
@@ -59,7 +71,9 @@ public record S3Settings(String ref, URI endpoint, String region, String bucket,
             throw new StoreException.Fatal("connection '" + ref + "' must set both 'access-key' and 'secret-key', or"
                     + " neither to use the default AWS credential chain");
         }
-        if (retainedPrefix == null || retainedPrefix.isEmpty() || !retainedPrefix.endsWith("/")
+        if (retainedPrefix == null
+                || retainedPrefix.isEmpty()
+                || !retainedPrefix.endsWith("/")
                 || retainedPrefix.startsWith("/")) {
             throw new StoreException.Fatal("connection '" + ref + "' setting 'retained-prefix' must be a key prefix"
                     + " ending with '/' such as 'retained/', got '" + retainedPrefix + "'");
@@ -72,7 +86,8 @@ public record S3Settings(String ref, URI endpoint, String region, String bucket,
 
     public static S3Settings from(StoreConnection connection) {
         String ref = connection.ref();
-        return new S3Settings(ref,
+        return new S3Settings(
+                ref,
                 connection.setting("endpoint").map(value -> uri(ref, value)).orElse(null),
                 connection.required("region"),
                 connection.required("bucket"),
@@ -105,16 +120,23 @@ public record S3Settings(String ref, URI endpoint, String region, String bucket,
     }
 
     private static List<String> list(String value) {
-        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(value.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     private static boolean bool(StoreConnection connection, String name, boolean defaultValue) {
-        return connection.setting(name).map(value -> switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new StoreException.Fatal("connection '" + connection.ref() + "' setting '" + name
-                    + "' must be true or false, got '" + value + "'");
-        }).orElse(defaultValue);
+        return connection
+                .setting(name)
+                .map(value -> switch (value.trim().toLowerCase(Locale.ROOT)) {
+                    case "true" -> true;
+                    case "false" -> false;
+                    default ->
+                        throw new StoreException.Fatal("connection '" + connection.ref() + "' setting '" + name
+                                + "' must be true or false, got '" + value + "'");
+                })
+                .orElse(defaultValue);
     }
 
     private static URI uri(String ref, String value) {
@@ -140,7 +162,8 @@ public record S3Settings(String ref, URI endpoint, String region, String bucket,
 
     private static void positive(String ref, String name, int value) {
         if (value < 1) {
-            throw new StoreException.Fatal("connection '" + ref + "' setting '" + name + "' must be >= 1, got " + value);
+            throw new StoreException.Fatal(
+                    "connection '" + ref + "' setting '" + name + "' must be >= 1, got " + value);
         }
     }
 }

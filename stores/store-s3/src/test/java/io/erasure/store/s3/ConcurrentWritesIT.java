@@ -37,11 +37,13 @@ class ConcurrentWritesIT {
         put(BUCKET, "exports/31.json", "{\"v\":\"after the cut-off\"}");
 
         List<LiveState> states = OWNER.adapter().checkLiveState(SPEC, List.of(key(30), key(31)));
-        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-cutoff", cutoff, List.of(key(30), key(31))));
+        DeletePlan plan =
+                OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-cutoff", cutoff, List.of(key(30), key(31))));
         DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
 
         assertThat(states).extracting(s -> s.writtenAfter(cutoff)).containsExactly(false, true);
-        assertThat(plan.decisions()).extracting(DeletePlan.KeyDecision::action)
+        assertThat(plan.decisions())
+                .extracting(DeletePlan.KeyDecision::action)
                 .containsExactly(Action.DELETE_ROW, Action.SKIP_WRITTEN_AFTER_CUTOFF);
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.skippedNewer()).isEqualTo(1);
@@ -53,7 +55,8 @@ class ConcurrentWritesIT {
     void anObjectRewrittenAfterThePlanIsNotDeleted() {
         put(BUCKET, "exports/32.json", "{\"v\":1}");
         put(BUCKET, "exports/33.json", "{\"v\":1}");
-        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-etag", TestS3.serverCutoff(), List.of(key(32), key(33))));
+        DeletePlan plan = OWNER.adapter()
+                .planDelete(new DeleteBatch(SPEC, "batch-etag", TestS3.serverCutoff(), List.of(key(32), key(33))));
 
         put(BUCKET, "exports/33.json", "{\"v\":2}");
         DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
@@ -83,7 +86,8 @@ class ConcurrentWritesIT {
     @Test
     void anObjectDeletedByItsOwnerAfterThePlanCountsAsAbsent() {
         put(BUCKET, "exports/35.json", "{}");
-        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-gone", TestS3.serverCutoff(), List.of(key(35))));
+        DeletePlan plan = OWNER.adapter()
+                .planDelete(new DeleteBatch(SPEC, "batch-gone", TestS3.serverCutoff(), List.of(key(35))));
 
         TestS3.client().deleteObject(b -> b.bucket(BUCKET).key("exports/35.json"));
         DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);

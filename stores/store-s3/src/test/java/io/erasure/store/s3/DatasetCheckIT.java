@@ -45,15 +45,18 @@ class DatasetCheckIT {
                 .hasMessageContaining("'private/{customer_id}.json'")
                 .hasMessageContaining("[exports/, shared/erasure/]")
                 .hasMessageContaining("erasure.connections.s3-test.key-prefixes");
-        assertThatThrownBy(() -> guarded.planDelete(new DeleteBatch(outside, "batch-outside", TestS3.serverCutoff(), List.of(key(40)))))
+        assertThatThrownBy(() -> guarded.planDelete(
+                        new DeleteBatch(outside, "batch-outside", TestS3.serverCutoff(), List.of(key(40)))))
                 .isInstanceOf(StoreException.Fatal.class);
         assertThat(exists(BUCKET, "private/40.json")).isTrue();
     }
 
     @Test
     void templatesUnderAnAllowedPrefixAreAccepted() {
-        assertThatCode(() -> guarded.checkDataset(TestS3.spec("exports-plain", "exports/{customer_id}.json"))).doesNotThrowAnyException();
-        assertThatCode(() -> guarded.checkDataset(TestS3.spec("shared-prefix", "shared/erasure/{customer_id}/"))).doesNotThrowAnyException();
+        assertThatCode(() -> guarded.checkDataset(TestS3.spec("exports-plain", "exports/{customer_id}.json")))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> guarded.checkDataset(TestS3.spec("shared-prefix", "shared/erasure/{customer_id}/")))
+                .doesNotThrowAnyException();
         // the literal part must lie inside the allowed prefix, not merely share its first characters
         assertThatThrownBy(() -> guarded.checkDataset(TestS3.spec("shared-other", "shared/{customer_id}/")))
                 .isInstanceOf(StoreException.Fatal.class);
@@ -73,7 +76,8 @@ class DatasetCheckIT {
     @Test
     void aMissingRetainedBucketIsFatalNamingIt() {
         try (StoreAdapter adapter = TestS3.open(BUCKET, Map.of("retained-bucket", "no-such-retained-bucket"))) {
-            assertThatThrownBy(() -> adapter.checkDataset(TestS3.spec("exports-retained", "exports/{customer_id}.json")))
+            assertThatThrownBy(
+                            () -> adapter.checkDataset(TestS3.spec("exports-retained", "exports/{customer_id}.json")))
                     .isInstanceOf(StoreException.Fatal.class)
                     .hasMessageContaining("bucket 'no-such-retained-bucket'")
                     .hasMessageContaining("erasure.connections.s3-test.retained-bucket");
@@ -92,7 +96,8 @@ class DatasetCheckIT {
 
     @Test
     void anUnreachableServerIsRetriable() {
-        try (StoreAdapter adapter = TestS3.open(BUCKET, Map.of("endpoint", "http://127.0.0.1:9", "call-timeout-ms", "3000"))) {
+        try (StoreAdapter adapter =
+                TestS3.open(BUCKET, Map.of("endpoint", "http://127.0.0.1:9", "call-timeout-ms", "3000"))) {
             assertThatThrownBy(() -> adapter.checkDataset(TestS3.spec("exports-offline", "exports/{customer_id}.json")))
                     .isInstanceOf(StoreException.Retriable.class);
         }

@@ -40,15 +40,20 @@ class PrefixTemplateIT {
         put(BUCKET, "archive/exports/1/profile.json", "{\"archived\":true}");
 
         List<LiveRow> rows = OWNER.adapter().readRows(SPEC, List.of(key(1)));
-        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-prefix", TestS3.serverCutoff(), List.of(key(1))));
+        DeletePlan plan = OWNER.adapter()
+                .planDelete(new DeleteBatch(SPEC, "batch-prefix", TestS3.serverCutoff(), List.of(key(1))));
         DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
 
-        assertThat(rows).singleElement().satisfies(row -> assertThat(row.columns())
-                .extracting(c -> (Object) ((Map<?, ?>) c.value()).get("key"))
-                .containsExactly("exports/1/orders/2024.csv", "exports/1/profile.json"));
-        assertThat(plan.statements()).extracting(PlannedStatement::text).containsExactly(
-                "DELETE s3://prefix-owner/exports/1/orders/2024.csv IF-MATCH ?",
-                "DELETE s3://prefix-owner/exports/1/profile.json IF-MATCH ?");
+        assertThat(rows)
+                .singleElement()
+                .satisfies(row -> assertThat(row.columns())
+                        .extracting(c -> (Object) ((Map<?, ?>) c.value()).get("key"))
+                        .containsExactly("exports/1/orders/2024.csv", "exports/1/profile.json"));
+        assertThat(plan.statements())
+                .extracting(PlannedStatement::text)
+                .containsExactly(
+                        "DELETE s3://prefix-owner/exports/1/orders/2024.csv IF-MATCH ?",
+                        "DELETE s3://prefix-owner/exports/1/profile.json IF-MATCH ?");
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(outcome.statements()).isEqualTo(2);
         assertThat(exists(BUCKET, "exports/1/profile.json")).isFalse();
@@ -68,7 +73,8 @@ class PrefixTemplateIT {
     @Test
     void anObjectAddedUnderThePrefixAfterThePlanKeepsTheWholeRow() {
         put(BUCKET, "exports/8/profile.json", "{\"name\":\"eight\"}");
-        DeletePlan plan = OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-added", TestS3.serverCutoff(), List.of(key(8))));
+        DeletePlan plan = OWNER.adapter()
+                .planDelete(new DeleteBatch(SPEC, "batch-added", TestS3.serverCutoff(), List.of(key(8))));
 
         put(BUCKET, "exports/8/late.json", "{\"written\":\"after the plan\"}");
         DeleteOutcome outcome = OWNER.adapter().executeDelete(plan);
@@ -87,7 +93,8 @@ class PrefixTemplateIT {
         try (StoreAdapter bounded = TestS3.open(BUCKET, Map.of("max-objects-per-key", "3"))) {
             bounded.checkDataset(SPEC);
 
-            assertThatThrownBy(() -> bounded.planDelete(new DeleteBatch(SPEC, "batch-bounded", TestS3.serverCutoff(), List.of(key(7)))))
+            assertThatThrownBy(() -> bounded.planDelete(
+                            new DeleteBatch(SPEC, "batch-bounded", TestS3.serverCutoff(), List.of(key(7)))))
                     .isInstanceOf(StoreException.Fatal.class)
                     .hasMessageContaining("s3://prefix-owner/exports/7/")
                     .hasMessageContaining("more than 3 objects")
@@ -100,7 +107,8 @@ class PrefixTemplateIT {
     void aKeyValueThatWouldReachIntoAnotherKeysPrefixIsRefused() {
         put(BUCKET, "exports/3/4/profile.json", "{}");
 
-        assertThatThrownBy(() -> OWNER.adapter().planDelete(new DeleteBatch(SPEC, "batch-slash", TestS3.serverCutoff(), List.of(key("3/4")))))
+        assertThatThrownBy(() -> OWNER.adapter()
+                        .planDelete(new DeleteBatch(SPEC, "batch-slash", TestS3.serverCutoff(), List.of(key("3/4")))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("contain no '/'");
         assertThat(exists(BUCKET, "exports/3/4/profile.json")).isTrue();

@@ -62,15 +62,19 @@ class RetainedObjectsIT {
         assertThat(logged.get("size")).isEqualTo(65536L);
         assertThat(logged.get("retainedBucket")).isEqualTo(TestS3.engine().bucket());
         assertThat(retainedRef).startsWith("retained/exports-large/");
-        assertThat(TestS3.get(TestS3.engine().bucket(), retainedRef)).get()
+        assertThat(TestS3.get(TestS3.engine().bucket(), retainedRef))
+                .get()
                 .satisfies(copy -> assertThat(copy.asByteArray()).isEqualTo(content));
         assertThat(deleted.deleted()).isEqualTo(1);
         assertThat(exists(BUCKET, "exports/20.bin")).isFalse();
 
         RestoreOutcome restored = adapter.restore(SPEC, TestS3.recordsOf(SPEC, rows, TestS3.serverCutoff()));
 
-        assertThat(restored.records()).extracting(RestoreOutcome.RecordOutcome::status).containsExactly(Status.RESTORED);
-        ResponseBytes<GetObjectResponse> back = TestS3.get(BUCKET, "exports/20.bin").orElseThrow();
+        assertThat(restored.records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
+                .containsExactly(Status.RESTORED);
+        ResponseBytes<GetObjectResponse> back =
+                TestS3.get(BUCKET, "exports/20.bin").orElseThrow();
         assertThat(back.asByteArray()).isEqualTo(content);
         assertThat(back.response().contentType()).isEqualTo("application/x-parquet");
         assertThat(back.response().metadata()).isEqualTo(METADATA);
@@ -79,13 +83,21 @@ class RetainedObjectsIT {
     @Test
     void aLargeObjectRewrittenAfterTheDeleteIsNotOverwrittenByTheRestore() {
         put(BUCKET, "exports/21.bin", randomBytes(4096), "application/octet-stream", METADATA);
-        List<DeletionRecord> records = TestS3.recordsOf(SPEC, adapter.readRows(SPEC, List.of(key(21))), TestS3.serverCutoff());
+        List<DeletionRecord> records =
+                TestS3.recordsOf(SPEC, adapter.readRows(SPEC, List.of(key(21))), TestS3.serverCutoff());
         deleteAtServerNow(21);
-        put(BUCKET, "exports/21.bin", "written after the delete".getBytes(StandardCharsets.UTF_8), "text/plain", Map.of());
+        put(
+                BUCKET,
+                "exports/21.bin",
+                "written after the delete".getBytes(StandardCharsets.UTF_8),
+                "text/plain",
+                Map.of());
 
         RestoreOutcome restored = adapter.restore(SPEC, records);
 
-        assertThat(restored.records()).extracting(RestoreOutcome.RecordOutcome::status).containsExactly(Status.NEWER_DATA_KEPT);
+        assertThat(restored.records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
+                .containsExactly(Status.NEWER_DATA_KEPT);
         assertThat(TestS3.text(BUCKET, "exports/21.bin")).contains("written after the delete");
     }
 
@@ -93,18 +105,22 @@ class RetainedObjectsIT {
     void restoringTheSameRecordsTwiceRestoresOnce() {
         byte[] content = randomBytes(2048);
         put(BUCKET, "exports/22.bin", content, "application/octet-stream", METADATA);
-        List<DeletionRecord> records = TestS3.recordsOf(SPEC, adapter.readRows(SPEC, List.of(key(22))), TestS3.serverCutoff());
+        List<DeletionRecord> records =
+                TestS3.recordsOf(SPEC, adapter.readRows(SPEC, List.of(key(22))), TestS3.serverCutoff());
         deleteAtServerNow(22);
 
         RestoreOutcome first = adapter.restore(SPEC, records);
         RestoreOutcome second = adapter.restore(SPEC, records);
 
-        assertThat(first.records()).extracting(RestoreOutcome.RecordOutcome::status).containsExactly(Status.RESTORED);
+        assertThat(first.records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
+                .containsExactly(Status.RESTORED);
         assertThat(second.records()).singleElement().satisfies(outcome -> {
             assertThat(outcome.status()).isEqualTo(Status.NEWER_DATA_KEPT);
             assertThat(outcome.detail()).isEqualTo("already restored");
         });
-        assertThat(TestS3.get(BUCKET, "exports/22.bin").orElseThrow().asByteArray()).isEqualTo(content);
+        assertThat(TestS3.get(BUCKET, "exports/22.bin").orElseThrow().asByteArray())
+                .isEqualTo(content);
     }
 
     @Test

@@ -85,20 +85,29 @@ class S3ObjectAdapterContractIT extends StoreAdapterContractTest {
         }
 
         @Override
-        public void write(DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
+        public void write(
+                DatasetSpec spec, long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("payload", payload);
             row.put("score", score);
-            TestS3.put(BUCKET, key(spec, id), JSON.writeValueAsString(row).getBytes(StandardCharsets.UTF_8),
-                    "application/json", Map.of(WRITE_TIME, Long.toString(writeTimeMicros)));
+            TestS3.put(
+                    BUCKET,
+                    key(spec, id),
+                    JSON.writeValueAsString(row).getBytes(StandardCharsets.UTF_8),
+                    "application/json",
+                    Map.of(WRITE_TIME, Long.toString(writeTimeMicros)));
         }
 
         @Override
         public Optional<FixtureRow> read(DatasetSpec spec, long id) {
             return TestS3.get(BUCKET, key(spec, id)).map(object -> {
                 JsonNode row = JSON.readTree(object.asUtf8String());
-                return new FixtureRow(id, row.get("payload").asString(), row.get("score").asInt(),
-                        Long.parseLong(object.response().metadata().get(WRITE_TIME)), null);
+                return new FixtureRow(
+                        id,
+                        row.get("payload").asString(),
+                        row.get("score").asInt(),
+                        Long.parseLong(object.response().metadata().get(WRITE_TIME)),
+                        null);
             });
         }
 
@@ -115,7 +124,11 @@ class S3ObjectAdapterContractIT extends StoreAdapterContractTest {
                 content.write(255 - i);
             }
             content.writeBytes("Zo\u00eb \u2211 \uD83D\uDE00 12345678901234567.891".getBytes(StandardCharsets.UTF_8));
-            TestS3.put(BUCKET, key(spec, id), content.toByteArray(), "application/octet-stream",
+            TestS3.put(
+                    BUCKET,
+                    key(spec, id),
+                    content.toByteArray(),
+                    "application/octet-stream",
                     Map.of(WRITE_TIME, Long.toString(writeTimeMicros), "smallest", Long.toString(Long.MIN_VALUE)));
         }
 

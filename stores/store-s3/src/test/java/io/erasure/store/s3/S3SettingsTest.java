@@ -45,15 +45,20 @@ class S3SettingsTest {
     @Test
     void badValuesAreRefusedNamingTheSetting() {
         assertThatThrownBy(() -> S3Settings.from(connection(Map.of("path-style", "yes"))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'path-style' must be true or false");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'path-style' must be true or false");
         assertThatThrownBy(() -> S3Settings.from(connection(Map.of("retained-prefix", "retained"))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'retained-prefix'");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'retained-prefix'");
         assertThatThrownBy(() -> S3Settings.from(connection(Map.of("bucket", "Owner_Bucket"))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'bucket' must be an S3 bucket name");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'bucket' must be an S3 bucket name");
         assertThatThrownBy(() -> S3Settings.from(connection(Map.of("endpoint", "localhost:9000"))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'endpoint'");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'endpoint'");
         assertThatThrownBy(() -> S3Settings.from(connection(Map.of("inline-max-bytes", "0"))))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'inline-max-bytes' must be >= 1");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'inline-max-bytes' must be >= 1");
     }
 
     @Test

@@ -43,8 +43,7 @@ public final class TestS3 {
     private static final String CLOCK_PROBE = "test-clock-probe";
     private static S3Client client;
 
-    private TestS3() {
-    }
+    private TestS3() {}
 
     public static S3Engine engine() {
         return LocalEngines.s3();
@@ -59,7 +58,8 @@ public final class TestS3 {
                     .forcePathStyle(true)
                     .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                     .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                    .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
+                    .credentialsProvider(StaticCredentialsProvider.create(
+                            AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
                     .build();
         }
         return client;
@@ -81,9 +81,22 @@ public final class TestS3 {
     public static StoreConnection connection(String bucket, Map<String, String> extra) {
         S3Engine s3 = engine();
         Map<String, String> settings = new HashMap<>(Map.of(
-                "endpoint", s3.endpoint().toString(), "region", s3.region(), "bucket", bucket,
-                "access-key", s3.accessKey(), "secret-key", s3.secretKey(), "path-style", "true",
-                "retained-bucket", s3.bucket(), "conditional-requests", "false"));
+                "endpoint",
+                s3.endpoint().toString(),
+                "region",
+                s3.region(),
+                "bucket",
+                bucket,
+                "access-key",
+                s3.accessKey(),
+                "secret-key",
+                s3.secretKey(),
+                "path-style",
+                "true",
+                "retained-bucket",
+                s3.bucket(),
+                "conditional-requests",
+                "false"));
         settings.putAll(extra);
         return new StoreConnection("s3-test", StoreKind.S3_OBJECT, settings);
     }
@@ -146,12 +159,16 @@ public final class TestS3 {
     }
 
     /** Deletion records as the deletion service writes them, from rows read before the delete. */
-    public static java.util.List<io.erasure.model.record.DeletionRecord> recordsOf(DatasetSpec spec,
-            java.util.List<io.erasure.store.spi.LiveRow> rows, CutoffTimestamp cutoff) {
+    public static java.util.List<io.erasure.model.record.DeletionRecord> recordsOf(
+            DatasetSpec spec, java.util.List<io.erasure.store.spi.LiveRow> rows, CutoffTimestamp cutoff) {
         io.erasure.model.task.DeletionTask task = io.erasure.model.task.DeletionTask.forRun(
-                io.erasure.model.run.RunId.of("run-s3"), spec, rows.stream().map(io.erasure.store.spi.LiveRow::key).toList(), cutoff);
+                io.erasure.model.run.RunId.of("run-s3"),
+                spec,
+                rows.stream().map(io.erasure.store.spi.LiveRow::key).toList(),
+                cutoff);
         return rows.stream()
-                .map(row -> io.erasure.model.record.DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now()))
+                .map(row -> io.erasure.model.record.DeletionRecord.of(
+                        task, "batch-1", row.key(), row.columns(), Instant.now()))
                 .toList();
     }
 
@@ -159,8 +176,11 @@ public final class TestS3 {
         return Map.of("customer_id", customerId);
     }
 
-    public static void put(String bucket, String key, byte[] content, String contentType, Map<String, String> metadata) {
-        client().putObject(b -> b.bucket(bucket).key(key).contentType(contentType).metadata(metadata), RequestBody.fromBytes(content));
+    public static void put(
+            String bucket, String key, byte[] content, String contentType, Map<String, String> metadata) {
+        client().putObject(
+                        b -> b.bucket(bucket).key(key).contentType(contentType).metadata(metadata),
+                        RequestBody.fromBytes(content));
     }
 
     public static void put(String bucket, String key, String content) {
@@ -211,7 +231,9 @@ public final class TestS3 {
     /** The server's clock, as it sets LastModified: write a probe object and read its date back. */
     private static Instant serverNow() {
         String bucket = engine().bucket();
-        client().putObject(b -> b.bucket(bucket).key(CLOCK_PROBE), RequestBody.fromString(Long.toString(System.nanoTime())));
+        client().putObject(
+                        b -> b.bucket(bucket).key(CLOCK_PROBE),
+                        RequestBody.fromString(Long.toString(System.nanoTime())));
         return client().headObject(b -> b.bucket(bucket).key(CLOCK_PROBE)).lastModified();
     }
 }

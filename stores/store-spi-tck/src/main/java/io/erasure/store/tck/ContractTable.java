@@ -40,7 +40,8 @@ public interface ContractTable {
     }
 
     /** As {@link #write} without TTL, also setting {@code member}; only for tables of {@link #createWithIdentifier}. */
-    default void writeWithIdentifier(DatasetSpec spec, long id, long member, String payload, int score, long writeTimeMicros) {
+    default void writeWithIdentifier(
+            DatasetSpec spec, long id, long member, String payload, int score, long writeTimeMicros) {
         throw new UnsupportedOperationException("this fixture has no tables with an identifier column");
     }
 
@@ -76,6 +77,5 @@ public interface ContractTable {
      * @param writeTimeMicros write time of {@code payload} (or the conditional column)
      * @param ttlSeconds      remaining TTL of {@code payload}, null if none or unsupported
      */
-    record FixtureRow(long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {
-    }
+    record FixtureRow(long id, String payload, int score, long writeTimeMicros, Integer ttlSeconds) {}
 }

@@ -66,8 +66,10 @@ public abstract class StoreAdapterContractTest {
 
     @BeforeEach
     void freshTable(TestInfo test) {
-        String name = ("c" + TABLES.incrementAndGet() + "_" + test.getTestMethod().orElseThrow().getName())
-                .toLowerCase().replaceAll("[^a-z0-9_]", "_");
+        String name = ("c" + TABLES.incrementAndGet() + "_"
+                        + test.getTestMethod().orElseThrow().getName())
+                .toLowerCase()
+                .replaceAll("[^a-z0-9_]", "_");
         spec = table().create(name.substring(0, Math.min(40, name.length())));
         adapter().checkDataset(spec);
     }
@@ -165,7 +167,8 @@ public abstract class StoreAdapterContractTest {
 
         RestoreOutcome restored = adapter().restore(spec, records);
 
-        assertThat(restored.records()).extracting(RestoreOutcome.RecordOutcome::status)
+        assertThat(restored.records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
                 .containsExactly(RestoreOutcome.Status.RESTORED, RestoreOutcome.Status.NEWER_DATA_KEPT);
         assertThat(table().read(spec, 1)).map(FixtureRow::payload).contains("row-1");
         FixtureRow kept = table().read(spec, 2).orElseThrow();
@@ -220,9 +223,11 @@ public abstract class StoreAdapterContractTest {
         DeletePlan plan = adapter().planDelete(anonymising(keys(1, 2, 3, 4)));
         DeleteOutcome outcome = adapter().executeDelete(plan);
 
-        assertThat(plan.decisions()).extracting(DeletePlan.KeyDecision::action).containsExactly(
-                DeletePlan.Action.CLEAR_COLUMNS, DeletePlan.Action.CLEAR_COLUMNS,
-                DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF, DeletePlan.Action.ABSENT);
+        assertThat(plan.decisions())
+                .extracting(DeletePlan.KeyDecision::action)
+                .containsExactly(
+                        DeletePlan.Action.CLEAR_COLUMNS, DeletePlan.Action.CLEAR_COLUMNS,
+                        DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF, DeletePlan.Action.ABSENT);
         assertThat(outcome.deleted()).as("rows cleared").isEqualTo(2);
         assertThat(outcome.skippedNewer()).isEqualTo(1);
         assertThat(outcome.absent()).isEqualTo(1);
@@ -248,7 +253,8 @@ public abstract class StoreAdapterContractTest {
 
         RestoreOutcome restored = adapter().restore(spec, records);
 
-        assertThat(restored.records()).extracting(RestoreOutcome.RecordOutcome::status)
+        assertThat(restored.records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
                 .containsExactly(RestoreOutcome.Status.RESTORED, RestoreOutcome.Status.NEWER_DATA_KEPT);
         FixtureRow row1 = table().read(spec, 1).orElseThrow();
         assertThat(row1.payload()).isEqualTo("row-1");
@@ -271,10 +277,13 @@ public abstract class StoreAdapterContractTest {
 
         assertThat(lookup.lookupRefusal(members)).isNull();
         assertThat(ids(lookup.keysByIdentifier(members, List.of(100L), 100))).containsExactlyInAnyOrder(1L, 3L, 5L);
-        assertThat(ids(lookup.keysByIdentifier(members, List.of(100L, 300L), 100))).containsExactlyInAnyOrder(1L, 3L, 4L, 5L);
+        assertThat(ids(lookup.keysByIdentifier(members, List.of(100L, 300L), 100)))
+                .containsExactlyInAnyOrder(1L, 3L, 4L, 5L);
         assertThat(lookup.keysByIdentifier(members, List.of(999L), 100)).isEmpty();
-        assertThat(ids(lookup.keysByIdentifier(members, List.of(100L), 2))).as("at most limit keys")
-                .hasSize(2).isSubsetOf(1L, 3L, 5L);
+        assertThat(ids(lookup.keysByIdentifier(members, List.of(100L), 2)))
+                .as("at most limit keys")
+                .hasSize(2)
+                .isSubsetOf(1L, 3L, 5L);
     }
 
     @Test
@@ -299,23 +308,27 @@ public abstract class StoreAdapterContractTest {
         table().writeExtremeValues(spec, 1, BEFORE);
         Map<String, String> stored = table().readExactly(spec, 1).orElseThrow();
         List<DeletionRecord> logged = recordsOf(adapter().readRows(spec, keys(1))).stream()
-                .map(StoreAdapterContractTest::throughTheLog).toList();
+                .map(StoreAdapterContractTest::throughTheLog)
+                .toList();
         assertThat(logged).hasSize(1);
 
         delete(keys(1));
         assertThat(table().readExactly(spec, 1)).as("deleted").isEmpty();
         RestoreOutcome restored = adapter().restore(spec, logged);
 
-        assertThat(restored.records()).extracting(RestoreOutcome.RecordOutcome::status)
+        assertThat(restored.records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
                 .containsExactly(RestoreOutcome.Status.RESTORED);
-        assertThat(table().readExactly(spec, 1)).as("the restored row, as the store renders it")
+        assertThat(table().readExactly(spec, 1))
+                .as("the restored row, as the store renders it")
                 .hasValueSatisfying(row -> assertThat(row).containsExactlyInAnyOrderEntriesOf(stored));
     }
 
     // --- helpers for subclasses' own store-specific tests ---
 
     protected void assumeCutoffConditioned() {
-        assumeTrue(adapter().capabilities().cutoffConditioned(), "the adapter does not condition deletes on the cut-off");
+        assumeTrue(
+                adapter().capabilities().cutoffConditioned(), "the adapter does not condition deletes on the cut-off");
     }
 
     protected void assumeRestore() {
@@ -329,7 +342,8 @@ public abstract class StoreAdapterContractTest {
     /** A fresh table with an identifier column {@code member} from the fixture, checked; skips when there is none. */
     protected DatasetSpec identifierTable(boolean indexed) {
         assumeTrue(adapter() instanceof IdentifierLookup, "the adapter does not look up identifiers");
-        DatasetSpec members = table().createWithIdentifier(spec.table() + (indexed ? "_ix" : "_nx"), indexed).orElse(null);
+        DatasetSpec members = table().createWithIdentifier(spec.table() + (indexed ? "_ix" : "_nx"), indexed)
+                .orElse(null);
         assumeTrue(members != null, "the fixture has no table with an identifier column");
         adapter().checkDataset(members);
         return members;
@@ -337,7 +351,8 @@ public abstract class StoreAdapterContractTest {
 
     /** A fresh table for extreme values from the fixture, checked; skips when there is none. */
     protected DatasetSpec extremeValuesTable() {
-        DatasetSpec extremes = table().createForExtremeValues(spec.table() + "_x").orElse(null);
+        DatasetSpec extremes =
+                table().createForExtremeValues(spec.table() + "_x").orElse(null);
         assumeTrue(extremes != null, "the fixture has no table for extreme values");
         adapter().checkDataset(extremes);
         return extremes;
@@ -352,15 +367,25 @@ public abstract class StoreAdapterContractTest {
                 .without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .readValue(LOG_JSON.writeValueAsString(published));
         LoggedPayload payload = LOG_JSON.readValue(
-                LOG_JSON.writeValueAsString(new LoggedPayload(ingested.primaryKey(), ingested.columns())), LoggedPayload.class);
-        return new DeletionRecord(ingested.recordId(), ingested.dataset(), payload.primaryKey(), payload.columns(),
-                ingested.cutoff(), ingested.runId(), ingested.requestId(), ingested.taskId(), ingested.batchId(),
-                ingested.deletedAt(), ingested.retainedRef(), ingested.anonymised());
+                LOG_JSON.writeValueAsString(new LoggedPayload(ingested.primaryKey(), ingested.columns())),
+                LoggedPayload.class);
+        return new DeletionRecord(
+                ingested.recordId(),
+                ingested.dataset(),
+                payload.primaryKey(),
+                payload.columns(),
+                ingested.cutoff(),
+                ingested.runId(),
+                ingested.requestId(),
+                ingested.taskId(),
+                ingested.batchId(),
+                ingested.deletedAt(),
+                ingested.retainedRef(),
+                ingested.anonymised());
     }
 
     /** The shape of what the log keeps encrypted per record (deletion-log-client's {@code Payload}). */
-    private record LoggedPayload(Map<String, Object> primaryKey, List<ColumnValue> columns) {
-    }
+    private record LoggedPayload(Map<String, Object> primaryKey, List<ColumnValue> columns) {}
 
     /** A batch that clears {@code payload} of the rows instead of deleting them. */
     protected DeleteBatch anonymising(List<Map<String, Object>> keys) {
@@ -369,11 +394,17 @@ public abstract class StoreAdapterContractTest {
 
     /** Anonymised records as the deletion service writes them: only the non-null values of the columns it clears. */
     protected List<DeletionRecord> anonymisedRecordsOf(List<LiveRow> rows, List<String> clearColumns) {
-        DeletionTask task = DeletionTask.forward("req-contract", spec, rows.stream().map(LiveRow::key).toList(), CUTOFF, 0,
-                clearColumns);
+        DeletionTask task = DeletionTask.forward(
+                "req-contract", spec, rows.stream().map(LiveRow::key).toList(), CUTOFF, 0, clearColumns);
         return rows.stream()
-                .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns().stream()
-                        .filter(c -> clearColumns.contains(c.name()) && c.value() != null).toList(), Instant.now()))
+                .map(row -> DeletionRecord.of(
+                        task,
+                        "batch-1",
+                        row.key(),
+                        row.columns().stream()
+                                .filter(c -> clearColumns.contains(c.name()) && c.value() != null)
+                                .toList(),
+                        Instant.now()))
                 .toList();
     }
 
@@ -390,7 +421,9 @@ public abstract class StoreAdapterContractTest {
     }
 
     protected static List<Map<String, Object>> keys(long... ids) {
-        return LongStream.of(ids).<Map<String, Object>>mapToObj(id -> Map.of("id", id)).toList();
+        return LongStream.of(ids)
+                .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
+                .toList();
     }
 
     protected void writeRows(long fromId, long toId, long writeTimeMicros) {
@@ -400,12 +433,16 @@ public abstract class StoreAdapterContractTest {
     }
 
     protected List<Long> presentIds(long fromId, long toId) {
-        return LongStream.rangeClosed(fromId, toId).filter(id -> table().read(spec, id).isPresent()).boxed().toList();
+        return LongStream.rangeClosed(fromId, toId)
+                .filter(id -> table().read(spec, id).isPresent())
+                .boxed()
+                .toList();
     }
 
     /** Deletion records as the deletion service writes them, from rows read before the delete. */
     protected List<DeletionRecord> recordsOf(List<LiveRow> rows) {
-        DeletionTask task = DeletionTask.forRun(RunId.of("run-contract"), spec, rows.stream().map(LiveRow::key).toList(), CUTOFF);
+        DeletionTask task = DeletionTask.forRun(
+                RunId.of("run-contract"), spec, rows.stream().map(LiveRow::key).toList(), CUTOFF);
         return rows.stream()
                 .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now()))
                 .toList();

@@ -15,8 +15,12 @@ import java.util.Objects;
  * @param clearColumns empty to delete the rows; otherwise the rows are kept and only these (non-key) columns
  *                     are cleared to null (forward deletion's anonymisation), under the same cut-off rule
  */
-public record DeleteBatch(DatasetSpec spec, String batchId, CutoffTimestamp cutoff, List<Map<String, Object>> keys,
-                          List<String> clearColumns) {
+public record DeleteBatch(
+        DatasetSpec spec,
+        String batchId,
+        CutoffTimestamp cutoff,
+        List<Map<String, Object>> keys,
+        List<String> clearColumns) {
 
     /** A batch that deletes its rows. */
     public DeleteBatch(DatasetSpec spec, String batchId, CutoffTimestamp cutoff, List<Map<String, Object>> keys) {

@@ -15,8 +15,8 @@ import java.util.Objects;
  *                 that must not be deleted from refuses in {@code planDelete} with {@link StoreException.Fatal}
  *                 instead.
  */
-public record DeletePlan(DeleteBatch batch, List<PlannedStatement> statements, List<KeyDecision> decisions,
-                         List<String> warnings) {
+public record DeletePlan(
+        DeleteBatch batch, List<PlannedStatement> statements, List<KeyDecision> decisions, List<String> warnings) {
 
     public DeletePlan {
         Objects.requireNonNull(batch, "batch");
@@ -24,8 +24,8 @@ public record DeletePlan(DeleteBatch batch, List<PlannedStatement> statements, L
         decisions = List.copyOf(decisions);
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         if (decisions.size() != batch.keys().size()) {
-            throw new IllegalArgumentException("a plan decides every key of its batch: " + decisions.size() + " decisions for "
-                    + batch.keys().size() + " keys");
+            throw new IllegalArgumentException("a plan decides every key of its batch: " + decisions.size()
+                    + " decisions for " + batch.keys().size() + " keys");
         }
     }
 

@@ -80,7 +80,8 @@ public record LoadSignal(double utilization, Map<String, Double> parts, Instant 
     public static LoadSignal of(Map<String, Double> parts, Instant measuredAt) {
         Map<String, Double> clamped = new java.util.TreeMap<>();
         parts.forEach((name, value) -> clamped.put(name, clamp(value)));
-        double max = clamped.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        double max =
+                clamped.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
         return new LoadSignal(max, clamped, measuredAt);
     }
 

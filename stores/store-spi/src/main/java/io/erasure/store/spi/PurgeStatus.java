@@ -22,8 +22,14 @@ import java.util.Objects;
  *                         table's SSTables on the node asked; true when they cannot have been purged yet or may remain
  * @param explanation      one sentence for people: which of the above, and what is waited for
  */
-public record PurgeStatus(String table, Instant deletedAt, Duration gcGrace, Instant purgeableAt, long tombstonesOnDisk,
-                          boolean stillOnDisk, String explanation) {
+public record PurgeStatus(
+        String table,
+        Instant deletedAt,
+        Duration gcGrace,
+        Instant purgeableAt,
+        long tombstonesOnDisk,
+        boolean stillOnDisk,
+        String explanation) {
 
     public PurgeStatus {
         Objects.requireNonNull(table, "table");

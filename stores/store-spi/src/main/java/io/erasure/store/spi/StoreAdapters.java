@@ -24,7 +24,8 @@ public final class StoreAdapters {
             StoreAdapterProvider previous = found.put(provider.type(), provider);
             if (previous != null) {
                 throw new IllegalStateException("two store adapters claim type " + provider.type() + ": "
-                        + previous.getClass().getName() + " and " + provider.getClass().getName());
+                        + previous.getClass().getName() + " and "
+                        + provider.getClass().getName());
             }
         }
         return new StoreAdapters(found);
@@ -36,7 +37,8 @@ public final class StoreAdapters {
         if (provider == null) {
             throw new StoreException.Fatal("no store adapter for type " + kind.name() + " on the classpath; available: "
                     + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet()))
-                    + ". Add the adapter module (stores/store-" + kind.name().toLowerCase().replace('_', '-')
+                    + ". Add the adapter module (stores/store-"
+                    + kind.name().toLowerCase().replace('_', '-')
                     + ") to this service's dependencies.");
         }
         return provider;

@@ -16,18 +16,36 @@ package io.erasure.store.spi;
  * @param clearColumns    can anonymise: plan and execute a batch with clear columns ({@link DeleteBatch#clearColumns()})
  *                        that sets them to null under the cut-off rule and keeps the rows
  */
-public record StoreCapabilities(boolean partitionDelete, boolean rowTimestamps, boolean cellTtl, boolean restore,
-                                boolean bulkRestore, int maxBatch, boolean cutoffConditioned, boolean clearColumns) {
+public record StoreCapabilities(
+        boolean partitionDelete,
+        boolean rowTimestamps,
+        boolean cellTtl,
+        boolean restore,
+        boolean bulkRestore,
+        int maxBatch,
+        boolean cutoffConditioned,
+        boolean clearColumns) {
 
     /** A store that cannot anonymise. */
-    public StoreCapabilities(boolean partitionDelete, boolean rowTimestamps, boolean cellTtl, boolean restore,
-                             boolean bulkRestore, int maxBatch, boolean cutoffConditioned) {
+    public StoreCapabilities(
+            boolean partitionDelete,
+            boolean rowTimestamps,
+            boolean cellTtl,
+            boolean restore,
+            boolean bulkRestore,
+            int maxBatch,
+            boolean cutoffConditioned) {
         this(partitionDelete, rowTimestamps, cellTtl, restore, bulkRestore, maxBatch, cutoffConditioned, false);
     }
 
     /** A store whose deletes honour the cut-off (the tabular stores). */
-    public StoreCapabilities(boolean partitionDelete, boolean rowTimestamps, boolean cellTtl, boolean restore,
-                             boolean bulkRestore, int maxBatch) {
+    public StoreCapabilities(
+            boolean partitionDelete,
+            boolean rowTimestamps,
+            boolean cellTtl,
+            boolean restore,
+            boolean bulkRestore,
+            int maxBatch) {
         this(partitionDelete, rowTimestamps, cellTtl, restore, bulkRestore, maxBatch, true, false);
     }
 

@@ -26,18 +26,21 @@ public record StoreConnection(String ref, StoreKind kind, Map<String, String> se
     }
 
     public String required(String name) {
-        return setting(name).orElseThrow(() -> new StoreException.Fatal("connection '" + ref + "' has no setting '"
-                + name + "'; configure erasure.connections." + ref + "." + name));
+        return setting(name)
+                .orElseThrow(() -> new StoreException.Fatal("connection '" + ref + "' has no setting '" + name
+                        + "'; configure erasure.connections." + ref + "." + name));
     }
 
     public int intSetting(String name, int defaultValue) {
-        return setting(name).map(value -> {
-            try {
-                return Integer.parseInt(value.trim());
-            } catch (NumberFormatException e) {
-                throw new StoreException.Fatal("connection '" + ref + "' setting '" + name + "' must be an integer, got '"
-                        + value + "'");
-            }
-        }).orElse(defaultValue);
+        return setting(name)
+                .map(value -> {
+                    try {
+                        return Integer.parseInt(value.trim());
+                    } catch (NumberFormatException e) {
+                        throw new StoreException.Fatal("connection '" + ref + "' setting '" + name
+                                + "' must be an integer, got '" + value + "'");
+                    }
+                })
+                .orElse(defaultValue);
     }
 }

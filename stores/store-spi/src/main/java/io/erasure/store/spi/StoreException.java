@@ -1,7 +1,8 @@
 package io.erasure.store.spi;
 
 /** A store failure, either worth retrying or not. */
-public abstract sealed class StoreException extends RuntimeException permits StoreException.Retriable, StoreException.Fatal {
+public abstract sealed class StoreException extends RuntimeException
+        permits StoreException.Retriable, StoreException.Fatal {
 
     protected StoreException(String message, Throwable cause) {
         super(message, cause);

@@ -15,12 +15,16 @@ class SpiArchitectureTest {
 
     @Test
     void theSpiAndTheModelDependOnNothingButTheJdkAndJacksonAnnotations() {
-        classes().that().resideInAnyPackage("io.erasure.store.spi..", "io.erasure.model..")
-                .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "io.erasure.store.spi..", "io.erasure.model..",
-                        "com.fasterxml.jackson.annotation..")
-                .because("adapters and every service share these types: a framework here would force its version on all"
-                        + " of them (Kafka Connect's connect-api is the model). Wire frameworks in the service modules instead.")
+        classes()
+                .that()
+                .resideInAnyPackage("io.erasure.store.spi..", "io.erasure.model..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "java..", "io.erasure.store.spi..", "io.erasure.model..", "com.fasterxml.jackson.annotation..")
+                .because(
+                        "adapters and every service share these types: a framework here would force its version on all"
+                                + " of them (Kafka Connect's connect-api is the model). Wire frameworks in the service modules instead.")
                 .check(spiAndModel);
     }
 }

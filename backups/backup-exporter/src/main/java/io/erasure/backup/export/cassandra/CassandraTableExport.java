@@ -12,11 +12,11 @@ import com.datastax.oss.driver.api.core.data.UdtValue;
 import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.oss.driver.api.core.type.DataType;
+import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.core.type.ListType;
 import com.datastax.oss.driver.api.core.type.MapType;
 import com.datastax.oss.driver.api.core.type.SetType;
 import com.datastax.oss.driver.api.core.type.UserDefinedType;
-import com.datastax.oss.driver.api.core.type.DataTypes;
 import io.erasure.backup.export.snapshot.TableExport;
 import io.erasure.backup.export.throttle.RowRateLimiter;
 import io.erasure.backup.format.BackupRow;
@@ -25,7 +25,6 @@ import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.check.Names;
 import io.erasure.model.dataset.KeyColumns;
-
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -61,8 +60,14 @@ public final class CassandraTableExport implements TableExport {
      * @param identifierColumn the column the backup's manifest names as identifier
      * @param slices           token ranges, so parts, per snapshot
      */
-    public CassandraTableExport(CqlSession session, String keyspace, String table, String identifierColumn, int slices,
-                                int pageSize, ConsistencyLevel consistency) {
+    public CassandraTableExport(
+            CqlSession session,
+            String keyspace,
+            String table,
+            String identifierColumn,
+            int slices,
+            int pageSize,
+            ConsistencyLevel consistency) {
         this.session = session;
         this.keyspace = Names.identifier("keyspace", keyspace);
         this.table = Names.identifier("table", table);
@@ -72,12 +77,18 @@ public final class CassandraTableExport implements TableExport {
         this.slices = slices;
         this.pageSize = pageSize;
         this.consistency = consistency;
-        TableMetadata metadata = session.getMetadata().getKeyspace(keyspace).flatMap(k -> k.getTable(table))
+        TableMetadata metadata = session.getMetadata()
+                .getKeyspace(keyspace)
+                .flatMap(k -> k.getTable(table))
                 .orElseThrow(() -> new IllegalArgumentException("table " + keyspace + "." + table + " does not exist"));
         List<ColumnSchema> columnSchemas = new ArrayList<>();
         List<String> writeTimes = new ArrayList<>();
-        List<String> partition = metadata.getPartitionKey().stream().map(c -> c.getName().asInternal()).toList();
-        List<String> clustering = metadata.getClusteringColumns().keySet().stream().map(c -> c.getName().asInternal()).toList();
+        List<String> partition = metadata.getPartitionKey().stream()
+                .map(c -> c.getName().asInternal())
+                .toList();
+        List<String> clustering = metadata.getClusteringColumns().keySet().stream()
+                .map(c -> c.getName().asInternal())
+                .toList();
         for (ColumnMetadata column : metadata.getColumns().values()) {
             String name = column.getName().asInternal();
             columnSchemas.add(new ColumnSchema(name, column.getType().asCql(false, true)));
@@ -90,7 +101,9 @@ public final class CassandraTableExport implements TableExport {
         this.writeTimeColumns = List.copyOf(writeTimes);
         String token = "token(" + partition.stream().map(Names::quoted).collect(Collectors.joining(", ")) + ")";
         this.query = "SELECT " + columns.stream().map(Names::quoted).collect(Collectors.joining(", "))
-                + writeTimes.stream().map(c -> ", WRITETIME(" + Names.quoted(c) + ")").collect(Collectors.joining())
+                + writeTimes.stream()
+                        .map(c -> ", WRITETIME(" + Names.quoted(c) + ")")
+                        .collect(Collectors.joining())
                 + " FROM " + Names.quotedQualified(keyspace, table) + " WHERE " + token + " > ? AND " + token + " <= ?";
     }
 
@@ -110,10 +123,13 @@ public final class CassandraTableExport implements TableExport {
     }
 
     @Override
-    public String writePart(String cursor, PartWriter part, RowRateLimiter limiter) throws IOException, InterruptedException {
+    public String writePart(String cursor, PartWriter part, RowRateLimiter limiter)
+            throws IOException, InterruptedException {
         int slice = cursor == null ? 0 : Integer.parseInt(cursor);
         ResultSet rows = session.execute(SimpleStatement.newInstance(query, lowerBound(slice), upperBound(slice))
-                .setPageSize(pageSize).setConsistencyLevel(consistency).setIdempotent(true));
+                .setPageSize(pageSize)
+                .setConsistencyLevel(consistency)
+                .setIdempotent(true));
         int n = columns.size();
         for (Row row : rows) {
             limiter.acquire(1);
@@ -141,8 +157,9 @@ public final class CassandraTableExport implements TableExport {
         if (slice == slices - 1) {
             return Long.MAX_VALUE;
         }
-        return BigInteger.valueOf(Long.MIN_VALUE).add(RING.multiply(BigInteger.valueOf(slice + 1))
-                .divide(BigInteger.valueOf(slices))).longValueExact();
+        return BigInteger.valueOf(Long.MIN_VALUE)
+                .add(RING.multiply(BigInteger.valueOf(slice + 1)).divide(BigInteger.valueOf(slices)))
+                .longValueExact();
     }
 
     private static boolean hasSingleWriteTime(DataType type) {

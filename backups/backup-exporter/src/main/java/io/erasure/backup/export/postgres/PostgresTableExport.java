@@ -11,11 +11,6 @@ import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.check.Names;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.KeyColumns;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyOut;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -28,6 +23,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyOut;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A PostgreSQL table read with {@code COPY ... TO STDOUT}, {@code rowsPerPart} rows per part in
@@ -48,8 +47,14 @@ public final class PostgresTableExport implements TableExport {
     private final BackupSchema schema;
     private final List<String> key;
 
-    public PostgresTableExport(Connection connection, String schemaName, String table, String identifierColumn,
-                               BackupFormat format, int rowsPerPart) throws SQLException {
+    public PostgresTableExport(
+            Connection connection,
+            String schemaName,
+            String table,
+            String identifierColumn,
+            BackupFormat format,
+            int rowsPerPart)
+            throws SQLException {
         this.connection = connection;
         this.schemaName = Names.identifier("schema", schemaName);
         this.table = Names.identifier("table", table);
@@ -79,18 +84,23 @@ public final class PostgresTableExport implements TableExport {
 
     /** The COPY statement of the part after {@code cursor} (for logs and tests). */
     public String copySql(String cursor) {
-        String columns = schema.columns().stream().map(c -> Names.quoted(c.name())).collect(Collectors.joining(", "));
+        String columns =
+                schema.columns().stream().map(c -> Names.quoted(c.name())).collect(Collectors.joining(", "));
         String keyList = key.stream().map(Names::quoted).collect(Collectors.joining(", "));
-        String after = cursor == null ? "" : " WHERE (" + keyList + ") > (SELECT " + keyList
-                + " FROM json_populate_record(NULL::" + qualified + ", " + literal(cursor) + "::json))";
-        String select = "SELECT " + columns + " FROM " + qualified + after + " ORDER BY " + keyList + " LIMIT " + rowsPerPart;
+        String after = cursor == null
+                ? ""
+                : " WHERE (" + keyList + ") > (SELECT " + keyList + " FROM json_populate_record(NULL::" + qualified
+                        + ", " + literal(cursor) + "::json))";
+        String select =
+                "SELECT " + columns + " FROM " + qualified + after + " ORDER BY " + keyList + " LIMIT " + rowsPerPart;
         return format == BackupFormat.CSV
                 ? "COPY (" + select + ") TO STDOUT WITH (FORMAT csv)"
                 : "COPY (SELECT row_to_json(t) FROM (" + select + ") t) TO STDOUT";
     }
 
     @Override
-    public String writePart(String cursor, PartWriter part, RowRateLimiter limiter) throws IOException, InterruptedException {
+    public String writePart(String cursor, PartWriter part, RowRateLimiter limiter)
+            throws IOException, InterruptedException {
         byte[] last = null;
         int lastLength = 0;
         int rows = 0;
@@ -148,11 +158,13 @@ public final class PostgresTableExport implements TableExport {
         if (format == BackupFormat.CSV) {
             List<String> fields;
             try {
-                fields = new Csv.RecordReader(new StringReader(new String(lastRow, 0, length, StandardCharsets.UTF_8))).next();
+                fields = new Csv.RecordReader(new StringReader(new String(lastRow, 0, length, StandardCharsets.UTF_8)))
+                        .next();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            List<String> names = schema.columns().stream().map(ColumnSchema::name).toList();
+            List<String> names =
+                    schema.columns().stream().map(ColumnSchema::name).toList();
             for (String column : key) {
                 cursor.put(column, fields.get(names.indexOf(column)));
             }
@@ -185,7 +197,8 @@ public final class PostgresTableExport implements TableExport {
             }
         }
         if (columns.isEmpty()) {
-            throw new BackupIntegrityException("table " + qualified + " has no primary key: keyset paging and deletes need one");
+            throw new BackupIntegrityException(
+                    "table " + qualified + " has no primary key: keyset paging and deletes need one");
         }
         return columns;
     }

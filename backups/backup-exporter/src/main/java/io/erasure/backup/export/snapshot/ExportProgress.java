@@ -2,7 +2,6 @@ package io.erasure.backup.export.snapshot;
 
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ManifestPart;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,8 +12,13 @@ import java.util.List;
  *
  * @param exhausted true once the table has no rows after the last part (only the manifest is missing)
  */
-public record ExportProgress(String snapshot, long cutoffMicros, BackupSchema schema, List<ManifestPart> parts, String cursor,
-                             boolean exhausted) {
+public record ExportProgress(
+        String snapshot,
+        long cutoffMicros,
+        BackupSchema schema,
+        List<ManifestPart> parts,
+        String cursor,
+        boolean exhausted) {
 
     public ExportProgress {
         parts = List.copyOf(parts);

@@ -10,17 +10,16 @@ import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.BackupLocation;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * Exports a table into a snapshot of the backup format, resumably:
@@ -46,7 +45,7 @@ public final class SnapshotExporter {
 
     /** Test seam: called after each part is stored and recorded. */
     public interface Observer {
-        Observer NONE = part -> { };
+        Observer NONE = part -> {};
 
         void partRecorded(ManifestPart part);
     }
@@ -57,7 +56,8 @@ public final class SnapshotExporter {
     private final Duration maxResumeAge;
     private final Observer observer;
 
-    public SnapshotExporter(BackupBucket bucket, Clock clock, Duration skewMargin, Duration maxResumeAge, Observer observer) {
+    public SnapshotExporter(
+            BackupBucket bucket, Clock clock, Duration skewMargin, Duration maxResumeAge, Observer observer) {
         this.bucket = bucket;
         this.clock = clock;
         this.skewMargin = skewMargin;
@@ -74,21 +74,28 @@ public final class SnapshotExporter {
         Optional<ExportProgress> resumable = resumable(location, table);
         ExportProgress progress = resumable.orElseGet(() -> {
             Instant start = clock.instant();
-            ExportProgress fresh = ExportProgress.start(S3Layout.snapshotName(start),
-                    CutoffTimestamp.fromBackupStart(start, skewMargin).micros(), table.schema());
+            ExportProgress fresh = ExportProgress.start(
+                    S3Layout.snapshotName(start),
+                    CutoffTimestamp.fromBackupStart(start, skewMargin).micros(),
+                    table.schema());
             save(location, fresh);
             return fresh;
         });
         if (resumable.isPresent()) {
-            log.info("resuming export of {} into snapshot {} after {} finished parts", dataset, progress.snapshot(),
+            log.info(
+                    "resuming export of {} into snapshot {} after {} finished parts",
+                    dataset,
+                    progress.snapshot(),
                     progress.parts().size());
         }
-        List<String> columns = progress.schema().columns().stream().map(ColumnSchema::name).toList();
+        List<String> columns =
+                progress.schema().columns().stream().map(ColumnSchema::name).toList();
         int written = 0;
         while (!progress.exhausted()) {
-            String key = S3Layout.partKey(location, progress.snapshot(), progress.parts().size());
-            PartWriter part = PartWriter.toS3(bucket.s3(), bucket.bucket(), key, location.format(), columns,
-                    table.writeTimeColumns());
+            String key = S3Layout.partKey(
+                    location, progress.snapshot(), progress.parts().size());
+            PartWriter part = PartWriter.toS3(
+                    bucket.s3(), bucket.bucket(), key, location.format(), columns, table.writeTimeColumns());
             String next;
             try {
                 next = table.writePart(progress.cursor(), part, limiter);
@@ -109,14 +116,28 @@ public final class SnapshotExporter {
                 observer.partRecorded(entry);
             }
         }
-        BackupManifest manifest = new BackupManifest(dataset, progress.snapshot(), location.format(), progress.schema(),
-                progress.cutoffMicros(), progress.parts());
+        BackupManifest manifest = new BackupManifest(
+                dataset,
+                progress.snapshot(),
+                location.format(),
+                progress.schema(),
+                progress.cutoffMicros(),
+                progress.parts());
         bucket.writeManifest(location, manifest);
         bucket.s3().deleteObject(r -> r.bucket(bucket.bucket()).key(progressKey(location, manifest.snapshot())));
-        log.info("exported {}: snapshot {} with {} rows in {} parts", dataset, manifest.snapshot(), manifest.totalRows(),
+        log.info(
+                "exported {}: snapshot {} with {} rows in {} parts",
+                dataset,
+                manifest.snapshot(),
+                manifest.totalRows(),
                 manifest.parts().size());
-        return new ExportResult(S3Layout.manifestKey(location, manifest.snapshot()), manifest.snapshot(),
-                manifest.totalRows(), manifest.parts().size(), written, resumable.isPresent());
+        return new ExportResult(
+                S3Layout.manifestKey(location, manifest.snapshot()),
+                manifest.snapshot(),
+                manifest.totalRows(),
+                manifest.parts().size(),
+                written,
+                resumable.isPresent());
     }
 
     public static String progressKey(BackupLocation location, String snapshot) {
@@ -130,11 +151,15 @@ public final class SnapshotExporter {
             }
             Optional<ExportProgress> progress = read(progressKey(location, snapshot));
             if (progress.isPresent()) {
-                boolean fresh = S3Layout.parseSnapshot(snapshot).plus(maxResumeAge).isAfter(clock.instant());
+                boolean fresh =
+                        S3Layout.parseSnapshot(snapshot).plus(maxResumeAge).isAfter(clock.instant());
                 if (fresh && progress.get().schema().equals(table.schema())) {
                     return progress;
                 }
-                log.warn("not resuming snapshot {} of {}: {}", snapshot, location.prefix(),
+                log.warn(
+                        "not resuming snapshot {} of {}: {}",
+                        snapshot,
+                        location.prefix(),
                         fresh ? "the table's schema changed" : "it is older than " + maxResumeAge);
                 return Optional.empty();
             }
@@ -145,7 +170,10 @@ public final class SnapshotExporter {
     private Optional<ExportProgress> read(String key) {
         try {
             return Optional.of(BackupJson.MAPPER.readValue(
-                    bucket.s3().getObjectAsBytes(r -> r.bucket(bucket.bucket()).key(key)).asByteArray(), ExportProgress.class));
+                    bucket.s3()
+                            .getObjectAsBytes(r -> r.bucket(bucket.bucket()).key(key))
+                            .asByteArray(),
+                    ExportProgress.class));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         }
@@ -153,7 +181,11 @@ public final class SnapshotExporter {
 
     private void save(BackupLocation location, ExportProgress progress) {
         byte[] json = BackupJson.MAPPER.writeValueAsBytes(progress);
-        bucket.s3().putObject(r -> r.bucket(bucket.bucket()).key(progressKey(location, progress.snapshot()))
-                .contentType("application/json"), RequestBody.fromBytes(json));
+        bucket.s3()
+                .putObject(
+                        r -> r.bucket(bucket.bucket())
+                                .key(progressKey(location, progress.snapshot()))
+                                .contentType("application/json"),
+                        RequestBody.fromBytes(json));
     }
 }

@@ -3,7 +3,6 @@ package io.erasure.backup.export.snapshot;
 import io.erasure.backup.export.throttle.RowRateLimiter;
 import io.erasure.backup.format.PartWriter;
 import io.erasure.model.backup.BackupSchema;
-
 import java.io.IOException;
 
 /**

@@ -26,7 +26,8 @@ public final class RowRateLimiter {
 
     public RowRateLimiter(double rowsPerSecond, LongSupplier nanoTime, Sleeper sleeper) {
         if (!(rowsPerSecond > 0)) {
-            throw new IllegalArgumentException("rowsPerSecond must be > 0 (use unlimited() for no limit), got " + rowsPerSecond);
+            throw new IllegalArgumentException(
+                    "rowsPerSecond must be > 0 (use unlimited() for no limit), got " + rowsPerSecond);
         }
         this.rowsPerSecond = rowsPerSecond;
         this.nanoTime = nanoTime;
@@ -35,11 +36,12 @@ public final class RowRateLimiter {
     }
 
     public static RowRateLimiter perSecond(double rowsPerSecond) {
-        return new RowRateLimiter(rowsPerSecond, System::nanoTime, nanos -> Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)));
+        return new RowRateLimiter(
+                rowsPerSecond, System::nanoTime, nanos -> Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)));
     }
 
     public static RowRateLimiter unlimited() {
-        return new RowRateLimiter(Double.MAX_VALUE, System::nanoTime, nanos -> { });
+        return new RowRateLimiter(Double.MAX_VALUE, System::nanoTime, nanos -> {});
     }
 
     /** Blocks until {@code rows} more rows may be read. */

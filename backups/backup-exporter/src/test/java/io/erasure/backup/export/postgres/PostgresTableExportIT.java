@@ -1,5 +1,10 @@
 package io.erasure.backup.export.postgres;
 
+import static io.erasure.backup.export.ExporterTestKit.BUCKET;
+import static io.erasure.backup.export.ExporterTestKit.readAll;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.erasure.backup.export.snapshot.ExportResult;
 import io.erasure.backup.export.snapshot.SnapshotExporter;
 import io.erasure.backup.export.throttle.RowRateLimiter;
@@ -12,11 +17,6 @@ import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.KeyColumns;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -30,11 +30,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static io.erasure.backup.export.ExporterTestKit.BUCKET;
-import static io.erasure.backup.export.ExporterTestKit.readAll;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class PostgresTableExportIT {
 
@@ -52,7 +51,8 @@ class PostgresTableExportIT {
                     + " note text, total numeric(10,2), active boolean, updated_at timestamptz NOT NULL,"
                     + " PRIMARY KEY (customer_id, seq))");
         }
-        String[] notes = {"plain", "quote \" and 'single'", "back\\slash", "new\nline", "comma, here", "ünï ✓", "", null};
+        String[] notes = {"plain", "quote \" and 'single'", "back\\slash", "new\nline", "comma, here", "ünï ✓", "", null
+        };
         try (PreparedStatement insert = connection.prepareStatement(
                 "INSERT INTO export_test.accounts VALUES (?, ?, ?, ?, ?, '2024-01-31T02:00:00Z'::timestamptz + ? * interval '1 second')")) {
             for (int i = 0; i < 50; i++) {
@@ -71,7 +71,9 @@ class PostgresTableExportIT {
                 row.put("note", notes[i % notes.length]);
                 row.put("total", new BigDecimal(i + ".50"));
                 row.put("active", i % 2 == 0);
-                row.put("updated_at", java.time.Instant.parse("2024-01-31T02:00:00Z").plusSeconds(i));
+                row.put(
+                        "updated_at",
+                        java.time.Instant.parse("2024-01-31T02:00:00Z").plusSeconds(i));
                 EXPECTED.add(row);
             }
         }
@@ -84,13 +86,19 @@ class PostgresTableExportIT {
 
     /** Exported values as the backup format types them; timestamps are compared as instants. */
     static List<Map<String, Object>> normalized(List<BackupRow> rows) {
-        return rows.stream().map(r -> {
-            Map<String, Object> values = new LinkedHashMap<>(r.values());
-            values.put("updated_at", java.time.OffsetDateTime.parse(((String) values.get("updated_at")).replace(' ', 'T')
-                    .replaceAll("\\+00$", "+00:00")).toInstant());
-            values.put("total", ((BigDecimal) values.get("total")).setScale(2));
-            return values;
-        }).toList();
+        return rows.stream()
+                .map(r -> {
+                    Map<String, Object> values = new LinkedHashMap<>(r.values());
+                    values.put(
+                            "updated_at",
+                            java.time.OffsetDateTime.parse(((String) values.get("updated_at"))
+                                            .replace(' ', 'T')
+                                            .replaceAll("\\+00$", "+00:00"))
+                                    .toInstant());
+                    values.put("total", ((BigDecimal) values.get("total")).setScale(2));
+                    return values;
+                })
+                .toList();
     }
 
     @ParameterizedTest
@@ -99,46 +107,64 @@ class PostgresTableExportIT {
         BackupLocation location = new BackupLocation("backups/accounts-" + UUID.randomUUID() + "/", format);
         RowRateLimiter limiter = RowRateLimiter.unlimited();
 
-        ExportResult result = new SnapshotExporter(BUCKET).export("accounts", location,
-                new PostgresTableExport(connection, "export_test", "accounts", "customer_id", format, 7), limiter);
+        ExportResult result = new SnapshotExporter(BUCKET)
+                .export(
+                        "accounts",
+                        location,
+                        new PostgresTableExport(connection, "export_test", "accounts", "customer_id", format, 7),
+                        limiter);
 
         // 50 rows, 7 per part: 7 full parts and one of a single row
         assertThat(result.parts()).isEqualTo(8);
         assertThat(limiter.acquired()).isEqualTo(50);
         BackupManifest manifest = BUCKET.readManifest(result.manifestKey());
         assertThat(manifest.schema().keyColumns()).isEqualTo(KeyColumns.of(List.of("customer_id", "seq"), List.of()));
-        assertThat(manifest.schema().columns()).containsExactly(new ColumnSchema("customer_id", "bigint"),
-                new ColumnSchema("seq", "integer"), new ColumnSchema("note", "text"),
-                new ColumnSchema("total", "numeric(10,2)"), new ColumnSchema("active", "boolean"),
-                new ColumnSchema("updated_at", "timestamp with time zone"));
+        assertThat(manifest.schema().columns())
+                .containsExactly(
+                        new ColumnSchema("customer_id", "bigint"),
+                        new ColumnSchema("seq", "integer"),
+                        new ColumnSchema("note", "text"),
+                        new ColumnSchema("total", "numeric(10,2)"),
+                        new ColumnSchema("active", "boolean"),
+                        new ColumnSchema("updated_at", "timestamp with time zone"));
         assertThat(manifest.parts().get(7).rowCount()).isEqualTo(1);
 
         assertThat(normalized(readAll(result.manifestKey()))).containsExactlyElementsOf(EXPECTED);
     }
 
     @ParameterizedTest
-    @EnumSource(value = BackupFormat.class, names = {"JSONL_GZIP", "CSV"})
+    @EnumSource(
+            value = BackupFormat.class,
+            names = {"JSONL_GZIP", "CSV"})
     void aCrashedExportResumesAfterTheLastFinishedPart(BackupFormat format) throws Exception {
         BackupLocation location = new BackupLocation("backups/accounts-" + UUID.randomUUID() + "/", format);
         AtomicInteger parts = new AtomicInteger();
-        SnapshotExporter crashing = new SnapshotExporter(BUCKET, Clock.systemUTC(), Duration.ofSeconds(5), Duration.ofHours(1),
-                part -> {
+        SnapshotExporter crashing =
+                new SnapshotExporter(BUCKET, Clock.systemUTC(), Duration.ofSeconds(5), Duration.ofHours(1), part -> {
                     if (parts.incrementAndGet() == 3) {
                         throw new IllegalStateException("exporter killed");
                     }
                 });
-        assertThatThrownBy(() -> crashing.export("accounts", location,
-                new PostgresTableExport(connection, "export_test", "accounts", "customer_id", format, 10),
-                RowRateLimiter.unlimited())).hasMessage("exporter killed");
+        assertThatThrownBy(() -> crashing.export(
+                        "accounts",
+                        location,
+                        new PostgresTableExport(connection, "export_test", "accounts", "customer_id", format, 10),
+                        RowRateLimiter.unlimited()))
+                .hasMessage("exporter killed");
         assertThat(BUCKET.latestCompleteSnapshot(location)).isEmpty();
 
         RowRateLimiter limiter = RowRateLimiter.unlimited();
-        ExportResult result = new SnapshotExporter(BUCKET).export("accounts", location,
-                new PostgresTableExport(connection, "export_test", "accounts", "customer_id", format, 10), limiter);
+        ExportResult result = new SnapshotExporter(BUCKET)
+                .export(
+                        "accounts",
+                        location,
+                        new PostgresTableExport(connection, "export_test", "accounts", "customer_id", format, 10),
+                        limiter);
 
         assertThat(result.resumed()).isTrue();
         assertThat(result.partsWritten()).isEqualTo(2);
         assertThat(limiter.acquired()).isEqualTo(20);
-        assertThat(normalized(readAll(S3Layout.manifestKey(location, result.snapshot())))).containsExactlyElementsOf(EXPECTED);
+        assertThat(normalized(readAll(S3Layout.manifestKey(location, result.snapshot()))))
+                .containsExactlyElementsOf(EXPECTED);
     }
 }

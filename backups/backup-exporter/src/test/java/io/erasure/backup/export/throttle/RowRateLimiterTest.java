@@ -1,9 +1,9 @@
 package io.erasure.backup.export.throttle;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 class RowRateLimiterTest {
 
@@ -41,6 +41,7 @@ class RowRateLimiterTest {
 
     @Test
     void theRateMustBePositive() {
-        assertThatThrownBy(() -> limiter(0)).hasMessage("rowsPerSecond must be > 0 (use unlimited() for no limit), got 0.0");
+        assertThatThrownBy(() -> limiter(0))
+                .hasMessage("rowsPerSecond must be > 0 (use unlimited() for no limit), got 0.0");
     }
 }

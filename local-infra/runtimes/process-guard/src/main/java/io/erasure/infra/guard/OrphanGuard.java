@@ -19,8 +19,7 @@ public final class OrphanGuard {
 
     private static final long GRACE_SECONDS = Long.getLong("erasure.guard.graceSeconds", 30);
 
-    private OrphanGuard() {
-    }
+    private OrphanGuard() {}
 
     public static void main(String[] args) throws Throwable {
         if (args.length < 1) {

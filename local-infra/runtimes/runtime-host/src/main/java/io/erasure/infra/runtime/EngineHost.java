@@ -27,8 +27,7 @@ public final class EngineHost {
 
     public static final String READY = "ERASURE-ENGINE-READY";
 
-    private EngineHost() {
-    }
+    private EngineHost() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
@@ -41,16 +40,20 @@ public final class EngineHost {
             case "postgres" -> startPostgres(port, dataDir);
             case "redis" -> startRedis(port, dataDir);
             case "s3" -> startS3(port, dataDir, args[3], args[4], args[5]);
-            default -> throw new IllegalArgumentException("unknown engine '" + args[0] + "': use postgres, redis or s3");
+            default ->
+                throw new IllegalArgumentException("unknown engine '" + args[0] + "': use postgres, redis or s3");
         };
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                engine.close();
-                System.out.println("stopped " + args[0]);
-            } catch (Exception e) {
-                e.printStackTrace();
-            }
-        }, "engine-host-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                engine.close();
+                                System.out.println("stopped " + args[0]);
+                            } catch (Exception e) {
+                                e.printStackTrace();
+                            }
+                        },
+                        "engine-host-stop"));
         System.out.println(READY + " " + args[0] + " on port " + port);
         Thread.currentThread().join();
     }

@@ -74,10 +74,11 @@ public final class BulkRestorer {
         this.adapter = adapter;
         this.settings = settings;
         this.clock = clock;
-        this.writer = new SSTableWriterProcess(settings.writerTimeout(), settings.writerHeap(), settings.writerClasspath());
+        this.writer =
+                new SSTableWriterProcess(settings.writerTimeout(), settings.writerHeap(), settings.writerClasspath());
         this.importer = new SSTableImport(settings.jmx(), settings.jmxEnvironment());
-        this.loader = new SSTableLoaderProcess(settings.writerTimeout(), settings.writerHeap(), settings.writerClasspath(),
-                settings.streaming());
+        this.loader = new SSTableLoaderProcess(
+                settings.writerTimeout(), settings.writerHeap(), settings.writerClasspath(), settings.streaming());
     }
 
     /**
@@ -89,8 +90,9 @@ public final class BulkRestorer {
     public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
         for (DeletionRecord record : records) {
             if (!record.dataset().equals(spec.name())) {
-                throw new IllegalArgumentException("record " + record.recordId() + " belongs to dataset '" + record.dataset()
-                        + "', not '" + spec.name() + "'; restore each dataset's records with its own spec");
+                throw new IllegalArgumentException(
+                        "record " + record.recordId() + " belongs to dataset '" + record.dataset() + "', not '"
+                                + spec.name() + "'; restore each dataset's records with its own spec");
             }
             spec.keyColumns().requireFullKey("record " + record.recordId() + " primaryKey", record.primaryKey());
         }
@@ -100,19 +102,27 @@ public final class BulkRestorer {
         for (int i = 0; i < records.size(); i++) {
             DeletionRecord record = records.get(i);
             if (record.retainedRef() != null) {
-                outcomes[i] = outcome(record, Status.FAILED, "the row's columns are in S3 at " + record.retainedRef()
-                        + "; the recovery service fetches them and restores the full record");
+                outcomes[i] = outcome(
+                        record,
+                        Status.FAILED,
+                        "the row's columns are in S3 at " + record.retainedRef()
+                                + "; the recovery service fetches them and restores the full record");
             } else if (record.anonymised()) {
-                // only the cleared columns of a row that is live on purpose: a whole-row restore into absent keys cannot
+                // only the cleared columns of a row that is live on purpose: a whole-row restore into absent keys
+                // cannot
                 // put them back, and must not write anything for this key
-                outcomes[i] = outcome(record, Status.FAILED, "the record of an anonymisation (only the columns it cleared);"
-                        + " the bulk path restores whole rows, restore it online through the adapter");
+                outcomes[i] = outcome(
+                        record,
+                        Status.FAILED,
+                        "the record of an anonymisation (only the columns it cleared);"
+                                + " the bulk path restores whole rows, restore it online through the adapter");
             } else {
                 inStore.add(i);
             }
         }
 
-        List<LiveState> states = liveStates(spec, inStore.stream().map(i -> records.get(i).primaryKey()).toList());
+        List<LiveState> states = liveStates(
+                spec, inStore.stream().map(i -> records.get(i).primaryKey()).toList());
         Instant now = clock.instant();
         List<Integer> written = new ArrayList<>();
         List<Integer> live = new ArrayList<>();
@@ -127,8 +137,10 @@ public final class BulkRestorer {
             try {
                 List<RowWrite> writes = RestoreWrites.of(shape, record, now);
                 if (writes.isEmpty()) {
-                    outcomes[i] = outcome(record, Status.EXPIRED, "every column's TTL ran out since the delete at "
-                            + record.deletedAt());
+                    outcomes[i] = outcome(
+                            record,
+                            Status.EXPIRED,
+                            "every column's TTL ran out since the delete at " + record.deletedAt());
                 } else {
                     written.add(i);
                     rows.addAll(writes);
@@ -139,13 +151,17 @@ public final class BulkRestorer {
         }
         if (!rows.isEmpty()) {
             load(spec, rows);
-            List<LiveState> after = liveStates(spec, written.stream().map(i -> records.get(i).primaryKey()).toList());
+            List<LiveState> after = liveStates(
+                    spec, written.stream().map(i -> records.get(i).primaryKey()).toList());
             for (int n = 0; n < written.size(); n++) {
                 int i = written.get(n);
                 outcomes[i] = after.get(n).present()
                         ? outcome(records.get(i), Status.RESTORED, null)
-                        : outcome(records.get(i), Status.FAILED, "imported but not readable: the node ignored the SSTable"
-                                + " (is storage_compatibility_mode NONE?) or a delete newer than the restore removed it");
+                        : outcome(
+                                records.get(i),
+                                Status.FAILED,
+                                "imported but not readable: the node ignored the SSTable"
+                                        + " (is storage_compatibility_mode NONE?) or a delete newer than the restore removed it");
             }
         }
         restoreIntoLiveRows(spec, records, live, outcomes);
@@ -153,12 +169,13 @@ public final class BulkRestorer {
     }
 
     /** Keys with live data: cell by cell through the adapter, as an online restore (few, next to a large recovery). */
-    private void restoreIntoLiveRows(DatasetSpec spec, List<DeletionRecord> records, List<Integer> live,
-                                     RecordOutcome[] outcomes) {
+    private void restoreIntoLiveRows(
+            DatasetSpec spec, List<DeletionRecord> records, List<Integer> live, RecordOutcome[] outcomes) {
         int batch = adapter.capabilities().maxBatch();
         for (int from = 0; from < live.size(); from += batch) {
             List<Integer> part = live.subList(from, Math.min(live.size(), from + batch));
-            RestoreOutcome online = adapter.restore(spec, part.stream().map(records::get).toList());
+            RestoreOutcome online =
+                    adapter.restore(spec, part.stream().map(records::get).toList());
             for (int n = 0; n < part.size(); n++) {
                 outcomes[part.get(n)] = online.records().get(n);
             }
@@ -185,13 +202,18 @@ public final class BulkRestorer {
             } else {
                 importer.importInto(spec.namespace(), spec.table(), out);
             }
-            LOG.info("bulk restore of {} rows into {}: SSTables written in {} ms, loaded by {} in {} ms", rows.size(),
-                    spec.quotedTable(), (wroteAt - started) / 1_000_000, how.name().toLowerCase(java.util.Locale.ROOT),
+            LOG.info(
+                    "bulk restore of {} rows into {}: SSTables written in {} ms, loaded by {} in {} ms",
+                    rows.size(),
+                    spec.quotedTable(),
+                    (wroteAt - started) / 1_000_000,
+                    how.name().toLowerCase(java.util.Locale.ROOT),
                     (System.nanoTime() - wroteAt) / 1_000_000);
         } catch (IOException e) {
             throw new UncheckedIOException("preparing the bulk restore of " + spec.quotedTable() + " in " + work, e);
         } catch (IllegalStateException e) {
-            throw new StoreException.Fatal("writing the SSTables of " + spec.quotedTable() + " failed: " + e.getMessage(), e);
+            throw new StoreException.Fatal(
+                    "writing the SSTables of " + spec.quotedTable() + " failed: " + e.getMessage(), e);
         } finally {
             deleteQuietly(work);
         }
@@ -225,7 +247,8 @@ public final class BulkRestorer {
             return;
         }
         try (Stream<Path> paths = Files.walk(folder)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             LOG.warn("could not remove the bulk restore folder {}: {}", folder, e.toString());
         }

@@ -33,8 +33,15 @@ import javax.management.remote.JMXConnector;
  * @param streaming       where {@code sstableloader} connects; null when the settings have none (then only
  *                        {@link Loader#IMPORT} works)
  */
-public record BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment, Path workDir, Duration writerTimeout,
-                           String writerHeap, String writerClasspath, Loader loader, Streaming streaming) {
+public record BulkSettings(
+        InetSocketAddress jmx,
+        Map<String, ?> jmxEnvironment,
+        Path workDir,
+        Duration writerTimeout,
+        String writerHeap,
+        String writerClasspath,
+        Loader loader,
+        Streaming streaming) {
 
     /**
      * How the SSTables are loaded into the cluster ({@code erasure.recovery.bulk-loader}).
@@ -51,7 +58,9 @@ public record BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment,
      * </ul>
      */
     public enum Loader {
-        IMPORT, SSTABLELOADER, AUTO;
+        IMPORT,
+        SSTABLELOADER,
+        AUTO;
 
         /** Parses {@code import}, {@code sstableloader} or {@code auto} (any case; blank is {@code auto}). */
         public static Loader parse(String value, String property) {
@@ -61,7 +70,8 @@ public record BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment,
             try {
                 return valueOf(value.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(property + " must be import, sstableloader or auto, got '" + value + "'", e);
+                throw new IllegalArgumentException(
+                        property + " must be import, sstableloader or auto, got '" + value + "'", e);
             }
         }
     }
@@ -78,8 +88,12 @@ public record BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment,
      *                    {@code client_encryption_options} and {@code stream_throughput_outbound} ({@code -f}); null
      *                    for none
      */
-    public record Streaming(List<InetSocketAddress> nativeHosts, Integer storagePort, String username, String password,
-                            Path configFile) {
+    public record Streaming(
+            List<InetSocketAddress> nativeHosts,
+            Integer storagePort,
+            String username,
+            String password,
+            Path configFile) {
 
         public Streaming {
             nativeHosts = List.copyOf(nativeHosts);
@@ -116,25 +130,36 @@ public record BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment,
         loader = loader == null ? Loader.AUTO : loader;
     }
 
-    public BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment, Path workDir, Duration writerTimeout,
-                        String writerHeap, String writerClasspath) {
+    public BulkSettings(
+            InetSocketAddress jmx,
+            Map<String, ?> jmxEnvironment,
+            Path workDir,
+            Duration writerTimeout,
+            String writerHeap,
+            String writerClasspath) {
         this(jmx, jmxEnvironment, workDir, writerTimeout, writerHeap, writerClasspath, Loader.AUTO, null);
     }
 
     /** Settings whose writer runs on runtime-cassandra's classpath, found on this JVM's classpath. */
-    public BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment, Path workDir, Duration writerTimeout,
-                        String writerHeap) {
+    public BulkSettings(
+            InetSocketAddress jmx,
+            Map<String, ?> jmxEnvironment,
+            Path workDir,
+            Duration writerTimeout,
+            String writerHeap) {
         this(jmx, jmxEnvironment, workDir, writerTimeout, writerHeap, null);
     }
 
     /** A local node's JMX port, SSTables under {@code workDir}, a 10-minute writer with 512 MiB heap. */
     public static BulkSettings local(int jmxPort, Path workDir) {
-        return new BulkSettings(new InetSocketAddress("127.0.0.1", jmxPort), Map.of(), workDir, Duration.ofMinutes(10), "512m");
+        return new BulkSettings(
+                new InetSocketAddress("127.0.0.1", jmxPort), Map.of(), workDir, Duration.ofMinutes(10), "512m");
     }
 
     /** These settings with another loader and where {@code sstableloader} connects. */
     public BulkSettings withLoader(Loader loader, Streaming streaming) {
-        return new BulkSettings(jmx, jmxEnvironment, workDir, writerTimeout, writerHeap, writerClasspath, loader, streaming);
+        return new BulkSettings(
+                jmx, jmxEnvironment, workDir, writerTimeout, writerHeap, writerClasspath, loader, streaming);
     }
 
     /**
@@ -168,7 +193,9 @@ public record BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment,
         }
         try {
             for (InetAddress address : InetAddress.getAllByName(host.trim())) {
-                if (address.isLoopbackAddress() || address.isAnyLocalAddress() || NetworkInterface.getByInetAddress(address) != null) {
+                if (address.isLoopbackAddress()
+                        || address.isAnyLocalAddress()
+                        || NetworkInterface.getByInetAddress(address) != null) {
                     return true;
                 }
             }
@@ -179,8 +206,12 @@ public record BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment,
     }
 
     /** {@link #of(StoreConnection, Path, Duration, String, String, Loader)} with {@link Loader#AUTO}. */
-    public static BulkSettings of(StoreConnection connection, Path workDir, Duration writerTimeout, String writerHeap,
-                                  String writerClasspath) {
+    public static BulkSettings of(
+            StoreConnection connection,
+            Path workDir,
+            Duration writerTimeout,
+            String writerHeap,
+            String writerClasspath) {
         return of(connection, workDir, writerTimeout, writerHeap, writerClasspath, Loader.AUTO);
     }
 
@@ -193,24 +224,38 @@ public record BulkSettings(InetSocketAddress jmx, Map<String, ?> jmxEnvironment,
      *
      * @throws StoreException.Fatal if the connection has no {@code jmx-port} (the bulk path reads the node over JMX)
      */
-    public static BulkSettings of(StoreConnection connection, Path workDir, Duration writerTimeout, String writerHeap,
-                                  String writerClasspath, Loader loader) {
+    public static BulkSettings of(
+            StoreConnection connection,
+            Path workDir,
+            Duration writerTimeout,
+            String writerHeap,
+            String writerClasspath,
+            Loader loader) {
         CassandraSettings settings = CassandraSettings.from(connection);
-        InetSocketAddress jmx = settings.jmx().orElseThrow(() -> new StoreException.Fatal("connection '" + connection.ref()
-                + "' has no 'jmx-port': the bulk restore path imports SSTables over the node's JMX; set erasure.connections."
-                + connection.ref() + ".settings.jmx-host and .jmx-port, or restore online only"));
+        InetSocketAddress jmx = settings.jmx()
+                .orElseThrow(() -> new StoreException.Fatal("connection '" + connection.ref()
+                        + "' has no 'jmx-port': the bulk restore path imports SSTables over the node's JMX; set erasure.connections."
+                        + connection.ref() + ".settings.jmx-host and .jmx-port, or restore online only"));
         Map<String, ?> environment = settings.credentials()
                 .<Map<String, ?>>map(c -> Map.of(JMXConnector.CREDENTIALS, new String[] {c.username(), c.password()}))
                 .orElse(Map.of());
-        Integer storagePort = connection.setting("storage-port").isPresent() ? connection.intSetting("storage-port", 7000) : null;
+        Integer storagePort =
+                connection.setting("storage-port").isPresent() ? connection.intSetting("storage-port", 7000) : null;
         if (storagePort != null && (storagePort < 1 || storagePort > 65_535)) {
-            throw new StoreException.Fatal("connection '" + connection.ref() + "' setting 'storage-port' has port " + storagePort
-                    + "; use the nodes' storage_port (7000 by default)");
+            throw new StoreException.Fatal("connection '" + connection.ref() + "' setting 'storage-port' has port "
+                    + storagePort + "; use the nodes' storage_port (7000 by default)");
         }
-        Streaming streaming = new Streaming(settings.contactPoints(), storagePort,
-                settings.credentials().map(CassandraSettings.Credentials::username).orElse(null),
-                settings.credentials().map(CassandraSettings.Credentials::password).orElse(null),
+        Streaming streaming = new Streaming(
+                settings.contactPoints(),
+                storagePort,
+                settings.credentials()
+                        .map(CassandraSettings.Credentials::username)
+                        .orElse(null),
+                settings.credentials()
+                        .map(CassandraSettings.Credentials::password)
+                        .orElse(null),
                 connection.setting("sstableloader-config").map(Path::of).orElse(null));
-        return new BulkSettings(jmx, environment, workDir, writerTimeout, writerHeap, writerClasspath, loader, streaming);
+        return new BulkSettings(
+                jmx, environment, workDir, writerTimeout, writerHeap, writerClasspath, loader, streaming);
     }
 }

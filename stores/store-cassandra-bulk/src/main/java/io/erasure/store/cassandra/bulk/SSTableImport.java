@@ -30,7 +30,8 @@ final class SSTableImport {
 
     SSTableImport(InetSocketAddress jmx, Map<String, ?> environment) {
         try {
-            this.url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + jmx.getHostString() + ":" + jmx.getPort() + "/jmxrmi");
+            this.url = new JMXServiceURL(
+                    "service:jmx:rmi:///jndi/rmi://" + jmx.getHostString() + ":" + jmx.getPort() + "/jmxrmi");
         } catch (java.net.MalformedURLException e) {
             throw new IllegalArgumentException("bad JMX address " + jmx, e);
         }
@@ -41,21 +42,26 @@ final class SSTableImport {
     void importInto(String keyspace, String table, Path folder) {
         try (JMXConnector connector = JMXConnectorFactory.connect(url, environment)) {
             MBeanServerConnection server = connector.getMBeanServerConnection();
-            ObjectName name = new ObjectName("org.apache.cassandra.db:type=Tables,keyspace=" + keyspace + ",table=" + table);
-            // srcPaths, resetLevel, clearRepaired, verifySSTables, verifyTokens, invalidateCaches, extendedVerify, copyData
-            Object[] arguments = {Set.of(folder.toAbsolutePath().toString()), true, true, true, true, true, false, false};
-            String[] signature = {Set.class.getName(), "boolean", "boolean", "boolean", "boolean", "boolean", "boolean", "boolean"};
+            ObjectName name =
+                    new ObjectName("org.apache.cassandra.db:type=Tables,keyspace=" + keyspace + ",table=" + table);
+            // srcPaths, resetLevel, clearRepaired, verifySSTables, verifyTokens, invalidateCaches, extendedVerify,
+            // copyData
+            Object[] arguments = {Set.of(folder.toAbsolutePath().toString()), true, true, true, true, true, false, false
+            };
+            String[] signature = {
+                Set.class.getName(), "boolean", "boolean", "boolean", "boolean", "boolean", "boolean", "boolean"
+            };
             @SuppressWarnings("unchecked")
             List<String> failed = (List<String>) server.invoke(name, "importNewSSTables", arguments, signature);
             if (!failed.isEmpty()) {
-                throw new StoreException.Fatal("the node refused the SSTables in " + failed + " for " + keyspace + "." + table
-                        + "; see the node's log (a token it does not own needs sstableloader instead)");
+                throw new StoreException.Fatal("the node refused the SSTables in " + failed + " for " + keyspace + "."
+                        + table + "; see the node's log (a token it does not own needs sstableloader instead)");
             }
         } catch (StoreException e) {
             throw e;
         } catch (Exception e) {
-            throw new StoreException.Retriable("importing SSTables into " + keyspace + "." + table + " over JMX at " + url
-                    + " failed: " + e, e);
+            throw new StoreException.Retriable(
+                    "importing SSTables into " + keyspace + "." + table + " over JMX at " + url + " failed: " + e, e);
         }
     }
 }

@@ -39,19 +39,29 @@ final class SSTableLoaderProcess {
     /** Streams the SSTables of {@code tableDir} ({@code .../<keyspace>/<table>}) into the cluster. */
     void load(Path tableDir, Path logFile) {
         if (streaming == null) {
-            throw new StoreException.Fatal("the bulk restore is set to load with sstableloader but has no contact points to"
-                    + " stream to (BulkSettings.streaming); build the settings with BulkSettings.of(connection, ...)");
+            throw new StoreException.Fatal(
+                    "the bulk restore is set to load with sstableloader but has no contact points to"
+                            + " stream to (BulkSettings.streaming); build the settings with BulkSettings.of(connection, ...)");
         }
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         jvmArgs.addAll(JavaRuntimes.CASSANDRA_JAVA17_FLAGS);
         String cp = classpath != null ? classpath : WriterClasspath.resolve(null, "BulkSettings.writerClasspath");
-        ChildJvm child = ChildJvm.start("sstableloader", cp, JavaRuntimes.java17(), jvmArgs, MAIN_CLASS,
-                arguments(streaming, tableDir), tableDir.getParent().getParent(), logFile);
+        ChildJvm child = ChildJvm.start(
+                "sstableloader",
+                cp,
+                JavaRuntimes.java17(),
+                jvmArgs,
+                MAIN_CLASS,
+                arguments(streaming, tableDir),
+                tableDir.getParent().getParent(),
+                logFile);
         try {
             child.awaitExit(timeout);
         } catch (IllegalStateException e) {
-            throw new StoreException.Retriable("sstableloader could not stream " + tableDir + " to " + hosts(streaming)
-                    + explain(streaming, child.logTail()) + ": " + e.getMessage(), e);
+            throw new StoreException.Retriable(
+                    "sstableloader could not stream " + tableDir + " to " + hosts(streaming)
+                            + explain(streaming, child.logTail()) + ": " + e.getMessage(),
+                    e);
         } finally {
             child.close();
         }
@@ -84,7 +94,9 @@ final class SSTableLoaderProcess {
     }
 
     private static String hosts(Streaming streaming) {
-        return streaming.nativeHosts().stream().map(SSTableLoaderProcess::hostAndPort).collect(Collectors.joining(","));
+        return streaming.nativeHosts().stream()
+                .map(SSTableLoaderProcess::hostAndPort)
+                .collect(Collectors.joining(","));
     }
 
     private static String hostAndPort(InetSocketAddress address) {
@@ -94,10 +106,13 @@ final class SSTableLoaderProcess {
 
     /** A hint for the failures whose cause is not obvious from the loader's log. */
     private static String explain(Streaming streaming, String log) {
-        if (log.contains("Connection refused") || log.contains("Failed to connect") || log.contains("connection refused")) {
+        if (log.contains("Connection refused")
+                || log.contains("Failed to connect")
+                || log.contains("connection refused")) {
             return " (a node refused a connection: sstableloader reads the ring from the contact points' native port, then"
-                    + " streams to every replica at one storage port, " + (streaming.storagePort() == null ? "7000 (the default)"
-                    : streaming.storagePort()) + ", whatever port the node advertises: set the connection's 'storage-port' to"
+                    + " streams to every replica at one storage port, "
+                    + (streaming.storagePort() == null ? "7000 (the default)" : streaming.storagePort())
+                    + ", whatever port the node advertises: set the connection's 'storage-port' to"
                     + " the nodes' storage_port and let this machine reach it, or use erasure.recovery.bulk-loader=import for"
                     + " a node on this machine)";
         }

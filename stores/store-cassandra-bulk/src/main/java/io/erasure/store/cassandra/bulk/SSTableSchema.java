@@ -24,15 +24,16 @@ import java.util.stream.Collectors;
  */
 final class SSTableSchema {
 
-    private SSTableSchema() {
-    }
+    private SSTableSchema() {}
 
     /** The schema file's text: statements each ending with {@code ;} and a newline, the table last. */
     static String of(TableMetadata table) {
         Map<CqlIdentifier, UserDefinedType> types = new LinkedHashMap<>();
         table.getColumns().values().forEach(column -> collectTypes(column.getType(), types));
         StringBuilder text = new StringBuilder();
-        types.values().forEach(type -> text.append(type.describe(false).trim().replaceAll(";$", "")).append(";\n"));
+        types.values()
+                .forEach(type -> text.append(type.describe(false).trim().replaceAll(";$", ""))
+                        .append(";\n"));
         text.append(createTable(table)).append(";\n");
         return text.toString();
     }
@@ -43,18 +44,31 @@ final class SSTableSchema {
             columns.add(column.getName().asCql(true) + " " + column.getType().asCql(true, false)
                     + (column.isStatic() ? " STATIC" : ""));
         }
-        String partition = table.getPartitionKey().stream().map(c -> c.getName().asCql(true)).collect(Collectors.joining(", "));
-        String clustering = table.getClusteringColumns().keySet().stream().map(c -> ", " + c.getName().asCql(true))
+        String partition = table.getPartitionKey().stream()
+                .map(c -> c.getName().asCql(true))
+                .collect(Collectors.joining(", "));
+        String clustering = table.getClusteringColumns().keySet().stream()
+                .map(c -> ", " + c.getName().asCql(true))
                 .collect(Collectors.joining());
         StringBuilder text = new StringBuilder("CREATE TABLE ")
-                .append(table.getKeyspace().asCql(true)).append('.').append(table.getName().asCql(true))
-                .append(" (").append(String.join(", ", columns))
-                .append(", PRIMARY KEY ((").append(partition).append(')').append(clustering).append("))");
+                .append(table.getKeyspace().asCql(true))
+                .append('.')
+                .append(table.getName().asCql(true))
+                .append(" (")
+                .append(String.join(", ", columns))
+                .append(", PRIMARY KEY ((")
+                .append(partition)
+                .append(')')
+                .append(clustering)
+                .append("))");
         List<String> options = new ArrayList<>();
         if (!table.getClusteringColumns().isEmpty()) {
-            options.add("CLUSTERING ORDER BY (" + table.getClusteringColumns().entrySet().stream()
-                    .map(e -> e.getKey().getName().asCql(true) + (e.getValue() == ClusteringOrder.DESC ? " DESC" : " ASC"))
-                    .collect(Collectors.joining(", ")) + ")");
+            options.add("CLUSTERING ORDER BY ("
+                    + table.getClusteringColumns().entrySet().stream()
+                            .map(e -> e.getKey().getName().asCql(true)
+                                    + (e.getValue() == ClusteringOrder.DESC ? " DESC" : " ASC"))
+                            .collect(Collectors.joining(", "))
+                    + ")");
         }
         Object defaultTtl = table.getOptions().get(CqlIdentifier.fromInternal("default_time_to_live"));
         if (defaultTtl instanceof Number ttl && ttl.intValue() > 0) {

@@ -36,9 +36,15 @@ final class SSTableWriterProcess {
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         jvmArgs.addAll(JavaRuntimes.CASSANDRA_JAVA17_FLAGS);
         String cp = classpath != null ? classpath : WriterClasspath.resolve(null, "BulkSettings.writerClasspath");
-        ChildJvm child = ChildJvm.start("sstable-writer", cp, JavaRuntimes.java17(),
-                jvmArgs, MAIN_CLASS, List.of(schemaFile.toString(), rowsFile.toString(), outputDir.toString()),
-                outputDir.getParent(), logFile);
+        ChildJvm child = ChildJvm.start(
+                "sstable-writer",
+                cp,
+                JavaRuntimes.java17(),
+                jvmArgs,
+                MAIN_CLASS,
+                List.of(schemaFile.toString(), rowsFile.toString(), outputDir.toString()),
+                outputDir.getParent(),
+                logFile);
         try {
             child.awaitExit(timeout);
         } finally {

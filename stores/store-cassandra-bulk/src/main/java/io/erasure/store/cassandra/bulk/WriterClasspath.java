@@ -43,8 +43,7 @@ public final class WriterClasspath {
         REQUIRED.put("org.apache.cassandra.io.sstable.CQLSSTableWriter", "cassandra-all");
     }
 
-    private WriterClasspath() {
-    }
+    private WriterClasspath() {}
 
     /**
      * The classpath to start the writer on.
@@ -59,10 +58,13 @@ public final class WriterClasspath {
             try {
                 return RuntimeClasspath.of(RUNTIME).asPath();
             } catch (IllegalStateException e) {
-                throw new IllegalStateException("the bulk restore path needs the SSTable writer's classpath: set " + property
-                        + " to the runtime-cassandra jar, process-guard and cassandra-all with its dependencies (e.g. a folder"
-                        + " of those jars as /opt/erasure/sstable-writer/*); this JVM has no " + RUNTIME + " to fall back on ("
-                        + e.getMessage() + ")", e);
+                throw new IllegalStateException(
+                        "the bulk restore path needs the SSTable writer's classpath: set " + property
+                                + " to the runtime-cassandra jar, process-guard and cassandra-all with its dependencies (e.g. a folder"
+                                + " of those jars as /opt/erasure/sstable-writer/*); this JVM has no " + RUNTIME
+                                + " to fall back on ("
+                                + e.getMessage() + ")",
+                        e);
             }
         }
         List<Path> entries = new ArrayList<>();
@@ -79,24 +81,33 @@ public final class WriterClasspath {
             }
         });
         if (!missing.isEmpty()) {
-            throw new IllegalStateException(property + " = '" + configured + "' lacks " + String.join(", ", missing)
-                    + ": it must hold the runtime-cassandra jar and its runtime dependencies (process-guard, cassandra-all...)");
+            throw new IllegalStateException(
+                    property + " = '" + configured + "' lacks " + String.join(", ", missing)
+                            + ": it must hold the runtime-cassandra jar and its runtime dependencies (process-guard, cassandra-all...)");
         }
         return configured.trim();
     }
 
     private static List<Path> expand(String entry, String property) {
         if (entry.equals("*") || entry.endsWith(File.separator + "*") || entry.endsWith("/*")) {
-            Path folder = Path.of(entry.substring(0, entry.length() - 1).isEmpty() ? "." : entry.substring(0, entry.length() - 1));
+            Path folder = Path.of(
+                    entry.substring(0, entry.length() - 1).isEmpty() ? "." : entry.substring(0, entry.length() - 1));
             if (!Files.isDirectory(folder)) {
-                throw new IllegalStateException(property + " names the folder " + folder.toAbsolutePath()
-                        + ", which does not exist");
+                throw new IllegalStateException(
+                        property + " names the folder " + folder.toAbsolutePath() + ", which does not exist");
             }
             try (Stream<Path> files = Files.list(folder)) {
-                return files.filter(f -> f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".jar")).sorted().toList();
+                return files.filter(f -> f.getFileName()
+                                .toString()
+                                .toLowerCase(Locale.ROOT)
+                                .endsWith(".jar"))
+                        .sorted()
+                        .toList();
             } catch (IOException e) {
-                throw new IllegalStateException(property + " names the folder " + folder.toAbsolutePath()
-                        + ", which cannot be read: " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        property + " names the folder " + folder.toAbsolutePath() + ", which cannot be read: "
+                                + e.getMessage(),
+                        e);
             }
         }
         Path path = Path.of(entry);

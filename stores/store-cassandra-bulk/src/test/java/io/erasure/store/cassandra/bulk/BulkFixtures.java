@@ -23,8 +23,7 @@ public final class BulkFixtures {
 
     public static final String CONNECTION_REF = "cassandra-bulk-test";
 
-    private BulkFixtures() {
-    }
+    private BulkFixtures() {}
 
     public static CassandraEngine engine() {
         return LocalEngines.cassandra();
@@ -32,13 +31,25 @@ public final class BulkFixtures {
 
     public static CassandraStoreAdapter openAdapter() {
         CassandraEngine engine = engine();
-        return new CassandraAdapterProvider().open(new StoreConnection(CONNECTION_REF, StoreKind.CASSANDRA, Map.of(
-                "contact-points", engine.contactPoint(), "local-datacenter", engine.localDatacenter())), Clock.systemUTC());
+        return new CassandraAdapterProvider()
+                .open(
+                        new StoreConnection(
+                                CONNECTION_REF,
+                                StoreKind.CASSANDRA,
+                                Map.of(
+                                        "contact-points",
+                                        engine.contactPoint(),
+                                        "local-datacenter",
+                                        engine.localDatacenter())),
+                        Clock.systemUTC());
     }
 
     /** A bulk restorer on the local node whose SSTables go under the build folder (same disk as the node). */
     public static BulkRestorer bulkRestorer(CassandraStoreAdapter adapter, Clock clock) {
-        return new BulkRestorer(adapter, BulkSettings.local(engine().jmxPort(), Path.of("target", "bulk-work").toAbsolutePath()),
+        return new BulkRestorer(
+                adapter,
+                BulkSettings.local(
+                        engine().jmxPort(), Path.of("target", "bulk-work").toAbsolutePath()),
                 clock);
     }
 
@@ -47,13 +58,21 @@ public final class BulkFixtures {
      * node's native port and streams to its storage port ({@code listen_port} of {@code system.local}: the local engine's
      * is a free port, not 7000, and the loader does not take the port the node advertises).
      */
-    public static BulkRestorer bulkRestorer(CassandraStoreAdapter adapter, Clock clock, BulkSettings.Loader loader,
-                                            CqlSession direct) {
+    public static BulkRestorer bulkRestorer(
+            CassandraStoreAdapter adapter, Clock clock, BulkSettings.Loader loader, CqlSession direct) {
         CassandraEngine engine = engine();
-        int storagePort = direct.execute("SELECT listen_port FROM system.local").one().getInt("listen_port");
-        BulkSettings settings = BulkSettings.local(engine.jmxPort(), Path.of("target", "bulk-work").toAbsolutePath())
-                .withLoader(loader, new BulkSettings.Streaming(java.util.List.of(new InetSocketAddress(engine.host(), engine.port())),
-                        storagePort, null, null, null));
+        int storagePort =
+                direct.execute("SELECT listen_port FROM system.local").one().getInt("listen_port");
+        BulkSettings settings = BulkSettings.local(
+                        engine.jmxPort(), Path.of("target", "bulk-work").toAbsolutePath())
+                .withLoader(
+                        loader,
+                        new BulkSettings.Streaming(
+                                java.util.List.of(new InetSocketAddress(engine.host(), engine.port())),
+                                storagePort,
+                                null,
+                                null,
+                                null));
         return new BulkRestorer(adapter, settings, clock);
     }
 

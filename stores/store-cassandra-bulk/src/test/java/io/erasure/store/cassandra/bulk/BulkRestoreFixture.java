@@ -41,8 +41,8 @@ final class BulkRestoreFixture implements AutoCloseable {
     private final CassandraStoreAdapter adapter;
     private final BulkRestorer bulk;
 
-    private BulkRestoreFixture(String keyspace, String runId,
-                               BiFunction<CassandraStoreAdapter, CqlSession, BulkRestorer> restorer) {
+    private BulkRestoreFixture(
+            String keyspace, String runId, BiFunction<CassandraStoreAdapter, CqlSession, BulkRestorer> restorer) {
         this.keyspace = keyspace;
         this.runId = runId;
         this.direct = BulkFixtures.directSession();
@@ -52,8 +52,8 @@ final class BulkRestoreFixture implements AutoCloseable {
     }
 
     /** Opens the session and adapter, creates {@code keyspace}; {@code restorer} builds the restorer under test. */
-    static BulkRestoreFixture open(String keyspace, String runId,
-                                   BiFunction<CassandraStoreAdapter, CqlSession, BulkRestorer> restorer) {
+    static BulkRestoreFixture open(
+            String keyspace, String runId, BiFunction<CassandraStoreAdapter, CqlSession, BulkRestorer> restorer) {
         return new BulkRestoreFixture(keyspace, runId, restorer);
     }
 
@@ -109,7 +109,8 @@ final class BulkRestoreFixture implements AutoCloseable {
     /** Writes a profile row before the cut-off. */
     void write(DatasetSpec spec, long id, String name, String email, int ttl) {
         direct.execute(direct.prepare("INSERT INTO " + spec.quotedTable() + " (id, name, email) VALUES (?, ?, ?)"
-                + " USING TIMESTAMP ? AND TTL ?").bind(id, name, email, before, ttl));
+                        + " USING TIMESTAMP ? AND TTL ?")
+                .bind(id, name, email, before, ttl));
     }
 
     /** Deletes the rows at the cut-off through the adapter and returns their deletion records. */
@@ -133,7 +134,9 @@ final class BulkRestoreFixture implements AutoCloseable {
     /** The profile row's name, email, and the write time and TTL of its name, or null. */
     Row row(DatasetSpec spec, long id) {
         return direct.execute(direct.prepare("SELECT name, email, WRITETIME(name) AS wt, TTL(name) AS ttl FROM "
-                + spec.quotedTable() + " WHERE id = ?").bind(id)).one();
+                                + spec.quotedTable() + " WHERE id = ?")
+                        .bind(id))
+                .one();
     }
 
     /**
@@ -165,7 +168,9 @@ final class BulkRestoreFixture implements AutoCloseable {
         Row ttlRow = row(spec, 2);
         assertThat(ttlRow.getInt("ttl")).isBetween(3500, 3600);
         assertThat(ttlRow.getLong("wt")).isEqualTo(cutoff.restoreWriteTimeMicros());
-        assertThat(row(spec, 1).isNull("ttl")).as("a column without TTL comes back without one").isTrue();
+        assertThat(row(spec, 1).isNull("ttl"))
+                .as("a column without TTL comes back without one")
+                .isTrue();
     }
 
     /**
@@ -181,11 +186,14 @@ final class BulkRestoreFixture implements AutoCloseable {
 
         RestoreOutcome outcome = bulk.restore(spec, records);
 
-        assertThat(outcome.records()).extracting(RecordOutcome::status)
+        assertThat(outcome.records())
+                .extracting(RecordOutcome::status)
                 .containsExactly(Status.RESTORED, Status.RESTORED, Status.RESTORED);
         assertThat(outcome.records().get(1).detail()).contains("1 of 2 cells").contains("name");
         assertThat(row(spec, 2).getString("name")).as("the newer cell is kept").isEqualTo("new-2");
-        assertThat(row(spec, 2).getString("email")).as("the cell without a newer one is back").isEqualTo("old@example.com");
+        assertThat(row(spec, 2).getString("email"))
+                .as("the cell without a newer one is back")
+                .isEqualTo("old@example.com");
         assertThat(row(spec, 3).getString("name")).isEqualTo("old-3");
     }
 }

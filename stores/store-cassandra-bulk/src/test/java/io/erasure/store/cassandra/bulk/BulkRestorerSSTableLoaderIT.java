@@ -16,8 +16,11 @@ class BulkRestorerSSTableLoaderIT {
 
     @BeforeAll
     static void open() {
-        fixture = BulkRestoreFixture.open("bulk_loader_restores", "run-bulk-loader",
-                (adapter, direct) -> BulkFixtures.bulkRestorer(adapter, Clock.systemUTC(), BulkSettings.Loader.SSTABLELOADER, direct));
+        fixture = BulkRestoreFixture.open(
+                "bulk_loader_restores",
+                "run-bulk-loader",
+                (adapter, direct) -> BulkFixtures.bulkRestorer(
+                        adapter, Clock.systemUTC(), BulkSettings.Loader.SSTABLELOADER, direct));
     }
 
     @AfterAll

@@ -35,9 +35,11 @@ class BulkSettingsTest {
         InetAddress own = NetworkInterface.networkInterfaces()
                 .flatMap(NetworkInterface::inetAddresses)
                 .filter(a -> !a.isLoopbackAddress())
-                .findFirst().orElse(InetAddress.getLoopbackAddress());
+                .findFirst()
+                .orElse(InetAddress.getLoopbackAddress());
 
-        assertThat(settings(own.getHostAddress(), work, Loader.AUTO).chosenLoader()).isEqualTo(Loader.IMPORT);
+        assertThat(settings(own.getHostAddress(), work, Loader.AUTO).chosenLoader())
+                .isEqualTo(Loader.IMPORT);
     }
 
     @Test
@@ -47,19 +49,22 @@ class BulkSettingsTest {
         assertThat(missing).isDirectory();
 
         Path file = Files.writeString(work.resolve("a-file"), "x");
-        assertThat(settings("127.0.0.1", file.resolve("bulk"), Loader.AUTO).chosenLoader()).isEqualTo(Loader.SSTABLELOADER);
+        assertThat(settings("127.0.0.1", file.resolve("bulk"), Loader.AUTO).chosenLoader())
+                .isEqualTo(Loader.SSTABLELOADER);
     }
 
     @Test
     void autoStreamsToANodeOnAnotherMachine(@TempDir Path work) {
         // TEST-NET-1 (RFC 5737): never an address of this machine
         assertThat(settings("192.0.2.10", work, Loader.AUTO).chosenLoader()).isEqualTo(Loader.SSTABLELOADER);
-        assertThat(settings("no-such-host.invalid", work, Loader.AUTO).chosenLoader()).isEqualTo(Loader.SSTABLELOADER);
+        assertThat(settings("no-such-host.invalid", work, Loader.AUTO).chosenLoader())
+                .isEqualTo(Loader.SSTABLELOADER);
     }
 
     @Test
     void anExplicitLoaderIsTakenAsItIs(@TempDir Path work) {
-        assertThat(settings("127.0.0.1", work, Loader.SSTABLELOADER).chosenLoader()).isEqualTo(Loader.SSTABLELOADER);
+        assertThat(settings("127.0.0.1", work, Loader.SSTABLELOADER).chosenLoader())
+                .isEqualTo(Loader.SSTABLELOADER);
         assertThat(settings("192.0.2.10", work, Loader.IMPORT).chosenLoader()).isEqualTo(Loader.IMPORT);
     }
 
@@ -70,22 +75,52 @@ class BulkSettingsTest {
         assertThat(Loader.parse("auto", PROPERTY)).isEqualTo(Loader.AUTO);
         assertThat(Loader.parse("", PROPERTY)).isEqualTo(Loader.AUTO);
         assertThatThrownBy(() -> Loader.parse("nodetool", PROPERTY))
-                .hasMessageContaining(PROPERTY).hasMessageContaining("import, sstableloader or auto").hasMessageContaining("nodetool");
+                .hasMessageContaining(PROPERTY)
+                .hasMessageContaining("import, sstableloader or auto")
+                .hasMessageContaining("nodetool");
     }
 
     @Test
     void aConnectionGivesSstableloaderItsContactPointsCredentialsStoragePortAndTlsConfig(@TempDir Path work) {
-        StoreConnection connection = new StoreConnection("cassandra-main", StoreKind.CASSANDRA, Map.of(
-                "contact-points", "10.0.0.1:9142,10.0.0.2:9142", "local-datacenter", "dc1", "jmx-port", "7199",
-                "username", "erasure", "password", "secret", "storage-port", "7010",
-                "sstableloader-config", "/etc/erasure/loader.yaml"));
+        StoreConnection connection = new StoreConnection(
+                "cassandra-main",
+                StoreKind.CASSANDRA,
+                Map.of(
+                        "contact-points",
+                        "10.0.0.1:9142,10.0.0.2:9142",
+                        "local-datacenter",
+                        "dc1",
+                        "jmx-port",
+                        "7199",
+                        "username",
+                        "erasure",
+                        "password",
+                        "secret",
+                        "storage-port",
+                        "7010",
+                        "sstableloader-config",
+                        "/etc/erasure/loader.yaml"));
 
-        BulkSettings settings = BulkSettings.of(connection, work, Duration.ofMinutes(1), "256m", null, Loader.SSTABLELOADER);
+        BulkSettings settings =
+                BulkSettings.of(connection, work, Duration.ofMinutes(1), "256m", null, Loader.SSTABLELOADER);
 
         assertThat(settings.streaming().toString()).doesNotContain("secret");
-        assertThat(SSTableLoaderProcess.arguments(settings.streaming(), Path.of("/work/bulk-1/ks/t"))).containsExactly(
-                "-d", "10.0.0.1:9142,10.0.0.2:9142", "-p", "9142", "-sp", "7010", "-u", "erasure", "-pw", "secret",
-                "-f", "/etc/erasure/loader.yaml", "--no-progress", "/work/bulk-1/ks/t");
+        assertThat(SSTableLoaderProcess.arguments(settings.streaming(), Path.of("/work/bulk-1/ks/t")))
+                .containsExactly(
+                        "-d",
+                        "10.0.0.1:9142,10.0.0.2:9142",
+                        "-p",
+                        "9142",
+                        "-sp",
+                        "7010",
+                        "-u",
+                        "erasure",
+                        "-pw",
+                        "secret",
+                        "-f",
+                        "/etc/erasure/loader.yaml",
+                        "--no-progress",
+                        "/work/bulk-1/ks/t");
     }
 
     @Test
@@ -97,7 +132,12 @@ class BulkSettingsTest {
     }
 
     private static BulkSettings settings(String jmxHost, Path work, Loader loader) {
-        return new BulkSettings(InetSocketAddress.createUnresolved(jmxHost, 7199), Map.of(), work, Duration.ofMinutes(1), "256m")
+        return new BulkSettings(
+                        InetSocketAddress.createUnresolved(jmxHost, 7199),
+                        Map.of(),
+                        work,
+                        Duration.ofMinutes(1),
+                        "256m")
                 .withLoader(loader, null);
     }
 }

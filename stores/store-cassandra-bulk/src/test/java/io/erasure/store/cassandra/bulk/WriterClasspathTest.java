@@ -23,7 +23,10 @@ class WriterClasspathTest {
     void withNothingConfiguredTheRuntimeCassandraClasspathOnThisJvmIsUsed() {
         String classpath = WriterClasspath.resolve(" ", PROPERTY);
 
-        assertThat(classpath).contains("runtime-cassandra").contains("cassandra-all").contains("process-guard");
+        assertThat(classpath)
+                .contains("runtime-cassandra")
+                .contains("cassandra-all")
+                .contains("process-guard");
     }
 
     @Test
@@ -45,16 +48,21 @@ class WriterClasspathTest {
             }
         }
 
-        assertThat(WriterClasspath.resolve(folder + File.separator + "*", PROPERTY)).isEqualTo(folder + File.separator + "*");
+        assertThat(WriterClasspath.resolve(folder + File.separator + "*", PROPERTY))
+                .isEqualTo(folder + File.separator + "*");
     }
 
     @Test
     void aMissingFileOrFolderIsNamedWithTheProperty(@TempDir Path folder) {
-        assertThatThrownBy(() -> WriterClasspath.resolve(folder.resolve("nope.jar").toString(), PROPERTY))
+        assertThatThrownBy(
+                        () -> WriterClasspath.resolve(folder.resolve("nope.jar").toString(), PROPERTY))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining(PROPERTY).hasMessageContaining("nope.jar").hasMessageContaining("does not exist");
+                .hasMessageContaining(PROPERTY)
+                .hasMessageContaining("nope.jar")
+                .hasMessageContaining("does not exist");
         assertThatThrownBy(() -> WriterClasspath.resolve(folder.resolve("gone") + "/*", PROPERTY))
-                .hasMessageContaining(PROPERTY).hasMessageContaining("gone");
+                .hasMessageContaining(PROPERTY)
+                .hasMessageContaining("gone");
     }
 
     @Test
@@ -69,8 +77,10 @@ class WriterClasspathTest {
 
     @Test
     void aConnectionWithoutJmxCannotTakeTheBulkPath(@TempDir Path folder) {
-        StoreConnection connection = new StoreConnection("cassandra-main", StoreKind.CASSANDRA, Map.of(
-                "contact-points", "10.0.0.1:9042", "local-datacenter", "dc1"));
+        StoreConnection connection = new StoreConnection(
+                "cassandra-main",
+                StoreKind.CASSANDRA,
+                Map.of("contact-points", "10.0.0.1:9042", "local-datacenter", "dc1"));
 
         assertThatThrownBy(() -> BulkSettings.of(connection, folder, Duration.ofMinutes(1), "256m", null))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -79,9 +89,20 @@ class WriterClasspathTest {
 
     @Test
     void aConnectionsJmxAddressAndCredentialsAreTheBulkSettings(@TempDir Path folder) {
-        StoreConnection connection = new StoreConnection("cassandra-main", StoreKind.CASSANDRA, Map.of(
-                "contact-points", "10.0.0.1:9042", "local-datacenter", "dc1", "jmx-port", "7199",
-                "username", "erasure", "password", "secret"));
+        StoreConnection connection = new StoreConnection(
+                "cassandra-main",
+                StoreKind.CASSANDRA,
+                Map.of(
+                        "contact-points",
+                        "10.0.0.1:9042",
+                        "local-datacenter",
+                        "dc1",
+                        "jmx-port",
+                        "7199",
+                        "username",
+                        "erasure",
+                        "password",
+                        "secret"));
 
         BulkSettings settings = BulkSettings.of(connection, folder, Duration.ofMinutes(1), "256m", "/opt/writer/*");
 

@@ -80,8 +80,11 @@ public final class ClusterWatch {
 
     private ClusterState read(Instant now) {
         Collection<Node> known = cql.session().getMetadata().getNodes().values();
-        Node asked = known.stream().filter(node -> node.getState() == NodeState.UP).findFirst()
-                .orElseThrow(() -> new StoreException.Retriable("no Cassandra node is up to describe the cluster", null));
+        Node asked = known.stream()
+                .filter(node -> node.getState() == NodeState.UP)
+                .findFirst()
+                .orElseThrow(
+                        () -> new StoreException.Retriable("no Cassandra node is up to describe the cluster", null));
         Map<UUID, Member> members = members(asked);
         Map<UUID, Node> driverNodes = new LinkedHashMap<>();
         for (Node node : known) {
@@ -97,24 +100,37 @@ public final class ClusterWatch {
             Reachability reachability = gossip.map(g -> g.reachability(member.endpoint()))
                     .orElseGet(() -> driverReachability(driverNodes.get(member.hostId())));
             NodeDowntimes.Seen seen = downtimes.observe(member.hostId(), reachability, now);
-            nodes.add(new NodeStatus(member.address().getHostAddress(), member.datacenter(), reachability,
-                    reachability == Reachability.DOWN ? seen.downSince() : Optional.empty(), seen.lastUp()));
+            nodes.add(new NodeStatus(
+                    member.address().getHostAddress(),
+                    member.datacenter(),
+                    reachability,
+                    reachability == Reachability.DOWN ? seen.downSince() : Optional.empty(),
+                    seen.lastUp()));
         }
         return new ClusterState(nodes, gossip.isPresent() ? "gossip" : "driver", now);
     }
 
     private Map<UUID, Member> members(Node asked) {
-        List<List<Row>> rows = cql.readAll("reading the node list of the Cassandra cluster", List.of(
-                onNode("SELECT host_id, broadcast_address, broadcast_port, data_center FROM system.local", asked),
-                onNode("SELECT host_id, peer, peer_port, data_center FROM system.peers_v2", asked)));
+        List<List<Row>> rows = cql.readAll(
+                "reading the node list of the Cassandra cluster",
+                List.of(
+                        onNode(
+                                "SELECT host_id, broadcast_address, broadcast_port, data_center FROM system.local",
+                                asked),
+                        onNode("SELECT host_id, peer, peer_port, data_center FROM system.peers_v2", asked)));
         Map<UUID, Member> members = new LinkedHashMap<>();
         for (List<Row> table : rows) {
             for (Row row : table) {
                 UUID hostId = row.getUuid(0);
                 InetAddress address = row.getInetAddress(1);
                 if (hostId != null && address != null) {
-                    members.put(hostId, new Member(hostId, address, row.isNull(2) ? 0 : row.getInt(2),
-                            row.isNull(3) ? "unknown" : row.getString(3)));
+                    members.put(
+                            hostId,
+                            new Member(
+                                    hostId,
+                                    address,
+                                    row.isNull(2) ? 0 : row.getInt(2),
+                                    row.isNull(3) ? "unknown" : row.getString(3)));
                 }
             }
         }
@@ -124,13 +140,18 @@ public final class ClusterWatch {
     private static Member fromDriver(Node node) {
         java.net.InetSocketAddress address = node.getBroadcastAddress()
                 .orElseGet(() -> (java.net.InetSocketAddress) node.getEndPoint().resolve());
-        return new Member(node.getHostId(), address.getAddress(), address.getPort(),
+        return new Member(
+                node.getHostId(),
+                address.getAddress(),
+                address.getPort(),
                 node.getDatacenter() == null ? "unknown" : node.getDatacenter());
     }
 
     private static SimpleStatement onNode(String query, Node node) {
         // node-local system tables: one node's view, at the only consistency virtual and local tables take
-        return SimpleStatement.newInstance(query).setNode(node).setIdempotent(true)
+        return SimpleStatement.newInstance(query)
+                .setNode(node)
+                .setIdempotent(true)
                 .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_ONE);
     }
 
@@ -148,7 +169,8 @@ public final class ClusterWatch {
     /** Gossip's view from the JMX node: endpoints as {@code address:port}. */
     private record Gossip(Set<String> live, Set<String> unreachable) {
         Reachability reachability(String endpoint) {
-            return unreachable.contains(endpoint) ? Reachability.DOWN
+            return unreachable.contains(endpoint)
+                    ? Reachability.DOWN
                     : live.contains(endpoint) ? Reachability.UP : Reachability.UNKNOWN;
         }
     }
@@ -159,7 +181,10 @@ public final class ClusterWatch {
                     endpoints(server.getAttribute(STORAGE_SERVICE, "LiveNodesWithPort")),
                     endpoints(server.getAttribute(STORAGE_SERVICE, "UnreachableNodesWithPort")))));
         } catch (Exception e) {
-            LOG.warn("cannot read the nodes' state from {} over JMX, using the driver's view: {}", jmx.describe(), e.toString());
+            LOG.warn(
+                    "cannot read the nodes' state from {} over JMX, using the driver's view: {}",
+                    jmx.describe(),
+                    e.toString());
             return Optional.empty();
         }
     }
@@ -177,7 +202,8 @@ public final class ClusterWatch {
                 String host = text.substring(0, colon).replace("[", "").replace("]", "");
                 try {
                     // a literal address: no name lookup happens
-                    endpoints.add(Member.endpoint(InetAddress.getByName(host), Integer.parseInt(text.substring(colon + 1))));
+                    endpoints.add(
+                            Member.endpoint(InetAddress.getByName(host), Integer.parseInt(text.substring(colon + 1))));
                 } catch (UnknownHostException | NumberFormatException e) {
                     LOG.debug("ignoring gossip endpoint '{}'", text);
                 }

@@ -10,7 +10,11 @@ import java.util.Objects;
  */
 public record Decision(Verdict verdict, List<String> reasons) {
 
-    public enum Verdict { ALLOW, WARN, REFUSE }
+    public enum Verdict {
+        ALLOW,
+        WARN,
+        REFUSE
+    }
 
     public Decision {
         Objects.requireNonNull(verdict, "verdict");

@@ -54,10 +54,11 @@ public final class GcGraceGuard {
 
         if (replication.factor() > 1) {
             if (gcGrace.isZero()) {
-                refusals.add(table.name() + " has gc_grace_seconds = 0 with replication factor " + replication.describe()
-                        + ": its tombstones may be purged before they reach every replica, and a replica that missed the"
-                        + " delete would bring the rows back; set gc_grace_seconds longer than the repair interval (ALTER"
-                        + " TABLE " + table.name() + " WITH gc_grace_seconds = 864000) before deleting");
+                refusals.add(
+                        table.name() + " has gc_grace_seconds = 0 with replication factor " + replication.describe()
+                                + ": its tombstones may be purged before they reach every replica, and a replica that missed the"
+                                + " delete would bring the rows back; set gc_grace_seconds longer than the repair interval (ALTER"
+                                + " TABLE " + table.name() + " WITH gc_grace_seconds = 864000) before deleting");
             }
             for (NodeStatus node : cluster.nodes()) {
                 if (replication.holdsReplicasIn(node.datacenter())) {
@@ -81,12 +82,13 @@ public final class GcGraceGuard {
         return warnings.isEmpty() ? Decision.allow() : Decision.warn(warnings);
     }
 
-    private static void judgeNode(NodeStatus node, TableSettings table, Instant now, List<String> refusals,
-                                  List<String> warnings) {
+    private static void judgeNode(
+            NodeStatus node, TableSettings table, Instant now, List<String> refusals, List<String> warnings) {
         Duration gcGrace = table.gcGrace();
         String grace = possessive(table.name()) + " gc_grace_seconds of " + human(gcGrace);
         if (node.reachability() == Reachability.UNKNOWN) {
-            warnings.add("the state of node " + node.address() + " (data center " + node.datacenter() + "), a replica of "
+            warnings.add("the state of node " + node.address() + " (data center " + node.datacenter()
+                    + "), a replica of "
                     + table.keyspace() + ", is unknown: a replica down for longer than " + grace + " would resurrect"
                     + " deleted rows; check it with nodetool status, or set 'jmx-port' on the connection so that the"
                     + " guard reads the cluster's own view");
@@ -97,8 +99,9 @@ public final class GcGraceGuard {
         }
         Duration atLeast = Duration.between(node.seenDownSince().orElseThrow(), now);
         if (atLeast.compareTo(gcGrace) > 0) {
-            refusals.add("node " + node.address() + " has been unreachable for " + human(atLeast) + ", longer than " + grace
-                    + ": its data may resurrect deleted rows; repair it (nodetool repair) or remove it before deleting");
+            refusals.add(
+                    "node " + node.address() + " has been unreachable for " + human(atLeast) + ", longer than " + grace
+                            + ": its data may resurrect deleted rows; repair it (nodetool repair) or remove it before deleting");
             return;
         }
         if (node.lastSeenUp().isEmpty()) {
@@ -108,7 +111,8 @@ public final class GcGraceGuard {
                     + " (nodetool repair) or remove it");
         } else if (Duration.between(node.lastSeenUp().get(), now).compareTo(gcGrace) > 0) {
             warnings.add("node " + node.address() + " is unreachable and was last seen up "
-                    + human(Duration.between(node.lastSeenUp().get(), now)) + " ago, so it may have been down for longer"
+                    + human(Duration.between(node.lastSeenUp().get(), now))
+                    + " ago, so it may have been down for longer"
                     + " than " + grace + ": then its data would resurrect deleted rows; check since when with nodetool"
                     + " status, and repair it (nodetool repair) or remove it");
         }
@@ -125,7 +129,8 @@ public final class GcGraceGuard {
                     + table.replication().describe() + ")" + risk);
         } else if (Duration.between(table.lastRepair().get(), now).compareTo(gcGrace) > 0) {
             warnings.add("the last known successful repair of " + table.name() + " ended "
-                    + human(Duration.between(table.lastRepair().get(), now)) + " ago, longer than its gc_grace_seconds of "
+                    + human(Duration.between(table.lastRepair().get(), now))
+                    + " ago, longer than its gc_grace_seconds of "
                     + human(gcGrace) + risk);
         }
     }

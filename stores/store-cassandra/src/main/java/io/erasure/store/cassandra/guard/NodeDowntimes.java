@@ -19,8 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class NodeDowntimes implements NodeStateListener {
 
     /** When a node was last seen up, and since when it has been seen down (empty while up). */
-    public record Seen(Optional<Instant> lastUp, Optional<Instant> downSince) {
-    }
+    public record Seen(Optional<Instant> lastUp, Optional<Instant> downSince) {}
 
     private static final Seen NEVER = new Seen(Optional.empty(), Optional.empty());
 

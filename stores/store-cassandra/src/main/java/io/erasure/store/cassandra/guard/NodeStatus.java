@@ -13,11 +13,19 @@ import java.util.Optional;
  * @param seenDownSince when this adapter first saw the node down, in its current down spell; empty unless DOWN
  * @param lastSeenUp    when this adapter last saw the node up; empty if it never did
  */
-public record NodeStatus(String address, String datacenter, Reachability reachability, Optional<Instant> seenDownSince,
-                         Optional<Instant> lastSeenUp) {
+public record NodeStatus(
+        String address,
+        String datacenter,
+        Reachability reachability,
+        Optional<Instant> seenDownSince,
+        Optional<Instant> lastSeenUp) {
 
     /** Whether the node can be reached, in the view the adapter trusts (gossip over JMX if configured, else the driver's). */
-    public enum Reachability { UP, DOWN, UNKNOWN }
+    public enum Reachability {
+        UP,
+        DOWN,
+        UNKNOWN
+    }
 
     public NodeStatus {
         Objects.requireNonNull(address, "address");
@@ -34,7 +42,8 @@ public record NodeStatus(String address, String datacenter, Reachability reachab
         return new NodeStatus(address, datacenter, Reachability.UP, Optional.empty(), Optional.of(seen));
     }
 
-    public static NodeStatus down(String address, String datacenter, Instant seenDownSince, Optional<Instant> lastSeenUp) {
+    public static NodeStatus down(
+            String address, String datacenter, Instant seenDownSince, Optional<Instant> lastSeenUp) {
         return new NodeStatus(address, datacenter, Reachability.DOWN, Optional.of(seenDownSince), lastSeenUp);
     }
 }

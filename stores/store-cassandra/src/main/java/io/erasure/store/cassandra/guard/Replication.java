@@ -27,7 +27,10 @@ public record Replication(String strategy, int factor, Map<String, Integer> perD
     }
 
     public static Replication perDatacenter(Map<String, Integer> factors) {
-        return new Replication("NetworkTopologyStrategy", factors.values().stream().mapToInt(Integer::intValue).sum(), factors);
+        return new Replication(
+                "NetworkTopologyStrategy",
+                factors.values().stream().mapToInt(Integer::intValue).sum(),
+                factors);
     }
 
     /**
@@ -53,7 +56,10 @@ public record Replication(String strategy, int factor, Map<String, Integer> perD
         if (datacenters.isEmpty()) {
             return new Replication(strategy, Integer.MAX_VALUE, Map.of());
         }
-        return new Replication(strategy, datacenters.values().stream().mapToInt(Integer::intValue).sum(), datacenters);
+        return new Replication(
+                strategy,
+                datacenters.values().stream().mapToInt(Integer::intValue).sum(),
+                datacenters);
     }
 
     /** Does a node of {@code datacenter} hold replicas of this keyspace? */
@@ -62,8 +68,9 @@ public record Replication(String strategy, int factor, Map<String, Integer> perD
     }
 
     public String describe() {
-        return factor == Integer.MAX_VALUE ? strategy : perDatacenter.isEmpty() ? Integer.toString(factor)
-                : factor + " " + perDatacenter;
+        return factor == Integer.MAX_VALUE
+                ? strategy
+                : perDatacenter.isEmpty() ? Integer.toString(factor) : factor + " " + perDatacenter;
     }
 
     /** "3" or, with transient replication, "3/1": the full replicas. */

@@ -15,8 +15,13 @@ import java.util.Optional;
  * @param tombstoneWarnThreshold the node's {@code tombstone_warn_threshold} ({@code system_views.settings});
  *                               {@code <= 0} disables the tombstone warning
  */
-public record TableSettings(String keyspace, String table, Duration gcGrace, Replication replication,
-                            Optional<Instant> lastRepair, int tombstoneWarnThreshold) {
+public record TableSettings(
+        String keyspace,
+        String table,
+        Duration gcGrace,
+        Replication replication,
+        Optional<Instant> lastRepair,
+        int tombstoneWarnThreshold) {
 
     /** Cassandra's default {@code tombstone_warn_threshold}. */
     public static final int DEFAULT_TOMBSTONE_WARN_THRESHOLD = 1000;

@@ -50,8 +50,7 @@ public final class TableSettingsReader {
     private final Clock clock;
     private final Map<String, Read> cache = new ConcurrentHashMap<>();
 
-    private record Read(TableSettings settings, Instant at) {
-    }
+    private record Read(TableSettings settings, Instant at) {}
 
     public TableSettingsReader(CqlRunner cql, Clock clock) {
         this.cql = cql;
@@ -61,38 +60,53 @@ public final class TableSettingsReader {
     /** The settings of {@code spec}'s table as read at most {@link #FRESH_FOR} ago (one read at a time per table). */
     public TableSettings read(DatasetSpec spec) {
         Instant now = clock.instant();
-        return cache.compute(spec.namespace() + "." + spec.table(), (name, read) ->
-                read == null || !now.isBefore(read.at().plus(FRESH_FOR)) || now.isBefore(read.at())
-                        ? new Read(readNow(spec, now), now) : read).settings();
+        return cache.compute(
+                        spec.namespace() + "." + spec.table(),
+                        (name, read) ->
+                                read == null || !now.isBefore(read.at().plus(FRESH_FOR)) || now.isBefore(read.at())
+                                        ? new Read(readNow(spec, now), now)
+                                        : read)
+                .settings();
     }
 
     private TableSettings readNow(DatasetSpec spec, Instant now) {
         String keyspace = spec.namespace();
         String table = spec.table();
-        List<List<Row>> rows = cql.readAll("reading the settings of " + spec.quotedTable(), List.of(
-                local("SELECT gc_grace_seconds FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?",
-                        keyspace, table),
-                local("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?", keyspace),
-                local("SELECT value FROM system_views.settings WHERE name = ?", "tombstone_warn_threshold")));
+        List<List<Row>> rows = cql.readAll(
+                "reading the settings of " + spec.quotedTable(),
+                List.of(
+                        local(
+                                "SELECT gc_grace_seconds FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?",
+                                keyspace,
+                                table),
+                        local("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?", keyspace),
+                        local("SELECT value FROM system_views.settings WHERE name = ?", "tombstone_warn_threshold")));
         if (rows.get(0).isEmpty() || rows.get(1).isEmpty()) {
-            throw new StoreException.Fatal("table " + spec.quotedTable() + " is not in system_schema; create it, or fix the"
-                    + " dataset's namespace and table");
+            throw new StoreException.Fatal("table " + spec.quotedTable()
+                    + " is not in system_schema; create it, or fix the" + " dataset's namespace and table");
         }
         Duration gcGrace = Duration.ofSeconds(rows.get(0).get(0).getInt(0));
         Replication replication = Replication.of(rows.get(1).get(0).getMap(0, String.class, String.class));
-        int threshold = rows.get(2).stream().findFirst().map(row -> threshold(row.getString(0)))
+        int threshold = rows.get(2).stream()
+                .findFirst()
+                .map(row -> threshold(row.getString(0)))
                 .orElse(TableSettings.DEFAULT_TOMBSTONE_WARN_THRESHOLD);
-        return new TableSettings(keyspace, table, gcGrace, replication, lastRepair(keyspace, table, now.minus(gcGrace)),
-                threshold);
+        return new TableSettings(
+                keyspace, table, gcGrace, replication, lastRepair(keyspace, table, now.minus(gcGrace)), threshold);
     }
 
     /** The end of the newest successful repair of the table that started after {@code since}; empty if none or unreadable. */
     private Optional<Instant> lastRepair(String keyspace, String table, Instant since) {
-        SimpleStatement query = SimpleStatement.newInstance("SELECT status, finished_at FROM system_distributed.repair_history"
-                        + " WHERE keyspace_name = ? AND columnfamily_name = ? AND id >= minTimeuuid(?) ORDER BY id DESC",
-                        keyspace, table, since)
+        SimpleStatement query = SimpleStatement.newInstance(
+                        "SELECT status, finished_at FROM system_distributed.repair_history"
+                                + " WHERE keyspace_name = ? AND columnfamily_name = ? AND id >= minTimeuuid(?) ORDER BY id DESC",
+                        keyspace,
+                        table,
+                        since)
                 // written at ONE by the repair coordinator; its keyspace often has more replicas than a small cluster
-                .setConsistencyLevel(DefaultConsistencyLevel.ONE).setIdempotent(true).setPageSize(500);
+                .setConsistencyLevel(DefaultConsistencyLevel.ONE)
+                .setIdempotent(true)
+                .setPageSize(500);
         try {
             ResultSet result = cql.session().execute(query);
             int seen = 0;
@@ -106,13 +120,18 @@ public final class TableSettingsReader {
             }
             return Optional.empty();
         } catch (RuntimeException e) {
-            LOG.warn("cannot read the repair history of {}.{} (taken as no repair known): {}", keyspace, table, e.toString());
+            LOG.warn(
+                    "cannot read the repair history of {}.{} (taken as no repair known): {}",
+                    keyspace,
+                    table,
+                    e.toString());
             return Optional.empty();
         }
     }
 
     private static SimpleStatement local(String query, Object... values) {
-        return SimpleStatement.newInstance(query, values).setIdempotent(true)
+        return SimpleStatement.newInstance(query, values)
+                .setIdempotent(true)
                 .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_ONE);
     }
 

@@ -36,8 +36,8 @@ public final class NodeJmx implements AutoCloseable {
     public NodeJmx(InetSocketAddress address, Map<String, ?> environment) {
         this.address = address;
         try {
-            this.url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + address.getHostString() + ":" + address.getPort()
-                    + "/jmxrmi");
+            this.url = new JMXServiceURL(
+                    "service:jmx:rmi:///jndi/rmi://" + address.getHostString() + ":" + address.getPort() + "/jmxrmi");
         } catch (java.net.MalformedURLException e) {
             throw new IllegalArgumentException("bad JMX address " + address, e);
         }

@@ -58,8 +58,7 @@ public final class CqlJson {
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSX").withZone(ZoneOffset.UTC);
     private static final HexFormat HEX = HexFormat.of();
 
-    private CqlJson() {
-    }
+    private CqlJson() {}
 
     // --- Cassandra -> platform ---
 
@@ -71,8 +70,10 @@ public final class CqlJson {
         try {
             return toPlatform(type, MAPPER.readTree(json));
         } catch (JacksonException e) {
-            throw new IllegalStateException("Cassandra returned JSON that cannot be parsed for a " + type.asCql(true, true)
-                    + " column: " + e.getOriginalMessage(), e);
+            throw new IllegalStateException(
+                    "Cassandra returned JSON that cannot be parsed for a " + type.asCql(true, true) + " column: "
+                            + e.getOriginalMessage(),
+                    e);
         }
     }
 
@@ -126,7 +127,9 @@ public final class CqlJson {
     private static Map<String, Object> entries(MapType type, JsonNode object) {
         Map<String, Object> values = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : object.properties()) {
-            values.put(platformMapKey(type.getKeyType(), entry.getKey()), toPlatform(type.getValueType(), entry.getValue()));
+            values.put(
+                    platformMapKey(type.getKeyType(), entry.getKey()),
+                    toPlatform(type.getValueType(), entry.getValue()));
         }
         return values;
     }
@@ -139,7 +142,8 @@ public final class CqlJson {
             if (field == null) {
                 field = object.get(names.get(i).asCql(true));
             }
-            values.put(names.get(i).asInternal(), toPlatform(type.getFieldTypes().get(i), field));
+            values.put(
+                    names.get(i).asInternal(), toPlatform(type.getFieldTypes().get(i), field));
         }
         return values;
     }
@@ -221,8 +225,8 @@ public final class CqlJson {
         Collection<?> elements = collection(path, value);
         List<DataType> types = type.getComponentTypes();
         if (elements.size() != types.size()) {
-            throw new IllegalArgumentException(path + " must be a list of " + types.size() + " tuple components, got "
-                    + elements.size());
+            throw new IllegalArgumentException(
+                    path + " must be a list of " + types.size() + " tuple components, got " + elements.size());
         }
         ArrayNode array = NODES.arrayNode();
         int i = 0;
@@ -257,7 +261,9 @@ public final class CqlJson {
         for (int i = 0; i < names.size(); i++) {
             String name = names.get(i).asInternal();
             if (map.containsKey(name)) {
-                object.set(names.get(i).asCql(true), toCassandra(path + "." + name, type.getFieldTypes().get(i), map.get(name)));
+                object.set(
+                        names.get(i).asCql(true),
+                        toCassandra(path + "." + name, type.getFieldTypes().get(i), map.get(name)));
             }
         }
         return object;
@@ -288,8 +294,8 @@ public final class CqlJson {
         if (value instanceof InetAddress address) {
             return NODES.stringNode(address.getHostAddress());
         }
-        throw new IllegalArgumentException(path + " has a value of type " + value.getClass().getName()
-                + " that has no JSON form; use a number, string, boolean, list or map");
+        throw new IllegalArgumentException(path + " has a value of type "
+                + value.getClass().getName() + " that has no JSON form; use a number, string, boolean, list or map");
     }
 
     // --- helpers ---
@@ -298,7 +304,8 @@ public final class CqlJson {
         if (value instanceof Collection<?> collection) {
             return collection;
         }
-        throw new IllegalArgumentException(path + " must be a JSON array, got " + value.getClass().getSimpleName());
+        throw new IllegalArgumentException(
+                path + " must be a JSON array, got " + value.getClass().getSimpleName());
     }
 
     private static BigDecimal exactNumber(String path, Object value, String cqlType) {

@@ -24,8 +24,7 @@ import java.util.Map;
  */
 public final class NonFiniteFloats {
 
-    private NonFiniteFloats() {
-    }
+    private NonFiniteFloats() {}
 
     /** The platform value of a float or double read natively: non-finite values as strings. */
     public static Object fromNativeFloatingPoint(Object value) {
@@ -98,11 +97,14 @@ public final class NonFiniteFloats {
         }
         if (type instanceof MapType map) {
             Map<String, Object> patched = new LinkedHashMap<>();
-            Iterator<? extends Map.Entry<?, ?>> natives = ((Map<?, ?>) nativeValue).entrySet().iterator();
+            Iterator<? extends Map.Entry<?, ?>> natives =
+                    ((Map<?, ?>) nativeValue).entrySet().iterator();
             for (Map.Entry<?, ?> entry : ((Map<?, ?>) platform).entrySet()) {
                 Map.Entry<?, ?> nativeEntry = natives.next();
                 Object key = withNonFiniteFloats(map.getKeyType(), entry.getKey(), nativeEntry.getKey());
-                patched.put(String.valueOf(key), withNonFiniteFloats(map.getValueType(), entry.getValue(), nativeEntry.getValue()));
+                patched.put(
+                        String.valueOf(key),
+                        withNonFiniteFloats(map.getValueType(), entry.getValue(), nativeEntry.getValue()));
             }
             return patched;
         }
@@ -111,7 +113,8 @@ public final class NonFiniteFloats {
             TupleValue value = (TupleValue) nativeValue;
             List<Object> patched = new ArrayList<>(components.size());
             for (int i = 0; i < components.size(); i++) {
-                patched.add(withNonFiniteFloats(tuple.getComponentTypes().get(i), components.get(i), value.getObject(i)));
+                patched.add(
+                        withNonFiniteFloats(tuple.getComponentTypes().get(i), components.get(i), value.getObject(i)));
             }
             return patched;
         }
@@ -121,7 +124,8 @@ public final class NonFiniteFloats {
             Map<String, Object> patched = new LinkedHashMap<>();
             for (int i = 0; i < udt.getFieldNames().size(); i++) {
                 String name = udt.getFieldNames().get(i).asInternal();
-                patched.put(name, withNonFiniteFloats(udt.getFieldTypes().get(i), fields.get(name), value.getObject(i)));
+                patched.put(
+                        name, withNonFiniteFloats(udt.getFieldTypes().get(i), fields.get(name), value.getObject(i)));
             }
             return patched;
         }

@@ -35,8 +35,8 @@ public final class ClientReadLatency {
     static final long MIN_READS = 100;
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientReadLatency.class);
-    private static final ObjectName READ_LATENCY = NodeJmx.objectName(
-            "org.apache.cassandra.metrics:type=ClientRequest,scope=Read,name=Latency");
+    private static final ObjectName READ_LATENCY =
+            NodeJmx.objectName("org.apache.cassandra.metrics:type=ClientRequest,scope=Read,name=Latency");
     private static final long[] BUCKET_MICROS = bucketOffsets(164);
 
     private final NodeJmx jmx;
@@ -56,8 +56,8 @@ public final class ClientReadLatency {
      */
     public ClientReadLatency(NodeJmx jmx, String ownConsistency, LongSupplier ownReads, Clock clock) {
         this.jmx = jmx;
-        this.ownLevelLatency = NodeJmx.objectName("org.apache.cassandra.metrics:type=ClientRequest,scope=Read-"
-                + ownConsistency + ",name=Latency");
+        this.ownLevelLatency = NodeJmx.objectName(
+                "org.apache.cassandra.metrics:type=ClientRequest,scope=Read-" + ownConsistency + ",name=Latency");
         this.ownReads = ownReads;
         this.clock = clock;
     }
@@ -86,8 +86,11 @@ public final class ClientReadLatency {
      * bursts of a batch's keys, are not in it. Otherwise it is the p99 of all reads, with the adapter's own count.
      */
     ReadLatency advance(long[] counts, long[] ownLevel, long ownReadsNow, Instant now) {
-        if (windowStart == null || windowStart.length != counts.length || ownLevel.length != counts.length
-                || before(counts, windowStart) || before(ownLevel, levelWindowStart)) {
+        if (windowStart == null
+                || windowStart.length != counts.length
+                || ownLevel.length != counts.length
+                || before(counts, windowStart)
+                || before(ownLevel, levelWindowStart)) {
             windowStart = counts; // first reading, or the node restarted: start over
             levelWindowStart = ownLevel;
             windowStartedAt = now;

@@ -14,14 +14,23 @@ import io.erasure.store.spi.StoreException;
  * @param readLatencyMillis  p99 local read latency of the busiest table ({@code load.read-latency-ms}, default 50)
  * @param pendingCompactions JMX {@code Compaction.PendingTasks} ({@code load.pending-compactions}, default 100)
  */
-public record LoadLimits(int mutationBacklog, int readBacklog, int compactionBacklog, int writeLatencyMillis,
-                         int readLatencyMillis, int pendingCompactions) {
+public record LoadLimits(
+        int mutationBacklog,
+        int readBacklog,
+        int compactionBacklog,
+        int writeLatencyMillis,
+        int readLatencyMillis,
+        int pendingCompactions) {
 
     public static final LoadLimits DEFAULTS = new LoadLimits(128, 128, 16, 20, 50, 100);
 
     public LoadLimits {
-        if (mutationBacklog < 1 || readBacklog < 1 || compactionBacklog < 1 || writeLatencyMillis < 1
-                || readLatencyMillis < 1 || pendingCompactions < 1) {
+        if (mutationBacklog < 1
+                || readBacklog < 1
+                || compactionBacklog < 1
+                || writeLatencyMillis < 1
+                || readLatencyMillis < 1
+                || pendingCompactions < 1) {
             throw new IllegalArgumentException("every load limit must be >= 1");
         }
     }

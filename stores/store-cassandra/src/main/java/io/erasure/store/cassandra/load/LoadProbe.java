@@ -36,8 +36,14 @@ import java.util.Set;
  */
 public final class LoadProbe {
 
-    static final Set<String> SYSTEM_KEYSPACES = Set.of("system", "system_auth", "system_distributed", "system_schema",
-            "system_traces", "system_views", "system_virtual_schema");
+    static final Set<String> SYSTEM_KEYSPACES = Set.of(
+            "system",
+            "system_auth",
+            "system_distributed",
+            "system_schema",
+            "system_traces",
+            "system_views",
+            "system_virtual_schema");
 
     private final CqlRunner cql;
     private final String localDatacenter;
@@ -53,18 +59,20 @@ public final class LoadProbe {
         this.limits = limits;
         this.pendingCompactions = jmx.map(PendingCompactions::new);
         this.cpu = jmx.map(NodeCpu::new);
-        this.readLatency = jmx.map(node -> new ClientReadLatency(node, cql.consistency().name(), cql::readsSent, clock));
+        this.readLatency =
+                jmx.map(node -> new ClientReadLatency(node, cql.consistency().name(), cql::readsSent, clock));
         this.clock = clock;
     }
 
     public LoadSignal measure() {
         List<Node> nodes = cql.session().getMetadata().getNodes().values().stream()
-                .filter(node -> node.getState() == NodeState.UP && Objects.equals(localDatacenter, node.getDatacenter()))
+                .filter(node ->
+                        node.getState() == NodeState.UP && Objects.equals(localDatacenter, node.getDatacenter()))
                 .toList();
         if (nodes.isEmpty()) {
             // an empty signal would read as "idle": say instead that the store cannot be measured now
-            throw new StoreException.Retriable("no Cassandra node of datacenter '" + localDatacenter
-                    + "' is up to measure the load of", null);
+            throw new StoreException.Retriable(
+                    "no Cassandra node of datacenter '" + localDatacenter + "' is up to measure the load of", null);
         }
         List<Statement<?>> queries = new ArrayList<>();
         for (Node node : nodes) {
@@ -82,7 +90,7 @@ public final class LoadProbe {
                     case "MutationStage" -> max(worst, "mutation_backlog", backlog);
                     case "ReadStage" -> max(worst, "read_backlog", backlog);
                     case "CompactionExecutor" -> max(worst, "compaction_backlog", backlog);
-                    default -> { }
+                    default -> {}
                 }
             }
             max(worst, "write_latency", highestUserP99(results.get(3 * n + 1)));
@@ -90,14 +98,22 @@ public final class LoadProbe {
         }
 
         Map<String, Double> parts = new HashMap<>();
-        parts.put("mutation_backlog", LoadSignal.ratio(worst.getOrDefault("mutation_backlog", 0.0), limits.mutationBacklog()));
+        parts.put(
+                "mutation_backlog",
+                LoadSignal.ratio(worst.getOrDefault("mutation_backlog", 0.0), limits.mutationBacklog()));
         parts.put("read_backlog", LoadSignal.ratio(worst.getOrDefault("read_backlog", 0.0), limits.readBacklog()));
-        parts.put("compaction_backlog",
+        parts.put(
+                "compaction_backlog",
                 LoadSignal.ratio(worst.getOrDefault("compaction_backlog", 0.0), limits.compactionBacklog()));
-        parts.put("write_latency", LoadSignal.ratio(worst.getOrDefault("write_latency", 0.0), limits.writeLatencyMillis()));
-        parts.put("read_latency", LoadSignal.ratio(worst.getOrDefault("read_latency", 0.0), limits.readLatencyMillis()));
-        pendingCompactions.flatMap(PendingCompactions::read)
-                .ifPresent(pending -> parts.put("pending_compactions", LoadSignal.ratio(pending, limits.pendingCompactions())));
+        parts.put(
+                "write_latency",
+                LoadSignal.ratio(worst.getOrDefault("write_latency", 0.0), limits.writeLatencyMillis()));
+        parts.put(
+                "read_latency", LoadSignal.ratio(worst.getOrDefault("read_latency", 0.0), limits.readLatencyMillis()));
+        pendingCompactions
+                .flatMap(PendingCompactions::read)
+                .ifPresent(pending ->
+                        parts.put("pending_compactions", LoadSignal.ratio(pending, limits.pendingCompactions())));
         cpu.flatMap(NodeCpu::read).ifPresent(load -> parts.put("cpu", load));
         return LoadSignal.of(parts, clock.instant())
                 .withReadLatency(readLatency.flatMap(ClientReadLatency::read).orElse(null));
@@ -105,7 +121,9 @@ public final class LoadProbe {
 
     private Statement<?> onNode(String query, Node node) {
         // virtual tables are local to a node and accept only consistency ONE / LOCAL_ONE
-        return SimpleStatement.newInstance(query).setNode(node).setIdempotent(true)
+        return SimpleStatement.newInstance(query)
+                .setNode(node)
+                .setIdempotent(true)
                 .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.LOCAL_ONE);
     }
 

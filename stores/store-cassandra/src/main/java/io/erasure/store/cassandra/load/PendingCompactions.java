@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 public final class PendingCompactions {
 
     private static final Logger LOG = LoggerFactory.getLogger(PendingCompactions.class);
-    private static final ObjectName PENDING_TASKS = NodeJmx.objectName("org.apache.cassandra.metrics:type=Compaction,name=PendingTasks");
+    private static final ObjectName PENDING_TASKS =
+            NodeJmx.objectName("org.apache.cassandra.metrics:type=Compaction,name=PendingTasks");
 
     private final NodeJmx jmx;
 

@@ -26,6 +26,7 @@ public final class IdentifierRoute {
 
     /** Built-in secondary indexes (legacy 2i) and SAI; SASI and other custom classes are not trusted here. */
     private static final Set<String> EQUALITY_KINDS = Set.of("COMPOSITES", "KEYS");
+
     private static final String SAI_CLASS = "org.apache.cassandra.index.sai.StorageAttachedIndex";
     private static final Set<String> SAI_ALIASES = Set.of("sai", "storageattachedindex", SAI_CLASS.toLowerCase());
 
@@ -46,9 +47,9 @@ public final class IdentifierRoute {
             return null;
         }
         String table = spec.namespace() + "." + spec.table();
-        String where = keys.isPartitionColumn(column) ? "only part of the partition key " + keys.partition()
-                : keys.isPrimaryKeyColumn(column) ? "a clustering column"
-                : "a regular column";
+        String where = keys.isPartitionColumn(column)
+                ? "only part of the partition key " + keys.partition()
+                : keys.isPrimaryKeyColumn(column) ? "a clustering column" : "a regular column";
         return "column " + column + " of " + table + " is " + where + " and has no index that answers "
                 + column + " = ?, so finding its rows would scan the table; index it with CREATE INDEX ON "
                 + spec.quotedTable() + " (" + CqlIdentifier.fromInternal(column).asCql(true) + ") USING 'sai'";
@@ -58,9 +59,14 @@ public final class IdentifierRoute {
     List<String> indexesOn(DatasetSpec spec, String column) {
         List<Row> rows;
         try {
-            rows = cql.session().execute(cql.prepare(INDEXES_CQL).bind(spec.namespace(), spec.table())
-                    // system_schema is local to each node (LocalStrategy): a quorum of other nodes means nothing
-                    .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_ONE).setIdempotent(true)).all();
+            rows = cql.session()
+                    .execute(cql.prepare(INDEXES_CQL)
+                            .bind(spec.namespace(), spec.table())
+                            // system_schema is local to each node (LocalStrategy): a quorum of other nodes means
+                            // nothing
+                            .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_ONE)
+                            .setIdempotent(true))
+                    .all();
         } catch (RuntimeException e) {
             throw CassandraErrors.translate("reading the indexes of " + spec.quotedTable(), e);
         }

@@ -65,7 +65,8 @@ public final class KeyFinder {
     private static Map<String, Object> key(TableShape shape, Row row) {
         Map<String, Object> key = new LinkedHashMap<>();
         int index = 0;
-        for (Map.Entry<String, com.datastax.oss.driver.api.core.type.DataType> column : shape.keyTypes().entrySet()) {
+        for (Map.Entry<String, com.datastax.oss.driver.api.core.type.DataType> column :
+                shape.keyTypes().entrySet()) {
             key.put(column.getKey(), CqlJson.fromCassandraJson(column.getValue(), row.getString(index++)));
         }
         return java.util.Collections.unmodifiableMap(key);

@@ -45,9 +45,9 @@ public final class AnonymisingPlanner {
         List<KeyDecision> decisions = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             LiveState state = states.get(i);
-            Action action = !state.present() ? Action.ABSENT
-                    : state.writtenAfter(batch.cutoff()) ? Action.SKIP_WRITTEN_AFTER_CUTOFF
-                    : Action.CLEAR_COLUMNS;
+            Action action = !state.present()
+                    ? Action.ABSENT
+                    : state.writtenAfter(batch.cutoff()) ? Action.SKIP_WRITTEN_AFTER_CUTOFF : Action.CLEAR_COLUMNS;
             if (action == Action.CLEAR_COLUMNS) {
                 List<Object> values = new ArrayList<>(shape.primaryKey().size() + 1);
                 values.add(batch.cutoff().micros());
@@ -65,7 +65,8 @@ public final class AnonymisingPlanner {
             if (!shape.regular().containsKey(column)) {
                 String what = shape.keyTypes().containsKey(column) ? "is a key column of" : "is not a column of";
                 throw new StoreException.Fatal("batch " + batch.batchId() + " clears column '" + column + "', which "
-                        + what + " " + shape.spec().quotedTable() + " (regular columns: " + shape.regular().keySet()
+                        + what + " " + shape.spec().quotedTable() + " (regular columns: "
+                        + shape.regular().keySet()
                         + "); fix the dataset's clear columns, or add the column to the table");
             }
         }

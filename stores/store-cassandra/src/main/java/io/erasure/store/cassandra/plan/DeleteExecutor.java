@@ -41,16 +41,25 @@ public final class DeleteExecutor {
     }
 
     public DeleteOutcome execute(TableShape shape, DeletePlan plan) {
-        List<Statement<?>> toRun = mutations(shape, plan).stream().map(this::statement).toList();
-        cql.executeAll("deleting from " + shape.spec().quotedTable() + " (batch " + plan.batch().batchId() + ")", toRun);
+        List<Statement<?>> toRun =
+                mutations(shape, plan).stream().map(this::statement).toList();
+        cql.executeAll(
+                "deleting from " + shape.spec().quotedTable() + " (batch "
+                        + plan.batch().batchId() + ")",
+                toRun);
 
         // an anonymised row counts as deleted: its personal data is gone
-        int deleted = (int) (plan.count(Action.DELETE_ROW) + plan.count(Action.DELETE_PARTITION)
+        int deleted = (int) (plan.count(Action.DELETE_ROW)
+                + plan.count(Action.DELETE_PARTITION)
                 + plan.count(Action.CLEAR_COLUMNS));
         int statements = plan.statements().size();
         int tombstones = statements * tombstonesPerStatement(plan);
-        return new DeleteOutcome(deleted, (int) plan.count(Action.SKIP_WRITTEN_AFTER_CUTOFF),
-                (int) plan.count(Action.ABSENT), tombstones, statements);
+        return new DeleteOutcome(
+                deleted,
+                (int) plan.count(Action.SKIP_WRITTEN_AFTER_CUTOFF),
+                (int) plan.count(Action.ABSENT),
+                tombstones,
+                statements);
     }
 
     /** One row or partition tombstone per delete; one cell tombstone per cleared column when anonymising. */
@@ -71,14 +80,15 @@ public final class DeleteExecutor {
             if (statement.text().equals(shape.partitionDeleteCql())) {
                 mutations.add(List.of(statement));
             } else {
-                rowDeletesByPartition.computeIfAbsent(statement.values().subList(1, 1 + partitionColumns),
-                        p -> new ArrayList<>()).add(statement);
+                rowDeletesByPartition
+                        .computeIfAbsent(statement.values().subList(1, 1 + partitionColumns), p -> new ArrayList<>())
+                        .add(statement);
             }
         }
         for (List<PlannedStatement> rowDeletes : rowDeletesByPartition.values()) {
             for (int from = 0; from < rowDeletes.size(); from += maxRowTombstonesPerPartition) {
-                mutations.add(List.copyOf(rowDeletes.subList(from,
-                        Math.min(rowDeletes.size(), from + maxRowTombstonesPerPartition))));
+                mutations.add(List.copyOf(
+                        rowDeletes.subList(from, Math.min(rowDeletes.size(), from + maxRowTombstonesPerPartition))));
             }
         }
         return mutations;
@@ -102,10 +112,12 @@ public final class DeleteExecutor {
                 ? statement.text().equals(shape.clearColumnsCql(plan.batch().clearColumns()))
                 : statement.text().equals(shape.rowDeleteCql());
         boolean partitionDelete = !anonymising && statement.text().equals(shape.partitionDeleteCql());
-        int keyValues = oneRow ? shape.primaryKey().size() : shape.partitionKey().size();
+        int keyValues =
+                oneRow ? shape.primaryKey().size() : shape.partitionKey().size();
         if (!(oneRow || partitionDelete)
                 || statement.values().size() != 1 + keyValues
-                || !Long.valueOf(plan.batch().cutoff().micros()).equals(statement.values().get(0))) {
+                || !Long.valueOf(plan.batch().cutoff().micros())
+                        .equals(statement.values().get(0))) {
             throw new IllegalArgumentException("plan of batch " + plan.batch().batchId() + " holds a statement this"
                     + " adapter did not plan for " + shape.spec().quotedTable() + " at cut-off "
                     + plan.batch().cutoff().micros() + ": " + statement.describe() + "; plan the batch again");

@@ -55,11 +55,13 @@ public final class DeletePlanner {
         Map<List<String>, List<Integer>> partitions = new LinkedHashMap<>();
         for (int i = 0; i < keys.size(); i++) {
             LiveState state = stored.get(i).state();
-            actions[i] = !state.present() ? Action.ABSENT
-                    : state.writtenAfter(cutoff) ? Action.SKIP_WRITTEN_AFTER_CUTOFF
-                    : Action.DELETE_ROW;
+            actions[i] = !state.present()
+                    ? Action.ABSENT
+                    : state.writtenAfter(cutoff) ? Action.SKIP_WRITTEN_AFTER_CUTOFF : Action.DELETE_ROW;
             if (state.present()) {
-                partitions.computeIfAbsent(stored.get(i).partition(), p -> new ArrayList<>()).add(i);
+                partitions
+                        .computeIfAbsent(stored.get(i).partition(), p -> new ArrayList<>())
+                        .add(i);
             }
         }
         List<List<Integer>> whole = shape.spec().identifierInPartitionKey()
@@ -70,14 +72,16 @@ public final class DeletePlanner {
         Set<Integer> coveredByPartitionDelete = new HashSet<>();
         for (List<Integer> members : whole) {
             int first = members.get(0);
-            statements.add(statement(shape.partitionDeleteCql(), cutoff, shape.keyValues(shape.partitionKey(), keys.get(first))));
+            statements.add(statement(
+                    shape.partitionDeleteCql(), cutoff, shape.keyValues(shape.partitionKey(), keys.get(first))));
             members.forEach(i -> actions[i] = Action.DELETE_PARTITION);
             coveredByPartitionDelete.addAll(members);
         }
         for (List<Integer> members : partitions.values()) {
             for (int i : members) {
                 if (actions[i] == Action.DELETE_ROW && !coveredByPartitionDelete.contains(i)) {
-                    statements.add(statement(shape.rowDeleteCql(), cutoff, shape.keyValues(shape.primaryKey(), keys.get(i))));
+                    statements.add(
+                            statement(shape.rowDeleteCql(), cutoff, shape.keyValues(shape.primaryKey(), keys.get(i))));
                 }
             }
         }
@@ -89,8 +93,12 @@ public final class DeletePlanner {
     }
 
     /** The groups of present keys whose partition holds nothing but their rows, all at or before the cut-off. */
-    private List<List<Integer>> wholePartitions(TableShape shape, List<Map<String, Object>> keys, List<StoredKey> stored,
-                                                Action[] actions, Iterable<List<Integer>> partitions) {
+    private List<List<Integer>> wholePartitions(
+            TableShape shape,
+            List<Map<String, Object>> keys,
+            List<StoredKey> stored,
+            Action[] actions,
+            Iterable<List<Integer>> partitions) {
         List<List<Integer>> candidates = new ArrayList<>();
         for (List<Integer> members : partitions) {
             if (members.stream().allMatch(i -> actions[i] == Action.DELETE_ROW)) {
@@ -110,7 +118,8 @@ public final class DeletePlanner {
             probes.add(cql.bind(shape.partitionProbeCql(), values));
             batchRows.add(rows);
         }
-        List<List<Row>> found = cql.readAll("probing partitions of " + shape.spec().quotedTable(), probes);
+        List<List<Row>> found =
+                cql.readAll("probing partitions of " + shape.spec().quotedTable(), probes);
         List<List<Integer>> whole = new ArrayList<>();
         for (int c = 0; c < candidates.size(); c++) {
             if (clusteringKeys(shape, found.get(c)).equals(batchRows.get(c))) {

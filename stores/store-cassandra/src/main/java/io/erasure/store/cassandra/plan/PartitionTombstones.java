@@ -13,8 +13,7 @@ import java.util.Map;
  */
 public final class PartitionTombstones {
 
-    private PartitionTombstones() {
-    }
+    private PartitionTombstones() {}
 
     public static int mostInOnePartition(TableShape shape, DeletePlan plan) {
         int partitionColumns = shape.partitionKey().size();
@@ -23,7 +22,8 @@ public final class PartitionTombstones {
         int most = 0;
         for (PlannedStatement statement : plan.statements()) {
             // values are [cut-off, partition key..., clustering key...] for every kind of delete
-            List<Object> partition = statement.values().subList(1, Math.min(statement.values().size(), 1 + partitionColumns));
+            List<Object> partition =
+                    statement.values().subList(1, Math.min(statement.values().size(), 1 + partitionColumns));
             most = Math.max(most, perPartition.merge(partition, perStatement, Integer::sum));
         }
         return most;

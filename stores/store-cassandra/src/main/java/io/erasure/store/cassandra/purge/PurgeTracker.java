@@ -33,7 +33,8 @@ public final class PurgeTracker {
     private final String connectionRef;
     private final Clock clock;
 
-    public PurgeTracker(TableSettingsReader settings, Optional<SSTableTombstones> sstables, String connectionRef, Clock clock) {
+    public PurgeTracker(
+            TableSettingsReader settings, Optional<SSTableTombstones> sstables, String connectionRef, Clock clock) {
         this.settings = settings;
         this.sstables = sstables;
         this.connectionRef = connectionRef;
@@ -43,10 +44,15 @@ public final class PurgeTracker {
     /** The purge status of the tombstones a run wrote into {@code spec}'s table, its last delete executed at {@code deletedAt}. */
     public PurgeStatus status(DatasetSpec spec, Instant deletedAt) {
         SSTableTombstones tombstones = sstables.orElseThrow(() -> new StoreException.Fatal("the purge status of "
-                + spec.quotedTable() + " is read from SSTable statistics over JMX; set 'jmx-port' (and 'jmx-host' unless"
+                + spec.quotedTable()
+                + " is read from SSTable statistics over JMX; set 'jmx-port' (and 'jmx-host' unless"
                 + " it is the first contact point) on connection '" + connectionRef + "'"));
         TableSettings table = settings.read(spec);
-        return judge(table.name(), deletedAt, table.gcGrace(), tombstones.read(table.keyspace(), table.table()),
+        return judge(
+                table.name(),
+                deletedAt,
+                table.gcGrace(),
+                tombstones.read(table.keyspace(), table.table()),
                 clock.instant());
     }
 
@@ -60,13 +66,16 @@ public final class PurgeTracker {
             explanation = "not purgeable before " + purgeableAt + " (deleted at " + deletedAt + " + gc_grace_seconds "
                     + gcGrace.getSeconds() + "): Cassandra keeps every tombstone at least that long";
         } else if (now.isBefore(countedFrom)) {
-            explanation = "purgeable since " + purgeableAt + ", but Cassandra's SSTable statistics count these tombstones"
-                    + " only from " + countedFrom + " (deletion times are kept rounded up to the minute); ask again then";
+            explanation = "purgeable since " + purgeableAt
+                    + ", but Cassandra's SSTable statistics count these tombstones" + " only from " + countedFrom
+                    + " (deletion times are kept rounded up to the minute); ask again then";
         } else if (onDisk > 0) {
-            explanation = "purgeable since " + purgeableAt + ", but about " + onDisk + " purgeable tombstones are still in "
-                    + estimate.liveSSTables() + " SSTables of " + table + " on node " + estimate.node()
-                    + " (DroppableTombstoneRatio " + estimate.droppableRatio() + "): compaction has not removed them yet,"
-                    + " and this run's may be among them";
+            explanation =
+                    "purgeable since " + purgeableAt + ", but about " + onDisk + " purgeable tombstones are still in "
+                            + estimate.liveSSTables() + " SSTables of " + table + " on node " + estimate.node()
+                            + " (DroppableTombstoneRatio " + estimate.droppableRatio()
+                            + "): compaction has not removed them yet,"
+                            + " and this run's may be among them";
         } else {
             stillOnDisk = false;
             explanation = "purgeable since " + purgeableAt + " and no purgeable tombstone is left in the SSTables of "

@@ -26,8 +26,8 @@ import javax.management.ObjectName;
 public final class SSTableTombstones {
 
     /** The estimate for one table on one node. */
-    public record Estimate(double droppableRatio, long cells, long droppableTombstones, int liveSSTables, String node) {
-    }
+    public record Estimate(
+            double droppableRatio, long cells, long droppableTombstones, int liveSSTables, String node) {}
 
     private final NodeJmx jmx;
 
@@ -37,24 +37,29 @@ public final class SSTableTombstones {
 
     public Estimate read(String keyspace, String table) {
         // Cassandra names are [A-Za-z0-9_]: nothing to quote in an ObjectName
-        ObjectName store = NodeJmx.objectName("org.apache.cassandra.db:type=Tables,keyspace=" + keyspace + ",table=" + table);
+        ObjectName store =
+                NodeJmx.objectName("org.apache.cassandra.db:type=Tables,keyspace=" + keyspace + ",table=" + table);
         String metrics = "org.apache.cassandra.metrics:type=Table,keyspace=" + keyspace + ",scope=" + table + ",name=";
         try {
             return jmx.call(server -> {
                 double ratio = ((Number) server.getAttribute(store, "DroppableTombstoneRatio")).doubleValue();
-                long cells = cells((long[]) server.getAttribute(NodeJmx.objectName(metrics + "EstimatedColumnCountHistogram"),
-                        "Value"));
+                long cells = cells((long[])
+                        server.getAttribute(NodeJmx.objectName(metrics + "EstimatedColumnCountHistogram"), "Value"));
                 int sstables = ((Number) server.getAttribute(NodeJmx.objectName(metrics + "LiveSSTableCount"), "Value"))
                         .intValue();
                 long tombstones = ratio > 0 ? Math.max(1, Math.round(ratio * cells)) : 0;
                 return new Estimate(ratio, cells, tombstones, sstables, jmx.describe());
             });
         } catch (InstanceNotFoundException e) {
-            throw new StoreException.Retriable("node " + jmx.describe() + " has no table " + keyspace + "." + table
-                    + " (yet); its schema may not have settled", e);
+            throw new StoreException.Retriable(
+                    "node " + jmx.describe() + " has no table " + keyspace + "." + table
+                            + " (yet); its schema may not have settled",
+                    e);
         } catch (IOException | JMException | RuntimeException e) {
-            throw new StoreException.Retriable("reading the SSTable statistics of " + keyspace + "." + table + " from "
-                    + jmx.describe() + " over JMX failed: " + e, e);
+            throw new StoreException.Retriable(
+                    "reading the SSTable statistics of " + keyspace + "." + table + " from " + jmx.describe()
+                            + " over JMX failed: " + e,
+                    e);
         }
     }
 

@@ -88,7 +88,8 @@ final class KeyIdentities {
 
     private Object component(int column, ByteBuffer stored) {
         ByteBuffer bytes = stored.asReadOnlyBuffer();
-        if (column >= partitionColumns && types.get(column).getProtocolCode() == ProtocolConstants.DataType.DECIMAL
+        if (column >= partitionColumns
+                && types.get(column).getProtocolCode() == ProtocolConstants.DataType.DECIMAL
                 && bytes.hasRemaining()) {
             return TypeCodecs.DECIMAL.decode(bytes.duplicate(), VERSION).stripTrailingZeros();
         }
@@ -96,6 +97,5 @@ final class KeyIdentities {
     }
 
     /** A value Cassandra refuses: equal only to itself. */
-    private static final class Refused {
-    }
+    private static final class Refused {}
 }

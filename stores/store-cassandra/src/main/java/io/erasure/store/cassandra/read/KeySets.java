@@ -24,15 +24,14 @@ final class KeySets {
         }
     }
 
-    private KeySets() {
-    }
+    private KeySets() {}
 
     /**
      * The statements for keys of {@code identities} (null: read on its own). {@code tokens} holds each key's token
      * (null for none), or is null when the ring is unknown; keys then keep their order.
      */
-    static <T extends Comparable<? super T>> List<KeySet> plan(List<List<Object>> identities, int groupColumns,
-                                                              List<T> tokens, int maxTerms) {
+    static <T extends Comparable<? super T>> List<KeySet> plan(
+            List<List<Object>> identities, int groupColumns, List<T> tokens, int maxTerms) {
         if (maxTerms < 1) {
             throw new IllegalArgumentException("maxTerms must be at least 1, got " + maxTerms);
         }
@@ -45,7 +44,8 @@ final class KeySets {
             if (identity == null) {
                 points.add(new KeySet(List.of(i), true));
             } else if (seen.putIfAbsent(identity, i) == null) {
-                groups.computeIfAbsent(identity.subList(0, groupColumns), g -> new ArrayList<>()).add(i);
+                groups.computeIfAbsent(identity.subList(0, groupColumns), g -> new ArrayList<>())
+                        .add(i);
             }
         }
         for (List<Integer> members : groups.values()) {

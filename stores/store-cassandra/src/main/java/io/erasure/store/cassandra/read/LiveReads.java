@@ -64,14 +64,17 @@ public final class LiveReads {
         if (keyCount < 0) {
             throw new IllegalArgumentException("keyCount must not be negative, got " + keyCount);
         }
-        boolean sharedWhateverTheKeys = !shape.clustered() && shape.partitionKey().size() == 1
-                && StoredValue.nodeIndependent(shape.keyTypes().get(shape.partitionKey().get(0)));
+        boolean sharedWhateverTheKeys = !shape.clustered()
+                && shape.partitionKey().size() == 1
+                && StoredValue.nodeIndependent(
+                        shape.keyTypes().get(shape.partitionKey().get(0)));
         return sharedWhateverTheKeys ? (keyCount + maxKeysPerRead - 1) / maxKeysPerRead : keyCount;
     }
 
     /** The full rows of {@code keys} that exist, in key order: every column with write time and TTL. */
     public List<LiveRow> rows(TableShape shape, List<Map<String, Object>> keys) {
-        List<Row> found = read(shape, true, keys, "reading rows of " + shape.spec().quotedTable());
+        List<Row> found =
+                read(shape, true, keys, "reading rows of " + shape.spec().quotedTable());
         List<LiveRow> rows = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             if (found.get(i) != null) {
@@ -88,7 +91,8 @@ public final class LiveReads {
 
     /** Presence, newest write time and stored primary key of each key, in key order. */
     public List<StoredKey> storedKeys(TableShape shape, List<Map<String, Object>> keys) {
-        List<Row> found = read(shape, false, keys, "reading the live state of " + shape.spec().quotedTable());
+        List<Row> found = read(
+                shape, false, keys, "reading the live state of " + shape.spec().quotedTable());
         int partitionColumns = shape.partitionKey().size();
         int keyColumns = shape.primaryKey().size();
         List<StoredKey> states = new ArrayList<>(keys.size());
@@ -106,7 +110,9 @@ public final class LiveReads {
             for (int column = keyColumns; column < keyColumns + shape.regular().size(); column++) {
                 newest = newest(newest, (Long) row.getObject(column));
             }
-            states.add(new StoredKey(new LiveState(keys.get(i), true, newest), stored.subList(0, partitionColumns),
+            states.add(new StoredKey(
+                    new LiveState(keys.get(i), true, newest),
+                    stored.subList(0, partitionColumns),
                     stored.subList(partitionColumns, keyColumns)));
         }
         return states;
@@ -114,18 +120,25 @@ public final class LiveReads {
 
     /** Per key, in order, its row or null: with {@code rowReadCql}'s columns if {@code fullRows}, else the state's. */
     private List<Row> read(TableShape shape, boolean fullRows, List<Map<String, Object>> keys, String doing) {
-        List<List<Object>> bound = keys.stream().map(key -> shape.keyValues(shape.primaryKey(), key)).toList();
+        List<List<Object>> bound = keys.stream()
+                .map(key -> shape.keyValues(shape.primaryKey(), key))
+                .toList();
         Optional<KeyIdentities> identities = KeyIdentities.of(shape);
         List<List<Object>> ids = new ArrayList<>(keys.size());
         for (List<Object> values : bound) {
             ids.add(identities.map(known -> known.ofKey(values)).orElse(null));
         }
-        List<KeySets.KeySet> sets = KeySets.plan(ids, shape.keySetEqualColumns().size(),
-                identities.map(known -> tokens(shape, known, ids)).orElse(null), maxKeysPerRead);
+        List<KeySets.KeySet> sets = KeySets.plan(
+                ids,
+                shape.keySetEqualColumns().size(),
+                identities.map(known -> tokens(shape, known, ids)).orElse(null),
+                maxKeysPerRead);
         List<Statement<?>> statements = new ArrayList<>(sets.size());
         for (KeySets.KeySet set : sets) {
-            statements.add(set.point() ? pointRead(shape, fullRows, bound.get(set.terms().get(0)))
-                    : keySetStatement(shape, fullRows, set, bound, identities.orElseThrow(), ids));
+            statements.add(
+                    set.point()
+                            ? pointRead(shape, fullRows, bound.get(set.terms().get(0)))
+                            : keySetStatement(shape, fullRows, set, bound, identities.orElseThrow(), ids));
         }
         List<List<Row>> results = cql.readAllPages(doing, statements);
 
@@ -143,15 +156,18 @@ public final class LiveReads {
             Map<List<Object>, Row> answered = new HashMap<>();
             for (Row row : results.get(s)) {
                 // the key columns as stored come last
-                int storedKey = row.getColumnDefinitions().size() - shape.primaryKey().size();
+                int storedKey =
+                        row.getColumnDefinitions().size() - shape.primaryKey().size();
                 answered.put(identities.orElseThrow().ofRow(row, storedKey), row);
             }
             if (asked.containsAll(answered.keySet())) {
                 byIdentity.putAll(answered);
             } else {
                 // Cassandra read a key otherwise than StoredValue: never guess which key a row answers, ask each alone
-                LOG.warn("{}: a multi-key read returned a row none of its keys names; reading its {} keys one by one",
-                        doing, set.terms().size());
+                LOG.warn(
+                        "{}: a multi-key read returned a row none of its keys names; reading its {} keys one by one",
+                        doing,
+                        set.terms().size());
                 misread.addAll(asked);
             }
         }
@@ -164,8 +180,11 @@ public final class LiveReads {
             }
         }
         if (!again.isEmpty()) {
-            List<List<Row>> rows = cql.readAllPages(doing,
-                    again.stream().map(i -> pointRead(shape, fullRows, bound.get(i))).toList());
+            List<List<Row>> rows = cql.readAllPages(
+                    doing,
+                    again.stream()
+                            .map(i -> pointRead(shape, fullRows, bound.get(i)))
+                            .toList());
             for (int a = 0; a < again.size(); a++) {
                 found[again.get(a)] = first(rows.get(a));
             }
@@ -185,8 +204,13 @@ public final class LiveReads {
      * One key set's statement: its IN list padded with its last key to a size few statements share (a repeated
      * term reads nothing more), routed to its first key's replicas.
      */
-    private Statement<?> keySetStatement(TableShape shape, boolean fullRows, KeySets.KeySet set,
-                                         List<List<Object>> bound, KeyIdentities identities, List<List<Object>> ids) {
+    private Statement<?> keySetStatement(
+            TableShape shape,
+            boolean fullRows,
+            KeySets.KeySet set,
+            List<List<Object>> bound,
+            KeyIdentities identities,
+            List<List<Object>> ids) {
         int size = KeySets.paddedSize(set.terms().size(), maxKeysPerRead);
         List<String> primaryKey = shape.primaryKey();
         List<Object> values = new ArrayList<>();
@@ -200,12 +224,13 @@ public final class LiveReads {
                 values.add(key.get(primaryKey.indexOf(column)));
             }
         }
-        Statement<?> statement = cql.bind(fullRows ? shape.rowsOfKeySetCql(size) : shape.liveStatesOfKeySetCql(size),
-                values);
+        Statement<?> statement =
+                cql.bind(fullRows ? shape.rowsOfKeySetCql(size) : shape.liveStatesOfKeySetCql(size), values);
         ByteBuffer[] routing = identities.partitionKey(ids.get(set.terms().get(0)));
         if (routing != null) {
             // the terms bind JSON text, from which the driver cannot route: give it the first key's partition
-            statement = statement.setRoutingKeyspace(CqlIdentifier.fromInternal(shape.spec().namespace()))
+            statement = statement
+                    .setRoutingKeyspace(CqlIdentifier.fromInternal(shape.spec().namespace()))
                     .setRoutingKey(routing);
         }
         return statement;
@@ -228,12 +253,15 @@ public final class LiveReads {
     private static LiveRow liveRow(TableShape shape, Map<String, Object> key, Row row) {
         List<ColumnValue> columns = new ArrayList<>();
         int index = 0;
-        for (Map.Entry<String, com.datastax.oss.driver.api.core.type.DataType> keyColumn : shape.keyTypes().entrySet()) {
+        for (Map.Entry<String, com.datastax.oss.driver.api.core.type.DataType> keyColumn :
+                shape.keyTypes().entrySet()) {
             // key columns have no write time of their own; they are listed so that a key-only row still has columns
-            columns.add(ColumnValue.of(keyColumn.getKey(), CqlJson.fromCassandraJson(keyColumn.getValue(), row.getString(index++))));
+            columns.add(ColumnValue.of(
+                    keyColumn.getKey(), CqlJson.fromCassandraJson(keyColumn.getValue(), row.getString(index++))));
         }
         Long newest = null;
-        for (Map.Entry<String, com.datastax.oss.driver.api.core.type.DataType> column : shape.regular().entrySet()) {
+        for (Map.Entry<String, com.datastax.oss.driver.api.core.type.DataType> column :
+                shape.regular().entrySet()) {
             String name = column.getKey();
             Object value = shape.readNatively(name)
                     ? NonFiniteFloats.fromNativeFloatingPoint(row.getObject(index))

@@ -53,13 +53,26 @@ final class StoredValue {
         }
     }
 
-    enum Outcome { STORED, REFUSED, NODE_DEPENDENT }
+    enum Outcome {
+        STORED,
+        REFUSED,
+        NODE_DEPENDENT
+    }
 
-    private static final Set<Integer> MODELLED = Set.of(ProtocolConstants.DataType.ASCII,
-            ProtocolConstants.DataType.VARCHAR, ProtocolConstants.DataType.BIGINT, ProtocolConstants.DataType.INT,
-            ProtocolConstants.DataType.SMALLINT, ProtocolConstants.DataType.TINYINT, ProtocolConstants.DataType.VARINT,
-            ProtocolConstants.DataType.DECIMAL, ProtocolConstants.DataType.UUID, ProtocolConstants.DataType.TIMEUUID,
-            ProtocolConstants.DataType.BLOB, ProtocolConstants.DataType.BOOLEAN, ProtocolConstants.DataType.TIMESTAMP);
+    private static final Set<Integer> MODELLED = Set.of(
+            ProtocolConstants.DataType.ASCII,
+            ProtocolConstants.DataType.VARCHAR,
+            ProtocolConstants.DataType.BIGINT,
+            ProtocolConstants.DataType.INT,
+            ProtocolConstants.DataType.SMALLINT,
+            ProtocolConstants.DataType.TINYINT,
+            ProtocolConstants.DataType.VARINT,
+            ProtocolConstants.DataType.DECIMAL,
+            ProtocolConstants.DataType.UUID,
+            ProtocolConstants.DataType.TIMEUUID,
+            ProtocolConstants.DataType.BLOB,
+            ProtocolConstants.DataType.BOOLEAN,
+            ProtocolConstants.DataType.TIMESTAMP);
 
     // Cassandra's JSON reader is a default Jackson ObjectMapper: the same number types as a default JsonMapper
     private static final JsonMapper CASSANDRA_JSON = JsonMapper.builder().build();
@@ -68,8 +81,7 @@ final class StoredValue {
             Pattern.compile("[A-Fa-f0-9]{8}\\-[A-Fa-f0-9]{4}\\-[A-Fa-f0-9]{4}\\-[A-Fa-f0-9]{4}\\-[A-Fa-f0-9]{12}");
     private static final Pattern EPOCH_MILLIS = Pattern.compile("^-?\\d+$");
 
-    private StoredValue() {
-    }
+    private StoredValue() {}
 
     /** True if {@link #parse} models {@code type}. */
     static boolean modelled(DataType type) {
@@ -107,17 +119,20 @@ final class StoredValue {
         switch (code) {
             case ProtocolConstants.DataType.ASCII:
                 return value instanceof String text && text.chars().allMatch(c -> c < 0x80)
-                        ? Parsed.stored(ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII))) : Parsed.REFUSED;
+                        ? Parsed.stored(ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII)))
+                        : Parsed.REFUSED;
             case ProtocolConstants.DataType.VARCHAR:
                 // a UTF-8 round trip, as the text travels: an unpaired surrogate arrives as '?'
                 return value instanceof String text
-                        ? Parsed.stored(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8))) : Parsed.REFUSED;
+                        ? Parsed.stored(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)))
+                        : Parsed.REFUSED;
             case ProtocolConstants.DataType.BIGINT:
                 if (value instanceof String text) {
                     return text.isEmpty() ? Parsed.EMPTY : stored(TypeCodecs.BIGINT, Long.parseLong(text));
                 }
                 return value instanceof Integer || value instanceof Long
-                        ? stored(TypeCodecs.BIGINT, ((Number) value).longValue()) : Parsed.REFUSED;
+                        ? stored(TypeCodecs.BIGINT, ((Number) value).longValue())
+                        : Parsed.REFUSED;
             case ProtocolConstants.DataType.INT:
                 if (value instanceof String text) {
                     return text.isEmpty() ? Parsed.EMPTY : stored(TypeCodecs.INT, Integer.parseInt(text));
@@ -222,8 +237,10 @@ final class StoredValue {
     private static Parsed firstMatch(List<TimestampForm> forms, String text, Parsed otherwise) {
         for (TimestampForm form : forms) {
             try {
-                long millis = ZonedDateTime.parse(text, form.formatter()).toInstant().toEpochMilli();
-                return form.inNodeZone() ? Parsed.NODE_DEPENDENT
+                long millis =
+                        ZonedDateTime.parse(text, form.formatter()).toInstant().toEpochMilli();
+                return form.inNodeZone()
+                        ? Parsed.NODE_DEPENDENT
                         : stored(TypeCodecs.TIMESTAMP, Instant.ofEpochMilli(millis));
             } catch (DateTimeParseException notThisForm) {
                 // the next, in Cassandra's order
@@ -232,8 +249,7 @@ final class StoredValue {
         return otherwise;
     }
 
-    private record TimestampForm(DateTimeFormatter formatter, boolean inNodeZone) {
-    }
+    private record TimestampForm(DateTimeFormatter formatter, boolean inNodeZone) {}
 
     /*
      * Cassandra 5.0's TimestampSerializer tries, in order: for "y-M-d'T'H:m[:s]" then "y-M-d H:m[:s]" (each with a
@@ -244,15 +260,24 @@ final class StoredValue {
     private static final String DATE_T_TIME = "y-M-d'T'H:m[:s]";
     private static final String DATE_SPACE_TIME = "y-M-d H:m[:s]";
     private static final List<TimestampForm> NO_SPACE_FORMS = List.of(
-            dateTime(DATE_T_TIME, null), dateTime(DATE_T_TIME, "X"), dateTime(DATE_T_TIME, "XXX"),
-            date("X"), date("XXX"),
-            new TimestampForm(new DateTimeFormatterBuilder().append(DateTimeFormatter.ISO_DATE)
-                    .parseDefaulting(ChronoField.NANO_OF_DAY, 0).toFormatter().withZone(ZoneId.systemDefault()), true));
-    private static final List<TimestampForm> ONE_SPACE_FORMS = List.of(
-            dateTime(DATE_SPACE_TIME, null), dateTime(DATE_SPACE_TIME, "X"), dateTime(DATE_SPACE_TIME, "XXX"));
+            dateTime(DATE_T_TIME, null),
+            dateTime(DATE_T_TIME, "X"),
+            dateTime(DATE_T_TIME, "XXX"),
+            date("X"),
+            date("XXX"),
+            new TimestampForm(
+                    new DateTimeFormatterBuilder()
+                            .append(DateTimeFormatter.ISO_DATE)
+                            .parseDefaulting(ChronoField.NANO_OF_DAY, 0)
+                            .toFormatter()
+                            .withZone(ZoneId.systemDefault()),
+                    true));
+    private static final List<TimestampForm> ONE_SPACE_FORMS =
+            List.of(dateTime(DATE_SPACE_TIME, null), dateTime(DATE_SPACE_TIME, "X"), dateTime(DATE_SPACE_TIME, "XXX"));
 
     private static TimestampForm dateTime(String pattern, String zone) {
-        DateTimeFormatterBuilder builder = new DateTimeFormatterBuilder().appendPattern(pattern)
+        DateTimeFormatterBuilder builder = new DateTimeFormatterBuilder()
+                .appendPattern(pattern)
                 .appendFraction(ChronoField.MILLI_OF_SECOND, 0, 9, true);
         return zone == null
                 ? new TimestampForm(builder.toFormatter().withZone(ZoneId.systemDefault()), true)
@@ -260,7 +285,12 @@ final class StoredValue {
     }
 
     private static TimestampForm date(String zone) {
-        return new TimestampForm(new DateTimeFormatterBuilder().appendPattern("yyyy-MM-dd").appendPattern(zone)
-                .parseDefaulting(ChronoField.NANO_OF_DAY, 0).toFormatter(), false);
+        return new TimestampForm(
+                new DateTimeFormatterBuilder()
+                        .appendPattern("yyyy-MM-dd")
+                        .appendPattern(zone)
+                        .parseDefaulting(ChronoField.NANO_OF_DAY, 0)
+                        .toFormatter(),
+                false);
     }
 }

@@ -52,10 +52,13 @@ final class CellRestorer {
             try {
                 CellsByTtl pending = RestoreWrites.cellsByTtl(shape, record, now);
                 if (!pending.hadValues()) {
-                    outcomes[i] = outcome(record, Status.RESTORED, "the cleared columns were null; nothing to put back");
+                    outcomes[i] =
+                            outcome(record, Status.RESTORED, "the cleared columns were null; nothing to put back");
                 } else if (pending.expired()) {
-                    outcomes[i] = outcome(record, Status.EXPIRED, "every cleared column's TTL ran out since the clear at "
-                            + record.deletedAt());
+                    outcomes[i] = outcome(
+                            record,
+                            Status.EXPIRED,
+                            "every cleared column's TTL ran out since the clear at " + record.deletedAt());
                 } else {
                     toCheck.add(i);
                     cells.add(pending);
@@ -71,7 +74,8 @@ final class CellRestorer {
             List<Object> key = shape.keyValues(shape.primaryKey(), record.primaryKey());
             reads.add(cql.bind(shape.cellWriteTimesCql(columns(cells.get(n))), key));
         }
-        List<List<Row>> found = cql.readAll("reading the cells to restore into " + shape.spec().quotedTable(), reads);
+        List<List<Row>> found =
+                cql.readAll("reading the cells to restore into " + shape.spec().quotedTable(), reads);
 
         List<Integer> toWrite = new ArrayList<>();
         List<Statement<?>> writes = new ArrayList<>();
@@ -80,9 +84,13 @@ final class CellRestorer {
             DeletionRecord record = records.get(i);
             Long newest = newestCell(found.get(n), columns(cells.get(n)).size());
             if (newest != null) {
-                outcomes[i] = outcome(record, Status.NEWER_DATA_KEPT, newest == record.cutoff().restoreWriteTimeMicros()
-                        ? "already restored"
-                        : "a cleared column was written again at " + newest + " µs; that is kept and nothing was written");
+                outcomes[i] = outcome(
+                        record,
+                        Status.NEWER_DATA_KEPT,
+                        newest == record.cutoff().restoreWriteTimeMicros()
+                                ? "already restored"
+                                : "a cleared column was written again at " + newest
+                                        + " µs; that is kept and nothing was written");
                 continue;
             }
             try {
@@ -93,7 +101,8 @@ final class CellRestorer {
             }
         }
 
-        RestoreWrites.execute(cql, "restoring cells into " + shape.spec().quotedTable(), writes, toWrite, records, outcomes);
+        RestoreWrites.execute(
+                cql, "restoring cells into " + shape.spec().quotedTable(), writes, toWrite, records, outcomes);
         return List.of(outcomes);
     }
 
@@ -106,8 +115,9 @@ final class CellRestorer {
             List<Object> values = new ArrayList<>();
             values.add(writeTime);
             values.add(group.getKey());
-            group.getValue().forEach((column, value) ->
-                    values.add(shape.columnValue("record " + record.recordId() + " column " + column, column, value)));
+            group.getValue()
+                    .forEach((column, value) -> values.add(
+                            shape.columnValue("record " + record.recordId() + " column " + column, column, value)));
             values.addAll(key);
             updates.add(cql.prepare(shape.restoreCellsCql(columns)).bind(values.toArray()));
         }

@@ -1,8 +1,8 @@
 package io.erasure.store.cassandra.restore;
 
+import com.datastax.oss.driver.api.core.cql.Statement;
 import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
-import com.datastax.oss.driver.api.core.cql.Statement;
 import io.erasure.store.cassandra.CassandraErrors;
 import io.erasure.store.cassandra.CqlRunner;
 import io.erasure.store.cassandra.json.CqlJson;
@@ -33,19 +33,22 @@ public final class RestoreWrites {
      * One insert: the row's Cassandra JSON, its write time, and its TTL in seconds ({@code 0} = none;
      * {@code null} = a row that had only key columns, written without a TTL so the table default applies).
      */
-    public record RowWrite(String json, long writeTimeMicros, Integer ttlSeconds) {
-    }
+    public record RowWrite(String json, long writeTimeMicros, Integer ttlSeconds) {}
 
-    private RestoreWrites() {
-    }
+    private RestoreWrites() {}
 
     /**
      * Runs {@code writes} (the i-th restores {@code records[toWrite[i]]}) and fills their outcomes: RESTORED, or FAILED
      * with the store's reason. A retriable failure is thrown: retrying the whole call is safe, what was restored then
      * reports "already restored".
      */
-    static void execute(CqlRunner cql, String what, List<Statement<?>> writes, List<Integer> toWrite,
-                        List<DeletionRecord> records, RecordOutcome[] outcomes) {
+    static void execute(
+            CqlRunner cql,
+            String what,
+            List<Statement<?>> writes,
+            List<Integer> toWrite,
+            List<DeletionRecord> records,
+            RecordOutcome[] outcomes) {
         List<Throwable> failures = cql.executeEach(writes);
         for (int n = 0; n < toWrite.size(); n++) {
             int i = toWrite.get(n);

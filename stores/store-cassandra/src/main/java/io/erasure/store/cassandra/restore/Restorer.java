@@ -64,10 +64,13 @@ public final class Restorer {
     public RestoreOutcome restore(TableShape shape, List<DeletionRecord> records) {
         for (DeletionRecord record : records) {
             if (!record.dataset().equals(shape.spec().name())) {
-                throw new IllegalArgumentException("record " + record.recordId() + " belongs to dataset '" + record.dataset()
-                        + "', not '" + shape.spec().name() + "'; restore each dataset's records with its own spec");
+                throw new IllegalArgumentException(
+                        "record " + record.recordId() + " belongs to dataset '" + record.dataset() + "', not '"
+                                + shape.spec().name() + "'; restore each dataset's records with its own spec");
             }
-            shape.spec().keyColumns().requireFullKey("record " + record.recordId() + " primaryKey", record.primaryKey());
+            shape.spec()
+                    .keyColumns()
+                    .requireFullKey("record " + record.recordId() + " primaryKey", record.primaryKey());
         }
         RecordOutcome[] outcomes = new RecordOutcome[records.size()];
         List<Integer> inStore = new ArrayList<>();
@@ -75,8 +78,11 @@ public final class Restorer {
         for (int i = 0; i < records.size(); i++) {
             DeletionRecord record = records.get(i);
             if (record.retainedRef() != null) {
-                outcomes[i] = outcome(record, Status.FAILED, "the row's columns are in S3 at " + record.retainedRef()
-                        + "; the recovery service fetches them and restores the full record");
+                outcomes[i] = outcome(
+                        record,
+                        Status.FAILED,
+                        "the row's columns are in S3 at " + record.retainedRef()
+                                + "; the recovery service fetches them and restores the full record");
             } else if (record.anonymised()) {
                 anonymised.add(i);
             } else {
@@ -85,13 +91,15 @@ public final class Restorer {
         }
         Instant now = clock.instant();
         if (!anonymised.isEmpty()) {
-            List<RecordOutcome> cellOutcomes = cells.restore(shape, anonymised.stream().map(records::get).toList(), now);
+            List<RecordOutcome> cellOutcomes =
+                    cells.restore(shape, anonymised.stream().map(records::get).toList(), now);
             for (int n = 0; n < anonymised.size(); n++) {
                 outcomes[anonymised.get(n)] = cellOutcomes.get(n);
             }
         }
 
-        List<LiveState> states = reads.states(shape, inStore.stream().map(i -> records.get(i).primaryKey()).toList());
+        List<LiveState> states = reads.states(
+                shape, inStore.stream().map(i -> records.get(i).primaryKey()).toList());
         List<Integer> toWrite = new ArrayList<>();
         List<Statement<?>> writes = new ArrayList<>();
         List<Integer> liveKeys = new ArrayList<>();
@@ -105,8 +113,10 @@ public final class Restorer {
                 if (state.present() && !cells.hadValues()) {
                     outcomes[i] = outcome(record, Status.NEWER_DATA_KEPT, keptDetail(record, state));
                 } else if (cells.expired()) {
-                    outcomes[i] = outcome(record, Status.EXPIRED, "every column's TTL ran out since the delete at "
-                            + record.deletedAt());
+                    outcomes[i] = outcome(
+                            record,
+                            Status.EXPIRED,
+                            "every column's TTL ran out since the delete at " + record.deletedAt());
                 } else if (state.present()) {
                     liveKeys.add(i);
                     liveCells.add(cells);
@@ -135,15 +145,22 @@ public final class Restorer {
      * cell, as the delete at the cut-off left it). Adds their writes to {@code writes}; a key with nothing left to
      * write gets its outcome here. Returns the detail of each key written, by record index.
      */
-    private Map<Integer, String> intoLiveRows(TableShape shape, List<DeletionRecord> records, List<Integer> liveKeys,
-                                              List<CellsByTtl> liveCells, List<Integer> toWrite, List<Statement<?>> writes,
-                                              RecordOutcome[] outcomes) {
+    private Map<Integer, String> intoLiveRows(
+            TableShape shape,
+            List<DeletionRecord> records,
+            List<Integer> liveKeys,
+            List<CellsByTtl> liveCells,
+            List<Integer> toWrite,
+            List<Statement<?>> writes,
+            RecordOutcome[] outcomes) {
         List<Statement<?>> cellReads = new ArrayList<>(liveKeys.size());
         for (int n = 0; n < liveKeys.size(); n++) {
-            List<Object> key = shape.keyValues(shape.primaryKey(), records.get(liveKeys.get(n)).primaryKey());
+            List<Object> key = shape.keyValues(
+                    shape.primaryKey(), records.get(liveKeys.get(n)).primaryKey());
             cellReads.add(cql.bind(shape.cellWriteTimesCql(liveCells.get(n).columns()), key));
         }
-        List<List<Row>> found = cellReads.isEmpty() ? List.of()
+        List<List<Row>> found = cellReads.isEmpty()
+                ? List.of()
                 : cql.readAll("reading the live cells of " + shape.spec().quotedTable(), cellReads);
         Map<Integer, String> details = new LinkedHashMap<>();
         for (int n = 0; n < liveKeys.size(); n++) {
@@ -168,16 +185,24 @@ public final class Restorer {
                 }
             }
             if (restore.isEmpty()) {
-                outcomes[i] = outcome(record, Status.NEWER_DATA_KEPT, newer.isEmpty() ? "already restored"
-                        : (already.isEmpty() ? "" : "already restored; ") + kept(newer) + "; nothing was written");
+                outcomes[i] = outcome(
+                        record,
+                        Status.NEWER_DATA_KEPT,
+                        newer.isEmpty()
+                                ? "already restored"
+                                : (already.isEmpty() ? "" : "already restored; ") + kept(newer)
+                                        + "; nothing was written");
                 continue;
             }
             try {
                 writes.add(write(shape, record, cells.only(restore)));
                 toWrite.add(i);
-                details.put(i, "restored " + restore.size() + " of " + columns.size() + " cells into a row that has live"
-                        + " data again" + (already.isEmpty() ? "" : "; " + String.join(", ", already) + " already restored")
-                        + (newer.isEmpty() ? "; no cell of it was newer" : "; " + kept(newer)));
+                details.put(
+                        i,
+                        "restored " + restore.size() + " of " + columns.size() + " cells into a row that has live"
+                                + " data again"
+                                + (already.isEmpty() ? "" : "; " + String.join(", ", already) + " already restored")
+                                + (newer.isEmpty() ? "; no cell of it was newer" : "; " + kept(newer)));
             } catch (IllegalArgumentException e) {
                 outcomes[i] = outcome(record, Status.FAILED, e.getMessage());
             }
@@ -186,15 +211,20 @@ public final class Restorer {
     }
 
     private static String kept(Map<String, Long> newer) {
-        return newer.size() + " kept newer (" + newer.entrySet().stream()
-                .map(e -> e.getKey() + " written at " + e.getValue() + " µs").collect(Collectors.joining(", ")) + ")";
+        return newer.size() + " kept newer ("
+                + newer.entrySet().stream()
+                        .map(e -> e.getKey() + " written at " + e.getValue() + " µs")
+                        .collect(Collectors.joining(", "))
+                + ")";
     }
 
     /** The write restoring {@code cells} of {@code record}; never called with expired cells. */
     private Statement<?> write(TableShape shape, DeletionRecord record, CellsByTtl cells) {
         List<RowWrite> rows = RestoreWrites.of(shape, record, cells);
         if (rows.size() == 1 && rows.get(0).ttlSeconds() == null) {
-            return cql.bind(shape.restoreKeyOnlyCql(), List.of(rows.get(0).json(), rows.get(0).writeTimeMicros()));
+            return cql.bind(
+                    shape.restoreKeyOnlyCql(),
+                    List.of(rows.get(0).json(), rows.get(0).writeTimeMicros()));
         }
         List<BatchableStatement<?>> inserts = new ArrayList<>();
         for (RowWrite row : rows) {
@@ -207,7 +237,8 @@ public final class Restorer {
 
     /** Why a record was not written over a live key (shared with the bulk path). */
     public static String keptDetail(DeletionRecord record, LiveState state) {
-        if (state.lastWriteMicros() != null && state.lastWriteMicros() == record.cutoff().restoreWriteTimeMicros()) {
+        if (state.lastWriteMicros() != null
+                && state.lastWriteMicros() == record.cutoff().restoreWriteTimeMicros()) {
             return "already restored";
         }
         return state.lastWriteMicros() == null

@@ -41,8 +41,7 @@ public final class TableCatalog {
     private final String connectionRef;
     private final Map<DatasetSpec, Checked> shapes = new ConcurrentHashMap<>();
 
-    private record Checked(TableMetadata table, TableShape shape) {
-    }
+    private record Checked(TableMetadata table, TableShape shape) {}
 
     public TableCatalog(CqlSession session, String connectionRef) {
         this.session = session;
@@ -68,8 +67,10 @@ public final class TableCatalog {
 
     private TableMetadata table(DatasetSpec spec) {
         if (spec.storeKind() != StoreKind.CASSANDRA) {
-            throw refuse(spec, "is a " + spec.storeKind() + " dataset; register it with storeKind CASSANDRA or open it"
-                    + " with the " + spec.storeKind() + " adapter");
+            throw refuse(
+                    spec,
+                    "is a " + spec.storeKind() + " dataset; register it with storeKind CASSANDRA or open it"
+                            + " with the " + spec.storeKind() + " adapter");
         }
         Optional<TableMetadata> table = lookup(session.getMetadata(), spec);
         if (table.isEmpty()) {
@@ -83,12 +84,17 @@ public final class TableCatalog {
         if (table.isPresent()) {
             return table.get();
         }
-        boolean keyspaceExists = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(spec.namespace())).isPresent();
+        boolean keyspaceExists = session.getMetadata()
+                .getKeyspace(CqlIdentifier.fromInternal(spec.namespace()))
+                .isPresent();
         String what = keyspaceExists
                 ? "table " + spec.namespace() + "." + spec.table() + " does not exist in keyspace " + spec.namespace()
-                : "keyspace " + spec.namespace() + " (of table " + spec.namespace() + "." + spec.table() + ") does not exist";
-        throw refuse(spec, "points at a missing table: " + what + " on connection '" + connectionRef
-                + "'; create the table, or fix namespace/table in the dataset spec");
+                : "keyspace " + spec.namespace() + " (of table " + spec.namespace() + "." + spec.table()
+                        + ") does not exist";
+        throw refuse(
+                spec,
+                "points at a missing table: " + what + " on connection '" + connectionRef
+                        + "'; create the table, or fix namespace/table in the dataset spec");
     }
 
     private static Optional<TableMetadata> lookup(Metadata metadata, DatasetSpec spec) {
@@ -98,21 +104,32 @@ public final class TableCatalog {
 
     private TableShape inspect(DatasetSpec spec, TableMetadata table) {
         String name = spec.namespace() + "." + spec.table();
-        List<String> partition = table.getPartitionKey().stream().map(c -> c.getName().asInternal()).toList();
-        List<String> clustering = table.getClusteringColumns().keySet().stream().map(c -> c.getName().asInternal()).toList();
-        if (!partition.equals(spec.keyColumns().partition()) || !clustering.equals(spec.keyColumns().clustering())) {
-            throw refuse(spec, "has key columns partition=" + spec.keyColumns().partition() + " clustering="
-                    + spec.keyColumns().clustering() + " but table " + name + " has partition key " + partition
-                    + " and clustering columns " + clustering + "; register the table's primary key, in order");
+        List<String> partition = table.getPartitionKey().stream()
+                .map(c -> c.getName().asInternal())
+                .toList();
+        List<String> clustering = table.getClusteringColumns().keySet().stream()
+                .map(c -> c.getName().asInternal())
+                .toList();
+        if (!partition.equals(spec.keyColumns().partition())
+                || !clustering.equals(spec.keyColumns().clustering())) {
+            throw refuse(
+                    spec,
+                    "has key columns partition=" + spec.keyColumns().partition() + " clustering="
+                            + spec.keyColumns().clustering() + " but table " + name + " has partition key " + partition
+                            + " and clustering columns " + clustering + "; register the table's primary key, in order");
         }
         if (table.getColumn(CqlIdentifier.fromInternal(spec.identifierColumn())).isEmpty()) {
-            throw refuse(spec, "names identifierColumn '" + spec.identifierColumn() + "' but table " + name
-                    + " has no such column; name the column that holds the identifier");
+            throw refuse(
+                    spec,
+                    "names identifierColumn '" + spec.identifierColumn() + "' but table " + name
+                            + " has no such column; name the column that holds the identifier");
         }
         if (spec.conditionalColumn() instanceof ConditionalColumn.Named named) {
-            throw refuse(spec, "names conditionalColumn '" + named.name() + "', but Cassandra deletes are conditioned on"
-                    + " each cell's write time (USING TIMESTAMP at the cut-off), not on a column; set conditionalColumn"
-                    + " to none");
+            throw refuse(
+                    spec,
+                    "names conditionalColumn '" + named.name() + "', but Cassandra deletes are conditioned on"
+                            + " each cell's write time (USING TIMESTAMP at the cut-off), not on a column; set conditionalColumn"
+                            + " to none");
         }
 
         Map<String, DataType> keyTypes = new LinkedHashMap<>();
@@ -121,18 +138,24 @@ public final class TableCatalog {
             String columnName = column.getName().asInternal();
             DataType type = column.getType();
             if (type.getProtocolCode() == ProtocolConstants.DataType.COUNTER) {
-                throw refuse(spec, "points at counter table " + name + " (column '" + columnName + "' is a counter):"
-                        + " counters cannot be deleted at a cut-off timestamp nor restored to their value, so a counter"
-                        + " table cannot be served safely; keep deletable data in a regular table");
+                throw refuse(
+                        spec,
+                        "points at counter table " + name + " (column '" + columnName + "' is a counter):"
+                                + " counters cannot be deleted at a cut-off timestamp nor restored to their value, so a counter"
+                                + " table cannot be served safely; keep deletable data in a regular table");
             }
             unsupportedType(type).ifPresent(why -> {
-                throw refuse(spec, "points at table " + name + " whose column '" + columnName + "' has type "
-                        + type.asCql(true, true) + ", which " + why);
+                throw refuse(
+                        spec,
+                        "points at table " + name + " whose column '" + columnName + "' has type "
+                                + type.asCql(true, true) + ", which " + why);
             });
             if (column.isStatic()) {
-                throw refuse(spec, "points at table " + name + " with static column '" + columnName + "': a static"
-                        + " column belongs to the whole partition, so a row delete leaves it and a partition delete would"
-                        + " remove data no deletion record holds; move it into a regular column or a separate table");
+                throw refuse(
+                        spec,
+                        "points at table " + name + " with static column '" + columnName + "': a static"
+                                + " column belongs to the whole partition, so a row delete leaves it and a partition delete would"
+                                + " remove data no deletion record holds; move it into a regular column or a separate table");
             }
             if (spec.keyColumns().isPrimaryKeyColumn(columnName)) {
                 keyTypes.put(columnName, type);
@@ -164,10 +187,16 @@ public final class TableCatalog {
             return unsupportedType(map.getKeyType()).or(() -> unsupportedType(map.getValueType()));
         }
         if (type instanceof TupleType tuple) {
-            return tuple.getComponentTypes().stream().map(TableCatalog::unsupportedType).flatMap(Optional::stream).findFirst();
+            return tuple.getComponentTypes().stream()
+                    .map(TableCatalog::unsupportedType)
+                    .flatMap(Optional::stream)
+                    .findFirst();
         }
         if (type instanceof UserDefinedType udt) {
-            return udt.getFieldTypes().stream().map(TableCatalog::unsupportedType).flatMap(Optional::stream).findFirst();
+            return udt.getFieldTypes().stream()
+                    .map(TableCatalog::unsupportedType)
+                    .flatMap(Optional::stream)
+                    .findFirst();
         }
         return Optional.empty();
     }

@@ -115,7 +115,8 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
      * to see whether it holds anything besides a batch's rows.
      */
     public String partitionProbeCql() {
-        String clustering = spec.keyColumns().clustering().stream().map(c -> "toJson(" + Names.quoted(c) + ")")
+        String clustering = spec.keyColumns().clustering().stream()
+                .map(c -> "toJson(" + Names.quoted(c) + ")")
                 .collect(Collectors.joining(", "));
         return "SELECT " + clustering + " FROM " + spec.quotedTable() + " WHERE " + where(partitionKey()) + " LIMIT ?";
     }
@@ -141,7 +142,8 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
 
     /** The newest write time of each of {@code columns} of one row ({@code MAXWRITETIME}, null when no live cell). */
     public String cellWriteTimesCql(List<String> columns) {
-        String selectors = columns.stream().map(c -> "MAXWRITETIME(" + Names.quoted(c) + ")")
+        String selectors = columns.stream()
+                .map(c -> "MAXWRITETIME(" + Names.quoted(c) + ")")
                 .collect(Collectors.joining(", "));
         return "SELECT " + selectors + " FROM " + spec.quotedTable() + " WHERE " + where(primaryKey());
     }
@@ -151,7 +153,8 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
      * {@code [writeTimeMicros, ttlSeconds (0 = none), column JSON..., key JSON...]}.
      */
     public String restoreCellsCql(List<String> columns) {
-        String assignments = columns.stream().map(c -> Names.quoted(c) + " = fromJson(?)").collect(Collectors.joining(", "));
+        String assignments =
+                columns.stream().map(c -> Names.quoted(c) + " = fromJson(?)").collect(Collectors.joining(", "));
         return "UPDATE " + spec.quotedTable() + " USING TIMESTAMP ? AND TTL ? SET " + assignments + " WHERE "
                 + where(primaryKey());
     }
@@ -161,7 +164,9 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
      * only run where that is a partition read or an indexed read (see {@code lookup.IdentifierRoute}).
      */
     public String keysByValueCql(String column) {
-        String selectors = primaryKey().stream().map(c -> "toJson(" + Names.quoted(c) + ")").collect(Collectors.joining(", "));
+        String selectors = primaryKey().stream()
+                .map(c -> "toJson(" + Names.quoted(c) + ")")
+                .collect(Collectors.joining(", "));
         return "SELECT " + selectors + " FROM " + spec.quotedTable() + " WHERE " + where(List.of(column));
     }
 
@@ -190,14 +195,18 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
     public String columnValue(String field, String column, Object value) {
         DataType type = keyTypes.containsKey(column) ? keyTypes.get(column) : regular.get(column);
         if (type == null) {
-            throw new IllegalArgumentException(field + ": table " + spec.quotedTable() + " has no column '" + column + "'");
+            throw new IllegalArgumentException(
+                    field + ": table " + spec.quotedTable() + " has no column '" + column + "'");
         }
         return CqlJson.toCassandraJson(field, type, value);
     }
 
     public String describe() {
-        return spec.quotedTable() + " (" + allTypes().entrySet().stream()
-                .map(e -> e.getKey() + " " + e.getValue().asCql(true, true)).collect(Collectors.joining(", ")) + ")";
+        return spec.quotedTable() + " ("
+                + allTypes().entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue().asCql(true, true))
+                        .collect(Collectors.joining(", "))
+                + ")";
     }
 
     private List<String> rowSelectors() {
@@ -233,7 +242,8 @@ public record TableShape(DatasetSpec spec, Map<String, DataType> keyTypes, Map<S
             throw new IllegalArgumentException("a key set has at least one key, got " + terms);
         }
         List<String> in = keySetInColumns();
-        String term = in.size() == 1 ? "fromJson(?)"
+        String term = in.size() == 1
+                ? "fromJson(?)"
                 : "(" + in.stream().map(c -> "fromJson(?)").collect(Collectors.joining(", ")) + ")";
         String list = "(" + String.join(", ", Collections.nCopies(terms, term)) + ")";
         String columns = in.size() == 1 ? Names.quoted(in.get(0)) : "(" + quotedList(in) + ")";

@@ -47,21 +47,24 @@ public final class CassandraDeleteBenchmark {
     private static final long BEFORE = CutoffTimestamp.toMicros(Instant.now()) - 3_600_000_000L;
     private static final CutoffTimestamp CUTOFF = new CutoffTimestamp(BEFORE + 1_000_000);
 
-    private CassandraDeleteBenchmark() {
-    }
+    private CassandraDeleteBenchmark() {}
 
     public static void main(String[] args) {
         int rows = Integer.getInteger("bench.rows", 50_000);
         int perPartition = Integer.getInteger("bench.rows-per-partition", 5);
-        int[] batchSizes = Arrays.stream(System.getProperty("bench.batch-sizes", "50,200,500").split(","))
-                .mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+        int[] batchSizes = Arrays.stream(
+                        System.getProperty("bench.batch-sizes", "50,200,500").split(","))
+                .mapToInt(s -> Integer.parseInt(s.trim()))
+                .toArray();
 
-        System.out.printf("Cassandra delete benchmark: %d rows, %d rows per partition, node %s%n", rows, perPartition,
-                CassandraFixtures.engine().contactPoint());
-        System.out.printf("%-10s %6s %8s %9s %11s %14s %12s %12s %11s%n", "mode", "batch", "rows", "seconds", "deletes/s",
-                "exec-only/s", "plan ms/b", "exec ms/b", "tombstones");
+        System.out.printf(
+                "Cassandra delete benchmark: %d rows, %d rows per partition, node %s%n",
+                rows, perPartition, CassandraFixtures.engine().contactPoint());
+        System.out.printf(
+                "%-10s %6s %8s %9s %11s %14s %12s %12s %11s%n",
+                "mode", "batch", "rows", "seconds", "deletes/s", "exec-only/s", "plan ms/b", "exec ms/b", "tombstones");
         try (CqlSession direct = slowQuerySession();
-             CassandraStoreAdapter adapter = CassandraFixtures.openAdapter(Map.of())) {
+                CassandraStoreAdapter adapter = CassandraFixtures.openAdapter(Map.of())) {
             CassandraFixtures.createKeyspace(direct, KEYSPACE, 1);
             int warmupRows = Integer.getInteger("bench.warmup-rows", 5_000);
             for (String mode : List.of("row", "partition")) {
@@ -76,14 +79,23 @@ public final class CassandraDeleteBenchmark {
         System.exit(0); // the shared engine stops in the shutdown hook
     }
 
-    private static void run(CqlSession direct, CassandraStoreAdapter adapter, String mode, int batchSize, int rows,
-                            int perPartition, boolean report) {
+    private static void run(
+            CqlSession direct,
+            CassandraStoreAdapter adapter,
+            String mode,
+            int batchSize,
+            int rows,
+            int perPartition,
+            boolean report) {
         String table = "orders_" + mode + "_" + batchSize;
         direct.execute("DROP TABLE IF EXISTS " + KEYSPACE + "." + table);
         direct.execute("CREATE TABLE " + KEYSPACE + "." + table
                 + " (customer_id bigint, order_id int, payload text, PRIMARY KEY ((customer_id), order_id))");
         List<Map<String, Object>> keys = load(direct, table, rows, perPartition);
-        DatasetSpec spec = CassandraFixtures.spec(KEYSPACE, table, KeyColumns.of(List.of("customer_id"), List.of("order_id")),
+        DatasetSpec spec = CassandraFixtures.spec(
+                KEYSPACE,
+                table,
+                KeyColumns.of(List.of("customer_id"), List.of("order_id")),
                 mode.equals("partition") ? "customer_id" : "order_id");
         adapter.checkDataset(spec);
 
@@ -93,8 +105,8 @@ public final class CassandraDeleteBenchmark {
         int tombstones = 0;
         int batches = 0;
         for (int from = 0; from < keys.size(); from += batchSize) {
-            DeleteBatch batch = new DeleteBatch(spec, "bench-" + batches, CUTOFF,
-                    keys.subList(from, Math.min(keys.size(), from + batchSize)));
+            DeleteBatch batch = new DeleteBatch(
+                    spec, "bench-" + batches, CUTOFF, keys.subList(from, Math.min(keys.size(), from + batchSize)));
             long start = System.nanoTime();
             DeletePlan plan = adapter.planDelete(batch);
             long planned = System.nanoTime();
@@ -108,13 +120,24 @@ public final class CassandraDeleteBenchmark {
         }
         double seconds = (planNanos + execNanos) / 1e9;
         if (report) {
-            System.out.printf("%-10s %6d %8d %9.2f %11.0f %14.0f %12.2f %12.2f %11d%n", mode, batchSize, deleted, seconds,
-                    deleted / seconds, deleted / (execNanos / 1e9), planNanos / 1e6 / batches, execNanos / 1e6 / batches,
+            System.out.printf(
+                    "%-10s %6d %8d %9.2f %11.0f %14.0f %12.2f %12.2f %11d%n",
+                    mode,
+                    batchSize,
+                    deleted,
+                    seconds,
+                    deleted / seconds,
+                    deleted / (execNanos / 1e9),
+                    planNanos / 1e6 / batches,
+                    execNanos / 1e6 / batches,
                     tombstones);
         }
-        long left = direct.execute("SELECT count(*) FROM " + KEYSPACE + "." + table).one().getLong(0);
+        long left = direct.execute("SELECT count(*) FROM " + KEYSPACE + "." + table)
+                .one()
+                .getLong(0);
         if (left != 0 || deleted != keys.size()) {
-            throw new IllegalStateException(table + ": " + left + " rows left, " + deleted + " of " + keys.size() + " deleted");
+            throw new IllegalStateException(
+                    table + ": " + left + " rows left, " + deleted + " of " + keys.size() + " deleted");
         }
         direct.execute("DROP TABLE " + KEYSPACE + "." + table);
     }
@@ -124,7 +147,8 @@ public final class CassandraDeleteBenchmark {
         var engine = CassandraFixtures.engine();
         return CqlSession.builder()
                 .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofMinutes(2)).build())
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofMinutes(2))
+                        .build())
                 .addContactPoint(new InetSocketAddress(engine.host(), engine.port()))
                 .withLocalDatacenter(engine.localDatacenter())
                 .build();
@@ -143,7 +167,8 @@ public final class CassandraDeleteBenchmark {
             keys.add(Map.of("customer_id", customer, "order_id", order));
             inFlight.acquireUninterruptibly();
             writes.add(direct.executeAsync(insert.bind(customer, order, "order " + order + " of customer " + customer))
-                    .toCompletableFuture().whenComplete((r, e) -> inFlight.release()));
+                    .toCompletableFuture()
+                    .whenComplete((r, e) -> inFlight.release()));
         }
         CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
         return keys;

@@ -29,9 +29,10 @@ class GcGraceGuardTest {
         Decision decision = guard.decide(cluster, profiles(Replication.simple(3), TEN_DAYS, REPAIRED_YESTERDAY), 1);
 
         assertThat(decision.verdict()).isEqualTo(Verdict.REFUSE);
-        assertThat(decision.reasons()).containsExactly("node 127.0.0.2 has been unreachable for 11 days, longer than"
-                + " demo.member_profiles' gc_grace_seconds of 10 days: its data may resurrect deleted rows; repair it"
-                + " (nodetool repair) or remove it before deleting");
+        assertThat(decision.reasons())
+                .containsExactly("node 127.0.0.2 has been unreachable for 11 days, longer than"
+                        + " demo.member_profiles' gc_grace_seconds of 10 days: its data may resurrect deleted rows; repair it"
+                        + " (nodetool repair) or remove it before deleting");
     }
 
     @Test
@@ -45,56 +46,75 @@ class GcGraceGuardTest {
 
     @Test
     void gcGraceZeroWithThreeReplicasIsRefusedBecauseTombstonesCannotPropagate() {
-        Decision decision = guard.decide(cluster(up("127.0.0.1"), up("127.0.0.2"), up("127.0.0.3")),
-                profiles(Replication.simple(3), Duration.ZERO, REPAIRED_YESTERDAY), 1);
+        Decision decision = guard.decide(
+                cluster(up("127.0.0.1"), up("127.0.0.2"), up("127.0.0.3")),
+                profiles(Replication.simple(3), Duration.ZERO, REPAIRED_YESTERDAY),
+                1);
 
         assertThat(decision.verdict()).isEqualTo(Verdict.REFUSE);
-        assertThat(decision.reasons()).singleElement().asString()
-                .startsWith("demo.member_profiles has gc_grace_seconds = 0 with replication factor 3: its tombstones may"
-                        + " be purged before they reach every replica")
+        assertThat(decision.reasons())
+                .singleElement()
+                .asString()
+                .startsWith(
+                        "demo.member_profiles has gc_grace_seconds = 0 with replication factor 3: its tombstones may"
+                                + " be purged before they reach every replica")
                 .contains("ALTER TABLE demo.member_profiles WITH gc_grace_seconds = 864000");
     }
 
     @Test
     void noRepairKnownWithinGcGraceIsAWarning() {
-        Decision decision = guard.decide(cluster(up("127.0.0.1"), up("127.0.0.2"), up("127.0.0.3")),
-                profiles(Replication.simple(3), TEN_DAYS, null), 1);
+        Decision decision = guard.decide(
+                cluster(up("127.0.0.1"), up("127.0.0.2"), up("127.0.0.3")),
+                profiles(Replication.simple(3), TEN_DAYS, null),
+                1);
 
         assertThat(decision.verdict()).isEqualTo(Verdict.WARN);
-        assertThat(decision.reasons()).singleElement().asString()
-                .startsWith("no successful repair of demo.member_profiles is known within its gc_grace_seconds of 10 days")
+        assertThat(decision.reasons())
+                .singleElement()
+                .asString()
+                .startsWith(
+                        "no successful repair of demo.member_profiles is known within its gc_grace_seconds of 10 days")
                 .contains("nodetool repair demo member_profiles");
     }
 
     @Test
     void aLastRepairOlderThanGcGraceIsAWarning() {
-        Decision decision = guard.decide(cluster(up("127.0.0.1"), up("127.0.0.2")),
-                profiles(Replication.simple(2), TEN_DAYS, NOW.minus(Duration.ofDays(12))), 1);
+        Decision decision = guard.decide(
+                cluster(up("127.0.0.1"), up("127.0.0.2")),
+                profiles(Replication.simple(2), TEN_DAYS, NOW.minus(Duration.ofDays(12))),
+                1);
 
         assertThat(decision.verdict()).isEqualTo(Verdict.WARN);
-        assertThat(decision.reasons()).singleElement().asString()
-                .startsWith("the last known successful repair of demo.member_profiles ended 12 days ago, longer than its"
-                        + " gc_grace_seconds of 10 days");
+        assertThat(decision.reasons())
+                .singleElement()
+                .asString()
+                .startsWith(
+                        "the last known successful repair of demo.member_profiles ended 12 days ago, longer than its"
+                                + " gc_grace_seconds of 10 days");
     }
 
     @Test
     void withReplicationFactorOneNoReplicaCanBeStaleSoEvenALongDownNodeAndNoRepairAreAllowed() {
         ClusterState cluster = cluster(up("127.0.0.1"), down("127.0.0.2", Duration.ofDays(30)));
 
-        assertThat(guard.decide(cluster, profiles(Replication.simple(1), TEN_DAYS, null), 1)).isEqualTo(Decision.allow());
-        assertThat(guard.decide(cluster, profiles(Replication.simple(1), Duration.ZERO, null), 1)).isEqualTo(Decision.allow());
+        assertThat(guard.decide(cluster, profiles(Replication.simple(1), TEN_DAYS, null), 1))
+                .isEqualTo(Decision.allow());
+        assertThat(guard.decide(cluster, profiles(Replication.simple(1), Duration.ZERO, null), 1))
+                .isEqualTo(Decision.allow());
     }
 
     @Test
     void moreTombstonesIntoOnePartitionThanTheWarnThresholdIsAWarningAndAsManyIsNot() {
         ClusterState cluster = cluster(up("127.0.0.1"));
-        TableSettings table = new TableSettings("demo", "member_profiles", TEN_DAYS, Replication.simple(1), Optional.empty(),
-                100);
+        TableSettings table =
+                new TableSettings("demo", "member_profiles", TEN_DAYS, Replication.simple(1), Optional.empty(), 100);
 
         Decision over = guard.decide(cluster, table, 101);
 
         assertThat(over.verdict()).isEqualTo(Verdict.WARN);
-        assertThat(over.reasons()).singleElement().asString()
+        assertThat(over.reasons())
+                .singleElement()
+                .asString()
                 .startsWith("this batch writes 101 tombstones into one partition of demo.member_profiles, more than"
                         + " tombstone_warn_threshold (100)");
         assertThat(guard.decide(cluster, table, 100)).isEqualTo(Decision.allow());
@@ -102,43 +122,56 @@ class GcGraceGuardTest {
 
     @Test
     void aDownNodeInADataCenterWithoutReplicasOfTheKeyspaceDoesNotCount() {
-        ClusterState cluster = cluster(up("10.0.0.1", "dc1"), up("10.0.0.2", "dc1"),
+        ClusterState cluster = cluster(
+                up("10.0.0.1", "dc1"),
+                up("10.0.0.2", "dc1"),
                 NodeStatus.down("10.1.0.1", "dc2", NOW.minus(Duration.ofDays(40)), Optional.empty()));
 
-        Decision decision = guard.decide(cluster, profiles(Replication.perDatacenter(Map.of("dc1", 2)), TEN_DAYS,
-                REPAIRED_YESTERDAY), 1);
+        Decision decision = guard.decide(
+                cluster, profiles(Replication.perDatacenter(Map.of("dc1", 2)), TEN_DAYS, REPAIRED_YESTERDAY), 1);
 
         assertThat(decision).isEqualTo(Decision.allow());
     }
 
     @Test
     void aNodeAlreadyDownWhenFirstSeenMayHaveBeenDownLongerSoItIsAWarning() {
-        ClusterState cluster = cluster(up("127.0.0.1"),
+        ClusterState cluster = cluster(
+                up("127.0.0.1"),
                 NodeStatus.down("127.0.0.2", "datacenter1", NOW.minus(Duration.ofHours(2)), Optional.empty()));
 
         Decision decision = guard.decide(cluster, profiles(Replication.simple(2), TEN_DAYS, REPAIRED_YESTERDAY), 1);
 
         assertThat(decision.verdict()).isEqualTo(Verdict.WARN);
-        assertThat(decision.reasons()).singleElement().asString()
+        assertThat(decision.reasons())
+                .singleElement()
+                .asString()
                 .startsWith("node 127.0.0.2 was already unreachable when this adapter first looked, 2 hours ago");
     }
 
     @Test
     void aNodeLastSeenUpLongerThanGcGraceAgoIsAWarningEvenIfSeenDownOnlyRecently() {
-        ClusterState cluster = cluster(up("127.0.0.1"), NodeStatus.down("127.0.0.2", "datacenter1",
-                NOW.minus(Duration.ofHours(1)), Optional.of(NOW.minus(Duration.ofDays(15)))));
+        ClusterState cluster = cluster(
+                up("127.0.0.1"),
+                NodeStatus.down(
+                        "127.0.0.2",
+                        "datacenter1",
+                        NOW.minus(Duration.ofHours(1)),
+                        Optional.of(NOW.minus(Duration.ofDays(15)))));
 
         Decision decision = guard.decide(cluster, profiles(Replication.simple(2), TEN_DAYS, REPAIRED_YESTERDAY), 1);
 
         assertThat(decision.verdict()).isEqualTo(Verdict.WARN);
-        assertThat(decision.reasons()).singleElement().asString()
+        assertThat(decision.reasons())
+                .singleElement()
+                .asString()
                 .startsWith("node 127.0.0.2 is unreachable and was last seen up 15 days ago");
     }
 
     @Test
     void aReplicaInAnUnknownStateIsAWarning() {
-        ClusterState cluster = cluster(up("127.0.0.1"), new NodeStatus("127.0.0.2", "datacenter1", Reachability.UNKNOWN,
-                Optional.empty(), Optional.empty()));
+        ClusterState cluster = cluster(
+                up("127.0.0.1"),
+                new NodeStatus("127.0.0.2", "datacenter1", Reachability.UNKNOWN, Optional.empty(), Optional.empty()));
 
         Decision decision = guard.decide(cluster, profiles(Replication.simple(2), TEN_DAYS, REPAIRED_YESTERDAY), 1);
 
@@ -154,7 +187,8 @@ class GcGraceGuardTest {
 
         assertThat(decision.verdict()).isEqualTo(Verdict.REFUSE);
         assertThat(decision.reasons()).hasSize(2);
-        assertThat(decision.reason()).contains("node 127.0.0.2 has been unreachable for 11 days")
+        assertThat(decision.reason())
+                .contains("node 127.0.0.2 has been unreachable for 11 days")
                 .contains("node 127.0.0.3 has been unreachable for 20 days");
     }
 
@@ -168,7 +202,8 @@ class GcGraceGuardTest {
     }
 
     private static TableSettings profiles(Replication replication, Duration gcGrace, Instant lastRepair) {
-        return new TableSettings("demo", "member_profiles", gcGrace, replication, Optional.ofNullable(lastRepair), 1000);
+        return new TableSettings(
+                "demo", "member_profiles", gcGrace, replication, Optional.ofNullable(lastRepair), 1000);
     }
 
     private static ClusterState cluster(NodeStatus... nodes) {

@@ -9,8 +9,8 @@ class ReplicationTest {
 
     @Test
     void simpleStrategyReplicatesOnEveryNodeWithItsFactor() {
-        Replication replication = Replication.of(Map.of("class", "org.apache.cassandra.locator.SimpleStrategy",
-                "replication_factor", "3"));
+        Replication replication = Replication.of(
+                Map.of("class", "org.apache.cassandra.locator.SimpleStrategy", "replication_factor", "3"));
 
         assertThat(replication.factor()).isEqualTo(3);
         assertThat(replication.holdsReplicasIn("any-dc")).isTrue();
@@ -18,8 +18,8 @@ class ReplicationTest {
 
     @Test
     void networkTopologyStrategyAddsUpItsDataCentersAndHoldsReplicasOnlyInThem() {
-        Replication replication = Replication.of(Map.of("class", "org.apache.cassandra.locator.NetworkTopologyStrategy",
-                "dc1", "3", "dc2", "2", "dc3", "0"));
+        Replication replication = Replication.of(Map.of(
+                "class", "org.apache.cassandra.locator.NetworkTopologyStrategy", "dc1", "3", "dc2", "2", "dc3", "0"));
 
         assertThat(replication.factor()).isEqualTo(5);
         assertThat(replication.holdsReplicasIn("dc1")).isTrue();
@@ -29,7 +29,9 @@ class ReplicationTest {
 
     @Test
     void transientReplicasAreNotCountedAsFullReplicas() {
-        assertThat(Replication.of(Map.of("class", "NetworkTopologyStrategy", "dc1", "3/1")).factor()).isEqualTo(2);
+        assertThat(Replication.of(Map.of("class", "NetworkTopologyStrategy", "dc1", "3/1"))
+                        .factor())
+                .isEqualTo(2);
     }
 
     @Test

@@ -29,7 +29,8 @@ class CqlJsonTest {
         assertThat(CqlJson.fromCassandraJson(DataTypes.DECIMAL, precise)).isEqualTo(precise);
         assertThat(CqlJson.fromCassandraJson(DataTypes.DECIMAL, "1.50")).isEqualTo("1.50");
         assertThat(CqlJson.toCassandraJson("d", DataTypes.DECIMAL, precise)).isEqualTo("\"" + precise + "\"");
-        assertThat(CqlJson.toCassandraJson("d", DataTypes.DECIMAL, new BigDecimal(precise))).isEqualTo("\"" + precise + "\"");
+        assertThat(CqlJson.toCassandraJson("d", DataTypes.DECIMAL, new BigDecimal(precise)))
+                .isEqualTo("\"" + precise + "\"");
         assertThat(CqlJson.toCassandraJson("v", DataTypes.VARINT, 12L)).isEqualTo("\"12\"");
     }
 
@@ -45,7 +46,8 @@ class CqlJsonTest {
     @Test
     void nonFiniteFloatingPointTravelsAsStrings() {
         assertThat(NonFiniteFloats.fromNativeFloatingPoint(Double.NaN)).isEqualTo("NaN");
-        assertThat(CqlJson.toCassandraJson("d", DataTypes.DOUBLE, Double.NEGATIVE_INFINITY)).isEqualTo("\"-Infinity\"");
+        assertThat(CqlJson.toCassandraJson("d", DataTypes.DOUBLE, Double.NEGATIVE_INFINITY))
+                .isEqualTo("\"-Infinity\"");
         assertThat(NonFiniteFloats.fromNativeFloatingPoint(1.5)).isEqualTo(1.5);
     }
 

@@ -21,7 +21,9 @@ class ClientReadLatencyTest {
     @Test
     void aWindowsP99ComesOnlyFromTheReadsAddedInIt() {
         long[] start = counts(bucket(1_000), 10_000); // a slow past: 10,000 reads of about 1 ms
-        assertThat(atOneLevel(start, 0, T0)).as("the first reading only starts a window").isNull();
+        assertThat(atOneLevel(start, 0, T0))
+                .as("the first reading only starts a window")
+                .isNull();
 
         long[] now = start.clone();
         now[bucket(100)] += 990;
@@ -101,7 +103,9 @@ class ClientReadLatencyTest {
         counts[bucket(500)] += 200;
         assertThat(atOneLevel(counts.clone(), 0, T0.plusSeconds(1))).isNotNull();
 
-        assertThat(atOneLevel(counts.clone(), 0, T0.plus(ClientReadLatency.MAX_WINDOW).plusSeconds(1))).isNull();
+        assertThat(atOneLevel(
+                        counts.clone(), 0, T0.plus(ClientReadLatency.MAX_WINDOW).plusSeconds(1)))
+                .isNull();
     }
 
     @Test

@@ -9,12 +9,17 @@ class IdentifierRouteTest {
 
     @Test
     void builtInSecondaryIndexesAndSaiAnswerEqualityOtherCustomIndexesDoNot() {
-        assertThat(IdentifierRoute.answersEquality("COMPOSITES", Map.of("target", "email"))).isTrue();
-        assertThat(IdentifierRoute.answersEquality("CUSTOM",
-                Map.of("target", "email", "class_name", "org.apache.cassandra.index.sai.StorageAttachedIndex"))).isTrue();
-        assertThat(IdentifierRoute.answersEquality("CUSTOM",
-                Map.of("target", "email", "class_name", "org.apache.cassandra.index.sasi.SASIIndex"))).isFalse();
-        assertThat(IdentifierRoute.answersEquality("CUSTOM", Map.of("target", "email"))).isFalse();
+        assertThat(IdentifierRoute.answersEquality("COMPOSITES", Map.of("target", "email")))
+                .isTrue();
+        assertThat(IdentifierRoute.answersEquality(
+                        "CUSTOM",
+                        Map.of("target", "email", "class_name", "org.apache.cassandra.index.sai.StorageAttachedIndex")))
+                .isTrue();
+        assertThat(IdentifierRoute.answersEquality(
+                        "CUSTOM", Map.of("target", "email", "class_name", "org.apache.cassandra.index.sasi.SASIIndex")))
+                .isFalse();
+        assertThat(IdentifierRoute.answersEquality("CUSTOM", Map.of("target", "email")))
+                .isFalse();
     }
 
     @Test

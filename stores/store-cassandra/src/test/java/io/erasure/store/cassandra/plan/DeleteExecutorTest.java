@@ -24,7 +24,8 @@ class DeleteExecutorTest {
     private static final CutoffTimestamp CUTOFF = new CutoffTimestamp(1_700_000_000_000_000L);
     private final TableShape shape = new TableShape(
             CassandraFixtures.spec("shop", "orders", KeyColumns.of(List.of("region"), List.of("order_id")), "order_id"),
-            orderedTypes(), Map.of("item", DataTypes.TEXT));
+            orderedTypes(),
+            Map.of("item", DataTypes.TEXT));
 
     @Test
     void rowDeletesOfOnePartitionAreSentInGroupsOfAtMostTheCap() {
@@ -38,7 +39,8 @@ class DeleteExecutorTest {
         List<List<PlannedStatement>> mutations = new DeleteExecutor(null, 3).mutations(shape, plan);
 
         assertThat(mutations).extracting(List::size).containsExactly(3, 3, 1, 1);
-        assertThat(mutations.get(0)).allSatisfy(s -> assertThat(s.values().get(1)).isEqualTo("\"eu\""));
+        assertThat(mutations.get(0))
+                .allSatisfy(s -> assertThat(s.values().get(1)).isEqualTo("\"eu\""));
         assertThat(mutations.get(3).get(0).values().get(1)).isEqualTo("\"us\"");
         assertThat(mutations.stream().mapToInt(List::size).sum()).isEqualTo(8);
     }
@@ -49,7 +51,9 @@ class DeleteExecutorTest {
         DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys);
         List<Object> values = new ArrayList<>(List.of(CUTOFF.micros() + 1));
         values.addAll(shape.keyValues(shape.primaryKey(), keys.get(0)));
-        DeletePlan forged = new DeletePlan(batch, List.of(new PlannedStatement(shape.rowDeleteCql(), values)),
+        DeletePlan forged = new DeletePlan(
+                batch,
+                List.of(new PlannedStatement(shape.rowDeleteCql(), values)),
                 List.of(new KeyDecision(keys.get(0), Action.DELETE_ROW)));
 
         assertThatThrownBy(() -> new DeleteExecutor(null, 3).mutations(shape, forged))
@@ -61,8 +65,10 @@ class DeleteExecutorTest {
     void aPlanStatementWithForeignTextIsRefused() {
         List<Map<String, Object>> keys = List.of(Map.of("region", "eu", "order_id", 1));
         DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys);
-        DeletePlan forged = new DeletePlan(batch, List.of(new PlannedStatement("TRUNCATE \"shop\".\"orders\"",
-                List.of(CUTOFF.micros()))), List.of(new KeyDecision(keys.get(0), Action.DELETE_ROW)));
+        DeletePlan forged = new DeletePlan(
+                batch,
+                List.of(new PlannedStatement("TRUNCATE \"shop\".\"orders\"", List.of(CUTOFF.micros()))),
+                List.of(new KeyDecision(keys.get(0), Action.DELETE_ROW)));
 
         assertThatThrownBy(() -> new DeleteExecutor(null, 3).mutations(shape, forged))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -71,7 +77,9 @@ class DeleteExecutorTest {
 
     @Test
     void clearingStatementsAreGroupedPerPartitionLikeRowDeletes() {
-        List<Map<String, Object>> keys = List.of(Map.of("region", "eu", "order_id", 1), Map.of("region", "eu", "order_id", 2),
+        List<Map<String, Object>> keys = List.of(
+                Map.of("region", "eu", "order_id", 1),
+                Map.of("region", "eu", "order_id", 2),
                 Map.of("region", "us", "order_id", 1));
         DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys, List.of("item"));
         List<PlannedStatement> statements = new ArrayList<>();
@@ -81,8 +89,8 @@ class DeleteExecutorTest {
             decisions.add(new KeyDecision(key, Action.CLEAR_COLUMNS));
         }
 
-        List<List<PlannedStatement>> mutations = new DeleteExecutor(null, 3)
-                .mutations(shape, new DeletePlan(batch, statements, decisions));
+        List<List<PlannedStatement>> mutations =
+                new DeleteExecutor(null, 3).mutations(shape, new DeletePlan(batch, statements, decisions));
 
         assertThat(mutations).extracting(List::size).containsExactly(2, 1);
     }
@@ -91,7 +99,9 @@ class DeleteExecutorTest {
     void aRowOrPartitionDeleteInThePlanOfAnAnonymisingBatchIsRefused() {
         List<Map<String, Object>> keys = List.of(Map.of("region", "eu", "order_id", 1));
         DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys, List.of("item"));
-        DeletePlan forged = new DeletePlan(batch, List.of(new PlannedStatement(shape.rowDeleteCql(), values(keys.get(0)))),
+        DeletePlan forged = new DeletePlan(
+                batch,
+                List.of(new PlannedStatement(shape.rowDeleteCql(), values(keys.get(0)))),
                 List.of(new KeyDecision(keys.get(0), Action.CLEAR_COLUMNS)));
 
         assertThatThrownBy(() -> new DeleteExecutor(null, 3).mutations(shape, forged))
@@ -103,8 +113,10 @@ class DeleteExecutorTest {
     void clearingOtherColumnsThanTheBatchNamesIsRefused() {
         List<Map<String, Object>> keys = List.of(Map.of("region", "eu", "order_id", 1));
         DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys, List.of("item"));
-        DeletePlan forged = new DeletePlan(batch, List.of(new PlannedStatement(shape.clearColumnsCql(List.of("note")),
-                values(keys.get(0)))), List.of(new KeyDecision(keys.get(0), Action.CLEAR_COLUMNS)));
+        DeletePlan forged = new DeletePlan(
+                batch,
+                List.of(new PlannedStatement(shape.clearColumnsCql(List.of("note")), values(keys.get(0)))),
+                List.of(new KeyDecision(keys.get(0), Action.CLEAR_COLUMNS)));
 
         assertThatThrownBy(() -> new DeleteExecutor(null, 3).mutations(shape, forged))
                 .isInstanceOf(IllegalArgumentException.class)

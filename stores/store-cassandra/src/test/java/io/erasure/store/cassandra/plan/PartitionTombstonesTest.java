@@ -23,7 +23,8 @@ class PartitionTombstonesTest {
     private static final CutoffTimestamp CUTOFF = new CutoffTimestamp(1_700_000_000_000_000L);
     private final TableShape shape = new TableShape(
             CassandraFixtures.spec("shop", "orders", KeyColumns.of(List.of("region"), List.of("order_id")), "order_id"),
-            keyTypes(), Map.of("item", DataTypes.TEXT));
+            keyTypes(),
+            Map.of("item", DataTypes.TEXT));
 
     @Test
     void theBusiestPartitionCountsOneTombstonePerRowDeleteAndAPartitionDeleteCountsOne() {
@@ -31,14 +32,17 @@ class PartitionTombstonesTest {
         List<PlannedStatement> statements = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             keys.add(Map.of("region", "eu", "order_id", i));
-            statements.add(new PlannedStatement(shape.rowDeleteCql(), List.of(CUTOFF.micros(), "\"eu\"", String.valueOf(i))));
+            statements.add(
+                    new PlannedStatement(shape.rowDeleteCql(), List.of(CUTOFF.micros(), "\"eu\"", String.valueOf(i))));
         }
         keys.add(Map.of("region", "us", "order_id", 1));
         keys.add(Map.of("region", "us", "order_id", 2));
         statements.add(new PlannedStatement(shape.partitionDeleteCql(), List.of(CUTOFF.micros(), "\"us\"")));
         DeleteBatch batch = new DeleteBatch(shape.spec(), "batch-1", CUTOFF, keys);
-        List<KeyDecision> decisions = keys.stream().map(key -> new KeyDecision(key,
-                key.get("region").equals("eu") ? Action.DELETE_ROW : Action.DELETE_PARTITION)).toList();
+        List<KeyDecision> decisions = keys.stream()
+                .map(key -> new KeyDecision(
+                        key, key.get("region").equals("eu") ? Action.DELETE_ROW : Action.DELETE_PARTITION))
+                .toList();
 
         int most = PartitionTombstones.mostInOnePartition(shape, new DeletePlan(batch, statements, decisions));
 

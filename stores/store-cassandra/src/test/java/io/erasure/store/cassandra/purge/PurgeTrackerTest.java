@@ -18,7 +18,8 @@ class PurgeTrackerTest {
 
     @Test
     void beforeGcGraceHasPassedTheTombstonesAreOnDiskWhateverTheStatisticsSay() {
-        PurgeStatus status = PurgeTracker.judge("demo.t", DELETED, GC_GRACE, NONE_LEFT, DELETED.plus(Duration.ofDays(9)));
+        PurgeStatus status =
+                PurgeTracker.judge("demo.t", DELETED, GC_GRACE, NONE_LEFT, DELETED.plus(Duration.ofDays(9)));
 
         assertThat(status.purgeableAt()).isEqualTo(Instant.parse("2030-01-11T00:00:00Z"));
         assertThat(status.stillOnDisk()).isTrue();
@@ -27,8 +28,8 @@ class PurgeTrackerTest {
 
     @Test
     void withinTheMinuteTheStatisticsRoundToTheyStillCountAsOnDisk() {
-        PurgeStatus status = PurgeTracker.judge("demo.t", DELETED, GC_GRACE, NONE_LEFT,
-                DELETED.plus(GC_GRACE).plusSeconds(30));
+        PurgeStatus status = PurgeTracker.judge(
+                "demo.t", DELETED, GC_GRACE, NONE_LEFT, DELETED.plus(GC_GRACE).plusSeconds(30));
 
         assertThat(status.stillOnDisk()).isTrue();
         assertThat(status.explanation()).contains("only from 2030-01-11T00:01:00Z");
@@ -36,7 +37,8 @@ class PurgeTrackerTest {
 
     @Test
     void afterGcGracePurgeableTombstonesLeftInTheSSTablesAreStillOnDisk() {
-        PurgeStatus status = PurgeTracker.judge("demo.t", DELETED, GC_GRACE, SOME_LEFT, DELETED.plus(Duration.ofDays(11)));
+        PurgeStatus status =
+                PurgeTracker.judge("demo.t", DELETED, GC_GRACE, SOME_LEFT, DELETED.plus(Duration.ofDays(11)));
 
         assertThat(status.stillOnDisk()).isTrue();
         assertThat(status.tombstonesOnDisk()).isEqualTo(20);
@@ -45,7 +47,8 @@ class PurgeTrackerTest {
 
     @Test
     void afterGcGraceWithNoPurgeableTombstoneLeftTheyAreGone() {
-        PurgeStatus status = PurgeTracker.judge("demo.t", DELETED, GC_GRACE, NONE_LEFT, DELETED.plus(Duration.ofDays(11)));
+        PurgeStatus status =
+                PurgeTracker.judge("demo.t", DELETED, GC_GRACE, NONE_LEFT, DELETED.plus(Duration.ofDays(11)));
 
         assertThat(status.stillOnDisk()).isFalse();
         assertThat(status.tombstonesOnDisk()).isZero();

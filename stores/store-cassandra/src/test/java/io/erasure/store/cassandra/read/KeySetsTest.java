@@ -27,8 +27,8 @@ class KeySetsTest {
     @Test
     void aStatementNeverSpansTwoGroups() {
         // (partition, clustering): a clustered table's statements each read one partition
-        List<List<Object>> ids = List.of(List.of("a", 1), List.of("b", 1), List.of("a", 2), List.of("a", 3),
-                List.of("b", 2));
+        List<List<Object>> ids =
+                List.of(List.of("a", 1), List.of("b", 1), List.of("a", 2), List.of("a", 3), List.of("b", 2));
         List<KeySet> sets = KeySets.plan(ids, 1, null, 2);
 
         assertThat(sets).extracting(KeySet::terms).containsExactly(List.of(0, 2), List.of(3), List.of(1, 4));
@@ -70,7 +70,8 @@ class KeySetsTest {
 
     @Test
     void theBoundIsAtLeastOne() {
-        assertThatThrownBy(() -> KeySets.plan(List.of(List.of(1)), 0, null, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> KeySets.plan(List.of(List.of(1)), 0, null, 0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     private static List<Integer> range(int n) {

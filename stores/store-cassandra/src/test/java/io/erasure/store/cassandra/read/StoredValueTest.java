@@ -63,9 +63,11 @@ class StoredValueTest {
     @Test
     void uuidsIgnoreCaseAndTimeuuidsMustBeVersionOne() {
         UUID uuid = UUID.fromString("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
-        assertThat(stored(DataTypes.UUID, "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")).isEqualTo(TypeCodecs.UUID.encode(uuid, V));
+        assertThat(stored(DataTypes.UUID, "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"))
+                .isEqualTo(TypeCodecs.UUID.encode(uuid, V));
         assertThat(stored(DataTypes.TIMEUUID, uuid.toString())).isEqualTo(TypeCodecs.UUID.encode(uuid, V));
-        assertThat(outcome(DataTypes.TIMEUUID, "ffffffff-0000-4000-8000-00000000000a")).isEqualTo(Outcome.REFUSED);
+        assertThat(outcome(DataTypes.TIMEUUID, "ffffffff-0000-4000-8000-00000000000a"))
+                .isEqualTo(Outcome.REFUSED);
         assertThat(outcome(DataTypes.UUID, "6ba7b8109dad11d180b400c04fd430c8")).isEqualTo(Outcome.REFUSED);
     }
 
@@ -83,7 +85,8 @@ class StoredValueTest {
 
     @Test
     void textIsItsUtf8() {
-        assertThat(stored(DataTypes.TEXT, "Zo\u00eb \uD83D\uDE00")).isEqualTo(TypeCodecs.TEXT.encode("Zo\u00eb \uD83D\uDE00", V));
+        assertThat(stored(DataTypes.TEXT, "Zo\u00eb \uD83D\uDE00"))
+                .isEqualTo(TypeCodecs.TEXT.encode("Zo\u00eb \uD83D\uDE00", V));
         assertThat(stored(DataTypes.TEXT, "")).isEqualTo(ByteBuffer.allocate(0));
     }
 
@@ -128,6 +131,7 @@ class StoredValueTest {
     }
 
     private static Outcome outcome(DataType type, Object value) {
-        return StoredValue.parse(type, CqlJson.toCassandraJson("k", type, value)).outcome();
+        return StoredValue.parse(type, CqlJson.toCassandraJson("k", type, value))
+                .outcome();
     }
 }

@@ -65,8 +65,14 @@ public final class CallbackClient implements AutoCloseable {
     /** The longest {@code Retry-After} this call sleeps through; a longer one is left to the caller's backoff. */
     public static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(30);
     /** Headers the HTTP client sets itself, and the idempotency key the platform owns. */
-    public static final Set<String> RESERVED_HEADERS = Set.of("connection", "content-length", "expect", "host",
-            "transfer-encoding", "upgrade", CallbackRequest.IDEMPOTENCY_KEY.toLowerCase(Locale.ROOT));
+    public static final Set<String> RESERVED_HEADERS = Set.of(
+            "connection",
+            "content-length",
+            "expect",
+            "host",
+            "transfer-encoding",
+            "upgrade",
+            CallbackRequest.IDEMPOTENCY_KEY.toLowerCase(Locale.ROOT));
 
     private static final Logger LOG = LoggerFactory.getLogger(CallbackClient.class);
     private static final int EXCERPT_CHARS = 200;
@@ -94,20 +100,28 @@ public final class CallbackClient implements AutoCloseable {
         this.clock = clock;
         IntervalFunction backoff = IntervalFunction.ofExponentialRandomBackoff(
                 Duration.ofMillis(settings.backoffMs()), 2.0, 0.5, MAX_BACKOFF);
-        this.retry = Retry.of("http-callback-" + settings.ref(), RetryConfig.<Object>custom()
-                .maxAttempts(maxAttempts)
-                .intervalBiFunction((attempt, result) -> {
-                    long millis = backoff.apply(attempt);
-                    if (result.isLeft() && result.getLeft() instanceof Transient failed && failed.retryAfter != null) {
-                        millis = Math.max(millis, failed.retryAfter.toMillis());
-                    }
-                    return millis;
-                })
-                .retryOnException(e -> e instanceof Transient failed && !failed.waitsTooLong())
-                .build());
-        retry.getEventPublisher().onRetry(event -> LOG.warn("{} (attempt {} of {}); retrying in {} ms",
-                event.getLastThrowable().getMessage(), event.getNumberOfRetryAttempts(), maxAttempts,
-                event.getWaitInterval().toMillis()));
+        this.retry = Retry.of(
+                "http-callback-" + settings.ref(),
+                RetryConfig.<Object>custom()
+                        .maxAttempts(maxAttempts)
+                        .intervalBiFunction((attempt, result) -> {
+                            long millis = backoff.apply(attempt);
+                            if (result.isLeft()
+                                    && result.getLeft() instanceof Transient failed
+                                    && failed.retryAfter != null) {
+                                millis = Math.max(millis, failed.retryAfter.toMillis());
+                            }
+                            return millis;
+                        })
+                        .retryOnException(e -> e instanceof Transient failed && !failed.waitsTooLong())
+                        .build());
+        retry.getEventPublisher()
+                .onRetry(event -> LOG.warn(
+                        "{} (attempt {} of {}); retrying in {} ms",
+                        event.getLastThrowable().getMessage(),
+                        event.getNumberOfRetryAttempts(),
+                        maxAttempts,
+                        event.getWaitInterval().toMillis()));
     }
 
     /**
@@ -126,7 +140,7 @@ public final class CallbackClient implements AutoCloseable {
         } catch (Transient failed) {
             String why = failed.waitsTooLong()
                     ? "the owner asked to retry after " + failed.retryAfter.toSeconds() + " s, longer than the "
-                    + MAX_RETRY_AFTER.toSeconds() + " s a call waits; retry later"
+                            + MAX_RETRY_AFTER.toSeconds() + " s a call waits; retry later"
                     : "gave up after " + attempts.get() + " attempt(s) (max-attempts " + maxAttempts + ")";
             throw new StoreException.Retriable(failed.getMessage() + "; " + why, failed);
         }
@@ -136,9 +150,10 @@ public final class CallbackClient implements AutoCloseable {
     public static void requireSendable(Map<String, String> headers) {
         for (String name : headers.keySet()) {
             if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-                throw new StoreException.Fatal("copy.httpCallback.headers must not set '" + name + "': the platform sets"
-                        + " it (reserved: Connection, Content-Length, Expect, Host, Transfer-Encoding, Upgrade,"
-                        + " Idempotency-Key); remove it");
+                throw new StoreException.Fatal(
+                        "copy.httpCallback.headers must not set '" + name + "': the platform sets"
+                                + " it (reserved: Connection, Content-Length, Expect, Host, Transfer-Encoding, Upgrade,"
+                                + " Idempotency-Key); remove it");
             }
         }
     }
@@ -195,10 +210,11 @@ public final class CallbackClient implements AutoCloseable {
             answer = http.execute(call, Answer::read);
         } catch (StoreException.Fatal refused) {
             // the resolver refused the address the host resolved to
-            throw new StoreException.Fatal(request.field() + " " + request.url() + " is refused: " + refused.getMessage(),
-                    refused);
+            throw new StoreException.Fatal(
+                    request.field() + " " + request.url() + " is refused: " + refused.getMessage(), refused);
         } catch (SocketTimeoutException | ConnectionRequestTimeoutException e) {
-            throw new Transient(request.target() + " did not answer within " + timeout.toMillis() + " ms (timeout-ms)", null, e);
+            throw new Transient(
+                    request.target() + " did not answer within " + timeout.toMillis() + " ms (timeout-ms)", null, e);
         } catch (InterruptedIOException e) {
             Thread.currentThread().interrupt();
             throw new StoreException.Retriable(request.target() + " was interrupted", e);
@@ -225,7 +241,8 @@ public final class CallbackClient implements AutoCloseable {
         }
         String hint = status == 401 || status == 403
                 ? "; check the credentials its headers send (secret:NAME references resolve from the connection's"
-                + " secret.NAME settings)" : "";
+                        + " secret.NAME settings)"
+                : "";
         throw new StoreException.Fatal(request.target() + " was refused with " + status + ": " + excerpt + hint);
     }
 
@@ -235,7 +252,8 @@ public final class CallbackClient implements AutoCloseable {
             return "(empty body)";
         }
         String redacted = secrets.redact(body);
-        return "'" + (redacted.length() > EXCERPT_CHARS ? redacted.substring(0, EXCERPT_CHARS) + "..." : redacted) + "'";
+        return "'" + (redacted.length() > EXCERPT_CHARS ? redacted.substring(0, EXCERPT_CHARS) + "..." : redacted)
+                + "'";
     }
 
     /** A {@code Retry-After} of delta-seconds or an HTTP date, as a wait from now; null if absent or unreadable. */
@@ -248,8 +266,10 @@ public final class CallbackClient implements AutoCloseable {
             return value.length() > 18 ? Duration.ofSeconds(Long.MAX_VALUE) : Duration.ofSeconds(Long.parseLong(value));
         }
         try {
-            Duration until = Duration.between(clock.instant(),
-                    ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+            Duration until = Duration.between(
+                    clock.instant(),
+                    ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME)
+                            .toInstant());
             return until.isNegative() ? Duration.ZERO : until;
         } catch (DateTimeParseException e) {
             return null;
@@ -260,8 +280,13 @@ public final class CallbackClient implements AutoCloseable {
     private record Answer(int status, String body, String retryAfter, String location) {
 
         static Answer read(ClassicHttpResponse response) throws IOException, ParseException {
-            String body = response.getEntity() == null ? "" : EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8);
-            return new Answer(response.getCode(), body, value(response.getFirstHeader("Retry-After")),
+            String body = response.getEntity() == null
+                    ? ""
+                    : EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8);
+            return new Answer(
+                    response.getCode(),
+                    body,
+                    value(response.getFirstHeader("Retry-After")),
                     value(response.getFirstHeader("Location")));
         }
 

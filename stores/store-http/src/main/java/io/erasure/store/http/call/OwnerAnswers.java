@@ -19,7 +19,9 @@ public final class OwnerAnswers {
     public static final String DELETE_ANSWER = "{\"deleted\": n, \"absent\": m, \"skippedNewer\": k}";
     public static final String CHECK_ANSWER = "{\"present\": [true, false, ...]}";
 
-    private static final JsonMapper JSON = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
     private static final int EXCERPT_CHARS = 200;
 
     private final SecretHeaders secrets;
@@ -43,9 +45,11 @@ public final class OwnerAnswers {
         JsonNode answer = objectOf(target, body, DELETE_ANSWER);
         int absent = count(target, body, answer, "absent");
         int skippedNewer = count(target, body, answer, "skippedNewer");
-        int deleted = answer.hasNonNull("deleted") ? count(target, body, answer, "deleted") : keys - absent - skippedNewer;
+        int deleted =
+                answer.hasNonNull("deleted") ? count(target, body, answer, "deleted") : keys - absent - skippedNewer;
         if (deleted < 0 || (long) deleted + absent + skippedNewer > keys) {
-            throw unreadable(target, body, DELETE_ANSWER, "its counts add up to more than the batch's " + keys + " keys");
+            throw unreadable(
+                    target, body, DELETE_ANSWER, "its counts add up to more than the batch's " + keys + " keys");
         }
         return new DeleteOutcome(deleted, skippedNewer, absent, 0, 1);
     }
@@ -59,7 +63,11 @@ public final class OwnerAnswers {
         JsonNode answer = objectOf(target, body, CHECK_ANSWER);
         JsonNode present = answer.get("present");
         if (present == null || !present.isArray() || present.size() != keys) {
-            throw unreadable(target, body, CHECK_ANSWER, "'present' must be an array of " + keys + " booleans, one per key in order");
+            throw unreadable(
+                    target,
+                    body,
+                    CHECK_ANSWER,
+                    "'present' must be an array of " + keys + " booleans, one per key in order");
         }
         List<Boolean> states = new ArrayList<>(keys);
         for (JsonNode value : present) {

@@ -19,8 +19,14 @@ import java.util.TreeMap;
  * @param idempotencyKey sent as {@value #IDEMPOTENCY_KEY} with every attempt; null for read-only requests
  * @param ownerTeam      the spec's owner team: the only team whose secrets its headers may refer to
  */
-public record CallbackRequest(String field, String method, String url, Map<String, String> headers, String body,
-                              String idempotencyKey, String ownerTeam) {
+public record CallbackRequest(
+        String field,
+        String method,
+        String url,
+        Map<String, String> headers,
+        String body,
+        String idempotencyKey,
+        String ownerTeam) {
 
     public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     public static final String URL_FIELD = "copy.httpCallback.url";
@@ -38,7 +44,13 @@ public record CallbackRequest(String field, String method, String url, Map<Strin
         CopyTarget.HttpCallback callback = callbackOf(batch.spec());
         String body = new PayloadTemplate(callback.payloadTemplate(), callback.keyColumns())
                 .render(batch.spec().name(), batch.batchId(), batch.cutoff().micros(), batch.keys());
-        return new CallbackRequest(URL_FIELD, callback.method(), callback.url(), callback.headers(), body, batch.batchId(),
+        return new CallbackRequest(
+                URL_FIELD,
+                callback.method(),
+                callback.url(),
+                callback.headers(),
+                body,
+                batch.batchId(),
                 batch.spec().ownerTeam());
     }
 
@@ -59,8 +71,14 @@ public record CallbackRequest(String field, String method, String url, Map<Strin
         Map<String, Object> question = new LinkedHashMap<>();
         question.put("dataset", spec.name());
         question.put("keys", new PayloadTemplate(callback.payloadTemplate(), callback.keyColumns()).keyObjects(keys));
-        return new CallbackRequest(CHECK_URL_FIELD, "POST", callback.checkUrl(), callback.headers(),
-                PayloadTemplate.JSON.writeValueAsString(question), null, spec.ownerTeam());
+        return new CallbackRequest(
+                CHECK_URL_FIELD,
+                "POST",
+                callback.checkUrl(),
+                callback.headers(),
+                PayloadTemplate.JSON.writeValueAsString(question),
+                null,
+                spec.ownerTeam());
     }
 
     /** The spec's callback target, or Fatal if the dataset is not an HTTP callback. */

@@ -55,22 +55,26 @@ public final class SecretHeaders {
 
     /** The secret a header value refers to, or null if it is a plain value. */
     static String secretName(String value) {
-        return value.startsWith(REFERENCE_PREFIX) ? value.substring(REFERENCE_PREFIX.length()).trim() : null;
+        return value.startsWith(REFERENCE_PREFIX)
+                ? value.substring(REFERENCE_PREFIX.length()).trim()
+                : null;
     }
 
     private String valueOf(String header, String secret, String ownerTeam) {
         String value = settings.secrets().get(secret);
         if (value == null || value.isBlank()) {
-            throw new StoreException.Fatal("header '" + header + "' refers to secret '" + secret + "', which connection '"
+            throw new StoreException.Fatal("header '" + header + "' refers to secret '" + secret
+                    + "', which connection '"
                     + settings.ref() + "' does not define; operators add the setting " + settings.secretSetting(secret)
                     + " (from a secret store, not the dataset spec)");
         }
         Set<String> teams = settings.secretTeams().getOrDefault(secret, Set.of());
         if (ownerTeam == null || !teams.contains(ownerTeam)) {
             throw new StoreException.Fatal("header '" + header + "' refers to secret '" + secret + "' of connection '"
-                    + settings.ref() + "', which team '" + ownerTeam + "' may not use (" + (teams.isEmpty()
-                    ? "no team may: operators bind it with " + settings.secretTeamsSetting(secret)
-                    : "it is bound to " + teams + " by " + settings.secretTeamsSetting(secret))
+                    + settings.ref() + "', which team '" + ownerTeam + "' may not use ("
+                    + (teams.isEmpty()
+                            ? "no team may: operators bind it with " + settings.secretTeamsSetting(secret)
+                            : "it is bound to " + teams + " by " + settings.secretTeamsSetting(secret))
                     + "); use a secret of your own team");
         }
         if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {

@@ -47,14 +47,16 @@ public record AddressRange(String cidr, String purpose, InetAddress network, int
             // a literal: the JDK parses it and does no lookup
             network = InetAddress.getByName(literal);
         } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("'" + cidr + "' is not an IPv4 or IPv6 address (a.b.c.d/n or x:y::z/n)", e);
+            throw new IllegalArgumentException(
+                    "'" + cidr + "' is not an IPv4 or IPv6 address (a.b.c.d/n or x:y::z/n)", e);
         }
         int bits = network.getAddress().length * 8;
         int prefixLength;
         try {
             prefixLength = slash < 0 ? bits : Integer.parseInt(text.substring(slash + 1));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + cidr + "': the prefix length must be a number from 0 to " + bits, e);
+            throw new IllegalArgumentException(
+                    "'" + cidr + "': the prefix length must be a number from 0 to " + bits, e);
         }
         return new AddressRange(text, purpose, network, prefixLength);
     }

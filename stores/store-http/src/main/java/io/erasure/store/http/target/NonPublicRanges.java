@@ -40,7 +40,6 @@ final class NonPublicRanges {
             range("224.0.0.0/4", "multicast"),
             range("240.0.0.0/4", "reserved for future use, RFC 1112"),
             range("255.255.255.255/32", "limited broadcast"),
-
             range("::/128", "unspecified"),
             range("::1/128", "loopback"),
             range("::/96", "IPv4-compatible, deprecated by RFC 4291"),
@@ -78,12 +77,12 @@ final class NonPublicRanges {
     private static final AddressRange NAT64_LOCAL = range("64:ff9b:1::/48", "NAT64");
     private static final AddressRange SIX_TO_FOUR = range("2002::/16", "6to4");
 
-    private NonPublicRanges() {
-    }
+    private NonPublicRanges() {}
 
     /** The most specific non-public range {@code address} is in, or empty if it is public. */
     static Optional<AddressRange> rangeOf(InetAddress address) {
-        return RANGES.stream().filter(range -> range.contains(address))
+        return RANGES.stream()
+                .filter(range -> range.contains(address))
                 .max(Comparator.comparingInt(AddressRange::prefixLength));
     }
 
@@ -98,7 +97,9 @@ final class NonPublicRanges {
             return Optional.empty();
         }
         byte[] bytes = address.getAddress();
-        if (isIpv4Mapped(bytes) || NAT64.contains(address) || NAT64_LOCAL.contains(address)
+        if (isIpv4Mapped(bytes)
+                || NAT64.contains(address)
+                || NAT64_LOCAL.contains(address)
                 || isIpv4Compatible(bytes)) {
             return Optional.of(ipv4(Arrays.copyOfRange(bytes, 12, 16)));
         }

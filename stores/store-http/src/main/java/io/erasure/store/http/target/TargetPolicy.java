@@ -57,8 +57,10 @@ public final class TargetPolicy {
         try {
             reachableAddresses(uri.getHost());
         } catch (UnknownHostException e) {
-            throw new StoreException.Retriable(field + " " + url + ": host '" + uri.getHost() + "' cannot be resolved;"
-                    + " check the host name, or retry if DNS is failing", e);
+            throw new StoreException.Retriable(
+                    field + " " + url + ": host '" + uri.getHost() + "' cannot be resolved;"
+                            + " check the host name, or retry if DNS is failing",
+                    e);
         } catch (StoreException.Fatal refused) {
             throw new StoreException.Fatal(field + " " + url + " is refused: " + refused.getMessage(), refused);
         }
@@ -147,7 +149,8 @@ public final class TargetPolicy {
     private record Refusal(InetAddress judged, boolean embedded, AddressRange range) {
 
         String where() {
-            return (embedded ? "carrying the IPv4 address " + judged.getHostAddress() + ", " : "") + "in " + range.describe();
+            return (embedded ? "carrying the IPv4 address " + judged.getHostAddress() + ", " : "") + "in "
+                    + range.describe();
         }
 
         String explain(String host, InetAddress address, String ref) {
@@ -163,14 +166,16 @@ public final class TargetPolicy {
     private static URI parse(String field, String url) {
         try {
             URI uri = new URI(url);
-            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                    && uri.getHost() != null
                     && uri.getUserInfo() == null) {
                 return uri;
             }
         } catch (URISyntaxException e) {
             // answered below, with the expected form
         }
-        throw new StoreException.Fatal(field + " must be an absolute http(s) URL without credentials, got '" + url + "'");
+        throw new StoreException.Fatal(
+                field + " must be an absolute http(s) URL without credentials, got '" + url + "'");
     }
 
     private static String stripBrackets(String host) {

@@ -18,8 +18,10 @@ class CallbackClientTest {
     @Test
     void retryAfterIsReadAsSecondsOrAsAnHttpDate() {
         assertThat(CallbackClient.retryAfter("7", clock)).isEqualTo(Duration.ofSeconds(7));
-        assertThat(CallbackClient.retryAfter("Sun, 01 Mar 2026 12:00:30 GMT", clock)).isEqualTo(Duration.ofSeconds(30));
-        assertThat(CallbackClient.retryAfter("Sun, 01 Mar 2026 11:00:00 GMT", clock)).isEqualTo(Duration.ZERO);
+        assertThat(CallbackClient.retryAfter("Sun, 01 Mar 2026 12:00:30 GMT", clock))
+                .isEqualTo(Duration.ofSeconds(30));
+        assertThat(CallbackClient.retryAfter("Sun, 01 Mar 2026 11:00:00 GMT", clock))
+                .isEqualTo(Duration.ZERO);
         assertThat(CallbackClient.retryAfter("soon", clock)).isNull();
         assertThat(CallbackClient.retryAfter(null, clock)).isNull();
     }

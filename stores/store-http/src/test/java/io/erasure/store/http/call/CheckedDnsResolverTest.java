@@ -21,8 +21,8 @@ class CheckedDnsResolverTest {
     @Test
     void aConnectionGetsTheAddressesItsOwnLookupCheckedAndNoSecondAnswer() throws UnknownHostException {
         AtomicInteger lookups = new AtomicInteger();
-        HostResolver rebinding = host -> List.of(InetAddress.getByName(
-                lookups.incrementAndGet() == 1 ? "93.184.216.34" : "127.0.0.1"));
+        HostResolver rebinding =
+                host -> List.of(InetAddress.getByName(lookups.incrementAndGet() == 1 ? "93.184.216.34" : "127.0.0.1"));
         CheckedDnsResolver resolver = new CheckedDnsResolver(new TargetPolicy(settings(), rebinding));
 
         assertThat(resolver.resolve("owner.example.com")).containsExactly(InetAddress.getByName("93.184.216.34"));
@@ -42,7 +42,7 @@ class CheckedDnsResolverTest {
     }
 
     private static HttpCallbackSettings settings() {
-        return HttpCallbackSettings.from(new StoreConnection("c", StoreKind.HTTP_CALLBACK,
-                Map.of("allowed-hosts", "owner.example.com")));
+        return HttpCallbackSettings.from(
+                new StoreConnection("c", StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.example.com")));
     }
 }

@@ -16,12 +16,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class OwnerAnswersTest {
 
-    private final OwnerAnswers answers = new OwnerAnswers(new SecretHeaders(HttpCallbackSettings.from(new StoreConnection(
-            "owners", StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.example.com", "secret.token", "tok-42-secret")))));
+    private final OwnerAnswers answers =
+            new OwnerAnswers(new SecretHeaders(HttpCallbackSettings.from(new StoreConnection(
+                    "owners",
+                    StoreKind.HTTP_CALLBACK,
+                    Map.of("allowed-hosts", "owner.example.com", "secret.token", "tok-42-secret")))));
 
     @Test
     void countsAreTakenAsTheOwnerGivesThem() {
-        assertThat(answers.deleteOutcome("POST u", "{\"deleted\": 2, \"absent\": 1, \"skippedNewer\": 1, \"note\": \"x\"}", 4))
+        assertThat(answers.deleteOutcome(
+                        "POST u", "{\"deleted\": 2, \"absent\": 1, \"skippedNewer\": 1, \"note\": \"x\"}", 4))
                 .isEqualTo(new DeleteOutcome(2, 1, 1, 0, 1));
     }
 
@@ -33,8 +37,17 @@ class OwnerAnswersTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"done", "[1, 2]", "{\"deleted\": -1}", "{\"deleted\": 1.5}", "{\"deleted\": \"3\"}",
-            "{\"deleted\": 3, \"absent\": 1}", "{\"absent\": 4}", "{\"deleted\": 1} trailing"})
+    @ValueSource(
+            strings = {
+                "done",
+                "[1, 2]",
+                "{\"deleted\": -1}",
+                "{\"deleted\": 1.5}",
+                "{\"deleted\": \"3\"}",
+                "{\"deleted\": 3, \"absent\": 1}",
+                "{\"absent\": 4}",
+                "{\"deleted\": 1} trailing"
+            })
     void anAnswerThatCannotBeReadFailsSayingWhatIsExpected(String body) {
         assertThatThrownBy(() -> answers.deleteOutcome("POST https://owner.example.com/d", body, 3))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -44,11 +57,13 @@ class OwnerAnswersTest {
 
     @Test
     void presenceIsOneBooleanPerKeyInOrder() {
-        assertThat(answers.presence("POST c", "{\"present\": [true, false, true]}", 3)).containsExactly(true, false, true);
+        assertThat(answers.presence("POST c", "{\"present\": [true, false, true]}", 3))
+                .containsExactly(true, false, true);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{\"present\": [true, false]}", "{\"present\": [true, 1, false]}", "{\"gone\": []}", "", "yes"})
+    @ValueSource(
+            strings = {"{\"present\": [true, false]}", "{\"present\": [true, 1, false]}", "{\"gone\": []}", "", "yes"})
     void aPresenceAnswerThatCannotBeReadFails(String body) {
         assertThatThrownBy(() -> answers.presence("POST c", body, 3))
                 .isInstanceOf(StoreException.Fatal.class)

@@ -9,18 +9,22 @@ import org.junit.jupiter.api.Test;
 
 class PayloadTemplateTest {
 
-    private static final String TEMPLATE = "{\"dataset\": \"{dataset}\", \"batch\": \"{batchId}\", \"cutoff\": {cutoffMicros},"
-            + " \"keys\": {keys}}";
+    private static final String TEMPLATE =
+            "{\"dataset\": \"{dataset}\", \"batch\": \"{batchId}\", \"cutoff\": {cutoffMicros}," + " \"keys\": {keys}}";
 
     @Test
     void everyPlaceholderIsFilledIn() {
         PayloadTemplate template = new PayloadTemplate(TEMPLATE, List.of("tenant", "id"));
 
-        String payload = template.render("orders--search", "batch-7", 1_700_000_000_000_000L,
+        String payload = template.render(
+                "orders--search",
+                "batch-7",
+                1_700_000_000_000_000L,
                 List.of(Map.of("id", 1L, "tenant", "acme"), Map.of("id", 2L, "tenant", "acme")));
 
-        assertThat(payload).isEqualTo("{\"dataset\": \"orders--search\", \"batch\": \"batch-7\", \"cutoff\": 1700000000000000,"
-                + " \"keys\": [{\"tenant\":\"acme\",\"id\":1},{\"tenant\":\"acme\",\"id\":2}]}");
+        assertThat(payload)
+                .isEqualTo("{\"dataset\": \"orders--search\", \"batch\": \"batch-7\", \"cutoff\": 1700000000000000,"
+                        + " \"keys\": [{\"tenant\":\"acme\",\"id\":1},{\"tenant\":\"acme\",\"id\":2}]}");
     }
 
     @Test
@@ -40,7 +44,8 @@ class PayloadTemplateTest {
 
         String payload = template.render("d", null, null, List.of(Map.of("id", 5L)));
 
-        assertThat(payload).isEqualTo("{\"dataset\": \"d\", \"batch\": \"{batchId}\", \"cutoff\": {cutoffMicros},"
-                + " \"keys\": [{\"id\":5}]}");
+        assertThat(payload)
+                .isEqualTo("{\"dataset\": \"d\", \"batch\": \"{batchId}\", \"cutoff\": {cutoffMicros},"
+                        + " \"keys\": [{\"id\":5}]}");
     }
 }

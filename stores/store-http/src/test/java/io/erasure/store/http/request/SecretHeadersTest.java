@@ -12,9 +12,18 @@ import org.junit.jupiter.api.Test;
 
 class SecretHeadersTest {
 
-    private final SecretHeaders secrets = new SecretHeaders(HttpCallbackSettings.from(new StoreConnection("owners",
-            StoreKind.HTTP_CALLBACK, Map.of("allowed-hosts", "owner.example.com", "secret.token", "Bearer abc123xyz",
-                    "secret-teams.token", "billing, payments", "secret.unbound", "Bearer nobody"))));
+    private final SecretHeaders secrets = new SecretHeaders(HttpCallbackSettings.from(new StoreConnection(
+            "owners",
+            StoreKind.HTTP_CALLBACK,
+            Map.of(
+                    "allowed-hosts",
+                    "owner.example.com",
+                    "secret.token",
+                    "Bearer abc123xyz",
+                    "secret-teams.token",
+                    "billing, payments",
+                    "secret.unbound",
+                    "Bearer nobody"))));
 
     @Test
     void referencesResolveToTheConfiguredValuesAndPlainValuesStay() {
@@ -39,13 +48,15 @@ class SecretHeadersTest {
                 .hasMessageContaining("bound to [billing, payments] by erasure.connections.owners.secret-teams.token")
                 .hasMessageNotContaining("abc123xyz");
         assertThatThrownBy(() -> secrets.resolve(Map.of("Authorization", "secret:unbound"), "billing"))
-                .hasMessageContaining("no team may: operators bind it with erasure.connections.owners.secret-teams.unbound");
+                .hasMessageContaining(
+                        "no team may: operators bind it with erasure.connections.owners.secret-teams.unbound");
         assertThat(secrets.resolve(Map.of("Authorization", "secret:token"), "payments"))
                 .containsEntry("Authorization", "Bearer abc123xyz");
     }
 
     @Test
     void echoedValuesAreRedactedToTheirReference() {
-        assertThat(secrets.redact("you sent Bearer abc123xyz, which is wrong")).isEqualTo("you sent secret:token, which is wrong");
+        assertThat(secrets.redact("you sent Bearer abc123xyz, which is wrong"))
+                .isEqualTo("you sent secret:token, which is wrong");
     }
 }

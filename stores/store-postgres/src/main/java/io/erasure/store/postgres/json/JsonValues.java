@@ -26,11 +26,9 @@ public final class JsonValues {
     private static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .build();
-    private static final TypeReference<LinkedHashMap<String, Object>> ROW = new TypeReference<>() {
-    };
+    private static final TypeReference<LinkedHashMap<String, Object>> ROW = new TypeReference<>() {};
 
-    private JsonValues() {
-    }
+    private JsonValues() {}
 
     /** A JSON array of row documents (keys, or keys with a planned version), in order, for {@code jsonb_array_elements}. */
     public static String documents(TableSchema table, List<? extends Map<String, ?>> rows) {
@@ -70,7 +68,9 @@ public final class JsonValues {
             if (value instanceof byte[] bytes) {
                 converted.put(column.name(), "\\x" + HexFormat.of().formatHex(bytes));
             } else if (value instanceof String base64 && !base64.startsWith("\\x")) {
-                converted.put(column.name(), "\\x" + HexFormat.of().formatHex(Base64.getDecoder().decode(base64)));
+                converted.put(
+                        column.name(),
+                        "\\x" + HexFormat.of().formatHex(Base64.getDecoder().decode(base64)));
             }
         }
         return converted;

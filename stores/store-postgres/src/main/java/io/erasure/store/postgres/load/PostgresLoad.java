@@ -44,8 +44,13 @@ public final class PostgresLoad {
     private final Clock clock;
     private final LongSupplier nanoTime;
 
-    public PostgresLoad(int latencyLimitMs, int lockWaitLimit, int activeSessionLimit, int cpus, Clock clock,
-                        LongSupplier nanoTime) {
+    public PostgresLoad(
+            int latencyLimitMs,
+            int lockWaitLimit,
+            int activeSessionLimit,
+            int cpus,
+            Clock clock,
+            LongSupplier nanoTime) {
         this.latencyLimitMs = latencyLimitMs;
         this.lockWaitLimit = lockWaitLimit;
         this.activeSessionLimit = activeSessionLimit;
@@ -63,12 +68,15 @@ public final class PostgresLoad {
             double latencyMs = (nanoTime.getAsLong() - start) / 1_000_000.0;
             try (ResultSet rs = statement.executeQuery(COUNTS)) {
                 rs.next();
-                return LoadSignal.of(Map.of(
-                        "connections", LoadSignal.ratio(rs.getLong("connections"), rs.getLong("max_connections")),
-                        "lock_waits", LoadSignal.ratio(rs.getLong("lock_waits"), lockWaitLimit),
-                        "latency", LoadSignal.ratio(latencyMs, latencyLimitMs),
-                        "active_sessions", LoadSignal.ratio(rs.getLong("active"), activeSessionLimit),
-                        "cpu", LoadSignal.ratio(rs.getLong("on_cpu"), cpus)), clock.instant());
+                return LoadSignal.of(
+                        Map.of(
+                                "connections",
+                                        LoadSignal.ratio(rs.getLong("connections"), rs.getLong("max_connections")),
+                                "lock_waits", LoadSignal.ratio(rs.getLong("lock_waits"), lockWaitLimit),
+                                "latency", LoadSignal.ratio(latencyMs, latencyLimitMs),
+                                "active_sessions", LoadSignal.ratio(rs.getLong("active"), activeSessionLimit),
+                                "cpu", LoadSignal.ratio(rs.getLong("on_cpu"), cpus)),
+                        clock.instant());
             }
         }
     }

@@ -78,11 +78,15 @@ public final class IdentifierIndex {
             statement.setString(3, column);
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {
-                    String why = !rs.getBoolean("ready") ? "not valid or not ready"
-                            : rs.getBoolean("partial") ? "partial"
-                            : !EQUALITY_METHODS.contains(rs.getString("amname")) ? rs.getString("amname") + ", not btree or hash"
-                            : !rs.getBoolean("same_collation") ? "another collation than the column's"
-                            : null;
+                    String why = !rs.getBoolean("ready")
+                            ? "not valid or not ready"
+                            : rs.getBoolean("partial")
+                                    ? "partial"
+                                    : !EQUALITY_METHODS.contains(rs.getString("amname"))
+                                            ? rs.getString("amname") + ", not btree or hash"
+                                            : !rs.getBoolean("same_collation")
+                                                    ? "another collation than the column's"
+                                                    : null;
                     if (why == null) {
                         usableUntil.put(cacheKey, now.plus(CACHE_FOR));
                         return null;
@@ -102,8 +106,8 @@ public final class IdentifierIndex {
      * The keys of the rows whose identifier column equals one of {@code identifiers}, in key order, at most
      * {@code limit}. The caller has checked {@link #refusal}; integers come back as {@link Long}.
      */
-    public List<Map<String, Object>> keys(Connection connection, DatasetShape shape, List<Object> identifiers, int limit)
-            throws SQLException {
+    public List<Map<String, Object>> keys(
+            Connection connection, DatasetShape shape, List<Object> identifiers, int limit) throws SQLException {
         TableSchema table = shape.table();
         String column = shape.spec().identifierColumn();
         List<Map<String, Object>> documents = new ArrayList<>(identifiers.size());

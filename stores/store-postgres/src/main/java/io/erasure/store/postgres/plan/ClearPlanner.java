@@ -31,7 +31,16 @@ public final class ClearPlanner {
         ClearableColumns.require(sql.shape(), batch.clearColumns());
         ClearColumnsSql clearing = sql.clearing();
         // as for a delete: the clear requires the version read here, and a NULL version proves nothing
-        return DeletePlanner.planKeys(connection, sql, batch, clearing.planQuery(), clearing.usesCutoff(),
-                Action.CLEAR_COLUMNS, clearing.clearStatement(batch.clearColumns()), batchSize, true, java.util.List.of());
+        return DeletePlanner.planKeys(
+                connection,
+                sql,
+                batch,
+                clearing.planQuery(),
+                clearing.usesCutoff(),
+                Action.CLEAR_COLUMNS,
+                clearing.clearStatement(batch.clearColumns()),
+                batchSize,
+                true,
+                java.util.List.of());
     }
 }

@@ -28,14 +28,20 @@ public final class DeleteExecutor {
 
     public DeleteOutcome execute(Connection connection, DatasetSql sql, DeletePlan plan) throws SQLException {
         boolean anonymising = plan.batch().anonymising();
-        String expected = anonymising ? sql.clearing().clearStatement(plan.batch().clearColumns()) : sql.deleteStatement();
-        boolean usesCutoff = anonymising ? sql.clearing().usesCutoff() : sql.shape().usesCutoff();
+        String expected =
+                anonymising ? sql.clearing().clearStatement(plan.batch().clearColumns()) : sql.deleteStatement();
+        boolean usesCutoff =
+                anonymising ? sql.clearing().usesCutoff() : sql.shape().usesCutoff();
         // keys[, cut-off], the planned row (unit) digests and, for a delete, the schema version
         int values = 1 + (usesCutoff ? 1 : 0) + 1 + (anonymising ? 0 : 1);
         String dataset = "dataset '" + plan.batch().spec().name() + "'";
         for (PlannedStatement statement : plan.statements()) {
-            if (!anonymising && !statement.values().isEmpty()
-                    && !sql.shape().schema().digest().equals(statement.values().get(statement.values().size() - 1))) {
+            if (!anonymising
+                    && !statement.values().isEmpty()
+                    && !sql.shape()
+                            .schema()
+                            .digest()
+                            .equals(statement.values().get(statement.values().size() - 1))) {
                 throw new StaleSchema("the schema of " + dataset + " changed since the batch was planned");
             }
             if (!statement.text().equals(expected) || statement.values().size() != values) {
@@ -50,8 +56,9 @@ public final class DeleteExecutor {
         connection.setAutoCommit(anonymising);
         try {
             for (PlannedStatement statement : plan.statements()) {
-                int[] counts = anonymising ? run(connection, statement, false) : deleteInTransaction(connection, sql, statement,
-                        dataset, plan);
+                int[] counts = anonymising
+                        ? run(connection, statement, false)
+                        : deleteInTransaction(connection, sql, statement, dataset, plan);
                 deleted += counts[0];
                 kept += counts[1];
                 absent += counts[2];
@@ -63,8 +70,9 @@ public final class DeleteExecutor {
         return new DeleteOutcome(deleted, kept, absent, 0, executed);
     }
 
-    private static int[] deleteInTransaction(Connection connection, DatasetSql sql, PlannedStatement statement, String dataset,
-                                             DeletePlan plan) throws SQLException {
+    private static int[] deleteInTransaction(
+            Connection connection, DatasetSql sql, PlannedStatement statement, String dataset, DeletePlan plan)
+            throws SQLException {
         try {
             try (PreparedStatement lock = connection.prepareStatement(sql.lockStatement())) {
                 lock.execute();
@@ -81,15 +89,18 @@ public final class DeleteExecutor {
             if (SqlFailures.FOREIGN_KEY_VIOLATION.equals(e.getSQLState())) {
                 // undeclared referencing tables are refused by checkDataset: this is a row inserted concurrently
                 // under one being deleted; the retry's plan sees it and keeps the parent
-                throw new StoreException.Retriable("delete of " + dataset + " batch " + plan.batch().batchId()
-                        + " met a row added under a deleted row meanwhile: " + e.getMessage(), e);
+                throw new StoreException.Retriable(
+                        "delete of " + dataset + " batch " + plan.batch().batchId()
+                                + " met a row added under a deleted row meanwhile: " + e.getMessage(),
+                        e);
             }
             throw e;
         }
     }
 
     /** {deleted, kept, absent, keys refused because the schema changed}. */
-    private static int[] run(Connection connection, PlannedStatement statement, boolean checksSchema) throws SQLException {
+    private static int[] run(Connection connection, PlannedStatement statement, boolean checksSchema)
+            throws SQLException {
         int[] counts = new int[4];
         try (PreparedStatement prepared = connection.prepareStatement(statement.text())) {
             for (int i = 0; i < statement.values().size(); i++) {

@@ -43,8 +43,17 @@ public final class DeletePlanner {
     }
 
     public DeletePlan plan(Connection connection, DatasetSql sql, DeleteBatch batch) throws SQLException {
-        return planKeys(connection, sql, batch, sql.planQuery(), sql.shape().usesCutoff(), Action.DELETE_ROW,
-                sql.deleteStatement(), batchSize, true, List.of(sql.shape().schema().digest()));
+        return planKeys(
+                connection,
+                sql,
+                batch,
+                sql.planQuery(),
+                sql.shape().usesCutoff(),
+                Action.DELETE_ROW,
+                sql.deleteStatement(),
+                batchSize,
+                true,
+                List.of(sql.shape().schema().digest()));
     }
 
     /**
@@ -53,9 +62,18 @@ public final class DeletePlanner {
      * {@code usesCutoff}, then, when {@code withUnits}, the planned unit digests of the chunk's keys (a JSON array), then
      * {@code trailing} values.
      */
-    static DeletePlan planKeys(Connection connection, DatasetSql sql, DeleteBatch batch, String planQuery,
-                               boolean usesCutoff, Action change, String statement, int batchSize, boolean withUnits,
-                               List<Object> trailing) throws SQLException {
+    static DeletePlan planKeys(
+            Connection connection,
+            DatasetSql sql,
+            DeleteBatch batch,
+            String planQuery,
+            boolean usesCutoff,
+            Action change,
+            String statement,
+            int batchSize,
+            boolean withUnits,
+            List<Object> trailing)
+            throws SQLException {
         CutoffGuard guard = sql.shape().guard();
         OffsetDateTime cutoff = OffsetDateTime.ofInstant(batch.cutoff().toInstant(), ZoneOffset.UTC);
         List<KeyDecision> decisions = new ArrayList<>(batch.keys().size());
@@ -139,14 +157,18 @@ public final class DeletePlanner {
                     + ".tree.node-identifier = inherited";
             List<String> warnings = new ArrayList<>();
             if (keysDeleted > 0) {
-                warnings.add(nodesUnderDeleted + " tree node(s) of other identifiers (or of none) were kept, with everything"
-                        + " under them, under " + keysDeleted + " key(s) of dataset '" + dataset + "' whose own nodes are deleted:"
-                        + " a subtree delete removes only the nodes of its key's identifier; " + declare);
+                warnings.add(
+                        nodesUnderDeleted + " tree node(s) of other identifiers (or of none) were kept, with everything"
+                                + " under them, under " + keysDeleted + " key(s) of dataset '" + dataset
+                                + "' whose own nodes are deleted:"
+                                + " a subtree delete removes only the nodes of its key's identifier; " + declare);
             }
             if (keysKept > 0 && !shape.selfReferences().isEmpty()) {
-                warnings.add(keysKept + " key(s) kept whole: their subtrees in " + shape.table().qualifiedName() + " hold "
+                warnings.add(keysKept + " key(s) kept whole: their subtrees in "
+                        + shape.table().qualifiedName() + " hold "
                         + nodesUnderKept + " node(s) of other identifiers (or of none), and the foreign key "
-                        + shape.selfReferences().get(0).constraint() + " (" + shape.selfReferences().get(0).onDeleteText()
+                        + shape.selfReferences().get(0).constraint() + " ("
+                        + shape.selfReferences().get(0).onDeleteText()
                         + ") of the table onto itself would cascade into, change or refuse on them if the nodes above them"
                         + " were deleted; " + declare + ", or move those nodes");
             }

@@ -27,8 +27,7 @@ import java.util.Map;
  */
 public final class RowReader {
 
-    private RowReader() {
-    }
+    private RowReader() {}
 
     public static List<LiveRow> readRows(Connection connection, DatasetSql sql, List<Map<String, Object>> keys)
             throws SQLException {
@@ -42,20 +41,25 @@ public final class RowReader {
                     boolean root = rs.getBoolean("is_root");
                     long micros = rs.getLong("write_micros");
                     Long lastWrite = rs.wasNull() ? null : micros;
-                    TableSchema table = source < 0 ? shape.table() : shape.children().get(source).table();
+                    TableSchema table = source < 0
+                            ? shape.table()
+                            : shape.children().get(source).table();
                     Map<String, Object> values = JsonValues.row(table, rs.getString("doc"));
                     Map<String, Object> storedKey = keyOf(table, values);
                     Map<String, Object> key;
                     if (source >= 0) {
                         key = new LinkedHashMap<>();
-                        key.put(Hierarchy.TABLE_MARKER, shape.children().get(source).declared().qualifiedName());
+                        key.put(
+                                Hierarchy.TABLE_MARKER,
+                                shape.children().get(source).declared().qualifiedName());
                         key.putAll(storedKey);
                     } else {
                         key = root ? keys.get(rs.getInt("ord") - 1) : storedKey;
                     }
                     LiveRow row = new LiveRow(key, columns(values), lastWrite);
                     String identity = source + ":" + CanonicalKey.render(storedKey);
-                    // a requested key inside another requested key's subtree is read twice: keep one, keyed as requested
+                    // a requested key inside another requested key's subtree is read twice: keep one, keyed as
+                    // requested
                     if (!rows.containsKey(identity) || root) {
                         rows.put(identity, row);
                     }

@@ -40,8 +40,7 @@ import java.util.Optional;
  */
 final class ColumnRestorer {
 
-    private ColumnRestorer() {
-    }
+    private ColumnRestorer() {}
 
     static RecordOutcome restore(Connection connection, DatasetShape shape, ClearColumnsSql sql, DeletionRecord record)
             throws SQLException {
@@ -58,7 +57,8 @@ final class ColumnRestorer {
             try (PreparedStatement update = connection.prepareStatement(sql.restoreStatement(columns))) {
                 int index = 1;
                 if (sql.usesCutoff()) {
-                    update.setObject(index++, OffsetDateTime.ofInstant(record.cutoff().toInstant(), ZoneOffset.UTC));
+                    update.setObject(
+                            index++, OffsetDateTime.ofInstant(record.cutoff().toInstant(), ZoneOffset.UTC));
                 }
                 update.setString(index, document);
                 if (update.executeUpdate() == 1) {
@@ -69,13 +69,20 @@ final class ColumnRestorer {
                 current.setString(1, document);
                 try (ResultSet rs = current.executeQuery()) {
                     if (!rs.next()) {
-                        return outcome(record, Status.FAILED, "no row with this key: it was deleted after it was anonymised,"
-                                + " and its cleared columns are not put back without it; restore that delete's record first");
+                        return outcome(
+                                record,
+                                Status.FAILED,
+                                "no row with this key: it was deleted after it was anonymised,"
+                                        + " and its cleared columns are not put back without it; restore that delete's record first");
                     }
                     boolean same = sameValues(JsonValues.row(table, rs.getString(1)), values);
-                    return outcome(record, Status.NEWER_DATA_KEPT, same ? "already restored: the row holds the record's values"
-                            : "the row was written after the cut-off or a cleared column was set again; it was kept, not"
-                            + " overwritten");
+                    return outcome(
+                            record,
+                            Status.NEWER_DATA_KEPT,
+                            same
+                                    ? "already restored: the row holds the record's values"
+                                    : "the row was written after the cut-off or a cleared column was set again; it was kept, not"
+                                            + " overwritten");
                 }
             }
         } catch (SQLException e) {
@@ -88,15 +95,20 @@ final class ColumnRestorer {
 
     private static Optional<String> refusal(DatasetShape shape, DeletionRecord record) {
         if (record.primaryKey().containsKey(Hierarchy.TABLE_MARKER)) {
-            return Optional.of("an anonymised record of a child-table row: anonymisation clears only the dataset's own rows");
+            return Optional.of(
+                    "an anonymised record of a child-table row: anonymisation clears only the dataset's own rows");
         }
-        if (!record.primaryKey().keySet().equals(java.util.Set.copyOf(shape.table().primaryKey()))) {
+        if (!record.primaryKey()
+                .keySet()
+                .equals(java.util.Set.copyOf(shape.table().primaryKey()))) {
             return Optional.of("the record's key " + record.primaryKey().keySet() + " is not the primary key "
                     + shape.table().primaryKey() + " of " + shape.table().qualifiedName());
         }
         for (ColumnValue column : record.columns()) {
             Optional<ColumnInfo> info = shape.table().column(column.name());
-            if (info.isEmpty() || info.get().generated() || shape.table().primaryKey().contains(column.name())
+            if (info.isEmpty()
+                    || info.get().generated()
+                    || shape.table().primaryKey().contains(column.name())
                     || column.name().equals(shape.guard().column())) {
                 return Optional.of("column '" + column.name() + "' of the record is not a column of "
                         + shape.table().qualifiedName() + " that anonymisation clears");

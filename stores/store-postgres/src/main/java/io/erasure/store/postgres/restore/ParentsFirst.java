@@ -20,27 +20,33 @@ import java.util.Set;
  */
 final class ParentsFirst {
 
-    private ParentsFirst() {
-    }
+    private ParentsFirst() {}
 
     static List<Pending> order(DatasetShape shape, List<Pending> rows) {
         Map<Pending, Integer> depth = new IdentityHashMap<>();
         shape.tree().ifPresent(tree -> {
             if (tree.mode() == TreeShape.Mode.MATERIALIZED_PATH) {
                 String path = tree.pathColumn().orElseThrow();
-                rows.stream().filter(r -> !r.child()).forEach(r -> depth.put(r, slashes(r.values().get(path))));
+                rows.stream()
+                        .filter(r -> !r.child())
+                        .forEach(r -> depth.put(r, slashes(r.values().get(path))));
             } else {
-                depth.putAll(recursiveDepths(shape.table().primaryKey().get(0), tree.parentColumn().orElseThrow(),
+                depth.putAll(recursiveDepths(
+                        shape.table().primaryKey().get(0),
+                        tree.parentColumn().orElseThrow(),
                         rows.stream().filter(r -> !r.child()).toList()));
             }
         });
         List<Pending> ordered = new ArrayList<>(rows);
-        ordered.sort(Comparator.comparingInt((Pending r) -> r.child() ? 1 : 0).thenComparingInt(r -> depth.getOrDefault(r, 0)));
+        ordered.sort(Comparator.comparingInt((Pending r) -> r.child() ? 1 : 0)
+                .thenComparingInt(r -> depth.getOrDefault(r, 0)));
         return ordered;
     }
 
     private static int slashes(Object path) {
-        return path == null ? 0 : (int) path.toString().chars().filter(c -> c == '/').count();
+        return path == null
+                ? 0
+                : (int) path.toString().chars().filter(c -> c == '/').count();
     }
 
     private static Map<Pending, Integer> recursiveDepths(String keyColumn, String parentColumn, List<Pending> rows) {
@@ -48,7 +54,8 @@ final class ParentsFirst {
         rows.forEach(r -> byKey.put(id(keyColumn, r.values().get(keyColumn)), r));
         Map<Pending, Integer> depth = new IdentityHashMap<>();
         for (Pending row : rows) {
-            // walk up iteratively (no recursion: trees may be hundreds of levels deep), stopping at a known depth or a cycle
+            // walk up iteratively (no recursion: trees may be hundreds of levels deep), stopping at a known depth or a
+            // cycle
             List<Pending> chain = new ArrayList<>();
             Set<Pending> seen = Collections.newSetFromMap(new IdentityHashMap<>());
             Pending current = row;

@@ -9,7 +9,6 @@ import io.erasure.store.postgres.schema.TableSchema;
 import io.erasure.store.postgres.sql.DatasetSql;
 import io.erasure.store.postgres.sql.SqlFailures;
 import io.erasure.store.postgres.tree.Hierarchy;
-import io.erasure.store.postgres.tree.TreeShape;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.RestoreOutcome.RecordOutcome;
 import io.erasure.store.spi.RestoreOutcome.Status;
@@ -40,8 +39,7 @@ import java.util.Optional;
  */
 public final class RowRestorer {
 
-    private RowRestorer() {
-    }
+    private RowRestorer() {}
 
     public static RestoreOutcome restore(Connection connection, DatasetSql sql, List<DeletionRecord> records)
             throws SQLException {
@@ -69,8 +67,9 @@ public final class RowRestorer {
         return new RestoreOutcome(List.of(outcomes));
     }
 
-    private static void restoreRows(Connection connection, DatasetShape shape, List<Pending> pending,
-                                    RecordOutcome[] outcomes) throws SQLException {
+    private static void restoreRows(
+            Connection connection, DatasetShape shape, List<Pending> pending, RecordOutcome[] outcomes)
+            throws SQLException {
         pending = ParentsFirst.order(shape, pending);
         boolean progress = true;
         while (!pending.isEmpty() && progress) {
@@ -85,8 +84,8 @@ public final class RowRestorer {
                         throw e;
                     }
                     boolean parentMissing = SqlFailures.FOREIGN_KEY_VIOLATION.equals(e.getSQLState());
-                    outcomes[row.index()] = outcome(row, parentMissing ? Status.PARENT_MISSING : Status.FAILED,
-                            e.getMessage());
+                    outcomes[row.index()] =
+                            outcome(row, parentMissing ? Status.PARENT_MISSING : Status.FAILED, e.getMessage());
                     if (parentMissing) {
                         refusedByForeignKey.add(row);
                     }
@@ -107,15 +106,20 @@ public final class RowRestorer {
             current.setString(1, row.document());
             try (ResultSet rs = current.executeQuery()) {
                 boolean same = rs.next() && sameValues(JsonValues.row(row.table(), rs.getString(1)), row.values());
-                return outcome(row, Status.NEWER_DATA_KEPT, same ? "already restored: the row holds the record's values"
-                        : "a row with this key was written after the delete; it was kept, not overwritten");
+                return outcome(
+                        row,
+                        Status.NEWER_DATA_KEPT,
+                        same
+                                ? "already restored: the row holds the record's values"
+                                : "a row with this key was written after the delete; it was kept, not overwritten");
             }
         }
     }
 
     private static Optional<String> refusal(DatasetShape shape, DeletionRecord record) {
         if (!record.dataset().equals(shape.spec().name())) {
-            return Optional.of("the record belongs to dataset '" + record.dataset() + "', not '" + shape.spec().name() + "'");
+            return Optional.of("the record belongs to dataset '" + record.dataset() + "', not '"
+                    + shape.spec().name() + "'");
         }
         if (record.columns().isEmpty()) {
             return Optional.of("the row's columns are retained in S3 at " + record.retainedRef()
@@ -131,7 +135,9 @@ public final class RowRestorer {
 
     private static Pending pending(DatasetShape shape, int index, DeletionRecord record) {
         Object marker = record.primaryKey().get(Hierarchy.TABLE_MARKER);
-        TableSchema table = marker == null ? shape.table() : shape.child(marker.toString()).orElseThrow().table();
+        TableSchema table = marker == null
+                ? shape.table()
+                : shape.child(marker.toString()).orElseThrow().table();
         Map<String, Object> values = new LinkedHashMap<>();
         record.primaryKey().forEach((column, value) -> {
             if (!column.equals(Hierarchy.TABLE_MARKER)) {
@@ -154,7 +160,11 @@ public final class RowRestorer {
         return new RecordOutcome(row.record().recordId(), row.record().primaryKey(), status, detail);
     }
 
-    record Pending(int index, DeletionRecord record, TableSchema table, boolean child, Map<String, Object> values,
-                   String document) {
-    }
+    record Pending(
+            int index,
+            DeletionRecord record,
+            TableSchema table,
+            boolean child,
+            Map<String, Object> values,
+            String document) {}
 }

@@ -38,11 +38,11 @@ public final class Catalog {
             WHERE con.contype = 'f' AND con.confrelid = ? AND con.conparentid = 0
             ORDER BY n.nspname, c.relname, con.conname""";
 
-    private Catalog() {
-    }
+    private Catalog() {}
 
     /** The table {@code namespace.table} (ordinary or partitioned), or empty if there is none. */
-    public static Optional<TableSchema> read(Connection connection, String namespace, String table) throws SQLException {
+    public static Optional<TableSchema> read(Connection connection, String namespace, String table)
+            throws SQLException {
         Long oid = null;
         try (PreparedStatement statement = connection.prepareStatement(TABLE_OID)) {
             statement.setString(1, namespace);
@@ -61,8 +61,8 @@ public final class Catalog {
             statement.setLong(1, oid);
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {
-                    columns.add(new ColumnInfo(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4),
-                            rs.getBoolean(5)));
+                    columns.add(new ColumnInfo(
+                            rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4), rs.getBoolean(5)));
                 }
             }
         }
@@ -80,7 +80,10 @@ public final class Catalog {
             statement.setLong(1, oid);
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {
-                    referencedBy.add(new TableSchema.Reference(rs.getString(1), rs.getString(2), rs.getString(3),
+                    referencedBy.add(new TableSchema.Reference(
+                            rs.getString(1),
+                            rs.getString(2),
+                            rs.getString(3),
                             rs.getString(4).charAt(0)));
                 }
             }

@@ -20,40 +20,47 @@ import java.util.Optional;
  */
 public final class ClearableColumns {
 
-    private ClearableColumns() {
-    }
+    private ClearableColumns() {}
 
     /** Empty when every column can be cleared; otherwise the first refusal, naming the table, the column and the fix. */
     public static Optional<String> refusal(DatasetShape shape, List<String> columns) {
         TableSchema table = shape.table();
         String where = "dataset '" + shape.spec().name() + "', table " + table.qualifiedName();
         if (!shape.children().isEmpty()) {
-            return Optional.of(where + " has child tables, whose rows anonymising the row's own columns would leave as they"
-                    + " are; delete the rows instead of anonymising them");
+            return Optional.of(
+                    where + " has child tables, whose rows anonymising the row's own columns would leave as they"
+                            + " are; delete the rows instead of anonymising them");
         }
         for (String name : columns) {
             Optional<ColumnInfo> column = table.column(name);
             if (column.isEmpty()) {
                 return Optional.of(where + " has no column '" + name + "' to clear; its columns are "
-                        + table.columns().stream().map(ColumnInfo::name).toList() + ": fix clearColumns or add the column");
+                        + table.columns().stream().map(ColumnInfo::name).toList()
+                        + ": fix clearColumns or add the column");
             }
             if (column.get().generated()) {
-                return Optional.of(where + ": column '" + name + "' is generated, PostgreSQL computes it and it cannot be"
-                        + " cleared: clear the columns it is computed from instead");
+                return Optional.of(
+                        where + ": column '" + name + "' is generated, PostgreSQL computes it and it cannot be"
+                                + " cleared: clear the columns it is computed from instead");
             }
             if (name.equals(shape.guard().column())) {
-                return Optional.of(where + ": column '" + name + "' is the conditional column; clearing it would keep the row"
-                        + " from every later delete: remove it from clearColumns");
+                return Optional.of(
+                        where + ": column '" + name + "' is the conditional column; clearing it would keep the row"
+                                + " from every later delete: remove it from clearColumns");
             }
-            boolean treeColumn = shape.tree().map(tree -> tree.parentColumn().map(name::equals).orElse(false)
-                    || tree.pathColumn().map(name::equals).orElse(false)).orElse(false);
+            boolean treeColumn = shape.tree()
+                    .map(tree -> tree.parentColumn().map(name::equals).orElse(false)
+                            || tree.pathColumn().map(name::equals).orElse(false))
+                    .orElse(false);
             if (treeColumn) {
-                return Optional.of(where + ": column '" + name + "' places the row in its tree; clearing it would cut its"
-                        + " subtree loose: remove it from clearColumns");
+                return Optional.of(
+                        where + ": column '" + name + "' places the row in its tree; clearing it would cut its"
+                                + " subtree loose: remove it from clearColumns");
             }
             if (column.get().notNull()) {
-                return Optional.of(where + ": column '" + name + "' is NOT NULL, so it cannot be cleared: run ALTER TABLE "
-                        + table.qualifiedName() + " ALTER COLUMN " + name + " DROP NOT NULL, or remove it from clearColumns");
+                return Optional.of(where + ": column '" + name
+                        + "' is NOT NULL, so it cannot be cleared: run ALTER TABLE " + table.qualifiedName()
+                        + " ALTER COLUMN " + name + " DROP NOT NULL, or remove it from clearColumns");
             }
         }
         return Optional.empty();

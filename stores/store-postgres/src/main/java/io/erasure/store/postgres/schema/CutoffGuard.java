@@ -16,7 +16,11 @@ package io.erasure.store.postgres.schema;
  */
 public record CutoffGuard(Kind kind, String column, boolean withTimeZone) {
 
-    public enum Kind { UPDATED_AT, VERSION, NONE }
+    public enum Kind {
+        UPDATED_AT,
+        VERSION,
+        NONE
+    }
 
     public static final CutoffGuard NONE = new CutoffGuard(Kind.NONE, null, false);
 

@@ -29,27 +29,31 @@ import java.util.Set;
  */
 public final class DatasetCheck {
 
-    private DatasetCheck() {
-    }
+    private DatasetCheck() {}
 
-    public static DatasetShape resolve(Connection connection, DatasetSpec spec, Hierarchy hierarchy) throws SQLException {
+    public static DatasetShape resolve(Connection connection, DatasetSpec spec, Hierarchy hierarchy)
+            throws SQLException {
         String dataset = "dataset '" + spec.name() + "'";
         if (spec.storeKind() != StoreKind.POSTGRES) {
-            throw new StoreException.Fatal(dataset + " is a " + spec.storeKind() + " dataset; the POSTGRES adapter cannot serve it");
+            throw new StoreException.Fatal(
+                    dataset + " is a " + spec.storeKind() + " dataset; the POSTGRES adapter cannot serve it");
         }
-        TableSchema table = Catalog.read(connection, spec.namespace(), spec.table()).orElseThrow(() -> new StoreException.Fatal(
-                dataset + ": table " + spec.namespace() + "." + spec.table() + " does not exist in this database (no ordinary or"
+        TableSchema table = Catalog.read(connection, spec.namespace(), spec.table())
+                .orElseThrow(() -> new StoreException.Fatal(dataset + ": table " + spec.namespace() + "." + spec.table()
+                        + " does not exist in this database (no ordinary or"
                         + " partitioned table of that name); create it, or fix namespace/table in the registration"));
         String where = dataset + ", table " + table.qualifiedName();
         requireSafeColumnNames(where, table);
 
         Set<String> declaredKey = Set.copyOf(spec.keyColumns().primaryKey());
         if (table.primaryKey().isEmpty()) {
-            throw new StoreException.Fatal(where + " has no primary key; rows can only be deleted and restored by primary key:"
-                    + " add one (keyColumns " + spec.keyColumns().primaryKey() + ")");
+            throw new StoreException.Fatal(
+                    where + " has no primary key; rows can only be deleted and restored by primary key:"
+                            + " add one (keyColumns " + spec.keyColumns().primaryKey() + ")");
         }
         if (!declaredKey.equals(Set.copyOf(table.primaryKey()))) {
-            throw new StoreException.Fatal(where + ": keyColumns " + spec.keyColumns().primaryKey()
+            throw new StoreException.Fatal(where + ": keyColumns "
+                    + spec.keyColumns().primaryKey()
                     + " are not the table's primary key " + table.primaryKey() + "; register keyColumns.partition = "
                     + table.primaryKey());
         }
@@ -57,8 +61,9 @@ public final class DatasetCheck {
         CutoffGuard guard = guardOf(where, table, spec.conditionalColumn());
         Optional<TreeShape> tree = hierarchy.tree();
         if (guard.kind() == CutoffGuard.Kind.VERSION && !hierarchy.isFlat()) {
-            throw new StoreException.Fatal(where + ": a VERSION conditional column cannot guard a subtree or child rows (their"
-                    + " versions are not read at plan time); use an updated_at (TIMESTAMP) column for a dataset with a hierarchy");
+            throw new StoreException.Fatal(
+                    where + ": a VERSION conditional column cannot guard a subtree or child rows (their"
+                            + " versions are not read at plan time); use an updated_at (TIMESTAMP) column for a dataset with a hierarchy");
         }
         tree.ifPresent(shape -> checkTree(where, table, shape));
 
@@ -68,7 +73,12 @@ public final class DatasetCheck {
         }
         checkReferences(where, spec.name(), table, tree.isPresent(), children);
         for (DatasetShape.Child child : children) {
-            checkReferences(where + ", child table " + child.table().qualifiedName(), spec.name(), child.table(), false, List.of());
+            checkReferences(
+                    where + ", child table " + child.table().qualifiedName(),
+                    spec.name(),
+                    child.table(),
+                    false,
+                    List.of());
         }
         List<TableSchema> tables = new ArrayList<>();
         tables.add(table);
@@ -81,8 +91,8 @@ public final class DatasetCheck {
         if (conditional instanceof ConditionalColumn.Named named) {
             ColumnInfo column = requireColumn(where, table, named.name(), "conditionalColumn");
             if (table.primaryKey().contains(column.name())) {
-                throw new StoreException.Fatal(where + ": conditionalColumn '" + column.name() + "' is part of the primary key;"
-                        + " name the updated_at or version column");
+                throw new StoreException.Fatal(where + ": conditionalColumn '" + column.name()
+                        + "' is part of the primary key;" + " name the updated_at or version column");
             }
             if (named.kind() == ConditionalColumn.Kind.TIMESTAMP) {
                 if (!column.isTimestamp()) {
@@ -103,7 +113,8 @@ public final class DatasetCheck {
     private static void checkTree(String where, TableSchema table, TreeShape tree) {
         if (tree.mode() == TreeShape.Mode.RECURSIVE) {
             if (table.primaryKey().size() != 1) {
-                throw new StoreException.Fatal(where + ": a recursive tree needs a one-column primary key (the parent column"
+                throw new StoreException.Fatal(where
+                        + ": a recursive tree needs a one-column primary key (the parent column"
                         + " references it), the table has " + table.primaryKey() + "; use a path column instead");
             }
             ColumnInfo parent = requireColumn(where, table, tree.parentColumn().orElseThrow(), "tree.parent-column");
@@ -115,33 +126,36 @@ public final class DatasetCheck {
         } else {
             ColumnInfo path = requireColumn(where, table, tree.pathColumn().orElseThrow(), "tree.path-column");
             if (!path.isText()) {
-                throw new StoreException.Fatal(where + ": tree.path-column '" + path.name() + "' is of type " + path.baseType()
-                        + "; a materialized path is text such as '/1/5/9/'");
+                throw new StoreException.Fatal(where + ": tree.path-column '" + path.name() + "' is of type "
+                        + path.baseType() + "; a materialized path is text such as '/1/5/9/'");
             }
         }
     }
 
-    private static DatasetShape.Child child(Connection connection, String where, TableSchema parent, ChildTable declared)
-            throws SQLException {
-        TableSchema table = Catalog.read(connection, declared.namespace(), declared.table()).orElseThrow(() ->
-                new StoreException.Fatal(where + ": child table " + declared.qualifiedName() + " does not exist; create it or"
-                        + " fix its hierarchy.<dataset>.child.<name>.table setting"));
+    private static DatasetShape.Child child(
+            Connection connection, String where, TableSchema parent, ChildTable declared) throws SQLException {
+        TableSchema table = Catalog.read(connection, declared.namespace(), declared.table())
+                .orElseThrow(() -> new StoreException.Fatal(where + ": child table " + declared.qualifiedName()
+                        + " does not exist; create it or" + " fix its hierarchy.<dataset>.child.<name>.table setting"));
         String childWhere = where + ", child table " + table.qualifiedName();
         requireSafeColumnNames(childWhere, table);
         if (table.primaryKey().isEmpty()) {
-            throw new StoreException.Fatal(childWhere + " has no primary key; child rows are logged and restored by primary key");
+            throw new StoreException.Fatal(
+                    childWhere + " has no primary key; child rows are logged and restored by primary key");
         }
         if (!Set.copyOf(declared.references().values()).equals(Set.copyOf(parent.primaryKey()))
                 || declared.references().size() != parent.primaryKey().size()) {
-            throw new StoreException.Fatal(childWhere + ": references " + declared.references() + " must map one child column"
-                    + " to each primary key column " + parent.primaryKey() + " of " + parent.qualifiedName());
+            throw new StoreException.Fatal(
+                    childWhere + ": references " + declared.references() + " must map one child column"
+                            + " to each primary key column " + parent.primaryKey() + " of " + parent.qualifiedName());
         }
         for (String column : declared.references().keySet()) {
             requireColumn(childWhere, table, column, "references");
         }
         CutoffGuard guard = CutoffGuard.NONE;
         if (declared.updatedAt().isPresent()) {
-            ColumnInfo updatedAt = requireColumn(childWhere, table, declared.updatedAt().get(), "updated-at");
+            ColumnInfo updatedAt =
+                    requireColumn(childWhere, table, declared.updatedAt().get(), "updated-at");
             if (!updatedAt.isTimestamp()) {
                 throw new StoreException.Fatal(childWhere + ": updated-at column '" + updatedAt.name() + "' is of type "
                         + updatedAt.baseType() + "; it must be timestamptz or timestamp");
@@ -151,8 +165,8 @@ public final class DatasetCheck {
         return new DatasetShape.Child(declared, table, guard);
     }
 
-    private static void checkReferences(String where, String dataset, TableSchema table, boolean selfAllowed,
-                                        List<DatasetShape.Child> children) {
+    private static void checkReferences(
+            String where, String dataset, TableSchema table, boolean selfAllowed, List<DatasetShape.Child> children) {
         Set<String> allowed = new HashSet<>();
         children.forEach(c -> allowed.add(c.table().qualifiedName()));
         if (selfAllowed) {
@@ -160,27 +174,37 @@ public final class DatasetCheck {
         }
         for (TableSchema.Reference reference : table.referencedBy()) {
             if (!allowed.contains(reference.qualifiedName())) {
-                throw new StoreException.Fatal(where + " is referenced by " + reference.qualifiedName() + " (foreign key "
-                        + reference.constraint() + ", " + reference.onDeleteText() + "), which is not part of the dataset:"
-                        + " deleting a row would " + (reference.onDelete() == 'c' ? "also delete rows that were never logged"
-                        : "fail or change rows that were never logged") + ". Declare it with hierarchy." + dataset + ".child.<name>.*"
-                        + (reference.qualifiedName().equals(table.qualifiedName()) ? " or hierarchy." + dataset
-                        + ".tree.parent-column" : "") + ", or register it as a dataset of its own and drop the foreign key");
+                throw new StoreException.Fatal(
+                        where + " is referenced by " + reference.qualifiedName() + " (foreign key "
+                                + reference.constraint() + ", " + reference.onDeleteText()
+                                + "), which is not part of the dataset:"
+                                + " deleting a row would "
+                                + (reference.onDelete() == 'c'
+                                        ? "also delete rows that were never logged"
+                                        : "fail or change rows that were never logged")
+                                + ". Declare it with hierarchy." + dataset + ".child.<name>.*"
+                                + (reference.qualifiedName().equals(table.qualifiedName())
+                                        ? " or hierarchy." + dataset + ".tree.parent-column"
+                                        : "")
+                                + ", or register it as a dataset of its own and drop the foreign key");
             }
         }
     }
 
     private static ColumnInfo requireColumn(String where, TableSchema table, String name, String field) {
-        return table.column(name).orElseThrow(() -> new StoreException.Fatal(where + " has no column '" + name + "' (" + field
-                + "); its columns are " + table.columns().stream().map(ColumnInfo::name).toList()
-                + ": fix " + field + " in the registration or add the column"));
+        return table.column(name)
+                .orElseThrow(() -> new StoreException.Fatal(where + " has no column '" + name + "' (" + field
+                        + "); its columns are "
+                        + table.columns().stream().map(ColumnInfo::name).toList()
+                        + ": fix " + field + " in the registration or add the column"));
     }
 
     private static void requireSafeColumnNames(String where, TableSchema table) {
         for (ColumnInfo column : table.columns()) {
             if (!Names.isIdentifier(column.name())) {
-                throw new StoreException.Fatal(where + " has column \"" + column.name() + "\", which is not a lower-case"
-                        + " identifier matching " + Names.IDENTIFIER + "; restores name every column, so rename it");
+                throw new StoreException.Fatal(where + " has column \"" + column.name()
+                        + "\", which is not a lower-case" + " identifier matching " + Names.IDENTIFIER
+                        + "; restores name every column, so rename it");
             }
         }
     }

@@ -13,8 +13,13 @@ import java.util.Optional;
  * @param schema the catalog version it was checked at: when the catalog is no longer at it, the shape is stale and
  *               the dataset is checked again before it is used
  */
-public record DatasetShape(DatasetSpec spec, TableSchema table, CutoffGuard guard, Optional<TreeShape> tree,
-                           List<Child> children, SchemaVersion schema) {
+public record DatasetShape(
+        DatasetSpec spec,
+        TableSchema table,
+        CutoffGuard guard,
+        Optional<TreeShape> tree,
+        List<Child> children,
+        SchemaVersion schema) {
 
     public DatasetShape {
         children = List.copyOf(children);
@@ -22,8 +27,8 @@ public record DatasetShape(DatasetSpec spec, TableSchema table, CutoffGuard guar
     }
 
     /** A shape built without a catalog (SQL text tests). */
-    public DatasetShape(DatasetSpec spec, TableSchema table, CutoffGuard guard, Optional<TreeShape> tree,
-                        List<Child> children) {
+    public DatasetShape(
+            DatasetSpec spec, TableSchema table, CutoffGuard guard, Optional<TreeShape> tree, List<Child> children) {
         this(spec, table, guard, tree, children, SchemaVersion.UNKNOWN);
     }
 
@@ -37,7 +42,9 @@ public record DatasetShape(DatasetSpec spec, TableSchema table, CutoffGuard guar
 
     /** The foreign keys of the dataset's table onto itself (a tree's parent column, usually). */
     public List<TableSchema.Reference> selfReferences() {
-        return table.referencedBy().stream().filter(r -> r.qualifiedName().equals(table.qualifiedName())).toList();
+        return table.referencedBy().stream()
+                .filter(r -> r.qualifiedName().equals(table.qualifiedName()))
+                .toList();
     }
 
     /** The dataset's table and its child tables: what a delete writes to. */
@@ -58,10 +65,11 @@ public record DatasetShape(DatasetSpec spec, TableSchema table, CutoffGuard guar
     }
 
     public Optional<Child> child(String qualifiedName) {
-        return children.stream().filter(c -> c.declared().qualifiedName().equals(qualifiedName)).findFirst();
+        return children.stream()
+                .filter(c -> c.declared().qualifiedName().equals(qualifiedName))
+                .findFirst();
     }
 
     /** A child table with its catalog description and its own guard (updated_at or none). */
-    public record Child(ChildTable declared, TableSchema table, CutoffGuard guard) {
-    }
+    public record Child(ChildTable declared, TableSchema table, CutoffGuard guard) {}
 }

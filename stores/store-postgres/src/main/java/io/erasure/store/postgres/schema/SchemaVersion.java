@@ -35,13 +35,16 @@ public record SchemaVersion(List<Long> tableOids, String digest) {
      * own numbers, so nothing user-supplied is spliced.
      */
     public String digestExpression() {
-        String oids = tableOids.isEmpty() ? "0" : tableOids.stream().map(String::valueOf).collect(Collectors.joining(", "));
+        String oids = tableOids.isEmpty()
+                ? "0"
+                : tableOids.stream().map(String::valueOf).collect(Collectors.joining(", "));
         return "(SELECT coalesce(md5(string_agg(e, ',' ORDER BY e)), '') FROM ("
                 + "SELECT 'c' || c.oid || ':' || c.xmin FROM pg_catalog.pg_class AS c WHERE c.oid IN (" + oids + ")"
                 + " UNION ALL SELECT 'a' || a.attrelid || '.' || a.attnum || ':' || a.xmin FROM pg_catalog.pg_attribute AS a"
                 + " WHERE a.attrelid IN (" + oids + ") AND a.attnum > 0"
                 + " UNION ALL SELECT 'y' || y.oid || ':' || y.xmin FROM pg_catalog.pg_type AS y WHERE y.oid IN"
-                + " (SELECT a.atttypid FROM pg_catalog.pg_attribute AS a WHERE a.attrelid IN (" + oids + ") AND a.attnum > 0)"
+                + " (SELECT a.atttypid FROM pg_catalog.pg_attribute AS a WHERE a.attrelid IN (" + oids
+                + ") AND a.attnum > 0)"
                 + " UNION ALL SELECT 'i' || i.indexrelid || ':' || i.xmin FROM pg_catalog.pg_index AS i"
                 + " WHERE i.indrelid IN (" + oids + ")"
                 + " UNION ALL SELECT 'k' || k.oid || ':' || k.xmin FROM pg_catalog.pg_constraint AS k"
@@ -61,7 +64,7 @@ public record SchemaVersion(List<Long> tableOids, String digest) {
 
     private static String digestOf(Connection connection, String expression) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("SELECT " + expression);
-             ResultSet rs = statement.executeQuery()) {
+                ResultSet rs = statement.executeQuery()) {
             rs.next();
             return rs.getString(1);
         }

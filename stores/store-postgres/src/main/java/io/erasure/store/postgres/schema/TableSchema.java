@@ -9,8 +9,13 @@ import java.util.Optional;
  *
  * @param oid the table's {@code pg_class.oid} ({@link SchemaVersion} watches it); 0 when not read from a catalog
  */
-public record TableSchema(String namespace, String table, List<ColumnInfo> columns, List<String> primaryKey,
-                          List<Reference> referencedBy, long oid) {
+public record TableSchema(
+        String namespace,
+        String table,
+        List<ColumnInfo> columns,
+        List<String> primaryKey,
+        List<Reference> referencedBy,
+        long oid) {
 
     public TableSchema {
         columns = List.copyOf(columns);
@@ -19,8 +24,12 @@ public record TableSchema(String namespace, String table, List<ColumnInfo> colum
     }
 
     /** A table described without a catalog (SQL text tests). */
-    public TableSchema(String namespace, String table, List<ColumnInfo> columns, List<String> primaryKey,
-                       List<Reference> referencedBy) {
+    public TableSchema(
+            String namespace,
+            String table,
+            List<ColumnInfo> columns,
+            List<String> primaryKey,
+            List<Reference> referencedBy) {
         this(namespace, table, columns, primaryKey, referencedBy, 0);
     }
 

@@ -56,9 +56,13 @@ public final class ClearColumnsSql {
     public String planQuery() {
         String present = "(" + qualified("t", key.get(0)) + " IS NOT NULL)";
         String blocked = guard.kind() == CutoffGuard.Kind.UPDATED_AT
-                ? "(" + present + " AND " + writtenAfter(qualified("t", guard.column()), guard) + ")" : "false";
-        String version = guard.kind() == CutoffGuard.Kind.VERSION ? ", " + qualified("t", guard.column()) + " AS current_version" : "";
-        return with(false, false) + "\nSELECT k.ord, " + present + " AS present, " + blocked + " AS blocked, " + rowDigest("t")
+                ? "(" + present + " AND " + writtenAfter(qualified("t", guard.column()), guard) + ")"
+                : "false";
+        String version = guard.kind() == CutoffGuard.Kind.VERSION
+                ? ", " + qualified("t", guard.column()) + " AS current_version"
+                : "";
+        return with(false, false) + "\nSELECT k.ord, " + present + " AS present, " + blocked + " AS blocked, "
+                + rowDigest("t")
                 + " AS unit_digest, 0 AS kept_nodes" + version
                 + "\nFROM keys AS k LEFT JOIN " + table + " AS t ON " + match("t", "k", key) + "\nORDER BY k.ord";
     }
@@ -73,9 +77,11 @@ public final class ClearColumnsSql {
         String set = columns.stream().map(c -> Names.quoted(c) + " = NULL").collect(Collectors.joining(", "));
         return with(guard.kind() == CutoffGuard.Kind.VERSION, true)
                 + ",\ncleared AS (UPDATE " + table + " AS t SET " + set + bumpVersion()
-                + " FROM keys AS k JOIN planned AS p ON p.ord = k.ord WHERE " + match("t", "k", key) + " AND " + rowDigest("t")
+                + " FROM keys AS k JOIN planned AS p ON p.ord = k.ord WHERE " + match("t", "k", key) + " AND "
+                + rowDigest("t")
                 + " = p.digest" + condition("k") + " RETURNING k.ord)"
-                + "\nSELECT k.ord, (c.ord IS NOT NULL) AS deleted, (" + qualified("t", key.get(0)) + " IS NOT NULL) AS present"
+                + "\nSELECT k.ord, (c.ord IS NOT NULL) AS deleted, (" + qualified("t", key.get(0))
+                + " IS NOT NULL) AS present"
                 + "\nFROM keys AS k LEFT JOIN cleared AS c ON c.ord = k.ord LEFT JOIN " + table + " AS t ON "
                 + match("t", "k", key) + "\nORDER BY k.ord";
     }
@@ -86,13 +92,19 @@ public final class ClearColumnsSql {
      * tell when the row was written, so only the NULLs are required. Binds [the cut-off,] the record as a document.
      */
     public String restoreStatement(List<String> columns) {
-        String set = columns.stream().map(c -> Names.quoted(c) + " = " + qualified("r", c)).collect(Collectors.joining(", "));
-        String stillNull = columns.stream().map(c -> " AND " + qualified("t", c) + " IS NULL").collect(Collectors.joining());
+        String set = columns.stream()
+                .map(c -> Names.quoted(c) + " = " + qualified("r", c))
+                .collect(Collectors.joining(", "));
+        String stillNull = columns.stream()
+                .map(c -> " AND " + qualified("t", c) + " IS NULL")
+                .collect(Collectors.joining());
         String written = guard.kind() == CutoffGuard.Kind.UPDATED_AT
-                ? " AND " + qualified("t", guard.column()) + " <= " + cutoffFor(guard) : "";
+                ? " AND " + qualified("t", guard.column()) + " <= " + cutoffFor(guard)
+                : "";
         return (usesCutoff() ? "WITH cutoff AS (SELECT CAST(? AS timestamptz) AS at)\n" : "")
                 + "UPDATE " + table + " AS t SET " + set + bumpVersion()
-                + " FROM jsonb_populate_record(NULL::" + table + ", CAST(? AS jsonb)) AS r WHERE " + match("t", "r", key)
+                + " FROM jsonb_populate_record(NULL::" + table + ", CAST(? AS jsonb)) AS r WHERE "
+                + match("t", "r", key)
                 + stillNull + written;
     }
 
@@ -102,8 +114,10 @@ public final class ClearColumnsSql {
                 + " FROM jsonb_array_elements(CAST(? AS jsonb)) WITH ORDINALITY AS e(doc, ord)"
                 + " CROSS JOIN LATERAL jsonb_populate_record(NULL::" + table + ", e.doc) AS r)"
                 + (usesCutoff() ? ",\ncutoff AS (SELECT CAST(? AS timestamptz) AS at)" : "")
-                + (withPlannedRows ? ",\nplanned AS (SELECT p.ord, p.digest FROM jsonb_array_elements_text(CAST(? AS jsonb))"
-                + " WITH ORDINALITY AS p(digest, ord))" : "");
+                + (withPlannedRows
+                        ? ",\nplanned AS (SELECT p.ord, p.digest FROM jsonb_array_elements_text(CAST(? AS jsonb))"
+                                + " WITH ORDINALITY AS p(digest, ord))"
+                        : "");
     }
 
     /** The digest of the row version: it changes with every write of the row, and a row inserted again has another. */
@@ -121,6 +135,7 @@ public final class ClearColumnsSql {
 
     private String bumpVersion() {
         return guard.kind() == CutoffGuard.Kind.VERSION
-                ? ", " + Names.quoted(guard.column()) + " = " + qualified("t", guard.column()) + " + 1" : "";
+                ? ", " + Names.quoted(guard.column()) + " = " + qualified("t", guard.column()) + " + 1"
+                : "";
     }
 }

@@ -103,8 +103,11 @@ public final class DatasetSql {
      * not against reads and writes of rows, so the schema the delete checks stays the schema it deletes under.
      */
     public String lockStatement() {
-        return "LOCK TABLE " + shape.tables().stream().map(t -> Names.quotedQualified(t.namespace(), t.table()))
-                .collect(Collectors.joining(", ")) + " IN ROW EXCLUSIVE MODE";
+        return "LOCK TABLE "
+                + shape.tables().stream()
+                        .map(t -> Names.quotedQualified(t.namespace(), t.table()))
+                        .collect(Collectors.joining(", "))
+                + " IN ROW EXCLUSIVE MODE";
     }
 
     /** The statements of anonymisation (clearing columns) and of its restore. */
@@ -115,10 +118,12 @@ public final class DatasetSql {
     /** Inserts one row document unless its key exists; binds the document. */
     public static String restoreStatement(TableSchema target) {
         String quoted = Names.quotedQualified(target.namespace(), target.table());
-        List<String> columns = target.writableColumns().stream().map(c -> c.name()).toList();
+        List<String> columns =
+                target.writableColumns().stream().map(c -> c.name()).toList();
         boolean overriding = target.writableColumns().stream().anyMatch(c -> c.identityAlways());
         return "INSERT INTO " + quoted + " (" + list(columns) + ")" + (overriding ? " OVERRIDING SYSTEM VALUE" : "")
-                + " SELECT " + list("r", columns) + " FROM jsonb_populate_record(NULL::" + quoted + ", CAST(? AS jsonb)) AS r"
+                + " SELECT " + list("r", columns) + " FROM jsonb_populate_record(NULL::" + quoted
+                + ", CAST(? AS jsonb)) AS r"
                 + " ON CONFLICT (" + list(target.primaryKey()) + ") DO NOTHING";
     }
 
@@ -131,7 +136,11 @@ public final class DatasetSql {
 
     // --- building ---
 
-    private enum Purpose { READ, PLAN, DELETE }
+    private enum Purpose {
+        READ,
+        PLAN,
+        DELETE
+    }
 
     private String buildLiveState() {
         return "WITH " + keys(false) + "\nSELECT k.ord, (" + qualified("t", key.get(0)) + " IS NOT NULL) AS present, "
@@ -142,13 +151,22 @@ public final class DatasetSql {
     private String buildRead() {
         StringBuilder sql = new StringBuilder(with(Purpose.READ));
         sql.append("\nSELECT n.ord, n.is_root, -1 AS source, to_jsonb(t)::text AS doc, ")
-                .append(writeMicros("t", shape.guard())).append(" AS write_micros\nFROM nodes AS n JOIN ").append(table)
-                .append(" AS t ON ").append(match("t", "n", key));
+                .append(writeMicros("t", shape.guard()))
+                .append(" AS write_micros\nFROM nodes AS n JOIN ")
+                .append(table)
+                .append(" AS t ON ")
+                .append(match("t", "n", key));
         for (int i = 0; i < shape.children().size(); i++) {
             DatasetShape.Child child = shape.children().get(i);
-            sql.append("\nUNION ALL\nSELECT d.ord, false, ").append(i).append(", to_jsonb(c)::text, ")
-                    .append(writeMicros("c", child.guard())).append("\nFROM dep_").append(i).append(" AS d JOIN ")
-                    .append(child.declared().quotedTable()).append(" AS c ON ")
+            sql.append("\nUNION ALL\nSELECT d.ord, false, ")
+                    .append(i)
+                    .append(", to_jsonb(c)::text, ")
+                    .append(writeMicros("c", child.guard()))
+                    .append("\nFROM dep_")
+                    .append(i)
+                    .append(" AS d JOIN ")
+                    .append(child.declared().quotedTable())
+                    .append(" AS c ON ")
                     .append(match("c", "d", child.table().primaryKey()));
         }
         return sql.append("\nORDER BY 1, 3, 2 DESC").toString();
@@ -159,7 +177,9 @@ public final class DatasetSql {
         String version = shape.guard().kind() == CutoffGuard.Kind.VERSION ? ", r.current_version" : "";
         String kept = shape.nodesHaveOwnIdentifier() ? "coalesce(f.n, 0)" : "0";
         String keptJoin = shape.nodesHaveOwnIdentifier()
-                ? "\nLEFT JOIN (SELECT ord, count(*) AS n FROM (" + keptBoundary() + ") AS x GROUP BY ord) AS f ON f.ord = k.ord" : "";
+                ? "\nLEFT JOIN (SELECT ord, count(*) AS n FROM (" + keptBoundary()
+                        + ") AS x GROUP BY ord) AS f ON f.ord = k.ord"
+                : "";
         return with(Purpose.PLAN) + "\nSELECT k.ord, (r.ord IS NOT NULL) AS present, (b.ord IS NOT NULL) AS blocked,"
                 + " u.digest AS unit_digest, " + kept + " AS kept_nodes" + version
                 + "\nFROM keys AS k\nLEFT JOIN (SELECT DISTINCT ON (ord) * FROM roots) AS r ON r.ord = k.ord"
@@ -169,9 +189,12 @@ public final class DatasetSql {
 
     private String buildDelete() {
         StringBuilder sql = new StringBuilder(with(Purpose.DELETE));
-        // the catalog must still be the one the dataset was checked (and the plan made) at: a cascading foreign key or a
+        // the catalog must still be the one the dataset was checked (and the plan made) at: a cascading foreign key or
+        // a
         // column added since would delete or lose what was never logged. Run after lockStatement, nobody can change it.
-        sql.append(",\nschema_now AS (SELECT ").append(shape.schema().digestExpression()).append(" = ? AS unchanged)");
+        sql.append(",\nschema_now AS (SELECT ")
+                .append(shape.schema().digestExpression())
+                .append(" = ? AS unchanged)");
         sql.append(",\ndoomed AS (SELECT n.* FROM nodes AS n WHERE (SELECT unchanged FROM schema_now)"
                 + " AND NOT EXISTS (SELECT 1 FROM blocked AS b WHERE b.ord = n.ord))");
         StringBuilder dependents = new StringBuilder("coalesce(g.dependents, 0)");
@@ -181,42 +204,67 @@ public final class DatasetSql {
             DatasetShape.Child child = shape.children().get(i);
             // exactly the child rows found with the doomed nodes, each at the version found
             List<String> childKey = child.table().primaryKey();
-            sql.append(",\ndel_").append(i).append(" AS (DELETE FROM ").append(child.declared().quotedTable())
-                    .append(" AS c USING dep_").append(i).append(" AS d WHERE ").append(match("c", "d", childKey))
-                    .append(" AND ").append(unchanged("c", "d"))
+            sql.append(",\ndel_")
+                    .append(i)
+                    .append(" AS (DELETE FROM ")
+                    .append(child.declared().quotedTable())
+                    .append(" AS c USING dep_")
+                    .append(i)
+                    .append(" AS d WHERE ")
+                    .append(match("c", "d", childKey))
+                    .append(" AND ")
+                    .append(unchanged("c", "d"))
                     // a key's nodes are doomed all together or not at all
                     .append(" AND EXISTS (SELECT 1 FROM doomed AS x WHERE x.ord = d.ord)")
-                    .append(guardCondition("c", child.guard())).append(" RETURNING d.ord)");
+                    .append(guardCondition("c", child.guard()))
+                    .append(" RETURNING d.ord)");
             dependents.append(" + coalesce(x").append(i).append(".n, 0)");
-            joins.append("\nLEFT JOIN (SELECT ord, count(*) AS n FROM del_").append(i).append(" GROUP BY ord) AS x").append(i)
-                    .append(" ON x").append(i).append(".ord = k.ord");
+            joins.append("\nLEFT JOIN (SELECT ord, count(*) AS n FROM del_")
+                    .append(i)
+                    .append(" GROUP BY ord) AS x")
+                    .append(i)
+                    .append(" ON x")
+                    .append(i)
+                    .append(".ord = k.ord");
         }
-        sql.append(",\ngone AS (DELETE FROM ").append(table).append(" AS t USING doomed AS d WHERE ").append(match("t", "d", key))
-                .append(" AND ").append(unchanged("t", "d"))
-                .append(guardCondition("t", shape.guard())).append(" RETURNING d.ord, d.is_root)");
+        sql.append(",\ngone AS (DELETE FROM ")
+                .append(table)
+                .append(" AS t USING doomed AS d WHERE ")
+                .append(match("t", "d", key))
+                .append(" AND ")
+                .append(unchanged("t", "d"))
+                .append(guardCondition("t", shape.guard()))
+                .append(" RETURNING d.ord, d.is_root)");
         // joins on aggregated CTEs rather than a subquery per key: linear in the number of keys
         sql.append("\nSELECT k.ord, coalesce(g.deleted, false) AS deleted, (r.ord IS NOT NULL) AS present, ")
-                .append(dependents).append(" AS dependents, (SELECT unchanged FROM schema_now) AS schema_unchanged\nFROM keys AS k")
-                .append("\nLEFT JOIN (SELECT ord, bool_or(is_root) AS deleted, count(*) FILTER (WHERE NOT is_root) AS dependents")
+                .append(dependents)
+                .append(" AS dependents, (SELECT unchanged FROM schema_now) AS schema_unchanged\nFROM keys AS k")
+                .append(
+                        "\nLEFT JOIN (SELECT ord, bool_or(is_root) AS deleted, count(*) FILTER (WHERE NOT is_root) AS dependents")
                 .append(" FROM gone GROUP BY ord) AS g ON g.ord = k.ord")
                 .append("\nLEFT JOIN (SELECT DISTINCT ord FROM roots) AS r ON r.ord = k.ord")
-                .append(joins).append("\nORDER BY k.ord");
+                .append(joins)
+                .append("\nORDER BY k.ord");
         return sql.toString();
     }
 
     private String with(Purpose purpose) {
-        boolean recursive = shape.tree().map(t -> t.mode() == TreeShape.Mode.RECURSIVE).orElse(false);
+        boolean recursive =
+                shape.tree().map(t -> t.mode() == TreeShape.Mode.RECURSIVE).orElse(false);
         List<String> ctes = new ArrayList<>();
         ctes.add(keys(purpose == Purpose.DELETE && shape.guard().kind() == CutoffGuard.Kind.VERSION));
         if (purpose != Purpose.READ && shape.usesCutoff()) {
             ctes.add("cutoff AS (SELECT CAST(? AS timestamptz) AS at)");
         }
         if (purpose == Purpose.DELETE) {
-            ctes.add("planned AS (SELECT p.ord, p.digest FROM jsonb_array_elements_text(CAST(? AS jsonb)) WITH ORDINALITY"
-                    + " AS p(digest, ord))");
+            ctes.add(
+                    "planned AS (SELECT p.ord, p.digest FROM jsonb_array_elements_text(CAST(? AS jsonb)) WITH ORDINALITY"
+                            + " AS p(digest, ord))");
         }
         ctes.add(roots(purpose));
-        boolean byPath = shape.tree().map(t -> t.mode() == TreeShape.Mode.MATERIALIZED_PATH).orElse(false);
+        boolean byPath = shape.tree()
+                .map(t -> t.mode() == TreeShape.Mode.MATERIALIZED_PATH)
+                .orElse(false);
         if (shape.nodesHaveOwnIdentifier() && byPath) {
             ctes.add(foreignNodes());
         }
@@ -235,7 +283,8 @@ public final class DatasetSql {
     }
 
     private String keys(boolean withPlannedVersion) {
-        String version = withPlannedVersion ? ", " + qualified("r", shape.guard().column()) + " AS planned_version" : "";
+        String version =
+                withPlannedVersion ? ", " + qualified("r", shape.guard().column()) + " AS planned_version" : "";
         return "keys AS (SELECT e.ord, " + list("r", key) + version
                 + " FROM jsonb_array_elements(CAST(? AS jsonb)) WITH ORDINALITY AS e(doc, ord)"
                 + " CROSS JOIN LATERAL jsonb_populate_record(NULL::" + table + ", e.doc) AS r)";
@@ -252,12 +301,17 @@ public final class DatasetSql {
                 columns.append(", k.planned_version");
             }
         }
-        shape.tree().flatMap(TreeShape::pathColumn)
-                .ifPresent(path -> columns.append(", ").append(qualified("t", path)).append(" AS node_path"));
+        shape.tree()
+                .flatMap(TreeShape::pathColumn)
+                .ifPresent(path ->
+                        columns.append(", ").append(qualified("t", path)).append(" AS node_path"));
         if (shape.nodesHaveOwnIdentifier()) {
-            columns.append(", ").append(qualified("t", shape.spec().identifierColumn())).append(" AS root_ident");
+            columns.append(", ")
+                    .append(qualified("t", shape.spec().identifierColumn()))
+                    .append(" AS root_ident");
         }
-        return "roots AS (SELECT " + columns + " FROM keys AS k JOIN " + table + " AS t ON " + match("t", "k", key) + ")";
+        return "roots AS (SELECT " + columns + " FROM keys AS k JOIN " + table + " AS t ON " + match("t", "k", key)
+                + ")";
     }
 
     private String nodes() {
@@ -269,21 +323,28 @@ public final class DatasetSql {
         if (tree.mode() == TreeShape.Mode.RECURSIVE) {
             String id = Names.quoted(key.get(0));
             boolean own = tree.nodesHaveOwnIdentifier();
-            // UNION (not UNION ALL) drops rows already found, so a cycle in the data ends the recursion; a node of another
+            // UNION (not UNION ALL) drops rows already found, so a cycle in the data ends the recursion; a node of
+            // another
             // identifier is not followed, so neither it nor anything under it is a node of this key
             return "nodes AS (SELECT r.ord, true AS is_root, r." + id + (guarded ? ", r.cond" : "") + ", r.row_xmin"
                     + (own ? ", r.root_ident" : "") + " FROM roots AS r"
-                    + "\n  UNION\n  SELECT n.ord, false, c." + id + (guarded ? ", " + qualified("c", shape.guard().column()) : "")
+                    + "\n  UNION\n  SELECT n.ord, false, c." + id
+                    + (guarded ? ", " + qualified("c", shape.guard().column()) : "")
                     + ", " + xmin("c") + (own ? ", n.root_ident" : "") + " FROM nodes AS n JOIN " + table + " AS c ON "
                     + qualified("c", tree.parentColumn().orElseThrow()) + " = n." + id
                     + (own ? " WHERE " + sameIdentifier("c", "n") : "") + ")";
         }
         String path = qualified("c", tree.pathColumn().orElseThrow());
         return "nodes AS (SELECT r.ord, " + match("c", "r", key) + " AS is_root, " + list("c", key)
-                + (guarded ? ", " + qualified("c", shape.guard().column()) + " AS cond" : "") + ", " + xmin("c") + " AS row_xmin"
-                + " FROM roots AS r JOIN " + table + " AS c ON starts_with(" + path + ", r.node_path) WHERE " + validPath("r.node_path")
-                + (tree.nodesHaveOwnIdentifier() ? " AND NOT EXISTS (SELECT 1 FROM foreign_nodes AS x WHERE x.ord = r.ord AND"
-                + " starts_with(" + path + ", x.node_path))" : "") + ")";
+                + (guarded ? ", " + qualified("c", shape.guard().column()) + " AS cond" : "") + ", " + xmin("c")
+                + " AS row_xmin"
+                + " FROM roots AS r JOIN " + table + " AS c ON starts_with(" + path + ", r.node_path) WHERE "
+                + validPath("r.node_path")
+                + (tree.nodesHaveOwnIdentifier()
+                        ? " AND NOT EXISTS (SELECT 1 FROM foreign_nodes AS x WHERE x.ord = r.ord AND" + " starts_with("
+                                + path + ", x.node_path))"
+                        : "")
+                + ")";
     }
 
     /**
@@ -295,12 +356,15 @@ public final class DatasetSql {
         if (tree.mode() == TreeShape.Mode.RECURSIVE) {
             String id = Names.quoted(key.get(0));
             return "foreign_nodes AS (SELECT n.ord, c." + id + " FROM nodes AS n JOIN " + table + " AS c ON "
-                    + qualified("c", tree.parentColumn().orElseThrow()) + " = n." + id + " WHERE (" + sameIdentifier("c", "n")
+                    + qualified("c", tree.parentColumn().orElseThrow()) + " = n." + id + " WHERE ("
+                    + sameIdentifier("c", "n")
                     + ") IS NOT TRUE)";
         }
         String path = qualified("f", tree.pathColumn().orElseThrow());
-        return "foreign_nodes AS (SELECT r.ord, " + path + " AS node_path FROM roots AS r JOIN " + table + " AS f ON starts_with("
-                + path + ", r.node_path) WHERE " + validPath("r.node_path") + " AND NOT " + match("f", "r", key) + " AND ("
+        return "foreign_nodes AS (SELECT r.ord, " + path + " AS node_path FROM roots AS r JOIN " + table
+                + " AS f ON starts_with("
+                + path + ", r.node_path) WHERE " + validPath("r.node_path") + " AND NOT " + match("f", "r", key)
+                + " AND ("
                 + sameIdentifier("f", "r") + ") IS NOT TRUE)";
     }
 
@@ -320,10 +384,13 @@ public final class DatasetSql {
 
     private String dependents(int i) {
         DatasetShape.Child child = shape.children().get(i);
-        List<String> childColumns = new ArrayList<>(child.declared().references().keySet());
-        List<String> parentColumns = new ArrayList<>(child.declared().references().values());
+        List<String> childColumns =
+                new ArrayList<>(child.declared().references().keySet());
+        List<String> parentColumns =
+                new ArrayList<>(child.declared().references().values());
         String cond = child.guard().kind() == CutoffGuard.Kind.UPDATED_AT
-                ? ", " + qualified("c", child.guard().column()) + " AS cond" : "";
+                ? ", " + qualified("c", child.guard().column()) + " AS cond"
+                : "";
         return "dep_" + i + " AS (SELECT n.ord, " + list("c", child.table().primaryKey()) + cond + ", " + xmin("c")
                 + " AS row_xmin FROM nodes AS n JOIN "
                 + child.declared().quotedTable() + " AS c ON " + match("c", childColumns, "n", parentColumns) + ")";
@@ -334,18 +401,20 @@ public final class DatasetSql {
         List<String> rows = new ArrayList<>();
         rows.add("SELECT n.ord, '-1:' || ROW(" + list("n", key) + ")::text || ':' || n.row_xmin FROM nodes AS n");
         for (int i = 0; i < shape.children().size(); i++) {
-            rows.add("SELECT d.ord, '" + i + ":' || ROW(" + list("d", shape.children().get(i).table().primaryKey())
-                    + ")::text || ':' || d.row_xmin FROM dep_" + i + " AS d");
+            rows.add("SELECT d.ord, '" + i + ":' || ROW("
+                    + list("d", shape.children().get(i).table().primaryKey()) + ")::text || ':' || d.row_xmin FROM dep_"
+                    + i + " AS d");
         }
-        return "units AS (SELECT u.ord, md5(string_agg(u.id, ',' ORDER BY u.id)) AS digest FROM (" + String.join(" UNION ALL ", rows)
-                + ") AS u(ord, id) GROUP BY u.ord)";
+        return "units AS (SELECT u.ord, md5(string_agg(u.id, ',' ORDER BY u.id)) AS digest FROM ("
+                + String.join(" UNION ALL ", rows) + ") AS u(ord, id) GROUP BY u.ord)";
     }
 
     private String blocked(Purpose purpose) {
         List<String> parts = new ArrayList<>();
         if (purpose == Purpose.DELETE) {
             // a key whose rows are not all, and only, the rows planned, each at its planned version
-            parts.add("SELECT p.ord FROM planned AS p LEFT JOIN units AS u ON u.ord = p.ord WHERE u.digest IS DISTINCT FROM p.digest");
+            parts.add(
+                    "SELECT p.ord FROM planned AS p LEFT JOIN units AS u ON u.ord = p.ord WHERE u.digest IS DISTINCT FROM p.digest");
         }
         if (shape.guard().kind() == CutoffGuard.Kind.UPDATED_AT) {
             parts.add("SELECT ord FROM nodes WHERE " + writtenAfter("cond", shape.guard()));
@@ -407,7 +476,8 @@ public final class DatasetSql {
             return "NULL::bigint";
         }
         String column = qualified(alias, guard.column());
-        return "CASE WHEN isfinite(" + column + ") THEN floor(extract(epoch FROM " + column + ") * 1000000)::bigint END";
+        return "CASE WHEN isfinite(" + column + ") THEN floor(extract(epoch FROM " + column
+                + ") * 1000000)::bigint END";
     }
 
     static String match(String left, String right, List<String> columns) {

@@ -18,8 +18,7 @@ import io.erasure.store.postgres.schema.DatasetShape;
  */
 public final class LookupSql {
 
-    private LookupSql() {
-    }
+    private LookupSql() {}
 
     /**
      * {@code (doc)} per row, its key columns only, in key order; binds the identifiers' documents, then the limit.

@@ -16,13 +16,13 @@ import java.util.Set;
  */
 public final class SqlFailures {
 
-    private static final Set<String> RETRIABLE_STATES = Set.of("40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03");
+    private static final Set<String> RETRIABLE_STATES =
+            Set.of("40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03");
 
     /** Foreign key violation. */
     public static final String FOREIGN_KEY_VIOLATION = "23503";
 
-    private SqlFailures() {
-    }
+    private SqlFailures() {}
 
     public static boolean isRetriable(SQLException e) {
         String state = e.getSQLState();
@@ -34,7 +34,8 @@ public final class SqlFailures {
 
     /** {@code action} failed: the exception to throw, with the PostgreSQL message and SQLState. */
     public static StoreException translate(String action, SQLException e) {
-        String message = action + ": " + e.getMessage() + (e.getSQLState() == null ? "" : " (SQLState " + e.getSQLState() + ")");
+        String message =
+                action + ": " + e.getMessage() + (e.getSQLState() == null ? "" : " (SQLState " + e.getSQLState() + ")");
         return isRetriable(e) ? new StoreException.Retriable(message, e) : new StoreException.Fatal(message, e);
     }
 }

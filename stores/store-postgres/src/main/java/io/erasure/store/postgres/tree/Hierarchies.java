@@ -50,7 +50,9 @@ public record Hierarchies(Map<String, Hierarchy> byDataset) {
                 if (dot <= 0) {
                     throw invalid(connection, name, "hierarchy.<dataset>.tree.* or hierarchy.<dataset>.child.<name>.*");
                 }
-                perDataset.computeIfAbsent(rest.substring(0, dot), d -> new TreeMap<>()).put(rest.substring(dot + 1), value.trim());
+                perDataset
+                        .computeIfAbsent(rest.substring(0, dot), d -> new TreeMap<>())
+                        .put(rest.substring(dot + 1), value.trim());
             }
         });
         Map<String, Hierarchy> hierarchies = new LinkedHashMap<>();
@@ -58,8 +60,8 @@ public record Hierarchies(Map<String, Hierarchy> byDataset) {
             try {
                 hierarchies.put(dataset, parse(settings));
             } catch (IllegalArgumentException e) {
-                throw new StoreException.Fatal("connection '" + connection.ref() + "' has an invalid hierarchy for dataset '"
-                        + dataset + "': " + e.getMessage());
+                throw new StoreException.Fatal("connection '" + connection.ref()
+                        + "' has an invalid hierarchy for dataset '" + dataset + "': " + e.getMessage());
             }
         });
         return new Hierarchies(hierarchies);
@@ -70,9 +72,11 @@ public record Hierarchies(Map<String, Hierarchy> byDataset) {
         Optional<String> path = Optional.ofNullable(settings.get("tree.path-column"));
         String nodeIdentifier = settings.get("tree.node-identifier");
         if (nodeIdentifier != null && parent.isEmpty() && path.isEmpty()) {
-            throw new IllegalArgumentException("tree.node-identifier needs a tree: set tree.parent-column or tree.path-column too");
+            throw new IllegalArgumentException(
+                    "tree.node-identifier needs a tree: set tree.parent-column or tree.path-column too");
         }
-        Optional<TreeShape> tree = parent.isEmpty() && path.isEmpty() ? Optional.empty()
+        Optional<TreeShape> tree = parent.isEmpty() && path.isEmpty()
+                ? Optional.empty()
                 : Optional.of(new TreeShape(parent, path, TreeShape.NodeIdentifier.fromSetting(nodeIdentifier)));
         List<ChildTable> children = new ArrayList<>();
         TreeSet<String> childNames = new TreeSet<>();
@@ -81,13 +85,16 @@ public record Hierarchies(Map<String, Hierarchy> byDataset) {
                 String rest = key.substring("child.".length());
                 int dot = rest.indexOf('.');
                 if (dot <= 0) {
-                    throw new IllegalArgumentException("setting '" + key + "' must be child.<name>.table|references|updated-at");
+                    throw new IllegalArgumentException(
+                            "setting '" + key + "' must be child.<name>.table|references|updated-at");
                 }
                 childNames.add(rest.substring(0, dot));
-            } else if (!key.equals("tree.parent-column") && !key.equals("tree.path-column")
+            } else if (!key.equals("tree.parent-column")
+                    && !key.equals("tree.path-column")
                     && !key.equals("tree.node-identifier")) {
-                throw new IllegalArgumentException("unknown setting '" + key + "'; use tree.parent-column, tree.path-column,"
-                        + " tree.node-identifier or child.<name>.table|references|updated-at");
+                throw new IllegalArgumentException(
+                        "unknown setting '" + key + "'; use tree.parent-column, tree.path-column,"
+                                + " tree.node-identifier or child.<name>.table|references|updated-at");
             }
         }
         for (String child : childNames) {
@@ -102,20 +109,23 @@ public record Hierarchies(Map<String, Hierarchy> byDataset) {
             for (String pair : references.split(",")) {
                 String[] sides = pair.split("=", -1);
                 if (sides.length != 2) {
-                    throw new IllegalArgumentException(prefix + "references must be child_column=parent_key_column[,...], got '"
-                            + references + "'");
+                    throw new IllegalArgumentException(prefix
+                            + "references must be child_column=parent_key_column[,...], got '" + references + "'");
                 }
                 columns.put(sides[0].trim(), sides[1].trim());
             }
             int dot = table.indexOf('.');
-            children.add(new ChildTable(table.substring(0, dot).trim(), table.substring(dot + 1).trim(), columns,
+            children.add(new ChildTable(
+                    table.substring(0, dot).trim(),
+                    table.substring(dot + 1).trim(),
+                    columns,
                     Optional.ofNullable(settings.get(prefix + "updated-at"))));
         }
         return new Hierarchy(tree, children);
     }
 
     private static StoreException.Fatal invalid(StoreConnection connection, String setting, String expected) {
-        return new StoreException.Fatal("connection '" + connection.ref() + "' setting '" + setting + "' is not of the form "
-                + expected);
+        return new StoreException.Fatal(
+                "connection '" + connection.ref() + "' setting '" + setting + "' is not of the form " + expected);
     }
 }

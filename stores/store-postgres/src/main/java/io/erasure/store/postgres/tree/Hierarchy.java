@@ -37,6 +37,8 @@ public record Hierarchy(Optional<TreeShape> tree, List<ChildTable> children) {
     }
 
     public Optional<ChildTable> child(String qualifiedName) {
-        return children.stream().filter(c -> c.qualifiedName().equals(qualifiedName)).findFirst();
+        return children.stream()
+                .filter(c -> c.qualifiedName().equals(qualifiedName))
+                .findFirst();
     }
 }

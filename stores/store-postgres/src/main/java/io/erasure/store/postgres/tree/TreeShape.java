@@ -34,7 +34,10 @@ import java.util.Optional;
  */
 public record TreeShape(Optional<String> parentColumn, Optional<String> pathColumn, NodeIdentifier nodeIdentifier) {
 
-    public enum Mode { RECURSIVE, MATERIALIZED_PATH }
+    public enum Mode {
+        RECURSIVE,
+        MATERIALIZED_PATH
+    }
 
     /** What the identifier column of a node under a key says ({@code tree.node-identifier}). */
     public enum NodeIdentifier {
@@ -53,9 +56,10 @@ public record TreeShape(Optional<String> parentColumn, Optional<String> pathColu
                     return candidate;
                 }
             }
-            throw new IllegalArgumentException("tree.node-identifier must be 'own' (each node belongs to the identifier in"
-                    + " its own row; the default) or 'inherited' (nodes have no identifier of their own and go with their"
-                    + " key), got '" + value + "'");
+            throw new IllegalArgumentException(
+                    "tree.node-identifier must be 'own' (each node belongs to the identifier in"
+                            + " its own row; the default) or 'inherited' (nodes have no identifier of their own and go with their"
+                            + " key), got '" + value + "'");
         }
     }
 
@@ -68,14 +72,15 @@ public record TreeShape(Optional<String> parentColumn, Optional<String> pathColu
         parentColumn = parentColumn == null ? Optional.empty() : parentColumn;
         pathColumn = pathColumn == null ? Optional.empty() : pathColumn;
         if (parentColumn.isEmpty() && pathColumn.isEmpty()) {
-            throw new IllegalArgumentException("a tree needs a parent column (recursive mode) or a path column"
-                    + " (materialized-path mode)");
+            throw new IllegalArgumentException(
+                    "a tree needs a parent column (recursive mode) or a path column" + " (materialized-path mode)");
         }
         parentColumn.ifPresent(column -> Names.identifier("tree.parent-column", column));
         pathColumn.ifPresent(column -> Names.identifier("tree.path-column", column));
         if (nodeIdentifier == null) {
-            throw new IllegalArgumentException("tree.node-identifier is required: 'own' (each node belongs to the identifier"
-                    + " in its own row) or 'inherited' (nodes go with their key)");
+            throw new IllegalArgumentException(
+                    "tree.node-identifier is required: 'own' (each node belongs to the identifier"
+                            + " in its own row) or 'inherited' (nodes go with their key)");
         }
     }
 

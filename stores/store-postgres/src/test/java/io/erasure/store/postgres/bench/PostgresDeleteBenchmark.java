@@ -33,13 +33,13 @@ public final class PostgresDeleteBenchmark {
 
     private static final int KEYS_PER_CALL = 1_000;
 
-    private PostgresDeleteBenchmark() {
-    }
+    private PostgresDeleteBenchmark() {}
 
     public static void main(String[] args) {
         int rows = Integer.getInteger("bench.rows", 100_000);
         List<Integer> batchSizes = new ArrayList<>();
-        for (String size : System.getProperty("bench.batch-sizes", "50,200,1000").split(",")) {
+        for (String size :
+                System.getProperty("bench.batch-sizes", "50,200,1000").split(",")) {
             batchSizes.add(Integer.parseInt(size.trim()));
         }
         CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(Instant.now());
@@ -47,27 +47,38 @@ public final class PostgresDeleteBenchmark {
         DatasetSpec spec = TestDatabase.spec("bench", "rows", "id", ConditionalColumn.timestamp("updated_at"));
         TestDatabase.execute("CREATE SCHEMA IF NOT EXISTS bench");
 
-        System.out.printf(Locale.ROOT, "PostgreSQL delete benchmark: %,d rows per run, %,d keys per call, one caller%n", rows,
+        System.out.printf(
+                Locale.ROOT,
+                "PostgreSQL delete benchmark: %,d rows per run, %,d keys per call, one caller%n",
+                rows,
                 KEYS_PER_CALL);
         // warm-up (JIT, prepared statements), not printed
         run(spec, cutoff, written, Math.min(rows, 20_000), 200);
         for (int batchSize : batchSizes) {
             Result result = run(spec, cutoff, written, rows, batchSize);
-            System.out.printf(Locale.ROOT, "batch-size %5d: %,9d rows deleted in %6.2f s = %,8.0f deletes/s (%,d transactions)%n",
-                    batchSize, result.deleted(), result.seconds(), result.deleted() / result.seconds(), result.statements());
+            System.out.printf(
+                    Locale.ROOT,
+                    "batch-size %5d: %,9d rows deleted in %6.2f s = %,8.0f deletes/s (%,d transactions)%n",
+                    batchSize,
+                    result.deleted(),
+                    result.seconds(),
+                    result.deleted() / result.seconds(),
+                    result.statements());
         }
         TestDatabase.execute("DROP TABLE IF EXISTS bench.rows");
     }
 
-    private record Result(long deleted, long statements, double seconds) {
-    }
+    private record Result(long deleted, long statements, double seconds) {}
 
-    private static Result run(DatasetSpec spec, CutoffTimestamp cutoff, OffsetDateTime written, int rows, int batchSize) {
+    private static Result run(
+            DatasetSpec spec, CutoffTimestamp cutoff, OffsetDateTime written, int rows, int batchSize) {
         {
             TestDatabase.execute("DROP TABLE IF EXISTS bench.rows");
-            TestDatabase.execute("CREATE TABLE bench.rows (id bigint PRIMARY KEY, customer_id bigint NOT NULL, payload text,"
-                    + " updated_at timestamptz NOT NULL)");
-            TestDatabase.execute("INSERT INTO bench.rows SELECT i, i % 997, md5(i::text), ? FROM generate_series(1, ?) AS i",
+            TestDatabase.execute(
+                    "CREATE TABLE bench.rows (id bigint PRIMARY KEY, customer_id bigint NOT NULL, payload text,"
+                            + " updated_at timestamptz NOT NULL)");
+            TestDatabase.execute(
+                    "INSERT INTO bench.rows SELECT i, i % 997, md5(i::text), ? FROM generate_series(1, ?) AS i",
                     written, rows);
             TestDatabase.execute("VACUUM ANALYZE bench.rows");
             try (StoreAdapter adapter = TestDatabase.open(Map.of("batch-size", Integer.toString(batchSize)))) {
@@ -80,7 +91,8 @@ public final class PostgresDeleteBenchmark {
                     for (long id = from; id < from + KEYS_PER_CALL && id <= rows; id++) {
                         keys.add(Map.of("id", id));
                     }
-                    DeleteOutcome outcome = adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "bench", cutoff, keys)));
+                    DeleteOutcome outcome =
+                            adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "bench", cutoff, keys)));
                     deleted += outcome.deleted();
                     statements += outcome.statements();
                 }

@@ -39,36 +39,61 @@ class DatasetSqlTest {
     @Test
     void aTreeWithChildrenDeletesChildrenGuardedByTheirOwnColumn() {
         ChildTable items = new ChildTable("shop", "order_items", Map.of("order_id", "id"), Optional.of("changed_at"));
-        TableSchema itemsTable = new TableSchema("shop", "order_items", List.of(new ColumnInfo("order_id", "int8", false, false),
-                new ColumnInfo("line", "int4", false, false), new ColumnInfo("changed_at", "timestamp", false, false)),
-                List.of("order_id", "line"), List.of());
-        DatasetShape shape = shape(Optional.of(TreeShape.materializedPath("path")), List.of(new DatasetShape.Child(items,
-                itemsTable, CutoffGuard.updatedAt(itemsTable.column("changed_at").orElseThrow()))));
+        TableSchema itemsTable = new TableSchema(
+                "shop",
+                "order_items",
+                List.of(
+                        new ColumnInfo("order_id", "int8", false, false),
+                        new ColumnInfo("line", "int4", false, false),
+                        new ColumnInfo("changed_at", "timestamp", false, false)),
+                List.of("order_id", "line"),
+                List.of());
+        DatasetShape shape = shape(
+                Optional.of(TreeShape.materializedPath("path")),
+                List.of(new DatasetShape.Child(
+                        items,
+                        itemsTable,
+                        CutoffGuard.updatedAt(itemsTable.column("changed_at").orElseThrow()))));
 
         String delete = new DatasetSql(shape).deleteStatement();
 
-        assertThat(delete).contains("starts_with(c.\"path\", r.node_path)")
-                .contains("DELETE FROM \"shop\".\"order_items\" AS c USING dep_0 AS d WHERE (c.\"order_id\", c.\"line\")"
-                        + " = (d.\"order_id\", d.\"line\") AND (c.xmin::text::bigint) = d.row_xmin")
+        assertThat(delete)
+                .contains("starts_with(c.\"path\", r.node_path)")
+                .contains(
+                        "DELETE FROM \"shop\".\"order_items\" AS c USING dep_0 AS d WHERE (c.\"order_id\", c.\"line\")"
+                                + " = (d.\"order_id\", d.\"line\") AND (c.xmin::text::bigint) = d.row_xmin")
                 .contains(" AND c.\"changed_at\" <= ((SELECT at FROM cutoff) AT TIME ZONE 'UTC')");
         assertThat(placeholders(delete)).isEqualTo(4);
     }
 
     @Test
     void restoresNameEveryWritableColumnAndNeverOverwrite() {
-        TableSchema table = new TableSchema("shop", "orders", List.of(ID, new ColumnInfo("total", "numeric", false, false),
-                new ColumnInfo("total_with_tax", "numeric", true, false), UPDATED_AT), List.of("id"), List.of());
+        TableSchema table = new TableSchema(
+                "shop",
+                "orders",
+                List.of(
+                        ID,
+                        new ColumnInfo("total", "numeric", false, false),
+                        new ColumnInfo("total_with_tax", "numeric", true, false),
+                        UPDATED_AT),
+                List.of("id"),
+                List.of());
 
-        assertThat(DatasetSql.restoreStatement(table)).isEqualTo("INSERT INTO \"shop\".\"orders\" (\"id\", \"total\","
-                + " \"updated_at\") SELECT r.\"id\", r.\"total\", r.\"updated_at\" FROM jsonb_populate_record("
-                + "NULL::\"shop\".\"orders\", CAST(? AS jsonb)) AS r ON CONFLICT (\"id\") DO NOTHING");
+        assertThat(DatasetSql.restoreStatement(table))
+                .isEqualTo("INSERT INTO \"shop\".\"orders\" (\"id\", \"total\","
+                        + " \"updated_at\") SELECT r.\"id\", r.\"total\", r.\"updated_at\" FROM jsonb_populate_record("
+                        + "NULL::\"shop\".\"orders\", CAST(? AS jsonb)) AS r ON CONFLICT (\"id\") DO NOTHING");
     }
 
     private static DatasetShape shape(Optional<TreeShape> tree, List<DatasetShape.Child> children) {
-        List<ColumnInfo> columns = tree.isPresent() ? List.of(ID, new ColumnInfo("path", "text", false, false), UPDATED_AT)
+        List<ColumnInfo> columns = tree.isPresent()
+                ? List.of(ID, new ColumnInfo("path", "text", false, false), UPDATED_AT)
                 : List.of(ID, UPDATED_AT);
-        return new DatasetShape(TestDatabase.spec("shop", "orders", "id", ConditionalColumn.timestamp("updated_at")),
-                new TableSchema("shop", "orders", columns, List.of("id"), List.of()), CutoffGuard.updatedAt(UPDATED_AT), tree,
+        return new DatasetShape(
+                TestDatabase.spec("shop", "orders", "id", ConditionalColumn.timestamp("updated_at")),
+                new TableSchema("shop", "orders", columns, List.of("id"), List.of()),
+                CutoffGuard.updatedAt(UPDATED_AT),
+                tree,
                 children);
     }
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.erasure.store.spi.StoreException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class SqlFailuresTest {
 
@@ -22,7 +22,8 @@ class SqlFailuresTest {
     @ParameterizedTest
     @ValueSource(strings = {"42P01", "42703", "42704", "23505", "22P02", "42501"})
     void schemaDataAndPermissionErrorsAreFatal(String state) {
-        assertThat(SqlFailures.translate("delete", new SQLException("boom", state))).isInstanceOf(StoreException.Fatal.class);
+        assertThat(SqlFailures.translate("delete", new SQLException("boom", state)))
+                .isInstanceOf(StoreException.Fatal.class);
     }
 
     @Test

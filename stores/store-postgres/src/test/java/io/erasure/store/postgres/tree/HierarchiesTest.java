@@ -24,11 +24,16 @@ class HierarchiesTest {
 
         Hierarchy orders = hierarchies.of("orders");
         assertThat(orders.tree()).isEmpty();
-        assertThat(orders.children()).containsExactly(new ChildTable("shop", "order_items",
-                Map.of("order_id", "id", "tenant", "tenant_id"), Optional.of("updated_at")));
+        assertThat(orders.children())
+                .containsExactly(new ChildTable(
+                        "shop",
+                        "order_items",
+                        Map.of("order_id", "id", "tenant", "tenant_id"),
+                        Optional.of("updated_at")));
         assertThat(hierarchies.of("folders").tree()).contains(TreeShape.recursive("parent_id"));
         assertThat(hierarchies.of("folders").tree().orElseThrow().nodeIdentifier())
-                .as("by default each node belongs to its own identifier").isEqualTo(TreeShape.NodeIdentifier.OWN);
+                .as("by default each node belongs to its own identifier")
+                .isEqualTo(TreeShape.NodeIdentifier.OWN);
         assertThat(hierarchies.of("paths").tree().orElseThrow().mode()).isEqualTo(TreeShape.Mode.MATERIALIZED_PATH);
         assertThat(hierarchies.of("customers").isFlat()).isTrue();
     }
@@ -38,32 +43,44 @@ class HierarchiesTest {
         Hierarchies hierarchies = Hierarchies.fromSettings(connection(Map.of(
                 "hierarchy.categories.tree.parent-column", "parent_id",
                 "hierarchy.categories.tree.node-identifier", "inherited")));
-        assertThat(hierarchies.of("categories").tree().orElseThrow().nodeIdentifier()).isEqualTo(TreeShape.NodeIdentifier.INHERITED);
+        assertThat(hierarchies.of("categories").tree().orElseThrow().nodeIdentifier())
+                .isEqualTo(TreeShape.NodeIdentifier.INHERITED);
 
-        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of("hierarchy.categories.tree.parent-column", "parent_id",
-                "hierarchy.categories.tree.node-identifier", "parent"))))
+        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of(
+                        "hierarchy.categories.tree.parent-column",
+                        "parent_id",
+                        "hierarchy.categories.tree.node-identifier",
+                        "parent"))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("dataset 'categories'")
                 .hasMessageContaining("tree.node-identifier must be 'own'")
                 .hasMessageContaining("or 'inherited'")
                 .hasMessageContaining("got 'parent'");
-        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of("hierarchy.orders.tree.node-identifier", "own"))))
+        assertThatThrownBy(() ->
+                        Hierarchies.fromSettings(connection(Map.of("hierarchy.orders.tree.node-identifier", "own"))))
                 .hasMessageContaining("tree.node-identifier needs a tree");
     }
 
     @Test
     void aMalformedHierarchyNamesTheSettingAndTheForm() {
-        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of("hierarchy.orders.child.items.table", "order_items",
-                "hierarchy.orders.child.items.references", "order_id=id"))))
+        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of(
+                        "hierarchy.orders.child.items.table",
+                        "order_items",
+                        "hierarchy.orders.child.items.references",
+                        "order_id=id"))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("dataset 'orders'")
                 .hasMessageContaining("child.items.table = schema.table");
         assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of("hierarchy.orders.tree.parent", "x"))))
                 .hasMessageContaining("unknown setting 'tree.parent'");
-        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of("hierarchy.orders.tree.parent-column", "Parent; --"))))
+        assertThatThrownBy(() -> Hierarchies.fromSettings(
+                        connection(Map.of("hierarchy.orders.tree.parent-column", "Parent; --"))))
                 .hasMessageContaining("tree.parent-column must be a lower-case identifier");
-        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of("hierarchy.orders.child.items.table", "shop.items",
-                "hierarchy.orders.child.items.references", "order_id"))))
+        assertThatThrownBy(() -> Hierarchies.fromSettings(connection(Map.of(
+                        "hierarchy.orders.child.items.table",
+                        "shop.items",
+                        "hierarchy.orders.child.items.references",
+                        "order_id"))))
                 .hasMessageContaining("references must be child_column=parent_key_column");
     }
 

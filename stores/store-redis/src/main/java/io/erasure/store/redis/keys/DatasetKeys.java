@@ -35,27 +35,33 @@ public final class DatasetKeys {
     public static DatasetKeys check(DatasetSpec spec, List<String> allowedPrefixes, String connectionRef) {
         String dataset = "dataset '" + spec.name() + "'";
         if (spec.storeKind() != StoreKind.REDIS) {
-            throw new StoreException.Fatal(dataset + " is a " + spec.storeKind() + " dataset; the Redis adapter serves only"
-                    + " REDIS datasets: check its storeKind and connectionRef");
+            throw new StoreException.Fatal(
+                    dataset + " is a " + spec.storeKind() + " dataset; the Redis adapter serves only"
+                            + " REDIS datasets: check its storeKind and connectionRef");
         }
         if (!(spec.target() instanceof CopyTarget.KeyTemplate keyTemplate)) {
-            throw new StoreException.Fatal(dataset + " needs a key template target such as 'profile:{customer_id}', got "
+            throw new StoreException.Fatal(dataset
+                    + " needs a key template target such as 'profile:{customer_id}', got "
                     + (spec.target() == null ? "none" : spec.target().getClass().getSimpleName()));
         }
         String text = keyTemplate.template();
         if (keyTemplate.isPrefix()) {
-            throw new StoreException.Fatal(dataset + " has key template '" + text + "', a prefix (it ends with '/'): Redis"
-                    + " keys are deleted one by one, never by prefix or pattern; give the whole key, e.g. 'profile:{customer_id}'");
+            throw new StoreException.Fatal(
+                    dataset + " has key template '" + text + "', a prefix (it ends with '/'): Redis"
+                            + " keys are deleted one by one, never by prefix or pattern; give the whole key, e.g. 'profile:{customer_id}'");
         }
-        if (!Set.copyOf(keyTemplate.placeholders()).equals(Set.copyOf(spec.keyColumns().primaryKey()))) {
+        if (!Set.copyOf(keyTemplate.placeholders())
+                .equals(Set.copyOf(spec.keyColumns().primaryKey()))) {
             throw new StoreException.Fatal(dataset + " has key template '" + text + "' with placeholders "
-                    + keyTemplate.sourceColumns() + " but key columns " + spec.keyColumns().primaryKey()
+                    + keyTemplate.sourceColumns() + " but key columns "
+                    + spec.keyColumns().primaryKey()
                     + "; the template must use every key column and nothing else, so each key names one Redis key");
         }
         String literal = literalPrefix(text);
         if (!allowedPrefixes.isEmpty() && allowedPrefixes.stream().noneMatch(literal::startsWith)) {
             throw new StoreException.Fatal(dataset + " has key template '" + text + "', outside the key prefixes that"
-                    + " connection '" + connectionRef + "' may delete from " + allowedPrefixes + "; register the copy under"
+                    + " connection '" + connectionRef + "' may delete from " + allowedPrefixes
+                    + "; register the copy under"
                     + " one of them, or have the operators add its prefix to erasure.connections." + connectionRef
                     + ".key-prefixes");
         }

@@ -41,18 +41,23 @@ public final class RedisLoad {
         long start = nanoTime.getAsLong();
         pipeline.value("measure load (PING)", pipeline.send().ping());
         double latencyMs = (nanoTime.getAsLong() - start) / 1_000_000.0;
-        Map<String, String> info = parseInfo(pipeline.value("measure load (INFO)", pipeline.send().info("clients"))
-                + "\n" + pipeline.value("measure load (INFO)", pipeline.send().info("stats")));
+        Map<String, String> info =
+                parseInfo(pipeline.value("measure load (INFO)", pipeline.send().info("clients")) + "\n"
+                        + pipeline.value("measure load (INFO)", pipeline.send().info("stats")));
         return signal(info, latencyMs);
     }
 
     /** The signal from {@code INFO} fields and a measured round trip. */
     LoadSignal signal(Map<String, String> info, double latencyMs) {
-        return LoadSignal.of(Map.of(
-                "ops", LoadSignal.ratio(number(info, "instantaneous_ops_per_sec", 0), opsLimit),
-                "latency", LoadSignal.ratio(latencyMs, latencyLimitMs),
-                "connections", LoadSignal.ratio(number(info, "connected_clients", 0),
-                        number(info, "maxclients", DEFAULT_MAX_CLIENTS))), clock.instant());
+        return LoadSignal.of(
+                Map.of(
+                        "ops", LoadSignal.ratio(number(info, "instantaneous_ops_per_sec", 0), opsLimit),
+                        "latency", LoadSignal.ratio(latencyMs, latencyLimitMs),
+                        "connections",
+                                LoadSignal.ratio(
+                                        number(info, "connected_clients", 0),
+                                        number(info, "maxclients", DEFAULT_MAX_CLIENTS))),
+                clock.instant());
     }
 
     /** {@code field:value} lines of an {@code INFO} reply; section headers ({@code # Clients}) and blanks are skipped. */
@@ -61,7 +66,9 @@ public final class RedisLoad {
         for (String line : info.split("\r?\n")) {
             int colon = line.indexOf(':');
             if (!line.startsWith("#") && colon > 0) {
-                fields.put(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
+                fields.put(
+                        line.substring(0, colon).trim(),
+                        line.substring(colon + 1).trim());
             }
         }
         return fields;

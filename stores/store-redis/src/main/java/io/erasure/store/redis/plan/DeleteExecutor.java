@@ -43,8 +43,15 @@ public final class DeleteExecutor {
             unlinks.add(batch.unlink(chunk));
         }
         batch.send();
-        long deleted = pipeline.values("delete " + toDelete.size() + " keys of dataset '" + dataset.spec().name()
-                + "' batch " + plan.batch().batchId(), unlinks).stream().mapToLong(Long::longValue).sum();
+        long deleted = pipeline
+                .values(
+                        "delete " + toDelete.size() + " keys of dataset '"
+                                + dataset.spec().name() + "' batch "
+                                + plan.batch().batchId(),
+                        unlinks)
+                .stream()
+                .mapToLong(Long::longValue)
+                .sum();
         int absent = (int) plan.count(Action.ABSENT) + (toDelete.size() - (int) deleted);
         return new DeleteOutcome((int) deleted, 0, absent, 0, chunks.size());
     }

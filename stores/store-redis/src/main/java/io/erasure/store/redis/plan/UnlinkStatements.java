@@ -10,8 +10,7 @@ import java.util.Set;
 /** The {@code UNLINK} commands of a plan: one per chunk of at most {@code pipeline-size} keys, the keys bound as values. */
 public final class UnlinkStatements {
 
-    private UnlinkStatements() {
-    }
+    private UnlinkStatements() {}
 
     public static List<PlannedStatement> of(List<String> keys, int chunkSize) {
         List<PlannedStatement> statements = new ArrayList<>();
@@ -49,7 +48,8 @@ public final class UnlinkStatements {
         }
         if (!own || !seen.equals(Set.copyOf(keysToDelete))) {
             throw new IllegalArgumentException("the plan holds commands this adapter did not make for dataset '"
-                    + plan.batch().spec().name() + "' batch " + plan.batch().batchId() + "; plan the batch again with this adapter");
+                    + plan.batch().spec().name() + "' batch " + plan.batch().batchId()
+                    + "; plan the batch again with this adapter");
         }
         return chunks;
     }

@@ -50,7 +50,8 @@ public final class ValueReader {
             types.add(batch.type(key));
         }
         batch.send();
-        String action = "read " + keys.size() + " keys of dataset '" + dataset.spec().name() + "'";
+        String action =
+                "read " + keys.size() + " keys of dataset '" + dataset.spec().name() + "'";
         List<byte[]> values = pipeline.values(action, dumps);
         List<Long> pttls = pipeline.values(action, ttls);
         List<String> typeNames = pipeline.values(action, types);
@@ -61,9 +62,16 @@ public final class ValueReader {
             if (values.get(i) == null || pttls.get(i) == NO_KEY) {
                 continue;
             }
-            rows.add(new LiveRow(keys.get(i), List.of(
-                    new ColumnValue(VALUE, Base64.getEncoder().encodeToString(values.get(i)), null, ttlSeconds(pttls.get(i))),
-                    ColumnValue.of(TYPE, typeNames.get(i))), null));
+            rows.add(new LiveRow(
+                    keys.get(i),
+                    List.of(
+                            new ColumnValue(
+                                    VALUE,
+                                    Base64.getEncoder().encodeToString(values.get(i)),
+                                    null,
+                                    ttlSeconds(pttls.get(i))),
+                            ColumnValue.of(TYPE, typeNames.get(i))),
+                    null));
         }
         return rows;
     }
@@ -86,8 +94,14 @@ public final class ValueReader {
             exists.add(batch.exists(key));
         }
         batch.send();
-        return pipeline.values("check " + keys.size() + " keys of dataset '" + dataset.spec().name() + "'", exists)
-                .stream().map(count -> count > 0).toList();
+        return pipeline
+                .values(
+                        "check " + keys.size() + " keys of dataset '"
+                                + dataset.spec().name() + "'",
+                        exists)
+                .stream()
+                .map(count -> count > 0)
+                .toList();
     }
 
     /** Remaining TTL in whole seconds, rounded up so that a key about to expire still has one; null without a TTL. */

@@ -47,10 +47,12 @@ public final class ValueRestorer {
         String name = dataset.spec().name();
         for (DeletionRecord record : records) {
             if (!record.dataset().equals(name)) {
-                throw new IllegalArgumentException("record " + record.recordId() + " belongs to dataset '" + record.dataset()
-                        + "', not '" + name + "'; restore each dataset's records with its own spec");
+                throw new IllegalArgumentException("record " + record.recordId() + " belongs to dataset '"
+                        + record.dataset() + "', not '" + name + "'; restore each dataset's records with its own spec");
             }
-            dataset.spec().keyColumns().requireFullKey("record " + record.recordId() + " primaryKey", record.primaryKey());
+            dataset.spec()
+                    .keyColumns()
+                    .requireFullKey("record " + record.recordId() + " primaryKey", record.primaryKey());
         }
         Instant now = clock.instant();
         RecordOutcome[] outcomes = new RecordOutcome[records.size()];
@@ -61,21 +63,33 @@ public final class ValueRestorer {
         Pipeline.Batch batch = pipeline.batch();
         for (int i = 0; i < records.size(); i++) {
             DeletionRecord record = records.get(i);
-            ColumnValue value = record.columns().stream().filter(c -> c.name().equals(ValueReader.VALUE)).findFirst().orElse(null);
+            ColumnValue value = record.columns().stream()
+                    .filter(c -> c.name().equals(ValueReader.VALUE))
+                    .findFirst()
+                    .orElse(null);
             if (record.retainedRef() != null) {
-                outcomes[i] = outcome(record, Status.FAILED, "the key's value is in S3 at " + record.retainedRef()
-                        + "; the recovery service fetches it and restores the full record");
+                outcomes[i] = outcome(
+                        record,
+                        Status.FAILED,
+                        "the key's value is in S3 at " + record.retainedRef()
+                                + "; the recovery service fetches it and restores the full record");
                 continue;
             }
             if (value == null || !(value.value() instanceof String base64)) {
-                outcomes[i] = outcome(record, Status.FAILED, "the record has no '" + ValueReader.VALUE
-                        + "' column with a DUMP payload; it was not written by the Redis adapter");
+                outcomes[i] = outcome(
+                        record,
+                        Status.FAILED,
+                        "the record has no '" + ValueReader.VALUE
+                                + "' column with a DUMP payload; it was not written by the Redis adapter");
                 continue;
             }
             long ttlMillis = remainingTtlMillis(value.ttlSeconds(), record.deletedAt(), now);
             if (ttlMillis < 0) {
-                outcomes[i] = outcome(record, Status.EXPIRED, "the key's TTL of " + value.ttlSeconds()
-                        + " s ran out since the delete at " + record.deletedAt());
+                outcomes[i] = outcome(
+                        record,
+                        Status.EXPIRED,
+                        "the key's TTL of " + value.ttlSeconds() + " s ran out since the delete at "
+                                + record.deletedAt());
                 continue;
             }
             byte[] payload;
@@ -136,8 +150,14 @@ public final class ValueRestorer {
      * earlier call. (A restored set or hash stored as a hash table may dump its members in another order, so a
      * repeated restore of one reads as "exists again": the status is the same.)
      */
-    private void keptOutcomes(String action, List<Integer> busy, List<Integer> sent, List<String> keys, List<byte[]> payloads,
-                              List<DeletionRecord> records, RecordOutcome[] outcomes) {
+    private void keptOutcomes(
+            String action,
+            List<Integer> busy,
+            List<Integer> sent,
+            List<String> keys,
+            List<byte[]> payloads,
+            List<DeletionRecord> records,
+            RecordOutcome[] outcomes) {
         List<RedisFuture<byte[]>> dumps = new ArrayList<>(busy.size());
         Pipeline.Batch batch = pipeline.batch();
         for (int n : busy) {
@@ -148,9 +168,14 @@ public final class ValueRestorer {
         for (int b = 0; b < busy.size(); b++) {
             int n = busy.get(b);
             boolean same = Arrays.equals(now.get(b), payloads.get(n));
-            outcomes[sent.get(n)] = outcome(records.get(sent.get(n)), Status.NEWER_DATA_KEPT, same ? "already restored"
-                    : "key '" + keys.get(n) + "' exists again (written after the delete, or restored before); its value is kept,"
-                    + " nothing was written");
+            outcomes[sent.get(n)] = outcome(
+                    records.get(sent.get(n)),
+                    Status.NEWER_DATA_KEPT,
+                    same
+                            ? "already restored"
+                            : "key '" + keys.get(n)
+                                    + "' exists again (written after the delete, or restored before); its value is kept,"
+                                    + " nothing was written");
         }
     }
 

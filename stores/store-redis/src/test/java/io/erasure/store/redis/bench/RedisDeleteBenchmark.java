@@ -36,20 +36,23 @@ public final class RedisDeleteBenchmark {
     private static final int DATABASE = 9;
     private static final int KEYS_PER_CALL = 1_000;
 
-    private RedisDeleteBenchmark() {
-    }
+    private RedisDeleteBenchmark() {}
 
     public static void main(String[] args) {
         int keys = Integer.getInteger("bench.keys", 50_000);
         int rounds = Integer.getInteger("bench.rounds", 5);
         List<Integer> sizes = new ArrayList<>();
-        for (String size : System.getProperty("bench.pipeline-sizes", "100,500,1000").split(",")) {
+        for (String size :
+                System.getProperty("bench.pipeline-sizes", "100,500,1000").split(",")) {
             sizes.add(Integer.parseInt(size.trim()));
         }
         DatasetSpec spec = TestRedis.spec("bench-profiles", "bench:profile:{customer_id}", "customer_id");
         CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(Instant.now());
 
-        System.out.printf(Locale.ROOT, "Redis delete benchmark: %,d keys per run, %,d keys per call, one caller%n", keys,
+        System.out.printf(
+                Locale.ROOT,
+                "Redis delete benchmark: %,d keys per run, %,d keys per call, one caller%n",
+                keys,
                 KEYS_PER_CALL);
         // warm-up (JIT, connections), not printed
         run(spec, cutoff, keys, 500);
@@ -60,17 +63,24 @@ public final class RedisDeleteBenchmark {
             }
             results.sort(Comparator.comparingDouble(Result::seconds));
             Result median = results.get(results.size() / 2);
-            System.out.printf(Locale.ROOT, "pipeline-size %5d: median %,9.0f keys/s, best %,9.0f keys/s over %d runs"
-                    + " (%,d keys in %.2f s, %,d UNLINK commands, planning %.2f s of it)%n", size,
-                    median.deleted() / median.seconds(), results.get(0).deleted() / results.get(0).seconds(), rounds,
-                    median.deleted(), median.seconds(), median.commands(), median.planSeconds());
+            System.out.printf(
+                    Locale.ROOT,
+                    "pipeline-size %5d: median %,9.0f keys/s, best %,9.0f keys/s over %d runs"
+                            + " (%,d keys in %.2f s, %,d UNLINK commands, planning %.2f s of it)%n",
+                    size,
+                    median.deleted() / median.seconds(),
+                    results.get(0).deleted() / results.get(0).seconds(),
+                    rounds,
+                    median.deleted(),
+                    median.seconds(),
+                    median.commands(),
+                    median.planSeconds());
         }
         TestRedis.redis(DATABASE).flushdb();
         TestRedis.shutdown();
     }
 
-    private record Result(long deleted, long commands, double seconds, double planSeconds) {
-    }
+    private record Result(long deleted, long commands, double seconds, double planSeconds) {}
 
     private static Result run(DatasetSpec spec, CutoffTimestamp cutoff, int keys, int pipelineSize) {
         RedisCommands<String, String> redis = TestRedis.redis(DATABASE);
@@ -103,7 +113,8 @@ public final class RedisDeleteBenchmark {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             if (redis.dbsize() != 0) {
-                throw new IllegalStateException(redis.dbsize() + " keys left after the run at pipeline-size " + pipelineSize);
+                throw new IllegalStateException(
+                        redis.dbsize() + " keys left after the run at pipeline-size " + pipelineSize);
             }
             return new Result(deleted, commands, seconds, planNanos / 1e9);
         }

@@ -13,8 +13,8 @@ class DatasetKeysTest {
 
     @Test
     void keysAreTheTemplateRenderedWithTheKeyValues() {
-        DatasetKeys keys = DatasetKeys.check(TestRedis.spec("sessions", "session:{user_id}:{device}", "user_id", "device"),
-                List.of(), "cache");
+        DatasetKeys keys = DatasetKeys.check(
+                TestRedis.spec("sessions", "session:{user_id}:{device}", "user_id", "device"), List.of(), "cache");
 
         assertThat(keys.keysOf(List.of(Map.of("user_id", 7, "device", "web"), Map.of("user_id", 7L, "device", "a*b?"))))
                 .containsExactly("session:7:web", "session:7:a*b?");
@@ -22,7 +22,8 @@ class DatasetKeysTest {
 
     @Test
     void theLiteralPrefixIsTheTextBeforeTheFirstPlaceholder() {
-        assertThat(DatasetKeys.literalPrefix("profile:v2:{customer_id}:{region}")).isEqualTo("profile:v2:");
+        assertThat(DatasetKeys.literalPrefix("profile:v2:{customer_id}:{region}"))
+                .isEqualTo("profile:v2:");
         assertThat(DatasetKeys.literalPrefix("{customer_id}:profile")).isEmpty();
     }
 
@@ -33,7 +34,8 @@ class DatasetKeysTest {
         DatasetKeys.check(TestRedis.spec("profiles", "profile:v2:{id}", "id"), allowed, "cache");
         assertThatThrownBy(() -> DatasetKeys.check(TestRedis.spec("profiles", "prof{id}", "id"), allowed, "cache"))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("key template 'prof{id}', outside the key prefixes that connection 'cache' may delete"
-                        + " from [profile:]");
+                .hasMessageContaining(
+                        "key template 'prof{id}', outside the key prefixes that connection 'cache' may delete"
+                                + " from [profile:]");
     }
 }

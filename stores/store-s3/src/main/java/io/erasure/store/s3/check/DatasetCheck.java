@@ -46,10 +46,13 @@ public final class DatasetCheck {
             s3.headBucket(b -> b.bucket(bucket));
         } catch (SdkException e) {
             if (e instanceof AwsServiceException service && service.statusCode() == 404) {
-                throw new StoreException.Fatal("bucket '" + bucket + "' of connection '" + settings.ref()
-                        + "' does not exist: create it or fix " + settings.settingName(setting), e);
+                throw new StoreException.Fatal(
+                        "bucket '" + bucket + "' of connection '" + settings.ref()
+                                + "' does not exist: create it or fix " + settings.settingName(setting),
+                        e);
             }
-            throw S3Failures.translate("check bucket '" + bucket + "' of connection '" + settings.ref() + "'", bucket, e);
+            throw S3Failures.translate(
+                    "check bucket '" + bucket + "' of connection '" + settings.ref() + "'", bucket, e);
         }
     }
 
@@ -65,8 +68,10 @@ public final class DatasetCheck {
                 // a server without versioning (s3proxy): nothing can hide behind a delete marker
                 return;
             }
-            throw S3Failures.translate("read the versioning of bucket '" + settings.bucket() + "' (needs"
-                    + " s3:GetBucketVersioning)", settings.bucket(), e);
+            throw S3Failures.translate(
+                    "read the versioning of bucket '" + settings.bucket() + "' (needs" + " s3:GetBucketVersioning)",
+                    settings.bucket(),
+                    e);
         }
         if (status == BucketVersioningStatus.ENABLED || status == BucketVersioningStatus.SUSPENDED) {
             throw new StoreException.Fatal("bucket '" + settings.bucket() + "' of dataset '" + spec.name() + "' has"

@@ -24,6 +24,7 @@ public final class DeleteObjectsChecksum implements ExecutionInterceptor {
     static final String HEADER = "x-amz-checksum-crc64nvme";
     /** CRC-64/NVME, reflected polynomial. */
     private static final long POLYNOMIAL = 0x9A6C9329AC4BC9B5L;
+
     private static final long[] TABLE = new long[256];
 
     static {
@@ -38,11 +39,13 @@ public final class DeleteObjectsChecksum implements ExecutionInterceptor {
 
     @Override
     public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
-        if (!(context.request() instanceof DeleteObjectsRequest) || context.requestBody().isEmpty()
+        if (!(context.request() instanceof DeleteObjectsRequest)
+                || context.requestBody().isEmpty()
                 || context.httpRequest().firstMatchingHeader(HEADER).isPresent()) {
             return context.httpRequest();
         }
-        try (InputStream body = context.requestBody().get().contentStreamProvider().newStream()) {
+        try (InputStream body =
+                context.requestBody().get().contentStreamProvider().newStream()) {
             String value = headerValue(crc64Nvme(body.readAllBytes()));
             return context.httpRequest().copy(r -> r.putHeader(HEADER, value));
         } catch (IOException e) {
@@ -60,6 +63,7 @@ public final class DeleteObjectsChecksum implements ExecutionInterceptor {
 
     /** The header carries the checksum's 8 bytes, big-endian, in base64. */
     static String headerValue(long crc) {
-        return Base64.getEncoder().encodeToString(ByteBuffer.allocate(Long.BYTES).putLong(crc).array());
+        return Base64.getEncoder()
+                .encodeToString(ByteBuffer.allocate(Long.BYTES).putLong(crc).array());
     }
 }

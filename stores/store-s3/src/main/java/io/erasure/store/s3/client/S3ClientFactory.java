@@ -14,8 +14,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 /** The {@link S3Client} of one connection. */
 public final class S3ClientFactory {
 
-    private S3ClientFactory() {
-    }
+    private S3ClientFactory() {}
 
     public static S3Client create(S3Settings settings) {
         S3ClientBuilder builder = S3Client.builder()
@@ -26,8 +25,11 @@ public final class S3ClientFactory {
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofMillis(settings.callTimeoutMs()))
                         .addExecutionInterceptor(new DeleteObjectsChecksum()))
-                .credentialsProvider(settings.accessKey() == null ? DefaultCredentialsProvider.builder().build()
-                        : StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKey(), settings.secretKey())));
+                .credentialsProvider(
+                        settings.accessKey() == null
+                                ? DefaultCredentialsProvider.builder().build()
+                                : StaticCredentialsProvider.create(
+                                        AwsBasicCredentials.create(settings.accessKey(), settings.secretKey())));
         if (settings.endpoint() != null) {
             builder.endpointOverride(settings.endpoint());
         }

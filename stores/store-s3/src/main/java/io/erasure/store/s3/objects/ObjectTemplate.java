@@ -34,8 +34,9 @@ public final class ObjectTemplate {
      */
     public static ObjectTemplate of(DatasetSpec spec, List<String> allowedPrefixes, String allowListSetting) {
         if (!(spec.target() instanceof CopyTarget.KeyTemplate keyTemplate)) {
-            throw new StoreException.Fatal("dataset '" + spec.name() + "' has no key template; an S3_OBJECT dataset is"
-                    + " addressed by a target such as {\"type\": \"keyTemplate\", \"template\": \"exports/{customer_id}.json\"}");
+            throw new StoreException.Fatal(
+                    "dataset '" + spec.name() + "' has no key template; an S3_OBJECT dataset is"
+                            + " addressed by a target such as {\"type\": \"keyTemplate\", \"template\": \"exports/{customer_id}.json\"}");
         }
         ObjectTemplate template = new ObjectTemplate(keyTemplate);
         if (!allowedPrefixes.isEmpty() && allowedPrefixes.stream().noneMatch(template.literalPrefix::startsWith)) {
@@ -72,9 +73,12 @@ public final class ObjectTemplate {
     private String placeholderValue(String column, Object value) {
         String text;
         if (value == null) {
-            throw new IllegalArgumentException("key template '" + text() + "' needs column '" + column
-                    + "' but the key has no value for it");
-        } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof BigInteger) {
+            throw new IllegalArgumentException(
+                    "key template '" + text() + "' needs column '" + column + "' but the key has no value for it");
+        } else if (value instanceof Integer
+                || value instanceof Long
+                || value instanceof Short
+                || value instanceof BigInteger) {
             text = value.toString();
         } else if (value instanceof Number number) {
             // as JSON readers give it back: 42.0 and 42 address the same object
@@ -83,10 +87,12 @@ public final class ObjectTemplate {
             text = value.toString();
         } else {
             throw new IllegalArgumentException("key column '" + column + "' of key template '" + text()
-                    + "' must be a string, number, boolean or UUID, got " + value.getClass().getSimpleName());
+                    + "' must be a string, number, boolean or UUID, got "
+                    + value.getClass().getSimpleName());
         }
         if (text.isEmpty() || text.indexOf('/') >= 0) {
-            throw new IllegalArgumentException("key column '" + column + "' value '" + text + "' cannot fill key template '"
+            throw new IllegalArgumentException("key column '" + column + "' value '" + text
+                    + "' cannot fill key template '"
                     + text() + "': a value must be non-empty and contain no '/', or it would address the objects of"
                     + " another key");
         }

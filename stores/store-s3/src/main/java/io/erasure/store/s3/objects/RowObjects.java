@@ -42,12 +42,15 @@ public final class RowObjects {
         List<StoredObject> objects = new ArrayList<>();
         String token = null;
         do {
-            ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(bucket).prefix(target.key())
+            ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
+                    .bucket(bucket)
+                    .prefix(target.key())
                     .maxKeys(Math.min(1000, maxObjectsPerKey + 1));
             if (token != null) {
                 request.continuationToken(token);
             }
-            ListObjectsV2Response page = call("list s3://" + bucket + "/" + target.key(), () -> s3.listObjectsV2(request.build()));
+            ListObjectsV2Response page =
+                    call("list s3://" + bucket + "/" + target.key(), () -> s3.listObjectsV2(request.build()));
             for (S3Object object : page.contents()) {
                 objects.add(new StoredObject(object.key(), object.eTag(), object.lastModified(), object.size()));
             }
@@ -63,7 +66,8 @@ public final class RowObjects {
 
     /** The object at {@code key}, or empty if there is none. */
     public Optional<StoredObject> head(String key) {
-        return headResponse(key).map(head -> new StoredObject(key, head.eTag(), head.lastModified(), head.contentLength()));
+        return headResponse(key)
+                .map(head -> new StoredObject(key, head.eTag(), head.lastModified(), head.contentLength()));
     }
 
     /** The full HEAD answer (content type, user metadata) of the object at {@code key}, or empty. */

@@ -59,7 +59,8 @@ public final class DeleteExecutor {
             planned.put(delete.key(), delete.etag());
         }
         CutoffTimestamp cutoff = plan.batch().cutoff();
-        Requests requests = new Requests(bucket, conditional ? CONDITIONAL_OBJECTS_PER_REQUEST : UNCONDITIONAL_OBJECTS_PER_REQUEST);
+        Requests requests =
+                new Requests(bucket, conditional ? CONDITIONAL_OBJECTS_PER_REQUEST : UNCONDITIONAL_OBJECTS_PER_REQUEST);
         List<List<String>> confirmedRows = new ArrayList<>();
         int absent = (int) plan.count(Action.ABSENT);
         int skippedNewer = (int) plan.count(Action.SKIP_WRITTEN_AFTER_CUTOFF);
@@ -71,7 +72,9 @@ public final class DeleteExecutor {
             List<StoredObject> now = objects.of(target);
             if (now.isEmpty()) {
                 absent++;
-            } else if (now.stream().anyMatch(o -> !o.etag().equals(planned.get(o.key())) || cutoff.isWrittenAfter(o.lastWriteMicros()))) {
+            } else if (now.stream()
+                    .anyMatch(o ->
+                            !o.etag().equals(planned.get(o.key())) || cutoff.isWrittenAfter(o.lastWriteMicros()))) {
                 skippedNewer++;
             } else {
                 List<String> keys = now.stream().map(StoredObject::key).toList();
@@ -100,6 +103,7 @@ public final class DeleteExecutor {
         private final Set<String> refused = new HashSet<>();
         /** Two keys may render to the same object; it is sent once. */
         private final Set<String> added = new HashSet<>();
+
         private int sent;
 
         Requests(String bucket, int perRequest) {
@@ -129,7 +133,8 @@ public final class DeleteExecutor {
             pending.clear();
             DeleteObjectsResponse response;
             try {
-                response = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(ids).quiet(true)));
+                response = s3.deleteObjects(
+                        b -> b.bucket(bucket).delete(d -> d.objects(ids).quiet(true)));
             } catch (SdkException e) {
                 throw S3Failures.translate("delete " + ids.size() + " objects from s3://" + bucket, bucket, e);
             }
@@ -146,10 +151,16 @@ public final class DeleteExecutor {
                 S3Error first = failed.get(0);
                 String message = "delete from s3://" + bucket + ": " + failed.size() + " objects refused, e.g. "
                         + first.key() + ": " + first.code() + " " + first.message();
-                boolean retriable = failed.stream().allMatch(e -> "InternalError".equals(e.code()) || "SlowDown".equals(e.code())
-                        || "ServiceUnavailable".equals(e.code()));
-                throw retriable ? new StoreException.Retriable(message, null) : new StoreException.Fatal(message
-                        + ("AccessDenied".equals(first.code()) ? "; grant s3:DeleteObject on bucket '" + bucket + "'" : ""));
+                boolean retriable = failed.stream()
+                        .allMatch(e -> "InternalError".equals(e.code())
+                                || "SlowDown".equals(e.code())
+                                || "ServiceUnavailable".equals(e.code()));
+                throw retriable
+                        ? new StoreException.Retriable(message, null)
+                        : new StoreException.Fatal(message
+                                + ("AccessDenied".equals(first.code())
+                                        ? "; grant s3:DeleteObject on bucket '" + bucket + "'"
+                                        : ""));
             }
         }
     }

@@ -40,7 +40,8 @@ public final class DeletePlanner {
                 action = Action.SKIP_WRITTEN_AFTER_CUTOFF;
             } else {
                 action = Action.DELETE_ROW;
-                current.forEach(o -> statements.add(new ObjectDelete(objects.bucket(), o.key(), o.etag()).toStatement()));
+                current.forEach(
+                        o -> statements.add(new ObjectDelete(objects.bucket(), o.key(), o.etag()).toStatement()));
             }
             decisions.add(new DeletePlan.KeyDecision(key, action));
         }

@@ -32,10 +32,14 @@ public record ObjectDelete(String bucket, String key, String etag) {
     public static ObjectDelete parse(String bucket, PlannedStatement statement) {
         String text = statement.text();
         String start = VERB + bucket + "/";
-        if (!text.startsWith(start) || !text.endsWith(CONDITION) || text.length() <= start.length() + CONDITION.length()
-                || statement.values().size() != 1 || !(statement.values().get(0) instanceof String etag)) {
-            throw new IllegalArgumentException("statement '" + statement.describe() + "' was not planned by the S3 adapter"
-                    + " of bucket '" + bucket + "'; only the adapter that made a plan may execute it");
+        if (!text.startsWith(start)
+                || !text.endsWith(CONDITION)
+                || text.length() <= start.length() + CONDITION.length()
+                || statement.values().size() != 1
+                || !(statement.values().get(0) instanceof String etag)) {
+            throw new IllegalArgumentException(
+                    "statement '" + statement.describe() + "' was not planned by the S3 adapter" + " of bucket '"
+                            + bucket + "'; only the adapter that made a plan may execute it");
         }
         return new ObjectDelete(bucket, text.substring(start.length(), text.length() - CONDITION.length()), etag);
     }

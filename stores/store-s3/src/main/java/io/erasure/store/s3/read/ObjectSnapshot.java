@@ -16,15 +16,23 @@ import java.util.TreeMap;
  * content, for objects up to {@code inline-max-bytes}) and {@code retainedRef} (the key of a server-side copy in
  * {@code retainedBucket}, made before the delete) is set.
  */
-public record ObjectSnapshot(String key, String etag, Instant lastModified, long size, String contentType,
-                             Map<String, String> userMetadata, Map<String, String> headers, String base64,
-                             String retainedBucket, String retainedRef) {
+public record ObjectSnapshot(
+        String key,
+        String etag,
+        Instant lastModified,
+        long size,
+        String contentType,
+        Map<String, String> userMetadata,
+        Map<String, String> headers,
+        String base64,
+        String retainedBucket,
+        String retainedRef) {
 
     /** Column names are identifiers, so objects are numbered; the map keeps the object's key. */
     public static final String COLUMN_PREFIX = "object_";
     /** System metadata restored with the object besides its content type. */
-    static final java.util.List<String> HEADERS = java.util.List.of("cacheControl", "contentEncoding",
-            "contentDisposition", "contentLanguage");
+    static final java.util.List<String> HEADERS =
+            java.util.List.of("cacheControl", "contentEncoding", "contentDisposition", "contentLanguage");
 
     public ObjectSnapshot {
         Objects.requireNonNull(key, "key");
@@ -33,11 +41,12 @@ public record ObjectSnapshot(String key, String etag, Instant lastModified, long
         userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
         headers = headers == null ? Map.of() : Map.copyOf(headers);
         if ((base64 == null) == (retainedRef == null)) {
-            throw new IllegalArgumentException("object snapshot of '" + key + "' needs exactly one of base64 content"
-                    + " and a retainedRef");
+            throw new IllegalArgumentException(
+                    "object snapshot of '" + key + "' needs exactly one of base64 content" + " and a retainedRef");
         }
         if (retainedRef != null && retainedBucket == null) {
-            throw new IllegalArgumentException("object snapshot of '" + key + "' has a retainedRef without its retainedBucket");
+            throw new IllegalArgumentException(
+                    "object snapshot of '" + key + "' has a retainedRef without its retainedBucket");
         }
     }
 
@@ -93,11 +102,20 @@ public record ObjectSnapshot(String key, String etag, Instant lastModified, long
                     headers.put(header, map.get(header).toString());
                 }
             }
-            return new ObjectSnapshot(text(map, "key"), text(map, "etag"), Instant.parse(text(map, "lastModified")),
-                    ((Number) map.get("size")).longValue(), optional(map, "contentType"), metadata(map.get("userMetadata")),
-                    headers, optional(map, "base64"), optional(map, "retainedBucket"), optional(map, "retainedRef"));
+            return new ObjectSnapshot(
+                    text(map, "key"),
+                    text(map, "etag"),
+                    Instant.parse(text(map, "lastModified")),
+                    ((Number) map.get("size")).longValue(),
+                    optional(map, "contentType"),
+                    metadata(map.get("userMetadata")),
+                    headers,
+                    optional(map, "base64"),
+                    optional(map, "retainedBucket"),
+                    optional(map, "retainedRef"));
         } catch (ClassCastException | NullPointerException | DateTimeParseException e) {
-            throw new IllegalArgumentException("column '" + column.name() + "' is not a valid S3 object snapshot: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "column '" + column.name() + "' is not a valid S3 object snapshot: " + e.getMessage(), e);
         }
     }
 

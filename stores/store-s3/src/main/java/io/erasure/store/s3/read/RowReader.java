@@ -33,6 +33,7 @@ public final class RowReader {
 
     /** CopyObject copies at most 5 GiB in one request. */
     static final long MAX_RETAINED_BYTES = 5L * 1024 * 1024 * 1024;
+
     private static final int ATTEMPTS = 3;
 
     private final S3Client s3;
@@ -47,14 +48,17 @@ public final class RowReader {
 
     /** The row at {@code target} with one {@code object_<n>} column per object, or empty if it has no object. */
     public Optional<LiveRow> read(String dataset, Map<String, Object> key, RowTarget target) {
-        List<String> keys = target.prefix() ? objects.of(target).stream().map(StoredObject::key).toList() : List.of(target.key());
+        List<String> keys = target.prefix()
+                ? objects.of(target).stream().map(StoredObject::key).toList()
+                : List.of(target.key());
         List<ColumnValue> columns = new ArrayList<>();
         long newest = Long.MIN_VALUE;
         for (String objectKey : keys) {
             Optional<ObjectSnapshot> snapshot = snapshot(dataset, objectKey);
             if (snapshot.isPresent()) {
                 columns.add(snapshot.get().toColumn(columns.size()));
-                newest = Math.max(newest, StoredObject.latestMicrosOf(snapshot.get().lastModified()));
+                newest = Math.max(
+                        newest, StoredObject.latestMicrosOf(snapshot.get().lastModified()));
             }
         }
         return columns.isEmpty() ? Optional.empty() : Optional.of(new LiveRow(key, columns, newest));
@@ -73,24 +77,33 @@ public final class RowReader {
             }
             HeadObjectResponse head = found.get();
             try {
-                return Optional.of(head.contentLength() <= settings.inlineMaxBytes() ? inline(key, head) : retained(dataset, key, head));
+                return Optional.of(
+                        head.contentLength() <= settings.inlineMaxBytes()
+                                ? inline(key, head)
+                                : retained(dataset, key, head));
             } catch (SdkException e) {
                 if (S3Failures.isMissingKey(e)) {
                     return Optional.empty();
                 }
                 if (!S3Failures.isPreconditionFailed(e)) {
-                    throw S3Failures.translate("read s3://" + settings.bucket() + "/" + key + " for the deletion log",
-                            settings.bucket(), e);
+                    throw S3Failures.translate(
+                            "read s3://" + settings.bucket() + "/" + key + " for the deletion log",
+                            settings.bucket(),
+                            e);
                 }
                 // rewritten between the HEAD and the read: read the new version
             }
         }
-        throw new StoreException.Retriable("s3://" + settings.bucket() + "/" + key + " changed during each of " + ATTEMPTS
-                + " reads; try again later", null);
+        throw new StoreException.Retriable(
+                "s3://" + settings.bucket() + "/" + key + " changed during each of " + ATTEMPTS
+                        + " reads; try again later",
+                null);
     }
 
     private ObjectSnapshot inline(String key, HeadObjectResponse head) {
-        byte[] content = s3.getObjectAsBytes(b -> b.bucket(settings.bucket()).key(key).ifMatch(head.eTag())).asByteArray();
+        byte[] content = s3.getObjectAsBytes(
+                        b -> b.bucket(settings.bucket()).key(key).ifMatch(head.eTag()))
+                .asByteArray();
         return snapshotOf(key, head, Base64.getEncoder().encodeToString(content), null);
     }
 
@@ -108,14 +121,19 @@ public final class RowReader {
         String ref = retainedKey(settings.retainedPrefix(), dataset, key, head.eTag());
         try {
             // same content type and user metadata as the source (metadata directive COPY)
-            s3.copyObject(b -> b.sourceBucket(settings.bucket()).sourceKey(key).copySourceIfMatch(head.eTag())
-                    .destinationBucket(settings.retainedBucket()).destinationKey(ref));
+            s3.copyObject(b -> b.sourceBucket(settings.bucket())
+                    .sourceKey(key)
+                    .copySourceIfMatch(head.eTag())
+                    .destinationBucket(settings.retainedBucket())
+                    .destinationKey(ref));
         } catch (SdkException e) {
             if (S3Failures.isPreconditionFailed(e) || S3Failures.isMissingKey(e)) {
                 throw e;
             }
-            throw S3Failures.translate("retain a copy of " + where + " at s3://" + settings.retainedBucket() + "/" + ref,
-                    settings.retainedBucket(), e);
+            throw S3Failures.translate(
+                    "retain a copy of " + where + " at s3://" + settings.retainedBucket() + "/" + ref,
+                    settings.retainedBucket(),
+                    e);
         }
         return snapshotOf(key, head, null, ref);
     }
@@ -126,8 +144,17 @@ public final class RowReader {
         putIfSet(headers, "contentEncoding", head.contentEncoding());
         putIfSet(headers, "contentDisposition", head.contentDisposition());
         putIfSet(headers, "contentLanguage", head.contentLanguage());
-        return new ObjectSnapshot(key, head.eTag(), head.lastModified(), head.contentLength(), head.contentType(),
-                head.metadata(), headers, base64, retainedRef == null ? null : settings.retainedBucket(), retainedRef);
+        return new ObjectSnapshot(
+                key,
+                head.eTag(),
+                head.lastModified(),
+                head.contentLength(),
+                head.contentType(),
+                head.metadata(),
+                headers,
+                base64,
+                retainedRef == null ? null : settings.retainedBucket(),
+                retainedRef);
     }
 
     private static void putIfSet(Map<String, String> headers, String name, String value) {
@@ -138,7 +165,8 @@ public final class RowReader {
 
     private static String sha256Hex(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JVM", e);
         }

@@ -45,8 +45,10 @@ public final class ObjectRestorer {
 
     public RecordOutcome restore(ObjectTemplate template, DeletionRecord record) {
         if (record.columns().isEmpty()) {
-            return failed(record, "the record's columns are kept at " + record.retainedRef()
-                    + "; load them into the record before restoring");
+            return failed(
+                    record,
+                    "the record's columns are kept at " + record.retainedRef()
+                            + "; load them into the record before restoring");
         }
         RowTarget target = template.render(record.primaryKey());
         List<ObjectSnapshot> snapshots = new ArrayList<>();
@@ -58,8 +60,10 @@ public final class ObjectRestorer {
                 return failed(record, e.getMessage());
             }
             if (!target.owns(snapshot.key())) {
-                return failed(record, "object '" + snapshot.key() + "' is not " + (target.prefix() ? "under '" : "'")
-                        + target.key() + "', where key template '" + template.text() + "' puts this key; not restored");
+                return failed(
+                        record,
+                        "object '" + snapshot.key() + "' is not " + (target.prefix() ? "under '" : "'") + target.key()
+                                + "', where key template '" + template.text() + "' puts this key; not restored");
             }
             snapshots.add(snapshot);
         }
@@ -79,22 +83,32 @@ public final class ObjectRestorer {
                 if (S3Failures.isPreconditionFailed(e)) {
                     kept.add(snapshot.key());
                 } else if (!snapshot.inline() && S3Failures.isMissingKey(e)) {
-                    return failed(record, "the retained copy s3://" + snapshot.retainedBucket() + "/" + snapshot.retainedRef()
-                            + " of '" + snapshot.key() + "' is gone (retained copies are swept after 30 days)"
-                            + (restored.isEmpty() ? "" : "; restored before that: " + restored));
+                    return failed(
+                            record,
+                            "the retained copy s3://" + snapshot.retainedBucket() + "/" + snapshot.retainedRef()
+                                    + " of '" + snapshot.key() + "' is gone (retained copies are swept after 30 days)"
+                                    + (restored.isEmpty() ? "" : "; restored before that: " + restored));
                 } else {
-                    throw S3Failures.translate("restore s3://" + objects.bucket() + "/" + snapshot.key(), objects.bucket(), e);
+                    throw S3Failures.translate(
+                            "restore s3://" + objects.bucket() + "/" + snapshot.key(), objects.bucket(), e);
                 }
             }
         }
         if (!kept.isEmpty()) {
-            return new RecordOutcome(record.recordId(), record.primaryKey(), Status.NEWER_DATA_KEPT,
+            return new RecordOutcome(
+                    record.recordId(),
+                    record.primaryKey(),
+                    Status.NEWER_DATA_KEPT,
                     "kept newer objects " + kept + (restored.isEmpty() ? "" : "; restored " + restored));
         }
         if (restored.isEmpty()) {
-            return new RecordOutcome(record.recordId(), record.primaryKey(), Status.NEWER_DATA_KEPT, "already restored");
+            return new RecordOutcome(
+                    record.recordId(), record.primaryKey(), Status.NEWER_DATA_KEPT, "already restored");
         }
-        return new RecordOutcome(record.recordId(), record.primaryKey(), Status.RESTORED,
+        return new RecordOutcome(
+                record.recordId(),
+                record.primaryKey(),
+                Status.RESTORED,
                 alreadyRestored.isEmpty() ? null : "already restored before: " + alreadyRestored);
     }
 
@@ -102,23 +116,33 @@ public final class ObjectRestorer {
         String bucket = objects.bucket();
         var headers = snapshot.headers();
         if (snapshot.inline()) {
-            PutObjectRequest.Builder put = PutObjectRequest.builder().bucket(bucket).key(snapshot.key())
-                    .contentType(snapshot.contentType()).metadata(snapshot.userMetadata())
-                    .cacheControl(headers.get("cacheControl")).contentEncoding(headers.get("contentEncoding"))
-                    .contentDisposition(headers.get("contentDisposition")).contentLanguage(headers.get("contentLanguage"));
+            PutObjectRequest.Builder put = PutObjectRequest.builder()
+                    .bucket(bucket)
+                    .key(snapshot.key())
+                    .contentType(snapshot.contentType())
+                    .metadata(snapshot.userMetadata())
+                    .cacheControl(headers.get("cacheControl"))
+                    .contentEncoding(headers.get("contentEncoding"))
+                    .contentDisposition(headers.get("contentDisposition"))
+                    .contentLanguage(headers.get("contentLanguage"));
             if (conditional) {
                 put.ifNoneMatch("*");
             }
             s3.putObject(put.build(), RequestBody.fromBytes(snapshot.content()));
         } else {
             CopyObjectRequest.Builder copy = CopyObjectRequest.builder()
-                    .sourceBucket(snapshot.retainedBucket()).sourceKey(snapshot.retainedRef())
-                    .destinationBucket(bucket).destinationKey(snapshot.key())
+                    .sourceBucket(snapshot.retainedBucket())
+                    .sourceKey(snapshot.retainedRef())
+                    .destinationBucket(bucket)
+                    .destinationKey(snapshot.key())
                     // the recorded metadata, not whatever the retained copy may carry
                     .metadataDirective(MetadataDirective.REPLACE)
-                    .contentType(snapshot.contentType()).metadata(snapshot.userMetadata())
-                    .cacheControl(headers.get("cacheControl")).contentEncoding(headers.get("contentEncoding"))
-                    .contentDisposition(headers.get("contentDisposition")).contentLanguage(headers.get("contentLanguage"));
+                    .contentType(snapshot.contentType())
+                    .metadata(snapshot.userMetadata())
+                    .cacheControl(headers.get("cacheControl"))
+                    .contentEncoding(headers.get("contentEncoding"))
+                    .contentDisposition(headers.get("contentDisposition"))
+                    .contentLanguage(headers.get("contentLanguage"));
             if (conditional) {
                 copy.ifNoneMatch("*");
             }

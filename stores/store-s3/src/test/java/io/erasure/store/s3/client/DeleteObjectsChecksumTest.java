@@ -10,7 +10,8 @@ class DeleteObjectsChecksumTest {
     @Test
     void computesTheStandardCrc64NvmeCheckValue() {
         // the catalogued check value of CRC-64/NVME over "123456789"
-        assertThat(DeleteObjectsChecksum.crc64Nvme("123456789".getBytes(StandardCharsets.US_ASCII))).isEqualTo(0xAE8B14860A799888L);
+        assertThat(DeleteObjectsChecksum.crc64Nvme("123456789".getBytes(StandardCharsets.US_ASCII)))
+                .isEqualTo(0xAE8B14860A799888L);
     }
 
     @Test

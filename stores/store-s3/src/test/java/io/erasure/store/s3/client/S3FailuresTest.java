@@ -13,21 +13,28 @@ class S3FailuresTest {
     @Test
     void serverTroubleAndThrottlingAreRetriable() {
         assertThat(S3Failures.translate("read", "b", s3(503, "SlowDown"))).isInstanceOf(StoreException.Retriable.class);
-        assertThat(S3Failures.translate("read", "b", s3(500, "InternalError"))).isInstanceOf(StoreException.Retriable.class);
-        assertThat(S3Failures.translate("read", "b", s3(400, "RequestTimeout"))).isInstanceOf(StoreException.Retriable.class);
-        assertThat(S3Failures.translate("read", "b", s3(409, "ConditionalRequestConflict"))).isInstanceOf(StoreException.Retriable.class);
-        assertThat(S3Failures.translate("read", "b", SdkClientException.create("connection refused"))).isInstanceOf(StoreException.Retriable.class);
+        assertThat(S3Failures.translate("read", "b", s3(500, "InternalError")))
+                .isInstanceOf(StoreException.Retriable.class);
+        assertThat(S3Failures.translate("read", "b", s3(400, "RequestTimeout")))
+                .isInstanceOf(StoreException.Retriable.class);
+        assertThat(S3Failures.translate("read", "b", s3(409, "ConditionalRequestConflict")))
+                .isInstanceOf(StoreException.Retriable.class);
+        assertThat(S3Failures.translate("read", "b", SdkClientException.create("connection refused")))
+                .isInstanceOf(StoreException.Retriable.class);
     }
 
     @Test
     void accessDeniedAndMissingBucketsAreFatalWithTheFix() {
         assertThat(S3Failures.translate("read", "owner", s3(403, "AccessDenied")))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("bucket 'owner'").hasMessageContaining("s3:DeleteObject");
+                .hasMessageContaining("bucket 'owner'")
+                .hasMessageContaining("s3:DeleteObject");
         assertThat(S3Failures.translate("read", "owner", s3(404, "NoSuchBucket")))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("Bucket 'owner' does not exist");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("Bucket 'owner' does not exist");
         assertThat(S3Failures.translate("delete", "owner", s3(501, "NotImplemented")))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("conditional-requests=false");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("conditional-requests=false");
     }
 
     @Test
@@ -35,11 +42,18 @@ class S3FailuresTest {
         assertThat(S3Failures.isMissingKey(s3(404, "NoSuchKey"))).isTrue();
         assertThat(S3Failures.isMissingKey(s3(404, null))).isTrue();
         assertThat(S3Failures.isMissingKey(s3(404, "NoSuchBucket"))).isFalse();
-        assertThat(S3Failures.isPreconditionFailed(s3(412, "PreconditionFailed"))).isTrue();
+        assertThat(S3Failures.isPreconditionFailed(s3(412, "PreconditionFailed")))
+                .isTrue();
     }
 
     private static S3Exception s3(int status, String code) {
-        return (S3Exception) S3Exception.builder().statusCode(status).message(code)
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(code).build()).build();
+        return (S3Exception) S3Exception.builder()
+                .statusCode(status)
+                .message(code)
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode(code)
+                        .errorMessage(code)
+                        .build())
+                .build();
     }
 }

@@ -43,7 +43,9 @@ class ObjectTemplateTest {
         ObjectTemplate template = template("exports/{customer_id}.json");
 
         assertThat(template.render(Map.of("customer_id", 42.0)).key()).isEqualTo("exports/42.json");
-        assertThat(template.render(Map.of("customer_id", new BigDecimal("42.50"))).key()).isEqualTo("exports/42.5.json");
+        assertThat(template.render(Map.of("customer_id", new BigDecimal("42.50")))
+                        .key())
+                .isEqualTo("exports/42.5.json");
     }
 
     @Test
@@ -51,22 +53,31 @@ class ObjectTemplateTest {
         ObjectTemplate template = template("exports/{customer_id}/");
 
         assertThatThrownBy(() -> template.render(Map.of("customer_id", "1/2")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contain no '/'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("contain no '/'");
         assertThatThrownBy(() -> template.render(Map.of("customer_id", "")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("non-empty");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("non-empty");
     }
 
     @Test
     void theAllowListIsCheckedOnTheTemplatesLiteralPrefix() {
         List<String> allowed = List.of("exports/", "shared/erasure/");
 
-        assertThat(ObjectTemplate.of(spec("exports/{customer_id}.json"), allowed, "key-prefixes").literalPrefix()).isEqualTo("exports/");
-        assertThat(ObjectTemplate.of(spec("shared/erasure/x-{customer_id}/"), allowed, "key-prefixes").isPrefix()).isTrue();
+        assertThat(ObjectTemplate.of(spec("exports/{customer_id}.json"), allowed, "key-prefixes")
+                        .literalPrefix())
+                .isEqualTo("exports/");
+        assertThat(ObjectTemplate.of(spec("shared/erasure/x-{customer_id}/"), allowed, "key-prefixes")
+                        .isPrefix())
+                .isTrue();
         assertThatThrownBy(() -> ObjectTemplate.of(spec("shared/{customer_id}/"), allowed, "key-prefixes"))
-                .isInstanceOf(StoreException.Fatal.class).hasMessageContaining("'shared/{customer_id}/'");
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'shared/{customer_id}/'");
         assertThatThrownBy(() -> ObjectTemplate.of(spec("{customer_id}/exports/"), allowed, "key-prefixes"))
                 .isInstanceOf(StoreException.Fatal.class);
-        assertThat(ObjectTemplate.of(spec("{customer_id}/exports/"), List.of(), "key-prefixes").literalPrefix()).isEmpty();
+        assertThat(ObjectTemplate.of(spec("{customer_id}/exports/"), List.of(), "key-prefixes")
+                        .literalPrefix())
+                .isEmpty();
     }
 
     private static ObjectTemplate template(String template) {
@@ -74,11 +85,20 @@ class ObjectTemplateTest {
     }
 
     private static DatasetSpec spec(String template) {
-        return DatasetSpec.builder().name("exports").storeKind(StoreKind.S3_OBJECT).connectionRef("s3")
-                .namespace("exports").table("exports").keyColumns(KeyColumns.partitionOnly("customer_id"))
-                .identifierColumn("customer_id").identifierSource("customers").conditionalColumn(ConditionalColumn.none())
+        return DatasetSpec.builder()
+                .name("exports")
+                .storeKind(StoreKind.S3_OBJECT)
+                .connectionRef("s3")
+                .namespace("exports")
+                .table("exports")
+                .keyColumns(KeyColumns.partitionOnly("customer_id"))
+                .identifierColumn("customer_id")
+                .identifierSource("customers")
+                .conditionalColumn(ConditionalColumn.none())
                 .target(new CopyTarget.KeyTemplate(template))
                 .backup(S3Layout.defaultBackupLocation("exports", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.5)).ownerTeam("exports").build();
+                .limits(DeletionLimits.fraction(0.5))
+                .ownerTeam("exports")
+                .build();
     }
 }

@@ -15,7 +15,8 @@ class ObjectDeleteTest {
 
         PlannedStatement statement = delete.toStatement();
 
-        assertThat(statement.describe()).isEqualTo("DELETE s3://owner-exports/exports/1/a IF-MATCH ?b.json IF-MATCH ? -- values [\"abc\"]");
+        assertThat(statement.describe())
+                .isEqualTo("DELETE s3://owner-exports/exports/1/a IF-MATCH ?b.json IF-MATCH ? -- values [\"abc\"]");
         assertThat(ObjectDelete.parse("owner-exports", statement)).isEqualTo(delete);
     }
 
@@ -24,8 +25,10 @@ class ObjectDeleteTest {
         PlannedStatement statement = new ObjectDelete("owner-exports", "exports/1.json", "\"abc\"").toStatement();
 
         assertThatThrownBy(() -> ObjectDelete.parse("other-bucket", statement))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only the adapter that made a plan");
-        assertThatThrownBy(() -> ObjectDelete.parse("owner-exports", new PlannedStatement("DELETE FROM \"a\".\"b\" WHERE id = ?", List.of(1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("only the adapter that made a plan");
+        assertThatThrownBy(() -> ObjectDelete.parse(
+                        "owner-exports", new PlannedStatement("DELETE FROM \"a\".\"b\" WHERE id = ?", List.of(1))))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

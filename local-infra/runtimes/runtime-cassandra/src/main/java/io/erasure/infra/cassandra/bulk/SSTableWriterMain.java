@@ -31,8 +31,7 @@ import org.apache.cassandra.io.sstable.CQLSSTableWriter;
  */
 public final class SSTableWriterMain {
 
-    private SSTableWriterMain() {
-    }
+    private SSTableWriterMain() {}
 
     public static void main(String[] args) {
         try {
@@ -46,12 +45,13 @@ public final class SSTableWriterMain {
 
     private static void write(String[] args) throws Exception {
         if (args.length != 3) {
-            throw new IllegalArgumentException("usage: SSTableWriterMain <schema.cql> <rows.jsonl> <output-dir>, got "
-                    + Arrays.toString(args));
+            throw new IllegalArgumentException(
+                    "usage: SSTableWriterMain <schema.cql> <rows.jsonl> <output-dir>, got " + Arrays.toString(args));
         }
         List<String> statements = statements(Files.readString(Path.of(args[0])));
         String createTable = statements.get(statements.size() - 1);
-        String table = createTable.replaceFirst("(?is)^\\s*CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(\\S+?)\\s*\\(.*$", "$1");
+        String table = createTable.replaceFirst(
+                "(?is)^\\s*CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(\\S+?)\\s*\\(.*$", "$1");
 
         CQLSSTableWriter.Builder builder = CQLSSTableWriter.builder()
                 .inDirectory(args[2])
@@ -64,7 +64,7 @@ public final class SSTableWriterMain {
         ObjectMapper mapper = new ObjectMapper();
         long rows = 0;
         try (CQLSSTableWriter writer = builder.build();
-             BufferedReader in = Files.newBufferedReader(Path.of(args[1]), StandardCharsets.UTF_8)) {
+                BufferedReader in = Files.newBufferedReader(Path.of(args[1]), StandardCharsets.UTF_8)) {
             String line;
             while ((line = in.readLine()) != null) {
                 if (line.isBlank()) {
