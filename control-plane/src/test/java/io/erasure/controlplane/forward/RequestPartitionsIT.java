@@ -50,7 +50,9 @@ class RequestPartitionsIT extends ControlPlaneTestSupport {
         assertThat(requests.find(tombstoned))
                 .as("unresolved requests are never removed")
                 .isPresent();
-        assertThat(partitions.partitions()).containsValue(month).as("a month holding unresolved requests is kept");
+        assertThat(partitions.partitions())
+                .as("a month holding unresolved requests is kept")
+                .containsValue(month);
     }
 
     private String source() {

@@ -13,6 +13,8 @@ public final class NodeTool implements AutoCloseable {
     private final JMXConnector connector;
     private final MBeanServerConnection server;
 
+    // the local test node's own JMX endpoint: an RMI lookup by name is how JMX connects, and nothing else is looked up
+    @SuppressWarnings("BanJNDI")
     public NodeTool() throws Exception {
         connector = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:"
                 + CassandraFixtures.engine().jmxPort() + "/jmxrmi"));

@@ -39,6 +39,9 @@ final class SSTableImport {
     }
 
     /** Imports every SSTable in {@code folder} into {@code keyspace.table}; fails with the folders the node refused. */
+    // JMX connects by an RMI registry lookup; the address is the operator's store connection setting (the node's own
+    // JMX port, as nodetool uses it), never a value from a request
+    @SuppressWarnings("BanJNDI")
     void importInto(String keyspace, String table, Path folder) {
         try (JMXConnector connector = JMXConnectorFactory.connect(url, environment)) {
             MBeanServerConnection server = connector.getMBeanServerConnection();

@@ -50,6 +50,9 @@ public final class NodeJmx implements AutoCloseable {
     }
 
     /** Runs {@code call} on the node; a failure closes the connection so that the next call reconnects. */
+    // JMX connects by an RMI registry lookup; the address is the operator's store connection setting (the node's own
+    // JMX port, as nodetool uses it), never a value from a request
+    @SuppressWarnings("BanJNDI")
     public synchronized <T> T call(Call<T> call) throws IOException, JMException {
         try {
             if (connector == null) {
