@@ -85,9 +85,12 @@ public final class ChaosMain {
                         "Chaos trial %d (seed %d): %s aimed at %s +%d ms ...%n",
                         plan.trial(), plan.seed(), plan.faults(), plan.aim(), plan.delayMillis());
                 Trial.Result result;
+                Trial trial = new Trial(platform, plan);
                 try {
-                    result = new Trial(platform, plan).run();
+                    result = trial.run();
                 } catch (Exception | AssertionError e) {
+                    // the next trial starts from a whole platform, its own rows and no run of this one still going
+                    out.println("  aborted (" + e + "); settling: " + trial.settle());
                     // counted, and the next trials go on: whether the platform recovers is what they then show
                     result = new Trial.Result(
                             plan,

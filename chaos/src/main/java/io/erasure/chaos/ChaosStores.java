@@ -97,6 +97,8 @@ final class ChaosStores implements AutoCloseable {
 
     /** The trial's rows, all written 30 days ago (before any backup); the departed left 10 days ago. */
     void load(TrialData data) throws SQLException {
+        // a node crashed in the trial before may be back while this session has not reconnected yet
+        whenTheNodeAnswers(() -> cassandra.execute("SELECT release_version FROM system.local"));
         Instant longAgo = Instant.now().minus(Duration.ofDays(30));
         Instant left = Instant.now().minus(Duration.ofDays(10));
         try (Connection pg = postgres()) {

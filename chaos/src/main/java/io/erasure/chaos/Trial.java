@@ -20,6 +20,9 @@ import tools.jackson.databind.JsonNode;
 final class Trial {
 
     static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
+    /** How long an aborted trial's runs may take to end before they are cancelled. */
+    static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(3);
+
     static final Duration RESTORE_TIMEOUT = Duration.ofMinutes(4);
     /** How long a recovery interrupted by its service's death may still look alive before it must say it failed. */
     static final Duration INTERRUPTED_RESTORE_TIMEOUT = Duration.ofSeconds(90);
@@ -120,6 +123,37 @@ final class Trial {
                 reruns,
                 profilesReported + ordersReported,
                 checks.violations());
+    }
+
+    /**
+     * After an aborted trial, leaves the platform as a trial expects to find it: every service running (one whose
+     * restart failed is started again), this trial's runs ended (cancelled if they do not end within
+     * {@link #SETTLE_TIMEOUT}), and its rows gone. Says what it did; never throws.
+     */
+    String settle() {
+        List<String> done = new ArrayList<>();
+        try {
+            List<String> restarted = platform.running.restartExited();
+            if (!restarted.isEmpty()) {
+                done.add("restarted " + restarted);
+            }
+            long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
+            for (String dataset : runs.keySet()) {
+                String runId = last(dataset);
+                while (!ChaosPlatform.FINAL.contains(state(runId)) && System.nanoTime() < deadline) {
+                    Thread.sleep(1_000);
+                }
+                if (!ChaosPlatform.FINAL.contains(state(runId))) {
+                    cancel(runId);
+                    done.add("cancelled " + runId);
+                }
+            }
+            stores.clear(plan.data());
+            done.add("rows cleared");
+        } catch (Exception e) {
+            done.add("failed: " + e);
+        }
+        return String.join(", ", done);
     }
 
     /** Polls both runs to their end, approving, re-trying a failed one once, and injecting the faults on the way. */

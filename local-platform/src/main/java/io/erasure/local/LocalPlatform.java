@@ -144,6 +144,21 @@ public final class LocalPlatform {
             awaitHealthy(SERVICES.get(index), started);
         }
 
+        /**
+         * Starts again every service whose JVM has exited (a crash, a restart that failed because what it needs was down
+         * too) and waits until each is healthy, as a supervisor would; the modules restarted.
+         */
+        public List<String> restartExited() throws InterruptedException {
+            List<String> restarted = new ArrayList<>();
+            for (int i = 0; i < SERVICES.size(); i++) {
+                if (!services.get(i).isAlive()) {
+                    restart(SERVICES.get(i).module());
+                    restarted.add(SERVICES.get(i).module());
+                }
+            }
+            return restarted;
+        }
+
         private static int indexOf(String module) {
             for (int i = 0; i < SERVICES.size(); i++) {
                 if (SERVICES.get(i).module().equals(module)) {
