@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The instant, in microseconds since the epoch, that separates data a run may delete from data it
@@ -69,7 +70,7 @@ public record CutoffTimestamp(long micros) implements Comparable<CutoffTimestamp
     }
 
     /** Like {@link #isWrittenAfter(long)}; an unknown write time ({@code null}) is not "after". */
-    public boolean isWrittenAfter(Long writeTimeMicros) {
+    public boolean isWrittenAfter(@Nullable Long writeTimeMicros) {
         return writeTimeMicros != null && isWrittenAfter(writeTimeMicros.longValue());
     }
 

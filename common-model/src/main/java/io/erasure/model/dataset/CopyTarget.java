@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a row of the source dataset is found in a copy: a key template for key-value and object
@@ -35,7 +36,7 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
      * tabular stores by a table mapping, Redis and S3 objects by a key template, HTTP callbacks by a
      * callback. Fails with the fix otherwise.
      */
-    static void requireFits(String owner, StoreKind kind, CopyTarget target) {
+    static void requireFits(String owner, StoreKind kind, @Nullable CopyTarget target) {
         Class<? extends CopyTarget> expected = kind.tabular()
                 ? TableMapping.class
                 : kind == StoreKind.HTTP_CALLBACK ? HttpCallback.class : KeyTemplate.class;

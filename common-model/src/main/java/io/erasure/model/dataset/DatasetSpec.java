@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A registered dataset: where its rows live, how a row is keyed, which column holds the identifier
@@ -54,10 +55,11 @@ public record DatasetSpec(
 
         String schedule,
         String ownerTeam,
-        CopyTarget target,
+        @Nullable CopyTarget target,
 
         @Allowed("an ISO-8601 duration between PT10S and P1D (e.g. PT6H), or absent")
         @JsonInclude(JsonInclude.Include.NON_NULL)
+        @Nullable
         Duration spreadOver) {
 
     /** Nightly at 02:00 (Spring cron: second minute hour day-of-month month day-of-week). */
@@ -175,7 +177,7 @@ public record DatasetSpec(
         }
     }
 
-    private static void requireSpread(Duration spreadOver) {
+    private static void requireSpread(@Nullable Duration spreadOver) {
         if (spreadOver != null && (spreadOver.compareTo(MIN_SPREAD) < 0 || spreadOver.compareTo(MAX_SPREAD) > 0)) {
             throw new IllegalArgumentException(
                     "spreadOver must be an ISO-8601 duration between PT10S and P1D (e.g. PT6H),"
@@ -205,82 +207,82 @@ public record DatasetSpec(
      * Fluent construction with the defaults: no copies, priority {@value #DEFAULT_PRIORITY}, nightly schedule, not spread.
      */
     public static final class Builder {
-        private String name;
-        private StoreKind storeKind;
-        private String connectionRef;
-        private String namespace;
-        private String table;
-        private KeyColumns keyColumns;
-        private String identifierColumn;
-        private String identifierSource;
-        private ConditionalColumn conditionalColumn;
-        private BackupLocation backup;
-        private List<DatasetCopy> copies = List.of();
-        private DeletionLimits limits;
+        private @Nullable String name;
+        private @Nullable StoreKind storeKind;
+        private @Nullable String connectionRef;
+        private @Nullable String namespace;
+        private @Nullable String table;
+        private @Nullable KeyColumns keyColumns;
+        private @Nullable String identifierColumn;
+        private @Nullable String identifierSource;
+        private @Nullable ConditionalColumn conditionalColumn;
+        private @Nullable BackupLocation backup;
+        private @Nullable List<DatasetCopy> copies = List.of();
+        private @Nullable DeletionLimits limits;
         private int priority = DEFAULT_PRIORITY;
-        private String schedule = DEFAULT_SCHEDULE;
-        private String ownerTeam;
-        private CopyTarget target;
-        private Duration spreadOver;
+        private @Nullable String schedule = DEFAULT_SCHEDULE;
+        private @Nullable String ownerTeam;
+        private @Nullable CopyTarget target;
+        private @Nullable Duration spreadOver;
 
         private Builder() {}
 
-        public Builder name(String name) {
+        public Builder name(@Nullable String name) {
             this.name = name;
             return this;
         }
 
-        public Builder storeKind(StoreKind storeKind) {
+        public Builder storeKind(@Nullable StoreKind storeKind) {
             this.storeKind = storeKind;
             return this;
         }
 
-        public Builder connectionRef(String connectionRef) {
+        public Builder connectionRef(@Nullable String connectionRef) {
             this.connectionRef = connectionRef;
             return this;
         }
 
-        public Builder namespace(String namespace) {
+        public Builder namespace(@Nullable String namespace) {
             this.namespace = namespace;
             return this;
         }
 
-        public Builder table(String table) {
+        public Builder table(@Nullable String table) {
             this.table = table;
             return this;
         }
 
-        public Builder keyColumns(KeyColumns keyColumns) {
+        public Builder keyColumns(@Nullable KeyColumns keyColumns) {
             this.keyColumns = keyColumns;
             return this;
         }
 
-        public Builder identifierColumn(String identifierColumn) {
+        public Builder identifierColumn(@Nullable String identifierColumn) {
             this.identifierColumn = identifierColumn;
             return this;
         }
 
-        public Builder identifierSource(String identifierSource) {
+        public Builder identifierSource(@Nullable String identifierSource) {
             this.identifierSource = identifierSource;
             return this;
         }
 
-        public Builder conditionalColumn(ConditionalColumn conditionalColumn) {
+        public Builder conditionalColumn(@Nullable ConditionalColumn conditionalColumn) {
             this.conditionalColumn = conditionalColumn;
             return this;
         }
 
-        public Builder backup(BackupLocation backup) {
+        public Builder backup(@Nullable BackupLocation backup) {
             this.backup = backup;
             return this;
         }
 
-        public Builder copies(List<DatasetCopy> copies) {
+        public Builder copies(@Nullable List<DatasetCopy> copies) {
             this.copies = copies;
             return this;
         }
 
-        public Builder limits(DeletionLimits limits) {
+        public Builder limits(@Nullable DeletionLimits limits) {
             this.limits = limits;
             return this;
         }
@@ -290,26 +292,28 @@ public record DatasetSpec(
             return this;
         }
 
-        public Builder schedule(String schedule) {
+        public Builder schedule(@Nullable String schedule) {
             this.schedule = schedule;
             return this;
         }
 
-        public Builder ownerTeam(String ownerTeam) {
+        public Builder ownerTeam(@Nullable String ownerTeam) {
             this.ownerTeam = ownerTeam;
             return this;
         }
 
-        public Builder target(CopyTarget target) {
+        public Builder target(@Nullable CopyTarget target) {
             this.target = target;
             return this;
         }
 
-        public Builder spreadOver(Duration spreadOver) {
+        public Builder spreadOver(@Nullable Duration spreadOver) {
             this.spreadOver = spreadOver;
             return this;
         }
 
+        // what is missing is refused by the record's constructor, naming the field and the fix
+        @SuppressWarnings("NullAway")
         public DatasetSpec build() {
             return new DatasetSpec(
                     name,

@@ -1,15 +1,16 @@
 package io.erasure.model.dataset;
 
 import io.erasure.model.check.Allowed;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How much one run may delete without a human approving it: a fraction of the dataset's rows, an
  * absolute number of rows, or both (whichever is stricter wins). At least one must be set.
  */
 public record DeletionLimits(
-        @Allowed("a number between 0 and 1") Double maxFraction,
+        @Allowed("a number between 0 and 1") @Nullable Double maxFraction,
 
-        @Allowed("an integer between 0 and " + Long.MAX_VALUE)
+        @Allowed("an integer between 0 and " + Long.MAX_VALUE) @Nullable
         Long maxRows) {
 
     public DeletionLimits {

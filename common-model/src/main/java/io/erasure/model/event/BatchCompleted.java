@@ -2,6 +2,7 @@ package io.erasure.model.event;
 
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Event: one batch of a task ran. The control plane counts these against the run's task count;
@@ -19,29 +20,29 @@ public record BatchCompleted(
         String dataset,
         String taskId,
         String batchId,
-        String requestId,
+        @Nullable String requestId,
         BatchCounts counts,
         ReadBackResult readBack,
         long stillPresent,
-        String copyOf,
+        @Nullable String copyOf,
         int copyTasks,
-        String keysDigest,
-        java.util.List<String> warnings,
-        LookupResolution resolution)
+        @Nullable String keysDigest,
+        java.util.@Nullable List<String> warnings,
+        @Nullable LookupResolution resolution)
         implements EventPayload {
 
     public BatchCompleted(
             String dataset,
             String taskId,
             String batchId,
-            String requestId,
+            @Nullable String requestId,
             BatchCounts counts,
             ReadBackResult readBack,
             long stillPresent,
-            String copyOf,
+            @Nullable String copyOf,
             int copyTasks,
-            String keysDigest,
-            java.util.List<String> warnings) {
+            @Nullable String keysDigest,
+            java.util.@Nullable List<String> warnings) {
         this(
                 dataset,
                 taskId,
@@ -61,7 +62,7 @@ public record BatchCompleted(
             String dataset,
             String taskId,
             String batchId,
-            String requestId,
+            @Nullable String requestId,
             BatchCounts counts,
             ReadBackResult readBack,
             long stillPresent) {
@@ -72,13 +73,13 @@ public record BatchCompleted(
             String dataset,
             String taskId,
             String batchId,
-            String requestId,
+            @Nullable String requestId,
             BatchCounts counts,
             ReadBackResult readBack,
             long stillPresent,
-            String copyOf,
+            @Nullable String copyOf,
             int copyTasks,
-            String keysDigest) {
+            @Nullable String keysDigest) {
         this(dataset, taskId, batchId, requestId, counts, readBack, stillPresent, copyOf, copyTasks, keysDigest, null);
     }
 

@@ -4,6 +4,7 @@ import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.run.RunId;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The current control state of one scope ({@code global} or a dataset) on the compacted
@@ -24,8 +25,8 @@ public record ControlSignal(
         String actor,
         String reason,
         long sequence,
-        String keyId,
-        String signature)
+        @Nullable String keyId,
+        @Nullable String signature)
         implements EventPayload {
 
     public static final String GLOBAL = Names.RESERVED_GLOBAL;

@@ -10,6 +10,7 @@ import io.erasure.model.trust.SigningKey;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every message on every topic. {@code eventType} names the payload's class and is what JSON
@@ -30,7 +31,7 @@ public record EventEnvelope(
         int schemaVersion,
         Instant occurredAt,
         UUID originChainId,
-        String runId,
+        @Nullable String runId,
 
         @JsonTypeInfo(
                 use = JsonTypeInfo.Id.NAME,
@@ -39,7 +40,7 @@ public record EventEnvelope(
                 visible = true)
         EventPayload payload,
 
-        @JsonInclude(JsonInclude.Include.NON_NULL) EventSeal seal) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable EventSeal seal) {
 
     public static final int CURRENT_SCHEMA_VERSION = 1;
 
@@ -53,7 +54,7 @@ public record EventEnvelope(
             int schemaVersion,
             Instant occurredAt,
             UUID originChainId,
-            String runId,
+            @Nullable String runId,
             EventPayload payload) {
         this(eventId, eventType, schemaVersion, occurredAt, originChainId, runId, payload, null);
     }
@@ -80,7 +81,7 @@ public record EventEnvelope(
     }
 
     /** A new event with a fresh id, stamped now by {@code clock}, in the chain {@code originChainId}. */
-    public static EventEnvelope of(EventPayload payload, String runId, UUID originChainId, Clock clock) {
+    public static EventEnvelope of(EventPayload payload, @Nullable String runId, UUID originChainId, Clock clock) {
         Require.nonNull("payload", payload);
         return new EventEnvelope(
                 UUID.randomUUID(),
@@ -93,7 +94,7 @@ public record EventEnvelope(
     }
 
     /** A new event that starts its own chain (its origin chain id is its own event id). */
-    public static EventEnvelope startChain(EventPayload payload, String runId, Clock clock) {
+    public static EventEnvelope startChain(EventPayload payload, @Nullable String runId, Clock clock) {
         UUID id = UUID.randomUUID();
         return of(payload, runId, id, clock).withEventId(id);
     }

@@ -3,6 +3,7 @@ package io.erasure.model.event;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Event: the final set is written under {@code finalSetPrefix}. Every candidate is either in the
@@ -29,9 +30,9 @@ public record ValidationCompleted(
         int taskCount,
         boolean exceedsLimit,
         long resurrectedCount,
-        String resurrectedKey,
-        String finalSetDigest,
-        String specDigest)
+        @Nullable String resurrectedKey,
+        @Nullable String finalSetDigest,
+        @Nullable String specDigest)
         implements EventPayload, RunScoped {
 
     public ValidationCompleted(

@@ -8,6 +8,7 @@ import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.StoreKind;
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The table that says which identifiers (customers, accounts...) may be deleted, and since when.
@@ -31,7 +32,7 @@ public record IdentifierSource(
         @Allowed("an ISO-8601 duration of at least PT0S, e.g. PT72H")
         Duration gracePeriod,
 
-        @JsonInclude(JsonInclude.Include.NON_NULL) String ownerTeam) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String ownerTeam) {
 
     public IdentifierSource {
         Names.datasetName("identifierSource.name", name);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The canonical text of a typed value (a record, and everything in it), for signatures that must survive a trip
@@ -54,13 +55,13 @@ public final class CanonicalForm {
     private CanonicalForm() {}
 
     /** The canonical text of {@code value} (null included). */
-    public static String of(Object value) {
+    public static String of(@Nullable Object value) {
         StringBuilder out = new StringBuilder(256);
         append(out, value);
         return out.toString();
     }
 
-    private static void append(StringBuilder out, Object value) {
+    private static void append(StringBuilder out, @Nullable Object value) {
         if (value == null) {
             out.append('z');
         } else if (value instanceof String s) {

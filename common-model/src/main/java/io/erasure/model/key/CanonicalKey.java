@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Key maps (column name to value) and their canonical text form.
@@ -54,7 +55,7 @@ public final class CanonicalKey {
      * sorted, so the same set gives the same digest in any order and with any number typing. Null for
      * no keys. Receipts hold it to prove which keys were deleted without listing them.
      */
-    public static String digestOf(Collection<? extends Map<String, ?>> keys) {
+    public static @Nullable String digestOf(Collection<? extends Map<String, ?>> keys) {
         if (keys.isEmpty()) {
             return null;
         }

@@ -1,6 +1,7 @@
 package io.erasure.model.record;
 
 import io.erasure.model.check.Names;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One column of a deleted row as it was read just before the delete.
@@ -12,7 +13,11 @@ import io.erasure.model.check.Names;
  * @param writeTimeMicros the cell's write timestamp, or null where the store has none (key columns, relational stores)
  * @param ttlSeconds      the cell's remaining TTL, or null if it has none; a restore writes it back with this TTL
  */
-public record ColumnValue(String name, Object value, Long writeTimeMicros, Integer ttlSeconds) {
+public record ColumnValue(
+        String name,
+        @Nullable Object value,
+        @Nullable Long writeTimeMicros,
+        @Nullable Integer ttlSeconds) {
 
     public ColumnValue {
         Names.identifier("column.name", name);

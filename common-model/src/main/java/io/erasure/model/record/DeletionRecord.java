@@ -11,8 +11,10 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The write-ahead copy of one deleted row: published to {@code erasure.deletion.log} and
@@ -34,14 +36,14 @@ public record DeletionRecord(
         Map<String, Object> primaryKey,
         List<ColumnValue> columns,
         CutoffTimestamp cutoff,
-        RunId runId,
-        String requestId,
+        @Nullable RunId runId,
+        @Nullable String requestId,
         String taskId,
         String batchId,
         Instant deletedAt,
-        String retainedRef,
-        Boolean anonymised,
-        Boolean keptNewer) {
+        @Nullable String retainedRef,
+        @Nullable Boolean anonymised,
+        @Nullable Boolean keptNewer) {
 
     private static final Pattern RECORD_ID = Pattern.compile("[0-9a-f]{64}");
 
@@ -86,12 +88,12 @@ public record DeletionRecord(
             Map<String, Object> primaryKey,
             List<ColumnValue> columns,
             CutoffTimestamp cutoff,
-            RunId runId,
-            String requestId,
+            @Nullable RunId runId,
+            @Nullable String requestId,
             String taskId,
             String batchId,
             Instant deletedAt,
-            String retainedRef,
+            @Nullable String retainedRef,
             Boolean anonymised) {
         this(
                 recordId,
@@ -116,12 +118,12 @@ public record DeletionRecord(
             Map<String, Object> primaryKey,
             List<ColumnValue> columns,
             CutoffTimestamp cutoff,
-            RunId runId,
-            String requestId,
+            @Nullable RunId runId,
+            @Nullable String requestId,
             String taskId,
             String batchId,
             Instant deletedAt,
-            String retainedRef) {
+            @Nullable String retainedRef) {
         this(
                 recordId,
                 dataset,
@@ -220,7 +222,7 @@ public record DeletionRecord(
     }
 
     public String originId() {
-        return runId != null ? runId.value() : requestId;
+        return runId != null ? runId.value() : Objects.requireNonNull(requestId, "neither a run nor a request");
     }
 
     private static void requireUniqueColumns(List<ColumnValue> columns) {

@@ -6,6 +6,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One deletion run of one dataset, with the spec it froze when it started. The cut-off is null
@@ -18,7 +19,7 @@ public record Run(
         RunState state,
         boolean dryRun,
         RunTrigger trigger,
-        CutoffTimestamp cutoff,
+        @Nullable CutoffTimestamp cutoff,
         Instant createdAt) {
 
     private static final Set<RunState> DRY_RUN_NEVER = EnumSet.of(

@@ -12,6 +12,8 @@ import io.erasure.model.trust.TaskAuthority;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A batch of keys of one dataset to delete, with the cut-off and the frozen spec it must be
@@ -43,18 +45,20 @@ import java.util.Map;
  */
 public record DeletionTask(
         String taskId,
-        RunId runId,
-        String requestId,
+        @Nullable RunId runId,
+        @Nullable String requestId,
         String dataset,
         DatasetSpec spec,
         List<Map<String, Object>> keys,
         CutoffTimestamp cutoff,
         int priority,
-        String copyOf,
-        String lookupColumn,
+        @Nullable String copyOf,
+        @Nullable String lookupColumn,
         List<String> clearColumns,
-        @JsonInclude(JsonInclude.Include.NON_NULL) SpreadWindow spread,
-        @JsonInclude(JsonInclude.Include.NON_NULL) TaskAuthority authority) {
+
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable SpreadWindow spread,
+
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable TaskAuthority authority) {
 
     /** Keys per task: small enough for one Kafka message, large enough to batch well. */
     public static final int MAX_KEYS = 1_000;
@@ -97,8 +101,8 @@ public record DeletionTask(
     /** A task of a dataset itself (not of one of its copies). */
     public DeletionTask(
             String taskId,
-            RunId runId,
-            String requestId,
+            @Nullable RunId runId,
+            @Nullable String requestId,
             String dataset,
             DatasetSpec spec,
             List<Map<String, Object>> keys,
@@ -110,31 +114,31 @@ public record DeletionTask(
     /** A task that deletes rows by their full keys. */
     public DeletionTask(
             String taskId,
-            RunId runId,
-            String requestId,
+            @Nullable RunId runId,
+            @Nullable String requestId,
             String dataset,
             DatasetSpec spec,
             List<Map<String, Object>> keys,
             CutoffTimestamp cutoff,
             int priority,
-            String copyOf) {
+            @Nullable String copyOf) {
         this(taskId, runId, requestId, dataset, spec, keys, cutoff, priority, copyOf, null, List.of(), null, null);
     }
 
     /** A task with its lookup and anonymising fields and its window, not yet authorized. */
     public DeletionTask(
             String taskId,
-            RunId runId,
-            String requestId,
+            @Nullable RunId runId,
+            @Nullable String requestId,
             String dataset,
             DatasetSpec spec,
             List<Map<String, Object>> keys,
             CutoffTimestamp cutoff,
             int priority,
-            String copyOf,
-            String lookupColumn,
+            @Nullable String copyOf,
+            @Nullable String lookupColumn,
             List<String> clearColumns,
-            SpreadWindow spread) {
+            @Nullable SpreadWindow spread) {
         this(
                 taskId,
                 runId,
@@ -316,7 +320,12 @@ public record DeletionTask(
             throw new IllegalArgumentException("task " + lookup.taskId() + " is not a lookup task");
         }
         return forward(
-                lookup.requestId(), lookup.spec(), keys, lookup.cutoff(), lookup.priority(), lookup.clearColumns());
+                Objects.requireNonNull(lookup.requestId(), "a lookup task belongs to a request"),
+                lookup.spec(),
+                keys,
+                lookup.cutoff(),
+                lookup.priority(),
+                lookup.clearColumns());
     }
 
     /**
@@ -332,7 +341,7 @@ public record DeletionTask(
             String runOrRequestId,
             String dataset,
             List<? extends Map<String, ?>> keys,
-            String lookupColumn,
+            @Nullable String lookupColumn,
             List<String> clearColumns) {
         Require.nonNull("keys", keys);
         List<String> parts = new ArrayList<>(keys.size() + 5);
@@ -360,7 +369,7 @@ public record DeletionTask(
 
     /** The run id or the request id, whichever this task belongs to. */
     public String originId() {
-        return runId != null ? runId.value() : requestId;
+        return runId != null ? runId.value() : Objects.requireNonNull(requestId, "neither a run nor a request");
     }
 
     public boolean forward() {
@@ -420,7 +429,11 @@ public record DeletionTask(
 
     /** Only a run's own tasks are paced, over exactly the window their frozen spec asks for. */
     private static void requireSpreadFits(
-            DatasetSpec spec, RunId runId, String copyOf, List<Map<String, Object>> keys, SpreadWindow spread) {
+            DatasetSpec spec,
+            @Nullable RunId runId,
+            @Nullable String copyOf,
+            List<Map<String, Object>> keys,
+            @Nullable SpreadWindow spread) {
         if (spread == null) {
             return;
         }

@@ -7,7 +7,9 @@ import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.SigningKey;
 import io.erasure.model.trust.TrustedKeys;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A deletion task the deletion service refused because it could not prove it authentic (no valid authorization, or one
@@ -36,29 +38,29 @@ import java.util.Optional;
 public record RefusedTask(
         String refusalId,
         String taskId,
-        String runId,
-        String requestId,
+        @Nullable String runId,
+        @Nullable String requestId,
         String dataset,
         Authorization.Kind kind,
         String reasonClass,
         String reason,
-        String keyId,
+        @Nullable String keyId,
         Instant receivedAt,
         String source,
-        String signedBy,
-        String signature) {
+        @Nullable String signedBy,
+        @Nullable String signature) {
 
     /** An unsigned report, to be {@link #signed} by the deletion service that refused the task. */
     public RefusedTask(
             String refusalId,
             String taskId,
-            String runId,
-            String requestId,
+            @Nullable String runId,
+            @Nullable String requestId,
             String dataset,
             Authorization.Kind kind,
             String reasonClass,
             String reason,
-            String keyId,
+            @Nullable String keyId,
             Instant receivedAt,
             String source) {
         this(
@@ -191,6 +193,6 @@ public record RefusedTask(
 
     /** The run or request id the task claims. */
     public String originId() {
-        return runId != null ? runId : requestId;
+        return runId != null ? runId : Objects.requireNonNull(requestId, "neither a run nor a request");
     }
 }

@@ -4,6 +4,7 @@ import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.key.DeterministicId;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a deletion task is allowed to do, signed by the service that decided it, so that a task on
@@ -35,8 +36,8 @@ public record Authorization(
         String basis,
         String authorizedBy,
         Instant issuedAt,
-        String keyId,
-        String signature) {
+        @Nullable String keyId,
+        @Nullable String signature) {
 
     /** What an authorization allows; a trusted key is granted some of these ({@link TrustedKeys}). */
     public enum Kind {
@@ -107,7 +108,7 @@ public record Authorization(
                 String.valueOf(keyId));
     }
 
-    Authorization signedWith(String keyId, String signature) {
+    Authorization signedWith(String keyId, @Nullable String signature) {
         return new Authorization(
                 kind,
                 origin,

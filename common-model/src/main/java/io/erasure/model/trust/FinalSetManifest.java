@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code runs/<runId>/final/manifest.json}: per part of a run's final set, its key count and a digest of its keys.
@@ -65,7 +66,7 @@ public record FinalSetManifest(String runId, String dataset, List<Part> parts) {
     }
 
     /** The part with {@code index}, or null. */
-    public Part part(int index) {
+    public @Nullable Part part(int index) {
         return parts.stream().filter(p -> p.index() == index).findFirst().orElse(null);
     }
 

@@ -1,6 +1,7 @@
 package io.erasure.model.trust;
 
 import io.erasure.model.check.Require;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a deletion task carries to prove it may delete: its {@link Authorization}, and for a run's task the index of
@@ -8,7 +9,8 @@ import io.erasure.model.check.Require;
  * reads (checked against the signed manifest) to see that every key of the task is in the authorized final set.
  * {@code finalPart} is null on every other kind of task.
  */
-public record TaskAuthority(Authorization authorization, Integer finalPart) {
+public record TaskAuthority(
+        Authorization authorization, @Nullable Integer finalPart) {
 
     public TaskAuthority {
         Require.nonNull("authority.authorization", authorization);

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The public keys a consumer trusts ({@code erasure.signing.trusted-keys.<key-id>}), each only for what it is granted:
@@ -81,7 +82,8 @@ public final class TrustedKeys {
     }
 
     /** Why {@code signature} is not {@code keyId}'s valid signature of {@code content} for {@code kind}; empty when it is. */
-    public Optional<String> refusal(String keyId, Authorization.Kind kind, byte[] content, String signature) {
+    public Optional<String> refusal(
+            @Nullable String keyId, Authorization.Kind kind, byte[] content, @Nullable String signature) {
         if (keyId == null || signature == null || signature.isBlank()) {
             return Optional.of("it is not signed");
         }

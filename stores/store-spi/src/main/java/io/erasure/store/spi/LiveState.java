@@ -3,13 +3,15 @@ package io.erasure.store.spi;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The live state of one key from a cheap point read.
  *
  * @param lastWriteMicros newest write time of the row, null if absent or unknown
  */
-public record LiveState(Map<String, Object> key, boolean present, Long lastWriteMicros) {
+public record LiveState(
+        Map<String, Object> key, boolean present, @Nullable Long lastWriteMicros) {
 
     public LiveState {
         Objects.requireNonNull(key, "key");

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A store's load as a utilization in 0..1 (1 = no headroom left), with the parts it was made of
@@ -17,7 +18,11 @@ import java.util.Optional;
  *
  * @param readLatency the store's client read latency over its latest complete window, or null
  */
-public record LoadSignal(double utilization, Map<String, Double> parts, Instant measuredAt, ReadLatency readLatency) {
+public record LoadSignal(
+        double utilization,
+        Map<String, Double> parts,
+        Instant measuredAt,
+        @Nullable ReadLatency readLatency) {
 
     public LoadSignal {
         if (!(utilization >= 0 && utilization <= 1)) {

@@ -1,16 +1,18 @@
 package io.erasure.store.spi;
 
+import org.jspecify.annotations.Nullable;
+
 /** A store failure, either worth retrying or not. */
 public abstract sealed class StoreException extends RuntimeException
         permits StoreException.Retriable, StoreException.Fatal {
 
-    protected StoreException(String message, Throwable cause) {
+    protected StoreException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 
     /** Transient (timeout, unavailable, connection lost): back off and retry the same call. */
     public static final class Retriable extends StoreException {
-        public Retriable(String message, Throwable cause) {
+        public Retriable(String message, @Nullable Throwable cause) {
             super(message, cause);
         }
     }
@@ -21,7 +23,7 @@ public abstract sealed class StoreException extends RuntimeException
             super(message, null);
         }
 
-        public Fatal(String message, Throwable cause) {
+        public Fatal(String message, @Nullable Throwable cause) {
             super(message, cause);
         }
     }

@@ -14,17 +14,21 @@ class SpiArchitectureTest {
             .importPackages("io.erasure.store.spi", "io.erasure.model");
 
     @Test
-    void theSpiAndTheModelDependOnNothingButTheJdkAndJacksonAnnotations() {
+    void theSpiAndTheModelDependOnNothingButTheJdkAndAnnotations() {
         classes()
                 .that()
                 .resideInAnyPackage("io.erasure.store.spi..", "io.erasure.model..")
                 .should()
                 .onlyDependOnClassesThat()
                 .resideInAnyPackage(
-                        "java..", "io.erasure.store.spi..", "io.erasure.model..", "com.fasterxml.jackson.annotation..")
-                .because(
-                        "adapters and every service share these types: a framework here would force its version on all"
-                                + " of them (Kafka Connect's connect-api is the model). Wire frameworks in the service modules instead.")
+                        "java..",
+                        "io.erasure.store.spi..",
+                        "io.erasure.model..",
+                        "com.fasterxml.jackson.annotation..",
+                        "org.jspecify.annotations..")
+                .because("adapters and every service share these types: a framework here would force its version on all"
+                        + " of them (Kafka Connect's connect-api is the model). Wire frameworks in the service modules instead;"
+                        + " annotations that only describe the types (Jackson's, JSpecify's nullness) are fine.")
                 .check(spiAndModel);
     }
 }

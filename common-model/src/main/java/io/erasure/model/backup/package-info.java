@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.backup;
+
+import org.jspecify.annotations.NullMarked;

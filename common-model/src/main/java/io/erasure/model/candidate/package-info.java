@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.candidate;
+
+import org.jspecify.annotations.NullMarked;

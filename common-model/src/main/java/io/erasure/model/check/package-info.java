@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.check;
+
+import org.jspecify.annotations.NullMarked;

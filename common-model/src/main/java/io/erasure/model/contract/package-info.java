@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.contract;
+
+import org.jspecify.annotations.NullMarked;

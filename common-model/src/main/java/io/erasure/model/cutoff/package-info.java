@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.cutoff;
+
+import org.jspecify.annotations.NullMarked;

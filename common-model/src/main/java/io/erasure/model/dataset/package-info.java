@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.dataset;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.event;
+
+import org.jspecify.annotations.NullMarked;

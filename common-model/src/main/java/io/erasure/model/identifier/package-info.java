@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.identifier;
+
+import org.jspecify.annotations.NullMarked;

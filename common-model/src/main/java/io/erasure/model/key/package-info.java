@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.key;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.record;
+
+import org.jspecify.annotations.NullMarked;

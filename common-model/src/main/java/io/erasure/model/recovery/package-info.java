@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.recovery;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.run;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.task;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.model.trust;
+
+import org.jspecify.annotations.NullMarked;

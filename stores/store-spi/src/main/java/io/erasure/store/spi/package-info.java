@@ -1,0 +1,4 @@
+@NullMarked
+package io.erasure.store.spi;
+
+import org.jspecify.annotations.NullMarked;
