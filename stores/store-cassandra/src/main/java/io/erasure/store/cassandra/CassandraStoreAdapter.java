@@ -35,6 +35,7 @@ import io.erasure.store.spi.PurgeTracking;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreCapabilities;
+import io.erasure.store.spi.StoreCapabilities.Capability;
 import io.erasure.store.spi.StoreException;
 import java.time.Clock;
 import java.time.Instant;
@@ -70,8 +71,14 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
     /** Identifiers per lookup call: those of one lookup task. */
     public static final int MAX_LOOKUP_IDENTIFIERS = io.erasure.model.task.DeletionTask.MAX_KEYS;
 
-    private static final StoreCapabilities CAPABILITIES =
-            new StoreCapabilities(true, true, true, true, false, MAX_BATCH, true, true);
+    private static final StoreCapabilities CAPABILITIES = StoreCapabilities.of(
+            MAX_BATCH,
+            Capability.PARTITION_DELETE,
+            Capability.ROW_TIMESTAMPS,
+            Capability.CELL_TTL,
+            Capability.RESTORE,
+            Capability.CUTOFF_CONDITIONED,
+            Capability.CLEAR_COLUMNS);
 
     private final CqlRunner cql;
     private final TableCatalog catalog;

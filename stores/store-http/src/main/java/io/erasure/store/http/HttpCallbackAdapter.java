@@ -67,7 +67,7 @@ public final class HttpCallbackAdapter implements StoreAdapter {
 
     @Override
     public StoreCapabilities capabilities() {
-        return new StoreCapabilities(false, false, false, false, false, settings.maxBatch(), false);
+        return StoreCapabilities.of(settings.maxBatch());
     }
 
     /**

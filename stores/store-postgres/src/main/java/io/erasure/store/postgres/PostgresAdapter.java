@@ -28,6 +28,7 @@ import io.erasure.store.spi.LoadSignal;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreCapabilities;
+import io.erasure.store.spi.StoreCapabilities.Capability;
 import io.erasure.store.spi.StoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -98,8 +99,8 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
     public static final int MAX_BATCH = 1_000;
 
     private static final System.Logger LOG = System.getLogger(PostgresAdapter.class.getName());
-    private static final StoreCapabilities CAPABILITIES =
-            new StoreCapabilities(false, false, false, true, false, MAX_BATCH, true, true);
+    private static final StoreCapabilities CAPABILITIES = StoreCapabilities.of(
+            MAX_BATCH, Capability.RESTORE, Capability.CUTOFF_CONDITIONED, Capability.CLEAR_COLUMNS);
 
     private final DataSource dataSource;
     private final Hierarchies hierarchies;

@@ -17,6 +17,7 @@ import io.erasure.store.spi.LoadSignal;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreCapabilities;
+import io.erasure.store.spi.StoreCapabilities.Capability;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ public final class RedisAdapter implements StoreAdapter {
     public static final int MAX_BATCH = 1_000;
 
     private static final StoreCapabilities CAPABILITIES =
-            new StoreCapabilities(false, false, true, true, false, MAX_BATCH, false);
+            StoreCapabilities.of(MAX_BATCH, Capability.CELL_TTL, Capability.RESTORE);
 
     private final RedisSettings settings;
     private final Pipeline pipeline;

@@ -19,6 +19,7 @@ import io.erasure.store.spi.LoadSignal;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreCapabilities;
+import io.erasure.store.spi.StoreCapabilities.Capability;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,8 +82,7 @@ public final class S3ObjectAdapter implements StoreAdapter {
     /** Keys per call; one DeleteObjects request holds at most as many objects. */
     public static final int MAX_BATCH = 1_000;
 
-    private static final StoreCapabilities CAPABILITIES =
-            new StoreCapabilities(false, false, false, true, false, MAX_BATCH, false);
+    private static final StoreCapabilities CAPABILITIES = StoreCapabilities.of(MAX_BATCH, Capability.RESTORE);
 
     private final S3Client s3;
     private final DatasetCheck check;
