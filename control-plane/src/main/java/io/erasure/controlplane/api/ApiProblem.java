@@ -31,4 +31,14 @@ public class ApiProblem extends RuntimeException {
     public static ApiProblem badRequest(String message) {
         return new ApiProblem(HttpStatus.BAD_REQUEST, message);
     }
+
+    /** Well-formed, but it does not fit what it names (a live table, a column). */
+    public static ApiProblem unprocessable(String message) {
+        return new ApiProblem(HttpStatus.UNPROCESSABLE_CONTENT, message);
+    }
+
+    /** Something this answer depends on cannot be reached now: the same request may succeed later. */
+    public static ApiProblem unavailable(String message) {
+        return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, message);
+    }
 }

@@ -3,6 +3,7 @@ package io.erasure.controlplane.forward;
 import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.refused.RefusedTaskTotals;
 import io.erasure.controlplane.refused.RefusedTasks;
+import io.erasure.controlplane.registry.ForwardPolicies;
 import io.erasure.controlplane.registry.IdentifierSourceRegistry;
 import io.erasure.model.check.Require;
 import io.erasure.model.event.EventEnvelope;

@@ -1,5 +1,6 @@
 package io.erasure.controlplane.forward;
 
+import io.erasure.controlplane.registry.ForwardAction;
 import io.erasure.controlplane.run.RunEventGate;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchFailed;

@@ -1,5 +1,6 @@
 package io.erasure.controlplane.forward;
 
+import io.erasure.controlplane.registry.ForwardAction;
 import java.util.List;
 
 /**

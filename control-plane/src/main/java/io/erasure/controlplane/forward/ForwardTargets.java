@@ -4,6 +4,8 @@ import io.erasure.controlplane.outbox.Outbox;
 import io.erasure.controlplane.ownership.OwnershipRules;
 import io.erasure.controlplane.registry.DatasetRegistry;
 import io.erasure.controlplane.registry.DatasetView;
+import io.erasure.controlplane.registry.ForwardAction;
+import io.erasure.controlplane.registry.ForwardPolicies;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;

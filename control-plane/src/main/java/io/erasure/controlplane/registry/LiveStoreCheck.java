@@ -5,7 +5,6 @@ import io.erasure.model.dataset.DatasetSpec;
 import java.net.http.HttpClient;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
@@ -78,22 +77,18 @@ public class LiveStoreCheck {
             throw unavailable(spec, "the deletion service answered without a result");
         }
         if (!result.problems().isEmpty()) {
-            throw new ApiProblem(
-                    HttpStatus.UNPROCESSABLE_CONTENT,
-                    "dataset '" + spec.name() + "' does not fit the live"
-                            + " stores it names, so nothing was stored: "
-                            + result.problems().stream()
-                                    .map(p -> p.place() + ": " + p.problem())
-                                    .collect(Collectors.joining("; ")));
+            throw ApiProblem.unprocessable("dataset '" + spec.name() + "' does not fit the live"
+                    + " stores it names, so nothing was stored: "
+                    + result.problems().stream()
+                            .map(p -> p.place() + ": " + p.problem())
+                            .collect(Collectors.joining("; ")));
         }
     }
 
     private ApiProblem unavailable(DatasetSpec spec, String why) {
-        return new ApiProblem(
-                HttpStatus.SERVICE_UNAVAILABLE,
-                "dataset '" + spec.name() + "' could not be checked against"
-                        + " the live stores (" + why
-                        + "), so nothing was stored; register it again once the deletion service"
-                        + " answers (erasure.registry.live-check)");
+        return ApiProblem.unavailable("dataset '" + spec.name() + "' could not be checked against"
+                + " the live stores (" + why
+                + "), so nothing was stored; register it again once the deletion service"
+                + " answers (erasure.registry.live-check)");
     }
 }

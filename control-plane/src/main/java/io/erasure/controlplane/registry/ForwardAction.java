@@ -1,4 +1,4 @@
-package io.erasure.controlplane.forward;
+package io.erasure.controlplane.registry;
 
 /** What forward deletion does to a dataset, declared per dataset by its owner ({@code forward_policies}). */
 public enum ForwardAction {

@@ -1,8 +1,6 @@
-package io.erasure.controlplane.forward;
+package io.erasure.controlplane.registry;
 
 import io.erasure.controlplane.actions.ActionsLog;
-import io.erasure.controlplane.registry.DatasetRegistry;
-import io.erasure.controlplane.registry.DatasetView;
 import io.erasure.model.check.Require;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.support.access.Caller;
@@ -107,7 +105,7 @@ public class ForwardPolicies {
         }
 
         /** The columns a forward task of this dataset clears: empty means delete the rows. */
-        List<String> taskClearColumns() {
+        public List<String> taskClearColumns() {
             return action == ForwardAction.ANONYMISE ? clearColumns : List.of();
         }
     }

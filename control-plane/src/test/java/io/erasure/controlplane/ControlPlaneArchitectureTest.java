@@ -1,0 +1,59 @@
+package io.erasure.controlplane;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+class ControlPlaneArchitectureTest {
+
+    private final JavaClasses controlPlane = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.erasure.controlplane");
+
+    @Test
+    void featurePackagesDependOnEachOtherInOneDirection() {
+        slices().matching("io.erasure.controlplane.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .because("a feature package (registry, run, forward, ...) is read and changed on its own; a cycle"
+                        + " makes two of them one. Move what both need to the one below (as the forward policies moved"
+                        + " to registry), or pass a value instead of the other's service")
+                .check(controlPlane);
+    }
+
+    @Test
+    void runsDoNotDependOnForwardDeletion() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.erasure.controlplane.run..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.erasure.controlplane.forward..")
+                .because("forward deletion builds on runs (it applies their events through RunEventGate), never the"
+                        + " other way: a run's lifecycle must not change with how upstream requests are handled")
+                .check(controlPlane);
+    }
+
+    @Test
+    void onlyControllersAndTheApiPackageSpeakHttp() {
+        noClasses()
+                .that()
+                .areNotAnnotatedWith(RestController.class)
+                .and()
+                .areNotAnnotatedWith(RestControllerAdvice.class)
+                .and()
+                .resideOutsideOfPackage("io.erasure.controlplane.api..")
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("org.springframework.http.HttpStatus")
+                .because("what a refusal means is the domain's; which status answers it is the web layer's: throw"
+                        + " ApiProblem through its named factories (notFound, conflict, unprocessable, ...)")
+                .check(controlPlane);
+    }
+}
