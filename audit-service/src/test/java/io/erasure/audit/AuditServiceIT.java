@@ -14,6 +14,7 @@ import io.erasure.model.contract.S3Layout;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.event.AuditCompleted;
 import io.erasure.model.event.AuditFailed;
 import io.erasure.model.event.AuditRequested;
@@ -250,7 +251,7 @@ class AuditServiceIT {
                         new ColumnSchema("order_id", "text"),
                         new ColumnSchema("total", "decimal"),
                         new ColumnSchema("note", "text")),
-                io.erasure.model.dataset.KeyColumns.of(List.of("customer"), List.of("order_id")),
+                KeyColumns.of(List.of("customer"), List.of("order_id")),
                 "customer");
         Fixture fixture = fixture(BackupFormat.JSONL_GZIP, withoutIdentifier);
 

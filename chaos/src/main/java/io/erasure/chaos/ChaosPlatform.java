@@ -22,6 +22,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.json.JsonMapper;
@@ -130,7 +131,7 @@ final class ChaosPlatform implements AutoCloseable {
                 .identifierSource(SOURCE)
                 .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation(PROFILES, BackupFormat.JSONL_GZIP))
-                .copies(java.util.List.of(new DatasetCopy(
+                .copies(List.of(new DatasetCopy(
                         CACHE, StoreKind.REDIS, "redis-main", new CopyTarget.KeyTemplate("chaos-profile:{member_id}"))))
                 .limits(DeletionLimits.fraction(0.2))
                 .ownerTeam(TEAM)

@@ -8,6 +8,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * The invariants of a trial, decided from the trial's plan ({@link TrialData}), what the live writer saw
@@ -25,20 +27,20 @@ final class Checks {
             Map<Long, String> profiles,
             Map<Long, BigDecimal> orders,
             Map<Long, Integer> items,
-            java.util.Set<Long> uncertainProfiles,
-            java.util.Set<Long> uncertainOrders) {
+            Set<Long> uncertainProfiles,
+            Set<Long> uncertainOrders) {
 
         static Writes of(LiveWriter writer) {
             return new Writes(
                     Map.copyOf(writer.profiles),
                     Map.copyOf(writer.orders),
                     Map.copyOf(writer.items),
-                    java.util.Set.copyOf(writer.uncertainProfiles),
-                    java.util.Set.copyOf(writer.uncertainOrders));
+                    Set.copyOf(writer.uncertainProfiles),
+                    Set.copyOf(writer.uncertainOrders));
         }
 
         static Writes none() {
-            return new Writes(Map.of(), Map.of(), Map.of(), java.util.Set.of(), java.util.Set.of());
+            return new Writes(Map.of(), Map.of(), Map.of(), Set.of(), Set.of());
         }
     }
 
@@ -191,8 +193,7 @@ final class Checks {
                             + profilesGone + " profiles");
         }
         long ordersGone = data.members().stream()
-                .flatMap(m -> java.util.stream.IntStream.range(0, TrialData.ORDERS_PER_MEMBER)
-                        .mapToObj(o -> TrialData.order(m, o)))
+                .flatMap(m -> IntStream.range(0, TrialData.ORDERS_PER_MEMBER).mapToObj(o -> TrialData.order(m, o)))
                 .filter(order -> !live.orders().containsKey(order))
                 .count();
         long orderSlack = writes.uncertainOrders().size();

@@ -7,7 +7,9 @@ import io.erasure.infra.S3Engine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A real fault, injected into the running platform and healed the way an operator's supervisor would: a service killed
@@ -56,7 +58,7 @@ enum Fault {
     /** Injects the faults together and waits until each is healed (restarted, back, unstalled). */
     static void injectAll(List<Fault> faults, ChaosPlatform platform) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
         for (Fault fault : faults) {
             Thread thread = new Thread(
                     () -> {
@@ -66,7 +68,7 @@ enum Fault {
                             failures.add(e);
                         }
                     },
-                    "chaos-" + fault.name().toLowerCase(java.util.Locale.ROOT));
+                    "chaos-" + fault.name().toLowerCase(Locale.ROOT));
             thread.start();
             threads.add(thread);
         }

@@ -3,12 +3,14 @@ package io.erasure.chaos;
 import io.erasure.chaos.ChaosStores.Live;
 import io.erasure.chaos.Violation.Kind;
 import io.erasure.local.demo.PlatformClient;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -239,7 +241,7 @@ final class Trial {
     }
 
     /** Waits until the log holds a record per reported row and stops growing (ingestion runs behind the deletes). */
-    private void awaitLog(long reported) throws InterruptedException, java.sql.SQLException {
+    private void awaitLog(long reported) throws InterruptedException, SQLException {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         long previous = -1;
         while (System.nanoTime() < deadline) {
@@ -394,7 +396,7 @@ final class Trial {
     }
 
     /** Calls the platform while a fault may have one of its services down: null when it cannot be reached. */
-    private static <T> T attempt(java.util.function.Supplier<T> call) {
+    private static <T> T attempt(Supplier<T> call) {
         try {
             return call.get();
         } catch (IllegalStateException unreachable) {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -170,7 +171,7 @@ public final class ChildJvm implements AutoCloseable {
         String log = readLog();
         String[] lines = log.split("\n");
         int from = Math.max(0, lines.length - 40);
-        return String.join("\n", java.util.Arrays.copyOfRange(lines, from, lines.length));
+        return String.join("\n", Arrays.copyOfRange(lines, from, lines.length));
     }
 
     /** Asks the child to shut down (closes its stdin) and waits; kills it if it does not stop in time. */

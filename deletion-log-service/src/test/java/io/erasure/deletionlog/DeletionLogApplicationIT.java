@@ -14,8 +14,11 @@ import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
 import java.time.Instant;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
 import tools.jackson.databind.JsonNode;
@@ -122,9 +125,8 @@ class DeletionLogApplicationIT extends DeletionLogTestSupport {
     @Test
     void aPurgeRequestIsBoundedAndReadStrictlyAndARefusedOnePurgesNothing() {
         String dataset = unique("bounded-purge");
-        String wideKey = java.util.stream.IntStream.range(0, 33)
-                .mapToObj(i -> "\"c" + i + "\":1")
-                .collect(java.util.stream.Collectors.joining(",", "{", "}"));
+        String wideKey =
+                IntStream.range(0, 33).mapToObj(i -> "\"c" + i + "\":1").collect(Collectors.joining(",", "{", "}"));
 
         assertThat(purgeRefusal(dataset, "{\"key\":" + wideKey + ",\"reason\":\"legal hold lifted\"}"))
                 .isEqualTo("key (columns of one key) has 33 elements; at most 32 are allowed");
@@ -148,7 +150,7 @@ class DeletionLogApplicationIT extends DeletionLogTestSupport {
         String problem = as("operator")
                 .post()
                 .uri("/api/log/{dataset}/purge", dataset)
-                .contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .contentType(MediaType.APPLICATION_JSON)
                 .body(body)
                 .exchange()
                 .expectStatus()

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -129,7 +130,7 @@ public abstract class DeletionLogTestSupport {
     }
 
     /** Polls {@code value} until {@code done} holds (ingestion is asynchronous), at most 60 s. */
-    protected static <T> T await(Supplier<T> value, java.util.function.Predicate<T> done) {
+    protected static <T> T await(Supplier<T> value, Predicate<T> done) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         T last = value.get();
         while (!done.test(last)) {

@@ -21,6 +21,7 @@ import io.erasure.deletion.throttle.SpreadPacer;
 import io.erasure.deletion.trust.AuthorizedFinalSets;
 import io.erasure.deletion.trust.RefusedTasks;
 import io.erasure.deletion.trust.TaskVerifier;
+import io.erasure.deletionlog.client.FrozenSpecs;
 import io.erasure.deletionlog.client.SealedRecords;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.trust.Authorization;
@@ -163,7 +164,7 @@ class DeletionConfiguration {
             @Value("${erasure.s3.bucket}") String bucket,
             DeletionProperties properties,
             Supplier<SealedRecords> sealedRecords,
-            Supplier<io.erasure.deletionlog.client.FrozenSpecs> frozenSpecs) {
+            Supplier<FrozenSpecs> frozenSpecs) {
         return new WriteAheadDeletionLog(
                 kafka, s3, bucket, json, properties.maxRecordBytes(), sealedRecords, frozenSpecs);
     }

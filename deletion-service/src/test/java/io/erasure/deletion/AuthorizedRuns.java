@@ -2,6 +2,7 @@ package io.erasure.deletion;
 
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.contract.S3Layout;
+import io.erasure.model.event.ControlSignal;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.model.trust.Authorization;
@@ -15,10 +16,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPOutputStream;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -48,11 +51,11 @@ public class AuthorizedRuns {
             "deletion-service",
             Clock.systemUTC());
 
-    private static final java.util.concurrent.atomic.AtomicLong SEQUENCE = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLong SEQUENCE = new AtomicLong();
 
     /** {@code signal} as the control plane publishes it: signed, numbered after every signal signed before. */
-    public static io.erasure.model.event.ControlSignal signed(io.erasure.model.event.ControlSignal signal) {
-        long now = java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+    public static ControlSignal signed(ControlSignal signal) {
+        long now = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
         return signal.signed(SEQUENCE.updateAndGet(last -> Math.max(last + 1, now)), CONTROL_PLANE);
     }
 

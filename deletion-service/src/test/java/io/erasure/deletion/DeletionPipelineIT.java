@@ -3,6 +3,8 @@ package io.erasure.deletion;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.deletion.execution.Step;
+import io.erasure.deletionlog.client.FrozenSpec;
+import io.erasure.deletionlog.client.FrozenSpecs;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.kafka.TopicRecords;
 import io.erasure.model.contract.S3Layout;
@@ -25,6 +27,10 @@ import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.trust.Authorization.Kind;
+import io.erasure.model.trust.EventSeals;
+import io.erasure.model.trust.TrustedKeys;
+import io.erasure.model.trust.TrustedKeys.Trusted;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -32,10 +38,12 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,8 +66,8 @@ class DeletionPipelineIT extends DeletionTestSupport {
     @Autowired
     JsonMapper json;
 
-    @org.springframework.beans.factory.annotation.Autowired
-    java.util.function.Supplier<io.erasure.deletionlog.client.FrozenSpecs> frozenSpecs;
+    @Autowired
+    Supplier<FrozenSpecs> frozenSpecs;
 
     private String schema;
     private DatasetSpec spec;
@@ -119,7 +127,7 @@ class DeletionPipelineIT extends DeletionTestSupport {
                 .singleElement()
                 .satisfies(frozen -> {
                     assertThat(frozen.spec()).isEqualTo(spec);
-                    assertThat(frozen.digest()).isEqualTo(io.erasure.deletionlog.client.FrozenSpec.digest(spec, json));
+                    assertThat(frozen.digest()).isEqualTo(FrozenSpec.digest(spec, json));
                     assertThat(frozen.copyOf()).isNull();
                 });
     }
@@ -389,13 +397,12 @@ class DeletionPipelineIT extends DeletionTestSupport {
     }
 
     /** deletion-service's LOCAL ONLY public key, as the control plane trusts it: for batch results only. */
-    private static final io.erasure.model.trust.TrustedKeys CONTROL_PLANE_TRUST =
-            io.erasure.model.trust.TrustedKeys.of(java.util.Map.of(
-                    "deletion-local",
-                    new io.erasure.model.trust.TrustedKeys.Trusted(
-                            io.erasure.model.trust.TrustedKeys.publicKey(
-                                    "deletion-local", "MCowBQYDK2VwAyEASDd2Mgo3/hMQg1TrU5E92IbO8CwWhWaAcBcShtFSj0Q="),
-                            java.util.EnumSet.of(io.erasure.model.trust.Authorization.Kind.BATCH_RESULT))));
+    private static final TrustedKeys CONTROL_PLANE_TRUST = TrustedKeys.of(Map.of(
+            "deletion-local",
+            new Trusted(
+                    TrustedKeys.publicKey(
+                            "deletion-local", "MCowBQYDK2VwAyEASDd2Mgo3/hMQg1TrU5E92IbO8CwWhWaAcBcShtFSj0Q="),
+                    EnumSet.of(Kind.BATCH_RESULT))));
 
     /** The task's run's events of {@code type}, each sealed with this service's key as the control plane checks it. */
     private <P> List<P> events(DeletionTask task, Class<P> type, int atLeast) {
@@ -406,7 +413,7 @@ class DeletionPipelineIT extends DeletionTestSupport {
                 e -> task.runId().value().equals(e.runId()) && type.isInstance(e.payload()),
                 atLeast,
                 Duration.ofSeconds(atLeast == 0 ? 3 : 60));
-        events.forEach(e -> assertThat(io.erasure.model.trust.EventSeals.refusal(e, CONTROL_PLANE_TRUST))
+        events.forEach(e -> assertThat(EventSeals.refusal(e, CONTROL_PLANE_TRUST))
                 .as("the seal of " + e.eventType() + " " + e.eventId())
                 .isEmpty());
         return events.stream().map(e -> type.cast(e.payload())).toList();

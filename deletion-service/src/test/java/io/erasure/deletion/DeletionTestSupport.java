@@ -4,13 +4,23 @@ import io.erasure.deletion.execution.Step;
 import io.erasure.deletion.execution.StepListener;
 import io.erasure.deletion.shard.Lane;
 import io.erasure.deletion.shard.TaskListener;
+import io.erasure.deletionlog.client.SealedRecords;
+import io.erasure.deletionlog.client.SealedRecords.KeyGone;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.PostgresEngine;
+import io.erasure.infra.process.FreePorts;
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.record.ColumnValue;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -42,8 +52,8 @@ import org.springframework.test.context.DynamicPropertySource;
 public abstract class DeletionTestSupport {
 
     /** A second way to the same PostgreSQL, through a gate tests can cut: connection {@code pg-gated}. */
-    protected static final TcpGate GATE = new TcpGate(
-            io.erasure.infra.process.FreePorts.next(), LocalEngines.postgres().port());
+    protected static final TcpGate GATE =
+            new TcpGate(FreePorts.next(), LocalEngines.postgres().port());
 
     @DynamicPropertySource
     static void engines(DynamicPropertyRegistry registry) {
@@ -89,13 +99,13 @@ public abstract class DeletionTestSupport {
     @Autowired
     protected AuthorizedRuns runs;
 
-    private final Map<String, io.erasure.model.task.DeletionTask> authorizedTasks = new ConcurrentHashMap<>();
+    private final Map<String, DeletionTask> authorizedTasks = new ConcurrentHashMap<>();
 
     /**
      * {@code task} as the platform publishes it: a run's own task authorized (once: publishing it again sends the same
      * authorized task), a forward task signed by the control plane, a copy task by this service.
      */
-    protected io.erasure.model.task.DeletionTask authorized(io.erasure.model.task.DeletionTask task) {
+    protected DeletionTask authorized(DeletionTask task) {
         if (task.authority() != null) {
             return task;
         }
@@ -113,28 +123,28 @@ public abstract class DeletionTestSupport {
 
     /** Opens the records on the log topic as deletion-log-service does (they are sealed with their dataset's key). */
     @Autowired
-    protected java.util.function.Supplier<io.erasure.deletionlog.client.SealedRecords> sealedRecords;
+    protected Supplier<SealedRecords> sealedRecords;
 
     /** A record of the log topic; one of a dataset purged by another test reads as a record of no run of this one. */
-    protected io.erasure.model.record.DeletionRecord logged(String message) {
+    protected DeletionRecord logged(String message) {
         try {
             return sealedRecords.get().openFromTopic(message);
-        } catch (io.erasure.deletionlog.client.SealedRecords.KeyGone purged) {
+        } catch (KeyGone purged) {
             return PURGED;
         }
     }
 
-    private static final io.erasure.model.record.DeletionRecord PURGED = new io.erasure.model.record.DeletionRecord(
+    private static final DeletionRecord PURGED = new DeletionRecord(
             "0".repeat(64),
             "purged",
-            java.util.Map.of("id", 0),
-            java.util.List.of(io.erasure.model.record.ColumnValue.of("id", 0)),
-            io.erasure.model.cutoff.CutoffTimestamp.ofMicros(1),
-            io.erasure.model.run.RunId.of("purged-record"),
+            Map.of("id", 0),
+            List.of(ColumnValue.of("id", 0)),
+            CutoffTimestamp.ofMicros(1),
+            RunId.of("purged-record"),
             null,
             "purged",
             "purged",
-            java.time.Instant.EPOCH,
+            Instant.EPOCH,
             null);
 
     /**

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.kafka.core.KafkaTemplate;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -240,7 +241,7 @@ class ForwardLookupIT extends DeletionTestSupport {
     private DeletionTask taskOrNull(String value) {
         try {
             return json.readValue(value, DeletionTask.class);
-        } catch (tools.jackson.core.JacksonException | IllegalArgumentException notATask) {
+        } catch (JacksonException | IllegalArgumentException notATask) {
             return null;
         }
     }

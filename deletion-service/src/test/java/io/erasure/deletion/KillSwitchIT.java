@@ -23,6 +23,7 @@ import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.model.trust.SigningKey;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,6 +37,7 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -66,7 +68,7 @@ class KillSwitchIT extends DeletionTestSupport {
     ControlState controlState;
 
     @Autowired
-    io.micrometer.core.instrument.MeterRegistry meters;
+    MeterRegistry meters;
 
     private String schema;
     private DatasetSpec spec;
@@ -266,8 +268,8 @@ class KillSwitchIT extends DeletionTestSupport {
         String compacted = Topics.CONTROL + ".compacted-" + schema;
         try (Admin admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, LocalEngines.kafka().bootstrapServers()))) {
-            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(compacted, 1, (short) 1)
-                            .configs(Map.of("cleanup.policy", "compact"))))
+            admin.createTopics(
+                            List.of(new NewTopic(compacted, 1, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
                     .all()
                     .get(10, TimeUnit.SECONDS);
         }

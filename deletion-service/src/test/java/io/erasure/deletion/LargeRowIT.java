@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -128,8 +129,7 @@ class LargeRowIT extends DeletionTestSupport {
 
     /** How tests read the log topic and the retained rows. */
     static final class LoggedRecords {
-        static List<DeletionRecord> read(
-                java.util.function.Function<String, DeletionRecord> logged, DeletionTask task, int atLeast) {
+        static List<DeletionRecord> read(Function<String, DeletionRecord> logged, DeletionTask task, int atLeast) {
             return TopicRecords.read(
                     LocalEngines.kafka().bootstrapServers(),
                     Topics.DELETION_LOG,

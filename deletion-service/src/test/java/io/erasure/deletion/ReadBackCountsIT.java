@@ -19,6 +19,7 @@ import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.ReadBackResult;
+import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
@@ -122,7 +123,7 @@ class ReadBackCountsIT extends DeletionTestSupport {
                 .isEqualTo(1);
         assertThat(batch.counts().failed()).isZero();
         assertThat(batch.readBack()).isEqualTo(ReadBackResult.CLEAN);
-        assertThat(batch.keysDigest()).isEqualTo(io.erasure.model.key.CanonicalKey.digestOf(keysOf(1, 3)));
+        assertThat(batch.keysDigest()).isEqualTo(CanonicalKey.digestOf(keysOf(1, 3)));
         // row 2's record is published again, marked: the log says its delete did not apply
         List<DeletionRecord> records = TopicRecords.read(
                 LocalEngines.kafka().bootstrapServers(),

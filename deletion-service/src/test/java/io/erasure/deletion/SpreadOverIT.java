@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
@@ -148,7 +149,7 @@ class SpreadOverIT extends DeletionTestSupport {
 
     /** Each batch's first report (a poll handed back and delivered again reports a done batch once more). */
     private List<EventEnvelope> completed(RunId run, int batches) {
-        Map<String, EventEnvelope> first = new java.util.TreeMap<>();
+        Map<String, EventEnvelope> first = new TreeMap<>();
         TopicRecords.read(
                         LocalEngines.kafka().bootstrapServers(),
                         Topics.RUN_EVENTS,

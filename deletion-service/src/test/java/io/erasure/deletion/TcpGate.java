@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
@@ -35,7 +36,7 @@ final class TcpGate implements AutoCloseable {
         }
         ServerSocket listening = new ServerSocket();
         listening.setReuseAddress(true);
-        listening.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         server = listening;
         Thread acceptor = new Thread(
                 () -> {

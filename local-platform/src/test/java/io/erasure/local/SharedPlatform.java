@@ -6,6 +6,9 @@ import io.erasure.local.demo.DemoCycle;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The whole platform with its demo, started once per test JVM and shared by the platform ITs (one
@@ -43,7 +46,7 @@ final class SharedPlatform {
     }
 
     /** The member's profile row (column → value, nulls included), or null when there is none. */
-    java.util.Map<String, Object> profile(long memberId) {
+    Map<String, Object> profile(long memberId) {
         CassandraEngine cassandra = platform.engine(CassandraEngine.class);
         String[] hostPort = cassandra.contactPoint().split(":");
         try (CqlSession session = CqlSession.builder()
@@ -57,8 +60,8 @@ final class SharedPlatform {
             if (row == null) {
                 return null;
             }
-            java.util.Map<String, Object> columns = new java.util.HashMap<>();
-            for (String column : java.util.List.of("display_name", "email", "country")) {
+            Map<String, Object> columns = new HashMap<>();
+            for (String column : List.of("display_name", "email", "country")) {
                 columns.put(column, row.getString(column));
             }
             return columns;

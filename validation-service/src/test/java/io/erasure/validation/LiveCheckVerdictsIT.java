@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -140,7 +141,7 @@ class LiveCheckVerdictsIT extends ValidationTestSupport {
     }
 
     private DatasetSpec dataset(StoreKind kind, String connection, ConditionalColumn conditional) {
-        String name = schema + "-" + kind.name().toLowerCase(java.util.Locale.ROOT) + "-profiles";
+        String name = schema + "-" + kind.name().toLowerCase(Locale.ROOT) + "-profiles";
         return DatasetSpec.builder()
                 .name(name)
                 .storeKind(kind)

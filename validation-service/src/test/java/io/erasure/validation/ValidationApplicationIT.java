@@ -2,7 +2,13 @@ package io.erasure.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.erasure.infra.LocalEngines;
+import java.util.ArrayList;
+import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
@@ -11,20 +17,18 @@ class ValidationApplicationIT extends ValidationTestSupport {
 
     @Test
     void withoutAKeyToSealItsResultsTheServiceRefusesToStartNamingTheProperty() {
-        java.util.List<String> arguments =
-                new java.util.ArrayList<>(java.util.List.of("--erasure.signing.private-key=", "--server.port=0"));
-        for (var engine : java.util.List.of(
-                io.erasure.infra.LocalEngines.postgres().springProperties(),
-                io.erasure.infra.LocalEngines.kafka().springProperties(),
-                io.erasure.infra.LocalEngines.s3().springProperties())) {
+        List<String> arguments = new ArrayList<>(List.of("--erasure.signing.private-key=", "--server.port=0"));
+        for (var engine : List.of(
+                LocalEngines.postgres().springProperties(),
+                LocalEngines.kafka().springProperties(),
+                LocalEngines.s3().springProperties())) {
             engine.forEach((name, value) -> arguments.add("--" + name + "=" + value));
         }
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> new org.springframework.boot.builder.SpringApplicationBuilder(ValidationApplication.class)
-                                .web(org.springframework.boot.WebApplicationType.NONE)
-                                .run(arguments.toArray(String[]::new))
-                                .close())
+        Assertions.assertThatThrownBy(() -> new SpringApplicationBuilder(ValidationApplication.class)
+                        .web(WebApplicationType.NONE)
+                        .run(arguments.toArray(String[]::new))
+                        .close())
                 .hasStackTraceContaining("no key to seal validation results on erasure.run.events")
                 .hasStackTraceContaining("erasure.signing.private-key is required");
     }

@@ -24,7 +24,12 @@ import io.erasure.model.event.ValidationRequested;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.trust.Authorization.Kind;
+import io.erasure.model.trust.EventSeals;
 import io.erasure.model.trust.FinalSetManifest;
+import io.erasure.model.trust.TrustedKeys;
+import io.erasure.model.trust.TrustedKeys.Trusted;
+import io.erasure.support.trust.SpecDigest;
 import io.erasure.validation.finalset.RunFiles;
 import io.erasure.validation.finalset.ValidationReport;
 import java.sql.Timestamp;
@@ -32,10 +37,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -133,7 +140,7 @@ class ValidationPipelineIT extends ValidationTestSupport {
         assertThat(completed.taskCount()).isEqualTo(1);
         assertThat(completed.specDigest())
                 .as("the spec it validated, which the control plane compares with its run's")
-                .isEqualTo(io.erasure.support.trust.SpecDigest.of(spec));
+                .isEqualTo(SpecDigest.of(spec));
         assertThat(finalIds(runId)).containsExactly(1L, 2L, 7L, 8L, 10L);
         assertThat(events(runId, e -> true, 1))
                 .as("no task before DeletionAuthorized")
@@ -305,19 +312,18 @@ class ValidationPipelineIT extends ValidationTestSupport {
     }
 
     /** validation-service's LOCAL ONLY public key, as the control plane trusts it: for validation's results only. */
-    private static final io.erasure.model.trust.TrustedKeys CONTROL_PLANE_TRUST =
-            io.erasure.model.trust.TrustedKeys.of(java.util.Map.of(
-                    "validation-local",
-                    new io.erasure.model.trust.TrustedKeys.Trusted(
-                            io.erasure.model.trust.TrustedKeys.publicKey(
-                                    "validation-local", "MCowBQYDK2VwAyEAvTt3zuKHccemqeqo0lyYmqneRWch7MTfpeAs6LR4t6k="),
-                            java.util.EnumSet.of(io.erasure.model.trust.Authorization.Kind.VALIDATION_RESULT))));
+    private static final TrustedKeys CONTROL_PLANE_TRUST = TrustedKeys.of(Map.of(
+            "validation-local",
+            new Trusted(
+                    TrustedKeys.publicKey(
+                            "validation-local", "MCowBQYDK2VwAyEAvTt3zuKHccemqeqo0lyYmqneRWch7MTfpeAs6LR4t6k="),
+                    EnumSet.of(Kind.VALIDATION_RESULT))));
 
     /** The run's one event of {@code type}, sealed with validation-service's key as the control plane checks it. */
     private <P extends EventPayload> P single(String runId, Class<P> type) {
         List<EventEnvelope> found = events(runId, e -> type.isInstance(e.payload()), 1);
         assertThat(found).as(type.getSimpleName() + " of run " + runId).hasSize(1);
-        assertThat(io.erasure.model.trust.EventSeals.refusal(found.get(0), CONTROL_PLANE_TRUST))
+        assertThat(EventSeals.refusal(found.get(0), CONTROL_PLANE_TRUST))
                 .as("the seal of " + type.getSimpleName() + " of run " + runId)
                 .isEmpty();
         return type.cast(found.get(0).payload());
@@ -339,8 +345,7 @@ class ValidationPipelineIT extends ValidationTestSupport {
                 atLeast);
     }
 
-    private <T> List<T> read(
-            String topic, java.util.function.Function<String, T> parse, Predicate<T> filter, int atLeast) {
+    private <T> List<T> read(String topic, Function<String, T> parse, Predicate<T> filter, int atLeast) {
         return TopicRecords.read(
                 LocalEngines.kafka().bootstrapServers(),
                 topic,

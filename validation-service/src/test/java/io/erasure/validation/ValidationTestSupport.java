@@ -6,9 +6,20 @@ import io.erasure.deletionlog.client.LogSchema;
 import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.PostgresEngine;
+import io.erasure.model.contract.S3Layout;
+import io.erasure.model.event.DeletionAuthorized;
+import io.erasure.model.event.DeletionAuthorized.Basis;
+import io.erasure.model.run.RunId;
+import io.erasure.model.trust.Authorization;
+import io.erasure.model.trust.Authorization.Kind;
+import io.erasure.model.trust.SigningKey;
+import io.erasure.support.trust.SpecDigest;
+import io.erasure.validation.finalset.RunFiles;
+import io.erasure.validation.finalset.ValidationReport;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -82,34 +93,31 @@ public abstract class ValidationTestSupport {
     }
 
     /** The control plane's LOCAL ONLY key of its application.yml: it signs what the tests authorize. */
-    private static final io.erasure.model.trust.SigningKey CONTROL_PLANE = io.erasure.model.trust.SigningKey.of(
-            "control-plane-local", "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem");
+    private static final SigningKey CONTROL_PLANE =
+            SigningKey.of("control-plane-local", "MC4CAQAwBQYDK2VwBCIEIFP9YJnCLRIGnHdmcZEWO06/uijq2IzHGEgltoendJem");
 
     /**
      * The DeletionAuthorized the control plane sends for a validated run: signed over the run's frozen spec, cut-off
      * and the final-set digest validation reported (read back from its report).
      */
-    protected io.erasure.model.event.DeletionAuthorized authorized(
-            String runId, io.erasure.model.event.DeletionAuthorized.Basis basis, String by) {
-        io.erasure.validation.finalset.ValidationReport report = runFiles.readJson(
-                        io.erasure.model.contract.S3Layout.reportKey(io.erasure.model.run.RunId.of(runId)),
-                        io.erasure.validation.finalset.ValidationReport.class)
+    protected DeletionAuthorized authorized(String runId, Basis basis, String by) {
+        ValidationReport report = runFiles.readJson(S3Layout.reportKey(RunId.of(runId)), ValidationReport.class)
                 .orElseThrow();
-        io.erasure.model.trust.Authorization signed = CONTROL_PLANE.sign(io.erasure.model.trust.Authorization.unsigned(
-                io.erasure.model.trust.Authorization.Kind.RUN,
+        Authorization signed = CONTROL_PLANE.sign(Authorization.unsigned(
+                Kind.RUN,
                 runId,
                 report.spec().name(),
-                io.erasure.support.trust.SpecDigest.of(report.spec()),
+                SpecDigest.of(report.spec()),
                 report.finalSetDigest(),
                 report.cutoffMicros(),
                 basis.name(),
                 by,
-                java.time.Instant.now()));
-        return new io.erasure.model.event.DeletionAuthorized(report.spec().name(), basis, by, signed);
+                Instant.now()));
+        return new DeletionAuthorized(report.spec().name(), basis, by, signed);
     }
 
     @Autowired
-    private io.erasure.validation.finalset.RunFiles runFiles;
+    private RunFiles runFiles;
 
     @LocalServerPort
     protected int port;

@@ -1,6 +1,7 @@
 package io.erasure.audit.join;
 
 import io.erasure.model.cutoff.CutoffTimestamp;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -108,7 +109,7 @@ final class Timestamps {
                 return epochSecond * 1_000_000L + micros;
             }
         }
-        return parseMicros(new String(b, from, n, java.nio.charset.StandardCharsets.UTF_8));
+        return parseMicros(new String(b, from, n, StandardCharsets.UTF_8));
     }
 
     private static int digits(byte[] b, int from, int count) {

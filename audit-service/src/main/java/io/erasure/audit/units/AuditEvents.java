@@ -16,6 +16,7 @@ import io.erasure.support.trust.SpecDigest;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +53,7 @@ public class AuditEvents {
         this.unitsTopic = unitsTopic;
         this.json = json;
         this.clock = clock;
-        this.key = java.util.Objects.requireNonNull(key, "key");
+        this.key = Objects.requireNonNull(key, "key");
     }
 
     /**

@@ -5,6 +5,7 @@ import io.erasure.model.contract.S3Layout;
 import io.erasure.model.run.RunId;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -93,7 +94,7 @@ public final class AuditProgress {
                 .toList();
     }
 
-    private java.util.stream.Stream<String> unitKeys(String runId) {
+    private Stream<String> unitKeys(String runId) {
         return bucket
                 .s3()
                 .listObjectsV2Paginator(r -> r.bucket(bucket.bucket()).prefix(unitsPrefix(runId)))

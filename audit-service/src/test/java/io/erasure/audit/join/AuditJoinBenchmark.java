@@ -16,9 +16,11 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.UUID;
 
 /**
  * Audit throughput against the raw ceiling, measured in one run on one machine (figures for
@@ -117,7 +119,7 @@ public final class AuditJoinBenchmark {
             }
             row.setLength(0);
             row.append("{\"order_id\":\"")
-                    .append(new java.util.UUID(random.nextLong(), random.nextLong()))
+                    .append(new UUID(random.nextLong(), random.nextLong()))
                     .append("\",\"customer_id\":")
                     .append(id)
                     .append(",\"created_at\":\"2024-01-")
@@ -181,7 +183,7 @@ public final class AuditJoinBenchmark {
                 throw new IllegalStateException(
                         "audit found " + candidates + " candidates, expected " + expectedMatches);
             }
-            java.util.Arrays.sort(ratios);
+            Arrays.sort(ratios);
             System.out.printf(
                     Locale.ROOT,
                     "%s %s: %.1f MB stored (%.0f B/row); ceiling %.2f M rows/s per core;"

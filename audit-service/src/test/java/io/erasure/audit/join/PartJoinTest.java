@@ -9,6 +9,7 @@ import io.erasure.audit.testdata.GeneratedData.Part;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.BackupRow;
+import io.erasure.backup.format.Sha256;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.candidate.Candidate;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -111,7 +113,7 @@ class PartJoinTest {
                 {"customer_id":{"id":3},"order_id":"f"}
                 {"customer_id":3,"order_id":"g"}""";
         byte[] bytes = gzip(text);
-        ManifestPart entry = new ManifestPart("part-00000.jsonl.gz", 7, io.erasure.backup.format.Sha256.hex(bytes));
+        ManifestPart entry = new ManifestPart("part-00000.jsonl.gz", 7, Sha256.hex(bytes));
 
         List<Candidate> found =
                 join(BackupFormat.JSONL_GZIP, GeneratedData.ORDERS, new Part(bytes, entry), numericSet(Set.of(3L)));
@@ -168,7 +170,7 @@ class PartJoinTest {
     @Test
     void aPartThatMatchesItsChecksumButIsNotJsonLinesIsCorruptNearItsRow() throws IOException {
         byte[] bytes = gzip("{\"customer_id\":1}\n{\"customer_id\":2}\n[\"not an object\"]\n");
-        ManifestPart entry = new ManifestPart("part-00000.jsonl.gz", 3, io.erasure.backup.format.Sha256.hex(bytes));
+        ManifestPart entry = new ManifestPart("part-00000.jsonl.gz", 3, Sha256.hex(bytes));
 
         assertThatThrownBy(() -> join(
                         BackupFormat.JSONL_GZIP, GeneratedData.ORDERS, new Part(bytes, entry), numericSet(Set.of(1L))))
@@ -231,7 +233,7 @@ class PartJoinTest {
 
     private static byte[] gzip(String text) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(out)) {
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
             gzip.write(text.getBytes(StandardCharsets.UTF_8));
         }
         return out.toByteArray();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -132,7 +133,7 @@ class RecordScannerTest {
     void newlineSearchFindsTheFirstInEveryPosition() {
         for (int at = 0; at < 20; at++) {
             byte[] b = new byte[20];
-            java.util.Arrays.fill(b, (byte) 'x');
+            Arrays.fill(b, (byte) 'x');
             b[at] = '\n';
             if (at + 3 < 20) {
                 b[at + 3] = '\n';

@@ -28,8 +28,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.GZIPInputStream;
@@ -59,10 +61,10 @@ public final class AuditTestKit implements AutoCloseable {
             new TrustedKeys.Trusted(
                     TrustedKeys.publicKey(
                             "audit-local", "MCowBQYDK2VwAyEAWXYEHR5eIYyy1fQRCz4kFZ2qpA7F4UAv5305kZ4QT+E="),
-                    java.util.EnumSet.of(Authorization.Kind.AUDIT_RESULT))));
+                    EnumSet.of(Authorization.Kind.AUDIT_RESULT))));
 
     /** Why the control plane would refuse {@code event} (its seal checked as RunEventGate does); empty when it applies. */
-    public static java.util.Optional<EventSeals.Refusal> refusal(EventEnvelope event) {
+    public static Optional<EventSeals.Refusal> refusal(EventEnvelope event) {
         return EventSeals.refusal(event, CONTROL_PLANE_TRUST);
     }
 

@@ -14,6 +14,7 @@ import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.KeyColumns;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,7 +67,7 @@ public final class GeneratedData {
             long customer = 1 + random.nextInt(customers);
             values.put("customer_id", i % 97 == 0 ? null : customer);
             values.put("order_id", "o-" + i);
-            values.put("total", new java.math.BigDecimal(random.nextInt(10_000) + ".5"));
+            values.put("total", new BigDecimal(random.nextInt(10_000) + ".5"));
             values.put("note", notes[i % notes.length]);
             Map<String, Long> writeTimes = new LinkedHashMap<>();
             writeTimes.put("total", T0_MICROS - 1_000_000L * random.nextInt(1_000));

@@ -24,6 +24,7 @@ import io.erasure.model.event.AuditCompleted;
 import io.erasure.model.event.AuditRequested;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.identifier.IdentifierSource;
+import io.erasure.model.key.CanonicalKey;
 import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -153,7 +154,7 @@ class ExportedBackupsAuditIT {
     }
 
     private static String rendered(Candidate c) {
-        return io.erasure.model.key.CanonicalKey.render(c.key()) + " " + c.identifier() + " " + c.writeTimeMicros();
+        return CanonicalKey.render(c.key()) + " " + c.identifier() + " " + c.writeTimeMicros();
     }
 
     /** One replica, on its own units topic, audits the run; returns the run id once AuditCompleted arrived. */

@@ -8,6 +8,7 @@ import io.erasure.model.key.DeterministicId;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.task.RefusedTask;
 import java.util.List;
 import java.util.Map;
 
@@ -121,7 +122,7 @@ public final class Topics {
     }
 
     /** Key for {@link #DELETION_TASKS_REFUSED}: the run or request id the refused task claims. */
-    public static String refusedTaskKey(io.erasure.model.task.RefusedTask refused) {
+    public static String refusedTaskKey(RefusedTask refused) {
         return refused.originId();
     }
 

@@ -5,10 +5,14 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -172,12 +176,12 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
         /** The most headers a callback sends: a few credentials and routing headers, with room to spare. */
         public static final int MAX_HEADERS = 32;
 
-        private static final java.util.Set<String> METHODS = java.util.Set.of("POST", "PUT", "DELETE", "PATCH");
+        private static final Set<String> METHODS = Set.of("POST", "PUT", "DELETE", "PATCH");
         private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9-]{1,64}");
 
         public HttpCallback {
             requireHttpUrl("copy.httpCallback.url", url);
-            method = method == null ? "POST" : method.trim().toUpperCase(java.util.Locale.ROOT);
+            method = method == null ? "POST" : method.trim().toUpperCase(Locale.ROOT);
             if (!METHODS.contains(method)) {
                 throw new IllegalArgumentException(
                         "copy.httpCallback.method must be one of " + METHODS + ", got " + Require.echo(method));
@@ -212,10 +216,10 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
 
         private static void requireHttpUrl(String field, String value) {
             Require.nonBlank(field, value);
-            java.net.URI uri;
+            URI uri;
             try {
-                uri = new java.net.URI(value);
-            } catch (java.net.URISyntaxException e) {
+                uri = new URI(value);
+            } catch (URISyntaxException e) {
                 throw new IllegalArgumentException(field + " is not a valid URL: " + Require.echo(value));
             }
             if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))

@@ -2,6 +2,7 @@ package io.erasure.model.event;
 
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,7 +28,7 @@ public record BatchCompleted(
         @Nullable String copyOf,
         int copyTasks,
         @Nullable String keysDigest,
-        java.util.@Nullable List<String> warnings,
+        @Nullable List<String> warnings,
         @Nullable LookupResolution resolution)
         implements EventPayload {
 
@@ -42,7 +43,7 @@ public record BatchCompleted(
             @Nullable String copyOf,
             int copyTasks,
             @Nullable String keysDigest,
-            java.util.@Nullable List<String> warnings) {
+            @Nullable List<String> warnings) {
         this(
                 dataset,
                 taskId,
@@ -105,7 +106,7 @@ public record BatchCompleted(
         Require.that(
                 keysDigest == null || keysDigest.matches("[0-9a-f]{64}"),
                 "keysDigest must be 64 lower-case hex characters (SHA-256) or null");
-        warnings = warnings == null ? java.util.List.of() : Require.listOf("warnings", warnings);
+        warnings = warnings == null ? List.of() : Require.listOf("warnings", warnings);
         Require.that(
                 resolution == null || requestId != null && copyOf == null,
                 "only a forward lookup batch of a dataset itself carries a resolution");

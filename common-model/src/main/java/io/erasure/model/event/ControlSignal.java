@@ -2,7 +2,10 @@ package io.erasure.model.event;
 
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
+import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
+import io.erasure.model.trust.SigningKey;
+import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -52,7 +55,7 @@ public record ControlSignal(
 
     /** The bytes the signature covers: every field but the signature, cancelled runs sorted. */
     public byte[] signedContent() {
-        List<String> fields = new java.util.ArrayList<>();
+        List<String> fields = new ArrayList<>();
         fields.add("control-signal-v1");
         fields.add(scope);
         fields.add(Boolean.toString(active));
@@ -61,11 +64,11 @@ public record ControlSignal(
         fields.add(Long.toString(sequence));
         fields.add(String.valueOf(keyId));
         cancelledRuns.stream().map(RunId::value).sorted().forEach(fields::add);
-        return io.erasure.model.key.DeterministicId.framed(fields.toArray(String[]::new));
+        return DeterministicId.framed(fields.toArray(String[]::new));
     }
 
     /** This signal issued at {@code sequence} and signed with {@code key}. */
-    public ControlSignal signed(long sequence, io.erasure.model.trust.SigningKey key) {
+    public ControlSignal signed(long sequence, SigningKey key) {
         ControlSignal unsigned =
                 new ControlSignal(scope, active, cancelledRuns, actor, reason, sequence, key.keyId(), null);
         return new ControlSignal(

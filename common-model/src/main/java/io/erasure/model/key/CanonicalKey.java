@@ -5,10 +5,12 @@ import io.erasure.model.dataset.KeyColumns;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.temporal.TemporalAccessor;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -59,7 +61,7 @@ public final class CanonicalKey {
         if (keys.isEmpty()) {
             return null;
         }
-        java.util.List<String> parts = new java.util.ArrayList<>(keys.size() + 1);
+        List<String> parts = new ArrayList<>(keys.size() + 1);
         parts.add("deleted-keys-v1");
         keys.stream().map(CanonicalKey::render).sorted().forEach(parts::add);
         return DeterministicId.sha256Hex(parts.toArray(String[]::new));

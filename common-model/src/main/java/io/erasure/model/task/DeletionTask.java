@@ -4,15 +4,18 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.DatasetCopy;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
 import io.erasure.model.trust.TaskAuthority;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -90,7 +93,7 @@ public record DeletionTask(
         Require.inRange("task.priority", priority, 0, DatasetSpec.MAX_PRIORITY);
         if (copyOf != null) {
             Names.datasetName("task.copyOf", copyOf);
-            if (!dataset.startsWith(copyOf + io.erasure.model.dataset.DatasetCopy.VIEW_SEPARATOR)) {
+            if (!dataset.startsWith(copyOf + DatasetCopy.VIEW_SEPARATOR)) {
                 throw new IllegalArgumentException(
                         "task.dataset '" + dataset + "' is not a copy view of '" + copyOf + "'");
             }
@@ -200,8 +203,7 @@ public record DeletionTask(
     }
 
     /** {@link #forCopy(DeletionTask, io.erasure.model.dataset.DatasetCopy, List, CutoffTimestamp)} at the source's cut-off. */
-    public static DeletionTask forCopy(
-            DeletionTask source, io.erasure.model.dataset.DatasetCopy copy, List<Map<String, Object>> copyKeys) {
+    public static DeletionTask forCopy(DeletionTask source, DatasetCopy copy, List<Map<String, Object>> copyKeys) {
         return forCopy(source, copy, copyKeys, source.cutoff());
     }
 
@@ -215,10 +217,7 @@ public record DeletionTask(
      * it cannot come from the deleted row. It is never before the source's own cut-off.
      */
     public static DeletionTask forCopy(
-            DeletionTask source,
-            io.erasure.model.dataset.DatasetCopy copy,
-            List<Map<String, Object>> copyKeys,
-            CutoffTimestamp copyCutoff) {
+            DeletionTask source, DatasetCopy copy, List<Map<String, Object>> copyKeys, CutoffTimestamp copyCutoff) {
         if (source.copyOf() != null) {
             throw new IllegalArgumentException(
                     "task " + source.taskId() + " already deletes a copy; copies have no copies");
@@ -418,7 +417,7 @@ public record DeletionTask(
         List<Map<String, Object>> checked = new ArrayList<>(copy.size());
         for (int i = 0; i < copy.size(); i++) {
             String field = "task.keys[" + i + "]";
-            if (!copy.get(i).keySet().equals(java.util.Set.of(column))) {
+            if (!copy.get(i).keySet().equals(Set.of(column))) {
                 throw new IllegalArgumentException(field + " of a lookup task must hold exactly the identifier column '"
                         + column + "', got " + copy.get(i).keySet());
             }
@@ -453,7 +452,7 @@ public record DeletionTask(
 
     /** Columns an anonymising task may clear: distinct, named safely, and never part of the key. */
     public static void requireClearable(DatasetSpec spec, List<String> columns) {
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (int i = 0; i < columns.size(); i++) {
             String column = columns.get(i);
             Names.identifier("clearColumns[" + i + "]", column);

@@ -6,6 +6,7 @@ import java.security.PublicKey;
 import java.security.Signature;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -28,9 +29,8 @@ public final class TrustedKeys {
     public record Trusted(PublicKey key, Set<Authorization.Kind> grants) {
         public Trusted {
             // in declaration order, as messages list them
-            grants = grants == null || grants.isEmpty()
-                    ? Set.of()
-                    : java.util.Collections.unmodifiableSet(EnumSet.copyOf(grants));
+            grants =
+                    grants == null || grants.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(grants));
         }
     }
 

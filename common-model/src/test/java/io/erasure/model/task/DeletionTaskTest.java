@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.erasure.model.Fixtures;
 import io.erasure.model.contract.Topics;
+import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.run.RunId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -127,22 +129,22 @@ class DeletionTaskTest {
                 .isEqualTo(copy);
         assertThatThrownBy(() -> DeletionTask.forCopy(copy, cache, copy.keys()))
                 .hasMessageContaining("copies have no copies");
-        var later = new io.erasure.model.cutoff.CutoffTimestamp(CUTOFF.micros() + 5_000_000);
+        var later = new CutoffTimestamp(CUTOFF.micros() + 5_000_000);
         assertThat(DeletionTask.forCopy(source, cache, copy.keys(), later).cutoff())
                 .isEqualTo(later);
-        var earlier = new io.erasure.model.cutoff.CutoffTimestamp(CUTOFF.micros() - 1);
+        var earlier = new CutoffTimestamp(CUTOFF.micros() - 1);
         assertThatThrownBy(() -> DeletionTask.forCopy(source, cache, copy.keys(), earlier))
                 .hasMessageContaining("must not be before its source's");
     }
 
     @Test
     void keyDigestsIgnoreOrderAndNumberTyping() {
-        String digest = io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 1), key("id", 2L)));
+        String digest = CanonicalKey.digestOf(List.of(key("id", 1), key("id", 2L)));
         assertThat(digest)
                 .hasSize(64)
-                .isEqualTo(io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 2), key("id", 1L))))
-                .isNotEqualTo(io.erasure.model.key.CanonicalKey.digestOf(List.of(key("id", 1))));
-        assertThat(io.erasure.model.key.CanonicalKey.digestOf(List.of())).isNull();
+                .isEqualTo(CanonicalKey.digestOf(List.of(key("id", 2), key("id", 1L))))
+                .isNotEqualTo(CanonicalKey.digestOf(List.of(key("id", 1))));
+        assertThat(CanonicalKey.digestOf(List.of())).isNull();
     }
 
     @Test

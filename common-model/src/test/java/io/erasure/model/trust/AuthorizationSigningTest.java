@@ -3,6 +3,8 @@ package io.erasure.model.trust;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.erasure.model.event.ControlSignal;
+import io.erasure.model.run.RunId;
 import io.erasure.model.trust.Authorization.Kind;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -105,16 +107,12 @@ class AuthorizationSigningTest {
     void aControlSignalVerifiesOnlyAsSignedAndOnlyForAKeyGrantedControl() {
         TrustedKeys control = TrustedKeys.of(
                 Map.of("cp-1", new TrustedKeys.Trusted(TrustedKeys.publicKey("p", PUBLIC), EnumSet.of(Kind.CONTROL))));
-        io.erasure.model.event.ControlSignal engage = io.erasure.model.event.ControlSignal.dataset(
-                        "orders",
-                        true,
-                        List.of(io.erasure.model.run.RunId.of("run-2"), io.erasure.model.run.RunId.of("run-1")),
-                        "oncall",
-                        "incident")
+        ControlSignal engage = ControlSignal.dataset(
+                        "orders", true, List.of(RunId.of("run-2"), RunId.of("run-1")), "oncall", "incident")
                 .signed(42, controlPlane);
         assertThat(control.refusal(engage.keyId(), Kind.CONTROL, engage.signedContent(), engage.signature()))
                 .isEmpty();
-        io.erasure.model.event.ControlSignal lifted = new io.erasure.model.event.ControlSignal(
+        ControlSignal lifted = new ControlSignal(
                 engage.scope(),
                 false,
                 engage.cancelledRuns(),
@@ -123,7 +121,7 @@ class AuthorizationSigningTest {
                 engage.sequence(),
                 engage.keyId(),
                 engage.signature());
-        io.erasure.model.event.ControlSignal later = new io.erasure.model.event.ControlSignal(
+        ControlSignal later = new ControlSignal(
                 engage.scope(),
                 true,
                 engage.cancelledRuns(),

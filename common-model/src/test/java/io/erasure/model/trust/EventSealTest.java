@@ -30,18 +30,21 @@ import io.erasure.model.run.RunId;
 import io.erasure.model.trust.Authorization.Kind;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -240,13 +243,13 @@ class EventSealTest {
                 assertThat(canonical)
                         .as(payload.getClass().getSimpleName() + "." + component.getName() + " in " + canonical)
                         .contains("k" + component.getName().length() + ":" + component.getName());
-                covered.computeIfAbsent(payload.getClass(), type -> new java.util.TreeSet<>())
+                covered.computeIfAbsent(payload.getClass(), type -> new TreeSet<>())
                         .add(component.getName());
             }
         }
         covered.forEach((type, names) -> assertThat(names)
                 .as("components of " + type.getSimpleName() + " some sample sets")
-                .containsExactlyInAnyOrder(java.util.Arrays.stream(type.getRecordComponents())
+                .containsExactlyInAnyOrder(Arrays.stream(type.getRecordComponents())
                         .map(RecordComponent::getName)
                         .toArray(String[]::new)));
         ValidationCompleted validation = (ValidationCompleted) samples().get(6);
@@ -545,7 +548,7 @@ class EventSealTest {
                                 Base64.getEncoder()
                                         .encodeToString(pair.getPrivate().getEncoded())),
                         Base64.getEncoder().encodeToString(pair.getPublic().getEncoded()));
-            } catch (java.security.GeneralSecurityException e) {
+            } catch (GeneralSecurityException e) {
                 throw new IllegalStateException(e);
             }
         }

@@ -1,5 +1,6 @@
 package io.erasure.controlplane.actions;
 
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -32,7 +33,7 @@ public class ActionsLog {
                 action,
                 subject,
                 json.writeValueAsString(details),
-                java.sql.Timestamp.from(clock.instant()));
+                Timestamp.from(clock.instant()));
     }
 
     /** Newest first; {@code subject} and {@code actor} filter when not null. */

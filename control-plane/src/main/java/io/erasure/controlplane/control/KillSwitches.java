@@ -13,6 +13,8 @@ import io.erasure.model.trust.SigningKey;
 import io.erasure.support.access.Caller;
 import io.erasure.support.access.Role;
 import io.erasure.support.trust.SigningProperties;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
@@ -156,7 +158,7 @@ public class KillSwitches {
         return jdbc.query("SELECT * FROM kill_switches ORDER BY scope", KillSwitches::killSwitch);
     }
 
-    private static KillSwitch killSwitch(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+    private static KillSwitch killSwitch(ResultSet rs, int row) throws SQLException {
         return new KillSwitch(
                 rs.getString("scope"),
                 rs.getBoolean("active"),

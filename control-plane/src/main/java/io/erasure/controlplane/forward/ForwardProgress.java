@@ -2,6 +2,7 @@ package io.erasure.controlplane.forward;
 
 import io.erasure.controlplane.registry.ForwardAction;
 import io.erasure.controlplane.run.RunEventGate;
+import io.erasure.model.dataset.DatasetCopy;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.EventEnvelope;
@@ -439,7 +440,7 @@ public class ForwardProgress {
 
     /** The source dataset of a copy's view name ({@code source--copy}), or null for a dataset itself. */
     private static String copyOf(String dataset) {
-        int separator = dataset.indexOf(io.erasure.model.dataset.DatasetCopy.VIEW_SEPARATOR);
+        int separator = dataset.indexOf(DatasetCopy.VIEW_SEPARATOR);
         return separator < 0 ? null : dataset.substring(0, separator);
     }
 

@@ -8,6 +8,7 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -109,7 +110,7 @@ public class RequestPartitions {
                 SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                 JOIN pg_class p ON p.oid = i.inhparent JOIN pg_namespace n ON n.oid = p.relnamespace
                 WHERE p.relname = 'deletion_requests' AND n.nspname = current_schema()""", String.class);
-        Map<String, YearMonth> months = new java.util.TreeMap<>();
+        Map<String, YearMonth> months = new TreeMap<>();
         for (String name : names) {
             if (name.matches(PREFIX + "\\d{4}_\\d{2}")) {
                 String suffix = name.substring(PREFIX.length());

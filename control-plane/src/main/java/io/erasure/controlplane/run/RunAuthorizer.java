@@ -7,6 +7,7 @@ import io.erasure.model.trust.SigningKey;
 import io.erasure.support.trust.SigningProperties;
 import io.erasure.support.trust.SpecDigest;
 import java.time.Clock;
+import java.util.Map;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
@@ -42,7 +43,7 @@ public class RunAuthorizer {
     /** The signed command authorizing {@code run} on {@code basis}, decided by {@code authorizedBy}. */
     public DeletionAuthorized authorize(RunRecord run, DeletionAuthorized.Basis basis, String authorizedBy) {
         Object validation = run.counts() == null ? null : run.counts().get("validation");
-        Object digest = validation instanceof java.util.Map<?, ?> counts ? counts.get(FINAL_SET_DIGEST) : null;
+        Object digest = validation instanceof Map<?, ?> counts ? counts.get(FINAL_SET_DIGEST) : null;
         if (!(digest instanceof String finalSetDigest) || finalSetDigest.isBlank()) {
             throw ApiProblem.conflict("run " + run.id() + " has no final-set digest: the validation-service that"
                     + " validated it predates signed authorizations, so its tasks could not be checked; upgrade"

@@ -194,7 +194,7 @@ public class RunStore {
      * Adds the stores' warnings (e.g. Cassandra: no repair known within gc_grace) to the run's
      * {@code counts.warnings}, each distinct text once; they reach the receipt with the other counts.
      */
-    public void recordWarnings(String id, java.util.List<String> warnings) {
+    public void recordWarnings(String id, List<String> warnings) {
         jdbc.update("""
                         UPDATE runs SET counts = counts || jsonb_build_object('warnings', (
                             SELECT coalesce(jsonb_agg(DISTINCT w), '[]'::jsonb) FROM (

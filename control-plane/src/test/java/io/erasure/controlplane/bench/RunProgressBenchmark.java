@@ -1,5 +1,6 @@
 package io.erasure.controlplane.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.erasure.controlplane.ControlPlaneApplication;
 import io.erasure.controlplane.ControlPlaneTestSupport;
 import io.erasure.controlplane.StatementCounter;
@@ -345,8 +346,7 @@ public final class RunProgressBenchmark {
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.PostgresEngine;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -61,7 +63,7 @@ class ControlSequencesUpgradeIT {
     }
 
     private static Map<String, Object> row(String scope, long sequence, String keyId) {
-        Map<String, Object> row = new java.util.LinkedHashMap<>();
+        Map<String, Object> row = new LinkedHashMap<>();
         row.put("scope", scope);
         row.put("sequence", sequence);
         row.put("key_id", keyId);
@@ -77,10 +79,10 @@ class ControlSequencesUpgradeIT {
     private static void message(JdbcTemplate jdbc, String topic, String key, String payload) {
         String envelope = payload.startsWith("{\"payload\"")
                 ? payload
-                : "{\"eventId\": \"" + java.util.UUID.randomUUID()
+                : "{\"eventId\": \"" + UUID.randomUUID()
                         + "\", \"eventType\": \"ControlSignal\", \"schemaVersion\": 1,"
                         + " \"occurredAt\": \"2026-11-30T10:00:00Z\", \"originChainId\": \""
-                        + java.util.UUID.randomUUID()
+                        + UUID.randomUUID()
                         + "\", \"runId\": null, \"payload\": " + payload + "}";
         jdbc.update(
                 "INSERT INTO outbox (topic, message_key, payload, created_at, sent_at) VALUES (?, ?, ?, now(), now())",

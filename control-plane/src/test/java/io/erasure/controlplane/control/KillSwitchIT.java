@@ -8,6 +8,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.ControlSignal;
 import io.erasure.model.event.EventEnvelope;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 
@@ -85,7 +86,6 @@ class KillSwitchIT extends ControlPlaneTestSupport {
                 .returnResult(List.class)
                 .getResponseBody();
         assertThat(switches)
-                .anySatisfy(
-                        s -> assertThat(((java.util.Map<?, ?>) s).get("scope")).isEqualTo("global"));
+                .anySatisfy(s -> assertThat(((Map<?, ?>) s).get("scope")).isEqualTo("global"));
     }
 }

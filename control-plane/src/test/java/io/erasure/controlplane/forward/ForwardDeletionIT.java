@@ -22,13 +22,17 @@ import io.erasure.model.event.LookupResolution;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -375,8 +379,8 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
                         SELECT sum(deleted) AS deleted, sum(already_absent) AS absent, count(failure) AS failures
                         FROM forward_batches WHERE request_id = ? AND dataset = ? AND counted""", requestId, orders.name()))
                 .as("what the counted batches sum to")
-                .containsEntry("deleted", java.math.BigDecimal.valueOf(deleted))
-                .containsEntry("absent", java.math.BigDecimal.valueOf(300 - deleted))
+                .containsEntry("deleted", BigDecimal.valueOf(deleted))
+                .containsEntry("absent", BigDecimal.valueOf(300 - deleted))
                 .containsEntry("failures", 0L);
     }
 
@@ -778,7 +782,7 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
                         type,
                         id,
                         version,
-                        Instant.now().minusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.MICROS),
+                        Instant.now().minusSeconds(1).truncatedTo(ChronoUnit.MICROS),
                         children,
                         "member-service"),
                 null,
@@ -896,7 +900,7 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(300))) {
                     if (requestId.equals(
                             json.readValue(record.value(), DeletionTask.class).requestId())) {
-                        Map<String, String> headers = new java.util.LinkedHashMap<>();
+                        Map<String, String> headers = new LinkedHashMap<>();
                         record.headers()
                                 .forEach(h -> headers.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
                         found.add(headers);
@@ -917,7 +921,7 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
     private DeletionRequest awaitRequest(String requestId) {
         return await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> requests.find(requestId), java.util.Optional::isPresent)
+                .until(() -> requests.find(requestId), Optional::isPresent)
                 .orElseThrow();
     }
 

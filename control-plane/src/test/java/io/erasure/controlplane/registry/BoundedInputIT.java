@@ -16,6 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +40,7 @@ class BoundedInputIT extends ControlPlaneTestSupport {
         byte[] bytes = json.writeValueAsBytes(body);
 
         // the headers and the first 64KB: the answer must come from Content-Length, before the rest is sent
-        String response = rawPost("/api/datasets", bytes.length, java.util.Arrays.copyOf(bytes, 65_536));
+        String response = rawPost("/api/datasets", bytes.length, Arrays.copyOf(bytes, 65_536));
 
         assertThat(response).startsWith("HTTP/1.1 413");
         String problem = response.substring(response.indexOf("\r\n\r\n") + 4);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.erasure.controlplane.ControlPlaneTestSupport;
 import io.erasure.model.dataset.DatasetSpec;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -266,7 +267,7 @@ class RegistryApiIT extends ControlPlaneTestSupport {
     }
 
     private static Map<String, Object> with(Map<String, Object> body, String field, Object value) {
-        Map<String, Object> copy = new java.util.LinkedHashMap<>(body);
+        Map<String, Object> copy = new LinkedHashMap<>(body);
         copy.put(field, value);
         return copy;
     }

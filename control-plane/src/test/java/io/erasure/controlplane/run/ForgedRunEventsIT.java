@@ -14,17 +14,20 @@ import io.erasure.model.event.BatchCounts;
 import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.DeletionAuthorized;
 import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.event.TasksPublished;
 import io.erasure.model.event.ValidationCompleted;
 import io.erasure.model.event.ValidationFailed;
 import io.erasure.model.event.ValidationRequested;
+import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
 import io.erasure.model.run.RunState;
 import io.erasure.model.trust.EventSeals;
 import io.erasure.support.trust.SpecDigest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -54,8 +57,7 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
         send(event(runId, audited(spec, runId, CUTOFF)));
         awaitState(runId, RunState.VALIDATING);
         // validation-service's own event id for this run's result (ValidationJobs): the forgery comes first with it
-        UUID genuineId =
-                io.erasure.model.key.DeterministicId.nameBasedUuid("validation-event", runId, "ValidationCompleted");
+        UUID genuineId = DeterministicId.nameBasedUuid("validation-event", runId, "ValidationCompleted");
 
         ValidationCompleted forged = new ValidationCompleted(
                 spec.name(),
@@ -324,7 +326,7 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
                 () -> produce(
                         Topics.RUN_EVENTS,
                         forged.requestId(),
-                        EventEnvelope.of(forged, null, UUID.randomUUID(), java.time.Clock.systemUTC())));
+                        EventEnvelope.of(forged, null, UUID.randomUUID(), Clock.systemUTC())));
         refusedWith(
                 "unknown", RunEventGate.UNREADABLE, () -> produce(Topics.RUN_EVENTS, "x", "{\"not\": \"an event\"}"));
     }
@@ -376,7 +378,7 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
     }
 
     /** {@code genuine}'s seal on another payload: what an attacker who altered the event in flight would send. */
-    private static EventEnvelope tampered(EventEnvelope genuine, io.erasure.model.event.EventPayload payload) {
+    private static EventEnvelope tampered(EventEnvelope genuine, EventPayload payload) {
         return new EventEnvelope(
                 genuine.eventId(),
                 genuine.eventType(),

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -145,12 +146,12 @@ abstract class RunEventsTestSupport extends ControlPlaneTestSupport {
     }
 
     /** Waits until the run has applied events up to {@code predicate}, e.g. a batch count. */
-    RunRecord awaitRun(String runId, java.util.function.Predicate<RunRecord> predicate) {
+    RunRecord awaitRun(String runId, Predicate<RunRecord> predicate) {
         return awaitRun(runId, predicate, Duration.ofSeconds(30));
     }
 
     /** As {@link #awaitRun(String, java.util.function.Predicate)}, for a burst whose size sets how long it may take. */
-    RunRecord awaitRun(String runId, java.util.function.Predicate<RunRecord> predicate, Duration atMost) {
+    RunRecord awaitRun(String runId, Predicate<RunRecord> predicate, Duration atMost) {
         return await().atMost(atMost)
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> runs.find(runId).orElseThrow(), predicate);

@@ -21,6 +21,7 @@ import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.TrustedKeys;
 import io.erasure.support.trust.SpecDigest;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -29,12 +30,12 @@ import org.springframework.http.MediaType;
 class RunLifecycleIT extends RunEventsTestSupport {
 
     /** The public half of the control plane's LOCAL ONLY key (application.yml), as deletion-service trusts it. */
-    private static final TrustedKeys CONTROL_PLANE_KEY = TrustedKeys.of(java.util.Map.of(
+    private static final TrustedKeys CONTROL_PLANE_KEY = TrustedKeys.of(Map.of(
             "control-plane-local",
             new TrustedKeys.Trusted(
                     TrustedKeys.publicKey(
                             "control-plane-local", "MCowBQYDK2VwAyEAsWOAPnH82V2jzG5TuiHw8fXB9vlmYSp/EnWP/rP3LlM="),
-                    java.util.EnumSet.of(Authorization.Kind.RUN))));
+                    EnumSet.of(Authorization.Kind.RUN))));
 
     @Test
     void aFirstRunWaitsForAnotherOperatorThenCompletesOnceEveryBatchIsCountedWhateverTheOrder() throws Exception {

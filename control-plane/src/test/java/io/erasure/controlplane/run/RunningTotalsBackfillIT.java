@@ -6,6 +6,7 @@ import io.erasure.infra.LocalEngines;
 import io.erasure.infra.PostgresEngine;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.flywaydb.core.Flyway;
@@ -187,7 +188,7 @@ class RunningTotalsBackfillIT {
             long notSupported,
             Timestamp first,
             Timestamp last) {
-        Map<String, Object> row = new java.util.LinkedHashMap<>();
+        Map<String, Object> row = new LinkedHashMap<>();
         row.put("run_id", run);
         row.put("dataset", dataset);
         row.put("batches", batches);

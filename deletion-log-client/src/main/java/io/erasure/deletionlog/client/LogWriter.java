@@ -17,7 +17,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -183,14 +186,14 @@ public final class LogWriter {
      * {@value LogReader#KEYS_PER_QUERY} keys (one partition each), all in flight at once, so a batch of records costs a
      * few round trips instead of one per record.
      */
-    private Map<String, Instant> keyPurges(String dataset, java.util.Collection<String> hashes) {
-        List<String> distinct = List.copyOf(new java.util.LinkedHashSet<>(hashes));
+    private Map<String, Instant> keyPurges(String dataset, Collection<String> hashes) {
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(hashes));
         List<CompletableFuture<AsyncResultSet>> reads = new ArrayList<>();
         for (int from = 0; from < distinct.size(); from += LogReader.KEYS_PER_QUERY) {
             reads.add(async(keyPurge.bind(
                     dataset, distinct.subList(from, Math.min(distinct.size(), from + LogReader.KEYS_PER_QUERY)))));
         }
-        Map<String, Instant> purged = new java.util.HashMap<>();
+        Map<String, Instant> purged = new HashMap<>();
         for (CompletableFuture<AsyncResultSet> read : reads) {
             collect(read.join(), purged);
         }

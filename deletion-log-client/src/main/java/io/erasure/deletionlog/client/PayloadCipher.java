@@ -6,6 +6,7 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
@@ -80,7 +81,7 @@ public final class PayloadCipher {
             cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 0, IV_BYTES));
             cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
             return cipher.doFinal(Arrays.copyOfRange(sealed, IV_BYTES, sealed.length));
-        } catch (javax.crypto.AEADBadTagException e) {
+        } catch (AEADBadTagException e) {
             throw new UnreadablePayload("payload does not decrypt with this key (wrong key or altered data)");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM decryption failed: " + e.getMessage(), e);

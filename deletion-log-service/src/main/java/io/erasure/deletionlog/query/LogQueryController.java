@@ -1,14 +1,18 @@
 package io.erasure.deletionlog.query;
 
 import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.client.FrozenSpec;
+import io.erasure.deletionlog.client.FrozenSpecs;
 import io.erasure.deletionlog.client.LogPage;
 import io.erasure.deletionlog.client.LogReader;
+import io.erasure.deletionlog.client.LoggedRecord;
 import io.erasure.deletionlog.ingest.IngestionLag;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.support.access.CallerResolver;
 import io.erasure.support.access.Role;
 import io.erasure.support.kafka.ConsumerGroupLag;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -28,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
 public class LogQueryController {
 
     private final LogReader reader;
-    private final io.erasure.deletionlog.client.FrozenSpecs specs;
+    private final FrozenSpecs specs;
     private final IngestionLag lag;
     private final CallerResolver callers;
     private final JsonMapper json;
@@ -79,7 +83,7 @@ public class LogQueryController {
      * their digests: what recoveries and reapplications of its records act under. No row data.
      */
     @GetMapping("/log/runs/{runId}/specs")
-    public java.util.List<io.erasure.deletionlog.client.FrozenSpec> specs(@PathVariable String runId) {
+    public List<FrozenSpec> specs(@PathVariable String runId) {
         return specs.ofOrigin(runId);
     }
 
@@ -100,7 +104,7 @@ public class LogQueryController {
             boolean purged,
             Instant purgedAt,
             String purgedBy,
-            java.util.List<io.erasure.deletionlog.client.LoggedRecord> records) {
+            List<LoggedRecord> records) {
         static KeyHistoryView of(LogReader.KeyHistory history) {
             return new KeyHistoryView(
                     history.dataset(),

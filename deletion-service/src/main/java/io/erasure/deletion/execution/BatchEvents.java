@@ -7,6 +7,7 @@ import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.model.trust.SigningKey;
 import java.time.Clock;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -27,7 +28,7 @@ public class BatchEvents {
         this.kafka = kafka;
         this.json = json;
         this.clock = clock;
-        this.key = java.util.Objects.requireNonNull(key, "key");
+        this.key = Objects.requireNonNull(key, "key");
     }
 
     /** Sends a batch result and returns once it is acknowledged. */

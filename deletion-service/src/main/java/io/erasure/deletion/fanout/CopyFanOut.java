@@ -6,6 +6,7 @@ import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.record.ColumnValue;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.store.spi.LiveRow;
+import io.erasure.store.spi.StoreException.Retriable;
 import io.erasure.support.tasks.DeletionTaskPublisher;
 import java.sql.PreparedStatement;
 import java.time.Instant;
@@ -206,8 +207,7 @@ public class CopyFanOut {
             publisher.publish(tasks);
         } catch (IllegalStateException e) {
             // the batch is redelivered and publishes the same tasks again (same ids, applied once)
-            throw new io.erasure.store.spi.StoreException.Retriable(
-                    "could not publish copy tasks: " + e.getMessage(), e);
+            throw new Retriable("could not publish copy tasks: " + e.getMessage(), e);
         }
     }
 }

@@ -11,6 +11,7 @@ import io.erasure.model.run.RunId;
 import io.erasure.model.trust.FinalSetManifest;
 import io.erasure.store.spi.StoreException;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -240,7 +241,7 @@ public class AuthorizedFinalSets {
     private List<Map<String, Object>> keysOf(byte[] gzipJsonLines) throws IOException {
         List<Map<String, Object>> keys = new ArrayList<>();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(
-                new GZIPInputStream(new java.io.ByteArrayInputStream(gzipJsonLines)), StandardCharsets.UTF_8))) {
+                new GZIPInputStream(new ByteArrayInputStream(gzipJsonLines)), StandardCharsets.UTF_8))) {
             String line;
             while ((line = lines.readLine()) != null) {
                 if (!line.isBlank()) {

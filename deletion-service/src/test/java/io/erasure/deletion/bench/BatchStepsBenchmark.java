@@ -1,5 +1,6 @@
 package io.erasure.deletion.bench;
 
+import ch.qos.logback.classic.Level;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
@@ -9,6 +10,7 @@ import io.erasure.deletion.DeletionProperties;
 import io.erasure.deletion.LogIngestStandIn;
 import io.erasure.deletion.control.ControlCatchUp;
 import io.erasure.deletion.control.ControlState;
+import io.erasure.deletion.control.ControlStore;
 import io.erasure.deletion.execution.BatchEvents;
 import io.erasure.deletion.execution.BatchExecutor;
 import io.erasure.deletion.execution.DeletionMetrics;
@@ -22,6 +24,7 @@ import io.erasure.deletion.throttle.AdaptiveThrottle;
 import io.erasure.deletion.throttle.ShardOwnership;
 import io.erasure.deletion.throttle.SpreadPacer;
 import io.erasure.deletionlog.client.DatasetKeys;
+import io.erasure.deletionlog.client.FrozenSpecs;
 import io.erasure.deletionlog.client.LogSchema;
 import io.erasure.deletionlog.client.PayloadCipher;
 import io.erasure.deletionlog.client.SealedRecords;
@@ -40,16 +43,22 @@ import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.event.EventPayload;
+import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.model.trust.SigningKey;
+import io.erasure.model.trust.TrustedKeys;
+import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.LiveState;
+import io.erasure.store.spi.LoadSignal;
+import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapters;
+import io.erasure.store.spi.StoreCapabilities;
 import io.erasure.support.json.PlatformJson;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.support.stores.StoreConnectionsProperties;
@@ -60,6 +69,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -74,12 +84,14 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.flywaydb.core.Flyway;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -130,8 +142,8 @@ public final class BatchStepsBenchmark {
     private BatchStepsBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                .setLevel(ch.qos.logback.classic.Level.WARN);
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+                .setLevel(Level.WARN);
         PostgresEngine postgres = LocalEngines.postgres();
         String bootstrap = LocalEngines.kafka().bootstrapServers();
         CassandraEngine cassandra = LocalEngines.cassandra();
@@ -194,10 +206,7 @@ public final class BatchStepsBenchmark {
 
             // no signal is trusted: the benchmark's topic holds none
             ControlState control = new ControlState(
-                    json,
-                    io.erasure.model.trust.TrustedKeys.of(Map.of()),
-                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
-                    new io.erasure.deletion.control.ControlStore(jdbc, json));
+                    json, TrustedKeys.of(Map.of()), new SimpleMeterRegistry(), new ControlStore(jdbc, json));
             ControlCatchUp catchUp = new ControlCatchUp(
                     control,
                     new DefaultKafkaConsumerFactory<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap)),
@@ -260,8 +269,7 @@ public final class BatchStepsBenchmark {
                             json,
                             config,
                             () -> sealed,
-                            () -> new io.erasure.deletionlog.client.FrozenSpecs(
-                                    keysSession, json, Duration.ofDays(30))),
+                            () -> new FrozenSpecs(keysSession, json, Duration.ofDays(30))),
                     lag,
                     new TimedThrottle(timings, config, ownership),
                     new SpreadPacer(processed, ownership, clock, SpreadPacer.Sleeper.THREAD),
@@ -385,10 +393,10 @@ public final class BatchStepsBenchmark {
                         sample.batchId(0),
                         Map.of("id", id),
                         List.of(
-                                io.erasure.model.record.ColumnValue.of("id", id),
-                                io.erasure.model.record.ColumnValue.of("name", "name-" + id),
-                                io.erasure.model.record.ColumnValue.of("payload", "0123456789abcdef".repeat(4)),
-                                io.erasure.model.record.ColumnValue.of("updated_at", "2026-01-01T00:00:00Z")),
+                                ColumnValue.of("id", id),
+                                ColumnValue.of("name", "name-" + id),
+                                ColumnValue.of("payload", "0123456789abcdef".repeat(4)),
+                                ColumnValue.of("updated_at", "2026-01-01T00:00:00Z")),
                         Instant.now()));
             }
             double[] seals = new double[20];
@@ -497,7 +505,7 @@ public final class BatchStepsBenchmark {
         private final Map<String, Long> current = new LinkedHashMap<>();
         private final Map<String, List<Long>> batches = new LinkedHashMap<>();
         /** Per open timing, the time of the timings nested in it (a gate checked while the throttle waits). */
-        private final java.util.ArrayDeque<long[]> open = new java.util.ArrayDeque<>();
+        private final ArrayDeque<long[]> open = new ArrayDeque<>();
 
         private int count;
 
@@ -623,7 +631,7 @@ public final class BatchStepsBenchmark {
         TimedLag(
                 Timings timings,
                 Admin admin,
-                Supplier<org.apache.kafka.clients.consumer.Consumer<String, String>> readers,
+                Supplier<Consumer<String, String>> readers,
                 DeletionProperties properties) {
             super(admin, readers, "deletion-log-service", properties.logLagThreshold(), Duration.ofSeconds(2));
             this.timings = timings;
@@ -659,7 +667,7 @@ public final class BatchStepsBenchmark {
                 JsonMapper json,
                 DeletionProperties properties,
                 Supplier<SealedRecords> sealing,
-                Supplier<io.erasure.deletionlog.client.FrozenSpecs> frozenSpecs) {
+                Supplier<FrozenSpecs> frozenSpecs) {
             super(kafka, s3, "erasure", json, properties.maxRecordBytes(), sealing, frozenSpecs);
             this.timings = timings;
         }
@@ -708,7 +716,7 @@ public final class BatchStepsBenchmark {
                     kafka,
                     json,
                     clock,
-                    io.erasure.model.trust.SigningKey.of(
+                    SigningKey.of(
                             "deletion-local", "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C"));
             this.timings = timings;
         }
@@ -745,7 +753,7 @@ public final class BatchStepsBenchmark {
 
     private record TimedAdapter(Timings timings, StoreAdapter adapter) implements StoreAdapter {
         @Override
-        public io.erasure.store.spi.StoreCapabilities capabilities() {
+        public StoreCapabilities capabilities() {
             return adapter.capabilities();
         }
 
@@ -770,7 +778,7 @@ public final class BatchStepsBenchmark {
         }
 
         @Override
-        public DeletePlan planDelete(io.erasure.store.spi.DeleteBatch batch) {
+        public DeletePlan planDelete(DeleteBatch batch) {
             return timings.time("plan (store)", () -> adapter.planDelete(batch));
         }
 
@@ -780,12 +788,12 @@ public final class BatchStepsBenchmark {
         }
 
         @Override
-        public io.erasure.store.spi.RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
+        public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
             return adapter.restore(spec, records);
         }
 
         @Override
-        public io.erasure.store.spi.LoadSignal loadSignal() {
+        public LoadSignal loadSignal() {
             return adapter.loadSignal();
         }
 

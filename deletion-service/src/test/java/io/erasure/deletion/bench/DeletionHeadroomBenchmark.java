@@ -37,6 +37,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Live read p99 on the local Cassandra node without deletion, then with a deletion running under the adaptive
@@ -252,8 +253,7 @@ public final class DeletionHeadroomBenchmark {
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong deleted = new AtomicLong();
             ScheduledExecutorService control = Executors.newSingleThreadScheduledExecutor();
-            java.util.concurrent.atomic.AtomicReference<LoadSignal> lastSignal =
-                    new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicReference<LoadSignal> lastSignal = new AtomicReference<>();
             control.scheduleWithFixedDelay(
                     () -> throttle.adjust(store -> {
                         LoadSignal signal = adapter.loadSignal();

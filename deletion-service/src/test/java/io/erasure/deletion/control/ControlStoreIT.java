@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.erasure.deletion.AuthorizedRuns;
 import io.erasure.deletion.DeletionTestSupport;
+import io.erasure.model.contract.Topics;
 import io.erasure.model.event.ControlSignal;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.run.RunId;
+import io.erasure.model.trust.Authorization.Kind;
 import io.erasure.model.trust.TrustedKeys;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -93,11 +95,7 @@ class ControlStoreIT extends DeletionTestSupport {
         assertThat(store.find(raced).map(ControlStore.Applied::signal)).hasValueSatisfying(s -> {
             assertThat(s.sequence()).isEqualTo(400);
             assertThat(s.active()).isTrue();
-            assertThat(trusted.refusal(
-                            s.keyId(),
-                            io.erasure.model.trust.Authorization.Kind.CONTROL,
-                            s.signedContent(),
-                            s.signature()))
+            assertThat(trusted.refusal(s.keyId(), Kind.CONTROL, s.signedContent(), s.signature()))
                     .as("stored as signed")
                     .isEmpty();
         });
@@ -286,7 +284,7 @@ class ControlStoreIT extends DeletionTestSupport {
     }
 
     private static ControlStore.Applied at(ControlSignal signal, long offset) {
-        return new ControlStore.Applied(signal, io.erasure.model.contract.Topics.CONTROL, 0, signal.scope(), offset);
+        return new ControlStore.Applied(signal, Topics.CONTROL, 0, signal.scope(), offset);
     }
 
     private static String scope() {

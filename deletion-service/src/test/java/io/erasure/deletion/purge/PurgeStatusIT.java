@@ -26,10 +26,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -222,9 +224,9 @@ class PurgeStatusIT extends DeletionTestSupport {
                                 .header(
                                         "Authorization",
                                         "Basic "
-                                                + java.util.Base64.getEncoder()
-                                                        .encodeToString("viewer:viewer"
-                                                                .getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                                                + Base64.getEncoder()
+                                                        .encodeToString(
+                                                                "viewer:viewer".getBytes(StandardCharsets.UTF_8)))
                                 .GET()
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.S3Engine;
+import io.erasure.infra.process.FreePorts;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.cutoff.CutoffTimestamp;
@@ -208,8 +209,7 @@ class AuthorizedFinalSetsIT {
         Authorization authorization = authorize(run, List.of(FinalSetManifest.Part.of(0, partKeys)));
         writePart(run, 0, partKeys);
         // a port nothing listens on
-        try (S3Client unreachable = client(
-                URI.create("http://127.0.0.1:" + io.erasure.infra.process.FreePorts.next()), new CountingGets())) {
+        try (S3Client unreachable = client(URI.create("http://127.0.0.1:" + FreePorts.next()), new CountingGets())) {
             TaskVerifier offline = new TaskVerifier(
                     trusted,
                     new AuthorizedFinalSets(unreachable, engine.bucket(), json, REFUSAL_TTL),

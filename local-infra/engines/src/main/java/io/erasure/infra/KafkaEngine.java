@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /**
  * A real Kafka 4 broker in KRaft combined mode (broker + controller) in a child JVM, formatted on
@@ -125,8 +126,7 @@ public final class KafkaEngine implements Engine {
     }
 
     private List<String> withLogging() {
-        return java.util.stream.Stream.concat(
-                        JVM_ARGS.stream(), java.util.stream.Stream.of("-Dlog4j2.configurationFile=" + log4j))
+        return Stream.concat(JVM_ARGS.stream(), Stream.of("-Dlog4j2.configurationFile=" + log4j))
                 .toList();
     }
 

@@ -20,6 +20,7 @@ import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.store.spi.StoreConnection;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
@@ -430,7 +431,7 @@ public final class PipelineBenchmark {
         }
     }
 
-    private static void deleteTree(Path root) throws java.io.IOException {
+    private static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +32,7 @@ final class RunStages {
 
     record Sample(long nanos, double[] perService, double hostCpuSeconds) {
         double serviceCpuSeconds() {
-            return java.util.Arrays.stream(perService).sum();
+            return Arrays.stream(perService).sum();
         }
     }
 
@@ -55,7 +57,7 @@ final class RunStages {
     }
 
     Result run(String dataset, Duration timeout) throws InterruptedException {
-        Map<String, Sample> entered = new java.util.HashMap<>();
+        Map<String, Sample> entered = new HashMap<>();
         entered.put("TRIGGERED", sample());
         String runId = trigger(dataset);
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -123,7 +125,7 @@ final class RunStages {
     }
 
     void cancel(String runId) {
-        operator.post("/api/runs/" + runId + "/cancel", java.util.Map.of("reason", "benchmark phase over"))
+        operator.post("/api/runs/" + runId + "/cancel", Map.of("reason", "benchmark phase over"))
                 .require("cancelling " + runId);
     }
 

@@ -1,5 +1,6 @@
 package io.erasure.recovery.reapply;
 
+import io.erasure.deletionlog.client.LogReader;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -15,9 +16,9 @@ public record ReapplyProperties(@DefaultValue("30d") Duration logRetention) {
         if (logRetention == null
                 || logRetention.isNegative()
                 || logRetention.isZero()
-                || logRetention.compareTo(io.erasure.deletionlog.client.LogReader.MAX_WINDOW) > 0) {
+                || logRetention.compareTo(LogReader.MAX_WINDOW) > 0) {
             throw new IllegalArgumentException("erasure.recovery.reapply.log-retention must be positive and at most "
-                    + io.erasure.deletionlog.client.LogReader.MAX_WINDOW.toDays() + " days (one log read), got "
+                    + LogReader.MAX_WINDOW.toDays() + " days (one log read), got "
                     + logRetention);
         }
     }

@@ -3,6 +3,7 @@ package io.erasure.recovery.bench;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.deletionlog.client.DatasetKeys;
 import io.erasure.deletionlog.client.DeletionLog;
+import io.erasure.deletionlog.client.FrozenSpec;
 import io.erasure.deletionlog.client.HeaderPage;
 import io.erasure.deletionlog.client.LogReader;
 import io.erasure.deletionlog.client.LogSchema;
@@ -22,6 +23,7 @@ import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.recovery.RecoveryApplication;
 import io.erasure.recovery.restore.BulkRestores;
+import io.erasure.recovery.restore.FrozenSpecGuard;
 import io.erasure.recovery.restore.RecoveryItem;
 import io.erasure.recovery.restore.RecoveryRunner;
 import io.erasure.recovery.restore.RecoveryStore;
@@ -128,7 +130,7 @@ public final class RecoveryPagingBenchmark {
                     context.getBean(RetainedRows.class),
                     clock,
                     new RecoveryRunner.Sizes(500, 100),
-                    context.getBean(io.erasure.recovery.restore.FrozenSpecGuard.class),
+                    context.getBean(FrozenSpecGuard.class),
                     json);
 
             // what the census before a recovery by run reads: every record's header, no payload
@@ -313,7 +315,7 @@ public final class RecoveryPagingBenchmark {
                     .toList();
             List<LiveRow> rows = adapter.readRows(spec, keys);
             DeletionTask task = DeletionTask.forRun(run, spec, keys, CUTOFF);
-            log.specs().write(io.erasure.deletionlog.client.FrozenSpec.of(run.value(), spec, null, deletedAt, json));
+            log.specs().write(FrozenSpec.of(run.value(), spec, null, deletedAt, json));
             log.writer()
                     .write(rows.stream()
                             .map(row -> DeletionRecord.of(

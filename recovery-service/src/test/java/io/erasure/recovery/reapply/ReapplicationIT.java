@@ -32,7 +32,10 @@ import io.erasure.store.spi.StoreAdapter;
 import io.erasure.support.stores.StoreAdapterPool;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -348,8 +351,7 @@ class ReapplicationIT extends RecoveryTestSupport {
                 .table(table)
                 .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
                 .build();
-        java.time.OffsetDateTime updated =
-                java.time.OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), java.time.ZoneOffset.UTC);
+        OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
         for (long id = 1; id <= 2; id++) {
             jdbc.update(
                     "INSERT INTO recovery_it." + table + " (id, name, updated_at) VALUES (?, ?, ?)",
@@ -697,7 +699,7 @@ class ReapplicationIT extends RecoveryTestSupport {
         for (JsonNode group : report.get("groups")) {
             Set<Long> ids = new HashSet<>();
             group.get("erasedKeys").forEach(key -> ids.add(key.get("id").asLong()));
-            List<String> columns = new java.util.ArrayList<>();
+            List<String> columns = new ArrayList<>();
             group.get("clearColumns").forEach(column -> columns.add(column.asString()));
             byEffect.put(group.get("cutoffMicros").asLong() + ":" + columns, ids);
         }

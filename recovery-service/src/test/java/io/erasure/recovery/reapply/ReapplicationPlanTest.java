@@ -13,6 +13,7 @@ import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.task.DeletionTask;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
@@ -96,7 +97,7 @@ class ReapplicationPlanTest {
                 .as("a delete and an anonymisation differ")
                 .doesNotHaveDuplicates();
         List<ErasureLogScan.Erasure> reordered = new ArrayList<>(erasures);
-        java.util.Collections.reverse(reordered);
+        Collections.reverse(reordered);
         assertThat(ReapplicationPlan.of("reapply-x", SPEC, erasures(reordered)).tasks())
                 .extracting(DeletionTask::taskId)
                 .as("deterministic, whatever order the log gave")

@@ -3,6 +3,7 @@ package io.erasure.support.trust;
 import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.SigningKey;
 import io.erasure.model.trust.TrustedKeys;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -60,7 +61,7 @@ public record SigningProperties(String keyId, String privateKey, Map<String, Tru
             String property = "erasure.signing.trusted-keys." + id;
             if (trusted.grants() == null || trusted.grants().isEmpty()) {
                 throw new IllegalArgumentException(property + ".grants is required: what the key may sign, some of "
-                        + java.util.Arrays.toString(Authorization.Kind.values()));
+                        + Arrays.toString(Authorization.Kind.values()));
             }
             keys.put(
                     id,

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.DeletionLimits;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -92,8 +95,8 @@ class RequestInputTest {
     }
 
     private static String readResponse(Socket socket) throws Exception {
-        java.io.InputStream in = socket.getInputStream();
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] buffer = new byte[8192];
         // the problem document is small and ends with '}': read until it is complete
         while (!out.toString(StandardCharsets.UTF_8).trim().endsWith("}")) {
@@ -247,7 +250,7 @@ class RequestInputTest {
     /** A valid dataset spec as JSON, with {@code change} put over its fields. */
     @SuppressWarnings("unchecked")
     private String spec(Map<String, Object> change) {
-        Map<String, Object> spec = new java.util.LinkedHashMap<>(json.readValue("""
+        Map<String, Object> spec = new LinkedHashMap<>(json.readValue("""
                 {"name": "orders", "storeKind": "CASSANDRA", "connectionRef": "cassandra-main", "namespace": "shop",
                  "table": "orders", "keyColumns": {"partition": ["customer_id"]}, "identifierColumn": "customer_id",
                  "identifierSource": "customers", "conditionalColumn": {"type": "none"},

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -135,12 +136,12 @@ public class RunFiles {
                 RequestBody.fromBytes(json.writeValueAsBytes(document)));
     }
 
-    public <T> java.util.Optional<T> readJson(String key, Class<T> type) {
+    public <T> Optional<T> readJson(String key, Class<T> type) {
         try {
-            return java.util.Optional.of(json.readValue(
+            return Optional.of(json.readValue(
                     s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asByteArray(), type));
         } catch (NoSuchKeyException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 }

@@ -3,6 +3,7 @@ package io.erasure.backup.format;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One backed-up row: column values in schema order (a value may be null) and, for stores that
@@ -28,7 +29,7 @@ public record BackupRow(Map<String, Object> values, Map<String, Long> writeTimes
     /** The latest write time of any column, or null if the row has none. */
     public Long latestWriteTime() {
         return writeTimes.values().stream()
-                .filter(java.util.Objects::nonNull)
+                .filter(Objects::nonNull)
                 .max(Long::compare)
                 .orElse(null);
     }

@@ -9,6 +9,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ public final class PartReader implements Closeable {
                 try {
                     raw.verify(part.name(), part.sha256());
                 } catch (IOException io) {
-                    throw new java.io.UncheckedIOException(io);
+                    throw new UncheckedIOException(io);
                 }
             }
             throw new BackupIntegrityException("part " + name() + " is corrupt: " + e.getMessage(), e);

@@ -11,6 +11,9 @@ import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.BackupLocation;
 import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -69,13 +72,12 @@ class BackupBucketIT {
     void aCutoffLaterThanTheManifestsUploadIsRefused() throws IOException {
         BackupManifest honest = writeSnapshot("20240130T020000Z", 1);
         // nanoseconds written as micros: year ~55,000
-        long nanos = java.time.Instant.now().toEpochMilli() * 1_000_000L;
+        long nanos = Instant.now().toEpochMilli() * 1_000_000L;
         BackupManifest nanosAsMicros = new BackupManifest(
                 dataset, "20240131T020000Z", honest.format(), honest.schema(), nanos, honest.parts());
         bucket.writeManifest(location, nanosAsMicros);
         // ten minutes ahead of its own upload: a clock far off
-        long ahead =
-                java.time.Instant.now().plus(java.time.Duration.ofMinutes(10)).toEpochMilli() * 1_000L;
+        long ahead = Instant.now().plus(Duration.ofMinutes(10)).toEpochMilli() * 1_000L;
         bucket.writeManifest(
                 location,
                 new BackupManifest(
@@ -116,7 +118,7 @@ class BackupBucketIT {
     }
 
     private BackupManifest writeSnapshot(String snapshot, int rowsPerPart) throws IOException {
-        List<ManifestPart> parts = new java.util.ArrayList<>();
+        List<ManifestPart> parts = new ArrayList<>();
         for (int p = 0; p < 2; p++) {
             PartWriter writer = PartWriter.toS3(
                     S3,

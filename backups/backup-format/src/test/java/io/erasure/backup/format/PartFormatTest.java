@@ -12,10 +12,14 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -120,7 +124,7 @@ class PartFormatTest {
     void aTruncatedCompressedPartIsCorrupt(BackupFormat format) throws IOException {
         ManifestPart[] entry = new ManifestPart[1];
         byte[] bytes = write(format, rows(), entry);
-        byte[] truncated = java.util.Arrays.copyOf(bytes, bytes.length / 2);
+        byte[] truncated = Arrays.copyOf(bytes, bytes.length / 2);
 
         assertThatThrownBy(() -> {
                     try (PartReader reader =
@@ -132,12 +136,12 @@ class PartFormatTest {
                 .hasMessageContaining("part-00000");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void csvHasAHeaderWithWriteTimeColumnsAndQuotesOnlyWhatItMust() throws IOException {
         ManifestPart[] entry = new ManifestPart[1];
         byte[] bytes = write(BackupFormat.CSV, rows().subList(0, 5), entry);
 
-        assertThat(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("""
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("""
                 customer_id,order_id,total,note,paid,@writeTime.total,@writeTime.note
                 1000000000000,o-0,0.25,plain,true,1700000000000000,1700000000000001
                 1000000000001,o-1,1.25,"comma, and ""quotes""\",false,1700000000000001,1700000000000002
@@ -148,13 +152,13 @@ class PartFormatTest {
                 """);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void jsonLinesPutWriteTimesLastUnderAnAtName() throws IOException {
         ManifestPart[] entry = new ManifestPart[1];
         byte[] bytes = write(BackupFormat.JSONL_GZIP, rows().subList(3, 5), entry);
-        byte[] text = new java.util.zip.GZIPInputStream(new ByteArrayInputStream(bytes)).readAllBytes();
+        byte[] text = new GZIPInputStream(new ByteArrayInputStream(bytes)).readAllBytes();
 
-        assertThat(new String(text, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("""
+        assertThat(new String(text, StandardCharsets.UTF_8)).isEqualTo("""
                 {"customer_id":1000000000003,"order_id":"o-3","total":3.25,"note":"","paid":false,\
                 "@writeTimes":{"total":1700000000000003,"note":1700000000000004}}
                 {"customer_id":1000000000004,"order_id":"o-4","total":4.25,"note":null,"paid":true,\

@@ -13,6 +13,7 @@ import io.erasure.store.spi.StoreException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import javax.management.remote.JMXConnector;
 
 /** Opens {@link CassandraStoreAdapter}s; settings in {@link CassandraSettings}. Stateless. */
 public final class CassandraAdapterProvider implements StoreAdapterProvider {
@@ -38,9 +39,8 @@ public final class CassandraAdapterProvider implements StoreAdapterProvider {
                 .map(address -> new NodeJmx(
                         address,
                         settings.credentials()
-                                .<Map<String, ?>>map(c -> Map.of(
-                                        javax.management.remote.JMXConnector.CREDENTIALS,
-                                        new String[] {c.username(), c.password()}))
+                                .<Map<String, ?>>map(c ->
+                                        Map.of(JMXConnector.CREDENTIALS, new String[] {c.username(), c.password()}))
                                 .orElse(Map.of())));
         CqlRunner cql = new CqlRunner(session, settings.consistency(), settings.readConcurrency());
         return new CassandraStoreAdapter(cql, settings, jmx, downtimes, clock);

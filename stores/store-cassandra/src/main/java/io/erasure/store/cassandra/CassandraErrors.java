@@ -19,6 +19,7 @@ import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import io.erasure.store.spi.StoreException;
+import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -79,7 +80,7 @@ public final class CassandraErrors {
                 || cause instanceof BusyConnectionException
                 || cause instanceof HeartbeatException
                 || cause instanceof ConnectionInitException
-                || cause instanceof java.io.IOException;
+                || cause instanceof IOException;
     }
 
     private static Throwable unwrap(Throwable failure) {

@@ -1,7 +1,11 @@
 package io.erasure.store.cassandra;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.task.DeletionTask;
 import io.erasure.store.cassandra.guard.ClusterState;
 import io.erasure.store.cassandra.guard.ClusterWatch;
 import io.erasure.store.cassandra.guard.Decision;
@@ -69,7 +73,7 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
     public static final int MAX_BATCH = 500;
 
     /** Identifiers per lookup call: those of one lookup task. */
-    public static final int MAX_LOOKUP_IDENTIFIERS = io.erasure.model.task.DeletionTask.MAX_KEYS;
+    public static final int MAX_LOOKUP_IDENTIFIERS = DeletionTask.MAX_KEYS;
 
     private static final StoreCapabilities CAPABILITIES = StoreCapabilities.of(
             MAX_BATCH,
@@ -250,19 +254,18 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
      * The driver's metadata of {@code spec}'s table as the cluster describes it now (the bulk restore path
      * builds its SSTable schema from it).
      */
-    public com.datastax.oss.driver.api.core.metadata.schema.TableMetadata tableMetadata(DatasetSpec spec) {
+    public TableMetadata tableMetadata(DatasetSpec spec) {
         shape(spec, List.of());
         return cql.session()
                 .getMetadata()
-                .getKeyspace(com.datastax.oss.driver.api.core.CqlIdentifier.fromInternal(spec.namespace()))
-                .flatMap(keyspace ->
-                        keyspace.getTable(com.datastax.oss.driver.api.core.CqlIdentifier.fromInternal(spec.table())))
+                .getKeyspace(CqlIdentifier.fromInternal(spec.namespace()))
+                .flatMap(keyspace -> keyspace.getTable(CqlIdentifier.fromInternal(spec.table())))
                 .orElseThrow(
                         () -> new StoreException.Fatal("table " + spec.quotedTable() + " is gone; recreate it first"));
     }
 
     /** The consistency level every read, delete and restore of this adapter uses. */
-    public com.datastax.oss.driver.api.core.ConsistencyLevel consistency() {
+    public ConsistencyLevel consistency() {
         return cql.consistency();
     }
 

@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import io.erasure.store.spi.StoreException.Retriable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -193,7 +194,7 @@ public final class CqlRunner {
             inFlight.acquire();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new io.erasure.store.spi.StoreException.Retriable("interrupted while waiting for Cassandra", e);
+            throw new Retriable("interrupted while waiting for Cassandra", e);
         }
     }
 }

@@ -8,10 +8,12 @@ import io.erasure.model.dataset.KeyColumns;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.tck.ContractTable;
 import io.erasure.store.tck.StoreAdapterContractTest;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -143,7 +145,7 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
 
         /** An index is built in the background, even on an empty table: wait until it answers. */
         private void awaitQueryable(String name) {
-            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (true) {
                 try {
                     session.execute("SELECT id FROM " + KEYSPACE + "." + name + " WHERE member = 0");
@@ -152,7 +154,7 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
                     if (System.nanoTime() > deadline) {
                         throw notYet;
                     }
-                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+                    LockSupport.parkNanos(50_000_000L);
                 }
             }
         }

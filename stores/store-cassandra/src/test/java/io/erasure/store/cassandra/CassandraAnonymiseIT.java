@@ -23,6 +23,7 @@ import io.erasure.store.spi.RestoreOutcome.RecordOutcome;
 import io.erasure.store.spi.RestoreOutcome.Status;
 import io.erasure.store.spi.StoreException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -255,7 +256,7 @@ class CassandraAnonymiseIT {
     }
 
     private static List<Map<String, Object>> keys(long customer, int... orderIds) {
-        return java.util.Arrays.stream(orderIds)
+        return Arrays.stream(orderIds)
                 .<Map<String, Object>>mapToObj(order -> Map.of("customer_id", customer, "order_id", order))
                 .toList();
     }

@@ -19,6 +19,7 @@ import io.erasure.store.spi.DeletePlan.KeyDecision;
 import io.erasure.store.spi.StoreException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -173,7 +174,7 @@ class CassandraGcGraceGuardIT {
                 spec,
                 "batch-1",
                 CUTOFF,
-                java.util.Arrays.stream(ids)
+                Arrays.stream(ids)
                         .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
                         .toList());
     }

@@ -13,11 +13,13 @@ import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.StoreException;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -183,7 +185,7 @@ class CassandraIdentifierLookupIT {
 
         // a JSON number of another Java type, and a string holding the number, both mean bigint 9
         assertThat(adapter.keysByIdentifier(spec, List.of(9), 10)).hasSize(1);
-        assertThat(adapter.keysByIdentifier(spec, List.of(new java.math.BigDecimal("9")), 10))
+        assertThat(adapter.keysByIdentifier(spec, List.of(new BigDecimal("9")), 10))
                 .hasSize(1);
         assertThatThrownBy(() -> adapter.keysByIdentifier(spec, List.of(List.of(9)), 10))
                 .isInstanceOfAny(IllegalArgumentException.class, StoreException.Fatal.class);
@@ -216,8 +218,7 @@ class CassandraIdentifierLookupIT {
                 if (System.nanoTime() > deadline) {
                     throw notYet;
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(
-                        Duration.ofMillis(50).toNanos());
+                LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
             }
         }
     }

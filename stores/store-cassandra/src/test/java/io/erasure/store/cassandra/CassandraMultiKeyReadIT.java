@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -245,7 +246,7 @@ class CassandraMultiKeyReadIT {
     void otherSpellingsOfAKeyFindItsRowAsTheirPointReadsDo() {
         Map<String, Object> asWritten = typedKey(UUID, "2024-02-29T12:34:56.789Z", "1.50");
         List<Map<String, Object>> keys = List.of(
-                typedKey(UUID.toUpperCase(java.util.Locale.ROOT), "2024-02-29T13:34:56.789+01:00", "1.5"),
+                typedKey(UUID.toUpperCase(Locale.ROOT), "2024-02-29T13:34:56.789+01:00", "1.5"),
                 asWritten,
                 typedKey(UUID, "2024-02-29 12:34:56.789Z", "1.500"),
                 typedKey(UUID, AT.toEpochMilli(), new BigDecimal("1.50")),

@@ -15,6 +15,7 @@ import io.erasure.model.task.DeletionTask;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.RestoreOutcome.Status;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,8 +82,7 @@ class CassandraValueFidelityIT {
         assertThat(valueOf(rows.get(0), "k")).isEqualTo("yv4=");
         assertThat(valueOf(rows.get(0), "at")).isEqualTo("2024-02-29T12:34:56.789Z");
         assertThat(valueOf(rows.get(0), "not_a_number")).isEqualTo("NaN");
-        assertThat(valueOf(rows.get(0), "readings"))
-                .isEqualTo(List.of(new java.math.BigDecimal("1.5"), "NaN", "-Infinity"));
+        assertThat(valueOf(rows.get(0), "readings")).isEqualTo(List.of(new BigDecimal("1.5"), "NaN", "-Infinity"));
         assertThat(rows.get(0).lastWriteMicros()).isEqualTo(BEFORE);
 
         DeletionTask task = DeletionTask.forRun(RunId.of("run-fidelity"), spec, List.of(key), CUTOFF);

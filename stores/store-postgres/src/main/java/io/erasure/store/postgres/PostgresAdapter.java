@@ -35,6 +35,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
@@ -248,7 +249,7 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
         if (identifiers == null
                 || identifiers.isEmpty()
                 || identifiers.size() > MAX_BATCH
-                || identifiers.stream().anyMatch(java.util.Objects::isNull)) {
+                || identifiers.stream().anyMatch(Objects::isNull)) {
             throw new IllegalArgumentException("a lookup takes 1 to " + MAX_BATCH + " identifiers, none of them null");
         }
         if (limit < 1) {

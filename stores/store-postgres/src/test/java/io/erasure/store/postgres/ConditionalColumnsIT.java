@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.KeyColumns;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
@@ -132,7 +133,7 @@ class ConditionalColumnsIT {
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("has no column 'changed' (conditionalColumn)");
         assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder()
-                        .keyColumns(io.erasure.model.dataset.KeyColumns.partitionOnly("updated_at"))
+                        .keyColumns(KeyColumns.partitionOnly("updated_at"))
                         .build()))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("are not the table's primary key [id]");

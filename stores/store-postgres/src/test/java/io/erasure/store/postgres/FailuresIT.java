@@ -9,13 +9,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.erasure.infra.process.FreePorts;
 import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.StoreKind;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeletePlan;
+import io.erasure.store.spi.PlannedStatement;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapters;
 import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 import java.sql.Connection;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,7 +72,7 @@ class FailuresIT {
         DatasetSpec checked = spec;
 
         var outcome = adapter.executeDelete(adapter.planDelete(new DeleteBatch(
-                checked, "b-1", CUTOFF, java.util.List.of(Map.of("id", "x'); DELETE FROM failures.text_keys; --")))));
+                checked, "b-1", CUTOFF, List.of(Map.of("id", "x'); DELETE FROM failures.text_keys; --")))));
 
         assertThat(outcome.deleted()).isEqualTo(1);
         assertThat(TestDatabase.column(String.class, "SELECT id FROM failures.text_keys"))
@@ -114,7 +117,7 @@ class FailuresIT {
     void anUnreachableDatabaseIsRetriableAndAMissingOneIsFatal() {
         StoreConnection unreachable = new StoreConnection(
                 "pg-nowhere",
-                io.erasure.model.dataset.StoreKind.POSTGRES,
+                StoreKind.POSTGRES,
                 Map.of("url", "jdbc:postgresql://127.0.0.1:" + FreePorts.next() + "/postgres", "username", "postgres"));
         assertThatThrownBy(() -> StoreAdapters.load().open(unreachable))
                 .isInstanceOf(StoreException.Retriable.class)
@@ -127,7 +130,7 @@ class FailuresIT {
                 .hasMessageContaining("postgres_missing")
                 .hasMessageContaining("check the connection's username, password and database");
 
-        StoreConnection noUrl = new StoreConnection("pg-empty", io.erasure.model.dataset.StoreKind.POSTGRES, Map.of());
+        StoreConnection noUrl = new StoreConnection("pg-empty", StoreKind.POSTGRES, Map.of());
         assertThatThrownBy(() -> StoreAdapters.load().open(noUrl))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("erasure.connections.pg-empty.url");
@@ -140,8 +143,7 @@ class FailuresIT {
         DeletePlan plan = adapter.planDelete(new DeleteBatch(spec, "b-1", CUTOFF, ids(1)));
         DeletePlan forged = new DeletePlan(
                 plan.batch(),
-                java.util.List.of(new io.erasure.store.spi.PlannedStatement(
-                        "DELETE FROM failures.foreign_plan", java.util.List.of())),
+                List.of(new PlannedStatement("DELETE FROM failures.foreign_plan", List.of())),
                 plan.decisions());
 
         assertThatThrownBy(() -> adapter.executeDelete(forged))

@@ -11,7 +11,9 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
 
 /** The load signal from the database's own statistics: connections, lock waits and round-trip latency. */
 class LoadSignalIT {
@@ -104,14 +106,13 @@ class LoadSignalIT {
     private static void cancel(Connection... connections) throws Exception {
         try (Connection admin = TestDatabase.jdbc()) {
             for (Connection connection : connections) {
-                int pid = connection.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+                int pid = connection.unwrap(PGConnection.class).getBackendPID();
                 admin.createStatement().execute("SELECT pg_cancel_backend(" + pid + ")");
             }
         }
     }
 
-    private static LoadSignal await(PostgresAdapter adapter, java.util.function.Predicate<LoadSignal> seen)
-            throws InterruptedException {
+    private static LoadSignal await(PostgresAdapter adapter, Predicate<LoadSignal> seen) throws InterruptedException {
         LoadSignal signal = adapter.loadSignal();
         // the statement needs a moment to start; bounded wait, no fixed sleep in the assertion
         for (int i = 0; i < 200 && !seen.test(signal); i++) {

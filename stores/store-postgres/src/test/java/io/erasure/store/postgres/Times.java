@@ -9,6 +9,8 @@ import io.erasure.store.spi.LiveRow;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -16,7 +18,7 @@ import java.util.Map;
 final class Times {
 
     /** Whole microseconds: PostgreSQL rounds finer instants. */
-    static final Instant NOW = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.MICROS);
 
     static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(NOW.minusSeconds(600));
     /** Written before the cut-off: may be deleted. */
@@ -35,7 +37,7 @@ final class Times {
     }
 
     static List<Map<String, Object>> ids(long... ids) {
-        return java.util.Arrays.stream(ids)
+        return Arrays.stream(ids)
                 .<Map<String, Object>>mapToObj(id -> Map.of("id", id))
                 .toList();
     }

@@ -16,6 +16,7 @@ import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -151,7 +152,7 @@ class TreeDeleteIT {
 
         // restored from the log in the worst order (deepest first): parents still go in first
         List<DeletionRecord> reversed = new ArrayList<>(records);
-        java.util.Collections.reverse(reversed);
+        Collections.reverse(reversed);
         RestoreOutcome restored = adapter.restore(spec, reversed);
         assertThat(restored.count(RestoreOutcome.Status.RESTORED)).isEqualTo(2 * DEPTH);
         assertThat(TestDatabase.count("SELECT count(*) FROM " + spec.quotedTable()))

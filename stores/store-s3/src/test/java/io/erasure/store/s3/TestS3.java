@@ -11,12 +11,18 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
 import io.erasure.store.s3.objects.StoredObject;
+import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapters;
 import io.erasure.store.spi.StoreConnection;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -159,16 +165,11 @@ public final class TestS3 {
     }
 
     /** Deletion records as the deletion service writes them, from rows read before the delete. */
-    public static java.util.List<io.erasure.model.record.DeletionRecord> recordsOf(
-            DatasetSpec spec, java.util.List<io.erasure.store.spi.LiveRow> rows, CutoffTimestamp cutoff) {
-        io.erasure.model.task.DeletionTask task = io.erasure.model.task.DeletionTask.forRun(
-                io.erasure.model.run.RunId.of("run-s3"),
-                spec,
-                rows.stream().map(io.erasure.store.spi.LiveRow::key).toList(),
-                cutoff);
+    public static List<DeletionRecord> recordsOf(DatasetSpec spec, List<LiveRow> rows, CutoffTimestamp cutoff) {
+        DeletionTask task = DeletionTask.forRun(
+                RunId.of("run-s3"), spec, rows.stream().map(LiveRow::key).toList(), cutoff);
         return rows.stream()
-                .map(row -> io.erasure.model.record.DeletionRecord.of(
-                        task, "batch-1", row.key(), row.columns(), Instant.now()))
+                .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now()))
                 .toList();
     }
 
@@ -184,7 +185,7 @@ public final class TestS3 {
     }
 
     public static void put(String bucket, String key, String content) {
-        put(bucket, key, content.getBytes(java.nio.charset.StandardCharsets.UTF_8), "application/json", Map.of());
+        put(bucket, key, content.getBytes(StandardCharsets.UTF_8), "application/json", Map.of());
     }
 
     /** The object with its content, content type and metadata, or empty. */

@@ -3,6 +3,7 @@ package io.erasure.store.spi;
 import io.erasure.model.check.Names;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.task.DeletionTask;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,7 @@ public record DeleteBatch(
             throw new IllegalArgumentException("a delete batch must not repeat a key");
         }
         clearColumns = clearColumns == null ? List.of() : List.copyOf(clearColumns);
-        io.erasure.model.task.DeletionTask.requireClearable(spec, clearColumns);
+        DeletionTask.requireClearable(spec, clearColumns);
     }
 
     /** True when this batch anonymises (clears columns) instead of deleting rows. */

@@ -2,6 +2,8 @@ package io.erasure.store.spi;
 
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.record.ColumnValue;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,7 +20,7 @@ public record LiveRow(Map<String, Object> key, List<ColumnValue> columns, Long l
 
     public LiveRow {
         Objects.requireNonNull(key, "key");
-        key = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(key));
+        key = Collections.unmodifiableMap(new LinkedHashMap<>(key));
         columns = List.copyOf(columns);
     }
 

@@ -1,6 +1,8 @@
 package io.erasure.store.spi;
 
 import io.erasure.model.cutoff.CutoffTimestamp;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -15,7 +17,7 @@ public record LiveState(
 
     public LiveState {
         Objects.requireNonNull(key, "key");
-        key = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(key));
+        key = Collections.unmodifiableMap(new LinkedHashMap<>(key));
         if (!present && lastWriteMicros != null) {
             throw new IllegalArgumentException("an absent row has no write time");
         }

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,7 +84,7 @@ public record LoadSignal(
 
     /** The signal made of {@code parts}, each clamped to 0..1; utilization is their maximum. */
     public static LoadSignal of(Map<String, Double> parts, Instant measuredAt) {
-        Map<String, Double> clamped = new java.util.TreeMap<>();
+        Map<String, Double> clamped = new TreeMap<>();
         parts.forEach((name, value) -> clamped.put(name, clamp(value)));
         double max =
                 clamped.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);

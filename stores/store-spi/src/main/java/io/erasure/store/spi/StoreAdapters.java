@@ -3,6 +3,7 @@ package io.erasure.store.spi;
 import io.erasure.model.dataset.StoreKind;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** The store adapter providers on the classpath, found through {@link ServiceLoader} and keyed by type. */
@@ -48,7 +49,7 @@ public final class StoreAdapters {
         return provider(connection.kind()).open(connection);
     }
 
-    public java.util.Set<String> types() {
+    public Set<String> types() {
         return providers.keySet();
     }
 }

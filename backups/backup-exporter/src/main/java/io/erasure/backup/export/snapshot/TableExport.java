@@ -4,6 +4,7 @@ import io.erasure.backup.export.throttle.RowRateLimiter;
 import io.erasure.backup.format.PartWriter;
 import io.erasure.model.backup.BackupSchema;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * One live table read for a backup, one part at a time: read-only, paged, throttled. A store
@@ -19,7 +20,7 @@ public interface TableExport extends AutoCloseable {
     BackupSchema schema();
 
     /** Columns whose per-cell write times the parts keep (Cassandra's WRITETIME); empty if the store has none. */
-    java.util.List<String> writeTimeColumns();
+    List<String> writeTimeColumns();
 
     /**
      * Writes the rows of the next part into {@code part}, acquiring each row from {@code limiter}.

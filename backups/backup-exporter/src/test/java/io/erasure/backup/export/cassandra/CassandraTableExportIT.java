@@ -20,6 +20,7 @@ import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.KeyColumns;
+import java.math.BigDecimal;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,7 +61,7 @@ class CassandraTableExportIT {
                     (long) (i % 40),
                     Instant.ofEpochSecond(1_700_000_000L + i),
                     i % 10 == 0 ? null : "kind-\"" + i + "\"",
-                    new java.math.BigDecimal(i + ".25"),
+                    new BigDecimal(i + ".25"),
                     Set.of("a" + i));
         }
         // a newer write to one cell: its own WRITETIME
@@ -123,7 +124,7 @@ class CassandraTableExportIT {
                 .findFirst()
                 .orElseThrow();
         assertThat(updated.values())
-                .containsEntry("amount", new java.math.BigDecimal("1.5"))
+                .containsEntry("amount", new BigDecimal("1.5"))
                 .containsEntry("kind", null)
                 .containsEntry("tags", List.of("a0"));
         // kind was null: no write time; tags is a non-frozen set: none kept; amount was rewritten later

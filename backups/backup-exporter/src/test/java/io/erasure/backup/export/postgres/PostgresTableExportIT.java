@@ -24,6 +24,8 @@ import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,9 +73,7 @@ class PostgresTableExportIT {
                 row.put("note", notes[i % notes.length]);
                 row.put("total", new BigDecimal(i + ".50"));
                 row.put("active", i % 2 == 0);
-                row.put(
-                        "updated_at",
-                        java.time.Instant.parse("2024-01-31T02:00:00Z").plusSeconds(i));
+                row.put("updated_at", Instant.parse("2024-01-31T02:00:00Z").plusSeconds(i));
                 EXPECTED.add(row);
             }
         }
@@ -91,7 +91,7 @@ class PostgresTableExportIT {
                     Map<String, Object> values = new LinkedHashMap<>(r.values());
                     values.put(
                             "updated_at",
-                            java.time.OffsetDateTime.parse(((String) values.get("updated_at"))
+                            OffsetDateTime.parse(((String) values.get("updated_at"))
                                             .replace(' ', 'T')
                                             .replaceAll("\\+00$", "+00:00"))
                                     .toInstant());

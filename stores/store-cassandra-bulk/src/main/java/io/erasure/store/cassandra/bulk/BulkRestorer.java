@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -207,7 +208,7 @@ public final class BulkRestorer {
                     rows.size(),
                     spec.quotedTable(),
                     (wroteAt - started) / 1_000_000,
-                    how.name().toLowerCase(java.util.Locale.ROOT),
+                    how.name().toLowerCase(Locale.ROOT),
                     (System.nanoTime() - wroteAt) / 1_000_000);
         } catch (IOException e) {
             throw new UncheckedIOException("preparing the bulk restore of " + spec.quotedTable() + " in " + work, e);

@@ -2,6 +2,7 @@ package io.erasure.store.cassandra.bulk;
 
 import io.erasure.store.spi.StoreException;
 import java.net.InetSocketAddress;
+import java.net.MalformedURLException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ final class SSTableImport {
         try {
             this.url = new JMXServiceURL(
                     "service:jmx:rmi:///jndi/rmi://" + jmx.getHostString() + ":" + jmx.getPort() + "/jmxrmi");
-        } catch (java.net.MalformedURLException e) {
+        } catch (MalformedURLException e) {
             throw new IllegalArgumentException("bad JMX address " + jmx, e);
         }
         this.environment = environment;

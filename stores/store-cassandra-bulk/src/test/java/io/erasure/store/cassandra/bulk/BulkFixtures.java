@@ -16,6 +16,7 @@ import io.erasure.store.spi.StoreConnection;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 
 /** The shared local Cassandra node, adapters and bulk restorers on it, and dataset specs (tests and the benchmark). */
@@ -68,7 +69,7 @@ public final class BulkFixtures {
                 .withLoader(
                         loader,
                         new BulkSettings.Streaming(
-                                java.util.List.of(new InetSocketAddress(engine.host(), engine.port())),
+                                List.of(new InetSocketAddress(engine.host(), engine.port())),
                                 storagePort,
                                 null,
                                 null,

@@ -10,6 +10,7 @@ import io.erasure.store.cassandra.guard.NodeStatus.Reachability;
 import io.erasure.store.cassandra.jmx.NodeJmx;
 import io.erasure.store.spi.StoreException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
@@ -138,8 +139,8 @@ public final class ClusterWatch {
     }
 
     private static Member fromDriver(Node node) {
-        java.net.InetSocketAddress address = node.getBroadcastAddress()
-                .orElseGet(() -> (java.net.InetSocketAddress) node.getEndPoint().resolve());
+        InetSocketAddress address = node.getBroadcastAddress()
+                .orElseGet(() -> (InetSocketAddress) node.getEndPoint().resolve());
         return new Member(
                 node.getHostId(),
                 address.getAddress(),

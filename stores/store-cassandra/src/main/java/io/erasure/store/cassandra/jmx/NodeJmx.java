@@ -2,6 +2,7 @@ package io.erasure.store.cassandra.jmx;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.MalformedURLException;
 import java.util.Map;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
@@ -38,7 +39,7 @@ public final class NodeJmx implements AutoCloseable {
         try {
             this.url = new JMXServiceURL(
                     "service:jmx:rmi:///jndi/rmi://" + address.getHostString() + ":" + address.getPort() + "/jmxrmi");
-        } catch (java.net.MalformedURLException e) {
+        } catch (MalformedURLException e) {
             throw new IllegalArgumentException("bad JMX address " + address, e);
         }
         this.environment = environment;

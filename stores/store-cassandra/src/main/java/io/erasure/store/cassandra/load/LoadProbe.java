@@ -1,5 +1,6 @@
 package io.erasure.store.cassandra.load;
 
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
@@ -124,7 +125,7 @@ public final class LoadProbe {
         return SimpleStatement.newInstance(query)
                 .setNode(node)
                 .setIdempotent(true)
-                .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.LOCAL_ONE);
+                .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_ONE);
     }
 
     private static double highestUserP99(List<Row> tables) {

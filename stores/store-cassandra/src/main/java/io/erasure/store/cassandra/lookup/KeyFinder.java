@@ -2,11 +2,13 @@ package io.erasure.store.cassandra.lookup;
 
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import com.datastax.oss.driver.api.core.type.DataType;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.store.cassandra.CqlRunner;
 import io.erasure.store.cassandra.json.CqlJson;
 import io.erasure.store.cassandra.schema.TableShape;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,10 +67,9 @@ public final class KeyFinder {
     private static Map<String, Object> key(TableShape shape, Row row) {
         Map<String, Object> key = new LinkedHashMap<>();
         int index = 0;
-        for (Map.Entry<String, com.datastax.oss.driver.api.core.type.DataType> column :
-                shape.keyTypes().entrySet()) {
+        for (Map.Entry<String, DataType> column : shape.keyTypes().entrySet()) {
             key.put(column.getKey(), CqlJson.fromCassandraJson(column.getValue(), row.getString(index++)));
         }
-        return java.util.Collections.unmodifiableMap(key);
+        return Collections.unmodifiableMap(key);
     }
 }

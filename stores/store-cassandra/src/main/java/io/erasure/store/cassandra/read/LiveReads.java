@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.token.Token;
+import com.datastax.oss.driver.api.core.type.DataType;
 import io.erasure.model.record.ColumnValue;
 import io.erasure.store.cassandra.CqlRunner;
 import io.erasure.store.cassandra.json.CqlJson;
@@ -253,15 +254,13 @@ public final class LiveReads {
     private static LiveRow liveRow(TableShape shape, Map<String, Object> key, Row row) {
         List<ColumnValue> columns = new ArrayList<>();
         int index = 0;
-        for (Map.Entry<String, com.datastax.oss.driver.api.core.type.DataType> keyColumn :
-                shape.keyTypes().entrySet()) {
+        for (Map.Entry<String, DataType> keyColumn : shape.keyTypes().entrySet()) {
             // key columns have no write time of their own; they are listed so that a key-only row still has columns
             columns.add(ColumnValue.of(
                     keyColumn.getKey(), CqlJson.fromCassandraJson(keyColumn.getValue(), row.getString(index++))));
         }
         Long newest = null;
-        for (Map.Entry<String, com.datastax.oss.driver.api.core.type.DataType> column :
-                shape.regular().entrySet()) {
+        for (Map.Entry<String, DataType> column : shape.regular().entrySet()) {
             String name = column.getKey();
             Object value = shape.readNatively(name)
                     ? NonFiniteFloats.fromNativeFloatingPoint(row.getObject(index))

@@ -2,6 +2,7 @@ package io.erasure.store.cassandra.restore;
 
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
@@ -122,7 +123,7 @@ final class CellRestorer {
             updates.add(cql.prepare(shape.restoreCellsCql(columns)).bind(values.toArray()));
         }
         return updates.size() == 1
-                ? cql.configure((com.datastax.oss.driver.api.core.cql.BoundStatement) updates.get(0))
+                ? cql.configure((BoundStatement) updates.get(0))
                 : cql.configure(BatchStatement.newInstance(DefaultBatchType.UNLOGGED, updates));
     }
 

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -120,7 +121,7 @@ public final class RestoreWrites {
         }
 
         /** These cells limited to {@code columns}. */
-        public CellsByTtl only(java.util.Set<String> columns) {
+        public CellsByTtl only(Set<String> columns) {
             Map<Integer, Map<String, Object>> kept = new TreeMap<>();
             byTtl.forEach((ttl, group) -> group.forEach((column, value) -> {
                 if (columns.contains(column)) {

@@ -2,6 +2,7 @@ package io.erasure.store.cassandra.restore;
 
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
@@ -231,7 +232,7 @@ public final class Restorer {
             inserts.add(cql.prepare(shape.restoreCql()).bind(row.json(), row.writeTimeMicros(), row.ttlSeconds()));
         }
         return inserts.size() == 1
-                ? cql.configure((com.datastax.oss.driver.api.core.cql.BoundStatement) inserts.get(0))
+                ? cql.configure((BoundStatement) inserts.get(0))
                 : cql.configure(BatchStatement.newInstance(DefaultBatchType.UNLOGGED, inserts));
     }
 

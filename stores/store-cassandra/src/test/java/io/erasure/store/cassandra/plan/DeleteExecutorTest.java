@@ -3,6 +3,7 @@ package io.erasure.store.cassandra.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.datastax.oss.driver.api.core.type.DataType;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.KeyColumns;
@@ -142,8 +143,8 @@ class DeleteExecutorTest {
         return new DeletePlan(batch, statements, decisions);
     }
 
-    private static Map<String, com.datastax.oss.driver.api.core.type.DataType> orderedTypes() {
-        Map<String, com.datastax.oss.driver.api.core.type.DataType> types = new LinkedHashMap<>();
+    private static Map<String, DataType> orderedTypes() {
+        Map<String, DataType> types = new LinkedHashMap<>();
         types.put("region", DataTypes.TEXT);
         types.put("order_id", DataTypes.INT);
         return types;

@@ -2,6 +2,7 @@ package io.erasure.store.cassandra.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.datastax.oss.driver.api.core.type.DataType;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.KeyColumns;
@@ -49,8 +50,8 @@ class PartitionTombstonesTest {
         assertThat(most).isEqualTo(4);
     }
 
-    private static Map<String, com.datastax.oss.driver.api.core.type.DataType> keyTypes() {
-        Map<String, com.datastax.oss.driver.api.core.type.DataType> types = new LinkedHashMap<>();
+    private static Map<String, DataType> keyTypes() {
+        Map<String, DataType> types = new LinkedHashMap<>();
         types.put("region", DataTypes.TEXT);
         types.put("order_id", DataTypes.INT);
         return types;

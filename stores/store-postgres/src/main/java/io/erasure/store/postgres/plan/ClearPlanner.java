@@ -8,6 +8,7 @@ import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.DeletePlan.Action;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * Plans an anonymising batch ({@link DeleteBatch#anonymising()}) with one read-only query, as {@link DeletePlanner}
@@ -41,6 +42,6 @@ public final class ClearPlanner {
                 clearing.clearStatement(batch.clearColumns()),
                 batchSize,
                 true,
-                java.util.List.of());
+                List.of());
     }
 }

@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Restores an anonymised record ({@link DeletionRecord#anonymised()}): it holds only the values the anonymisation
@@ -98,9 +99,7 @@ final class ColumnRestorer {
             return Optional.of(
                     "an anonymised record of a child-table row: anonymisation clears only the dataset's own rows");
         }
-        if (!record.primaryKey()
-                .keySet()
-                .equals(java.util.Set.copyOf(shape.table().primaryKey()))) {
+        if (!record.primaryKey().keySet().equals(Set.copyOf(shape.table().primaryKey()))) {
             return Optional.of("the record's key " + record.primaryKey().keySet() + " is not the primary key "
                     + shape.table().primaryKey() + " of " + shape.table().qualifiedName());
         }

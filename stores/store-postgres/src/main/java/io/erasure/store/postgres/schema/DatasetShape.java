@@ -3,7 +3,9 @@ package io.erasure.store.postgres.schema;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.store.postgres.tree.ChildTable;
 import io.erasure.store.postgres.tree.TreeShape;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -23,7 +25,7 @@ public record DatasetShape(
 
     public DatasetShape {
         children = List.copyOf(children);
-        java.util.Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(schema, "schema");
     }
 
     /** A shape built without a catalog (SQL text tests). */
@@ -49,7 +51,7 @@ public record DatasetShape(
 
     /** The dataset's table and its child tables: what a delete writes to. */
     public List<TableSchema> tables() {
-        List<TableSchema> tables = new java.util.ArrayList<>();
+        List<TableSchema> tables = new ArrayList<>();
         tables.add(table);
         children.forEach(child -> tables.add(child.table()));
         return tables;

@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * A dataset's key template, checked against the operators' allow-list of key prefixes: it turns a row's key into
@@ -83,7 +84,7 @@ public final class ObjectTemplate {
         } else if (value instanceof Number number) {
             // as JSON readers give it back: 42.0 and 42 address the same object
             text = new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();
-        } else if (value instanceof CharSequence || value instanceof Boolean || value instanceof java.util.UUID) {
+        } else if (value instanceof CharSequence || value instanceof Boolean || value instanceof UUID) {
             text = value.toString();
         } else {
             throw new IllegalArgumentException("key column '" + column + "' of key template '" + text()

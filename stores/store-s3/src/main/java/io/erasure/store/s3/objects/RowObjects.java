@@ -5,6 +5,7 @@ import io.erasure.store.spi.StoreException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
@@ -82,7 +83,7 @@ public final class RowObjects {
         }
     }
 
-    private <T> T call(String action, java.util.function.Supplier<T> request) {
+    private <T> T call(String action, Supplier<T> request) {
         try {
             return request.get();
         } catch (SdkException e) {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -31,8 +32,8 @@ public record ObjectSnapshot(
     /** Column names are identifiers, so objects are numbered; the map keeps the object's key. */
     public static final String COLUMN_PREFIX = "object_";
     /** System metadata restored with the object besides its content type. */
-    static final java.util.List<String> HEADERS =
-            java.util.List.of("cacheControl", "contentEncoding", "contentDisposition", "contentLanguage");
+    static final List<String> HEADERS =
+            List.of("cacheControl", "contentEncoding", "contentDisposition", "contentLanguage");
 
     public ObjectSnapshot {
         Objects.requireNonNull(key, "key");
