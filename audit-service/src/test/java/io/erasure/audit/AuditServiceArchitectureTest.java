@@ -1,26 +1,10 @@
 package io.erasure.audit;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import io.erasure.support.architecture.ServiceArchitectureRules;
-import org.junit.jupiter.api.Test;
+import io.erasure.support.architecture.ServiceArchitectureTest;
 
-class AuditServiceArchitectureTest {
+class AuditServiceArchitectureTest extends ServiceArchitectureTest {
 
-    private static final String ROOT = "io.erasure.audit";
-    private final JavaClasses classes = ServiceArchitectureRules.classesOf(ROOT);
-
-    @Test
-    void featurePackagesAreFreeOfCycles() {
-        ServiceArchitectureRules.featurePackagesAreFreeOfCycles(ROOT).check(classes);
-    }
-
-    @Test
-    void onlyControllersSpeakHttp() {
-        ServiceArchitectureRules.onlyControllersSpeakHttp(ROOT).check(classes);
-    }
-
-    @Test
-    void storesAreReachedThroughTheSpi() {
-        ServiceArchitectureRules.noAdapterInternals(ROOT).check(classes);
+    AuditServiceArchitectureTest() {
+        super("io.erasure.audit");
     }
 }

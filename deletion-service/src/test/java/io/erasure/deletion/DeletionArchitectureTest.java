@@ -1,26 +1,10 @@
 package io.erasure.deletion;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import io.erasure.support.architecture.ServiceArchitectureRules;
-import org.junit.jupiter.api.Test;
+import io.erasure.support.architecture.ServiceArchitectureTest;
 
-class DeletionArchitectureTest {
+class DeletionArchitectureTest extends ServiceArchitectureTest {
 
-    private static final String ROOT = "io.erasure.deletion";
-    private final JavaClasses classes = ServiceArchitectureRules.classesOf(ROOT);
-
-    @Test
-    void featurePackagesAreFreeOfCycles() {
-        ServiceArchitectureRules.featurePackagesAreFreeOfCycles(ROOT).check(classes);
-    }
-
-    @Test
-    void onlyControllersSpeakHttp() {
-        ServiceArchitectureRules.onlyControllersSpeakHttp(ROOT).check(classes);
-    }
-
-    @Test
-    void storesAreReachedThroughTheSpi() {
-        ServiceArchitectureRules.noAdapterInternals(ROOT).check(classes);
+    DeletionArchitectureTest() {
+        super("io.erasure.deletion");
     }
 }

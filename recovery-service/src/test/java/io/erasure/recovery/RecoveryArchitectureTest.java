@@ -1,30 +1,15 @@
 package io.erasure.recovery;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import io.erasure.support.architecture.ServiceArchitectureRules;
-import org.junit.jupiter.api.Test;
+import io.erasure.support.architecture.ServiceArchitectureTest;
 
-class RecoveryArchitectureTest {
+class RecoveryArchitectureTest extends ServiceArchitectureTest {
 
-    private static final String ROOT = "io.erasure.recovery";
-    private final JavaClasses classes = ServiceArchitectureRules.classesOf(ROOT);
-
-    @Test
-    void featurePackagesAreFreeOfCycles() {
-        ServiceArchitectureRules.featurePackagesAreFreeOfCycles(ROOT).check(classes);
-    }
-
-    @Test
-    void onlyControllersSpeakHttp() {
-        ServiceArchitectureRules.onlyControllersSpeakHttp(ROOT).check(classes);
-    }
-
-    @Test
-    void storesAreReachedThroughTheSpi() {
-        // known debt: the Cassandra bulk restore path (SSTables) is reached directly, not through an optional SPI
-        // interface of the adapter; these are the only two classes allowed to
-        ServiceArchitectureRules.noAdapterInternals(
-                        ROOT, "io.erasure.recovery.restore.BulkRestores", "io.erasure.recovery.RecoveryProperties")
-                .check(classes);
+    // known debt: the Cassandra bulk restore path (SSTables) is reached directly, not through an optional SPI interface
+    // of the adapter; these two classes are the only ones allowed to
+    RecoveryArchitectureTest() {
+        super(
+                "io.erasure.recovery",
+                "io.erasure.recovery.restore.BulkRestores",
+                "io.erasure.recovery.RecoveryProperties");
     }
 }

@@ -1,26 +1,10 @@
 package io.erasure.validation;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import io.erasure.support.architecture.ServiceArchitectureRules;
-import org.junit.jupiter.api.Test;
+import io.erasure.support.architecture.ServiceArchitectureTest;
 
-class ValidationArchitectureTest {
+class ValidationArchitectureTest extends ServiceArchitectureTest {
 
-    private static final String ROOT = "io.erasure.validation";
-    private final JavaClasses classes = ServiceArchitectureRules.classesOf(ROOT);
-
-    @Test
-    void featurePackagesAreFreeOfCycles() {
-        ServiceArchitectureRules.featurePackagesAreFreeOfCycles(ROOT).check(classes);
-    }
-
-    @Test
-    void onlyControllersSpeakHttp() {
-        ServiceArchitectureRules.onlyControllersSpeakHttp(ROOT).check(classes);
-    }
-
-    @Test
-    void storesAreReachedThroughTheSpi() {
-        ServiceArchitectureRules.noAdapterInternals(ROOT).check(classes);
+    ValidationArchitectureTest() {
+        super("io.erasure.validation");
     }
 }
