@@ -129,8 +129,9 @@ public class IdentifierResolver {
                             + " and moved to another identifier before it is deleted would be"
                             + " deleted anyway: register an updated_at column as its conditional column (ConditionalColumn.timestamp)");
         }
-        String refusal = calls.call(store, () -> lookup.lookupRefusal(spec));
-        if (refusal != null) {
+        Optional<String> refused = calls.call(store, () -> lookup.lookupRefusal(spec));
+        if (refused.isPresent()) {
+            String refusal = refused.get();
             log.info(
                     "lookup task {}: {} cannot be looked up by {}: {}",
                     task.taskId(),

@@ -185,14 +185,14 @@ public final class CassandraStoreAdapter implements StoreAdapter, PurgeTracking,
     }
 
     /**
-     * Null when {@code spec}'s identifier column is the table's whole partition key or has a secondary or SAI
+     * Empty when {@code spec}'s identifier column is the table's whole partition key or has a secondary or SAI
      * index that answers {@code column = ?}; otherwise why not, naming the table, the column and the index to
      * create ({@link IdentifierRoute}). Reads the table's indexes from {@code system_schema} each time.
      */
     @Override
-    public String lookupRefusal(DatasetSpec spec) {
+    public Optional<String> lookupRefusal(DatasetSpec spec) {
         shape(spec, List.of());
-        return identifierRoute.refusal(spec);
+        return Optional.ofNullable(identifierRoute.refusal(spec));
     }
 
     /**

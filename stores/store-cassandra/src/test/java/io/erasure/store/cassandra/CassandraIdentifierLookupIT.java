@@ -57,7 +57,7 @@ class CassandraIdentifierLookupIT {
         writeEvent(spec, 1, "2024-01-03T00:00:00Z", 8);
         writeEvent(spec, 2, "2024-01-01T00:00:00Z", 7);
 
-        assertThat(adapter.lookupRefusal(spec)).isNull();
+        assertThat(adapter.lookupRefusal(spec)).isEmpty();
         List<Map<String, Object>> keys = adapter.keysByIdentifier(spec, List.of(1L, 3L), 100);
 
         assertThat(keys)
@@ -79,7 +79,7 @@ class CassandraIdentifierLookupIT {
         writeEvent(spec, 2, "2024-01-01T00:00:00Z", 7);
         writeEvent(spec, 3, "2024-01-05T00:00:00Z", 9);
 
-        assertThat(adapter.lookupRefusal(spec)).isNull();
+        assertThat(adapter.lookupRefusal(spec)).isEmpty();
         List<Map<String, Object>> keys = adapter.keysByIdentifier(spec, List.of(7, 9), 100);
 
         assertThat(keys)
@@ -97,7 +97,7 @@ class CassandraIdentifierLookupIT {
         writeEvent(spec, 4, "2024-01-01T00:00:00Z", 11);
         writeEvent(spec, 5, "2024-01-01T00:00:00Z", 12);
 
-        assertThat(adapter.lookupRefusal(spec)).isNull();
+        assertThat(adapter.lookupRefusal(spec)).isEmpty();
         assertThat(adapter.keysByIdentifier(spec, List.of(11), 100))
                 .extracting(CanonicalKey::render)
                 .containsExactly("{\"at\":\"2024-01-01T00:00:00Z\",\"customer_id\":4}");
@@ -108,7 +108,7 @@ class CassandraIdentifierLookupIT {
         DatasetSpec spec = events("member_id");
         writeEvent(spec, 1, "2024-01-01T00:00:00Z", 7);
 
-        String refusal = adapter.lookupRefusal(spec);
+        String refusal = adapter.lookupRefusal(spec).orElseThrow();
 
         assertThat(refusal)
                 .contains("member_id")
@@ -120,7 +120,7 @@ class CassandraIdentifierLookupIT {
 
         direct.execute(refusal.substring(refusal.indexOf("CREATE INDEX")));
         awaitQueryable(spec, "member_id", 7);
-        assertThat(adapter.lookupRefusal(spec)).isNull();
+        assertThat(adapter.lookupRefusal(spec)).isEmpty();
         assertThat(adapter.keysByIdentifier(spec, List.of(7), 100)).hasSize(1);
     }
 
@@ -128,7 +128,9 @@ class CassandraIdentifierLookupIT {
     void aClusteringColumnWithoutIndexIsRefused() {
         DatasetSpec spec = events("at");
 
-        assertThat(adapter.lookupRefusal(spec)).contains("clustering column").contains("CREATE INDEX");
+        assertThat(adapter.lookupRefusal(spec).orElseThrow())
+                .contains("clustering column")
+                .contains("CREATE INDEX");
     }
 
     @Test
@@ -138,7 +140,7 @@ class CassandraIdentifierLookupIT {
         direct.execute("CREATE INDEX ON " + KEYSPACE + "." + table + " (values(tags)) USING 'sai'");
         DatasetSpec spec = CassandraFixtures.spec(KEYSPACE, table, KeyColumns.partitionOnly("id"), "tags");
 
-        assertThat(adapter.lookupRefusal(spec)).contains("tags");
+        assertThat(adapter.lookupRefusal(spec).orElseThrow()).contains("tags");
     }
 
     @Test

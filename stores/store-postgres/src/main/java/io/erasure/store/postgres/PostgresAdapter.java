@@ -36,6 +36,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
@@ -235,12 +236,12 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
     }
 
     @Override
-    public String lookupRefusal(DatasetSpec spec) {
-        return onDataset(
+    public Optional<String> lookupRefusal(DatasetSpec spec) {
+        return Optional.ofNullable(onDataset(
                 spec,
                 List.of(),
                 "check the identifier index of dataset '" + spec.name() + "'",
-                (c, sql) -> identifierIndex.refusal(c, sql.shape()));
+                (c, sql) -> identifierIndex.refusal(c, sql.shape())));
     }
 
     /** @throws IllegalArgumentException when {@link #lookupRefusal} refuses, or for empty, null or too many identifiers */
@@ -255,9 +256,9 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
         if (limit < 1) {
             throw new IllegalArgumentException("a lookup's limit must be at least 1, got " + limit);
         }
-        String refusal = lookupRefusal(spec);
-        if (refusal != null) {
-            throw new IllegalArgumentException(refusal);
+        Optional<String> refusal = lookupRefusal(spec);
+        if (refusal.isPresent()) {
+            throw new IllegalArgumentException(refusal.get());
         }
         return onDataset(
                 spec,

@@ -58,7 +58,7 @@ class IdentifierLookupIT {
 
         assertThat(lookup.lookupRefusal(spec))
                 .as("an index that starts with member serves")
-                .isNull();
+                .isEmpty();
         List<Map<String, Object>> sevens = List.of(
                 Map.of("tenant", "a", "id", 3L), Map.of("tenant", "a", "id", 9L), Map.of("tenant", "b", "id", 1L));
         assertThat(lookup.keysByIdentifier(spec, List.of(7L), 10)).containsExactlyElementsOf(sevens);
@@ -92,7 +92,7 @@ class IdentifierLookupIT {
                 BEFORE,
                 BEFORE);
 
-        assertThat(lookup.lookupRefusal(spec)).isNull();
+        assertThat(lookup.lookupRefusal(spec)).isEmpty();
         assertThat(lookup.keysByIdentifier(spec, List.of("ann@example.com"), 10))
                 .containsExactly(Map.of("id", 2L), Map.of("id", 5L));
         assertThat(lookup.keysByIdentifier(spec, List.of("ann@example.com", "bob@example.com", "nobody"), 10))
@@ -109,7 +109,7 @@ class IdentifierLookupIT {
         TestDatabase.execute("CREATE INDEX unindexed_time_member ON lookup.unindexed (updated_at, member)");
         TestDatabase.execute("INSERT INTO lookup.unindexed VALUES (1, 7, ?)", BEFORE);
 
-        assertThat(lookup.lookupRefusal(spec))
+        assertThat(lookup.lookupRefusal(spec).orElseThrow())
                 .as("member is only the second column of an index")
                 .contains("lookup.unindexed")
                 .contains("member")
@@ -120,7 +120,7 @@ class IdentifierLookupIT {
 
         TestDatabase.execute("CREATE INDEX CONCURRENTLY ON lookup.unindexed (member)");
 
-        assertThat(lookup.lookupRefusal(spec)).as("a refusal is not cached").isNull();
+        assertThat(lookup.lookupRefusal(spec)).as("a refusal is not cached").isEmpty();
         assertThat(lookup.keysByIdentifier(spec, List.of(7L), 10)).containsExactly(Map.of("id", 1L));
     }
 
@@ -134,7 +134,7 @@ class IdentifierLookupIT {
         TestDatabase.execute(
                 "INSERT INTO lookup.by_member VALUES (7, 2, ?), (7, 1, ?), (8, 1, ?)", BEFORE, BEFORE, BEFORE);
 
-        assertThat(lookup.lookupRefusal(spec)).isNull();
+        assertThat(lookup.lookupRefusal(spec)).isEmpty();
         assertThat(lookup.keysByIdentifier(spec, List.of(7L), 10))
                 .containsExactly(Map.of("member", 7L, "id", 1L), Map.of("member", 7L, "id", 2L));
     }
@@ -153,7 +153,7 @@ class IdentifierLookupIT {
                 .as("a failed CREATE INDEX CONCURRENTLY leaves an invalid index")
                 .hasMessageContaining("duplicate");
 
-        assertThat(lookup.lookupRefusal(spec))
+        assertThat(lookup.lookupRefusal(spec).orElseThrow())
                 .contains("half_failed: not valid or not ready")
                 .contains("half_partial: partial")
                 .contains("CREATE INDEX CONCURRENTLY ON lookup.half_indexed (member)");

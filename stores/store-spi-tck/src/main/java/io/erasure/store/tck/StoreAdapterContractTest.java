@@ -275,7 +275,7 @@ public abstract class StoreAdapterContractTest {
         }
         IdentifierLookup lookup = (IdentifierLookup) adapter();
 
-        assertThat(lookup.lookupRefusal(members)).isNull();
+        assertThat(lookup.lookupRefusal(members)).isEmpty();
         assertThat(ids(lookup.keysByIdentifier(members, List.of(100L), 100))).containsExactlyInAnyOrder(1L, 3L, 5L);
         assertThat(ids(lookup.keysByIdentifier(members, List.of(100L, 300L), 100)))
                 .containsExactlyInAnyOrder(1L, 3L, 4L, 5L);
@@ -292,7 +292,7 @@ public abstract class StoreAdapterContractTest {
         table().writeWithIdentifier(members, 1, 100, "row-1", 1, BEFORE);
         IdentifierLookup lookup = (IdentifierLookup) adapter();
 
-        String refusal = lookup.lookupRefusal(members);
+        String refusal = lookup.lookupRefusal(members).orElseThrow();
 
         assertThat(refusal).isNotNull().contains(members.table()).contains("member");
         assertThatThrownBy(() -> lookup.keysByIdentifier(members, List.of(100L), 10))

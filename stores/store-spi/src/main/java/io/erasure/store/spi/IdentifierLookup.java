@@ -3,6 +3,7 @@ package io.erasure.store.spi;
 import io.erasure.model.dataset.DatasetSpec;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Optional for a {@link StoreAdapter}: finds the rows of an identifier when the identifier is not the dataset's
@@ -22,16 +23,16 @@ import java.util.Map;
 public interface IdentifierLookup {
 
     /**
-     * Null when the rows of {@code spec}'s identifier column can be found with indexed reads; otherwise why not,
+     * Empty when the rows of {@code spec}'s identifier column can be found with indexed reads; otherwise why not,
      * in one sentence that names the fix (e.g. "no index starts with orders.member_id: CREATE INDEX ...").
      */
-    String lookupRefusal(DatasetSpec spec);
+    Optional<String> lookupRefusal(DatasetSpec spec);
 
     /**
      * The full keys of the rows whose identifier column equals one of {@code identifiers} (values in their JSON
      * form), distinct, in the store's key order, at most {@code limit} of them (which ones, when more match, is
      * unspecified): a caller that gets {@code limit} keys asks with a larger limit or refuses. Only called after
-     * {@link #lookupRefusal} returned null.
+     * {@link #lookupRefusal} returned empty.
      */
     List<Map<String, Object>> keysByIdentifier(DatasetSpec spec, List<Object> identifiers, int limit);
 }
