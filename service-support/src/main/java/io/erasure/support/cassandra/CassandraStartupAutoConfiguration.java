@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.cassandra.autoconfigure.CassandraAutoConfiguration;
 import org.springframework.boot.cassandra.autoconfigure.DriverConfigLoaderBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 
@@ -14,7 +13,7 @@ import org.springframework.context.annotation.Bean;
  * session, and with it the service, comes up once a node answers. Without this the first failed attempt ends the
  * service's start, and whatever restarted it has to try again.
  */
-@AutoConfiguration(before = CassandraAutoConfiguration.class)
+@AutoConfiguration(beforeName = "org.springframework.boot.cassandra.autoconfigure.CassandraAutoConfiguration")
 @ConditionalOnClass({CqlSession.class, DriverConfigLoaderBuilderCustomizer.class})
 public class CassandraStartupAutoConfiguration {
 
