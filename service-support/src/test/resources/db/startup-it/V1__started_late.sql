@@ -1,0 +1,1 @@
+CREATE TABLE started_late (id int PRIMARY KEY);
