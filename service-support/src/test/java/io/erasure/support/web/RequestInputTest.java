@@ -261,7 +261,15 @@ class RequestInputTest {
     }
 
     @SpringBootConfiguration
-    @EnableAutoConfiguration
+    // a web app without stores: service-support's test classpath also carries the Cassandra, JDBC and Flyway
+    // auto-configurations (for the startup tests), which would wait for a node or a database that is not there
+    @EnableAutoConfiguration(
+            excludeName = {
+                "org.springframework.boot.cassandra.autoconfigure.CassandraAutoConfiguration",
+                "org.springframework.boot.cassandra.autoconfigure.health.CassandraHealthContributorAutoConfiguration",
+                "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+                "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration"
+            })
     @Import(Specs.class)
     static class App {}
 
