@@ -77,9 +77,12 @@ class ValidationConfiguration {
                 meters);
     }
 
-    private static CqlSession deletionLogSession(DeletionLogConnection connection) {
+    static CqlSession deletionLogSession(DeletionLogConnection connection) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withStringList(DefaultDriverOption.CONTACT_POINTS, connection.endpoints())
+                // as for Boot's session (CassandraStartupAutoConfiguration): a node down while the service starts is
+                // waited for, not a reason to exit
+                .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, true)
                 .withString(DefaultDriverOption.SESSION_NAME, "erasure-validation-deletion-log")
                 // a record missed on a lagging replica would hide a zombie from the report
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
