@@ -1,6 +1,5 @@
 package io.erasure.store.spi;
 
-import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -39,7 +38,7 @@ public record StoreCapabilities(int maxBatch, Set<Capability> supported) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be >= 1, got " + maxBatch);
         }
-        supported = supported.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(supported));
+        supported = Set.copyOf(supported);
     }
 
     /** A store taking at most {@code maxBatch} keys a call, with the {@code supported} capabilities and no other. */
