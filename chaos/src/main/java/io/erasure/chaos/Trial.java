@@ -142,10 +142,12 @@ final class Trial {
             long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
             for (String dataset : runs.keySet()) {
                 String runId = last(dataset);
-                while (!ChaosPlatform.FINAL.contains(state(runId)) && System.nanoTime() < deadline) {
+                String state = state(runId);
+                while (!ChaosPlatform.FINAL.contains(state) && System.nanoTime() < deadline) {
                     Thread.sleep(1_000);
+                    state = state(runId);
                 }
-                if (!ChaosPlatform.FINAL.contains(state(runId))) {
+                if (!ChaosPlatform.FINAL.contains(state)) {
                     cancel(runId);
                     done.add("cancelled " + runId);
                 }
