@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.erasure.store.cassandra.guard.NodeDowntimes;
 import io.erasure.store.cassandra.jmx.NodeJmx;
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapterProvider;
 import io.erasure.store.spi.StoreConnection;
@@ -23,6 +24,11 @@ public final class CassandraAdapterProvider implements StoreAdapterProvider {
     @Override
     public String type() {
         return TYPE;
+    }
+
+    @Override
+    public SettingsSpec settings() {
+        return CassandraSettings.SPEC;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.erasure.store.cassandra;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.erasure.store.cassandra.load.LoadLimits;
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 import java.net.InetSocketAddress;
@@ -45,6 +46,31 @@ public record CassandraSettings(
         Optional<Credentials> credentials,
         Optional<InetSocketAddress> jmx,
         LoadLimits loadLimits) {
+
+    /**
+     * Every setting a Cassandra connection may have: the ones above, {@link LoadLimits}' {@code load.*}, and the bulk
+     * restore path's {@code storage-port} and {@code sstableloader-config} (read by {@code store-cassandra-bulk}).
+     */
+    public static final SettingsSpec SPEC = SettingsSpec.of(
+            "contact-points",
+            "local-datacenter",
+            "consistency",
+            "max-row-tombstones-per-partition",
+            "read-concurrency",
+            "max-keys-per-read",
+            "request-timeout-ms",
+            "username",
+            "password",
+            "jmx-host",
+            "jmx-port",
+            "load.mutation-backlog",
+            "load.read-backlog",
+            "load.compaction-backlog",
+            "load.write-latency-ms",
+            "load.read-latency-ms",
+            "load.pending-compactions",
+            "storage-port",
+            "sstableloader-config");
 
     public static final ConsistencyLevel DEFAULT_CONSISTENCY = DefaultConsistencyLevel.LOCAL_QUORUM;
     public static final int DEFAULT_MAX_ROW_TOMBSTONES_PER_PARTITION = 100;

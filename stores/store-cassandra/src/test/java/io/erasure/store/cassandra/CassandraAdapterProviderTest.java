@@ -27,6 +27,30 @@ class CassandraAdapterProviderTest {
 
         assertThatThrownBy(() -> StoreAdapters.load().open(connection))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("erasure.connections.cassandra-main.contact-points");
+                .hasMessageContaining("erasure.connections.cassandra-main.settings.contact-points");
+    }
+
+    @Test
+    void aMisspeltSettingIsRefusedBeforeAnyConnectionIsTried() {
+        StoreConnection connection = new StoreConnection(
+                "cassandra-main",
+                StoreKind.CASSANDRA,
+                Map.of("contact-points", "127.0.0.1:1", "local-datacenter", "dc1", "consistancy", "ALL"));
+
+        assertThatThrownBy(() -> StoreAdapters.load().open(connection))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'consistancy' (did you mean 'consistency'?)");
+    }
+
+    @Test
+    void theSpecKnowsTheLoadLimitsAndTheBulkPathsSettings() {
+        assertThat(CassandraSettings.SPEC.names())
+                .contains(
+                        "load.pending-compactions",
+                        "load.read-latency-ms",
+                        "storage-port",
+                        "sstableloader-config",
+                        "jmx-host",
+                        "jmx-port");
     }
 }

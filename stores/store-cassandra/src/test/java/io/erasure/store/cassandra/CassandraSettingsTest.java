@@ -51,7 +51,7 @@ class CassandraSettingsTest {
         settings.remove("local-datacenter");
         assertThatThrownBy(() -> CassandraSettings.from(new StoreConnection("main", StoreKind.CASSANDRA, settings)))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("erasure.connections.main.local-datacenter");
+                .hasMessageContaining("erasure.connections.main.settings.local-datacenter");
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.erasure.store.http.call.CallbackClient;
 import io.erasure.store.http.request.SecretHeaders;
 import io.erasure.store.http.target.HostResolver;
 import io.erasure.store.http.target.TargetPolicy;
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapterProvider;
 import io.erasure.store.spi.StoreConnection;
@@ -20,6 +21,11 @@ public final class HttpCallbackAdapterProvider implements StoreAdapterProvider {
     @Override
     public String type() {
         return "HTTP_CALLBACK";
+    }
+
+    @Override
+    public SettingsSpec settings() {
+        return HttpCallbackSettings.SPEC;
     }
 
     @Override

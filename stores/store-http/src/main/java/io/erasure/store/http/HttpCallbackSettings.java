@@ -1,6 +1,7 @@
 package io.erasure.store.http;
 
 import io.erasure.store.http.target.AddressRange;
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The operators' settings of one HTTP-callback connection ({@code erasure.connections.<ref>.*}). They decide
+ * The operators' settings of one HTTP-callback connection ({@code erasure.connections.<ref>.settings.*}). They decide
  * where the platform may send requests; the data owner's spec only says which URL it wants.
  *
  * @param ref                   the connection's name, for messages that say which setting to change
@@ -48,14 +49,25 @@ public record HttpCallbackSettings(
     public static final String SECRET_PREFIX = "secret.";
     public static final String SECRET_TEAMS_PREFIX = "secret-teams.";
 
+    /** Every setting an HTTP callback connection may have, with its {@code secret.*} and {@code secret-teams.*}. */
+    public static final SettingsSpec SPEC = SettingsSpec.of(
+                    "allowed-hosts",
+                    "allow-private-addresses",
+                    "allowed-addresses",
+                    "timeout-ms",
+                    "max-attempts",
+                    "backoff-ms",
+                    "max-batch")
+            .withPrefixes(SECRET_PREFIX, SECRET_TEAMS_PREFIX);
+
     public HttpCallbackSettings {
         allowedHosts = List.copyOf(allowedHosts);
         allowedAddresses = List.copyOf(allowedAddresses);
         if (allowedHosts.isEmpty()) {
             throw new StoreException.Fatal(
                     "connection '" + ref + "' setting 'allowed-hosts' lists no host; name the hosts"
-                            + " callbacks may reach, e.g. erasure.connections." + ref
-                            + ".allowed-hosts=owner.example.com,*.corp.example.com");
+                            + " callbacks may reach, e.g. " + StoreConnection.property(ref, "allowed-hosts")
+                            + "=owner.example.com,*.corp.example.com");
         }
         positive(ref, "timeout-ms", timeoutMs);
         positive(ref, "max-attempts", maxAttempts);
@@ -101,12 +113,12 @@ public record HttpCallbackSettings(
 
     /** The setting an operator adds to say which teams may use secret {@code name}. */
     public String secretTeamsSetting(String name) {
-        return "erasure.connections." + ref + "." + SECRET_TEAMS_PREFIX + name;
+        return StoreConnection.property(ref, SECRET_TEAMS_PREFIX + name);
     }
 
     /** The setting an operator adds to define secret {@code name}. */
     public String secretSetting(String name) {
-        return "erasure.connections." + ref + "." + SECRET_PREFIX + name;
+        return StoreConnection.property(ref, SECRET_PREFIX + name);
     }
 
     // secrets stay out of logs and exception messages: only their names are shown
@@ -148,7 +160,8 @@ public record HttpCallbackSettings(
                 continue;
             }
             try {
-                ranges.add(AddressRange.parse(part, "allowed by erasure.connections." + ref + ".allowed-addresses"));
+                ranges.add(
+                        AddressRange.parse(part, "allowed by " + StoreConnection.property(ref, "allowed-addresses")));
             } catch (IllegalArgumentException e) {
                 throw new StoreException.Fatal(
                         "connection '" + ref + "' setting 'allowed-addresses' has " + e.getMessage()

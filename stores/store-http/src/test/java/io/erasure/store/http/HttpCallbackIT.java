@@ -81,7 +81,7 @@ class HttpCallbackIT {
         assertThatThrownBy(() -> adapter.checkDataset(elsewhere))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("https://elsewhere.example.org/erasure/delete")
-                .hasMessageContaining("erasure.connections.owner-callbacks.allowed-hosts");
+                .hasMessageContaining("erasure.connections.owner-callbacks.settings.allowed-hosts");
     }
 
     @ParameterizedTest
@@ -180,7 +180,7 @@ class HttpCallbackIT {
         assertThatThrownBy(() -> strict.checkDataset(target))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("host 'owner.test' resolves to " + resolved.getHostAddress())
-                .hasMessageContaining("erasure.connections.strict.allowed-addresses");
+                .hasMessageContaining("erasure.connections.strict.settings.allowed-addresses");
         DeletePlan plan = strict.planDelete(batch(target, "batch-range", ids(1)));
         assertThatThrownBy(() -> strict.executeDelete(plan))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -439,7 +439,7 @@ class HttpCallbackIT {
         assertThatThrownBy(() -> adapter.checkDataset(unknown))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("'billing-key'")
-                .hasMessageContaining("erasure.connections.owner-callbacks.secret.billing-key");
+                .hasMessageContaining("erasure.connections.owner-callbacks.settings.secret.billing-key");
     }
 
     // --- the owner's answers ---

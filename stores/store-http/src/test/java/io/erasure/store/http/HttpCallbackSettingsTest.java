@@ -29,7 +29,7 @@ class HttpCallbackSettingsTest {
     void theAllowListIsRequired() {
         assertThatThrownBy(() -> from(Map.of("timeout-ms", "100")))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("erasure.connections.owners.allowed-hosts");
+                .hasMessageContaining("erasure.connections.owners.settings.allowed-hosts");
     }
 
     @ParameterizedTest
@@ -77,6 +77,20 @@ class HttpCallbackSettingsTest {
 
         assertThat(settings.secrets()).containsEntry("token", "Bearer very-secret-value");
         assertThat(settings.toString()).contains("token").doesNotContain("very-secret-value");
+    }
+
+    @Test
+    void theSpecKnowsSecretsAndTheirTeamsAndRefusesAnythingElse() {
+        StoreConnection secrets = new StoreConnection(
+                "owners",
+                StoreKind.HTTP_CALLBACK,
+                Map.of("allowed-hosts", "h", "secret.token", "x", "secret-teams.token", "billing"));
+        HttpCallbackSettings.SPEC.check(secrets);
+
+        assertThatThrownBy(() -> HttpCallbackSettings.SPEC.check(
+                        new StoreConnection("owners", StoreKind.HTTP_CALLBACK, Map.of("allowed-host", "h"))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'allowed-host' (did you mean 'allowed-hosts'?)");
     }
 
     private static HttpCallbackSettings from(Map<String, String> settings) {

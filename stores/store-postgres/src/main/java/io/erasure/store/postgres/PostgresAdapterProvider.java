@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import io.erasure.store.postgres.sql.SqlFailures;
 import io.erasure.store.postgres.tree.Hierarchies;
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapterProvider;
 import io.erasure.store.spi.StoreConnection;
@@ -23,6 +24,11 @@ public final class PostgresAdapterProvider implements StoreAdapterProvider {
     @Override
     public String type() {
         return "POSTGRES";
+    }
+
+    @Override
+    public SettingsSpec settings() {
+        return PostgresSettings.SPEC;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.erasure.store.postgres;
 
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 
@@ -34,6 +35,21 @@ public record PostgresSettings(
         int lockWaitLimit,
         int activeSessionLimit,
         int cpus) {
+
+    /** Every setting a PostgreSQL connection may have: the ones above and {@code Hierarchies}' {@code hierarchy.*}. */
+    public static final SettingsSpec SPEC = SettingsSpec.of(
+                    "url",
+                    "username",
+                    "password",
+                    "pool-size",
+                    "batch-size",
+                    "statement-timeout-ms",
+                    "lock-timeout-ms",
+                    "latency-limit-ms",
+                    "lock-wait-limit",
+                    "active-session-limit",
+                    "cpus")
+            .withPrefixes("hierarchy.");
 
     public static final int DEFAULT_BATCH_SIZE = 200;
 

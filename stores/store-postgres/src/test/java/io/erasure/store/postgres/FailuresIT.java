@@ -133,7 +133,7 @@ class FailuresIT {
         StoreConnection noUrl = new StoreConnection("pg-empty", StoreKind.POSTGRES, Map.of());
         assertThatThrownBy(() -> StoreAdapters.load().open(noUrl))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("erasure.connections.pg-empty.url");
+                .hasMessageContaining("erasure.connections.pg-empty.settings.url");
     }
 
     @Test

@@ -30,7 +30,22 @@ class PostgresSettingsTest {
                         connection(Map.of("url", "jdbc:postgresql://db/app", "username", "u", "batch-size", "0"))))
                 .hasMessage("setting 'batch-size' must be >= 1, got 0");
         assertThatThrownBy(() -> PostgresSettings.from(connection(Map.of("url", "jdbc:postgresql://db/app"))))
-                .hasMessageContaining("configure erasure.connections.pg-main.username");
+                .hasMessageContaining("configure erasure.connections.pg-main.settings.username");
+    }
+
+    @Test
+    void theSpecKnowsEveryHierarchySettingAndRefusesAMisspeltOne() {
+        PostgresSettings.SPEC.check(connection(Map.of(
+                "url", "jdbc:postgresql://db/app",
+                "username", "u",
+                "hierarchy.orders.tree.parent-column", "parent_id",
+                "hierarchy.orders.child.items.table", "order_items")));
+
+        assertThatThrownBy(() -> PostgresSettings.SPEC.check(
+                        connection(Map.of("url", "jdbc:postgresql://db/app", "statement-timeout", "5000"))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("'statement-timeout' (did you mean 'statement-timeout-ms'?)")
+                .hasMessageContaining("and any name under hierarchy.*");
     }
 
     private static StoreConnection connection(Map<String, String> settings) {

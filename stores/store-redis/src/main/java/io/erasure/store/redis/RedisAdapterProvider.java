@@ -1,5 +1,6 @@
 package io.erasure.store.redis;
 
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapterProvider;
 import io.erasure.store.spi.StoreConnection;
@@ -21,6 +22,11 @@ public final class RedisAdapterProvider implements StoreAdapterProvider {
     @Override
     public String type() {
         return "REDIS";
+    }
+
+    @Override
+    public SettingsSpec settings() {
+        return RedisSettings.SPEC;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.erasure.store.redis;
 
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 import io.lettuce.core.RedisURI;
@@ -8,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The settings of one Redis connection ({@code erasure.connections.<ref>.*}). The server is a standalone Redis (or a
+ * The settings of one Redis connection ({@code erasure.connections.<ref>.settings.*}). The server is a standalone Redis (or a
  * proxy in front of one): multi-key {@code UNLINK} is not split by hash slot, so Redis Cluster is not supported.
  *
  * @param uri            {@code uri} ({@code redis://[[username]:password@]host[:port][/database]}, {@code rediss://} for
@@ -25,6 +26,20 @@ import java.util.List;
  */
 public record RedisSettings(
         String ref, RedisURI uri, int pipelineSize, List<String> keyPrefixes, int opsLimit, int latencyLimitMs) {
+
+    /** Every setting a Redis connection may have. */
+    public static final SettingsSpec SPEC = SettingsSpec.of(
+            "uri",
+            "host",
+            "port",
+            "username",
+            "password",
+            "database",
+            "timeout-ms",
+            "pipeline-size",
+            "key-prefixes",
+            "ops-limit",
+            "latency-limit-ms");
 
     public static final int DEFAULT_PIPELINE_SIZE = 500;
     public static final int DEFAULT_PORT = 6379;
@@ -48,8 +63,8 @@ public record RedisSettings(
                         .withHost(connection
                                 .setting("host")
                                 .orElseThrow(() -> new StoreException.Fatal("connection '" + ref
-                                        + "' needs setting 'uri' (redis://host:6379/0) or 'host' (and 'port'); configure erasure.connections."
-                                        + ref + ".host")))
+                                        + "' needs setting 'uri' (redis://host:6379/0) or 'host' (and 'port'); configure "
+                                        + StoreConnection.property(ref, "host"))))
                         .withPort(port(connection))
                         .build());
         connection.setting("username").ifPresent(uri::setUsername);

@@ -110,6 +110,6 @@ class FailuresIT {
 
         assertThatThrownBy(() -> StoreAdapters.load().open(noHost))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("erasure.connections.redis-empty.host");
+                .hasMessageContaining("erasure.connections.redis-empty.settings.host");
     }
 }

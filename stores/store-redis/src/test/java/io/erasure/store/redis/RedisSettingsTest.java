@@ -60,7 +60,7 @@ class RedisSettingsTest {
     void badValuesNameTheSetting() {
         assertThatThrownBy(() -> RedisSettings.from(connection(Map.of())))
                 .isInstanceOf(StoreException.Fatal.class)
-                .hasMessageContaining("erasure.connections.cache.host");
+                .hasMessageContaining("erasure.connections.cache.settings.host");
         assertThatThrownBy(() -> RedisSettings.from(connection(Map.of("host", "h", "pipeline-size", "5000"))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("'pipeline-size' must be within 1..1000");

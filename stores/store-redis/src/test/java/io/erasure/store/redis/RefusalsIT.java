@@ -42,7 +42,7 @@ class RefusalsIT {
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("key template 'billing:{customer_id}'")
                 .hasMessageContaining("[profile:, session:]")
-                .hasMessageContaining("erasure.connections.redis-test.key-prefixes");
+                .hasMessageContaining("erasure.connections.redis-test.settings.key-prefixes");
         assertThatThrownBy(() -> guarded.checkDataset(placeholderFirst))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("'{customer_id}:profile:'");

@@ -1,6 +1,7 @@
 package io.erasure.store.s3;
 
 import io.erasure.store.s3.client.S3ClientFactory;
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapterProvider;
 import io.erasure.store.spi.StoreConnection;
@@ -17,6 +18,11 @@ public final class S3ObjectAdapterProvider implements StoreAdapterProvider {
     @Override
     public String type() {
         return "S3_OBJECT";
+    }
+
+    @Override
+    public SettingsSpec settings() {
+        return S3Settings.SPEC;
     }
 
     @Override

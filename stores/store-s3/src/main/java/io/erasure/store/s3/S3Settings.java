@@ -1,5 +1,6 @@
 package io.erasure.store.s3;
 
+import io.erasure.store.spi.SettingsSpec;
 import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 import java.net.URI;
@@ -9,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The settings of one S3 connection ({@code erasure.connections.<ref>.*}).
+ * The settings of one S3 connection ({@code erasure.connections.<ref>.settings.*}).
  *
  * @param ref                 the connection's name, for messages
  * @param endpoint            {@code endpoint}: an S3-compatible server (MinIO, s3proxy); null for AWS itself
@@ -58,6 +59,23 @@ public record S3Settings(
         boolean allowVersionedBucket,
         int callTimeoutMs) {
 
+    /** Every setting an S3 object connection may have. */
+    public static final SettingsSpec SPEC = SettingsSpec.of(
+            "endpoint",
+            "region",
+            "bucket",
+            "access-key",
+            "secret-key",
+            "path-style",
+            "retained-bucket",
+            "retained-prefix",
+            "inline-max-bytes",
+            "max-objects-per-key",
+            "key-prefixes",
+            "conditional-requests",
+            "allow-versioned-bucket",
+            "call-timeout-ms");
+
     public static final int DEFAULT_INLINE_MAX_BYTES = 256 * 1024;
     public static final int DEFAULT_MAX_OBJECTS_PER_KEY = 10_000;
     public static final String DEFAULT_RETAINED_PREFIX = "retained/";
@@ -104,9 +122,9 @@ public record S3Settings(
                 connection.intSetting("call-timeout-ms", 30_000));
     }
 
-    /** Where a connection's error messages point: {@code erasure.connections.<ref>.<name>}. */
+    /** Where a connection's error messages point: {@code erasure.connections.<ref>.settings.<name>}. */
     public String settingName(String name) {
-        return "erasure.connections." + ref + "." + name;
+        return StoreConnection.property(ref, name);
     }
 
     @Override

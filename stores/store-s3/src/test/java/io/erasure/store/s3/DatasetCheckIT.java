@@ -44,7 +44,7 @@ class DatasetCheckIT {
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("'private/{customer_id}.json'")
                 .hasMessageContaining("[exports/, shared/erasure/]")
-                .hasMessageContaining("erasure.connections.s3-test.key-prefixes");
+                .hasMessageContaining("erasure.connections.s3-test.settings.key-prefixes");
         assertThatThrownBy(() -> guarded.planDelete(
                         new DeleteBatch(outside, "batch-outside", TestS3.serverCutoff(), List.of(key(40)))))
                 .isInstanceOf(StoreException.Fatal.class);
@@ -69,7 +69,7 @@ class DatasetCheckIT {
                     .isInstanceOf(StoreException.Fatal.class)
                     .hasMessageContaining("bucket 'no-such-owner-bucket'")
                     .hasMessageContaining("does not exist")
-                    .hasMessageContaining("erasure.connections.s3-test.bucket");
+                    .hasMessageContaining("erasure.connections.s3-test.settings.bucket");
         }
     }
 
@@ -80,7 +80,7 @@ class DatasetCheckIT {
                             () -> adapter.checkDataset(TestS3.spec("exports-retained", "exports/{customer_id}.json")))
                     .isInstanceOf(StoreException.Fatal.class)
                     .hasMessageContaining("bucket 'no-such-retained-bucket'")
-                    .hasMessageContaining("erasure.connections.s3-test.retained-bucket");
+                    .hasMessageContaining("erasure.connections.s3-test.settings.retained-bucket");
         }
     }
 

@@ -132,7 +132,7 @@ class RetainedObjectsIT {
             assertThatThrownBy(() -> unretained.readRows(SPEC, List.of(key(23))))
                     .isInstanceOf(StoreException.Fatal.class)
                     .hasMessageContaining("s3://retained-owner/exports/23.bin")
-                    .hasMessageContaining("erasure.connections.s3-test.retained-bucket");
+                    .hasMessageContaining("erasure.connections.s3-test.settings.retained-bucket");
         }
         assertThat(exists(BUCKET, "exports/23.bin")).isTrue();
     }

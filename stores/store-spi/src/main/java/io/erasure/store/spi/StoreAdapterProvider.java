@@ -13,6 +13,12 @@ public interface StoreAdapterProvider {
     String type();
 
     /**
+     * The connection settings this type's adapters read; {@link StoreAdapters#open} refuses a connection with any
+     * other setting before calling {@link #open}.
+     */
+    SettingsSpec settings();
+
+    /**
      * Opens an adapter on one store (cluster or database). The adapter owns its connections until
      * {@link StoreAdapter#close()}.
      *

@@ -11,7 +11,7 @@ public final class StoreAdapters {
 
     private final Map<String, StoreAdapterProvider> providers;
 
-    private StoreAdapters(Map<String, StoreAdapterProvider> providers) {
+    StoreAdapters(Map<String, StoreAdapterProvider> providers) {
         this.providers = Map.copyOf(providers);
     }
 
@@ -45,8 +45,15 @@ public final class StoreAdapters {
         return provider;
     }
 
+    /**
+     * Opens an adapter on {@code connection} once its settings are known to its type ({@link SettingsSpec#check}).
+     *
+     * @throws StoreException.Fatal for an unknown type or setting, or settings the provider refuses
+     */
     public StoreAdapter open(StoreConnection connection) {
-        return provider(connection.kind()).open(connection);
+        StoreAdapterProvider provider = provider(connection.kind());
+        provider.settings().check(connection);
+        return provider.open(connection);
     }
 
     public Set<String> types() {

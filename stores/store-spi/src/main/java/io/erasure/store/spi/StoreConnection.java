@@ -27,8 +27,16 @@ public record StoreConnection(String ref, StoreKind kind, Map<String, String> se
 
     public String required(String name) {
         return setting(name)
-                .orElseThrow(() -> new StoreException.Fatal("connection '" + ref + "' has no setting '" + name
-                        + "'; configure erasure.connections." + ref + "." + name));
+                .orElseThrow(() -> new StoreException.Fatal(
+                        "connection '" + ref + "' has no setting '" + name + "'; configure " + property(ref, name)));
+    }
+
+    /**
+     * Where an operator sets {@code name} for connection {@code ref}: {@code erasure.connections.<ref>.settings.<name>}
+     * (every message that asks for a setting names it this way).
+     */
+    public static String property(String ref, String name) {
+        return "erasure.connections." + ref + ".settings." + name;
     }
 
     public int intSetting(String name, int defaultValue) {

@@ -37,7 +37,7 @@ class SecretHeadersTest {
         assertThatThrownBy(() -> secrets.resolve(Map.of("X-Api-Key", "secret:api-key"), "billing"))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("'api-key'")
-                .hasMessageContaining("erasure.connections.owners.secret.api-key");
+                .hasMessageContaining("erasure.connections.owners.settings.secret.api-key");
     }
 
     @Test
@@ -45,11 +45,12 @@ class SecretHeadersTest {
         assertThatThrownBy(() -> secrets.resolve(Map.of("Authorization", "secret:token"), "marketing"))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("team 'marketing' may not use")
-                .hasMessageContaining("bound to [billing, payments] by erasure.connections.owners.secret-teams.token")
+                .hasMessageContaining(
+                        "bound to [billing, payments] by erasure.connections.owners.settings.secret-teams.token")
                 .hasMessageNotContaining("abc123xyz");
         assertThatThrownBy(() -> secrets.resolve(Map.of("Authorization", "secret:unbound"), "billing"))
                 .hasMessageContaining(
-                        "no team may: operators bind it with erasure.connections.owners.secret-teams.unbound");
+                        "no team may: operators bind it with erasure.connections.owners.settings.secret-teams.unbound");
         assertThat(secrets.resolve(Map.of("Authorization", "secret:token"), "payments"))
                 .containsEntry("Authorization", "Bearer abc123xyz");
     }

@@ -228,7 +228,7 @@ class TargetPolicyTest {
                         "host 'owner.example.com' resolves to 100.64.1.1, in 100.64.0.0/10 (shared address"
                                 + " space for carrier-grade NAT, RFC 6598)")
                 .hasMessageContaining("operators add 100.64.0.0/10 (or 100.64.1.1/32 alone) to"
-                        + " erasure.connections.c.allowed-addresses")
+                        + " erasure.connections.c.settings.allowed-addresses")
                 .hasMessageContaining("erasure.connections.c.allow-private-addresses=true");
     }
 
@@ -302,7 +302,7 @@ class TargetPolicyTest {
         assertThatThrownBy(() -> policy.check("copy.httpCallback.url", "https://other.example.org/delete"))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("https://other.example.org/delete")
-                .hasMessageContaining("erasure.connections.c.allowed-hosts");
+                .hasMessageContaining("erasure.connections.c.settings.allowed-hosts");
     }
 
     @Test

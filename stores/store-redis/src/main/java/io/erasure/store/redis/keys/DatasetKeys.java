@@ -3,6 +3,7 @@ package io.erasure.store.redis.keys;
 import io.erasure.model.dataset.CopyTarget;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.StoreKind;
+import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,8 +63,8 @@ public final class DatasetKeys {
             throw new StoreException.Fatal(dataset + " has key template '" + text + "', outside the key prefixes that"
                     + " connection '" + connectionRef + "' may delete from " + allowedPrefixes
                     + "; register the copy under"
-                    + " one of them, or have the operators add its prefix to erasure.connections." + connectionRef
-                    + ".key-prefixes");
+                    + " one of them, or have the operators add its prefix to "
+                    + StoreConnection.property(connectionRef, "key-prefixes"));
         }
         return new DatasetKeys(spec, keyTemplate);
     }
