@@ -53,7 +53,21 @@ class ControlPlaneArchitectureTest {
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("org.springframework.http.HttpStatus")
                 .because("what a refusal means is the domain's; which status answers it is the web layer's: throw"
-                        + " ApiProblem through its named factories (notFound, conflict, unprocessable, ...)")
+                        + " a Refusal through its named factories (notFound, conflict, unprocessable, ...); ApiErrors"
+                        + " answers each kind with its status")
+                .check(controlPlane);
+    }
+
+    @Test
+    void refusalsAreTheDomainsAndKnowNothingOfTheWeb() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.erasure.controlplane.refusal..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.springframework..", "io.erasure.controlplane.api..")
+                .because("a service throws a Refusal whether a controller, a listener or a scheduler called it;"
+                        + " only ApiErrors turns one into an HTTP answer")
                 .check(controlPlane);
     }
 }

@@ -1,5 +1,6 @@
 package io.erasure.controlplane.api;
 
+import io.erasure.controlplane.refusal.Refusal;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.security.authorization.AuthorizationDeniedException;
@@ -14,9 +15,20 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 @RestControllerAdvice
 public class ApiErrors {
 
-    @ExceptionHandler(ApiProblem.class)
-    ProblemDetail problem(ApiProblem problem) {
-        return ProblemDetail.forStatusAndDetail(problem.status(), problem.getMessage());
+    @ExceptionHandler(Refusal.class)
+    ProblemDetail refused(Refusal refusal) {
+        return ProblemDetail.forStatusAndDetail(status(refusal.kind()), refusal.getMessage());
+    }
+
+    static HttpStatus status(Refusal.Kind kind) {
+        return switch (kind) {
+            case NOT_FOUND -> HttpStatus.NOT_FOUND;
+            case CONFLICT -> HttpStatus.CONFLICT;
+            case FORBIDDEN -> HttpStatus.FORBIDDEN;
+            case INVALID -> HttpStatus.BAD_REQUEST;
+            case UNPROCESSABLE -> HttpStatus.UNPROCESSABLE_CONTENT;
+            case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
+        };
     }
 
     @ExceptionHandler(IllegalArgumentException.class)

@@ -1,8 +1,8 @@
 package io.erasure.controlplane.control;
 
 import io.erasure.controlplane.actions.ActionsLog;
-import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.outbox.Outbox;
+import io.erasure.controlplane.refusal.Refusal;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.contract.Topics;
@@ -65,18 +65,18 @@ public class KillSwitches {
     @Transactional
     public KillSwitch flip(String scope, boolean active, String reason, Caller caller) {
         if (!caller.has(Role.OPERATOR)) {
-            throw ApiProblem.forbidden("only an OPERATOR may flip a kill switch");
+            throw Refusal.forbidden("only an OPERATOR may flip a kill switch");
         }
         if (!ControlSignal.GLOBAL.equals(scope)) {
             Names.datasetName("scope", scope);
             Integer known = jdbc.queryForObject("SELECT count(*) FROM datasets WHERE name = ?", Integer.class, scope);
             if (known == null || known == 0) {
-                throw ApiProblem.notFound(
+                throw Refusal.notFound(
                         "dataset " + Require.echo(scope) + " (kill switch scopes are 'global' or a dataset name)");
             }
         }
         if (reason == null || reason.isBlank()) {
-            throw ApiProblem.badRequest("reason is required: say why deletion is stopped or resumed");
+            throw Refusal.badRequest("reason is required: say why deletion is stopped or resumed");
         }
         long sequence = nextSequence(scope);
         Instant now = clock.instant();

@@ -1,6 +1,6 @@
 package io.erasure.controlplane.forward;
 
-import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.controlplane.refusal.Refusal;
 import io.erasure.controlplane.refused.RefusedTaskTotals;
 import io.erasure.controlplane.refused.RefusedTasks;
 import io.erasure.controlplane.registry.ForwardPolicies;
@@ -76,7 +76,7 @@ public class ForwardController {
         Caller caller = callers.current();
         caller.requireAny("publishing forward-deletion requests", Role.PUBLISHER, Role.OPERATOR);
         if (sources.get(body.aggregateType()).isEmpty()) {
-            throw ApiProblem.badRequest(
+            throw Refusal.badRequest(
                     "aggregateType '" + body.aggregateType() + "' is not a registered identifier source;"
                             + " register it with POST /api/identifier-sources or name one that is");
         }
@@ -102,8 +102,7 @@ public class ForwardController {
 
     @GetMapping("/api/forward-requests/{id}")
     public RequestView get(@PathVariable String id) {
-        DeletionRequest request =
-                requests.find(id).orElseThrow(() -> ApiProblem.notFound("forward request '" + id + "'"));
+        DeletionRequest request = requests.find(id).orElseThrow(() -> Refusal.notFound("forward request '" + id + "'"));
         return RequestView.of(request, targets.of(id), refused.ofRequest(id).orElse(null));
     }
 
@@ -145,7 +144,7 @@ public class ForwardController {
         try {
             return RequestState.valueOf(state.trim().toUpperCase());
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest(
+            throw Refusal.badRequest(
                     "state must be one of " + List.of(RequestState.values()) + ", got " + Require.echo(state));
         }
     }

@@ -1,8 +1,8 @@
 package io.erasure.controlplane.registry;
 
 import io.erasure.controlplane.actions.ActionsLog;
-import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.ownership.OwnershipRules;
+import io.erasure.controlplane.refusal.Refusal;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.support.access.Caller;
@@ -89,7 +89,7 @@ public class DatasetRegistry {
                     Timestamp.from(now),
                     Timestamp.from(nextRun));
         } catch (DuplicateKeyException e) {
-            throw ApiProblem.conflict("a dataset named '" + spec.name() + "' is already registered; choose another name"
+            throw Refusal.conflict("a dataset named '" + spec.name() + "' is already registered; choose another name"
                     + " or update it with PUT /api/datasets/" + spec.name());
         }
         addRevision(spec.name(), 1, "REGISTERED", spec, true, caller, now);
@@ -99,7 +99,7 @@ public class DatasetRegistry {
 
     public DatasetView update(String name, DatasetSpec spec, Caller caller) {
         if (!name.equals(spec.name())) {
-            throw ApiProblem.badRequest("name in the body ('" + spec.name() + "') must equal the dataset in the path ('"
+            throw Refusal.badRequest("name in the body ('" + spec.name() + "') must equal the dataset in the path ('"
                     + name + "'); a dataset cannot be renamed, register a new one instead");
         }
         requireMayChange(require(name), caller); // before the live check: a caller who may not change it learns nothing
@@ -162,7 +162,7 @@ public class DatasetRegistry {
     }
 
     public DatasetView require(String name) {
-        return get(name).orElseThrow(() -> ApiProblem.notFound("dataset '" + name + "'"));
+        return get(name).orElseThrow(() -> Refusal.notFound("dataset '" + name + "'"));
     }
 
     /** Datasets matching all given filters; {@code text} matches name, table, namespace or team. */
@@ -220,7 +220,7 @@ public class DatasetRegistry {
     private DatasetView lockForChange(String name, Caller caller) {
         DatasetView current = jdbc.query("SELECT * FROM datasets WHERE name = ? FOR UPDATE", this::view, name).stream()
                 .findFirst()
-                .orElseThrow(() -> ApiProblem.notFound("dataset '" + name + "'"));
+                .orElseThrow(() -> Refusal.notFound("dataset '" + name + "'"));
         requireMayChange(current, caller);
         return current;
     }
@@ -232,8 +232,8 @@ public class DatasetRegistry {
 
     private void requireSource(DatasetSpec spec) {
         if (sources.get(spec.identifierSource()).isEmpty()) {
-            throw ApiProblem.badRequest("identifierSource '" + spec.identifierSource()
-                    + "' is not registered; register it" + " first with POST /api/identifier-sources");
+            throw Refusal.badRequest("identifierSource '" + spec.identifierSource() + "' is not registered; register it"
+                    + " first with POST /api/identifier-sources");
         }
     }
 
@@ -243,17 +243,17 @@ public class DatasetRegistry {
      */
     private void requireGranted(DatasetSpec spec) {
         ownership.refusal(spec).ifPresent(refusal -> {
-            throw ApiProblem.forbidden(refusal);
+            throw Refusal.forbidden(refusal);
         });
         ownership.limitsRefusal(spec.limits()).ifPresent(refusal -> {
-            throw ApiProblem.badRequest(refusal);
+            throw Refusal.badRequest(refusal);
         });
     }
 
     /** Fails with 403 unless {@code caller} is an OWNER of {@code team}; {@code what} completes "may ...". */
     public static void requireOwner(Caller caller, String team, String what) {
         if (!caller.ownsTeam(team)) {
-            throw ApiProblem.forbidden(
+            throw Refusal.forbidden(
                     "only an OWNER of team '" + team + "' may " + what + "; you are '" + caller.name() + "' with roles "
                             + caller.roles() + (caller.team() == null ? "" : " in team '" + caller.team() + "'"));
         }

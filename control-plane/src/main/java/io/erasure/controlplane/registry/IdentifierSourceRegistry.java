@@ -1,8 +1,8 @@
 package io.erasure.controlplane.registry;
 
 import io.erasure.controlplane.actions.ActionsLog;
-import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.ownership.OwnershipRules;
+import io.erasure.controlplane.refusal.Refusal;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.support.access.Caller;
 import io.erasure.support.access.Role;
@@ -72,7 +72,7 @@ public class IdentifierSourceRegistry {
                     caller.name(),
                     Timestamp.from(now));
         } catch (DuplicateKeyException e) {
-            throw ApiProblem.conflict("an identifier source named '" + owned.name() + "' is already registered;"
+            throw Refusal.conflict("an identifier source named '" + owned.name() + "' is already registered;"
                     + " update it with PUT /api/identifier-sources/" + owned.name());
         }
         addRevision(owned, 1, "REGISTERED", caller, now);
@@ -83,8 +83,7 @@ public class IdentifierSourceRegistry {
     @Transactional
     public IdentifierSource update(String name, IdentifierSource source, Caller caller) {
         if (!name.equals(source.name())) {
-            throw ApiProblem.badRequest(
-                    "name in the body ('" + source.name() + "') must equal the path ('" + name + "')");
+            throw Refusal.badRequest("name in the body ('" + source.name() + "') must equal the path ('" + name + "')");
         }
         Current current = jdbc
                 .query(
@@ -96,7 +95,7 @@ public class IdentifierSourceRegistry {
                         name)
                 .stream()
                 .findFirst()
-                .orElseThrow(() -> ApiProblem.notFound("identifier source '" + name + "'"));
+                .orElseThrow(() -> Refusal.notFound("identifier source '" + name + "'"));
         requireMayChange(current.source(), caller);
         IdentifierSource owned = withOwner(source, caller, current.source().ownerTeam());
         requireGranted(owned);
@@ -140,7 +139,7 @@ public class IdentifierSourceRegistry {
     }
 
     public IdentifierSource require(String name) {
-        return get(name).orElseThrow(() -> ApiProblem.notFound("identifier source '" + name + "'"));
+        return get(name).orElseThrow(() -> Refusal.notFound("identifier source '" + name + "'"));
     }
 
     public List<IdentifierSource> list() {
@@ -181,13 +180,12 @@ public class IdentifierSourceRegistry {
             return source.ownedBy(team);
         }
         if (!caller.has(Role.OWNER) || caller.team() == null) {
-            throw ApiProblem.forbidden("only OWNERs (for their team) and OPERATORs may register or change identifier"
+            throw Refusal.forbidden("only OWNERs (for their team) and OPERATORs may register or change identifier"
                     + " sources; you are '" + caller.name() + "' with roles " + caller.roles());
         }
         if (!caller.ownsTeam(team)) {
-            throw ApiProblem.forbidden(
-                    "an OWNER registers identifier sources for their own team only: '" + caller.name()
-                            + "' is in team '" + caller.team() + "', the source names ownerTeam '" + team + "'");
+            throw Refusal.forbidden("an OWNER registers identifier sources for their own team only: '" + caller.name()
+                    + "' is in team '" + caller.team() + "', the source names ownerTeam '" + team + "'");
         }
         return source.ownedBy(team);
     }
@@ -197,7 +195,7 @@ public class IdentifierSourceRegistry {
             return;
         }
         if (current.ownerTeam() == null || !caller.ownsTeam(current.ownerTeam())) {
-            throw ApiProblem.forbidden("identifier source '" + current.name() + "' belongs to "
+            throw Refusal.forbidden("identifier source '" + current.name() + "' belongs to "
                     + (current.ownerTeam() == null ? "the operators" : "team '" + current.ownerTeam() + "'")
                     + ": only " + (current.ownerTeam() == null ? "" : "its OWNERs or ") + "an OPERATOR may change it;"
                     + " you are '" + caller.name() + "' with roles " + caller.roles()
@@ -208,7 +206,7 @@ public class IdentifierSourceRegistry {
     private void requireGranted(IdentifierSource source) {
         if (source.ownerTeam() != null) {
             ownership.refusal(source, source.ownerTeam()).ifPresent(refusal -> {
-                throw ApiProblem.forbidden(refusal);
+                throw Refusal.forbidden(refusal);
             });
         }
     }

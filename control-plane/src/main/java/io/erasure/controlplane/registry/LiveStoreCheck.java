@@ -1,6 +1,6 @@
 package io.erasure.controlplane.registry;
 
-import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.controlplane.refusal.Refusal;
 import io.erasure.model.dataset.DatasetSpec;
 import java.net.http.HttpClient;
 import java.util.List;
@@ -77,7 +77,7 @@ public class LiveStoreCheck {
             throw unavailable(spec, "the deletion service answered without a result");
         }
         if (!result.problems().isEmpty()) {
-            throw ApiProblem.unprocessable("dataset '" + spec.name() + "' does not fit the live"
+            throw Refusal.unprocessable("dataset '" + spec.name() + "' does not fit the live"
                     + " stores it names, so nothing was stored: "
                     + result.problems().stream()
                             .map(p -> p.place() + ": " + p.problem())
@@ -85,8 +85,8 @@ public class LiveStoreCheck {
         }
     }
 
-    private ApiProblem unavailable(DatasetSpec spec, String why) {
-        return ApiProblem.unavailable("dataset '" + spec.name() + "' could not be checked against"
+    private Refusal unavailable(DatasetSpec spec, String why) {
+        return Refusal.unavailable("dataset '" + spec.name() + "' could not be checked against"
                 + " the live stores (" + why
                 + "), so nothing was stored; register it again once the deletion service"
                 + " answers (erasure.registry.live-check)");

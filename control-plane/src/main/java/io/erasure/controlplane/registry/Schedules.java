@@ -1,6 +1,6 @@
 package io.erasure.controlplane.registry;
 
-import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.controlplane.refusal.Refusal;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -16,12 +16,12 @@ public final class Schedules {
         try {
             cron = CronExpression.parse(schedule);
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("schedule '" + schedule + "' is not a valid cron expression: " + e.getMessage()
+            throw Refusal.badRequest("schedule '" + schedule + "' is not a valid cron expression: " + e.getMessage()
                     + "; use 'second minute hour day-of-month month day-of-week', e.g. '0 0 2 * * *'");
         }
         ZonedDateTime next = cron.next(after.atZone(ZoneOffset.UTC));
         if (next == null) {
-            throw ApiProblem.badRequest("schedule '" + schedule + "' never fires again");
+            throw Refusal.badRequest("schedule '" + schedule + "' never fires again");
         }
         return next.toInstant();
     }

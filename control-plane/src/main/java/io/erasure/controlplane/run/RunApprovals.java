@@ -1,7 +1,7 @@
 package io.erasure.controlplane.run;
 
-import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.ownership.OwnershipRules;
+import io.erasure.controlplane.refusal.Refusal;
 import io.erasure.controlplane.registry.DatasetRegistry;
 import io.erasure.controlplane.registry.DatasetView;
 import io.erasure.controlplane.registry.IdentifierSourceRegistry;
@@ -100,7 +100,7 @@ public class RunApprovals {
         }
         String why = excluded.get(caller.name());
         if (why != null) {
-            throw ApiProblem.forbidden("'" + caller.name() + "' " + why + ", so another OPERATOR must approve run "
+            throw Refusal.forbidden("'" + caller.name() + "' " + why + ", so another OPERATOR must approve run "
                     + run.id() + " (no one approves their own change or run: "
                     + String.join(", ", excluded.keySet()) + " may not)");
         }

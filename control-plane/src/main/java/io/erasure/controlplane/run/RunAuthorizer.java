@@ -1,6 +1,6 @@
 package io.erasure.controlplane.run;
 
-import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.controlplane.refusal.Refusal;
 import io.erasure.model.event.DeletionAuthorized;
 import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.SigningKey;
@@ -45,12 +45,12 @@ public class RunAuthorizer {
         Object validation = run.counts() == null ? null : run.counts().get("validation");
         Object digest = validation instanceof Map<?, ?> counts ? counts.get(FINAL_SET_DIGEST) : null;
         if (!(digest instanceof String finalSetDigest) || finalSetDigest.isBlank()) {
-            throw ApiProblem.conflict("run " + run.id() + " has no final-set digest: the validation-service that"
+            throw Refusal.conflict("run " + run.id() + " has no final-set digest: the validation-service that"
                     + " validated it predates signed authorizations, so its tasks could not be checked; upgrade"
                     + " validation-service and start a new run");
         }
         if (run.cutoffMicros() == null) {
-            throw ApiProblem.conflict("run " + run.id() + " has no cut-off yet: it was never audited, so there is"
+            throw Refusal.conflict("run " + run.id() + " has no cut-off yet: it was never audited, so there is"
                     + " nothing to authorize");
         }
         Authorization signed = key.sign(Authorization.unsigned(

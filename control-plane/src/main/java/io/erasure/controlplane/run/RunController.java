@@ -1,6 +1,6 @@
 package io.erasure.controlplane.run;
 
-import io.erasure.controlplane.api.ApiProblem;
+import io.erasure.controlplane.refusal.Refusal;
 import io.erasure.model.check.Require;
 import io.erasure.model.run.RunState;
 import io.erasure.support.access.CallerResolver;
@@ -66,7 +66,7 @@ public class RunController {
     public ResponseEntity<byte[]> receiptSignature(@PathVariable String id) {
         StoredReceipt receipt = stored(id);
         if (receipt.signature() == null) {
-            throw ApiProblem.notFound(
+            throw Refusal.notFound(
                     "a signature for the receipt of run " + id + " (it was issued before receipts" + " were signed)");
         }
         return ResponseEntity.ok()
@@ -77,7 +77,7 @@ public class RunController {
     private StoredReceipt stored(String id) {
         RunRecord run = runs.require(id);
         return store.storedReceipt(id)
-                .orElseThrow(() -> ApiProblem.notFound("a receipt for run " + id + " (it is " + run.state()
+                .orElseThrow(() -> Refusal.notFound("a receipt for run " + id + " (it is " + run.state()
                         + "; receipts are issued when a run's deletions are over, or its dry-run)"));
     }
 
@@ -100,7 +100,7 @@ public class RunController {
         try {
             return RunState.valueOf(state.trim().toUpperCase());
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest(
+            throw Refusal.badRequest(
                     "state " + Require.echo(state) + " is unknown; use one of " + List.of(RunState.values()));
         }
     }

@@ -1,9 +1,9 @@
 package io.erasure.controlplane.run;
 
 import io.erasure.controlplane.actions.ActionsLog;
-import io.erasure.controlplane.api.ApiProblem;
 import io.erasure.controlplane.control.KillSwitches;
 import io.erasure.controlplane.ownership.OwnershipRules;
+import io.erasure.controlplane.refusal.Refusal;
 import io.erasure.controlplane.registry.DatasetRegistry;
 import io.erasure.controlplane.registry.DatasetView;
 import io.erasure.controlplane.registry.ForwardAction;
@@ -70,7 +70,7 @@ public class RunService {
     public RunRecord trigger(String dataset, boolean dryRun, Caller caller) {
         DatasetView view = datasets.require(dataset);
         if (!caller.has(Role.OPERATOR) && !caller.ownsTeam(view.spec().ownerTeam())) {
-            throw ApiProblem.forbidden("only an OPERATOR or an OWNER of team '"
+            throw Refusal.forbidden("only an OPERATOR or an OWNER of team '"
                     + view.spec().ownerTeam() + "' may start a run of '" + dataset + "'");
         }
         return start(view, dryRun, caller.name());
@@ -105,32 +105,32 @@ public class RunService {
     private RunRecord start(DatasetView view, boolean dryRun, String actor) {
         DatasetSpec spec = view.spec();
         if (!view.enabled()) {
-            throw ApiProblem.conflict("dataset '" + spec.name() + "' is disabled; enable it before starting a run");
+            throw Refusal.conflict("dataset '" + spec.name() + "' is disabled; enable it before starting a run");
         }
         String keeps = rowsKept(spec.name());
         if (keeps != null && !dryRun) {
-            throw ApiProblem.conflict(keeps);
+            throw Refusal.conflict(keeps);
         }
         // grants can be narrowed after registration: a dataset no longer granted to its team does not run
         ownership.refusal(spec).ifPresent(refusal -> {
-            throw ApiProblem.conflict("dataset '" + spec.name() + "' is no longer registrable as it is: " + refusal);
+            throw Refusal.conflict("dataset '" + spec.name() + "' is no longer registrable as it is: " + refusal);
         });
         String id = RunId.random().value();
         IdentifierSourceRegistry.Current source = sources.current(spec.identifierSource())
-                .orElseThrow(() -> ApiProblem.conflict("identifier source '" + spec.identifierSource()
-                        + "' of dataset '" + spec.name() + "' is not registered"));
+                .orElseThrow(() -> Refusal.conflict("identifier source '" + spec.identifierSource() + "' of dataset '"
+                        + spec.name() + "' is not registered"));
         // the source decides what is deletable: one whose team lost the grant for its table or backups does not run
         // either
         IdentifierSource frozenSource = source.source();
         if (frozenSource.ownerTeam() != null) {
             ownership.refusal(frozenSource, frozenSource.ownerTeam()).ifPresent(refusal -> {
-                throw ApiProblem.conflict("identifier source '" + frozenSource.name() + "' of dataset '" + spec.name()
+                throw Refusal.conflict("identifier source '" + frozenSource.name() + "' of dataset '" + spec.name()
                         + "' is no longer registrable as it is: " + refusal);
             });
         }
         if (!runs.insert(id, spec, view.revision(), source.source(), source.revision(), dryRun, actor)) {
             RunRecord active = runs.activeRun(spec.name()).orElse(null);
-            throw ApiProblem.conflict("a run of '" + spec.name() + "' is already active"
+            throw Refusal.conflict("a run of '" + spec.name() + "' is already active"
                     + (active == null ? "" : ": " + active.id() + " in " + active.state())
                     + "; runs of one dataset never overlap");
         }
@@ -162,7 +162,7 @@ public class RunService {
         RunRecord run = awaitingDecision(runId, caller);
         approvals.requireMayApprove(run, caller);
         if (!runs.move(run, RunState.AUTHORIZED)) {
-            throw ApiProblem.conflict("run " + runId + " changed state meanwhile; reload it");
+            throw Refusal.conflict("run " + runId + " changed state meanwhile; reload it");
         }
         runs.recordDecision(runId, null, caller.name());
         commands.authorize(run, DeletionAuthorized.Basis.APPROVED, caller.name());
@@ -184,13 +184,13 @@ public class RunService {
 
     @Transactional
     public RunRecord cancel(String runId, Caller caller, String reason) {
-        RunRecord run = runs.lock(runId).orElseThrow(() -> ApiProblem.notFound("run " + runId));
+        RunRecord run = runs.lock(runId).orElseThrow(() -> Refusal.notFound("run " + runId));
         if (!caller.has(Role.OPERATOR) && !caller.ownsTeam(run.spec().ownerTeam())) {
-            throw ApiProblem.forbidden(
+            throw Refusal.forbidden(
                     "only an OPERATOR or an OWNER of team '" + run.spec().ownerTeam() + "' may cancel this run");
         }
         if (!run.state().canTransitionTo(RunState.CANCELLED)) {
-            throw ApiProblem.conflict("run " + runId + " is " + run.state() + " and can no longer be cancelled");
+            throw Refusal.conflict("run " + runId + " is " + run.state() + " and can no longer be cancelled");
         }
         String why = reasonOrDefault(reason, "cancelled by " + caller.name());
         runs.move(run, RunState.CANCELLED);
@@ -202,16 +202,16 @@ public class RunService {
     }
 
     public RunRecord require(String runId) {
-        return runs.find(runId).orElseThrow(() -> ApiProblem.notFound("run " + runId));
+        return runs.find(runId).orElseThrow(() -> Refusal.notFound("run " + runId));
     }
 
     private RunRecord awaitingDecision(String runId, Caller caller) {
         if (!caller.has(Role.OPERATOR)) {
-            throw ApiProblem.forbidden("only an OPERATOR may approve or reject a run");
+            throw Refusal.forbidden("only an OPERATOR may approve or reject a run");
         }
-        RunRecord run = runs.lock(runId).orElseThrow(() -> ApiProblem.notFound("run " + runId));
+        RunRecord run = runs.lock(runId).orElseThrow(() -> Refusal.notFound("run " + runId));
         if (run.state() != RunState.AWAITING_APPROVAL) {
-            throw ApiProblem.conflict("run " + runId + " is " + run.state() + ", not AWAITING_APPROVAL");
+            throw Refusal.conflict("run " + runId + " is " + run.state() + ", not AWAITING_APPROVAL");
         }
         return run;
     }
