@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -131,20 +132,9 @@ public abstract class DeletionLogTestSupport {
 
     /** Polls {@code value} until {@code done} holds (ingestion is asynchronous), at most 60 s. */
     protected static <T> T await(Supplier<T> value, Predicate<T> done) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        T last = value.get();
-        while (!done.test(last)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 60 s; last value: " + last);
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-            last = value.get();
-        }
-        return last;
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(value::get, done::test);
     }
 }

@@ -1,6 +1,7 @@
 package io.erasure.deletion;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.erasure.deletion.execution.Step;
 import io.erasure.infra.LocalEngines;
@@ -190,10 +191,7 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
                 .doesNotContain(3L, 6L);
         assertThat(records.stream().map(DeletionRecord::recordId).distinct()).hasSize(DELETED.size());
         // the batch is recorded while its report travels: give the record a moment
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (count("processed_batches", task) == 0 && System.nanoTime() < deadline) {
-            sleepMillis(100);
-        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> count("processed_batches", task) > 0);
         assertThat(count("processed_batches", task)).isEqualTo(1);
         assertThat(count("batch_copy_sources", task))
                 .as("remembered copy values are dropped with the batch's record")
@@ -203,14 +201,6 @@ class CrashBetweenStepsIT extends DeletionTestSupport {
     private long count(String table, DeletionTask task) {
         return jdbc.queryForObject(
                 "SELECT count(*) FROM deletion." + table + " WHERE batch_id = ?", Long.class, task.batchId(0));
-    }
-
-    private static void sleepMillis(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** How many copy values the batch had remembered right after its source delete (in whichever delivery). */

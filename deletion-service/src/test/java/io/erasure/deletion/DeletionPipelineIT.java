@@ -1,7 +1,9 @@
 package io.erasure.deletion;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.erasure.deletion.control.ControlState;
 import io.erasure.deletion.execution.Step;
 import io.erasure.deletionlog.client.FrozenSpec;
 import io.erasure.deletionlog.client.FrozenSpecs;
@@ -65,6 +67,9 @@ class DeletionPipelineIT extends DeletionTestSupport {
 
     @Autowired
     JsonMapper json;
+
+    @Autowired
+    ControlState controlState;
 
     @Autowired
     Supplier<FrozenSpecs> frozenSpecs;
@@ -156,15 +161,17 @@ class DeletionPipelineIT extends DeletionTestSupport {
 
         publish(task);
 
-        sleepMillis(2_000);
+        await().atMost(Duration.ofSeconds(30)).until(() -> deliveries(task.batchId(0)) == 2);
         assertThat(ids()).contains(1L).doesNotContain(2L);
         assertThat(records(task, 2)).hasSize(2);
         assertThat(completed(task, 1)).extracting(BatchCompleted::batchId).containsOnly(task.batchId(0));
-        assertThat(jdbc.queryForObject(
-                        "SELECT deliveries FROM deletion.processed_batches WHERE batch_id = ?",
-                        Integer.class,
-                        task.batchId(0)))
-                .isEqualTo(2);
+        assertThat(deliveries(task.batchId(0))).isEqualTo(2);
+    }
+
+    private int deliveries(String batchId) {
+        List<Integer> deliveries = jdbc.queryForList(
+                "SELECT deliveries FROM deletion.processed_batches WHERE batch_id = ?", Integer.class, batchId);
+        return deliveries.isEmpty() ? 0 : deliveries.get(0);
     }
 
     @Test
@@ -197,13 +204,14 @@ class DeletionPipelineIT extends DeletionTestSupport {
     @Test
     void theKillSwitchStopsDeletionUntilItIsReleased() {
         control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
-        sleepMillis(1_000);
+        await().atMost(Duration.ofSeconds(30)).until(() -> controlState.stopped(spec.name()));
         DeletionTask task = task(spec, 7, 8);
 
         publish(task);
 
-        sleepMillis(3_000);
-        assertThat(ids()).contains(7L, 8L);
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> ids().containsAll(List.of(7L, 8L)));
         assertThat(completed(task, 0)).isEmpty();
         assertThat(records(task, 0)).isEmpty();
 
@@ -427,13 +435,5 @@ class DeletionPipelineIT extends DeletionTestSupport {
                 r -> task.runId().equals(r.runId()),
                 atLeast,
                 Duration.ofSeconds(atLeast == 0 ? 3 : 30));
-    }
-
-    private static void sleepMillis(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

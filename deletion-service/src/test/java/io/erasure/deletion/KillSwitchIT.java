@@ -114,13 +114,13 @@ class KillSwitchIT extends DeletionTestSupport {
         DeletionTask source = DeletionTask.forRun(RunId.random(), spec, keys(1, 2), CUTOFF);
         DeletionTask copyTask = DeletionTask.forCopy(source, spec.copies().get(0), keys(1, 2));
         control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> controlState.stopped(spec.name()));
 
         publish(copyTask);
 
-        sleepMillis(3_000);
-        assertThat(ids("profiles_copy"))
-                .as("copy rows while the source's switch is on")
-                .contains(1L, 2L);
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> ids("profiles_copy").containsAll(List.of(1L, 2L)));
         assertThat(completed(copyTask, 0)).isEmpty();
 
         control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
@@ -136,7 +136,7 @@ class KillSwitchIT extends DeletionTestSupport {
         DeletionTask source = DeletionTask.forRun(run, spec, keys(3, 4), CUTOFF);
         DeletionTask copyTask = DeletionTask.forCopy(source, spec.copies().get(0), keys(3, 4));
         control(ControlSignal.dataset(spec.name(), false, List.of(run), "operator", "run cancelled"));
-        sleepMillis(500);
+        await().atMost(Duration.ofSeconds(30)).until(() -> controlState.cancelled(spec.name(), run));
 
         publish(copyTask);
         // a task published after it, on the same dataset and store, shows the copy task was consumed and skipped
@@ -144,8 +144,9 @@ class KillSwitchIT extends DeletionTestSupport {
         publish(later);
 
         completed(later, 1);
-        sleepMillis(1_000);
-        assertThat(ids("profiles_copy")).as("copy rows of the cancelled run").contains(3L, 4L);
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> ids("profiles_copy").containsAll(List.of(3L, 4L)));
         assertThat(completed(copyTask, 0)).isEmpty();
     }
 
@@ -239,10 +240,9 @@ class KillSwitchIT extends DeletionTestSupport {
         publish(task);
 
         try (ConfigurableApplicationContext restarted = startReplica(group)) {
-            sleepMillis(6_000);
-            assertThat(ids("profiles"))
-                    .as("rows of the switched-off dataset after the restart")
-                    .contains(5L, 6L);
+            await().during(Duration.ofSeconds(6))
+                    .atMost(Duration.ofSeconds(15))
+                    .until(() -> ids("profiles").containsAll(List.of(5L, 6L)));
             assertThat(completed(task, 0)).isEmpty();
         } finally {
             control(ControlSignal.dataset(spec.name(), false, List.of(), "operator", "all clear"));
@@ -283,10 +283,9 @@ class KillSwitchIT extends DeletionTestSupport {
                 startReplica(group, Map.of("erasure.deletion.control-topic", compacted))) {
             ControlState restartedControl = restarted.getBean(ControlState.class);
             await().atMost(Duration.ofSeconds(60)).until(restartedControl::caughtUp);
-            sleepMillis(6_000);
-            assertThat(ids("profiles"))
-                    .as("rows of the switched-off dataset after the restart")
-                    .contains(5L, 6L);
+            await().during(Duration.ofSeconds(6))
+                    .atMost(Duration.ofSeconds(15))
+                    .until(() -> ids("profiles").containsAll(List.of(5L, 6L)));
             assertThat(completed(task, 0)).isEmpty();
             assertThat(restartedControl.stopped(spec.name()))
                     .as("the restarted replica's switch")
@@ -388,13 +387,5 @@ class KillSwitchIT extends DeletionTestSupport {
                 .stream()
                 .map(e -> (BatchCompleted) e.payload())
                 .toList();
-    }
-
-    private static void sleepMillis(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.erasure.recovery;
 
+import static org.awaitility.Awaitility.await;
+
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.deletionlog.client.DeletionLog;
 import io.erasure.deletionlog.client.FrozenSpec;
@@ -14,8 +16,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -146,23 +148,13 @@ public abstract class RecoveryTestSupport {
                 .returnResult()
                 .getResponseBody();
         UUID id = UUID.fromString(json.readTree(created).get("id").asString());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            JsonNode request = get("/api/recoveries/" + id);
-            String status = request.get("status").asString();
-            if (status.equals("COMPLETED") || status.equals("FAILED")) {
-                return request;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("recovery " + id + " did not finish within 60 s: " + request);
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        return await().alias("recovery " + id + " COMPLETED or FAILED")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        () -> get("/api/recoveries/" + id),
+                        request -> Set.of("COMPLETED", "FAILED")
+                                .contains(request.get("status").asString()));
     }
 
     protected JsonNode get(String uri) {
