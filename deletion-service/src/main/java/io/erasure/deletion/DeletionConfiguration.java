@@ -4,6 +4,7 @@ import io.erasure.deletion.control.ControlCatchUp;
 import io.erasure.deletion.control.ControlState;
 import io.erasure.deletion.execution.BatchEvents;
 import io.erasure.deletion.execution.BatchExecutor;
+import io.erasure.deletion.execution.DeletionGate;
 import io.erasure.deletion.execution.DeletionMetrics;
 import io.erasure.deletion.execution.DeletionPaused;
 import io.erasure.deletion.execution.ProcessedBatches;
@@ -220,18 +221,15 @@ class DeletionConfiguration {
         return new BatchExecutor(
                 stores,
                 deletionLog,
-                lag,
+                new DeletionGate(control, lag, properties.killSwitchPoll(), properties.pauseHold(), clock),
                 throttle,
                 pacer,
-                control,
                 processed,
                 new CopyFanOut(publisher, json, jdbc),
                 events,
                 calls,
                 new DeletionMetrics(meters),
                 steps.getIfAvailable(() -> StepListener.NONE),
-                properties.killSwitchPoll(),
-                properties.pauseHold(),
                 clock);
     }
 

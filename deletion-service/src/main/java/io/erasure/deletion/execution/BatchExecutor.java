@@ -1,8 +1,7 @@
 package io.erasure.deletion.execution;
 
-import io.erasure.deletion.control.ControlState;
+import io.erasure.deletion.execution.DeletionGate.Cancelled;
 import io.erasure.deletion.fanout.CopyFanOut;
-import io.erasure.deletion.log.LogIngestionLag;
 import io.erasure.deletion.log.WriteAheadDeletionLog;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
 import io.erasure.deletion.throttle.SpreadPacer;
@@ -53,9 +52,9 @@ import org.slf4j.LoggerFactory;
  * A copy task (a task of a copy's view) goes through the same steps on the copy's store.
  * A crash between any two steps loses nothing: before the acknowledgement nothing was deleted, after
  * it every row has its record; the redelivered batch re-plans and finds what is already gone absent.
- * Kill switches and cancellation (of the source dataset, for a copy task) are checked before each batch, while
- * it waits for the throttle and again right before its delete; a pause longer than the hold hands the poll back
- * to the consumer ({@link DeletionPaused}) instead of blocking it.
+ * Kill switches, cancellation (of the source dataset, for a copy task) and the log's lag ({@link DeletionGate}) are
+ * checked before each batch, while it waits for the throttle and again right before its delete; a pause longer than
+ * the hold hands the poll back to the consumer ({@link DeletionPaused}) instead of blocking it.
  * A batch of a run spread over a window first waits for its pace ({@link SpreadPacer}), with the same checks; a pace
  * wait that would outlast the poll's time budget hands the poll back at the budget's end.
  */
@@ -68,50 +67,41 @@ public class BatchExecutor {
 
     private final StoreAdapterPool stores;
     private final WriteAheadDeletionLog deletionLog;
-    private final LogIngestionLag logLag;
+    private final DeletionGate gate;
     private final AdaptiveThrottle throttle;
     private final SpreadPacer pacer;
-    private final ControlState control;
     private final ProcessedBatches processed;
     private final CopyFanOut fanOut;
     private final BatchEvents events;
     private final StoreCalls calls;
     private final DeletionMetrics metrics;
     private final StepListener steps;
-    private final Duration pausePoll;
-    private final Duration pauseHold;
     private final Clock clock;
 
     public BatchExecutor(
             StoreAdapterPool stores,
             WriteAheadDeletionLog deletionLog,
-            LogIngestionLag logLag,
+            DeletionGate gate,
             AdaptiveThrottle throttle,
             SpreadPacer pacer,
-            ControlState control,
             ProcessedBatches processed,
             CopyFanOut fanOut,
             BatchEvents events,
             StoreCalls calls,
             DeletionMetrics metrics,
             StepListener steps,
-            Duration pausePoll,
-            Duration pauseHold,
             Clock clock) {
         this.stores = stores;
         this.deletionLog = deletionLog;
-        this.logLag = logLag;
+        this.gate = gate;
         this.throttle = throttle;
         this.pacer = pacer;
-        this.control = control;
         this.processed = processed;
         this.fanOut = fanOut;
         this.events = events;
         this.calls = calls;
         this.metrics = metrics;
         this.steps = steps;
-        this.pausePoll = pausePoll;
-        this.pauseHold = pauseHold;
         this.clock = clock;
     }
 
@@ -128,7 +118,7 @@ public class BatchExecutor {
      * that stays on, or {@code handBackAt} passing, throws {@link DeletionPaused} before the next delete.
      */
     public void execute(DeletionTask task, Instant handBackAt) {
-        if (cancelled(task)) {
+        if (gate.cancelled(task)) {
             log.info("task {} belongs to cancelled run {}: skipped", task.taskId(), task.runId());
             return;
         }
@@ -198,7 +188,7 @@ public class BatchExecutor {
             report(task, batchId, done.get()).await();
             return;
         }
-        awaitGo(task, handBackAt);
+        gate.awaitOpen(task, handBackAt);
         awaitPace(task, batchId, keys.size(), handBackAt);
 
         DeletePlan plan = calls.call(
@@ -212,9 +202,8 @@ public class BatchExecutor {
                 .map(DeletePlan.KeyDecision::key)
                 .toList();
         // the throttle waits before the read, so nothing but the log's acknowledgement lies between read and delete
-        if (!toDelete.isEmpty()
-                && !throttle.acquire(store, toDelete.size(), () -> mustWait(task) || cancelled(task), pausePoll)) {
-            throw halted(task);
+        if (!toDelete.isEmpty() && !throttle.acquire(store, toDelete.size(), gate.closed(task), gate.poll())) {
+            throw gate.halted(task);
         }
         List<LiveRow> rows = toDelete.isEmpty() ? List.of() : calls.call(store, () -> adapter.readRows(spec, toDelete));
         steps.after(Step.READ, batchId);
@@ -244,8 +233,8 @@ public class BatchExecutor {
                 0,
                 0);
         if (!toDelete.isEmpty()) {
-            if (mustWait(task) || cancelled(task)) {
-                throw halted(task); // right before the delete statements: a switch flipped since the read
+            if (gate.closed(task).getAsBoolean()) {
+                throw gate.halted(task); // right before the delete statements: a switch flipped since the read
             }
             long started = System.nanoTime();
             outcome = calls.call(store, () -> adapter.executeDelete(plan));
@@ -383,81 +372,15 @@ public class BatchExecutor {
                         false));
     }
 
-    /**
-     * Waits, up to the pause hold, while a kill switch is on or the deletion log's ingestion lags too far behind;
-     * then hands the poll back ({@link DeletionPaused}) rather than blocking the consumer. Also hands it back once
-     * the poll's time budget is spent.
-     */
-    private void awaitGo(DeletionTask task, Instant handBackAt) {
-        Instant holdUntil = clock.instant().plus(pauseHold);
-        boolean announced = false;
-        while (mustWait(task)) {
-            if (cancelled(task)) {
-                throw new Cancelled();
-            }
-            if (!announced) {
-                log.warn("deletion of {} paused: {}", task.dataset(), pauseReason(task));
-                announced = true;
-            }
-            if (clock.instant().isAfter(holdUntil) || clock.instant().isAfter(handBackAt)) {
-                throw new DeletionPaused("deletion of " + task.dataset() + " paused (" + pauseReason(task) + "): task "
-                        + task.taskId() + " handed back to the consumer");
-            }
-            try {
-                Thread.sleep(pausePoll.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StoreException.Retriable("interrupted while paused", e);
-            }
-        }
-        if (cancelled(task)) {
-            throw new Cancelled();
-        }
-        if (clock.instant().isAfter(handBackAt)) {
-            throw new DeletionPaused("the poll's time budget is spent: task " + task.taskId() + " handed back to the"
-                    + " consumer before batch of " + task.dataset());
-        }
-    }
-
     /** A paced batch waits for its slot, before its plan: nothing of it is read or deleted while it waits. */
     private void awaitPace(DeletionTask task, String batchId, int keys, Instant handBackAt) {
-        switch (pacer.await(task, batchId, keys, () -> mustWait(task) || cancelled(task), pausePoll, handBackAt)) {
+        switch (pacer.await(task, batchId, keys, gate.closed(task), gate.poll(), handBackAt)) {
             case GO -> {}
-            case STOPPED -> throw halted(task);
+            case STOPPED -> throw gate.halted(task);
             case HAND_BACK ->
                 throw new DeletionPaused("run " + task.runId() + " of " + task.dataset() + " is spread until "
                         + task.spread().end() + " and its next batch is not due within the poll's time budget: task "
                         + task.taskId() + " handed back to the consumer");
-        }
-    }
-
-    private boolean mustWait(DeletionTask task) {
-        return control.stopped(task.controlScope()) || logLag.tooFarBehind(task.dataset(), task.controlScope());
-    }
-
-    private boolean cancelled(DeletionTask task) {
-        return control.cancelled(task.controlScope(), task.runId());
-    }
-
-    private String pauseReason(DeletionTask task) {
-        return control.stopped(task.controlScope())
-                ? control.stopReason(task.controlScope())
-                : logLag.why(task.dataset(), task.controlScope());
-    }
-
-    /** What stopped a batch between its plan and its delete: a cancellation ends the task, anything else pauses it. */
-    private RuntimeException halted(DeletionTask task) {
-        if (cancelled(task)) {
-            return new Cancelled();
-        }
-        return new DeletionPaused("deletion of " + task.dataset() + " paused before its delete (" + pauseReason(task)
-                + "): task " + task.taskId() + " handed back to the consumer");
-    }
-
-    /** The task's run was cancelled: nothing more of it is deleted. */
-    private static final class Cancelled extends RuntimeException {
-        Cancelled() {
-            super(null, null, false, false);
         }
     }
 }

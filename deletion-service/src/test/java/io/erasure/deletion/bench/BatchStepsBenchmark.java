@@ -13,6 +13,7 @@ import io.erasure.deletion.control.ControlState;
 import io.erasure.deletion.control.ControlStore;
 import io.erasure.deletion.execution.BatchEvents;
 import io.erasure.deletion.execution.BatchExecutor;
+import io.erasure.deletion.execution.DeletionGate;
 import io.erasure.deletion.execution.DeletionMetrics;
 import io.erasure.deletion.execution.ProcessedBatches;
 import io.erasure.deletion.execution.StepListener;
@@ -270,10 +271,9 @@ public final class BatchStepsBenchmark {
                             config,
                             () -> sealed,
                             () -> new FrozenSpecs(keysSession, json, Duration.ofDays(30))),
-                    lag,
+                    new DeletionGate(control, lag, config.killSwitchPoll(), config.pauseHold(), clock),
                     new TimedThrottle(timings, config, ownership),
                     new SpreadPacer(processed, ownership, clock, SpreadPacer.Sleeper.THREAD),
-                    control,
                     processed,
                     new TimedFanOut(
                             timings, new DeletionTaskPublisher(kafka, json, signer(service, clock)), json, jdbc),
@@ -285,8 +285,6 @@ public final class BatchStepsBenchmark {
                             new SimpleMeterRegistry()),
                     new DeletionMetrics(new SimpleMeterRegistry()),
                     StepListener.NONE,
-                    config.killSwitchPoll(),
-                    config.pauseHold(),
                     clock);
 
             int rows = (WARMUP + BATCHES + 2 * COPY_BATCHES) * KEYS;
