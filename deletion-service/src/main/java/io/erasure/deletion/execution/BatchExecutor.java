@@ -5,7 +5,6 @@ import io.erasure.deletion.fanout.CopyFanOut;
 import io.erasure.deletion.log.WriteAheadDeletionLog;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
 import io.erasure.deletion.throttle.SpreadPacer;
-import io.erasure.model.dataset.CopyTarget;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchCounts;
@@ -18,14 +17,12 @@ import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.LiveRow;
-import io.erasure.store.spi.LiveState;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreException;
 import io.erasure.support.stores.StoreAdapterPool;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -142,14 +139,10 @@ public class BatchExecutor {
             fail(task, task.batchId(0), refused);
             return;
         }
-        if (task.anonymising() && !adapter.capabilities().clearColumns()) {
-            fail(
-                    task,
-                    task.batchId(0),
-                    new IllegalArgumentException("store type '" + task.spec().storeKind()
-                            + "' cannot anonymise (clear columns) of " + task.dataset()
-                            + "; set its forward policy to DELETE or"
-                            + " KEEP_SNAPSHOT"));
+        BatchEffect effect = BatchEffect.of(task);
+        Optional<String> unsupported = effect.unsupported(task, adapter);
+        if (unsupported.isPresent()) {
+            fail(task, task.batchId(0), new IllegalArgumentException(unsupported.get()));
             return;
         }
         int batchSize = adapter.capabilities().maxBatch();
@@ -158,7 +151,7 @@ public class BatchExecutor {
             List<Map<String, Object>> batchKeys = keys.subList(from, Math.min(keys.size(), from + batchSize));
             String batchId = task.batchId(index);
             try {
-                executeBatch(task, adapter, batchId, batchKeys, handBackAt);
+                executeBatch(task, adapter, effect, batchId, batchKeys, handBackAt);
             } catch (StoreException.Fatal | IllegalArgumentException refused) {
                 fail(task, batchId, refused);
                 return;
@@ -177,6 +170,7 @@ public class BatchExecutor {
     private void executeBatch(
             DeletionTask task,
             StoreAdapter adapter,
+            BatchEffect effect,
             String batchId,
             List<Map<String, Object>> keys,
             Instant handBackAt) {
@@ -215,11 +209,7 @@ public class BatchExecutor {
         requireEveryPlannedRowRead(batchId, unread);
 
         Instant deletedAt = clock.instant();
-        List<DeletionRecord> records = task.anonymising()
-                ? Anonymisation.records(task, batchId, sourceRows, deletedAt)
-                : rows.stream()
-                        .map(row -> DeletionRecord.of(task, batchId, row.key(), row.columns(), deletedAt))
-                        .toList();
+        List<DeletionRecord> records = effect.records(task, batchId, rows, sourceRows, deletedAt);
         WriteAheadDeletionLog.Acknowledgements logged = deletionLog.send(task, records);
         // while the log acknowledges: both must be in before the delete, neither depends on the other
         CopyFanOut.Remembered remembered = fanOut.remember(task, batchId, sourceRows);
@@ -243,36 +233,17 @@ public class BatchExecutor {
         Instant sourceGoneAt = clock.instant();
         steps.after(Step.DELETED, batchId);
 
-        long stillPresent = 0;
         List<Map<String, Object>> alreadyAbsent = plan.decisions().stream()
                 .filter(d -> d.action() == DeletePlan.Action.ABSENT)
                 .map(DeletePlan.KeyDecision::key)
                 .toList();
-        List<Map<String, Object>> deleted = new ArrayList<>();
-        BatchCounts counts = new BatchCounts(outcome.deleted(), outcome.skippedNewer(), outcome.absent(), 0);
-        if (!toDelete.isEmpty() && task.anonymising()) {
-            List<LiveRow> after = calls.call(store, () -> adapter.readRows(spec, toDelete));
-            Anonymisation.ReadBack readBack = Anonymisation.readBack(task, toDelete, after);
-            deleted.addAll(readBack.cleared());
-            stillPresent = readBack.stillPresent();
-        } else if (!toDelete.isEmpty() && readBackPossible(spec)) {
-            List<LiveState> after = calls.call(store, () -> adapter.checkLiveState(spec, toDelete));
-            Set<String> keptNewer = new HashSet<>();
-            for (int i = 0; i < toDelete.size(); i++) {
-                LiveState state = after.get(i);
-                if (!state.present()) {
-                    deleted.add(toDelete.get(i));
-                } else if (state.writtenAfter(task.cutoff())) {
-                    keptNewer.add(CanonicalKey.render(toDelete.get(i))); // a concurrent write rightly won: alive
-                } else {
-                    stillPresent++; // still there with nothing newer: the delete missed it
-                }
-            }
-            counts = ReadBackCounts.of(plan, outcome, deleted.size(), keptNewer.size(), stillPresent);
-            markKeptNewer(records, keptNewer);
-        } else {
-            deleted.addAll(toDelete);
-        }
+        BatchEffect.ReadBack readBack = toDelete.isEmpty()
+                ? BatchEffect.ReadBack.nothingPlanned(BatchEffect.reported(outcome))
+                : effect.readBack(task, adapter, calls, plan, outcome, toDelete);
+        markKeptNewer(records, readBack.keptNewer());
+        List<Map<String, Object>> deleted = readBack.done();
+        long stillPresent = readBack.stillPresent();
+        BatchCounts counts = readBack.counts();
         steps.after(Step.VERIFIED, batchId);
 
         int copyTasks = fanOut.publish(task, batchId, remembered, deleted, alreadyAbsent, sourceGoneAt);
@@ -328,14 +299,6 @@ public class BatchExecutor {
                             + unread.iterator().next() + "); the batch is planned again",
                     null);
         }
-    }
-
-    /**
-     * An HTTP callback without a check endpoint cannot be read back: the owner's answer is the outcome
-     * and every key it was asked to delete counts as deleted.
-     */
-    private static boolean readBackPossible(DatasetSpec spec) {
-        return !(spec.target() instanceof CopyTarget.HttpCallback callback) || callback.checkUrl() != null;
     }
 
     private BatchEvents.Sent report(DeletionTask task, String batchId, ProcessedBatches.Done result) {
