@@ -204,7 +204,7 @@ class DeletionPipelineIT extends DeletionTestSupport {
     @Test
     void theKillSwitchStopsDeletionUntilItIsReleased() {
         control(ControlSignal.dataset(spec.name(), true, List.of(), "operator", "incident"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> controlState.stopped(spec.name()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> switchedOff(spec.name()));
         DeletionTask task = task(spec, 7, 8);
 
         publish(task);
@@ -374,6 +374,11 @@ class DeletionPipelineIT extends DeletionTestSupport {
 
     private void publish(DeletionTask task) {
         send(Topics.DELETION_TASKS, Topics.taskKey(task), json.writeValueAsString(authorized(task)));
+    }
+
+    /** The switch is applied: stopped() is also true before the control state caught up, which proves nothing. */
+    private boolean switchedOff(String dataset) {
+        return controlState.caughtUp() && controlState.stopped(dataset);
     }
 
     private void control(ControlSignal signal) {

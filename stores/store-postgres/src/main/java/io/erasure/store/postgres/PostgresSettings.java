@@ -5,7 +5,7 @@ import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 
 /**
- * The settings of one PostgreSQL connection ({@code erasure.connections.<ref>.*}).
+ * The settings of one PostgreSQL connection ({@code erasure.connections.<ref>.settings.*}).
  *
  * @param url                {@code url}: {@code jdbc:postgresql://host:port/database}
  * @param username           {@code username}

@@ -1,6 +1,7 @@
 package io.erasure.store.http.target;
 
 import io.erasure.store.http.HttpCallbackSettings;
+import io.erasure.store.spi.StoreConnection;
 import io.erasure.store.spi.StoreException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -77,8 +78,8 @@ public final class TargetPolicy {
         String host = uri.getHost().toLowerCase(Locale.ROOT);
         if (!isAllowedHost(host)) {
             throw new StoreException.Fatal(field + " " + url + " is refused: host '" + host + "' is not on connection '"
-                    + ref + "''s allowed-hosts " + allowedHosts + "; operators add it to erasure.connections." + ref
-                    + ".allowed-hosts (a host name or a '*.suffix' pattern)");
+                    + ref + "''s allowed-hosts " + allowedHosts + "; operators add it to "
+                    + StoreConnection.property(ref, "allowed-hosts") + " (a host name or a '*.suffix' pattern)");
         }
         return uri;
     }
@@ -157,9 +158,9 @@ public final class TargetPolicy {
             String single = judged.getHostAddress() + (judged instanceof Inet4Address ? "/32" : "/128");
             return "host '" + host + "' resolves to " + address.getHostAddress() + ", " + where() + ". Callbacks may"
                     + " only reach public addresses: give a public URL, or, if this internal target is intended,"
-                    + " operators add " + range.cidr() + " (or " + single + " alone) to erasure.connections." + ref
-                    + ".allowed-addresses, or set erasure.connections." + ref + ".allow-private-addresses=true to"
-                    + " allow every address";
+                    + " operators add " + range.cidr() + " (or " + single + " alone) to "
+                    + StoreConnection.property(ref, "allowed-addresses") + ", or set "
+                    + StoreConnection.property(ref, "allow-private-addresses") + "=true to allow every address";
         }
     }
 

@@ -229,7 +229,7 @@ class TargetPolicyTest {
                                 + " space for carrier-grade NAT, RFC 6598)")
                 .hasMessageContaining("operators add 100.64.0.0/10 (or 100.64.1.1/32 alone) to"
                         + " erasure.connections.c.settings.allowed-addresses")
-                .hasMessageContaining("erasure.connections.c.allow-private-addresses=true");
+                .hasMessageContaining("erasure.connections.c.settings.allow-private-addresses=true");
     }
 
     @Test
@@ -290,7 +290,7 @@ class TargetPolicyTest {
         assertThatThrownBy(() -> policy.check("copy.httpCallback.url", "https://owner.example.com/delete"))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("resolves to 10.0.0.7, in 10.0.0.0/8 (private network, RFC 1918)")
-                .hasMessageContaining("erasure.connections.c.allow-private-addresses=true");
+                .hasMessageContaining("erasure.connections.c.settings.allow-private-addresses=true");
     }
 
     @Test
