@@ -28,7 +28,7 @@ import java.util.Set;
 sealed interface BatchEffect permits BatchEffect.Delete, BatchEffect.Clear {
 
     static BatchEffect of(DeletionTask task) {
-        return task.anonymising() ? new Clear(Set.copyOf(task.clearColumns())) : new Delete();
+        return task.anonymising() ? new Clear() : new Delete();
     }
 
     /** Why {@code adapter}'s store cannot apply this effect to {@code task}'s dataset, if it cannot. */
@@ -129,11 +129,7 @@ sealed interface BatchEffect permits BatchEffect.Delete, BatchEffect.Clear {
      * Columns are cleared and the rows kept: the log keeps only the values cleared, and the read-back checks those
      * columns rather than the rows' presence.
      */
-    record Clear(Set<String> columns) implements BatchEffect {
-
-        public Clear {
-            columns = Set.copyOf(columns);
-        }
+    record Clear() implements BatchEffect {
 
         @Override
         public Optional<String> unsupported(DeletionTask task, StoreAdapter adapter) {

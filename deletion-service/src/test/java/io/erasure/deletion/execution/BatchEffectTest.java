@@ -7,15 +7,9 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
-import io.erasure.model.contract.S3Layout;
 import io.erasure.model.cutoff.CutoffTimestamp;
-import io.erasure.model.dataset.BackupFormat;
-import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.CopyTarget;
 import io.erasure.model.dataset.DatasetCopy;
-import io.erasure.model.dataset.DatasetSpec;
-import io.erasure.model.dataset.DeletionLimits;
-import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.run.RunId;
@@ -31,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class BatchEffectTest {
@@ -44,7 +37,7 @@ class BatchEffectTest {
     private final StoreAdapter adapter = mock(StoreAdapter.class);
     private final StoreCalls calls =
             new StoreCalls(1, Duration.ofMillis(1), Duration.ofMillis(1), new SimpleMeterRegistry());
-    private final DeletionTask task = DeletionTask.forRun(RunId.random(), spec(), KEYS, CUTOFF);
+    private final DeletionTask task = DeletionTask.forRun(RunId.random(), ExecutionFixtures.profiles(), KEYS, CUTOFF);
 
     @Test
     void aDeleteIsCountedAsTheReadBackFindsEachRow() {
@@ -75,7 +68,7 @@ class BatchEffectTest {
         assertThat(BatchEffect.of(task)).isInstanceOf(BatchEffect.Delete.class);
         assertThat(BatchEffect.of(task).unsupported(task, adapter)).isEmpty();
 
-        BatchEffect clear = new BatchEffect.Clear(Set.of("email"));
+        BatchEffect clear = new BatchEffect.Clear();
         assertThat(clear.unsupported(task, adapter))
                 .get()
                 .asString()
@@ -99,7 +92,10 @@ class BatchEffectTest {
                         List.of("id"),
                         null));
         DeletionTask source = DeletionTask.forRun(
-                RunId.random(), spec().toBuilder().copies(List.of(hook)).build(), KEYS, CUTOFF);
+                RunId.random(),
+                ExecutionFixtures.profiles().toBuilder().copies(List.of(hook)).build(),
+                KEYS,
+                CUTOFF);
         DeletionTask callback = DeletionTask.forCopy(source, hook, KEYS);
 
         BatchEffect.ReadBack readBack = BatchEffect.of(callback)
@@ -121,22 +117,5 @@ class BatchEffectTest {
                 new DeleteBatch(task.spec(), task.batchId(0), CUTOFF, KEYS),
                 List.of(),
                 KEYS.stream().map(k -> new DeletePlan.KeyDecision(k, action)).toList());
-    }
-
-    private static DatasetSpec spec() {
-        return DatasetSpec.builder()
-                .name("profiles")
-                .storeKind(StoreKind.POSTGRES)
-                .connectionRef("pg-main")
-                .namespace("app")
-                .table("profiles")
-                .keyColumns(KeyColumns.partitionOnly("id"))
-                .identifierColumn("id")
-                .identifierSource("customers")
-                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
-                .backup(S3Layout.defaultBackupLocation("profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.1))
-                .ownerTeam("team")
-                .build();
     }
 }

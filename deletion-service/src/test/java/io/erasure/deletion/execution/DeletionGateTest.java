@@ -8,14 +8,7 @@ import static org.mockito.Mockito.when;
 
 import io.erasure.deletion.control.ControlState;
 import io.erasure.deletion.log.LogIngestionLag;
-import io.erasure.model.contract.S3Layout;
 import io.erasure.model.cutoff.CutoffTimestamp;
-import io.erasure.model.dataset.BackupFormat;
-import io.erasure.model.dataset.ConditionalColumn;
-import io.erasure.model.dataset.DatasetSpec;
-import io.erasure.model.dataset.DeletionLimits;
-import io.erasure.model.dataset.KeyColumns;
-import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import java.time.Clock;
@@ -33,7 +26,7 @@ class DeletionGateTest {
             new DeletionGate(control, lag, Duration.ofMillis(1), Duration.ofMillis(20), Clock.systemUTC());
     private final DeletionTask task = DeletionTask.forRun(
             RunId.random(),
-            spec(),
+            ExecutionFixtures.profiles(),
             List.of(Map.of("id", 1L)),
             CutoffTimestamp.fromInstant(Instant.now().minusSeconds(3600)));
 
@@ -80,22 +73,5 @@ class DeletionGateTest {
         assertThatThrownBy(() -> gate.awaitOpen(task, Instant.now().minusSeconds(1)))
                 .isInstanceOf(DeletionPaused.class)
                 .hasMessageContaining("time budget is spent");
-    }
-
-    private static DatasetSpec spec() {
-        return DatasetSpec.builder()
-                .name("profiles")
-                .storeKind(StoreKind.POSTGRES)
-                .connectionRef("pg-main")
-                .namespace("app")
-                .table("profiles")
-                .keyColumns(KeyColumns.partitionOnly("id"))
-                .identifierColumn("id")
-                .identifierSource("customers")
-                .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
-                .backup(S3Layout.defaultBackupLocation("profiles", BackupFormat.JSONL_GZIP))
-                .limits(DeletionLimits.fraction(0.1))
-                .ownerTeam("team")
-                .build();
     }
 }
