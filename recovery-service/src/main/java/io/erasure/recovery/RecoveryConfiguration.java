@@ -12,6 +12,7 @@ import io.erasure.recovery.restore.RecoveryRunner;
 import io.erasure.recovery.restore.RecoveryStore;
 import io.erasure.recovery.restore.RestoreThrottle;
 import io.erasure.recovery.restore.RetainedRows;
+import io.erasure.store.spi.BulkRestoreProviders;
 import io.erasure.support.S3Properties;
 import io.erasure.support.access.AccessRules;
 import io.erasure.support.stores.StoreAdapterPool;
@@ -65,7 +66,7 @@ class RecoveryConfiguration {
         });
     }
 
-    /** The bulk path of large Cassandra recoveries ({@code erasure.recovery.bulk-*}). */
+    /** The bulk path of large recoveries, for the store types that offer one ({@code erasure.recovery.bulk-*}). */
     @Bean
     BulkRestores bulkRestores(
             StoreAdapterPool adapters,
@@ -75,14 +76,11 @@ class RecoveryConfiguration {
         return new BulkRestores(
                 adapters,
                 connections,
+                BulkRestoreProviders.load(),
                 clock,
                 properties.bulkThreshold(),
                 properties.bulkBatchSize(),
-                properties.bulkWriterClasspath(),
-                properties.bulkWorkPath(),
-                properties.bulkWriterHeap(),
-                properties.bulkWriterTimeout(),
-                properties.bulkLoaderChoice());
+                properties.bulkOptions());
     }
 
     /**

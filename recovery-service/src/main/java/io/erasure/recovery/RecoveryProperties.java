@@ -1,6 +1,7 @@
 package io.erasure.recovery;
 
-import io.erasure.store.cassandra.bulk.BulkSettings;
+import io.erasure.recovery.restore.BulkRestores;
+import io.erasure.store.spi.BulkRestoreOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -62,12 +63,20 @@ public record RecoveryProperties(
             throw new IllegalArgumentException(
                     "erasure.recovery.bulk-writer-timeout must be positive, got " + bulkWriterTimeout);
         }
-        BulkSettings.Loader.parse(bulkLoader, "erasure.recovery.bulk-loader");
     }
 
-    /** {@link #bulkLoader()} parsed. */
-    public BulkSettings.Loader bulkLoaderChoice() {
-        return BulkSettings.Loader.parse(bulkLoader, "erasure.recovery.bulk-loader");
+    /**
+     * The {@code bulk-*} settings for the bulk restore providers; the loader is checked by each provider when the bulk
+     * path is enabled ({@link BulkRestores}), failing the start with the setting's name.
+     */
+    public BulkRestoreOptions bulkOptions() {
+        return new BulkRestoreOptions(
+                BulkRestores.PREFIX,
+                bulkWorkPath(),
+                bulkWriterTimeout,
+                bulkWriterHeap,
+                bulkWriterClasspath,
+                bulkLoader);
     }
 
     /** {@link #bulkWorkDir()} as a path, with its default. */

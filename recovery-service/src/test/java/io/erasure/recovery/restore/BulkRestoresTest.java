@@ -10,6 +10,8 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
+import io.erasure.store.spi.BulkRestoreOptions;
+import io.erasure.store.spi.BulkRestoreProviders;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.erasure.support.stores.StoreConnectionsProperties;
 import java.nio.file.Path;
@@ -70,6 +72,43 @@ class BulkRestoresTest {
         assertThat(bulk.choose(spec(StoreKind.CASSANDRA), 9))
                 .as("under the threshold: no reason to give")
                 .isEqualTo(new BulkRestores.PathChoice(RestorePath.ONLINE, null));
+    }
+
+    @Test
+    void aMalformedLoaderFailsTheStartNamingTheSettingWhenTheBulkPathIsOn() {
+        StoreConnectionsProperties connections = new StoreConnectionsProperties(Map.of());
+        BulkRestoreOptions options =
+                new BulkRestoreOptions(BulkRestores.PREFIX, work, Duration.ofMinutes(1), "256m", null, "nodetool");
+
+        assertThatThrownBy(() -> new BulkRestores(
+                        new StoreAdapterPool(null, connections),
+                        connections,
+                        BulkRestoreProviders.load(),
+                        Clock.systemUTC(),
+                        10,
+                        50_000,
+                        options))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("erasure.recovery.bulk-loader");
+    }
+
+    @Test
+    void withoutABulkProviderOnTheClassPathEveryRecoveryIsOnline() {
+        StoreConnectionsProperties connections = new StoreConnectionsProperties(Map.of());
+        BulkRestores bulk = new BulkRestores(
+                new StoreAdapterPool(null, connections),
+                connections,
+                BulkRestoreProviders.load(ClassLoader.getPlatformClassLoader()),
+                Clock.systemUTC(),
+                10,
+                50_000,
+                new BulkRestoreOptions(BulkRestores.PREFIX, work, Duration.ofMinutes(1), "256m", null, null));
+
+        assertThat(bulk.choose(spec(StoreKind.CASSANDRA), 1_000_000))
+                .isEqualTo(new BulkRestores.PathChoice(RestorePath.ONLINE, null));
+        assertThatThrownBy(() -> bulk.restore(spec(StoreKind.CASSANDRA), List.of()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no bulk restore path for CASSANDRA");
     }
 
     private BulkRestores bulk(int threshold, String classpath) {

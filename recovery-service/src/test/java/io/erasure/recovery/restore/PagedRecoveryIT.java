@@ -22,6 +22,7 @@ import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.recovery.RecoveryProperties;
 import io.erasure.recovery.RecoveryTestSupport;
+import io.erasure.store.spi.BulkRestoreProviders;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.StoreAdapter;
@@ -293,14 +294,11 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         BulkRestores batchesOf60 = new BulkRestores(
                 adapters,
                 connections,
+                BulkRestoreProviders.load(),
                 Clock.systemUTC(),
                 BULK_THRESHOLD,
                 bulkBatch,
-                properties.bulkWriterClasspath(),
-                properties.bulkWorkPath(),
-                properties.bulkWriterHeap(),
-                properties.bulkWriterTimeout(),
-                properties.bulkLoaderChoice());
+                properties.bulkOptions());
 
         RecoveryStore.RequestView restore =
                 recover(runner(observed, batchesOf60), new RecoveryScope.ByRun(run), spec, false);

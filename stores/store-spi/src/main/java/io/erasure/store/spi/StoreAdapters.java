@@ -4,7 +4,6 @@ import io.erasure.model.dataset.StoreKind;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.TreeMap;
 
 /** The store adapter providers on the classpath, found through {@link ServiceLoader} and keyed by type. */
 public final class StoreAdapters {
@@ -20,16 +19,8 @@ public final class StoreAdapters {
     }
 
     public static StoreAdapters load(ClassLoader loader) {
-        Map<String, StoreAdapterProvider> found = new TreeMap<>();
-        for (StoreAdapterProvider provider : ServiceLoader.load(StoreAdapterProvider.class, loader)) {
-            StoreAdapterProvider previous = found.put(provider.type(), provider);
-            if (previous != null) {
-                throw new IllegalStateException("two store adapters claim type " + provider.type() + ": "
-                        + previous.getClass().getName() + " and "
-                        + provider.getClass().getName());
-            }
-        }
-        return new StoreAdapters(found);
+        return new StoreAdapters(
+                ProvidersByType.load(StoreAdapterProvider.class, loader, StoreAdapterProvider::type, "store adapters"));
     }
 
     /** The provider for {@code kind}; fails with the known types and how to add one. */
