@@ -9,6 +9,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.run.RunId;
+import io.erasure.model.trust.Authorization;
 import io.erasure.model.trust.TaskAuthority;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,7 +22,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A batch of keys of one dataset to delete, with the cut-off and the frozen spec it must be
  * deleted under. Exactly one of {@code runId} (backlog deletion) and {@code requestId} (forward
- * deletion) is set.
+ * deletion) is set: its {@link #origin()}. What it does to the rows is its {@link #effect()}; the fields below are
+ * the wire form both are read from, kept as they are so that tasks already in Kafka, and their signatures, stay valid.
  *
  * <p>The task id is derived from the origin, the dataset and the <em>set</em> of keys
  * ({@link #taskIdFor}), so publishing the same batch twice yields the same task and the deletion
@@ -366,13 +368,38 @@ public record DeletionTask(
         return parts;
     }
 
-    /** The run id or the request id, whichever this task belongs to. */
-    public String originId() {
-        return runId != null ? runId.value() : Objects.requireNonNull(requestId, "neither a run nor a request");
+    /** Why this task exists: its run or its request. */
+    public TaskOrigin origin() {
+        return runId != null
+                ? new TaskOrigin.Run(runId)
+                : new TaskOrigin.Request(Objects.requireNonNull(requestId, "neither a run nor a request"));
     }
 
+    /** What this task does to its rows: delete them, clear columns, or find them first by an identifier. */
+    public TaskEffect effect() {
+        TaskEffect onRows = clearColumns.isEmpty() ? TaskEffect.DELETE : new TaskEffect.Clear(clearColumns);
+        return lookupColumn == null ? onRows : new TaskEffect.Lookup(lookupColumn, onRows);
+    }
+
+    /**
+     * The authorization this task needs to delete: {@code COPY} for a copy's task (whatever its origin), {@code RUN} for
+     * a run's own, {@code FORWARD} for a request's.
+     */
+    public Authorization.Kind authorizationKind() {
+        if (copyOf != null) {
+            return Authorization.Kind.COPY;
+        }
+        return origin() instanceof TaskOrigin.Run ? Authorization.Kind.RUN : Authorization.Kind.FORWARD;
+    }
+
+    /** The run id or the request id, whichever this task belongs to ({@link #origin()}'s id). */
+    public String originId() {
+        return origin().id();
+    }
+
+    /** True for a task of a forward-deletion request ({@link TaskOrigin.Request}). */
     public boolean forward() {
-        return requestId != null;
+        return origin() instanceof TaskOrigin.Request;
     }
 
     /**
@@ -383,9 +410,9 @@ public record DeletionTask(
         return copyOf != null ? copyOf : dataset;
     }
 
-    /** True for a lookup task (its keys are identifier values to resolve, not rows to delete). */
+    /** True for a lookup task ({@link TaskEffect.Lookup}: its keys are identifier values to resolve, not rows). */
     public boolean lookup() {
-        return lookupColumn != null;
+        return effect() instanceof TaskEffect.Lookup;
     }
 
     /** True for a task whose batches are paced over its run's spread window. */
@@ -393,9 +420,9 @@ public record DeletionTask(
         return spread != null;
     }
 
-    /** True for a task that clears columns (anonymises) instead of deleting rows. */
+    /** True for a task whose rows are cleared, not deleted ({@link TaskEffect.Clear}, directly or after a lookup). */
     public boolean anonymising() {
-        return !clearColumns.isEmpty();
+        return effect().onRows() instanceof TaskEffect.Clear;
     }
 
     /** The id of the {@code index}-th batch the deletion service cuts this task into. */

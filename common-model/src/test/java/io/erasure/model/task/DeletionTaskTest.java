@@ -12,6 +12,7 @@ import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.run.RunId;
+import io.erasure.model.trust.Authorization;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +82,46 @@ class DeletionTaskTest {
         assertThat(backlog.forward()).isFalse();
         assertThat(backlog.priority()).isEqualTo(orders.priority());
         assertThat(backlog.batchId(0)).isEqualTo(backlog.taskId() + "-b0");
+    }
+
+    @Test
+    void originAndEffectAreTheTypesTheWireFieldsEncode() {
+        List<Map<String, Object>> keys = List.of(key("customer_id", 1, "order_id", 10));
+        DeletionTask run = DeletionTask.forRun(RUN, orders, keys, CUTOFF);
+        DeletionTask copy =
+                DeletionTask.forCopy(run, orders.copy("orders-cache").orElseThrow(), keys);
+        DeletionTask forward = DeletionTask.forward("req-1", orders, keys, CUTOFF, 9);
+        DatasetSpec accounts = Fixtures.postgresAccounts().build();
+        List<Map<String, Object>> ids = List.of(Map.of("customer_id", 7L));
+        DeletionTask clearing =
+                DeletionTask.forward("req-1", accounts, List.of(Map.of("account_id", 3L)), CUTOFF, 9, List.of("email"));
+        DeletionTask lookup = DeletionTask.forwardLookup("req-1", accounts, ids, CUTOFF, 9, List.of());
+        DeletionTask clearingLookup = DeletionTask.forwardLookup("req-1", accounts, ids, CUTOFF, 9, List.of("email"));
+
+        assertThat(run.origin()).isEqualTo(new TaskOrigin.Run(RUN));
+        assertThat(copy.origin()).as("a copy keeps its source's origin").isEqualTo(new TaskOrigin.Run(RUN));
+        assertThat(forward.origin()).isEqualTo(new TaskOrigin.Request("req-1"));
+        assertThat(List.of(run.origin().noun(), forward.origin().noun())).containsExactly("run", "request");
+
+        assertThat(run.effect()).isEqualTo(TaskEffect.DELETE);
+        assertThat(clearing.effect()).isEqualTo(new TaskEffect.Clear(List.of("email")));
+        assertThat(lookup.effect()).isEqualTo(new TaskEffect.Lookup("customer_id", TaskEffect.DELETE));
+        assertThat(clearingLookup.effect())
+                .isEqualTo(new TaskEffect.Lookup("customer_id", new TaskEffect.Clear(List.of("email"))));
+        assertThat(List.of(
+                        run.anonymising(), clearing.anonymising(), lookup.anonymising(), clearingLookup.anonymising()))
+                .containsExactly(false, true, false, true);
+        assertThat(DeletionTask.resolvedFrom(clearingLookup, List.of(Map.of("account_id", 3L)))
+                        .effect())
+                .as("the rows a lookup finds get its effect on rows")
+                .isEqualTo(clearingLookup.effect().onRows());
+
+        assertThat(List.of(run.authorizationKind(), copy.authorizationKind(), forward.authorizationKind()))
+                .containsExactly(Authorization.Kind.RUN, Authorization.Kind.COPY, Authorization.Kind.FORWARD);
+        assertThat(JSON.writeValueAsString(run))
+                .as("the types are read from the wire fields, never written beside them")
+                .doesNotContain("\"origin\"")
+                .doesNotContain("\"effect\"");
     }
 
     @Test

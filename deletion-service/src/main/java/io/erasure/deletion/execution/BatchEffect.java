@@ -6,6 +6,7 @@ import io.erasure.model.event.BatchCounts;
 import io.erasure.model.key.CanonicalKey;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.task.TaskEffect;
 import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.LiveRow;
@@ -27,8 +28,17 @@ import java.util.Set;
  */
 sealed interface BatchEffect permits BatchEffect.Delete, BatchEffect.Clear {
 
+    /**
+     * @throws IllegalArgumentException for a lookup task: it is resolved into ordinary tasks, never executed; its keys
+     *                                  are identifier values, not rows
+     */
     static BatchEffect of(DeletionTask task) {
-        return task.anonymising() ? new Clear() : new Delete();
+        TaskEffect effect = task.effect();
+        if (effect instanceof TaskEffect.Lookup) {
+            throw new IllegalArgumentException("task " + task.taskId() + " is a lookup by " + task.lookupColumn()
+                    + ": it is resolved into tasks of the rows it finds, never executed itself");
+        }
+        return effect instanceof TaskEffect.Clear ? new Clear() : new Delete();
     }
 
     /** Why {@code adapter}'s store cannot apply this effect to {@code task}'s dataset, if it cannot. */

@@ -11,6 +11,7 @@ import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.LookupResolution;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.task.DeletionTask;
+import io.erasure.model.task.TaskEffect;
 import io.erasure.store.spi.IdentifierLookup;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreException;
@@ -81,7 +82,7 @@ public class IdentifierResolver {
 
     /** Resolves a lookup task and reports it; store trouble outlasting the retries is thrown as Retriable. */
     public void resolve(DeletionTask task) {
-        if (!task.lookup()) {
+        if (!(task.effect() instanceof TaskEffect.Lookup)) {
             throw new IllegalArgumentException("task " + task.taskId() + " is not a lookup task");
         }
         String batchId = task.batchId(0);

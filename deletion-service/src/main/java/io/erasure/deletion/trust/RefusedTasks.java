@@ -74,10 +74,10 @@ public class RefusedTasks {
                 task.taskId(),
                 refused.source(),
                 refusal.reasonClass(),
-                task.runId() != null ? "run" : "request",
+                task.origin().noun(),
                 refused.originId(),
                 task.dataset(),
-                task.runId() != null ? "run" : "request",
+                task.origin().noun(),
                 refusal.reason());
         Counter.builder(METRIC)
                 .description("deletion tasks refused because they could not be proven authentic (unsigned, forged,"

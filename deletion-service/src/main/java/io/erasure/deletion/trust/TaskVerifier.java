@@ -49,7 +49,7 @@ public class TaskVerifier {
 
     /** The kind of authorization {@code task} needs: COPY for a copy's task, RUN for a run's own, FORWARD otherwise. */
     public static Kind kindOf(DeletionTask task) {
-        return task.copyOf() != null ? Kind.COPY : task.runId() != null ? Kind.RUN : Kind.FORWARD;
+        return task.authorizationKind();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.erasure.deletion.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -60,6 +61,20 @@ class BatchEffectTest {
         assertThat(readBack.counts().deleted()).isEqualTo(2);
         assertThat(readBack.counts().skippedNewer()).isEqualTo(1);
         assertThat(readBack.counts().failed()).isEqualTo(1);
+    }
+
+    @Test
+    void eachTaskEffectGetsItsBatchEffectAndALookupIsNeverExecuted() {
+        DeletionTask clearing =
+                DeletionTask.forward("req-1", ExecutionFixtures.profiles(), KEYS, CUTOFF, 5, List.of("email"));
+        DeletionTask lookup = DeletionTask.forwardLookup(
+                "req-1", ExecutionFixtures.profiles(), List.of(Map.of("id", 7L)), CUTOFF, 5, List.of());
+
+        assertThat(BatchEffect.of(clearing)).isInstanceOf(BatchEffect.Clear.class);
+        assertThatThrownBy(() -> BatchEffect.of(lookup))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is a lookup by id")
+                .hasMessageContaining("never executed");
     }
 
     @Test

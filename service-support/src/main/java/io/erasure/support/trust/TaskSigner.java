@@ -36,14 +36,11 @@ public final class TaskSigner {
         if (task.authority() != null) {
             return task;
         }
-        Authorization.Kind kind = task.copyOf() != null
-                ? Authorization.Kind.COPY
-                : task.runId() != null ? Authorization.Kind.RUN : Authorization.Kind.FORWARD;
+        Authorization.Kind kind = task.authorizationKind();
         if (kind == Authorization.Kind.RUN) {
-            throw new IllegalStateException(
-                    "task " + task.taskId() + " of run " + task.runId().value() + " has no"
-                            + " authorization: a run's tasks carry the control plane's DeletionAuthorized, never a publisher's"
-                            + " signature");
+            throw new IllegalStateException("task " + task.taskId() + " of run " + task.originId() + " has no"
+                    + " authorization: a run's tasks carry the control plane's DeletionAuthorized, never a publisher's"
+                    + " signature");
         }
         Authorization signed = key.sign(Authorization.unsigned(
                 kind,
