@@ -70,4 +70,19 @@ class ControlPlaneArchitectureTest {
                         + " only ApiErrors turns one into an HTTP answer")
                 .check(controlPlane);
     }
+
+    @Test
+    void decisionsReadAndWriteNothing() {
+        noClasses()
+                .that()
+                .haveNameMatching("io\\.erasure\\.controlplane\\.(run\\.RunLifecycle|forward\\.TargetPlan"
+                        + "|forward\\.TargetConfirmation)(\\$.*)?")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.springframework..", "java.sql..", "javax.sql..", "tools.jackson..")
+                .because("what becomes of a run or of a forward target is decided apart from where it is kept:"
+                        + " RunProgress, ForwardTargets and ForwardProgress read, ask the decision, and write, so that"
+                        + " each decision is tested on its own, every branch, without a database")
+                .check(controlPlane);
+    }
 }

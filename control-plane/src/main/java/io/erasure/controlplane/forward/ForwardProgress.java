@@ -1,5 +1,6 @@
 package io.erasure.controlplane.forward;
 
+import io.erasure.controlplane.forward.TargetConfirmation.Confirmation;
 import io.erasure.controlplane.registry.ForwardAction;
 import io.erasure.controlplane.run.RunEventGate;
 import io.erasure.model.dataset.DatasetCopy;
@@ -7,10 +8,11 @@ import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.LookupResolution;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -27,11 +29,43 @@ import tools.jackson.databind.json.JsonMapper;
  * the redeliveries and their order: it is added to its target's running totals ({@code sum_*}) in the
  * transaction that records it, so an event costs the same however many batches the request already has. Only a batch
  * result sealed by a key trusted for {@code BATCH_RESULT} counts ({@link RunEventGate}); any other is refused.
+ *
+ * <p>Which outcome a target's totals come to is {@link TargetConfirmation}'s to decide; this class keeps the totals and
+ * writes the outcome.
  */
 @Service
 public class ForwardProgress {
 
     private static final Logger log = LoggerFactory.getLogger(ForwardProgress.class);
+
+    // the failure of a batch that a completion may replace
+    private static final String REPLACED_FAILURE = """
+            SELECT counted, failure, deleted, skipped_newer, already_absent, failed, still_present, copy_tasks
+            FROM forward_batches WHERE request_id = ? AND batch_id = ? AND NOT completed""";
+
+    // the texts of a failing target: its lookups' refusals, its own batches' failures, its copies' batches' failures
+    private static final String REFUSALS = """
+            SELECT string_agg(refusal, '; ' ORDER BY batch_id) FROM forward_batches
+            WHERE request_id = ? AND dataset = ? AND completed AND resolved_task_ids IS NOT NULL""";
+    private static final String SOURCE_FAILURES = """
+            SELECT string_agg(failure, '; ' ORDER BY batch_id) FROM forward_batches
+            WHERE request_id = ? AND failure IS NOT NULL AND dataset = ? AND copy_of IS NULL AND counted""";
+    private static final String COPY_FAILURES = """
+            SELECT string_agg(dataset || ': ' || failure, '; ' ORDER BY batch_id) FROM forward_batches
+            WHERE request_id = ? AND failure IS NOT NULL AND copy_of = ?""";
+
+    // a target's outcome, as TargetConfirmation decides it
+    private static final String CANNOT_ANONYMISE = """
+            UPDATE forward_targets SET outcome = ?, detail = ?, updated_at = ?
+            WHERE request_id = ? AND dataset = ?""";
+    private static final String LEFT_TO_AUDIT = """
+            UPDATE forward_targets SET outcome = ?, detail = ?, blocking = false, confirmed = true, updated_at = ?
+            WHERE request_id = ? AND dataset = ?""";
+    private static final String COUNTED = """
+            UPDATE forward_targets SET outcome = ?, detail = ?, confirmed = ?, reported_keys = ?, deleted = ?,
+                skipped_newer = ?, already_absent = ?, still_present = ?, copy_tasks_expected = ?,
+                copy_tasks_reported = ?, expected_keys = ?, updated_at = ?
+            WHERE request_id = ? AND dataset = ?""";
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -132,10 +166,9 @@ public class ForwardProgress {
         }
         Instant now = clock.instant();
         // the failure a completion is about to replace, if any: its part of the target's totals goes
-        Map<String, Object> previous =
-                jdbc.queryForList("""
-                        SELECT counted, failure, deleted, skipped_newer, already_absent, failed, still_present, copy_tasks
-                        FROM forward_batches WHERE request_id = ? AND batch_id = ? AND NOT completed""", requestId, batchId).stream().findFirst().orElse(null);
+        ReplacedFailure previous = jdbc.query(REPLACED_FAILURE, ReplacedFailure::read, requestId, batchId).stream()
+                .findFirst()
+                .orElse(null);
         // a completion replaces an earlier failure of the same batch (a redelivery that succeeded); nothing else is
         // re-counted
         int changed = jdbc.update(
@@ -173,9 +206,16 @@ public class ForwardProgress {
             return;
         }
         String target = copyOf == null ? dataset : copyOf;
-        Map<String, Object> row = jdbc.queryForList("""
+        TargetLock row = jdbc
+                .query(
+                        """
                         SELECT lookup, task_ids @> to_jsonb(?::text) AS own_task FROM forward_targets
-                        WHERE request_id = ? AND dataset = ? FOR UPDATE""", taskId, requestId, target).stream()
+                        WHERE request_id = ? AND dataset = ? FOR UPDATE""",
+                        (rs, i) -> new TargetLock(rs.getBoolean("lookup"), rs.getBoolean("own_task")),
+                        taskId,
+                        requestId,
+                        target)
+                .stream()
                 .findFirst()
                 .orElse(null);
         if (row != null) {
@@ -192,12 +232,7 @@ public class ForwardProgress {
                     stillPresent,
                     copyTasks);
             if (copyOf == null) {
-                addSourceBatch(
-                        batch,
-                        (Boolean) row.get("lookup"),
-                        (Boolean) row.get("own_task"),
-                        previous,
-                        completed ? resolution : null);
+                addSourceBatch(batch, row.lookup(), row.ownTask(), previous, completed ? resolution : null);
             } else {
                 addCopyBatch(batch, previous);
             }
@@ -224,18 +259,58 @@ public class ForwardProgress {
             long stillPresent,
             int copyTasks) {}
 
+    /** The target a batch counts for, locked for the rest of the transaction; whether it published the batch's task. */
+    private record TargetLock(boolean lookup, boolean ownTask) {}
+
+    /**
+     * A batch's failure as recorded, which its completion (a redelivery that succeeded) replaces: what it added to its
+     * target's totals, if it was counted, is taken off again.
+     */
+    private record ReplacedFailure(
+            boolean counted,
+            String failure,
+            long deleted,
+            long skippedNewer,
+            long alreadyAbsent,
+            long failed,
+            long stillPresent,
+            long copyTasks) {
+
+        static ReplacedFailure read(ResultSet rs, int row) throws SQLException {
+            return new ReplacedFailure(
+                    rs.getBoolean("counted"),
+                    rs.getString("failure"),
+                    rs.getLong("deleted"),
+                    rs.getLong("skipped_newer"),
+                    rs.getLong("already_absent"),
+                    rs.getLong("failed"),
+                    rs.getLong("still_present"),
+                    rs.getLong("copy_tasks"));
+        }
+
+        /** The keys it reported, whatever became of each. */
+        long reported() {
+            return deleted + skippedNewer + alreadyAbsent + failed;
+        }
+
+        /** 1 for a failure (always, unless recorded without its reason), else 0: what it added to the failures. */
+        int failures() {
+            return failure == null ? 0 : 1;
+        }
+    }
+
     /**
      * Adds a source batch to its target's totals. A lookup target counts only the batches of its lookup tasks and of
      * the tasks its lookups reported (a lookup redelivered after a crash may have published others): a batch that
      * reports before the lookup that published its task is counted when that lookup reports.
      */
     private void addSourceBatch(
-            Batch batch, boolean lookup, boolean ownTask, Map<String, Object> previous, LookupResolution resolution) {
+            Batch batch, boolean lookup, boolean ownTask, ReplacedFailure previous, LookupResolution resolution) {
         boolean accepted = !lookup
                 || ownTask
                 || jdbc.queryForObject("""
                         SELECT EXISTS (SELECT 1 FROM forward_resolved_tasks WHERE request_id = ? AND dataset = ? AND task_id = ?)""", Boolean.class, batch.requestId(), batch.target(), batch.taskId());
-        if (previous != null && (Boolean) previous.get("counted")) {
+        if (previous != null && previous.counted()) {
             jdbc.update(
                     """
                             UPDATE forward_targets SET sum_reported = sum_reported - ?, sum_deleted = sum_deleted - ?,
@@ -243,17 +318,14 @@ public class ForwardProgress {
                                 sum_failed_keys = sum_failed_keys - ?, sum_still_present = sum_still_present - ?,
                                 sum_copy_tasks = sum_copy_tasks - ?, sum_failures = sum_failures - ?
                             WHERE request_id = ? AND dataset = ?""",
-                    number(previous, "deleted")
-                            + number(previous, "skipped_newer")
-                            + number(previous, "already_absent")
-                            + number(previous, "failed"),
-                    number(previous, "deleted"),
-                    number(previous, "skipped_newer"),
-                    number(previous, "already_absent"),
-                    number(previous, "failed"),
-                    number(previous, "still_present"),
-                    number(previous, "copy_tasks"),
-                    previous.get("failure") == null ? 0 : 1,
+                    previous.reported(),
+                    previous.deleted(),
+                    previous.skippedNewer(),
+                    previous.alreadyAbsent(),
+                    previous.failed(),
+                    previous.stillPresent(),
+                    previous.copyTasks(),
+                    previous.failures(),
                     batch.requestId(),
                     batch.target());
         }
@@ -322,13 +394,12 @@ public class ForwardProgress {
     }
 
     /** Adds a copy's batch to its source target's totals; a copy task counts once, however many batches it has. */
-    private void addCopyBatch(Batch batch, Map<String, Object> previous) {
+    private void addCopyBatch(Batch batch, ReplacedFailure previous) {
         boolean newTask = previous == null
                 && jdbc.queryForObject("""
                         SELECT count(*) FROM forward_batches WHERE request_id = ? AND task_id = ? AND copy_of = ?""", Long.class, batch.requestId(), batch.taskId(), batch.target()) == 1;
-        long stillPresent = batch.stillPresent() - (previous == null ? 0 : number(previous, "still_present"));
-        long failures =
-                (batch.failure() == null ? 0 : 1) - (previous == null || previous.get("failure") == null ? 0 : 1);
+        long stillPresent = batch.stillPresent() - (previous == null ? 0 : previous.stillPresent());
+        long failures = (batch.failure() == null ? 0 : 1) - (previous == null ? 0 : previous.failures());
         jdbc.update("""
                         UPDATE forward_targets SET sum_copy_tasks_reported = sum_copy_tasks_reported + ?,
                             sum_copy_still_present = sum_copy_still_present + ?, sum_copy_failures = sum_copy_failures + ?
@@ -336,123 +407,91 @@ public class ForwardProgress {
     }
 
     /**
-     * Works out one target's outcome from its running totals; the failure and refusal texts, which only failing
-     * targets have, are read from their batches.
+     * Works out one target's outcome from its running totals ({@link TargetConfirmation}); the failure and refusal
+     * texts, which only failing targets have, are read from their batches.
      */
     private void confirm(String requestId, String dataset, Instant now) {
-        Map<String, Object> target = jdbc
-                .queryForList("SELECT * FROM forward_targets WHERE request_id = ? AND dataset = ?", requestId, dataset)
+        TargetConfirmation.Totals target = jdbc
+                .query(
+                        "SELECT * FROM forward_targets WHERE request_id = ? AND dataset = ?",
+                        ForwardProgress::totals,
+                        requestId,
+                        dataset)
                 .stream()
                 .findFirst()
                 .orElse(null);
-        if (target == null
-                || !TargetOutcome.PENDING.name().equals(target.get("outcome"))
-                        && !TargetOutcome.ROWS_REMAINING.name().equals(target.get("outcome"))
-                        && !TargetOutcome.FAILED.name().equals(target.get("outcome"))) {
-            return; // not a target this request deletes from
+        if (target == null) {
+            return;
         }
-        boolean lookup = (Boolean) target.get("lookup");
-        if (lookup && number(target, "sum_lookup_refusals") > 0) {
-            String refusals = jdbc.queryForObject("""
-                            SELECT string_agg(refusal, '; ' ORDER BY batch_id) FROM forward_batches
-                            WHERE request_id = ? AND dataset = ? AND completed AND resolved_task_ids IS NOT NULL""", String.class, requestId, dataset);
-            if (ForwardAction.ANONYMISE.name().equals(target.get("action"))) {
-                // runs do not anonymise (they are refused on such a dataset): nobody else will, so the request stays
-                // open
-                jdbc.update(
-                        """
-                                UPDATE forward_targets SET outcome = ?, detail = ?, updated_at = ?
-                                WHERE request_id = ? AND dataset = ?""",
-                        TargetOutcome.FAILED.name(),
-                        "cannot be anonymised: " + refusals,
-                        Timestamp.from(now),
-                        requestId,
-                        dataset);
-                return;
-            }
-            // the store cannot search the column: the nightly audit covers this dataset, as for any unaddressable one
+        Confirmation confirmation = TargetConfirmation.of(
+                target,
+                () -> jdbc.queryForObject(REFUSALS, String.class, requestId, dataset),
+                () -> jdbc.queryForObject(SOURCE_FAILURES, String.class, requestId, dataset),
+                () -> jdbc.queryForObject(COPY_FAILURES, String.class, requestId, dataset));
+        if (confirmation instanceof Confirmation.CannotAnonymise failed) {
             jdbc.update(
-                    """
-                            UPDATE forward_targets SET outcome = ?, detail = ?, blocking = false, confirmed = true, updated_at = ?
-                            WHERE request_id = ? AND dataset = ?""",
-                    TargetOutcome.LEFT_TO_AUDIT.name(),
-                    ForwardTargets.NOT_INDEXED + refusals,
+                    CANNOT_ANONYMISE,
+                    TargetOutcome.FAILED.name(),
+                    failed.detail(),
                     Timestamp.from(now),
                     requestId,
                     dataset);
-            return;
+        } else if (confirmation instanceof Confirmation.LeftToAudit left) {
+            jdbc.update(
+                    LEFT_TO_AUDIT,
+                    TargetOutcome.LEFT_TO_AUDIT.name(),
+                    left.detail(),
+                    Timestamp.from(now),
+                    requestId,
+                    dataset);
+        } else if (confirmation instanceof Confirmation.Counted counted) {
+            jdbc.update(
+                    COUNTED,
+                    counted.outcome().name(),
+                    counted.detail(),
+                    counted.confirmed(),
+                    counted.reported(),
+                    counted.deleted(),
+                    counted.skippedNewer(),
+                    counted.alreadyAbsent(),
+                    counted.stillPresent(),
+                    counted.copyTasksExpected(),
+                    counted.copyTasksReported(),
+                    counted.expectedKeys(),
+                    Timestamp.from(now),
+                    requestId,
+                    dataset);
         }
-        String sourceFailures =
-                number(target, "sum_failures") == 0 ? null : jdbc.queryForObject("""
-                        SELECT string_agg(failure, '; ' ORDER BY batch_id) FROM forward_batches
-                        WHERE request_id = ? AND failure IS NOT NULL AND dataset = ? AND copy_of IS NULL AND counted""", String.class, requestId, dataset);
-        String copyFailures = number(target, "sum_copy_failures") == 0
-                ? null
-                : jdbc.queryForObject("""
-                        SELECT string_agg(dataset || ': ' || failure, '; ' ORDER BY batch_id) FROM forward_batches
-                        WHERE request_id = ? AND failure IS NOT NULL AND copy_of = ?""", String.class, requestId, dataset);
-        long expected = lookup ? number(target, "sum_lookup_keys") : number(target, "expected_keys");
-        long reported = number(target, "sum_reported");
-        long copyTasksExpected = number(target, "sum_copy_tasks");
-        long copyTasksReported = number(target, "sum_copy_tasks_reported");
-        long stillPresent = number(target, "sum_still_present") + number(target, "sum_copy_still_present");
-        long failedKeys = number(target, "sum_failed_keys");
-        String failures = join(sourceFailures, copyFailures);
-        boolean resolved = !lookup || number(target, "sum_lookups_reported") >= number(target, "lookup_tasks");
-        boolean complete = resolved && reported >= expected && copyTasksReported >= copyTasksExpected;
-        TargetOutcome outcome;
-        String detail = null;
-        if (failures != null || failedKeys > 0) {
-            outcome = TargetOutcome.FAILED;
-            detail = failures != null ? failures : failedKeys + " keys failed";
-        } else if (!complete) {
-            outcome = TargetOutcome.PENDING;
-        } else if (stillPresent > 0) {
-            outcome = TargetOutcome.ROWS_REMAINING;
-            detail = stillPresent + " rows still present at read-back";
-        } else {
-            outcome = ForwardAction.ANONYMISE.name().equals(target.get("action"))
-                    ? TargetOutcome.ANONYMISED
-                    : TargetOutcome.DELETED;
-        }
-        boolean confirmed = outcome == TargetOutcome.DELETED || outcome == TargetOutcome.ANONYMISED;
-        jdbc.update(
-                """
-                        UPDATE forward_targets SET outcome = ?, detail = ?, confirmed = ?, reported_keys = ?, deleted = ?,
-                            skipped_newer = ?, already_absent = ?, still_present = ?, copy_tasks_expected = ?,
-                            copy_tasks_reported = ?, expected_keys = ?, updated_at = ?
-                        WHERE request_id = ? AND dataset = ?""",
-                outcome.name(),
-                detail,
-                confirmed,
-                reported,
-                number(target, "sum_deleted"),
-                number(target, "sum_skipped_newer"),
-                number(target, "sum_already_absent"),
-                stillPresent,
-                copyTasksExpected,
-                copyTasksReported,
-                expected,
-                Timestamp.from(now),
-                requestId,
-                dataset);
+        // NotDeleting: not a target this request deletes from
+    }
+
+    /** A target's running totals, for {@link TargetConfirmation}. */
+    private static TargetConfirmation.Totals totals(ResultSet rs, int row) throws SQLException {
+        return new TargetConfirmation.Totals(
+                TargetOutcome.valueOf(rs.getString("outcome")),
+                ForwardAction.ANONYMISE.name().equals(rs.getString("action")),
+                rs.getBoolean("lookup"),
+                rs.getLong("lookup_tasks"),
+                rs.getLong("expected_keys"),
+                rs.getLong("sum_lookups_reported"),
+                rs.getLong("sum_lookup_keys"),
+                rs.getLong("sum_lookup_refusals"),
+                rs.getLong("sum_reported"),
+                rs.getLong("sum_deleted"),
+                rs.getLong("sum_skipped_newer"),
+                rs.getLong("sum_already_absent"),
+                rs.getLong("sum_failed_keys"),
+                rs.getLong("sum_still_present"),
+                rs.getLong("sum_copy_tasks"),
+                rs.getLong("sum_copy_tasks_reported"),
+                rs.getLong("sum_copy_still_present"),
+                rs.getLong("sum_failures"),
+                rs.getLong("sum_copy_failures"));
     }
 
     /** The source dataset of a copy's view name ({@code source--copy}), or null for a dataset itself. */
     private static String copyOf(String dataset) {
         int separator = dataset.indexOf(DatasetCopy.VIEW_SEPARATOR);
         return separator < 0 ? null : dataset.substring(0, separator);
-    }
-
-    private static long number(Map<String, Object> row, String column) {
-        Object value = row.get(column);
-        return value == null ? 0 : ((Number) value).longValue();
-    }
-
-    private static String join(String a, String b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null ? a : a + "; " + b;
     }
 }

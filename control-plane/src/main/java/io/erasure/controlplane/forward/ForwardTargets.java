@@ -9,8 +9,6 @@ import io.erasure.controlplane.registry.ForwardPolicies;
 import io.erasure.model.contract.Topics;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
-import io.erasure.model.key.CanonicalKey;
-import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.support.trust.TaskSigner;
 import java.sql.ResultSet;
@@ -45,18 +43,19 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>A target row is also the idempotency record of its effect: unique on (event id, dataset, key set),
  * so the same event never publishes the same deletion twice, while another event for the same keys does.
+ *
+ * <p>What becomes of each target, and the tasks it needs, is {@link TargetPlan}'s to decide; this class records the
+ * targets, and puts their signed tasks in the outbox.
  */
 @Component
 class ForwardTargets {
 
-    static final String NOT_ADDRESSABLE =
-            "left to the nightly audit: identifier not in the key of a store without tables";
-    static final String NOT_INDEXED = "left to the nightly audit: ";
-    static final String DISABLED = "left to the nightly audit: dataset disabled";
-    static final String SNAPSHOT_KEPT = "snapshot kept (legal record)";
-    static final String NOT_GRANTED = "not published: ";
-
     private static final Logger log = LoggerFactory.getLogger(ForwardTargets.class);
+
+    // the targets still waiting: published, or held for their grant
+    private static final String OPEN_TARGETS = """
+            SELECT dataset, keys::text AS keys, lookup, clear_columns::text AS clear, outcome, detail
+            FROM forward_targets WHERE request_id = ? AND blocking AND outcome IN ('PENDING', 'NOT_GRANTED')""";
     private static final TypeReference<List<Map<String, Object>>> KEYS = new TypeReference<>() {};
     private static final TypeReference<List<String>> IDS = new TypeReference<>() {};
 
@@ -112,20 +111,17 @@ class ForwardTargets {
 
     private void target(DeletionRequest request, DatasetView view, List<String> ids, CutoffTimestamp cutoff) {
         DatasetSpec spec = view.spec();
-        List<Map<String, Object>> keys = ids.stream().map(id -> keyOf(spec, id)).toList();
+        List<Map<String, Object>> keys =
+                ids.stream().map(id -> TargetPlan.keyOf(spec, id)).toList();
         ForwardPolicies.Policy policy = policies.policyOf(spec.name());
         List<String> clear = policy.taskClearColumns();
-        boolean lookup = !addressable(spec) && spec.target() == null;
-        Decision decision = decide(view, policy, lookup);
-        TargetOutcome outcome = decision.outcome();
-        String detail = decision.detail();
+        TargetPlan plan = TargetPlan.of(spec, view.enabled(), policy.action(), () -> ownership.refusal(spec));
         List<DeletionTask> tasks = List.of();
-        if (outcome == TargetOutcome.PENDING) {
-            tasks = tasks(request.id(), spec, keys, cutoff, lookup, clear);
-        } else if (outcome == TargetOutcome.NOT_GRANTED) {
-            log.warn("request {}: nothing published for {}: {}", request.id(), spec.name(), detail);
+        if (plan.publishes()) {
+            tasks = TargetPlan.tasks(request.id(), spec, keys, cutoff, plan.lookup(), clear);
+        } else if (plan.outcome() == TargetOutcome.NOT_GRANTED) {
+            log.warn("request {}: nothing published for {}: {}", request.id(), spec.name(), plan.detail());
         }
-        boolean blocking = outcome == TargetOutcome.PENDING || outcome == TargetOutcome.NOT_GRANTED;
         int inserted = jdbc.update(
                 """
                         INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
@@ -136,18 +132,18 @@ class ForwardTargets {
                 request.id(),
                 spec.name(),
                 request.eventId(),
-                keySet(keys),
+                TargetPlan.keySet(keys),
                 spec.identifierSource(),
                 policy.action().name(),
                 json.writeValueAsString(keys),
                 json.writeValueAsString(tasks.stream().map(DeletionTask::taskId).toList()),
-                blocking,
-                outcome.name(),
-                detail,
-                !blocking,
-                lookup ? 0 : keys.size(),
-                blocking && lookup,
-                blocking && lookup ? tasks.size() : 0,
+                plan.blocking(),
+                plan.outcome().name(),
+                plan.detail(),
+                !plan.blocking(),
+                plan.expectedKeys(keys.size()),
+                plan.recordedAsLookup(),
+                plan.lookupTasks(tasks.size()),
                 json.writeValueAsString(clear),
                 Timestamp.from(clock.instant()));
         if (inserted == 0) {
@@ -164,33 +160,9 @@ class ForwardTargets {
                 Topics.DELETION_TASKS, Topics.taskKey(task), signer.sign(task), Topics.taskHeaders(task)));
     }
 
-    /** What becomes of a dataset's target: PENDING (its tasks are published) or why not, with the detail shown. */
-    private record Decision(TargetOutcome outcome, String detail) {}
-
-    /**
-     * The one decision of a target, for a new one and for one held for its grant when the reconciler looks again: not
-     * addressable or disabled (left to the audit), a kept snapshot, no grant, or its tasks published.
-     */
-    private Decision decide(DatasetView view, ForwardPolicies.Policy policy, boolean lookup) {
-        DatasetSpec spec = view.spec();
-        if (!addressable(spec) && !lookup) {
-            return new Decision(TargetOutcome.LEFT_TO_AUDIT, NOT_ADDRESSABLE);
-        }
-        if (!view.enabled()) {
-            return new Decision(TargetOutcome.LEFT_TO_AUDIT, DISABLED);
-        }
-        if (policy.action() == ForwardAction.KEEP_SNAPSHOT) {
-            return new Decision(TargetOutcome.SNAPSHOT_KEPT, SNAPSHOT_KEPT);
-        }
-        Optional<String> ungranted = ownership.refusal(spec);
-        return ungranted
-                .map(refusal -> new Decision(TargetOutcome.NOT_GRANTED, NOT_GRANTED + refusal))
-                .orElseGet(() -> new Decision(TargetOutcome.PENDING, null));
-    }
-
     /**
      * Publishes again the tasks of every target still waiting; their ids are the same, so deletion applies them once.
-     * A target held for a missing grant is decided again ({@link #decide}): published once its grant is back (by one
+     * A target held for a missing grant is decided again ({@link TargetPlan}): published once its grant is back (by one
      * reconciler only), or left to the audit or kept as a snapshot if its dataset was disabled or its policy changed
      * meanwhile; a waiting target whose grant was withdrawn since is not published again (its tasks already out are
      * signed and may still run).
@@ -198,12 +170,10 @@ class ForwardTargets {
     int republish(DeletionRequest request) {
         int sent = 0;
         CutoffTimestamp cutoff = CutoffTimestamp.fromInstant(request.tombstonedAt());
-        List<Map<String, Object>> rows = jdbc.queryForList("""
-                SELECT dataset, keys::text AS keys, lookup, clear_columns::text AS clear, outcome, detail FROM forward_targets
-                WHERE request_id = ? AND blocking AND outcome IN ('PENDING', 'NOT_GRANTED')""", request.id());
-        for (Map<String, Object> row : rows) {
-            String dataset = (String) row.get("dataset");
-            boolean held = TargetOutcome.NOT_GRANTED.name().equals(row.get("outcome"));
+        List<OpenTarget> rows = jdbc.query(OPEN_TARGETS, OpenTarget::read, request.id());
+        for (OpenTarget row : rows) {
+            String dataset = row.dataset();
+            boolean held = row.held();
             DatasetView view = datasets.get(dataset).orElse(null);
             if (view == null) {
                 log.warn(
@@ -212,16 +182,21 @@ class ForwardTargets {
                         dataset);
                 continue;
             }
-            boolean lookup = (Boolean) row.get("lookup");
+            boolean lookup = row.lookup();
             if (held) {
-                Decision decision = decide(view, policies.policyOf(dataset), lookup);
+                TargetPlan decision = TargetPlan.of(
+                        view.spec(),
+                        lookup,
+                        view.enabled(),
+                        policies.policyOf(dataset).action(),
+                        () -> ownership.refusal(view.spec()));
                 if (decision.outcome() == TargetOutcome.NOT_GRANTED) {
                     log.warn(
                             "request {}: the tasks of {} are not published: {}",
                             request.id(),
                             dataset,
                             decision.detail());
-                    if (!decision.detail().equals(row.get("detail"))) {
+                    if (!decision.detail().equals(row.detail())) {
                         jdbc.update(
                                 "UPDATE forward_targets SET detail = ?, updated_at = ? WHERE request_id = ?"
                                         + " AND dataset = ?",
@@ -259,17 +234,16 @@ class ForwardTargets {
             }
             List<DeletionTask> tasks;
             try {
-                tasks = tasks(
+                tasks = TargetPlan.tasks(
                         request.id(),
                         view.spec(),
-                        json.readValue((String) row.get("keys"), KEYS),
+                        json.readValue(row.keys(), KEYS),
                         cutoff,
                         lookup,
-                        json.readValue((String) row.get("clear"), IDS));
+                        json.readValue(row.clear(), IDS));
             } catch (IllegalArgumentException changed) {
                 // the dataset was registered again with other keys or columns: its tasks cannot be rebuilt, and one
-                // such
-                // target must not stop the reconciler for every other request
+                // such target must not stop the reconciler for every other request
                 log.warn(
                         "request {}: the tasks of {} cannot be rebuilt from its current registration: {}",
                         request.id(),
@@ -315,6 +289,23 @@ class ForwardTargets {
         return sent;
     }
 
+    /**
+     * A target still waiting, as {@link #republish} reads it: its keys and cleared columns as recorded (JSON, read when
+     * its tasks are rebuilt), whether it is a lookup target, held for its grant, and the detail shown.
+     */
+    private record OpenTarget(String dataset, String keys, boolean lookup, String clear, boolean held, String detail) {
+
+        static OpenTarget read(ResultSet rs, int row) throws SQLException {
+            return new OpenTarget(
+                    rs.getString("dataset"),
+                    rs.getString("keys"),
+                    rs.getBoolean("lookup"),
+                    rs.getString("clear"),
+                    TargetOutcome.NOT_GRANTED.name().equals(rs.getString("outcome")),
+                    rs.getString("detail"));
+        }
+    }
+
     /** Whether every target that must confirm has. */
     boolean allConfirmed(String requestId) {
         Integer open = jdbc.queryForObject(
@@ -347,48 +338,5 @@ class ForwardTargets {
                 rs.getInt("copy_tasks_reported"),
                 rs.getBoolean("lookup"),
                 json.readValue(rs.getString("clear_columns"), IDS));
-    }
-
-    /** The identifier is the dataset's whole primary key: each id is one key, no lookup needed. */
-    static boolean addressable(DatasetSpec spec) {
-        return spec.keyColumns().primaryKey().equals(List.of(spec.identifierColumn()));
-    }
-
-    /**
-     * The key of {@code id}: a number when it reads as one, else the text. The registry does not hold
-     * column types; numeric and text identifiers are what the registered sources use.
-     */
-    static Map<String, Object> keyOf(DatasetSpec spec, String id) {
-        Object value = id;
-        try {
-            long number = Long.parseLong(id);
-            // "007" or "+7" stay text: as a number they would address member "7"
-            if (Long.toString(number).equals(id)) {
-                value = number;
-            }
-        } catch (NumberFormatException notANumber) {
-            value = id;
-        }
-        return Map.of(spec.identifierColumn(), value);
-    }
-
-    /** Forward tasks of {@code keys} (or, for a lookup target, lookup tasks of the identifiers), 1,000 per task. */
-    private static List<DeletionTask> tasks(
-            String requestId,
-            DatasetSpec spec,
-            List<Map<String, Object>> keys,
-            CutoffTimestamp cutoff,
-            boolean lookup,
-            List<String> clear) {
-        return DeletionTask.taskSized(keys).stream()
-                .map(part -> lookup
-                        ? DeletionTask.forwardLookup(requestId, spec, part, cutoff, spec.priority(), clear)
-                        : DeletionTask.forward(requestId, spec, part, cutoff, spec.priority(), clear))
-                .toList();
-    }
-
-    private static String keySet(List<Map<String, Object>> keys) {
-        return DeterministicId.sha256Hex(
-                keys.stream().map(CanonicalKey::render).sorted().toArray(String[]::new));
     }
 }

@@ -1,5 +1,7 @@
 package io.erasure.controlplane.run;
 
+import io.erasure.controlplane.run.RunLifecycle.AfterValidation;
+import io.erasure.controlplane.run.RunLifecycle.Finish;
 import io.erasure.model.dataset.DatasetCopy;
 import io.erasure.model.event.AuditCompleted;
 import io.erasure.model.event.AuditFailed;
@@ -7,19 +9,14 @@ import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.DeletionAuthorized;
 import io.erasure.model.event.EventEnvelope;
-import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.TasksPublished;
 import io.erasure.model.event.ValidationCompleted;
 import io.erasure.model.event.ValidationFailed;
 import io.erasure.model.event.ValidationRequested;
 import io.erasure.model.run.RunState;
 import io.erasure.model.trust.EventSeals;
-import io.erasure.support.trust.SpecDigest;
 import java.sql.Timestamp;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -37,6 +34,9 @@ import org.springframework.transaction.annotation.Transactional;
  * <p>Before anything else, an event must be sealed by a key trusted for its producer's role ({@link RunEventGate}), and
  * belong to its run: the run's dataset (or, for a batch, one of its copies), and for an audit or a validation the spec
  * the run froze ({@code specDigest}). Anything else is refused, counted and changes nothing.
+ *
+ * <p>What an event means for its run (whether it is the run's, what follows a validation, whether the run is finished
+ * and how) is {@link RunLifecycle}'s to decide: this class loads the run, asks, and writes what was decided.
  */
 @Service
 public class RunProgress {
@@ -85,7 +85,7 @@ public class RunProgress {
             log.warn("{} for unknown run {} ignored", event.eventType(), event.runId());
             return;
         }
-        Optional<EventSeals.Refusal> foreign = notOfRun(run, event.payload());
+        Optional<EventSeals.Refusal> foreign = RunLifecycle.notOfRun(run, event.payload());
         if (foreign.isPresent()) {
             gate.refuse(event, foreign.get().reason(), foreign.get().detail());
             return;
@@ -114,70 +114,16 @@ public class RunProgress {
         }
     }
 
-    /**
-     * Why a validly sealed {@code payload} is not {@code run}'s: another dataset, a copy the
-     * run's spec does not have, or an audit or validation of another spec than the frozen one (or of none named).
-     */
-    private static Optional<EventSeals.Refusal> notOfRun(RunRecord run, EventPayload payload) {
-        String dataset = null;
-        if (payload instanceof AuditCompleted p) {
-            dataset = p.dataset();
-        } else if (payload instanceof AuditFailed p) {
-            dataset = p.dataset();
-        } else if (payload instanceof ValidationCompleted p) {
-            dataset = p.dataset();
-        } else if (payload instanceof ValidationFailed p) {
-            dataset = p.dataset();
-        } else if (payload instanceof TasksPublished p) {
-            dataset = p.dataset();
-        } else if (payload instanceof BatchCompleted p) {
-            dataset = p.ofCopy() ? p.copyOf() : p.dataset();
-        } else if (payload instanceof BatchFailed p) {
-            dataset = isCopyOf(run, p.dataset()) ? run.dataset() : p.dataset();
-        }
-        if (dataset == null
-                || !dataset.equals(run.dataset())
-                || payload instanceof BatchCompleted batch && batch.ofCopy() && !isCopyOf(run, batch.dataset())) {
-            return Optional.of(new EventSeals.Refusal(
-                    RunEventGate.WRONG_DATASET,
-                    "it is a result of dataset '" + dataset
-                            + "'"
-                            + (payload instanceof BatchCompleted b && b.ofCopy() ? " (copy '" + b.dataset() + "')" : "")
-                            + ", not of run " + run.id() + "'s dataset '" + run.dataset() + "' or one of its copies"));
-        }
-        String specDigest = payload instanceof AuditCompleted audit
-                ? audit.specDigest()
-                : payload instanceof ValidationCompleted validation ? validation.specDigest() : null;
-        if (payload instanceof AuditCompleted || payload instanceof ValidationCompleted) {
-            String frozen = SpecDigest.of(run.spec());
-            if (!frozen.equals(specDigest)) {
-                return Optional.of(new EventSeals.Refusal(
-                        RunEventGate.WRONG_SPEC,
-                        specDigest == null
-                                ? "it names no spec digest (its producer predates sealed run events: upgrade it), so it cannot be"
-                                        + " told to be of run " + run.id() + "'s frozen spec"
-                                : "it is a result of spec " + specDigest + ", not of the spec run " + run.id()
-                                        + " froze (" + frozen + ")"));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** True when {@code dataset} is the view name of one of {@code run}'s copies. */
-    private static boolean isCopyOf(RunRecord run, String dataset) {
-        return run.spec().copies().stream()
-                .anyMatch(copy -> copy.viewName(run.dataset()).equals(dataset));
-    }
-
     private void auditCompleted(RunRecord run, AuditCompleted audit) {
         if (run.state() != RunState.AUDITING) {
             return;
         }
-        Map<String, Object> counts = new LinkedHashMap<>();
-        counts.put("snapshot", audit.snapshot());
-        counts.put("rowsScanned", audit.rowsScanned());
-        counts.put("candidates", audit.candidateCount());
-        runs.recordAudit(run.id(), audit.cutoff().micros(), audit.rowsScanned(), audit.candidateCount(), counts);
+        runs.recordAudit(
+                run.id(),
+                audit.cutoff().micros(),
+                audit.rowsScanned(),
+                audit.candidateCount(),
+                new AuditCounts(audit.snapshot(), audit.rowsScanned(), audit.candidateCount()));
         if (runs.move(run, RunState.VALIDATING)) {
             commands.send(
                     run.id(),
@@ -191,55 +137,41 @@ public class RunProgress {
         }
     }
 
+    /** Records what the validation found, then does what {@link RunLifecycle#afterValidation} decides. */
     private void validationCompleted(RunRecord run, ValidationCompleted validation) {
         if (run.state() != RunState.VALIDATING) {
             return;
         }
-        Map<String, Object> counts = new LinkedHashMap<>();
-        counts.put("candidates", validation.candidateCount());
-        counts.put("final", validation.finalCount());
-        counts.put("droppedByReason", validation.droppedByReason());
-        counts.put("finalSetPrefix", validation.finalSetPrefix());
-        counts.put("exceedsLimit", validation.exceedsLimit());
-        // zombies: rows an earlier run or request deleted that are live again; this run deletes them again
-        counts.put("resurrected", validation.resurrectedCount());
-        if (validation.resurrectedKey() != null) {
-            counts.put("resurrectedKey", validation.resurrectedKey());
-        }
-        if (validation.finalSetDigest() != null) {
-            counts.put(RunAuthorizer.FINAL_SET_DIGEST, validation.finalSetDigest()); // what the authorization signs
-        }
-        runs.recordValidation(run.id(), validation.finalCount(), validation.taskCount(), counts);
-        if (run.dryRun()) {
-            runs.move(run, RunState.DRY_RUN_COMPLETED);
-            receipts.issue(reload(run), RunState.DRY_RUN_COMPLETED);
-            return;
-        }
-        if (validation.finalCount() > 0
-                && (validation.finalSetDigest() == null
-                        || validation.finalSetDigest().isBlank())) {
-            // nothing could be authorized: the deletion service checks every task against the digest's final set
-            fail(
-                    run,
-                    "validation reported no final-set digest: the validation-service that validated this run"
-                            + " predates signed authorizations, so its tasks could never be checked; upgrade validation-service"
-                            + " and start a new run");
-            return;
-        }
-        Optional<String> holdReason = approvals.holdReason(run, validation);
-        if (holdReason.isPresent()) {
+        runs.recordValidation(
+                run.id(),
+                validation.finalCount(),
+                validation.taskCount(),
+                new ValidationCounts(
+                        validation.candidateCount(),
+                        validation.finalCount(),
+                        validation.droppedByReason(),
+                        validation.finalSetPrefix(),
+                        validation.exceedsLimit(),
+                        validation.resurrectedCount(),
+                        validation.resurrectedKey(),
+                        validation.finalSetDigest()));
+        AfterValidation next =
+                RunLifecycle.afterValidation(run, validation, () -> approvals.holdReason(run, validation));
+        if (next instanceof AfterValidation.DryRunDone) {
+            receipts.issue(moveTo(run, RunState.DRY_RUN_COMPLETED), RunState.DRY_RUN_COMPLETED);
+        } else if (next instanceof AfterValidation.Fail failure) {
+            fail(run, failure.reason());
+        } else if (next instanceof AfterValidation.Hold hold) {
             runs.move(run, RunState.AWAITING_APPROVAL);
-            runs.recordDecision(run.id(), holdReason.get(), null);
-            return;
-        }
-        runs.move(run, RunState.AUTHORIZED);
-        runs.recordDecision(run.id(), null, "control-plane");
-        if (validation.finalCount() == 0) {
+            runs.recordDecision(run.id(), hold.reason(), null);
+        } else if (next instanceof AfterValidation.AuthorizeNothingToDelete) {
+            RunRecord authorized = moveTo(run, RunState.AUTHORIZED);
+            runs.recordDecision(run.id(), null, "control-plane");
             // nothing to delete: no tasks will come
-            RunRecord authorized = reload(run);
-            runs.move(authorized, RunState.DELETING);
-            finishIfAllBatchesDone(reload(run));
-        } else {
+            finishIfAllBatchesDone(moveTo(authorized, RunState.DELETING));
+        } else { // AfterValidation.Authorize
+            runs.move(run, RunState.AUTHORIZED);
+            runs.recordDecision(run.id(), null, "control-plane");
             commands.authorize(reload(run), DeletionAuthorized.Basis.UNDER_LIMIT, "control-plane");
         }
     }
@@ -253,8 +185,7 @@ public class RunProgress {
             return;
         }
         runs.recordTasks(run.id(), published.taskCount(), published.keyCount());
-        runs.move(run, RunState.DELETING);
-        finishIfAllBatchesDone(reload(run));
+        finishIfAllBatchesDone(moveTo(run, RunState.DELETING));
     }
 
     private void batchCompleted(RunRecord run, BatchCompleted batch) {
@@ -280,9 +211,7 @@ public class RunProgress {
         if (failed.retryable()) {
             return;
         }
-        Optional<DatasetCopy> copy = run.spec().copies().stream()
-                .filter(c -> c.viewName(run.dataset()).equals(failed.dataset()))
-                .findFirst();
+        Optional<DatasetCopy> copy = RunLifecycle.copyOf(run, failed.dataset());
         boolean recorded = batches.addFailure(run.id(), failed, copy.isPresent() ? run.dataset() : null);
         if (copy.isEmpty()) {
             fail(run, "batch " + failed.batchId() + " failed: " + failed.reason());
@@ -305,59 +234,48 @@ public class RunProgress {
     /**
      * Once every published task and every copy task it led to has reported (results that arrived
      * before TasksPublished are already counted), the run is verified and its receipt issued. A copy
-     * that failed for good fails the run then, with every count kept.
+     * that failed for good fails the run then, with every count kept ({@link RunLifecycle#finish}).
      */
     private void finishIfAllBatchesDone(RunRecord run) {
-        if (run.state() != RunState.DELETING
-                || run.taskCount() == null
-                || run.batchesCompleted() < run.taskCount()
-                || run.copyTasksReported() < run.copyTasksPublished()) {
+        Finish finish = RunLifecycle.finish(run, () -> batches.failures(run.id()));
+        if (finish instanceof Finish.NotYet) {
             return;
         }
-        String copiesFailed = copiesFailed(run);
-        runs.move(run, RunState.VERIFYING);
-        run = reload(run);
-        if (copiesFailed != null) {
-            runs.recordFailure(run.id(), copiesFailed);
-            run = reload(run);
-            receipts.issue(run, RunState.FAILED);
-            runs.move(run, RunState.FAILED);
+        RunRecord verifying = moveTo(run, RunState.VERIFYING);
+        if (finish instanceof Finish.FailCopies copiesFailed) {
+            runs.recordFailure(verifying.id(), copiesFailed.reason());
+            RunRecord failing = reload(verifying);
+            receipts.issue(failing, RunState.FAILED);
+            runs.move(failing, RunState.FAILED);
             return;
         }
-        receipts.issue(run, RunState.COMPLETED);
-        runs.move(run, RunState.COMPLETED);
-    }
-
-    /** Why the run's copies failed, naming each failed copy and its first error; null if none did. */
-    private String copiesFailed(RunRecord run) {
-        List<String> reasons = new ArrayList<>();
-        CopyTotals.of(run, Map.of(), batches.failures(run.id())).forEach((name, copy) -> {
-            if (!copy.failedBatches().isEmpty()) {
-                BatchFailure first = copy.failedBatches().get(0);
-                reasons.add("copy '" + name + "' (" + copy.dataset() + ") failed: " + first.reason()
-                        + (copy.failedBatches().size() == 1
-                                ? ""
-                                : " (and " + (copy.failedBatches().size() - 1) + " more of its batches)"));
-            }
-        });
-        return reasons.isEmpty() ? null : String.join("; ", reasons);
+        receipts.issue(verifying, RunState.COMPLETED);
+        runs.move(verifying, RunState.COMPLETED);
     }
 
     /** The run's counts show the deletion of its own dataset and of each copy as the batches report. */
     private void recordDeletionCounts(RunRecord run) {
         Map<String, BatchTotals> totals = batches.totalsByDataset(run.id());
-        Map<String, Object> counts = new LinkedHashMap<>();
-        counts.put("deletion", totals.getOrDefault(run.dataset(), BatchTotals.NONE));
-        if (!run.spec().copies().isEmpty()) {
-            counts.put("copies", CopyTotals.of(run, totals, batches.failures(run.id())));
-        }
-        runs.recordCounts(run.id(), counts);
+        runs.recordCounts(
+                run.id(),
+                new DeletionCounts(
+                        totals.getOrDefault(run.dataset(), BatchTotals.NONE),
+                        run.spec().copies().isEmpty() ? null : CopyTotals.of(run, totals, batches.failures(run.id()))));
     }
 
     private void fail(RunRecord run, String reason) {
         if (runs.move(run, RunState.FAILED)) {
             runs.recordFailure(run.id(), reason);
         }
+    }
+
+    /**
+     * Moves {@code run} to {@code target}: the run as the move left it. A move that did not happen (not expected of a
+     * run locked in this transaction) leaves the run as it is now, and what follows goes on with that, as it did before
+     * the store returned the moved run.
+     */
+    private RunRecord moveTo(RunRecord run, RunState target) {
+        return runs.moveTo(run, target).orElseGet(() -> reload(run));
     }
 
     private RunRecord reload(RunRecord run) {

@@ -23,6 +23,12 @@ public class RunStore {
     // batches_completed, copy_tasks_published and copy_tasks_reported are running totals kept by RunBatches
     private static final String SELECT = "SELECT r.* FROM runs r";
 
+    // compare-and-set on the state and its version: a stale move changes nothing
+    private static final String MOVE = """
+            UPDATE runs SET state = ?, version = version + 1, updated_at = ?,
+                            steps = steps || jsonb_build_object(?::text, ?::text)
+            WHERE id = ? AND state = ? AND version = ?""";
+
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
     private final Clock clock;
@@ -163,10 +169,7 @@ public class RunStore {
         }
         Instant now = clock.instant();
         return jdbc.update(
-                        """
-                        UPDATE runs SET state = ?, version = version + 1, updated_at = ?,
-                                        steps = steps || jsonb_build_object(?::text, ?::text)
-                        WHERE id = ? AND state = ? AND version = ?""",
+                        MOVE,
                         target.name(),
                         Timestamp.from(now),
                         target.name(),
@@ -177,14 +180,37 @@ public class RunStore {
                 == 1;
     }
 
-    public void recordAudit(
-            String id, long cutoffMicros, long totalRows, long candidateCount, Map<String, Object> counts) {
+    /**
+     * As {@link #move}, in the same one statement: the run as the move left it, or empty if it did not move (the state
+     * machine does not allow it, or somebody moved it meanwhile).
+     */
+    public Optional<RunRecord> moveTo(RunRecord run, RunState target) {
+        if (!run.state().canTransitionTo(target)) {
+            return Optional.empty();
+        }
+        Instant now = clock.instant();
+        return jdbc
+                .query(
+                        MOVE + " RETURNING *",
+                        this::record,
+                        target.name(),
+                        Timestamp.from(now),
+                        target.name(),
+                        now.toString(),
+                        run.id(),
+                        run.state().name(),
+                        run.version())
+                .stream()
+                .findFirst();
+    }
+
+    public void recordAudit(String id, long cutoffMicros, long totalRows, long candidateCount, AuditCounts counts) {
         jdbc.update("""
                         UPDATE runs SET cutoff_micros = ?, total_rows = ?, candidate_count = ?,
                                         counts = counts || jsonb_build_object('audit', ?::jsonb) WHERE id = ?""", cutoffMicros, totalRows, candidateCount, json.writeValueAsString(counts), id);
     }
 
-    public void recordValidation(String id, long finalCount, int taskCount, Map<String, Object> counts) {
+    public void recordValidation(String id, long finalCount, int taskCount, ValidationCounts counts) {
         jdbc.update("""
                         UPDATE runs SET final_count = ?, task_count = ?,
                                         counts = counts || jsonb_build_object('validation', ?::jsonb) WHERE id = ?""", finalCount, taskCount, json.writeValueAsString(counts), id);
@@ -253,8 +279,8 @@ public class RunStore {
                 .findFirst();
     }
 
-    /** Replaces the given top-level entries of the run's counts (e.g. {@code deletion}, {@code copies}). */
-    public void recordCounts(String id, Map<String, ?> entries) {
+    /** Replaces the top-level entries {@code deletion} and {@code copies} (if any) of the run's counts. */
+    public void recordCounts(String id, DeletionCounts entries) {
         jdbc.update("UPDATE runs SET counts = counts || ?::jsonb WHERE id = ?", json.writeValueAsString(entries), id);
     }
 

@@ -568,7 +568,7 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
 
         ForwardTarget target = target(view(requestId), profiles.name());
         assertThat(target.outcome()).as("as a new target of a disabled dataset").isEqualTo(TargetOutcome.LEFT_TO_AUDIT);
-        assertThat(target.detail()).isEqualTo(ForwardTargets.DISABLED);
+        assertThat(target.detail()).isEqualTo(TargetPlan.DISABLED);
         assertThat(target.blocking()).isFalse();
         assertThat(jdbc.queryForObject(
                         "SELECT count(*) FROM outbox WHERE topic = ? AND position(? in payload) > 0",
