@@ -15,6 +15,8 @@ import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.EventEnvelope;
+import io.erasure.model.event.EventPayload;
+import io.erasure.model.event.LookupResolved;
 import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.task.DeletionTask;
@@ -24,6 +26,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -82,15 +85,12 @@ class ForwardLookupIT extends DeletionTestSupport {
                 requestId, spec("orders"), List.of(Map.of("member_id", 7L)), cutoff, 9, List.of());
         send(lookup);
 
-        BatchCompleted resolved = batchOf(requestId, lookup.taskId());
+        LookupResolved resolved = resolutionOf(requestId, lookup.taskId());
         assertThat(resolved.resolution().refused()).isFalse();
         assertThat(resolved.resolution().keys())
                 .as("every row of member 7, the newer one too")
                 .isEqualTo(4);
         assertThat(resolved.resolution().taskIds()).hasSize(1);
-        assertThat(resolved.counts().deleted())
-                .as("a lookup deletes nothing itself")
-                .isZero();
 
         BatchCompleted deleted =
                 batchOf(requestId, resolved.resolution().taskIds().get(0));
@@ -108,7 +108,7 @@ class ForwardLookupIT extends DeletionTestSupport {
 
         // the reconciler re-publishes the lookup: the same tasks go out again, though three of the rows are gone now
         send(lookup);
-        List<BatchCompleted> reports = batchesOf(requestId, lookup.taskId(), 2);
+        List<LookupResolved> reports = resolutionsOf(requestId, lookup.taskId(), 2);
         assertThat(reports).hasSize(2).allSatisfy(report -> {
             assertThat(report.resolution().taskIds())
                     .isEqualTo(resolved.resolution().taskIds());
@@ -135,7 +135,7 @@ class ForwardLookupIT extends DeletionTestSupport {
                 requestId, spec("notes"), List.of(Map.of("member_id", 7L)), cutoff, 9, List.of());
         send(lookup);
 
-        BatchCompleted refused = batchOf(requestId, lookup.taskId());
+        LookupResolved refused = resolutionOf(requestId, lookup.taskId());
         assertThat(refused.resolution().refused()).isTrue();
         assertThat(refused.resolution().refusal()).contains("member_id").contains("CREATE INDEX");
         assertThat(orderIds("notes")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
@@ -158,7 +158,7 @@ class ForwardLookupIT extends DeletionTestSupport {
         DeletionTask unsafe = DeletionTask.forwardLookup(
                 requestId, unconditioned, List.of(Map.of("member_id", 7L)), cutoff, 9, List.of());
         send(unsafe);
-        BatchCompleted refusedToo = batchOf(requestId, unsafe.taskId());
+        LookupResolved refusedToo = resolutionOf(requestId, unsafe.taskId());
         assertThat(refusedToo.resolution().refusal()).contains("updated_at");
         assertThat(orderIds("orders")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
     }
@@ -170,7 +170,7 @@ class ForwardLookupIT extends DeletionTestSupport {
                 requestId, spec("orders"), List.of(Map.of("member_id", 8L)), cutoff, 9, List.of("email"));
         send(lookup);
 
-        BatchCompleted resolved = batchOf(requestId, lookup.taskId());
+        LookupResolved resolved = resolutionOf(requestId, lookup.taskId());
         BatchCompleted cleared =
                 batchOf(requestId, resolved.resolution().taskIds().get(0));
         assertThat(cleared.counts().deleted()).isEqualTo(1);
@@ -208,22 +208,31 @@ class ForwardLookupIT extends DeletionTestSupport {
                 .get(10, TimeUnit.SECONDS);
     }
 
-    private BatchCompleted batchOf(String requestId, String taskId) {
-        return batchesOf(requestId, taskId, 1).get(0);
+    private LookupResolved resolutionOf(String requestId, String taskId) {
+        return resolutionsOf(requestId, taskId, 1).get(0);
     }
 
-    private List<BatchCompleted> batchesOf(String requestId, String taskId, int atLeast) {
+    private List<LookupResolved> resolutionsOf(String requestId, String taskId, int atLeast) {
+        return eventsOf(
+                LookupResolved.class, r -> requestId.equals(r.requestId()) && taskId.equals(r.taskId()), atLeast);
+    }
+
+    private BatchCompleted batchOf(String requestId, String taskId) {
+        return eventsOf(BatchCompleted.class, b -> requestId.equals(b.requestId()) && taskId.equals(b.taskId()), 1)
+                .get(0);
+    }
+
+    /** At least {@code atLeast} run events of {@code type} that {@code match}, waiting up to 90 s for them. */
+    private <E extends EventPayload> List<E> eventsOf(Class<E> type, Predicate<E> match, int atLeast) {
         return TopicRecords.read(
                         LocalEngines.kafka().bootstrapServers(),
                         Topics.RUN_EVENTS,
                         value -> json.readValue(value, EventEnvelope.class),
-                        e -> e.payload() instanceof BatchCompleted b
-                                && requestId.equals(b.requestId())
-                                && taskId.equals(b.taskId()),
+                        e -> type.isInstance(e.payload()) && match.test(type.cast(e.payload())),
                         atLeast,
                         Duration.ofSeconds(90))
                 .stream()
-                .map(e -> (BatchCompleted) e.payload())
+                .map(e -> type.cast(e.payload()))
                 .toList();
     }
 

@@ -3,6 +3,7 @@ package io.erasure.model.event;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,7 +16,10 @@ import org.jspecify.annotations.Nullable;
  *                   (null when none), so a receipt can prove which keys were deleted without listing them
  * @param warnings   what the store found risky but not unsafe enough to refuse (e.g. Cassandra: no repair
  *                   known within gc_grace, more tombstones in a partition than the warning threshold)
- * @param resolution what a forward lookup task resolved (its only batch deletes nothing), else null
+ * @param resolution only in events of deletion services that predate {@link LookupResolved}: what a forward lookup
+ *                   task resolved, in a batch of zeros. Never written now; the control plane reads it as the
+ *                   {@link LookupResolved} it stands for ({@link #asLookupResolved()}), for the events in flight during
+ *                   an upgrade
  */
 public record BatchCompleted(
         String dataset,
@@ -110,6 +114,16 @@ public record BatchCompleted(
         Require.that(
                 resolution == null || requestId != null && copyOf == null,
                 "only a forward lookup batch of a dataset itself carries a resolution");
+    }
+
+    /**
+     * The {@link LookupResolved} an older deletion service reported as this batch of zeros, or null for a batch that
+     * ran.
+     */
+    public @Nullable LookupResolved asLookupResolved() {
+        return resolution == null
+                ? null
+                : new LookupResolved(dataset, taskId, batchId, Objects.requireNonNull(requestId), resolution);
     }
 
     /** True for a batch that deleted from a copy of a dataset rather than from the dataset. */

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
     @JsonSubTypes.Type(value = TasksPublished.class, name = "TasksPublished"),
     @JsonSubTypes.Type(value = BatchCompleted.class, name = "BatchCompleted"),
     @JsonSubTypes.Type(value = BatchFailed.class, name = "BatchFailed"),
+    @JsonSubTypes.Type(value = LookupResolved.class, name = "LookupResolved"),
     @JsonSubTypes.Type(value = AuditUnit.class, name = "AuditUnit"),
     @JsonSubTypes.Type(value = ControlSignal.class, name = "ControlSignal"),
     @JsonSubTypes.Type(value = ForwardDeletionRequested.class, name = "ForwardDeletionRequested")
@@ -34,6 +35,7 @@ public sealed interface EventPayload
                 TasksPublished,
                 BatchCompleted,
                 BatchFailed,
+                LookupResolved,
                 AuditUnit,
                 ControlSignal,
                 ForwardDeletionRequested {

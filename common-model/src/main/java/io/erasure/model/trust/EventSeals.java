@@ -7,6 +7,7 @@ import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.EventSeal;
+import io.erasure.model.event.LookupResolved;
 import io.erasure.model.event.TasksPublished;
 import io.erasure.model.event.ValidationCompleted;
 import io.erasure.model.event.ValidationFailed;
@@ -26,7 +27,7 @@ import java.util.Set;
  *   <tr><td>AuditCompleted, AuditFailed</td><td>audit-service</td><td>{@link Kind#AUDIT_RESULT}</td></tr>
  *   <tr><td>ValidationCompleted, ValidationFailed, TasksPublished</td><td>validation-service</td>
  *       <td>{@link Kind#VALIDATION_RESULT}</td></tr>
- *   <tr><td>BatchCompleted, BatchFailed</td><td>deletion-service</td><td>{@link Kind#BATCH_RESULT}</td></tr>
+ *   <tr><td>BatchCompleted, BatchFailed, LookupResolved</td><td>deletion-service</td><td>{@link Kind#BATCH_RESULT}</td></tr>
  * </table>
  *
  * Any other type (a command, a unit) does not belong on the topic and is refused whoever sealed it.
@@ -54,7 +55,8 @@ public final class EventSeals {
             ValidationFailed.class, Kind.VALIDATION_RESULT,
             TasksPublished.class, Kind.VALIDATION_RESULT,
             BatchCompleted.class, Kind.BATCH_RESULT,
-            BatchFailed.class, Kind.BATCH_RESULT);
+            BatchFailed.class, Kind.BATCH_RESULT,
+            LookupResolved.class, Kind.BATCH_RESULT);
 
     private EventSeals() {}
 

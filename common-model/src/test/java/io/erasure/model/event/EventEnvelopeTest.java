@@ -47,6 +47,8 @@ class EventEnvelopeTest {
                 new BatchCompleted(
                         "orders", "task-1", "task-1-b0", null, new BatchCounts(97, 2, 1, 0), ReadBackResult.CLEAN, 0),
                 new BatchFailed("orders", "task-1", "task-1-b1", null, "timeout", true),
+                new LookupResolved(
+                        "orders", "task-2", "task-2-b0", "req-1", new LookupResolution(List.of("task-3"), 4, null)),
                 new AuditUnit(
                         Fixtures.orders(),
                         "backups/orders/20240131T020000Z/manifest.json",

@@ -35,6 +35,43 @@ class PayloadValidationTest {
     }
 
     @Test
+    void aLookupIsResolvedByAnEventOfItsOwnAndAnOlderBatchOfZerosReadsAsOne() {
+        LookupResolution found = new LookupResolution(List.of("task-3"), 4, null);
+        assertThatThrownBy(() -> new LookupResolved("orders", "task-2", "task-2-b0", null, found))
+                .as("lookups exist only in forward deletion")
+                .hasMessageContaining("requestId");
+        assertThatThrownBy(() -> new LookupResolved("orders", "task-2", "task-2-b0", "req-1", null))
+                .hasMessageContaining("resolution");
+
+        BatchCompleted older = new BatchCompleted(
+                "orders",
+                "task-2",
+                "task-2-b0",
+                "req-1",
+                new BatchCounts(0, 0, 0, 0),
+                ReadBackResult.CLEAN,
+                0,
+                null,
+                0,
+                null,
+                List.of(),
+                found);
+        assertThat(older.asLookupResolved())
+                .isEqualTo(new LookupResolved("orders", "task-2", "task-2-b0", "req-1", found));
+        assertThat(new BatchCompleted(
+                                "orders",
+                                "task-1",
+                                "task-1-b0",
+                                "req-1",
+                                new BatchCounts(1, 0, 0, 0),
+                                ReadBackResult.CLEAN,
+                                0)
+                        .asLookupResolved())
+                .as("a batch that ran")
+                .isNull();
+    }
+
+    @Test
     void auditRequestMustCarryTheSourceTheSpecNames() {
         IdentifierSource other = new IdentifierSource(
                 "accounts-src",

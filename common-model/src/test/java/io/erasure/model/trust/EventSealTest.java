@@ -18,6 +18,7 @@ import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.EventSeal;
 import io.erasure.model.event.ForwardDeletionRequested;
 import io.erasure.model.event.LookupResolution;
+import io.erasure.model.event.LookupResolved;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.event.RunCancelled;
 import io.erasure.model.event.RunScoped;
@@ -174,7 +175,10 @@ class EventSealTest {
                         2,
                         null,
                         List.of(),
-                        new LookupResolution(List.of("task-3", "task-4"), 7, null)));
+                        new LookupResolution(List.of("task-3", "task-4"), 7, null)),
+                new LookupResolved(
+                        "orders", "task-2", "task-2-b0", "req-1", new LookupResolution(List.of("task-3"), 7, null)),
+                new LookupResolved("orders", "task-5", "task-5-b0", "req-1", LookupResolution.refused("no index")));
     }
 
     private static EventEnvelope envelope(EventPayload payload) {
@@ -467,7 +471,8 @@ class EventSealTest {
                         ValidationFailed.class,
                         TasksPublished.class,
                         BatchCompleted.class,
-                        BatchFailed.class);
+                        BatchFailed.class,
+                        LookupResolved.class);
     }
 
     @Test

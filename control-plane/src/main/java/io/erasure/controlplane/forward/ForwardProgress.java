@@ -8,6 +8,7 @@ import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.LookupResolution;
+import io.erasure.model.event.LookupResolved;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -24,7 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Confirms targets from the batch results of forward tasks (events on {@code erasure.run.events}
  * without a run and with a request id). A target is confirmed when its source batches have reported
  * every key and the copy tasks they published (their {@code copyTasks}) have each reported a batch;
- * a lookup target first needs each lookup's report, which names the tasks it published and their keys;
+ * a lookup target first needs each lookup's report ({@link LookupResolved}; from a deletion service older than that
+ * event, a {@code BatchCompleted} of zeros carrying it), which names the tasks it published and their keys;
  * the request is PURGED once every target that must confirm has. A batch is counted once, whatever
  * the redeliveries and their order: it is added to its target's running totals ({@code sum_*}) in the
  * transaction that records it, so an event costs the same however many batches the request already has. Only a batch
@@ -100,7 +102,28 @@ public class ForwardProgress {
         if (!gate.admit(event)) {
             return; // only deletion-service's sealed batch results confirm a target
         }
-        if (event.payload() instanceof BatchCompleted batch && batch.requestId() != null) {
+        LookupResolved resolved = event.payload() instanceof LookupResolved lookup
+                ? lookup
+                : event.payload() instanceof BatchCompleted older ? older.asLookupResolved() : null;
+        if (resolved != null) {
+            // recorded in the ledger of batch results under the lookup's one batch id, which applies it once; it
+            // counts no key itself
+            record(
+                    resolved.requestId(),
+                    resolved.batchId(),
+                    resolved.taskId(),
+                    resolved.dataset(),
+                    null,
+                    true,
+                    null,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    resolved.resolution());
+        } else if (event.payload() instanceof BatchCompleted batch && batch.requestId() != null) {
             record(
                     batch.requestId(),
                     batch.batchId(),
@@ -115,7 +138,7 @@ public class ForwardProgress {
                     batch.counts().failed(),
                     batch.stillPresent(),
                     batch.copyTasks(),
-                    batch.resolution());
+                    null);
         } else if (event.payload() instanceof BatchFailed failed && failed.requestId() != null) {
             if (failed.retryable()) {
                 log.info(

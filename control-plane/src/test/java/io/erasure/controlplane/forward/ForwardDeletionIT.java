@@ -19,6 +19,7 @@ import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.EventPayload;
 import io.erasure.model.event.ForwardDeletionRequested;
 import io.erasure.model.event.LookupResolution;
+import io.erasure.model.event.LookupResolved;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
@@ -127,7 +128,7 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
                 .isEqualTo(TargetOutcome.PENDING);
         assertThat(view(requestId).state()).isEqualTo(RequestState.TOMBSTONED);
 
-        batchEvent(lookupBatch(lookup, new LookupResolution(List.of(resolved.taskId()), 2, null)));
+        batchEvent(lookupResolved(lookup, new LookupResolution(List.of(resolved.taskId()), 2, null)));
         RequestView purged = awaitState(requestId, RequestState.PURGED);
         ForwardTarget target = target(purged, orders.name());
         assertThat(target.outcome()).isEqualTo(TargetOutcome.DELETED);
@@ -146,7 +147,8 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
         String requestId = DeletionRequests.idFor(event.eventId());
         List<DeletionTask> tasks = tasksOf(requestId, 2);
 
-        batchEvent(lookupBatch(
+        // reported as a deletion service older than LookupResolved does: a batch of zeros carrying the resolution
+        batchEvent(olderLookupBatch(
                 taskOf(tasks, orders.name()),
                 LookupResolution.refused(
                         "no index starts with orders.customer_id: CREATE INDEX ON orders (customer_id)")));
@@ -179,7 +181,7 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
         DeletionTask lookup = tasksOf(requestId, 1).get(0);
         assertThat(lookup.clearColumns()).containsExactly("email");
 
-        batchEvent(lookupBatch(lookup, LookupResolution.refused("no usable index starts with customer_id")));
+        batchEvent(lookupResolved(lookup, LookupResolution.refused("no usable index starts with customer_id")));
         ForwardTarget target = await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> target(view(requestId), orders.name()), t -> t.outcome() != TargetOutcome.PENDING);
@@ -339,7 +341,7 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
         }
         batchEvent(sourceBatch(DeletionTask.resolvedFrom(lookup, List.of(Map.of("order_id", 5))), 1, 0));
         batchEvent(sourceBatch(taskOf(tasks, profiles.name()), 1, 0));
-        batchEvent(lookupBatch(
+        batchEvent(lookupResolved(
                 lookup,
                 new LookupResolution(resolved.stream().map(DeletionTask::taskId).toList(), 300, null)));
         // the rest after it; ten fail for good first, then succeed on redelivery
@@ -795,14 +797,17 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
     }
 
     private void batchEvent(EventPayload payload) {
-        String requestId = ((BatchCompleted) payload).requestId();
+        String requestId =
+                payload instanceof LookupResolved lookup ? lookup.requestId() : ((BatchCompleted) payload).requestId();
+        String batchId =
+                payload instanceof LookupResolved lookup ? lookup.batchId() : ((BatchCompleted) payload).batchId();
         send(
                 Topics.RUN_EVENTS,
                 requestId,
                 sealed(EventEnvelope.of(
                                 payload, null, DeterministicId.nameBasedUuid("run-chain", requestId), Clock.systemUTC())
-                        .withEventId(
-                                DeterministicId.nameBasedUuid("batch-event", ((BatchCompleted) payload).batchId()))));
+                        .withEventId(DeterministicId.nameBasedUuid(
+                                "batch-event", batchId, EventPayload.typeName(payload.getClass())))));
     }
 
     private void failedEvent(BatchFailed payload) {
@@ -838,7 +843,11 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
                 null);
     }
 
-    private static BatchCompleted lookupBatch(DeletionTask lookup, LookupResolution resolution) {
+    private static LookupResolved lookupResolved(DeletionTask lookup, LookupResolution resolution) {
+        return new LookupResolved(lookup.dataset(), lookup.taskId(), lookup.batchId(0), lookup.originId(), resolution);
+    }
+
+    private static BatchCompleted olderLookupBatch(DeletionTask lookup, LookupResolution resolution) {
         return new BatchCompleted(
                 lookup.dataset(),
                 lookup.taskId(),

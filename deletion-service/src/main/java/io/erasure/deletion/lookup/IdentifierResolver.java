@@ -5,11 +5,9 @@ import io.erasure.deletion.execution.StoreCalls;
 import io.erasure.deletion.throttle.AdaptiveThrottle;
 import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.DatasetSpec;
-import io.erasure.model.event.BatchCompleted;
-import io.erasure.model.event.BatchCounts;
 import io.erasure.model.event.BatchFailed;
 import io.erasure.model.event.LookupResolution;
-import io.erasure.model.event.ReadBackResult;
+import io.erasure.model.event.LookupResolved;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.model.task.TaskEffect;
 import io.erasure.store.spi.IdentifierLookup;
@@ -31,8 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Executes forward lookup tasks ({@link DeletionTask#lookup()}): the request's identifiers are an indexed
  * column of the dataset, not its key, so their rows are found first. The adapter's {@link IdentifierLookup}
  * reads the keys (bounded, indexed, throttled like deletes), the keys go out as ordinary forward tasks
- * ({@link DeletionTask#resolvedFrom}, deterministic ids) and the lookup's one batch reports which tasks it
- * published, so the control plane waits for exactly those. Nothing is deleted here: the tasks go through
+ * ({@link DeletionTask#resolvedFrom}, deterministic ids) and the lookup reports which tasks it published
+ * ({@link LookupResolved}), so the control plane waits for exactly those. Nothing is deleted here: the tasks go through
  * plan → log → delete like any other, which skips rows written after the request's cut-off.
  *
  * <p>A dataset that cannot be looked up is reported as refused, with the reason and its fix, and the request leaves it
@@ -178,20 +176,6 @@ public class IdentifierResolver {
 
     private void report(DeletionTask task, String batchId, LookupResolution resolution) {
         events.send(
-                task,
-                batchId,
-                new BatchCompleted(
-                        task.dataset(),
-                        task.taskId(),
-                        batchId,
-                        task.requestId(),
-                        new BatchCounts(0, 0, 0, 0),
-                        ReadBackResult.CLEAN,
-                        0,
-                        null,
-                        0,
-                        null,
-                        List.of(),
-                        resolution));
+                task, batchId, new LookupResolved(task.dataset(), task.taskId(), batchId, task.originId(), resolution));
     }
 }
