@@ -256,7 +256,8 @@ class HelmChartTest {
         assertThat(deployment)
                 .as("the task signing key, for the services that sign tasks")
                 .containsPattern(
-                        "if \\$needs\\.signing \\}\\}\\s+\\{\\{- \\$signingKey[^\\n]*\\n\\s+# [^\\n]*\\n\\s+- name: ERASURE_SIGNING_PRIVATEKEY");
+                        "if \\$needs\\.signing \\}\\}\\s+\\{\\{- \\$signingKey[^\\n]*\\n\\s+# [^\\n]*\\n\\s+- name:"
+                                + " ERASURE_SIGNING_PRIVATEKEY");
         String helpers = Files.readString(chart.resolve("templates/_helpers.tpl"));
         assertThat(helpers)
                 .as("the jars' LOCAL ONLY signing keys are switched off")
@@ -466,7 +467,10 @@ class HelmChartTest {
         return sourcesContain(module, "StoreAdapterPool");
     }
 
-    /** Whether the module's code binds the platform bucket ({@link S3Properties}) although its application.yml may not name it. */
+    /**
+     * Whether the module's code binds the platform bucket ({@link S3Properties}) although its application.yml may not
+     * name it.
+     */
     private static boolean readsBucketInCode(Module module) throws IOException {
         return sourcesContain(module, "import " + S3Properties.class.getName() + ";");
     }
@@ -573,7 +577,7 @@ class HelmChartTest {
         return camelCase.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
-    private static Path projectRoot() {
+    static Path projectRoot() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isDirectory(dir.resolve("helm/erasure")) && Files.exists(dir.resolve("pom.xml"))) {
                 return dir;

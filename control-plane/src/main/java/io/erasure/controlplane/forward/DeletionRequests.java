@@ -18,6 +18,11 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class DeletionRequests {
 
+    private static final String UNRESOLVED_AFTER = """
+            SELECT * FROM deletion_requests
+            WHERE state = 'TOMBSTONED' AND published_at < ? AND (published_at, id) > (?, ?)
+            ORDER BY published_at, id LIMIT ?""";
+
     private static final TypeReference<Map<String, List<String>>> CHILD_IDS = new TypeReference<>() {};
 
     private final JdbcTemplate jdbc;
@@ -39,7 +44,8 @@ public class DeletionRequests {
         jdbc.update(
                 """
                         INSERT INTO deletion_requests (id, created_at, aggregate_type, aggregate_id, version, state,
-                            tombstoned_at, published_at, event_id, origin_chain_id, child_ids, requested_by, held_reason,
+                            tombstoned_at, published_at, event_id, origin_chain_id, child_ids, requested_by,
+                            held_reason,
                             updated_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)""",
                 r.id(),
@@ -78,7 +84,8 @@ public class DeletionRequests {
 
     boolean approve(String id, String approver, Instant at) {
         return jdbc.update("""
-                        UPDATE deletion_requests SET state = 'TOMBSTONED', approved_by = ?, published_at = ?, updated_at = ?
+                        UPDATE deletion_requests SET state = 'TOMBSTONED', approved_by = ?, published_at = ?,
+                            updated_at = ?
                         WHERE id = ? AND state = 'HELD'""", approver, ts(at), ts(at), id) == 1;
     }
 
@@ -122,10 +129,7 @@ public class DeletionRequests {
      * ({@code afterAt}, {@code afterId}) in (published_at, id) order.
      */
     List<DeletionRequest> unresolvedAfter(Instant afterAt, String afterId, Instant publishedBefore, int limit) {
-        return jdbc.query("""
-                        SELECT * FROM deletion_requests
-                        WHERE state = 'TOMBSTONED' AND published_at < ? AND (published_at, id) > (?, ?)
-                        ORDER BY published_at, id LIMIT ?""", this::row, ts(publishedBefore), ts(afterAt), afterId, limit);
+        return jdbc.query(UNRESOLVED_AFTER, this::row, ts(publishedBefore), ts(afterAt), afterId, limit);
     }
 
     long countUnresolvedBefore(Instant publishedBefore) {
@@ -134,6 +138,13 @@ public class DeletionRequests {
                 Long.class,
                 ts(publishedBefore));
         return count == null ? 0 : count;
+    }
+
+    /** When the oldest TOMBSTONED request was published, if one is. */
+    Optional<Instant> oldestUnresolvedPublishedAt() {
+        Timestamp oldest = jdbc.queryForObject(
+                "SELECT min(published_at) FROM deletion_requests WHERE state = 'TOMBSTONED'", Timestamp.class);
+        return Optional.ofNullable(oldest).map(Timestamp::toInstant);
     }
 
     private DeletionRequest row(ResultSet rs, int i) throws SQLException {

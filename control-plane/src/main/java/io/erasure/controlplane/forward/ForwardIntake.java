@@ -5,6 +5,7 @@ import io.erasure.model.event.ForwardDeletionRequested;
 import io.erasure.model.key.DeterministicId;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -136,6 +137,7 @@ public class ForwardIntake {
         targets.publish(request);
         if (targets.allConfirmed(request.id())
                 && requests.move(request.id(), RequestState.TOMBSTONED, RequestState.PURGED, now)) {
+            metrics.purged(Duration.between(request.tombstonedAt() == null ? now : request.tombstonedAt(), now));
             return RequestState.PURGED;
         }
         return RequestState.TOMBSTONED;
@@ -153,8 +155,8 @@ public class ForwardIntake {
 
     private Current current(String type, String id) {
         List<Current> rows = jdbc.query(
-                "SELECT version, event_id, request_id FROM forward_entities WHERE aggregate_type = ? AND aggregate_id = ?"
-                        + " FOR UPDATE",
+                "SELECT version, event_id, request_id FROM forward_entities WHERE aggregate_type = ?"
+                        + " AND aggregate_id = ? FOR UPDATE",
                 (rs, i) -> new Current(rs.getLong(1), rs.getObject(2, UUID.class), rs.getString(3)),
                 type,
                 id);
@@ -165,11 +167,12 @@ public class ForwardIntake {
     private boolean moveVersion(ForwardDeletionRequested payload, UUID eventId, String requestId, Instant now) {
         return jdbc.update(
                         """
-                        INSERT INTO forward_entities (aggregate_type, aggregate_id, version, event_id, request_id, updated_at)
+                        INSERT INTO forward_entities (aggregate_type, aggregate_id, version, event_id, request_id,
+                            updated_at)
                         VALUES (?, ?, ?, ?, ?, ?)
                         ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE
-                            SET version = EXCLUDED.version, event_id = EXCLUDED.event_id, request_id = EXCLUDED.request_id,
-                                updated_at = EXCLUDED.updated_at
+                            SET version = EXCLUDED.version, event_id = EXCLUDED.event_id,
+                                request_id = EXCLUDED.request_id, updated_at = EXCLUDED.updated_at
                             WHERE forward_entities.version < EXCLUDED.version""",
                         payload.aggregateType(),
                         payload.aggregateId(),

@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,21 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Service
 public class ForwardProgress {
+
+    private static final String RESOLVED_TASK_EXISTS = """
+            SELECT EXISTS (SELECT 1 FROM forward_resolved_tasks
+                           WHERE request_id = ? AND dataset = ? AND task_id = ?)""";
+    private static final String ADD_LOOKUP = """
+            UPDATE forward_targets SET sum_lookups_reported = sum_lookups_reported + 1,
+                sum_lookup_keys = sum_lookup_keys + ?, sum_lookup_refusals = sum_lookup_refusals + ?
+            WHERE request_id = ? AND dataset = ?""";
+    private static final String COPY_TASK_BATCHES = """
+            SELECT count(*) FROM forward_batches WHERE request_id = ? AND task_id = ? AND copy_of = ?""";
+    private static final String ADD_COPY_BATCH = """
+            UPDATE forward_targets SET sum_copy_tasks_reported = sum_copy_tasks_reported + ?,
+                sum_copy_still_present = sum_copy_still_present + ?,
+                sum_copy_failures = sum_copy_failures + ?
+            WHERE request_id = ? AND dataset = ?""";
 
     private static final Logger log = LoggerFactory.getLogger(ForwardProgress.class);
 
@@ -196,12 +212,14 @@ public class ForwardProgress {
         // re-counted
         int changed = jdbc.update(
                 """
-                        INSERT INTO forward_batches (request_id, batch_id, task_id, dataset, copy_of, completed, failure, deleted,
-                            skipped_newer, already_absent, failed, still_present, copy_tasks, resolved_task_ids,
+                        INSERT INTO forward_batches (request_id, batch_id, task_id, dataset, copy_of, completed,
+                            failure, deleted, skipped_newer, already_absent, failed, still_present, copy_tasks,
+                            resolved_task_ids,
                             resolved_keys, refusal, at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)
                         ON CONFLICT (request_id, batch_id) DO UPDATE SET completed = EXCLUDED.completed,
-                            failure = EXCLUDED.failure, deleted = EXCLUDED.deleted, skipped_newer = EXCLUDED.skipped_newer,
+                            failure = EXCLUDED.failure, deleted = EXCLUDED.deleted,
+                            skipped_newer = EXCLUDED.skipped_newer,
                             already_absent = EXCLUDED.already_absent, failed = EXCLUDED.failed,
                             still_present = EXCLUDED.still_present, copy_tasks = EXCLUDED.copy_tasks,
                             resolved_task_ids = EXCLUDED.resolved_task_ids, resolved_keys = EXCLUDED.resolved_keys,
@@ -265,6 +283,7 @@ public class ForwardProgress {
                 && targets.allConfirmed(requestId)
                 && requests.move(requestId, RequestState.TOMBSTONED, RequestState.PURGED, now)) {
             log.info("request {} PURGED: every target confirmed", requestId);
+            metrics.purged(Duration.between(request.tombstonedAt() == null ? now : request.tombstonedAt(), now));
         }
     }
 
@@ -331,8 +350,8 @@ public class ForwardProgress {
             Batch batch, boolean lookup, boolean ownTask, ReplacedFailure previous, LookupResolution resolution) {
         boolean accepted = !lookup
                 || ownTask
-                || jdbc.queryForObject("""
-                        SELECT EXISTS (SELECT 1 FROM forward_resolved_tasks WHERE request_id = ? AND dataset = ? AND task_id = ?)""", Boolean.class, batch.requestId(), batch.target(), batch.taskId());
+                || jdbc.queryForObject(
+                        RESOLVED_TASK_EXISTS, Boolean.class, batch.requestId(), batch.target(), batch.taskId());
         if (previous != null && previous.counted()) {
             jdbc.update(
                     """
@@ -378,10 +397,7 @@ public class ForwardProgress {
         if (resolution == null) {
             return;
         }
-        jdbc.update("""
-                        UPDATE forward_targets SET sum_lookups_reported = sum_lookups_reported + 1,
-                            sum_lookup_keys = sum_lookup_keys + ?, sum_lookup_refusals = sum_lookup_refusals + ?
-                        WHERE request_id = ? AND dataset = ?""", resolution.keys(), resolution.refused() ? 1 : 0, batch.requestId(), batch.target());
+        jdbc.update(ADD_LOOKUP, resolution.keys(), resolution.refused() ? 1 : 0, batch.requestId(), batch.target());
         for (String resolved : resolution.taskIds()) {
             jdbc.update("""
                             INSERT INTO forward_resolved_tasks (request_id, dataset, task_id) VALUES (?, ?, ?)
@@ -393,17 +409,24 @@ public class ForwardProgress {
                     """
                             WITH now_counted AS (
                                 UPDATE forward_batches SET counted = true
-                                WHERE request_id = ? AND dataset = ? AND copy_of IS NULL AND NOT counted AND task_id = ANY (?)
-                                RETURNING deleted, skipped_newer, already_absent, failed, still_present, copy_tasks, failure)
+                                WHERE request_id = ? AND dataset = ? AND copy_of IS NULL AND NOT counted
+                                    AND task_id = ANY (?)
+                                RETURNING deleted, skipped_newer, already_absent, failed, still_present, copy_tasks,
+                                    failure)
                             UPDATE forward_targets t SET
                                 sum_reported = t.sum_reported + s.reported, sum_deleted = t.sum_deleted + s.deleted,
                                 sum_skipped_newer = t.sum_skipped_newer + s.skipped_newer,
                                 sum_already_absent = t.sum_already_absent + s.already_absent,
-                                sum_failed_keys = t.sum_failed_keys + s.failed, sum_still_present = t.sum_still_present + s.still_present,
-                                sum_copy_tasks = t.sum_copy_tasks + s.copy_tasks, sum_failures = t.sum_failures + s.failures
-                            FROM (SELECT coalesce(sum(deleted + skipped_newer + already_absent + failed), 0) AS reported,
-                                         coalesce(sum(deleted), 0) AS deleted, coalesce(sum(skipped_newer), 0) AS skipped_newer,
-                                         coalesce(sum(already_absent), 0) AS already_absent, coalesce(sum(failed), 0) AS failed,
+                                sum_failed_keys = t.sum_failed_keys + s.failed,
+                                sum_still_present = t.sum_still_present + s.still_present,
+                                sum_copy_tasks = t.sum_copy_tasks + s.copy_tasks,
+                                sum_failures = t.sum_failures + s.failures
+                            FROM (SELECT coalesce(sum(deleted + skipped_newer + already_absent + failed), 0)
+                                             AS reported,
+                                         coalesce(sum(deleted), 0) AS deleted,
+                                         coalesce(sum(skipped_newer), 0) AS skipped_newer,
+                                         coalesce(sum(already_absent), 0) AS already_absent,
+                                         coalesce(sum(failed), 0) AS failed,
                                          coalesce(sum(still_present), 0) AS still_present,
                                          coalesce(sum(copy_tasks), 0) AS copy_tasks, count(failure) AS failures
                                   FROM now_counted) s
@@ -419,14 +442,11 @@ public class ForwardProgress {
     /** Adds a copy's batch to its source target's totals; a copy task counts once, however many batches it has. */
     private void addCopyBatch(Batch batch, ReplacedFailure previous) {
         boolean newTask = previous == null
-                && jdbc.queryForObject("""
-                        SELECT count(*) FROM forward_batches WHERE request_id = ? AND task_id = ? AND copy_of = ?""", Long.class, batch.requestId(), batch.taskId(), batch.target()) == 1;
+                && jdbc.queryForObject(COPY_TASK_BATCHES, Long.class, batch.requestId(), batch.taskId(), batch.target())
+                        == 1;
         long stillPresent = batch.stillPresent() - (previous == null ? 0 : previous.stillPresent());
         long failures = (batch.failure() == null ? 0 : 1) - (previous == null ? 0 : previous.failures());
-        jdbc.update("""
-                        UPDATE forward_targets SET sum_copy_tasks_reported = sum_copy_tasks_reported + ?,
-                            sum_copy_still_present = sum_copy_still_present + ?, sum_copy_failures = sum_copy_failures + ?
-                        WHERE request_id = ? AND dataset = ?""", newTask ? 1 : 0, stillPresent, failures, batch.requestId(), batch.target());
+        jdbc.update(ADD_COPY_BATCH, newTask ? 1 : 0, stillPresent, failures, batch.requestId(), batch.target());
     }
 
     /**

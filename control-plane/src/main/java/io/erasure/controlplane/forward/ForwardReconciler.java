@@ -24,6 +24,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class ForwardReconciler {
 
+    private static final String ADVANCE_WATERMARK = """
+            INSERT INTO forward_reconcile_watermark (name, published_at, request_id) VALUES (?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET published_at = EXCLUDED.published_at,
+                                             request_id = EXCLUDED.request_id""";
+    private static final String DUE_RETRIES = """
+            SELECT request_id, attempts FROM forward_retries WHERE next_at <= ? ORDER BY next_at LIMIT ?
+            FOR UPDATE SKIP LOCKED""";
+
     private static final Logger log = LoggerFactory.getLogger(ForwardReconciler.class);
     private static final String WATERMARK = "republish";
     private static final int PAGE = 200;
@@ -81,7 +89,11 @@ public class ForwardReconciler {
             }
             requestsRepublished += page;
         }
-        metrics.unresolved(requests.countUnresolvedBefore(now.minus(properties.alertAfter())));
+        metrics.unresolved(
+                requests.countUnresolvedBefore(now.minus(properties.alertAfter())),
+                requests.oldestUnresolvedPublishedAt()
+                        .map(publishedAt -> Duration.between(publishedAt, now))
+                        .orElse(Duration.ZERO));
         return requestsRepublished;
     }
 
@@ -96,7 +108,8 @@ public class ForwardReconciler {
         for (DeletionRequest request : stuck) {
             int tasks = targets.republish(request);
             jdbc.update(
-                    "INSERT INTO forward_retries (request_id, attempts, next_at) VALUES (?, 1, ?) ON CONFLICT DO NOTHING",
+                    "INSERT INTO forward_retries (request_id, attempts, next_at) VALUES (?, 1, ?) ON CONFLICT"
+                            + " DO NOTHING",
                     request.id(),
                     Timestamp.from(now.plus(retryDelay(1))));
             log.info(
@@ -107,10 +120,7 @@ public class ForwardReconciler {
         }
         if (!stuck.isEmpty()) {
             DeletionRequest last = stuck.get(stuck.size() - 1);
-            jdbc.update("""
-                            INSERT INTO forward_reconcile_watermark (name, published_at, request_id) VALUES (?, ?, ?)
-                            ON CONFLICT (name) DO UPDATE SET published_at = EXCLUDED.published_at,
-                                                             request_id = EXCLUDED.request_id""", WATERMARK, Timestamp.from(last.publishedAt()), last.id());
+            jdbc.update(ADVANCE_WATERMARK, WATERMARK, Timestamp.from(last.publishedAt()), last.id());
         }
         return stuck.size();
     }
@@ -118,9 +128,7 @@ public class ForwardReconciler {
     /** Re-publishes the requests whose next retry is due; a resolved one leaves the retry table. */
     private int retryPage(Instant now) {
         List<Retry> due =
-                jdbc.query("""
-                        SELECT request_id, attempts FROM forward_retries WHERE next_at <= ? ORDER BY next_at LIMIT ?
-                        FOR UPDATE SKIP LOCKED""", (rs, i) -> new Retry(rs.getString(1), rs.getInt(2)), Timestamp.from(now), PAGE);
+                jdbc.query(DUE_RETRIES, (rs, i) -> new Retry(rs.getString(1), rs.getInt(2)), Timestamp.from(now), PAGE);
         for (Retry retry : due) {
             DeletionRequest request = requests.lock(retry.requestId()).orElse(null);
             if (request == null || request.state() != RequestState.TOMBSTONED) {
@@ -139,7 +147,9 @@ public class ForwardReconciler {
         return due.size();
     }
 
-    /** reconcile-after doubled per attempt, at most a quarter of alert-after (so an alerting request is still retried). */
+    /**
+     * reconcile-after doubled per attempt, at most a quarter of alert-after (so an alerting request is still retried).
+     */
     Duration retryDelay(int attempts) {
         Duration cap = properties.alertAfter().dividedBy(4);
         Duration delay = properties.reconcileAfter().multipliedBy(1L << Math.min(attempts, 20));

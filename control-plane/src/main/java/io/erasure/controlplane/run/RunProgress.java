@@ -1,5 +1,6 @@
 package io.erasure.controlplane.run;
 
+import io.erasure.controlplane.metrics.RunMetrics;
 import io.erasure.controlplane.run.RunLifecycle.AfterValidation;
 import io.erasure.controlplane.run.RunLifecycle.Finish;
 import io.erasure.model.dataset.DatasetCopy;
@@ -41,6 +42,10 @@ import org.springframework.transaction.annotation.Transactional;
 @Service
 public class RunProgress {
 
+    private static final String RECORD_EVENT = """
+            INSERT INTO processed_events (event_id, event_type, run_id, received_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (event_id) DO NOTHING""";
+
     private static final Logger log = LoggerFactory.getLogger(RunProgress.class);
 
     private final RunStore runs;
@@ -51,6 +56,7 @@ public class RunProgress {
     private final Clock clock;
     private final RunApprovals approvals;
     private final RunEventGate gate;
+    private final RunMetrics metrics;
 
     public RunProgress(
             RunStore runs,
@@ -60,7 +66,9 @@ public class RunProgress {
             JdbcTemplate jdbc,
             Clock clock,
             RunApprovals approvals,
-            RunEventGate gate) {
+            RunEventGate gate,
+            RunMetrics metrics) {
+        this.metrics = metrics;
         this.approvals = approvals;
         this.gate = gate;
         this.runs = runs;
@@ -250,7 +258,11 @@ public class RunProgress {
             return;
         }
         receipts.issue(verifying, RunState.COMPLETED);
-        runs.move(verifying, RunState.COMPLETED);
+        if (runs.move(verifying, RunState.COMPLETED)) {
+            verifying
+                    .deletableSince()
+                    .ifPresent(since -> metrics.runCompleted(verifying.dataset(), since, clock.instant()));
+        }
     }
 
     /** The run's counts show the deletion of its own dataset and of each copy as the batches report. */
@@ -284,10 +296,8 @@ public class RunProgress {
 
     /** Records the event; false if it was applied before (the redelivery is counted). */
     private boolean firstDelivery(EventEnvelope event) {
-        int inserted =
-                jdbc.update("""
-                        INSERT INTO processed_events (event_id, event_type, run_id, received_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (event_id) DO NOTHING""", event.eventId(), event.eventType(), event.runId(), Timestamp.from(clock.instant()));
+        int inserted = jdbc.update(
+                RECORD_EVENT, event.eventId(), event.eventType(), event.runId(), Timestamp.from(clock.instant()));
         if (inserted == 0) {
             jdbc.update("UPDATE processed_events SET deliveries = deliveries + 1 WHERE event_id = ?", event.eventId());
             return false;

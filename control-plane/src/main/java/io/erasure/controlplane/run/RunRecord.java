@@ -3,7 +3,11 @@ package io.erasure.controlplane.run;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.run.RunState;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * A run as the control plane keeps it: the frozen spec, the state and its version, counts per step,
@@ -68,6 +72,18 @@ public record RunRecord(
                 receipt,
                 createdAt,
                 updatedAt);
+    }
+
+    /**
+     * When the run's rows were known deletable: when its validation ended, the first of its AWAITING_APPROVAL and
+     * AUTHORIZED steps; empty for a run that reached neither.
+     */
+    public Optional<Instant> deletableSince() {
+        return Stream.of(RunState.AWAITING_APPROVAL, RunState.AUTHORIZED)
+                .map(state -> steps == null ? null : steps.get(state.name()))
+                .filter(Objects::nonNull)
+                .map(at -> Instant.parse(at.toString()))
+                .min(Comparator.naturalOrder());
     }
 
     /** What a run waits for, as {@code runs} holds it: see the components of the same names above. */

@@ -6,6 +6,7 @@ import io.erasure.controlplane.ControlPlaneTestSupport;
 import io.erasure.controlplane.metrics.RunMetrics;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.run.RunState;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,6 +26,9 @@ class DashboardIT extends ControlPlaneTestSupport {
 
     @Autowired
     private RunMetrics metrics;
+
+    @Autowired
+    private MeterRegistry meters;
 
     @Test
     void thePageLoadsWithoutCredentialsWhileItsDataNeedsThem() throws Exception {
@@ -79,8 +83,8 @@ class DashboardIT extends ControlPlaneTestSupport {
         Instant validated = Instant.now().minus(Duration.ofHours(25));
         jdbc.update(
                 """
-                        INSERT INTO runs (id, dataset, spec, state, version, dry_run, triggered_by, final_count, task_count,
-                                          steps, created_at, updated_at)
+                        INSERT INTO runs (id, dataset, spec, state, version, dry_run, triggered_by, final_count,
+                                          task_count, steps, created_at, updated_at)
                         VALUES (?, ?, ?::jsonb, 'AWAITING_APPROVAL', 1, false, 'owner', 40, 1, ?::jsonb, ?, ?)""",
                 runId,
                 spec.name(),
@@ -109,6 +113,15 @@ class DashboardIT extends ControlPlaneTestSupport {
             assertThat(backlog.waitingSeconds())
                     .isGreaterThanOrEqualTo(Duration.ofHours(25).toSeconds());
             assertThat(backlog.overdue()).isTrue();
+            assertThat(meters.get(RunMetrics.OLDEST)
+                            .tag("state", "AWAITING_APPROVAL")
+                            .gauge()
+                            .value())
+                    .as("how long the oldest run has awaited approval")
+                    .isGreaterThanOrEqualTo(Duration.ofHours(25).toSeconds());
+            assertThat(meters.find(RunMetrics.OLDEST).tag("state", "COMPLETED").gauge())
+                    .as("final states are never stuck")
+                    .isNull();
         } finally {
             // leave no run waiting for the other tests of this shared database
             jdbc.update("UPDATE runs SET state = 'CANCELLED' WHERE id = ?", runId);

@@ -23,6 +23,7 @@ import io.erasure.model.event.LookupResolved;
 import io.erasure.model.event.ReadBackResult;
 import io.erasure.model.key.DeterministicId;
 import io.erasure.model.task.DeletionTask;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -54,6 +55,10 @@ import org.springframework.kafka.core.KafkaTemplate;
  */
 class ForwardDeletionIT extends ControlPlaneTestSupport {
 
+    private static final String COUNTED_SUMS = """
+            SELECT sum(deleted) AS deleted, sum(already_absent) AS absent, count(failure) AS failures
+            FROM forward_batches WHERE request_id = ? AND dataset = ? AND counted""";
+
     @Autowired
     KafkaTemplate<String, String> kafka;
 
@@ -65,6 +70,9 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
 
     @Autowired
     ForwardMetrics metrics;
+
+    @Autowired
+    MeterRegistry meters;
 
     @Autowired
     Clock clock;
@@ -128,8 +136,12 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
                 .isEqualTo(TargetOutcome.PENDING);
         assertThat(view(requestId).state()).isEqualTo(RequestState.TOMBSTONED);
 
+        long purgedBefore = meters.get(ForwardMetrics.TIME_TO_PURGE).timer().count();
         batchEvent(lookupResolved(lookup, new LookupResolution(List.of(resolved.taskId()), 2, null)));
         RequestView purged = awaitState(requestId, RequestState.PURGED);
+        assertThat(meters.get(ForwardMetrics.TIME_TO_PURGE).timer().count())
+                .as("its time from TOMBSTONED to PURGED is recorded")
+                .isGreaterThan(purgedBefore);
         ForwardTarget target = target(purged, orders.name());
         assertThat(target.outcome()).isEqualTo(TargetOutcome.DELETED);
         assertThat(target.keys()).as("the rows the lookup found").isEqualTo(2);
@@ -377,9 +389,7 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
                 .isEqualTo(deleted);
         assertThat(target.alreadyAbsent()).isEqualTo(300 - deleted);
         assertThat(target.detail()).isNull();
-        assertThat(jdbc.queryForMap("""
-                        SELECT sum(deleted) AS deleted, sum(already_absent) AS absent, count(failure) AS failures
-                        FROM forward_batches WHERE request_id = ? AND dataset = ? AND counted""", requestId, orders.name()))
+        assertThat(jdbc.queryForMap(COUNTED_SUMS, requestId, orders.name()))
                 .as("what the counted batches sum to")
                 .containsEntry("deleted", BigDecimal.valueOf(deleted))
                 .containsEntry("absent", BigDecimal.valueOf(300 - deleted))
@@ -491,6 +501,9 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
 
         reconciler.reconcile(clock.instant().plus(Duration.ofHours(25)));
         assertThat(metrics.unresolved()).isGreaterThanOrEqualTo(1);
+        assertThat(meters.get(ForwardMetrics.UNRESOLVED_OLDEST).gauge().value())
+                .as("the oldest unresolved request has waited at least this one's 25 hours")
+                .isGreaterThanOrEqualTo(Duration.ofHours(25).toSeconds() - 60);
         Map<?, ?> summary = as("viewer")
                 .get()
                 .uri("/api/dashboard/summary")

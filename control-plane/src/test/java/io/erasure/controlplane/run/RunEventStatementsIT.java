@@ -3,6 +3,7 @@ package io.erasure.controlplane.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.controlplane.StatementCounter;
+import io.erasure.controlplane.metrics.RunMetrics;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.BatchCounts;
@@ -47,6 +48,9 @@ class RunEventStatementsIT extends RunEventsTestSupport {
     @Autowired
     RunEventGate gate;
 
+    @Autowired
+    RunMetrics metrics;
+
     @Test
     void aBatchResultCostsSevenStatementsWhateverTheRunsBatchCount() {
         DatasetSpec spec = registerDataset();
@@ -62,7 +66,8 @@ class RunEventStatementsIT extends RunEventsTestSupport {
                 jdbc,
                 clock,
                 approvals,
-                gate);
+                gate,
+                metrics);
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(counted));
 
         List<Long> statements = new ArrayList<>();

@@ -211,6 +211,55 @@ class RunLifecycleTest {
 
     // ---- fixtures
 
+    @Test
+    void aRunsRowsAreDeletableFromTheEndOfItsValidation() {
+        RunRecord held = withSteps(
+                run(RunState.DELETING),
+                Map.of(
+                        "VALIDATING", "2026-01-01T00:00:00Z",
+                        "AWAITING_APPROVAL", "2026-01-01T01:00:00Z",
+                        "AUTHORIZED", "2026-01-02T00:00:00Z"));
+        RunRecord authorized = withSteps(
+                run(RunState.DELETING),
+                Map.of("VALIDATING", "2026-01-01T00:00:00Z", "AUTHORIZED", "2026-01-01T00:30:00Z"));
+
+        assertThat(held.deletableSince())
+                .as("held for approval: its rows were known deletable before it was authorized")
+                .contains(Instant.parse("2026-01-01T01:00:00Z"));
+        assertThat(authorized.deletableSince()).contains(Instant.parse("2026-01-01T00:30:00Z"));
+        assertThat(withSteps(run(RunState.VALIDATING), Map.of("VALIDATING", "2026-01-01T00:00:00Z"))
+                        .deletableSince())
+                .isEmpty();
+    }
+
+    private static RunRecord withSteps(RunRecord run, Map<String, Object> steps) {
+        return new RunRecord(
+                run.id(),
+                run.dataset(),
+                run.spec(),
+                run.specRevision(),
+                run.state(),
+                run.version(),
+                run.dryRun(),
+                run.triggeredBy(),
+                run.cutoffMicros(),
+                run.totalRows(),
+                run.candidateCount(),
+                run.finalCount(),
+                run.taskCount(),
+                run.batchesCompleted(),
+                run.copyTasksPublished(),
+                run.copyTasksReported(),
+                run.counts(),
+                steps,
+                run.approvalReason(),
+                run.decidedBy(),
+                run.failureReason(),
+                run.receipt(),
+                run.createdAt(),
+                run.updatedAt());
+    }
+
     private static RunRecord run(RunState state) {
         return run(state, null, 0, 0, 0);
     }

@@ -269,7 +269,7 @@ public class BatchExecutor {
                 !spec.copies().isEmpty());
         reported.await();
         steps.after(Step.REPORTED, batchId);
-        metrics.batchDone(task.dataset(), store, counts, outcome.tombstones(), records.size());
+        metrics.batchDone(task.dataset(), store, counts, stillPresent, outcome.tombstones(), records.size());
     }
 
     /**

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -37,6 +38,12 @@ import org.slf4j.LoggerFactory;
 public class AdaptiveThrottle {
 
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveThrottle.class);
+
+    /**
+     * Control steps by store, {@code decision} (cut, raise, hold) and {@code reason}: the signal that overloaded the
+     * store (utilization, read_latency, batch_latency), or headroom, at_cap, load_unreadable.
+     */
+    public static final String DECISIONS = "erasure.deletion.throttle.decisions";
 
     private final DeletionProperties properties;
     private final AimdController aimd;
@@ -112,6 +119,7 @@ public class AdaptiveThrottle {
                 signal = loadOf.apply(name);
             } catch (RuntimeException e) {
                 // not knowing the store's load is no reason to delete faster
+                decided(name, "hold", "load_unreadable");
                 LOG.warn(
                         "cannot read the load of store {}; its deletion rate stays at {} rows/s: {}",
                         name,
@@ -122,13 +130,16 @@ public class AdaptiveThrottle {
             store.utilization = signal.utilization();
             double readRatio = store.reads.ratio(signal.readLatency(), quiet).orElse(0);
             double batchRatio = store.batches.ratioSinceLastStep(properties.latencyTarget());
-            boolean overloaded = aimd.overloaded(signal.utilization(), readRatio, batchRatio);
+            Optional<String> overloadedBy = aimd.overloadedBy(signal.utilization(), readRatio, batchRatio);
+            boolean overloaded = overloadedBy.isPresent();
             int sentRate = (int) Math.min(
                     Integer.MAX_VALUE,
                     sent * 1_000 / Math.max(1, properties.controlInterval().toMillis()));
             int cap = cap(name);
             int next = aimd.next(
                     store.limit, sentRate, cap, overloaded, store.slowStartBelow < 0 ? cap : store.slowStartBelow);
+            store.sentRate = sentRate;
+            decided(name, decision(store.limit, next), overloadedBy.orElse(next >= cap ? "at_cap" : "headroom"));
             if (overloaded) {
                 // slow start ends at the first overload: from the rate it was cut to, the limit grows by steps
                 store.slowStartBelow = next;
@@ -153,6 +164,16 @@ public class AdaptiveThrottle {
         return state(store).limit;
     }
 
+    /** What a control step did to a store's limit: {@code cut}, {@code raise} or {@code hold}. */
+    static String decision(int limit, int next) {
+        return next < limit ? "cut" : next > limit ? "raise" : "hold";
+    }
+
+    private void decided(String store, String decision, String reason) {
+        meters.counter(DECISIONS, "store", store, "decision", decision, "reason", reason)
+                .increment();
+    }
+
     /** This replica's share of the store's static cap (its own, where the operator set one, else the fleet's). */
     private int cap(String store) {
         int fleetCap = properties.storeMaxRowsPerSecond().getOrDefault(store, properties.maxRowsPerSecond());
@@ -175,6 +196,19 @@ public class AdaptiveThrottle {
                     .tag("store", key)
                     .description("current deletion rate limit (rows/s)")
                     .register(meters);
+            Gauge.builder("erasure.deletion.rate.floor", properties, p -> p.minRowsPerSecond())
+                    .tag("store", key)
+                    .description("the lowest the deletion rate limit goes (rows/s): a limit held here is a store that"
+                            + " keeps overloading")
+                    .register(meters);
+            Gauge.builder("erasure.deletion.rate.cap", this, t -> t.cap(key))
+                    .tag("store", key)
+                    .description("this replica's share of the store's static cap (rows/s)")
+                    .register(meters);
+            Gauge.builder("erasure.deletion.rate.sent", store, s -> s.sentRate)
+                    .tag("store", key)
+                    .description("rows/s this replica sent to the store in the last control step")
+                    .register(meters);
             Gauge.builder("erasure.deletion.store.utilization", store, s -> s.utilization)
                     .tag("store", key)
                     .description("the store's utilization signal")
@@ -196,6 +230,7 @@ public class AdaptiveThrottle {
     private static final class Store {
         volatile int limit;
         volatile double utilization;
+        volatile int sentRate;
         /** Below this rate a filled limit doubles each step; -1 until the store is first overloaded (then: the cap). */
         int slowStartBelow = -1;
 

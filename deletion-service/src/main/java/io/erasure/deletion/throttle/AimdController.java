@@ -1,5 +1,7 @@
 package io.erasure.deletion.throttle;
 
+import java.util.Optional;
+
 /**
  * Additive increase, multiplicative decrease of a deletion rate. The store counts as overloaded when its utilization
  * is above the target (1 − headroom), when its live reads' p99 is above {@link #readLatencyLimit()} times their
@@ -31,6 +33,21 @@ public record AimdController(double headroom, int increaseStep, double decreaseF
      */
     public boolean overloaded(double utilization, double readLatencyRatio, double batchLatencyRatio) {
         return utilization > target() || readLatencyRatio > readLatencyLimit() || batchLatencyRatio > 1;
+    }
+
+    /**
+     * Which signal makes the store overloaded, the first of utilization, live read latency and batch latency over its
+     * bound ({@link #overloaded}): {@code utilization}, {@code read_latency} or {@code batch_latency}; empty when none
+     * is. How operators read a cut ({@code erasure.deletion.throttle.decisions}).
+     */
+    public Optional<String> overloadedBy(double utilization, double readLatencyRatio, double batchLatencyRatio) {
+        if (utilization > target()) {
+            return Optional.of("utilization");
+        }
+        if (readLatencyRatio > readLatencyLimit()) {
+            return Optional.of("read_latency");
+        }
+        return batchLatencyRatio > 1 ? Optional.of("batch_latency") : Optional.empty();
     }
 
     /**
