@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * what that step newly learnt about the store:
  *
  * <ul>
- *   <li>the store's utilization (the same for every replica, since it is the store's): over 1 − headroom is overload;</li>
+ *   <li>the store's utilization (the same for every replica, since it is the store's): over 1 − headroom is
+ *       overload;</li>
  *   <li>the store's live read p99 ({@link LoadSignal#readLatency()}, where the store reports it) against its baseline
  *       before deletion ({@link ReadLatencyBaseline}): over {@link AimdController#readLatencyLimit()} times it is
  *       overload. This is the headroom as live traffic feels it;</li>
@@ -144,8 +145,8 @@ public class AdaptiveThrottle {
                 // slow start ends at the first overload: from the rate it was cut to, the limit grows by steps
                 store.slowStartBelow = next;
                 LOG.debug(
-                        "store {} overloaded (utilization {}, live read p99 {}x its baseline, batches {}x their target):"
-                                + " {} -> {} rows/s",
+                        "store {} overloaded (utilization {}, live read p99 {}x its baseline, batches {}x their"
+                                + " target): {} -> {} rows/s",
                         name,
                         signal.utilization(),
                         readRatio,

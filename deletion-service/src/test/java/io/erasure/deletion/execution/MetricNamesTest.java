@@ -1,0 +1,52 @@
+package io.erasure.deletion.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.erasure.deletion.DeletionProperties;
+import io.erasure.deletion.throttle.AdaptiveThrottle;
+import io.erasure.deletion.throttle.ShardOwnership;
+import io.erasure.model.event.BatchCounts;
+import io.erasure.store.spi.LoadSignal;
+import io.erasure.support.metrics.DocumentedMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The deletion service's batch and throttle meters as Prometheus scrapes them: the names the alerts read. */
+class MetricNamesTest {
+
+    @Test
+    void theMetersScrapeUnderTheDocumentedNames() {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        AdaptiveThrottle throttle = new AdaptiveThrottle(
+                new DeletionProperties(
+                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null),
+                new ShardOwnership(),
+                prometheus);
+        throttle.limit("pg-main");
+        throttle.adjust(store -> new LoadSignal(0.2, Map.of("cpu", 0.2), Instant.now()));
+        new DeletionMetrics(prometheus).batchDone("profiles", "pg-main", new BatchCounts(3, 0, 0, 1), 1, 0, 4);
+        new StoreCalls(1, Duration.ofMillis(1), Duration.ofMillis(1), prometheus).call("pg-main", () -> 1);
+
+        String scrape = prometheus.scrape();
+
+        assertThat(DocumentedMetrics.of(scrape))
+                .contains(
+                        "erasure_deletion_rate_limit",
+                        "erasure_deletion_rate_floor",
+                        "erasure_deletion_rate_cap",
+                        "erasure_deletion_rate_sent",
+                        "erasure_deletion_throttle_decisions_total",
+                        "erasure_deletion_store_read_p99_milliseconds",
+                        "erasure_deletion_readback_misses_total",
+                        "erasure_deletion_rows_total",
+                        "erasure_deletion_breaker_open");
+        assertThat(scrape)
+                .contains("erasure_deletion_throttle_decisions_total{decision=\"raise\",reason=\"headroom\","
+                        + "store=\"pg-main\"} 1.0");
+        DocumentedMetrics.assertAllDocumented(scrape);
+    }
+}
