@@ -1,6 +1,7 @@
 package io.erasure.deletion;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.kafka.TopicRecords;
@@ -197,12 +198,10 @@ class StoreLanesIT extends DeletionTestSupport {
         sendWithHeaders(task, Map.of(Topics.TASK_STORE, "pg-main"));
         sendWithHeaders(task, Map.of(Topics.TASK_STORE, "pg-gated", Topics.TASK_PACED, "true"));
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((misrouted("deletion-lane-pg-main") == unpacedBefore
-                        || misrouted("deletion-lane-pg-gated-paced") == otherStoreBefore)
-                && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        await("both copies skipped")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> misrouted("deletion-lane-pg-main") != unpacedBefore
+                        && misrouted("deletion-lane-pg-gated-paced") != otherStoreBefore);
         assertThat(misrouted("deletion-lane-pg-main"))
                 .as("skipped by the unpaced lane")
                 .isEqualTo(unpacedBefore + 1);
@@ -252,13 +251,19 @@ class StoreLanesIT extends DeletionTestSupport {
         kafka.send(Topics.DELETION_TASKS, withoutHeaders, "{not a task").get(10, TimeUnit.SECONDS);
         kafka.send(named).get(10, TimeUnit.SECONDS);
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((reads.reportedUnreadableBy(withoutHeaders).isEmpty()
-                        || reads.reportedUnreadableBy(withHeaders).isEmpty())
-                && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
-        Thread.sleep(3_000); // every lane has had its look
+        await("both messages reported unreadable")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> !reads.reportedUnreadableBy(withoutHeaders).isEmpty()
+                        && !reads.reportedUnreadableBy(withHeaders).isEmpty());
+        // every lane has had its look, and none but the one expected reports either message (reports only ever add up,
+        // so a second report breaks the condition for good)
+        await("each message reported by its one lane only, for 3 s")
+                .during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(15))
+                .until(() -> reads.readBy(withoutHeaders).size() > 2
+                        && reads.reportedUnreadableBy(withoutHeaders).equals(List.of("deletion-lane-unconfigured"))
+                        && reads.reportedUnreadableBy(withHeaders).equals(List.of("deletion-lane-pg-main"))
+                        && unreadableCount() - before == 2);
         assertThat(reads.readBy(withoutHeaders))
                 .as("without headers every lane reads it")
                 .hasSizeGreaterThan(2);

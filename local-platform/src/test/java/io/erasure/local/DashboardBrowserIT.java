@@ -1,6 +1,7 @@
 package io.erasure.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.erasure.infra.PostgresEngine;
 import io.erasure.local.demo.DemoCycle;
@@ -212,19 +213,19 @@ class DashboardBrowserIT {
                 .require("triggering")
                 .path("id")
                 .asString();
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            String state = operator.get("/api/runs/" + runId)
-                    .require("reading run")
-                    .path("state")
-                    .asString();
-            if (state.equals("AWAITING_APPROVAL")) {
-                return runId;
-            }
-            assertThat(state).isIn("PENDING", "AUDITING", "VALIDATING");
-            Thread.sleep(1000);
-        }
-        throw new AssertionError("run " + runId + " was not held for approval");
+        await("run " + runId + " to be held for approval")
+                .atMost(WAIT)
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    String state = operator.get("/api/runs/" + runId)
+                            .require("reading run")
+                            .path("state")
+                            .asString();
+                    // any other state fails at once: the run went past the hold, or ended
+                    assertThat(state).isIn("PENDING", "AUDITING", "VALIDATING", "AWAITING_APPROVAL");
+                    return state.equals("AWAITING_APPROVAL");
+                });
+        return runId;
     }
 
     private boolean globalSwitchOn() {

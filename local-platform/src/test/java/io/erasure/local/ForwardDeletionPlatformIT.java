@@ -1,6 +1,7 @@
 package io.erasure.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.erasure.infra.KafkaEngine;
 import io.erasure.infra.PostgresEngine;
@@ -28,7 +29,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -196,18 +196,14 @@ class ForwardDeletionPlatformIT {
         assertThat(restored.get("country")).isEqualTo(row.get("country"));
     }
 
-    private JsonNode awaitRecovery(PlatformClient recovery, String id) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        JsonNode view = null;
-        while (System.nanoTime() < deadline) {
-            view = recovery.get("/api/recoveries/" + id).require("reading the recovery");
-            String status = view.path("status").asString();
-            if (!status.equals("PENDING") && !status.equals("RUNNING")) {
-                return view;
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError("recovery " + id + " never finished: " + view);
+    private JsonNode awaitRecovery(PlatformClient recovery, String id) {
+        return await("recovery " + id + " to finish")
+                .atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> recovery.get("/api/recoveries/" + id).require("reading the recovery"),
+                        view -> !List.of("PENDING", "RUNNING")
+                                .contains(view.path("status").asString()));
     }
 
     @Test
@@ -285,19 +281,18 @@ class ForwardDeletionPlatformIT {
                     .filter(g -> g.equals("deletion-service") || g.startsWith("deletion-service."))
                     .toList();
             assertThat(groups).as("the deletion service's consumer groups").contains("deletion-service");
-            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
             for (String group : groups) {
-                while (true) {
-                    try {
-                        admin.alterConsumerGroupOffsets(group, ends).all().get();
-                        break;
-                    } catch (ExecutionException stillAMember) {
-                        if (System.nanoTime() > deadline) {
-                            throw stillAMember;
-                        }
-                        Thread.sleep(2000); // the killed consumer's session has not expired yet
-                    }
-                }
+                // the killed consumers' sessions expire: until then the group refuses its offsets being moved
+                await("the dead members of " + group + " to leave it")
+                        .atMost(Duration.ofMinutes(2))
+                        .pollInterval(Duration.ofSeconds(1))
+                        .until(() -> admin.describeConsumerGroups(List.of(group))
+                                .all()
+                                .get()
+                                .get(group)
+                                .members()
+                                .isEmpty());
+                admin.alterConsumerGroupOffsets(group, ends).all().get();
             }
         }
     }
@@ -337,17 +332,13 @@ class ForwardDeletionPlatformIT {
                 .require("keeping order records as snapshots");
     }
 
-    private JsonNode awaitState(String requestId, String state) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        JsonNode request = null;
-        while (System.nanoTime() < deadline) {
-            request = operator.get("/api/forward-requests/" + requestId).require("reading the request");
-            if (state.equals(request.path("state").asString())) {
-                return request;
-            }
-            Thread.sleep(1000);
-        }
-        throw new AssertionError("request " + requestId + " never reached " + state + ": " + request);
+    private JsonNode awaitState(String requestId, String state) {
+        return await("request " + requestId + " to reach " + state)
+                .atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(
+                        () -> operator.get("/api/forward-requests/" + requestId).require("reading the request"),
+                        request -> state.equals(request.path("state").asString()));
     }
 
     private boolean profileExists(long memberId) {

@@ -23,6 +23,7 @@ class DeletionLogSessionStartIT {
         int port = FreePorts.next();
         CompletableFuture<CassandraEngine> node = CompletableFuture.supplyAsync(() -> {
             try {
+                // a sleep, not a wait for a condition: the node comes up late on purpose, after the session is asked
                 Thread.sleep(3_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package io.erasure.deletionlog.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DriverExecutionProfile;
@@ -29,9 +30,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.IntSupplier;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -91,17 +92,16 @@ class MultiKeyReadsIT {
 
         KEY_STATEMENTS.set(0);
         List<LogReader.KeyHistory> together = log.reader().byKeys(dataset, keys, true);
-        int statements = trackedStatements();
+        awaitTracked(() -> assertThat(KEY_STATEMENTS.get())
+                .as("multi-key statements of at most " + LogReader.KEYS_PER_QUERY + " keys")
+                .isEqualTo(2 * 3));
         KEY_STATEMENTS.set(0);
         List<LogReader.KeyHistory> alone =
                 keys.stream().map(key -> log.reader().byKey(dataset, key, true)).toList();
 
-        assertThat(trackedStatements())
+        awaitTracked(() -> assertThat(KEY_STATEMENTS.get())
                 .as("one read per key, and one of its purge marker")
-                .isEqualTo(2 * keys.size());
-        assertThat(statements)
-                .as("multi-key statements of at most " + LogReader.KEYS_PER_QUERY + " keys")
-                .isEqualTo(2 * 3);
+                .isEqualTo(2 * keys.size()));
         assertThat(together).hasSize(keys.size());
         assertThat(together).usingRecursiveFieldByFieldElementComparator().containsExactlyElementsOf(alone);
         assertThat(together.get(0).records())
@@ -197,10 +197,8 @@ class MultiKeyReadsIT {
 
         RECORD_WRITES.clear();
         write(dataset, run, LongStream.rangeClosed(1, records), FIRST, false);
-        awaitStill(() ->
-                RECORD_WRITES.values().stream().mapToInt(AtomicInteger::get).sum());
 
-        assertThat(counts(RECORD_WRITES))
+        awaitTracked(() -> assertThat(counts(RECORD_WRITES))
                 .as("one request per by-key row; by-time rows in one partition, by-run rows in"
                         + " one per shard, at most " + LogWriter.MAX_ROWS_PER_BATCH + " a batch")
                 .isEqualTo(Map.of(
@@ -209,7 +207,7 @@ class MultiKeyReadsIT {
                         LogSchema.BY_TIME + " batch",
                         (records + LogWriter.MAX_ROWS_PER_BATCH - 1) / LogWriter.MAX_ROWS_PER_BATCH,
                         LogSchema.BY_RUN + " batch",
-                        runBatches));
+                        runBatches)));
         List<LoggedRecord> byRun = all(cursor -> {
             LogPage page = log.reader().run(run, 37, cursor, true);
             return new Page<>(page.records(), page.nextCursor());
@@ -260,16 +258,16 @@ class MultiKeyReadsIT {
 
         RECORD_WRITES.clear();
         log.writer().write(records);
-        awaitStill(() ->
-                RECORD_WRITES.values().stream().mapToInt(AtomicInteger::get).sum());
 
-        Map<String, Integer> counts = counts(RECORD_WRITES);
-        assertThat(counts.get(LogSchema.BY_TIME + " batch"))
-                .as("by-time rows, two a batch")
-                .isEqualTo(3);
-        assertThat(counts.getOrDefault(LogSchema.BY_RUN + " batch", 0) + counts.getOrDefault(LogSchema.BY_RUN, 0))
-                .as("by-run requests, at most two rows each")
-                .isEqualTo(runRequests);
+        awaitTracked(() -> {
+            Map<String, Integer> counts = counts(RECORD_WRITES);
+            assertThat(counts.get(LogSchema.BY_TIME + " batch"))
+                    .as("by-time rows, two a batch")
+                    .isEqualTo(3);
+            assertThat(counts.getOrDefault(LogSchema.BY_RUN + " batch", 0) + counts.getOrDefault(LogSchema.BY_RUN, 0))
+                    .as("by-run requests, at most two rows each")
+                    .isEqualTo(runRequests);
+        });
         LogPage page = log.reader().run(run, 10, null, true);
         assertThat(page.records())
                 .hasSize(6)
@@ -324,38 +322,26 @@ class MultiKeyReadsIT {
 
         KEY_STATEMENTS.set(0);
         LogWriter.Written written = log.writer().write(redelivered); // a late re-delivery from the topic
-        int statements = trackedStatements();
 
         assertThat(written.skippedPurged())
                 .as("the purged keys' records are not written back")
                 .isEqualTo(3);
         assertThat(written.written()).isEqualTo(247);
-        assertThat(statements)
+        awaitTracked(() -> assertThat(KEY_STATEMENTS.get())
                 .as("purge markers read " + LogReader.KEYS_PER_QUERY + " keys a statement, not one per record")
-                .isEqualTo(3);
+                .isEqualTo(3));
         assertThat(log.reader().byKey(dataset, Map.of("id", 150L), true).purged())
                 .as("still purged")
                 .isTrue();
     }
 
-    /** The tracker's count once it stops moving: the driver may report a request just after its result is handed over. */
-    private static int trackedStatements() {
-        return awaitStill(KEY_STATEMENTS::get);
-    }
-
-    /** A tracked count once it stops moving. */
-    private static int awaitStill(IntSupplier count) {
-        int seen = -1;
-        for (int i = 0; i < 20 && seen != count.getAsInt(); i++) {
-            seen = count.getAsInt();
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        return count.getAsInt();
+    /**
+     * Awaits tracked counts that pass {@code assertion} and keep passing: the driver may report a request just after its
+     * result is handed over, so a count is awaited rather than read at once; the counts only ever grow, so one request
+     * too many fails the assertion for good, and the quiet second that follows shows there is none.
+     */
+    private static void awaitTracked(ThrowingRunnable assertion) {
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(30)).untilAsserted(assertion);
     }
 
     /** The record table a statement writes, or "" for another. */

@@ -1,6 +1,7 @@
 package io.erasure.deletion.throttle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.erasure.deletion.DeletionProperties;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class AdaptiveThrottleTest {
@@ -38,10 +40,18 @@ class AdaptiveThrottleTest {
     void aKillSwitchEndsTheWaitForPermitsAndNothingMayBeDeleted() throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         throttle.acquire("store", 10, stop::get, Duration.ofMillis(20)); // this second's permits are spent
+        AtomicInteger looks = new AtomicInteger();
 
-        CompletableFuture<Boolean> waiting =
-                CompletableFuture.supplyAsync(() -> throttle.acquire("store", 500, stop::get, Duration.ofMillis(20)));
-        Thread.sleep(200);
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> throttle.acquire(
+                "store",
+                500,
+                () -> {
+                    looks.incrementAndGet();
+                    return stop.get();
+                },
+                Duration.ofMillis(20)));
+        // the switch is looked at once before the permits are reserved, then at every poll of the wait for them
+        await().atMost(Duration.ofSeconds(10)).until(() -> looks.get() >= 2);
         assertThat(waiting).as("still waiting for permits").isNotDone();
         stop.set(true);
 

@@ -176,6 +176,7 @@ class AuthorizedFinalSetsIT {
         writePart(run, 0, partKeys); // written late: the refusal holds until it expires, then the part is read again
         assertThat(verifier.refusal(tasks.get(0))).isPresent();
         assertThat(gets(S3Layout.finalPartKey(run, 0))).isEqualTo(1);
+        // a sleep, not a wait for a condition: the refusal's time to live running out is what is under test
         Thread.sleep(REFUSAL_TTL.toMillis() + 200);
         assertThat(concurrently(tasks))
                 .allSatisfy(verdict -> assertThat(verdict).isEmpty());
@@ -312,6 +313,7 @@ class AuthorizedFinalSetsIT {
                 gets.computeIfAbsent(get.key(), key -> new AtomicInteger()).incrementAndGet();
                 if (get.key().contains("/final/part-")) {
                     try {
+                        // a sleep, not a wait: the fake's scripted delay, so that concurrent verifications overlap it
                         Thread.sleep(300);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package io.erasure.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -42,15 +43,14 @@ class NoOrphanEngineIT {
         parent.destroyForcibly(); // SIGKILL: no shutdown hook of the probe runs
         parent.waitFor(10, TimeUnit.SECONDS);
 
-        long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
-        while (System.nanoTime() < deadline
-                && (engine.isAlive() || engineChildren.stream().anyMatch(ProcessHandle::isAlive))) {
-            Thread.sleep(200);
-        }
-        assertThat(engine.isAlive())
-                .as("engine host JVM outlived its killed parent")
-                .isFalse();
-        assertThat(engineChildren).noneMatch(ProcessHandle::isAlive);
+        await().atMost(Duration.ofSeconds(45))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> {
+                    assertThat(engine.isAlive())
+                            .as("engine host JVM outlived its killed parent")
+                            .isFalse();
+                    assertThat(engineChildren).noneMatch(ProcessHandle::isAlive);
+                });
     }
 
     /** Run in its own JVM: starts a Redis engine, prints its host pid and waits to be killed. */
@@ -59,7 +59,7 @@ class NoOrphanEngineIT {
             RedisEngine redis = LocalEngines.redis();
             System.out.println("ENGINE-PID " + redis.pid());
             System.out.flush();
-            Thread.sleep(Long.MAX_VALUE);
+            Thread.sleep(Long.MAX_VALUE); // not a wait for anything: the probe idles until the test SIGKILLs it
         }
     }
 }

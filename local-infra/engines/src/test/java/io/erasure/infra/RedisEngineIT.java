@@ -1,7 +1,9 @@
 package io.erasure.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
@@ -20,11 +22,11 @@ class RedisEngineIT {
             assertThat(jedis.pttl("profile:42")).isBetween(1L, 1500L);
             assertThat(jedis.ttl("profile:43")).isEqualTo(-1L);
 
-            long deadline = System.currentTimeMillis() + 10_000;
-            while (jedis.exists("profile:42") && System.currentTimeMillis() < deadline) {
-                Thread.sleep(100);
-            }
-            assertThat(jedis.exists("profile:42")).isFalse();
+            // a Jedis connection is for one thread at a time: the condition is polled in this one
+            await("profile:42 to expire")
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInSameThread()
+                    .until(() -> !jedis.exists("profile:42"));
             assertThat(jedis.get("profile:43")).isEqualTo("kept");
             assertThat(jedis.info("server")).contains("redis_version:");
         }

@@ -76,6 +76,7 @@ final class RunStages {
                 }
                 return new Result(run, stages(entered));
             }
+            // a sleep, not a wait for a condition: the benchmark's sampling pace (each state is timed to a POLL)
             Thread.sleep(POLL.toMillis());
         }
         throw new IllegalStateException("the run " + runId + " of " + dataset + " did not end within " + timeout);
@@ -109,6 +110,7 @@ final class RunStages {
                     }
                 }
             }
+            // the benchmark's pace: each poll may approve the run, a step the loop takes itself (no condition to await)
             Thread.sleep(POLL.toMillis());
         }
         throw new IllegalStateException("the run " + runId + " did not start deleting within " + timeout);

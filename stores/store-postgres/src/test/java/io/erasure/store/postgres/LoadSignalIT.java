@@ -1,11 +1,13 @@
 package io.erasure.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.erasure.store.postgres.tree.Hierarchies;
 import io.erasure.store.spi.LoadSignal;
 import java.sql.Connection;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -51,7 +53,8 @@ class LoadSignalIT {
                         throw new IllegalStateException(e);
                     }
                 });
-                LoadSignal busy = awaitLockWait(adapter);
+                // the waiter needs a moment to reach the lock
+                LoadSignal busy = awaitSignal(adapter, signal -> signal.parts().get("lock_waits") > 0);
                 holder.rollback();
                 blocked.get(10, TimeUnit.SECONDS);
 
@@ -73,7 +76,8 @@ class LoadSignalIT {
                 Connection sleeper = TestDatabase.jdbc();
                 Connection spinner = TestDatabase.jdbc()) {
             CompletableFuture<Void> sleeping = runAsync(sleeper, "SELECT pg_sleep(20)");
-            LoadSignal oneWaiting = await(adapter, signal -> signal.parts().get("active_sessions") >= 0.5);
+            LoadSignal oneWaiting =
+                    awaitSignal(adapter, signal -> signal.parts().get("active_sessions") >= 0.5);
             assertThat(oneWaiting.parts().get("active_sessions"))
                     .as("a sleeping statement is active")
                     .isEqualTo(0.5);
@@ -81,7 +85,7 @@ class LoadSignalIT {
 
             // a statement that only computes: on a CPU the whole time
             CompletableFuture<Void> spinning = runAsync(spinner, "SELECT count(*) FROM generate_series(1, 2000000000)");
-            LoadSignal busy = await(adapter, signal -> signal.parts().get("cpu") > 0);
+            LoadSignal busy = awaitSignal(adapter, signal -> signal.parts().get("cpu") > 0);
             cancel(sleeper, spinner);
             sleeping.handle((ok, e) -> null).get(20, TimeUnit.SECONDS);
             spinning.handle((ok, e) -> null).get(20, TimeUnit.SECONDS);
@@ -112,23 +116,10 @@ class LoadSignalIT {
         }
     }
 
-    private static LoadSignal await(PostgresAdapter adapter, Predicate<LoadSignal> seen) throws InterruptedException {
-        LoadSignal signal = adapter.loadSignal();
-        // the statement needs a moment to start; bounded wait, no fixed sleep in the assertion
-        for (int i = 0; i < 200 && !seen.test(signal); i++) {
-            Thread.sleep(50);
-            signal = adapter.loadSignal();
-        }
-        return signal;
-    }
-
-    private static LoadSignal awaitLockWait(PostgresAdapter adapter) throws InterruptedException {
-        LoadSignal signal = adapter.loadSignal();
-        // the waiter needs a moment to reach the lock; bounded wait, no fixed sleep in the assertion
-        for (int i = 0; i < 100 && signal.parts().get("lock_waits") == 0; i++) {
-            Thread.sleep(50);
-            signal = adapter.loadSignal();
-        }
-        return signal;
+    /** The first load signal {@code seen}: the statement needs a moment to start. */
+    private static LoadSignal awaitSignal(PostgresAdapter adapter, Predicate<LoadSignal> seen) {
+        return await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
+                .until(adapter::loadSignal, seen);
     }
 }

@@ -1,5 +1,7 @@
 package io.erasure.store.s3;
 
+import static org.awaitility.Awaitility.await;
+
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.S3Engine;
 import io.erasure.model.contract.S3Layout;
@@ -20,6 +22,7 @@ import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreAdapters;
 import io.erasure.store.spi.StoreConnection;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -213,20 +216,11 @@ public final class TestS3 {
         return new CutoffTimestamp(StoredObject.latestMicrosOf(serverNow()));
     }
 
-    /** Waits (at most about a second) until the server's clock is in a later second than {@code instant}'s. */
+    /** Waits (about a second, five at most) until the server's clock is in a later second than {@code cutoff}'s. */
     public static void awaitServerSecondAfter(CutoffTimestamp cutoff) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (CutoffTimestamp.toMicros(serverNow()) <= cutoff.micros()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the S3 server's clock did not move past " + cutoff);
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        await("the S3 server's clock to move past " + cutoff)
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> CutoffTimestamp.toMicros(serverNow()) > cutoff.micros());
     }
 
     /** The server's clock, as it sets LastModified: write a probe object and read its date back. */
