@@ -4,6 +4,7 @@ import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.Engine;
 import io.erasure.infra.LocalInfraMain;
 import io.erasure.infra.PostgresEngine;
+import io.erasure.infra.PrometheusEngine;
 import io.erasure.infra.RedisEngine;
 import io.erasure.infra.S3Engine;
 import io.erasure.local.demo.DemoCycle;
@@ -78,6 +79,11 @@ public final class LocalPlatform {
                     "  %-22s http://127.0.0.1:%d  (log: %s)%n",
                     service.module(), service.port(), root.resolve("logs/" + service.module() + ".log"));
         }
+        platform.engines().stream()
+                .filter(PrometheusEngine.class::isInstance)
+                .findFirst()
+                .ifPresent(prometheus -> System.out.printf(
+                        "  %-22s %s  (alerts: %s/alerts)%n", "prometheus", LocalMonitoring.URL, LocalMonitoring.URL));
         if (demo) {
             try {
                 platform.demo(System.out).run();
@@ -118,6 +124,7 @@ public final class LocalPlatform {
             for (int i = 0; i < SERVICES.size(); i++) {
                 awaitHealthy(SERVICES.get(i), running.services().get(i));
             }
+            LocalMonitoring.startIfInstalled(project, root, SERVICES).ifPresent(engines::add);
             return running;
         } catch (RuntimeException | InterruptedException e) {
             running.close();
@@ -145,8 +152,8 @@ public final class LocalPlatform {
         }
 
         /**
-         * Starts again every service whose JVM has exited (a crash, a restart that failed because what it needs was down
-         * too) and waits until each is healthy, as a supervisor would; the modules restarted.
+         * Starts again every service whose JVM has exited (a crash, a restart that failed because what it needs was
+         * down too) and waits until each is healthy, as a supervisor would; the modules restarted.
          */
         public List<String> restartExited() throws InterruptedException {
             List<String> restarted = new ArrayList<>();
@@ -187,8 +194,8 @@ public final class LocalPlatform {
         }
 
         /**
-         * The options of the backup exporter ({@code BackupExporterMain}) that reach this platform's engines and bucket:
-         * both stores' connections; an export names its store, dataset, namespace and table on top.
+         * The options of the backup exporter ({@code BackupExporterMain}) that reach this platform's engines and
+         * bucket: both stores' connections; an export names its store, dataset, namespace and table on top.
          */
         public Map<String, String> exportOptions() {
             PostgresEngine postgres = engine(PostgresEngine.class);
@@ -265,8 +272,8 @@ public final class LocalPlatform {
 
     /**
      * The command-line arguments of {@code service}: its port, the engines' properties, and what only it needs. The
-     * recovery service's jar has no cassandra-all (no service depends on it), so its bulk path gets the SSTable writer's
-     * classpath from here: runtime-cassandra's, which this launcher has to start the node.
+     * recovery service's jar has no cassandra-all (no service depends on it), so its bulk path gets the SSTable
+     * writer's classpath from here: runtime-cassandra's, which this launcher has to start the node.
      */
     /** The services' profile of demo users and local-only keys (service-support's LocalOnly). */
     static final String LOCAL_PROFILE = "local";
