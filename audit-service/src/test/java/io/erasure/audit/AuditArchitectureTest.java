@@ -29,9 +29,9 @@ class AuditArchitectureTest {
                         "io.erasure.store..",
                         "io.erasure.support.stores..",
                         "io.erasure.backup.export..")
-                .because(
-                        "the audit reads S3 backups only (docs/design.md, invariant 6: offline audit); live state is"
-                                + " re-checked by validation's bounded point reads, and exports are backup tooling, never part of a run")
+                .because("the audit reads S3 backups only (docs/design.md, invariant 6: offline audit); live state is"
+                        + " re-checked by validation's bounded point reads, and exports are backup tooling,"
+                        + " never part of a run")
                 .check(audit);
     }
 }

@@ -237,9 +237,9 @@ class AuditServiceIT {
         KIT.sendCommand(runId, new AuditRequested(fixture.spec, fixture.source, false));
 
         assertThat(awaitOutcome(runId).payloadAs(AuditFailed.class).reason())
-                .isEqualTo(
-                        "part " + partKey
-                                + " is missing: the manifest lists it but the object does not exist; the snapshot is incomplete or was partly deleted");
+                .isEqualTo("part " + partKey
+                        + " is missing: the manifest lists it but the object does not exist;"
+                        + " the snapshot is incomplete or was partly deleted");
         assertNothingCompletes(runId, 2);
     }
 

@@ -161,7 +161,10 @@ final class ChaosPlatform implements AutoCloseable {
         }
     }
 
-    /** Exports {@code chaos.<table>} of {@code store} ("postgres" or "cassandra") as a new backup snapshot of {@code dataset}. */
+    /**
+     * Exports {@code chaos.<table>} of {@code store} ("postgres" or "cassandra") as a new backup snapshot of
+     * {@code dataset}.
+     */
     void backup(String dataset, String store, String table) throws Exception {
         DemoCycle.backup(running.exportOptions(), dataset, store, ChaosStores.SCHEMA, table);
     }

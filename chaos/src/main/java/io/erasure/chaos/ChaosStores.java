@@ -74,7 +74,9 @@ final class ChaosStores implements AutoCloseable {
         this.redisConnection = redisClient.connect();
     }
 
-    /** Creates the tables once, before the datasets are registered (registration checks them against the live schema). */
+    /**
+     * Creates the tables once, before the datasets are registered (registration checks them against the live schema).
+     */
     void createTables() throws SQLException {
         try (Connection pg = postgres();
                 Statement ddl = pg.createStatement()) {

@@ -13,9 +13,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TCP relay in front of one store: clients connect to {@link #port()}, every byte goes on to the store. {@link #stall}
- * holds every byte in both directions for a while, as a store that stops answering (a long GC pause, a saturated disk,
- * a network partition that heals) looks to its clients: connections stay open, requests time out or wait.
+ * A TCP relay in front of one store: clients connect to {@link #port()}, every byte goes on to the store.
+ * {@link #stall} holds every byte in both directions for a while, as a store that stops answering (a long GC pause, a
+ * saturated disk, a network partition that heals) looks to its clients: connections stay open, requests time out or
+ * wait.
  */
 public final class TcpGate implements AutoCloseable {
 

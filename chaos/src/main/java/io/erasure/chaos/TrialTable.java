@@ -24,8 +24,8 @@ final class TrialTable {
                 violated,
                 results.stream().mapToInt(Trial.Result::reruns).sum()));
 
-        out.append(
-                "| fault | trials | with a violation | runs re-tried | heal s, median (max) | runs ended s after it, median (max) |\n");
+        out.append("| fault | trials | with a violation | runs re-tried | heal s, median (max) | runs ended s after it,"
+                + " median (max) |\n");
         out.append("|---|---|---|---|---|---|\n");
         Map<String, List<Trial.Result>> byFault = new TreeMap<>();
         for (Trial.Result result : results) {
@@ -66,8 +66,8 @@ final class TrialTable {
                     String.join(", ", byKind.getOrDefault(kind, List.of()))));
         }
 
-        out.append(
-                "\n| # | seed | fault | aimed at | hit while | deleted | violations |\n|---|---|---|---|---|---|---|\n");
+        out.append("\n| # | seed | fault | aimed at | hit while | deleted | violations"
+                + " |\n|---|---|---|---|---|---|---|\n");
         for (Trial.Result result : results) {
             out.append(String.format(
                     Locale.ROOT,

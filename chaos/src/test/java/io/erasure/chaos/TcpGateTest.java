@@ -12,7 +12,9 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The gate relays bytes both ways, and while stalled holds them (the connection stays open), then lets them through. */
+/**
+ * The gate relays bytes both ways, and while stalled holds them (the connection stays open), then lets them through.
+ */
 class TcpGateTest {
 
     @Test

@@ -23,7 +23,8 @@ class ControlPlaneApplicationIT extends ControlPlaneTestSupport {
                 .expectAll(
                         // the body first: on failure it shows which component is down and why
                         response -> response.expectBody().json("""
-                                {"status": "UP", "components": {"db": {"status": "UP"}, "kafka": {"status": "UP"}, "s3": {"status": "UP"}}}
+                                {"status": "UP", "components": {"db": {"status": "UP"}, "kafka": {"status": "UP"},
+                                    "s3": {"status": "UP"}}}
                                 """, JsonCompareMode.LENIENT),
                         response -> response.expectStatus().isOk());
     }

@@ -156,7 +156,9 @@ public abstract class ControlPlaneTestSupport {
         return registerDataset(UnaryOperator.identity());
     }
 
-    /** As {@link #registerDataset()}, with the spec changed by {@code customize} (copies, limits) before registering. */
+    /**
+     * As {@link #registerDataset()}, with the spec changed by {@code customize} (copies, limits) before registering.
+     */
     protected DatasetSpec registerDataset(UnaryOperator<DatasetSpec.Builder> customize) {
         String source = unique("src");
         as("operator")

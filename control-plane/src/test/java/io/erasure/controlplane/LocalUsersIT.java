@@ -8,10 +8,10 @@ import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 /**
- * Issue 19: the local users of {@code erasure.access.users} keep the password encoding they were configured with. Spring
- * Security re-hashes a {@code {noop}} password with bcrypt on the user's first login when the user store can update
- * passwords, and from then on every HTTP Basic request of that user paid a bcrypt check (about 0.1 CPU-second on the
- * local platform): a client polling a run five times a second kept half a core of the control plane busy.
+ * Issue 19: the local users of {@code erasure.access.users} keep the password encoding they were configured with.
+ * Spring Security re-hashes a {@code {noop}} password with bcrypt on the user's first login when the user store can
+ * update passwords, and from then on every HTTP Basic request of that user paid a bcrypt check (about 0.1 CPU-second on
+ * the local platform): a client polling a run five times a second kept half a core of the control plane busy.
  */
 class LocalUsersIT extends ControlPlaneTestSupport {
 

@@ -7,8 +7,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * @param ttl       how long a record is kept after its delete ({@code erasure.deletion-log.ttl}, default 30 days)
- * @param masterKey the key that wraps the per-dataset payload keys: 32 bytes in base64 ({@code erasure.deletion-log.master-key});
- *                  the recovery service needs the same one to read payloads
+ * @param masterKey the key that wraps the per-dataset payload keys: 32 bytes in base64
+ *                  ({@code erasure.deletion-log.master-key}); the recovery service needs the same one to read payloads
  * @param consistency of every write and read of the log, purge checks and dataset keys included
  *                  ({@code erasure.deletion-log.consistency}, default LOCAL_QUORUM: a record acknowledged by a single
  *                  replica is lost with it, and the topic has committed it away)

@@ -45,7 +45,8 @@ class DeletionLogApplicationIT extends DeletionLogTestSupport {
                 .expectAll(
                         // the body first: on failure it shows which component is down and why
                         response -> response.expectBody().json("""
-                                {"status": "UP", "components": {"kafka": {"status": "UP"}, "cassandra": {"status": "UP"}}}
+                                {"status": "UP", "components": {"kafka": {"status": "UP"},
+                                    "cassandra": {"status": "UP"}}}
                                 """, JsonCompareMode.LENIENT),
                         response -> response.expectStatus().isOk());
     }

@@ -175,7 +175,9 @@ class DeletionConfiguration {
         return new StoreCalls(properties.retryAttempts(), Duration.ofMillis(200), Duration.ofSeconds(20), meters);
     }
 
-    /** Batch results, sealed with this service's key (erasure.signing.private-key): the control plane applies no other. */
+    /**
+     * Batch results, sealed with this service's key (erasure.signing.private-key): the control plane applies no other.
+     */
     @Bean
     BatchEvents batchEvents(
             KafkaTemplate<String, String> kafka, JsonMapper json, Clock clock, SigningProperties signing) {

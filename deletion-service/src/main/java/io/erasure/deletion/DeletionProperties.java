@@ -5,8 +5,8 @@ import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * @param headroom          share of a store's capacity kept free for live traffic (default 0.3: aim at 70 % utilization,
- *                          and keep the live read p99 within 1.3× its baseline where the store reports it)
+ * @param headroom          share of a store's capacity kept free for live traffic (default 0.3: aim at 70 %
+ *                          utilization, and keep the live read p99 within 1.3× its baseline where the store reports it)
  * @param maxRowsPerSecond  static cap of deletes per second per store, for the whole fleet (split by partition share)
  * @param storeMaxRowsPerSecond the static cap of particular stores, by connection ref, where an operator knows better
  *                          than the default (a large PostgreSQL primary, a small shared Cassandra cluster)

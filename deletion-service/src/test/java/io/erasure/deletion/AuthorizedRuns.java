@@ -45,7 +45,9 @@ public class AuthorizedRuns {
     /** Forward tasks as the control plane signs them. */
     public static final TaskSigner CONTROL_PLANE_TASKS =
             new TaskSigner(CONTROL_PLANE, "control-plane", Clock.systemUTC());
-    /** Copy and resolved tasks as this service signs them, with its LOCAL ONLY key (deletion-service's application.yml). */
+    /**
+     * Copy and resolved tasks as this service signs them, with its LOCAL ONLY key (deletion-service's application.yml).
+     */
     public static final TaskSigner DELETION_TASKS = new TaskSigner(
             SigningKey.of("deletion-local", "MC4CAQAwBQYDK2VwBCIEIA9XFmeJqe3S4bqKJBbRJ2YcW+jffB2SautBhvlOxL0C"),
             "deletion-service",

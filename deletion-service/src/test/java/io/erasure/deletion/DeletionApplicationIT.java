@@ -22,7 +22,8 @@ class DeletionApplicationIT extends DeletionTestSupport {
                 .expectAll(
                         // the body first: on failure it shows which component is down and why
                         response -> response.expectBody().json("""
-                                {"status": "UP", "components": {"db": {"status": "UP"}, "kafka": {"status": "UP"}, "s3": {"status": "UP"}}}
+                                {"status": "UP", "components": {"db": {"status": "UP"}, "kafka": {"status": "UP"},
+                                    "s3": {"status": "UP"}}}
                                 """, JsonCompareMode.LENIENT),
                         response -> response.expectStatus().isOk());
     }
@@ -66,9 +67,9 @@ class DeletionApplicationIT extends DeletionTestSupport {
 
     @Test
     void processedBatchesKeepsOneRowPerBatchAndScope() {
-        String insert =
-                "INSERT INTO deletion.processed_batches (batch_id, scope_hash, run_id, dataset, rows_deleted) VALUES (?, ?, ?, ?, ?)"
-                        + " ON CONFLICT (batch_id, scope_hash) DO UPDATE SET deliveries = processed_batches.deliveries + 1";
+        String insert = "INSERT INTO deletion.processed_batches (batch_id, scope_hash, run_id, dataset, rows_deleted)"
+                + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (batch_id, scope_hash) DO UPDATE"
+                + " SET deliveries = processed_batches.deliveries + 1";
         jdbc.update(insert, "batch-1", "scope-a", "run-1", "orders", 10);
         jdbc.update(insert, "batch-1", "scope-a", "run-1", "orders", 10);
 

@@ -33,7 +33,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * One context for every deletion IT: real PostgreSQL (also the target store {@code pg-main}), Redis (the
- * cache tier {@code redis-main}, for copies), Cassandra ({@code cass-main}), Kafka and S3, and a step listener tests can arm to crash a batch at a chosen step.
+ * cache tier {@code redis-main}, for copies), Cassandra ({@code cass-main}), Kafka and S3, and a step listener tests
+ * can arm to crash a batch at a chosen step.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

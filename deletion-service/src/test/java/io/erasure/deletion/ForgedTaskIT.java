@@ -52,8 +52,8 @@ import tools.jackson.databind.json.JsonMapper;
  * final set. A refused task is not proven authentic, so the run or request it claims is left alone (no
  * {@code BatchFailed} under its ids, which would fail a genuine run): the refusal is counted and published on
  * {@code erasure.deletion.tasks.refused}. Only a task proven authentic and refused by a later check fails its run. Two
- * live tables, {@code profiles} (the dataset's) and {@code accounts} (another team's), rows 1..10 each, all written long
- * before the cut-off.
+ * live tables, {@code profiles} (the dataset's) and {@code accounts} (another team's), rows 1..10 each, all written
+ * long before the cut-off.
  */
 class ForgedTaskIT extends DeletionTestSupport {
 
@@ -328,8 +328,8 @@ class ForgedTaskIT extends DeletionTestSupport {
     }
 
     /**
-     * {@code forged}, published, deletes nothing, logs nothing, fails nothing under the ids it claims, and is counted and
-     * published as refused with {@code reason}; returns its refusal record.
+     * {@code forged}, published, deletes nothing, logs nothing, fails nothing under the ids it claims, and is counted
+     * and published as refused with {@code reason}; returns its refusal record.
      */
     private RefusedTask assertRefused(DeletionTask forged, String reasonClass, String reason) {
         List<Long> profilesBefore = ids("profiles");
@@ -356,7 +356,9 @@ class ForgedTaskIT extends DeletionTestSupport {
         return refused;
     }
 
-    /** The refusal of {@code task} with {@code reason} on erasure.deletion.tasks.refused (a task may be refused twice). */
+    /**
+     * The refusal of {@code task} with {@code reason} on erasure.deletion.tasks.refused (a task may be refused twice).
+     */
     private RefusedTask refusedRecord(DeletionTask task, String reason) {
         List<RefusedTask> found = refusedRecords(task, 1, Duration.ofSeconds(60)).stream()
                 .filter(r -> r.reason().contains(reason))

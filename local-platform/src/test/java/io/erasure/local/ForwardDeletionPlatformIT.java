@@ -258,8 +258,8 @@ class ForwardDeletionPlatformIT {
     }
 
     /**
-     * Commits the deletion service's groups (its own and each store lane's, {@code deletion-service.<store>}) at the end
-     * of every task partition; waits until their dead members have left.
+     * Commits the deletion service's groups (its own and each store lane's, {@code deletion-service.<store>}) at the
+     * end of every task partition; waits until their dead members have left.
      */
     private static void skipEveryTask(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {

@@ -97,7 +97,9 @@ class RecoveryConfiguration {
                 new LogReader(session, new DatasetKeys(session, PayloadCipher.masterKey(masterKey), clock), json));
     }
 
-    /** Rows too large for a log message are in the platform bucket ({@code erasure.s3.*}), where this service has one. */
+    /**
+     * Rows too large for a log message are in the platform bucket ({@code erasure.s3.*}), where this service has one.
+     */
     @Bean
     RetainedRows retainedRows(
             ObjectProvider<S3Client> s3,
@@ -115,8 +117,8 @@ class RecoveryConfiguration {
     }
 
     /**
-     * The specs frozen in the log by the deletion service, which recoveries and reapplications act under (opened on first
-     * use, as the log's tables may not exist yet; the TTL is only for writes, which this service does not make).
+     * The specs frozen in the log by the deletion service, which recoveries and reapplications act under (opened on
+     * first use, as the log's tables may not exist yet; the TTL is only for writes, which this service does not make).
      */
     @Bean
     FrozenSpecGuard frozenSpecGuard(CqlSession session, JsonMapper json) {

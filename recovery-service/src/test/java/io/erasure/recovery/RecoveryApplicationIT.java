@@ -23,7 +23,8 @@ class RecoveryApplicationIT extends RecoveryTestSupport {
                 .expectAll(
                         // the body first: on failure it shows which component is down and why
                         response -> response.expectBody().json("""
-                                {"status": "UP", "components": {"db": {"status": "UP"}, "kafka": {"status": "UP"}, "cassandra": {"status": "UP"}}}
+                                {"status": "UP", "components": {"db": {"status": "UP"}, "kafka": {"status": "UP"},
+                                    "cassandra": {"status": "UP"}}}
                                 """, JsonCompareMode.LENIENT),
                         response -> response.expectStatus().isOk());
     }
@@ -41,7 +42,8 @@ class RecoveryApplicationIT extends RecoveryTestSupport {
     void recoveryRequestsRecordWhoAskedForWhat() {
         UUID id = UUID.randomUUID();
         jdbc.update(
-                "INSERT INTO recovery.recovery_requests (id, requested_by, reason, scope_kind, scope) VALUES (?, ?, ?, ?, ?::jsonb)",
+                "INSERT INTO recovery.recovery_requests (id, requested_by, reason, scope_kind, scope)"
+                        + " VALUES (?, ?, ?, ?, ?::jsonb)",
                 id,
                 "bob",
                 "wrong dataset",
@@ -49,7 +51,8 @@ class RecoveryApplicationIT extends RecoveryTestSupport {
                 "{\"runId\": \"run-1\"}");
 
         assertThat(jdbc.queryForMap(
-                        "SELECT requested_by, status, scope ->> 'runId' AS run FROM recovery.recovery_requests WHERE id = ?",
+                        "SELECT requested_by, status, scope ->> 'runId' AS run FROM recovery.recovery_requests"
+                                + " WHERE id = ?",
                         id))
                 .containsEntry("requested_by", "bob")
                 .containsEntry("status", "PENDING")

@@ -176,10 +176,12 @@ class ResurrectionIT extends ValidationTestSupport {
                 .containsExactly(
                         json.readTree("""
                         {"dataset": "%s", "key": {"customer_id": 1}, "firstDeletedAt": "%s",
-                         "firstDeletedBy": "run-earlier-a", "foundByRun": "%s"}""".formatted(spec.name(), FIRST_DELETION, runId)),
+                         "firstDeletedBy": "run-earlier-a", "foundByRun": "%s"}
+                        """.formatted(spec.name(), FIRST_DELETION, runId)),
                         json.readTree("""
                         {"dataset": "%s", "key": {"customer_id": 4}, "firstDeletedAt": "%s",
-                         "firstDeletedBy": "request-4", "foundByRun": "%s"}""".formatted(spec.name(), REQUEST_DELETION, runId)));
+                         "firstDeletedBy": "request-4", "foundByRun": "%s"}
+                        """.formatted(spec.name(), REQUEST_DELETION, runId)));
         assertThat(counted() - countedBefore).isEqualTo(2.0);
 
         command(runId, authorized(runId, DeletionAuthorized.Basis.APPROVED, "operator2"));

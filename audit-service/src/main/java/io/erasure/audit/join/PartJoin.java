@@ -64,7 +64,8 @@ public final class PartJoin {
     /**
      * Joins the part read from {@code raw} (its stored, compressed bytes), closing it.
      *
-     * @throws BackupIntegrityException if the part does not match {@code part} (SHA-256, row count) or cannot be decoded
+     * @throws BackupIntegrityException if the part does not match {@code part} (SHA-256, row count) or cannot be
+     *                                  decoded
      * @throws IOException              if reading fails for another reason (worth a retry)
      */
     public JoinResult join(InputStream raw, ManifestPart part, CandidateSink sink) throws IOException {

@@ -29,8 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  * type): a unit or an outcome sent twice after a crash is the same event, and consumers drop the
  * copy by its {@code eventId}. Sends wait for the broker's acknowledgement ({@code acks=all}).
  *
- * <p>The results on {@code erasure.run.events} are sealed with this service's key ({@code erasure.signing.*}), which the
- * control plane trusts for audit results only; {@link AuditCompleted} names the digest of the frozen spec the audit
+ * <p>The results on {@code erasure.run.events} are sealed with this service's key ({@code erasure.signing.*}), which
+ * the control plane trusts for audit results only; {@link AuditCompleted} names the digest of the frozen spec the audit
  * joined with, so the control plane applies it only to the run that froze that spec.
  */
 public class AuditEvents {

@@ -40,7 +40,8 @@ import java.util.UUID;
  * <pre>
  * ./mvnw -B -q -o -pl audit-service test-compile dependency:build-classpath \
  *     -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test \
- * &amp;&amp; java -Xmx6g -cp audit-service/target/test-classes:audit-service/target/classes:$(cat audit-service/target/bench.classpath) \
+ * &amp;&amp; java -Xmx6g \
+ *     -cp audit-service/target/test-classes:audit-service/target/classes:$(cat audit-service/target/bench.classpath) \
  *     io.erasure.audit.join.AuditJoinBenchmark [rows=2000000] [ids=10000000] [repeats=5]
  * </pre>
  */

@@ -63,7 +63,9 @@ public final class AuditTestKit implements AutoCloseable {
                             "audit-local", "MCowBQYDK2VwAyEAWXYEHR5eIYyy1fQRCz4kFZ2qpA7F4UAv5305kZ4QT+E="),
                     EnumSet.of(Authorization.Kind.AUDIT_RESULT))));
 
-    /** Why the control plane would refuse {@code event} (its seal checked as RunEventGate does); empty when it applies. */
+    /**
+     * Why the control plane would refuse {@code event} (its seal checked as RunEventGate does); empty when it applies.
+     */
     public static Optional<EventSeals.Refusal> refusal(EventEnvelope event) {
         return EventSeals.refusal(event, CONTROL_PLANE_TRUST);
     }

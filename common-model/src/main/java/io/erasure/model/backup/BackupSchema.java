@@ -7,7 +7,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The shape of a backup's rows: columns with types, the key columns and the identifier column, all among the columns. */
+/**
+ * The shape of a backup's rows: columns with types, the key columns and the identifier column, all among the columns.
+ */
 public record BackupSchema(List<ColumnSchema> columns, KeyColumns keyColumns, String identifierColumn) {
 
     public BackupSchema {

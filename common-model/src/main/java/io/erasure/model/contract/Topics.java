@@ -38,19 +38,22 @@ public final class Topics {
     /** Header of {@link #DELETION_TASKS}: {@code true} on a task of a run spread over a window; absent otherwise. */
     public static final String TASK_PACED = "erasure.paced";
     /**
-     * deletion → deletion-log, written before each delete; key: dataset + hash of the primary key ({@link #logKey}). The
-     * row itself is sealed with its dataset's data key (deletion-log-client's {@code SealedRecords}).
+     * deletion → deletion-log, written before each delete; key: dataset + hash of the primary key ({@link #logKey}).
+     * The row itself is sealed with its dataset's data key (deletion-log-client's {@code SealedRecords}).
      */
     public static final String DELETION_LOG = "erasure.deletion.log";
     /**
      * deletion-log → operators: log records the ingest could not store (unreadable, or a format it does not know), kept
-     * 30 days like the log; key: the original key. Each carries the headers {@link #DEAD_LETTER_DATASET} (the dataset, or
-     * {@code global} when it cannot be told), {@link #DEAD_LETTER_REASON} and the original topic, partition and offset.
-     * Deletion of a dataset stops while it has a dead letter the group {@link #DEAD_LETTERS_RESOLVED_GROUP} has not
-     * committed past (all datasets for a {@code global} one): an operator repairs the record, then moves that group's offset.
+     * 30 days like the log; key: the original key. Each carries the headers {@link #DEAD_LETTER_DATASET} (the dataset,
+     * or {@code global} when it cannot be told), {@link #DEAD_LETTER_REASON} and the original topic, partition and
+     * offset. Deletion of a dataset stops while it has a dead letter the group {@link #DEAD_LETTERS_RESOLVED_GROUP} has
+     * not committed past (all datasets for a {@code global} one): an operator repairs the record, then moves that
+     * group's offset.
      */
     public static final String DELETION_LOG_DEAD_LETTER = "erasure.deletion.log.dead-letter";
-    /** The consumer group whose committed offsets on {@link #DELETION_LOG_DEAD_LETTER} mark dead letters as resolved. */
+    /**
+     * The consumer group whose committed offsets on {@link #DELETION_LOG_DEAD_LETTER} mark dead letters as resolved.
+     */
     public static final String DEAD_LETTERS_RESOLVED_GROUP = "erasure-dead-letters-resolved";
 
     public static final String DEAD_LETTER_DATASET = "erasure.dataset";
@@ -102,15 +105,18 @@ public final class Topics {
                         : task.spec().keyColumns().partitionKeyOf(task.keys().get(0)));
     }
 
-    /** The headers of {@code task}'s message on {@link #DELETION_TASKS}: {@link #TASK_STORE}, and {@link #TASK_PACED}. */
+    /**
+     * The headers of {@code task}'s message on {@link #DELETION_TASKS}: {@link #TASK_STORE}, and {@link #TASK_PACED}.
+     */
     public static Map<String, String> taskHeaders(DeletionTask task) {
         String store = task.spec().connectionRef();
         return task.paced() ? Map.of(TASK_STORE, store, TASK_PACED, "true") : Map.of(TASK_STORE, store);
     }
 
     /**
-     * Key for {@link #DELETION_LOG}: {@code dataset|<SHA-256 of (dataset, canonical primary key)>}, the log's key hash (the
-     * primary key is a column value and must not travel in clear; records of one row still share a partition, in order).
+     * Key for {@link #DELETION_LOG}: {@code dataset|<SHA-256 of (dataset, canonical primary key)>}, the log's key hash
+     * (the primary key is a column value and must not travel in clear; records of one row still share a partition, in
+     * order).
      */
     public static String logKey(String dataset, Map<String, ?> primaryKey) {
         return Names.datasetName("dataset", dataset) + "|"
@@ -135,7 +141,10 @@ public final class Topics {
         return signal.scope();
     }
 
-    /** Key for {@link #FORWARD_REQUESTS}: {@code aggregateType|aggregateId}, so requests for one identifier stay in order. */
+    /**
+     * Key for {@link #FORWARD_REQUESTS}: {@code aggregateType|aggregateId}, so requests for one identifier stay in
+     * order.
+     */
     public static String forwardRequestKey(String aggregateType, String aggregateId) {
         return Names.datasetName("aggregateType", aggregateType) + "|" + Require.nonBlank("aggregateId", aggregateId);
     }

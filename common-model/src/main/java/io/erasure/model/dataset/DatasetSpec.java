@@ -204,7 +204,8 @@ public record DatasetSpec(
     }
 
     /**
-     * Fluent construction with the defaults: no copies, priority {@value #DEFAULT_PRIORITY}, nightly schedule, not spread.
+     * Fluent construction with the defaults: no copies, priority {@value #DEFAULT_PRIORITY}, nightly schedule, not
+     * spread.
      */
     public static final class Builder {
         private @Nullable String name;

@@ -48,7 +48,9 @@ public record ControlSignal(
         }
     }
 
-    /** An unsigned signal (sequence 0): what a consumer makes of a message it cannot trust, or one still to be signed. */
+    /**
+     * An unsigned signal (sequence 0): what a consumer makes of a message it cannot trust, or one still to be signed.
+     */
     public ControlSignal(String scope, boolean active, List<RunId> cancelledRuns, String actor, String reason) {
         this(scope, active, cancelledRuns, actor, reason, 0, null, null);
     }

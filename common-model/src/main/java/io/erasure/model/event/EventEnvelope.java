@@ -105,8 +105,8 @@ public record EventEnvelope(
     }
 
     /**
-     * This event with a given id, for producers that derive ids from the effect's scope; unsealed, since the seal covers
-     * the id (seal last).
+     * This event with a given id, for producers that derive ids from the effect's scope; unsealed, since the seal
+     * covers the id (seal last).
      */
     public EventEnvelope withEventId(UUID id) {
         return new EventEnvelope(id, eventType, schemaVersion, occurredAt, originChainId, runId, payload);
@@ -123,10 +123,10 @@ public record EventEnvelope(
     }
 
     /**
-     * The bytes a seal by {@code keyId} signs: the envelope's identity (event id, type, schema version, when it occurred,
-     * its origin chain and run) and the whole payload, each in its canonical form ({@link CanonicalForm}: from the
-     * values as parsed, so the signature holds whatever JSON writer and reader carried the event), length-prefixed, in a
-     * fixed order, after the key id. The seal itself is not part of it.
+     * The bytes a seal by {@code keyId} signs: the envelope's identity (event id, type, schema version, when it
+     * occurred, its origin chain and run) and the whole payload, each in its canonical form ({@link CanonicalForm}:
+     * from the values as parsed, so the signature holds whatever JSON writer and reader carried the event),
+     * length-prefixed, in a fixed order, after the key id. The seal itself is not part of it.
      */
     public byte[] sealedContent(String keyId) {
         return DeterministicId.framed(

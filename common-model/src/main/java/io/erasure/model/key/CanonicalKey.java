@@ -104,7 +104,8 @@ public final class CanonicalKey {
         } else {
             throw new IllegalArgumentException(
                     "key value of type " + value.getClass().getName()
-                            + " has no canonical form; convert it to a String, number, boolean, UUID or java.time value first");
+                            + " has no canonical form; convert it to a String, number, boolean,"
+                            + " UUID or java.time value first");
         }
     }
 

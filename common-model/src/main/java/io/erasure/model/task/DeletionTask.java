@@ -160,7 +160,9 @@ public record DeletionTask(
                 null);
     }
 
-    /** This task of a run, paced over {@code window} (its spec's {@code spreadOver} from when the tasks were published). */
+    /**
+     * This task of a run, paced over {@code window} (its spec's {@code spreadOver} from when the tasks were published).
+     */
     public DeletionTask withSpread(SpreadWindow window) {
         return new DeletionTask(
                 taskId,
@@ -204,7 +206,10 @@ public record DeletionTask(
         return taskIdFor(originId(), dataset, keys, lookupColumn, clearColumns);
     }
 
-    /** {@link #forCopy(DeletionTask, io.erasure.model.dataset.DatasetCopy, List, CutoffTimestamp)} at the source's cut-off. */
+    /**
+     * {@link #forCopy(DeletionTask, io.erasure.model.dataset.DatasetCopy, List, CutoffTimestamp)} at the source's
+     * cut-off.
+     */
     public static DeletionTask forCopy(DeletionTask source, DatasetCopy copy, List<Map<String, Object>> copyKeys) {
         return forCopy(source, copy, copyKeys, source.cutoff());
     }
@@ -382,8 +387,8 @@ public record DeletionTask(
     }
 
     /**
-     * The authorization this task needs to delete: {@code COPY} for a copy's task (whatever its origin), {@code RUN} for
-     * a run's own, {@code FORWARD} for a request's.
+     * The authorization this task needs to delete: {@code COPY} for a copy's task (whatever its origin), {@code RUN}
+     * for a run's own, {@code FORWARD} for a request's.
      */
     public Authorization.Kind authorizationKind() {
         if (copyOf != null) {

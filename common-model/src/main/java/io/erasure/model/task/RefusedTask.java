@@ -15,8 +15,9 @@ import org.jspecify.annotations.Nullable;
  * A deletion task the deletion service refused because it could not prove it authentic (no valid authorization, or one
  * that does not cover it), as published on {@code erasure.deletion.tasks.refused}. Such a task deleted nothing and
  * changes no run's or request's state: anyone who can produce to the task topic can claim any run's or request's ids,
- * so a refusal is reported here, as what the task <em>claims</em>, never as a {@code BatchFailed} of that run or request.
- * The control plane shows per run and per request how many tasks claiming it were refused, and the latest reason.
+ * so a refusal is reported here, as what the task <em>claims</em>, never as a {@code BatchFailed} of that run or
+ * request. The control plane shows per run and per request how many tasks claiming it were refused, and the latest
+ * reason.
  *
  * @param refusalId   derived from where the task was read ({@code source}), so a task refused again after a
  *                    redelivery has the same id and is counted once
@@ -30,8 +31,8 @@ import org.jspecify.annotations.Nullable;
  * @param keyId       the key its authorization says it was signed by, or null
  * @param receivedAt  when the deletion service read it
  * @param source      where it was read: {@code topic-partition@offset}
- * @param signedBy    the key id of the deletion service that reported it ({@link Authorization.Kind#BATCH_RESULT}), null
- *                    while unsigned
+ * @param signedBy    the key id of the deletion service that reported it ({@link Authorization.Kind#BATCH_RESULT}),
+ *                    null while unsigned
  * @param signature   its Ed25519 signature over {@link #signedContent()}: the control plane shows only reports it can
  *                    verify, so anyone who can produce to the topic cannot put their own words beside a genuine run
  */
@@ -157,7 +158,9 @@ public record RefusedTask(
                 key.sign(unsigned.signedContent()));
     }
 
-    /** Why this report is not a valid signature of a key {@code trusted} grants deletion's results; empty when it is. */
+    /**
+     * Why this report is not a valid signature of a key {@code trusted} grants deletion's results; empty when it is.
+     */
     public Optional<String> signatureRefusal(TrustedKeys trusted) {
         return trusted.refusal(signedBy, Authorization.Kind.BATCH_RESULT, signedContent(), signature);
     }

@@ -50,8 +50,8 @@ public record Authorization(
         /** Control signals (kill switches, cancellations): {@code ControlSignal}'s own signature. */
         CONTROL,
         /**
-         * The seal of an audit's result on {@code erasure.run.events} (AuditCompleted, AuditFailed): audit-service's key.
-         * Like the two below, a grant to seal events ({@link EventSeals}), never to authorize a task.
+         * The seal of an audit's result on {@code erasure.run.events} (AuditCompleted, AuditFailed): audit-service's
+         * key. Like the two below, a grant to seal events ({@link EventSeals}), never to authorize a task.
          */
         AUDIT_RESULT,
         /** The seal of validation's results (ValidationCompleted, ValidationFailed, TasksPublished): its key. */

@@ -27,7 +27,8 @@ import java.util.Set;
  *   <tr><td>AuditCompleted, AuditFailed</td><td>audit-service</td><td>{@link Kind#AUDIT_RESULT}</td></tr>
  *   <tr><td>ValidationCompleted, ValidationFailed, TasksPublished</td><td>validation-service</td>
  *       <td>{@link Kind#VALIDATION_RESULT}</td></tr>
- *   <tr><td>BatchCompleted, BatchFailed, LookupResolved</td><td>deletion-service</td><td>{@link Kind#BATCH_RESULT}</td></tr>
+ *   <tr><td>BatchCompleted, BatchFailed,
+ *   LookupResolved</td><td>deletion-service</td><td>{@link Kind#BATCH_RESULT}</td></tr>
  * </table>
  *
  * Any other type (a command, a unit) does not belong on the topic and is refused whoever sealed it.
@@ -60,7 +61,9 @@ public final class EventSeals {
 
     private EventSeals() {}
 
-    /** The grant a seal of {@code type} needs, or empty for a type that does not belong on {@code erasure.run.events}. */
+    /**
+     * The grant a seal of {@code type} needs, or empty for a type that does not belong on {@code erasure.run.events}.
+     */
     public static Optional<Kind> grantFor(Class<? extends EventPayload> type) {
         return Optional.ofNullable(GRANTS.get(type));
     }
@@ -71,8 +74,8 @@ public final class EventSeals {
     }
 
     /**
-     * Why {@code event} must not be applied: not a run event, unsealed, sealed by a key {@code trusted} does not hold or
-     * has not granted this type, or a seal that does not match the event; empty when the seal is valid.
+     * Why {@code event} must not be applied: not a run event, unsealed, sealed by a key {@code trusted} does not hold
+     * or has not granted this type, or a seal that does not match the event; empty when the seal is valid.
      */
     public static Optional<Refusal> refusal(EventEnvelope event, TrustedKeys trusted) {
         Optional<Kind> grant = grantFor(event.payload().getClass());

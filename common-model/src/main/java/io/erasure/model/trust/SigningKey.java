@@ -38,8 +38,8 @@ public final class SigningKey {
         Names.opaqueId("erasure.signing.key-id", keyId);
         if (base64Pkcs8 == null || base64Pkcs8.isBlank()) {
             throw new IllegalArgumentException("erasure.signing.private-key is required: an Ed25519 private key, base64"
-                    + " PKCS#8 (openssl genpkey -algorithm ed25519 -outform DER | base64 -w0); give its public key to the"
-                    + " consumers as erasure.signing.trusted-keys." + keyId + ".public-key");
+                    + " PKCS#8 (openssl genpkey -algorithm ed25519 -outform DER | base64 -w0);"
+                    + " give its public key to the consumers as erasure.signing.trusted-keys." + keyId + ".public-key");
         }
         try {
             PrivateKey key = KeyFactory.getInstance("Ed25519")
@@ -57,7 +57,9 @@ public final class SigningKey {
         return keyId;
     }
 
-    /** {@code unsigned} signed with this key: its key id set and a signature over {@link Authorization#signedContent()}. */
+    /**
+     * {@code unsigned} signed with this key: its key id set and a signature over {@link Authorization#signedContent()}.
+     */
     public Authorization sign(Authorization unsigned) {
         Authorization withKey = unsigned.signedWith(keyId, null);
         return withKey.signedWith(keyId, sign(withKey.signedContent()));

@@ -81,7 +81,10 @@ public final class TrustedKeys {
         return refusal(authorization.keyId(), kind, authorization.signedContent(), authorization.signature());
     }
 
-    /** Why {@code signature} is not {@code keyId}'s valid signature of {@code content} for {@code kind}; empty when it is. */
+    /**
+     * Why {@code signature} is not {@code keyId}'s valid signature of {@code content} for {@code kind}; empty when it
+     * is.
+     */
     public Optional<String> refusal(
             @Nullable String keyId, Authorization.Kind kind, byte[] content, @Nullable String signature) {
         if (keyId == null || signature == null || signature.isBlank()) {

@@ -18,8 +18,8 @@ class StoreKindTest {
     void unknownKindListsTheKnownOnes() {
         assertThatThrownBy(() -> StoreKind.parse("mongodb"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage(
-                        "store kind 'mongodb' is unknown; use one of CASSANDRA, POSTGRES, REDIS, S3_OBJECT, HTTP_CALLBACK");
+                .hasMessage("store kind 'mongodb' is unknown; use one of CASSANDRA, POSTGRES, REDIS, S3_OBJECT,"
+                        + " HTTP_CALLBACK");
         assertThatThrownBy(() -> StoreKind.parse(null)).hasMessageContaining("use one of CASSANDRA");
     }
 

@@ -47,8 +47,8 @@ class DeletionTaskTest {
     @Test
     void keysMustBeFullPrimaryKeysOfTheSpec() {
         assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, List.of(key("customer_id", 1)), CUTOFF))
-                .hasMessage(
-                        "task.keys[0] must have exactly the primary key columns [customer_id, order_id], got [customer_id]");
+                .hasMessage("task.keys[0] must have exactly the primary key columns [customer_id, order_id],"
+                        + " got [customer_id]");
         assertThatThrownBy(() -> DeletionTask.forRun(RUN, orders, List.of(), CUTOFF))
                 .hasMessage("task.keys must contain at least one element");
     }

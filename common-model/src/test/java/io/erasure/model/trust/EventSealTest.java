@@ -64,7 +64,9 @@ class EventSealTest {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2024-01-31T02:05:00.123456789Z"), ZoneOffset.UTC);
     private static final UUID CHAIN = UUID.fromString("00000000-0000-0000-0000-00000000c4a1");
 
-    /** Writers and readers the seal must not depend on: defaults, the platform's exact decimals, sorted and indented. */
+    /**
+     * Writers and readers the seal must not depend on: defaults, the platform's exact decimals, sorted and indented.
+     */
     private static final List<JsonMapper> MAPPERS = List.of(
             JsonMapper.builder().build(),
             JsonMapper.builder()

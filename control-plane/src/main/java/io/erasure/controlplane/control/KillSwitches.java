@@ -43,6 +43,11 @@ import org.springframework.transaction.annotation.Transactional;
 @Service
 public class KillSwitches {
 
+    private static final String UPSERT_SWITCH = """
+            INSERT INTO kill_switches (scope, active, changed_by, changed_at, reason) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (scope) DO UPDATE SET active = excluded.active, changed_by = excluded.changed_by,
+                                              changed_at = excluded.changed_at, reason = excluded.reason""";
+
     private static final Logger log = LoggerFactory.getLogger(KillSwitches.class);
 
     /** The actor of a scope's state re-published signed at start-up when no operator flip is on record. */
@@ -80,10 +85,7 @@ public class KillSwitches {
         }
         long sequence = nextSequence(scope);
         Instant now = clock.instant();
-        jdbc.update("""
-                        INSERT INTO kill_switches (scope, active, changed_by, changed_at, reason) VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT (scope) DO UPDATE SET active = excluded.active, changed_by = excluded.changed_by,
-                                                          changed_at = excluded.changed_at, reason = excluded.reason""", scope, active, caller.name(), Timestamp.from(now), reason);
+        jdbc.update(UPSERT_SWITCH, scope, active, caller.name(), Timestamp.from(now), reason);
         publish(scope, active, cancelledRuns(scope), caller.name(), reason, sequence);
         actions.record(
                 caller.name(),
@@ -94,8 +96,9 @@ public class KillSwitches {
     }
 
     /**
-     * Re-publishes a dataset's control state with a newly cancelled run, so deletion drops its tasks. Joins the caller's
-     * transaction (the one that cancelled the run): the dataset's switch and cancelled runs are read under its lock.
+     * Re-publishes a dataset's control state with a newly cancelled run, so deletion drops its tasks. Joins the
+     * caller's transaction (the one that cancelled the run): the dataset's switch and cancelled runs are read under its
+     * lock.
      */
     @Transactional
     public void announceCancellation(String dataset, RunId runId, String actor, String reason) {
@@ -187,7 +190,8 @@ public class KillSwitches {
         Instant now = clock.instant();
         Long sequence = jdbc.queryForObject(
                 """
-                        INSERT INTO control_sequences AS stored (scope, sequence, key_id, published_at) VALUES (?, ?, ?, ?)
+                        INSERT INTO control_sequences AS stored (scope, sequence, key_id, published_at)
+                        VALUES (?, ?, ?, ?)
                         ON CONFLICT (scope) DO UPDATE SET sequence = greatest(stored.sequence + 1, excluded.sequence),
                                                           key_id = excluded.key_id, published_at = excluded.published_at
                         RETURNING sequence""",

@@ -90,7 +90,8 @@ public class DeletionBacklog {
      * @param overdueAfterSeconds the waiting time past which a dataset is overdue
      * @param runsByState         runs per state, every state present
      * @param datasets            per dataset that has had an audit or has rows waiting; others have nothing to show
-     * @param forwardUnresolved   forward-deletion requests unresolved past {@code erasure.forward.alert-after} (an alert)
+     * @param forwardUnresolved   forward-deletion requests unresolved past {@code erasure.forward.alert-after} (an
+     *                            alert)
      */
     public record Summary(
             Instant at,
@@ -100,7 +101,8 @@ public class DeletionBacklog {
             long forwardUnresolved) {}
 
     /**
-     * @param deletableRows  rows validated as deletable and not yet deleted (runs awaiting approval, authorized or deleting)
+     * @param deletableRows  rows validated as deletable and not yet deleted (runs awaiting approval, authorized or
+     *                       deleting)
      * @param waitingSeconds how long the oldest of them has waited since validation; null when none waits
      * @param overdue        whether that is longer than {@code erasure.dashboard.overdue-after}
      * @param lastAuditAt    when the dataset's last successful audit finished; null if it never had one

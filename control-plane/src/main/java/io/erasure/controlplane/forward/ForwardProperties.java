@@ -11,7 +11,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param burst            requests of one aggregate type over this volume are HELD for an OPERATOR
  * @param reconcileAfter   a TOMBSTONED request unresolved this long after its tasks went out has them re-published
  * @param alertAfter       a TOMBSTONED request unresolved this long counts in {@code erasure.forward.unresolved}
- * @param retention        how long requests of an aggregate type are kept, by type; others keep {@code defaultRetention}
+ * @param retention        how long requests of an aggregate type are kept, by type; others keep
+ *                         {@code defaultRetention}
  * @param defaultRetention retention of types not in {@code retention}
  * @param monthsAhead      monthly partitions of {@code deletion_requests} created ahead of the current month
  */

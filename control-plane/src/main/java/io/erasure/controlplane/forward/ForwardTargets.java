@@ -124,8 +124,8 @@ class ForwardTargets {
         }
         int inserted = jdbc.update(
                 """
-                        INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
-                            task_ids, blocking, outcome, detail, confirmed, expected_keys, lookup, lookup_tasks,
+                        INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action,
+                            keys, task_ids, blocking, outcome, detail, confirmed, expected_keys, lookup, lookup_tasks,
                             clear_columns, updated_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)
                         ON CONFLICT DO NOTHING""",

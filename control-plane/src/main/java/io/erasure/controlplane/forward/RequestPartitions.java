@@ -25,6 +25,11 @@ import org.springframework.stereotype.Component;
 @Component
 public class RequestPartitions {
 
+    private static final String DELETE_PURGED = """
+            DELETE FROM deletion_requests WHERE aggregate_type = ? AND state = 'PURGED'
+                AND created_at < ?
+            RETURNING id""";
+
     private static final Logger log = LoggerFactory.getLogger(RequestPartitions.class);
     private static final String PREFIX = "deletion_requests_";
 
@@ -55,10 +60,8 @@ public class RequestPartitions {
             create(current.plusMonths(i));
         }
         for (String type : jdbc.queryForList("SELECT DISTINCT aggregate_type FROM forward_entities", String.class)) {
-            List<String> gone =
-                    jdbc.queryForList("""
-                            DELETE FROM deletion_requests WHERE aggregate_type = ? AND state = 'PURGED' AND created_at < ?
-                            RETURNING id""", String.class, type, Timestamp.from(now.minus(properties.retentionOf(type))));
+            List<String> gone = jdbc.queryForList(
+                    DELETE_PURGED, String.class, type, Timestamp.from(now.minus(properties.retentionOf(type))));
             forgetDetails(gone);
             if (!gone.isEmpty()) {
                 log.info(

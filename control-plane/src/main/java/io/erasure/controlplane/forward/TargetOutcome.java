@@ -17,8 +17,8 @@ public enum TargetOutcome {
     LEFT_TO_AUDIT,
     /**
      * The dataset's team no longer holds a grant for a place the dataset deletes from (an operator narrowed
-     * {@code erasure.ownership.grants} after it was registered): nothing is published, and the request stays unresolved.
-     * The reconciler looks again at each retry and publishes the tasks once the grant is back.
+     * {@code erasure.ownership.grants} after it was registered): nothing is published, and the request stays
+     * unresolved. The reconciler looks again at each retry and publishes the tasks once the grant is back.
      */
     NOT_GRANTED,
     /** Read-back found rows still present after the delete. */

@@ -31,9 +31,10 @@
  * </ol>
  *
  * <h2>Endpoints</h2>
- * {@code POST /api/forward-requests} (PUBLISHER, OPERATOR), {@code GET /api/forward-requests[?state&aggregateType&aggregateId&limit]},
- * {@code GET /api/forward-requests/{id}} (with targets), {@code POST /api/forward-requests/held/approve[?aggregateType]}
- * (OPERATOR, not for their own requests; in the actions log), {@code PUT|GET /api/datasets/{name}/forward-policy}.
+ * {@code POST /api/forward-requests} (PUBLISHER, OPERATOR),
+ * {@code GET /api/forward-requests[?state&aggregateType&aggregateId&limit]}, {@code GET /api/forward-requests/{id}}
+ * (with targets), {@code POST /api/forward-requests/held/approve[?aggregateType]} (OPERATOR, not for their own
+ * requests; in the actions log), {@code PUT|GET /api/datasets/{name}/forward-policy}.
  *
  * <h2>Properties</h2>
  * {@code erasure.forward.burst.max-per-window} (1000, per aggregate type) and {@code .burst.window} (1m);

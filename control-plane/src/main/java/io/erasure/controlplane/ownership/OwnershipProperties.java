@@ -38,11 +38,11 @@ public record OwnershipProperties(
      * @param tables         single tables, as {@code namespace.table}
      * @param keyPrefixes    for key-addressed stores (Redis, S3 objects): the literal start of a key template
      *                       ({@code profile:} covers {@code profile:{customer_id}}); {@code *}: any
-     * @param urlPrefixes    for HTTP callbacks: absolute http(s) URLs whose path ends in {@code /} (so the host is whole)
-     *                       that callback and check URLs must start with; {@code *}: any
-     * @param backupPrefixes S3 key prefixes in the platform bucket (under {@code backups/}; plain string prefixes, so end
-     *                       one with {@code /} to grant a single folder) under which the team's backups may live; not
-     *                       tied to the connection
+     * @param urlPrefixes    for HTTP callbacks: absolute http(s) URLs whose path ends in {@code /} (so the host is
+     *                       whole) that callback and check URLs must start with; {@code *}: any
+     * @param backupPrefixes S3 key prefixes in the platform bucket (under {@code backups/}; plain string prefixes, so
+     *                       end one with {@code /} to grant a single folder) under which the team's backups may live;
+     *                       not tied to the connection
      */
     public record Grant(
             String team,
@@ -67,9 +67,9 @@ public record OwnershipProperties(
             }
             if ((connection == null || connection.isBlank())
                     && !(namespaces.isEmpty() && tables.isEmpty() && keyPrefixes.isEmpty() && urlPrefixes.isEmpty())) {
-                throw new IllegalArgumentException(
-                        property + ".connection is required with namespaces, tables,"
-                                + " key-prefixes or url-prefixes: name the connection ref they are on (or * for every connection)");
+                throw new IllegalArgumentException(property + ".connection is required with namespaces, tables,"
+                        + " key-prefixes or url-prefixes: name the connection ref they are on (or * for every"
+                        + " connection)");
             }
             for (String table : tables) {
                 if (!table.matches("[A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z_][A-Za-z0-9_]*")) {
@@ -81,7 +81,8 @@ public record OwnershipProperties(
                 if (prefix.isBlank()) {
                     throw new IllegalArgumentException(
                             property + ".key-prefixes has a blank entry, which would cover every"
-                                    + " key: name the prefix (e.g. profile:), or * if the team may use every key on the connection");
+                                    + " key: name the prefix (e.g. profile:), or * if the team may use every key on the"
+                                    + " connection");
                 }
             }
             for (String prefix : urlPrefixes) {
@@ -121,9 +122,10 @@ public record OwnershipProperties(
     }
 
     /**
-     * The operators' ceiling on owners' limits ({@code erasure.ownership.limits-ceiling}): an owner's {@code maxFraction}
-     * and {@code maxRows} may not exceed these, and a run whose final set exceeds them waits for an OPERATOR even when
-     * its owner's limits would let it go (a dataset with no {@code maxRows} is still held above {@code max-rows}).
+     * The operators' ceiling on owners' limits ({@code erasure.ownership.limits-ceiling}): an owner's
+     * {@code maxFraction} and {@code maxRows} may not exceed these, and a run whose final set exceeds them waits for an
+     * OPERATOR even when its owner's limits would let it go (a dataset with no {@code maxRows} is still held above
+     * {@code max-rows}).
      */
     public record LimitsCeiling(
             @DefaultValue("0.5") double maxFraction,

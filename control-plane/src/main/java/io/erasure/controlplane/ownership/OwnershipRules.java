@@ -233,7 +233,8 @@ public class OwnershipRules {
                     climbs
                             ? "its URL " + url
                                     + " has a dot segment or an encoded '.', '/' or '\\' in its path, which would leave"
-                                    + " any granted prefix once normalised: register the URL as the endpoint receives it"
+                                    + " any granted prefix once normalised: register the URL as the endpoint receives"
+                                    + " it"
                             : null);
         }
 

@@ -31,7 +31,8 @@ public final class ReceiptSigner {
         if (keyId == null || !KEY_ID.matcher(keyId).matches()) {
             throw new IllegalArgumentException(
                     "erasure.receipts.key-id is required: 1 to 64 letters, digits, '.', '_' or"
-                            + " '-' naming the signing key (e.g. receipts-2026-1), so a receipt says which key signed it");
+                            + " '-' naming the signing key (e.g. receipts-2026-1), so a receipt says which key signed"
+                            + " it");
         }
         if (signingKey == null || signingKey.length() < MIN_KEY_LENGTH) {
             throw new IllegalArgumentException("erasure.receipts.signing-key is required: a secret of at least "

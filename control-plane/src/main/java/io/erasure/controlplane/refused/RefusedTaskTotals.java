@@ -71,8 +71,9 @@ public class RefusedTaskTotals {
         }
         RefusedTasks totals = jdbc.queryForObject(
                 """
-                        INSERT INTO refused_task_totals AS t (origin_kind, origin_id, refused, latest_task_id, latest_kind,
-                                                              latest_reason_class, latest_reason, latest_key_id, latest_at)
+                        INSERT INTO refused_task_totals AS t (origin_kind, origin_id, refused, latest_task_id,
+                                                              latest_kind, latest_reason_class, latest_reason,
+                                                              latest_key_id, latest_at)
                         VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (origin_kind, origin_id) DO UPDATE SET
                             refused = t.refused + 1,

@@ -23,12 +23,13 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Feeds {@code erasure.deletion.tasks.refused} into {@link RefusedTaskTotals}, in a consumer group of its own: the tasks
- * the deletion service refused as not proven authentic, shown per run and per forward request they claim. A refusal
- * never moves a run or a request (a forged task must not fail a genuine run); it only makes the attempt visible. Only
- * reports signed by a key trusted for the deletion service's results ({@code BATCH_RESULT}) are kept: anyone who can
- * produce to the topic could otherwise put words of their own beside a genuine run ("approved elsewhere, ...") or
- * inflate its count. An unsigned or badly signed report is logged and counted ({@value #FORGED}), nothing else.
+ * Feeds {@code erasure.deletion.tasks.refused} into {@link RefusedTaskTotals}, in a consumer group of its own: the
+ * tasks the deletion service refused as not proven authentic, shown per run and per forward request they claim. A
+ * refusal never moves a run or a request (a forged task must not fail a genuine run); it only makes the attempt
+ * visible. Only reports signed by a key trusted for the deletion service's results ({@code BATCH_RESULT}) are kept:
+ * anyone who can produce to the topic could otherwise put words of their own beside a genuine run ("approved elsewhere,
+ * ...") or inflate its count. An unsigned or badly signed report is logged and counted ({@value #FORGED}), nothing
+ * else.
  */
 @Component
 public class RefusedTasksListener {

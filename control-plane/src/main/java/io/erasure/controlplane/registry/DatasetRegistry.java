@@ -34,6 +34,13 @@ import tools.jackson.databind.json.JsonMapper;
 @Service
 public class DatasetRegistry {
 
+    private static final String SPEC_EDITORS = """
+            SELECT changed_by FROM dataset_revisions
+            WHERE dataset = ? AND revision > ? AND revision <= ? AND change IN ('REGISTERED', 'UPDATED')""";
+    private static final String ADD_REVISION = """
+            INSERT INTO dataset_revisions (dataset, revision, change, spec, enabled, changed_by, changed_at)
+            VALUES (?, ?, ?, ?::jsonb, ?, ?, ?)""";
+
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
     private final Clock clock;
@@ -116,8 +123,8 @@ public class DatasetRegistry {
         int revision = current.revision() + 1;
         jdbc.update(
                 """
-                        UPDATE datasets SET owner_team = ?, store_kind = ?, spec = ?::jsonb, revision = ?, updated_by = ?,
-                                            updated_at = ?, next_run_at = ?
+                        UPDATE datasets SET owner_team = ?, store_kind = ?, spec = ?::jsonb, revision = ?,
+                                            updated_by = ?, updated_at = ?, next_run_at = ?
                         WHERE name = ?""",
                 spec.ownerTeam(),
                 spec.storeKind().name(),
@@ -197,10 +204,8 @@ public class DatasetRegistry {
      * {@code upToRevision}: registrations and updates, not enabling or disabling.
      */
     public Set<String> specEditors(String name, Integer afterRevision, int upToRevision) {
-        return new TreeSet<>(
-                jdbc.queryForList("""
-                        SELECT changed_by FROM dataset_revisions
-                        WHERE dataset = ? AND revision > ? AND revision <= ? AND change IN ('REGISTERED', 'UPDATED')""", String.class, name, afterRevision == null ? 0 : afterRevision, upToRevision));
+        return new TreeSet<>(jdbc.queryForList(
+                SPEC_EDITORS, String.class, name, afterRevision == null ? 0 : afterRevision, upToRevision));
     }
 
     public List<DatasetRevision> history(String name) {
@@ -262,9 +267,14 @@ public class DatasetRegistry {
     private void addRevision(
             String name, int revision, String change, DatasetSpec spec, boolean enabled, Caller caller, Instant at) {
         jdbc.update(
-                """
-                        INSERT INTO dataset_revisions (dataset, revision, change, spec, enabled, changed_by, changed_at)
-                        VALUES (?, ?, ?, ?::jsonb, ?, ?, ?)""", name, revision, change, json.writeValueAsString(spec), enabled, caller.name(), Timestamp.from(at));
+                ADD_REVISION,
+                name,
+                revision,
+                change,
+                json.writeValueAsString(spec),
+                enabled,
+                caller.name(),
+                Timestamp.from(at));
     }
 
     private DatasetView view(ResultSet rs, int row) throws SQLException {

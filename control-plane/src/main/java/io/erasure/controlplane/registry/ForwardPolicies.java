@@ -65,7 +65,8 @@ public class ForwardPolicies {
             if (view.spec().target() != null) {
                 throw new IllegalArgumentException(
                         "dataset '" + dataset + "' is a " + view.spec().storeKind()
-                                + " dataset without columns; it cannot be anonymised, only deleted (DELETE) or kept (KEEP_SNAPSHOT)");
+                                + " dataset without columns; it cannot be anonymised,"
+                                + " only deleted (DELETE) or kept (KEEP_SNAPSHOT)");
             }
             DeletionTask.requireClearable(view.spec(), columns);
         }
@@ -73,7 +74,8 @@ public class ForwardPolicies {
                 """
                         INSERT INTO forward_policies (dataset, action, clear_columns, updated_by, updated_at)
                         VALUES (?, ?, ?::jsonb, ?, ?)
-                        ON CONFLICT (dataset) DO UPDATE SET action = EXCLUDED.action, clear_columns = EXCLUDED.clear_columns,
+                        ON CONFLICT (dataset) DO UPDATE SET action = EXCLUDED.action,
+                            clear_columns = EXCLUDED.clear_columns,
                             updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at""",
                 dataset,
                 body.action().name(),
@@ -110,7 +112,9 @@ public class ForwardPolicies {
         }
     }
 
-    /** The body of {@code PUT /api/datasets/{name}/forward-policy}; at most {@value #MAX_CLEAR_COLUMNS} clear columns. */
+    /**
+     * The body of {@code PUT /api/datasets/{name}/forward-policy}; at most {@value #MAX_CLEAR_COLUMNS} clear columns.
+     */
     public record PolicyBody(ForwardAction action, List<String> clearColumns) {
 
         /** Every column of a wide table, yet a policy stays a small document that each forward task carries. */

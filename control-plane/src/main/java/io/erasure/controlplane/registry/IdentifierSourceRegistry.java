@@ -31,6 +31,9 @@ import tools.jackson.databind.json.JsonMapper;
 @Service
 public class IdentifierSourceRegistry {
 
+    private static final String SOURCE_EDITORS = """
+            SELECT changed_by FROM identifier_source_revisions WHERE source = ? AND revision > ? AND revision <= ?""";
+
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
     private final Clock clock;
@@ -161,11 +164,13 @@ public class IdentifierSourceRegistry {
                 name);
     }
 
-    /** Who changed source {@code name} in revisions after {@code afterRevision} (null: from the first) up to {@code upTo}. */
+    /**
+     * Who changed source {@code name} in revisions after {@code afterRevision} (null: from the first) up to
+     * {@code upTo}.
+     */
     public Set<String> editors(String name, Integer afterRevision, int upTo) {
         return new TreeSet<>(
-                jdbc.queryForList("""
-                        SELECT changed_by FROM identifier_source_revisions WHERE source = ? AND revision > ? AND revision <= ?""", String.class, name, afterRevision == null ? 0 : afterRevision, upTo));
+                jdbc.queryForList(SOURCE_EDITORS, String.class, name, afterRevision == null ? 0 : afterRevision, upTo));
     }
 
     /**

@@ -28,8 +28,8 @@ public record LiveCheckProperties(
         if (enabled && (username == null || username.isBlank() || password == null || password.isBlank())) {
             throw new IllegalArgumentException(
                     "erasure.registry.live-check.username and .password must name the deletion"
-                            + " service's REGISTRY user (or set erasure.registry.live-check.enabled=false where no deletion"
-                            + " service runs)");
+                            + " service's REGISTRY user (or set erasure.registry.live-check.enabled=false where no"
+                            + " deletion service runs)");
         }
         if (url == null || url.getScheme() == null || url.getHost() == null) {
             throw new IllegalArgumentException("erasure.registry.live-check.url must be the deletion service's absolute"

@@ -34,8 +34,8 @@ public class RunAuthorizer {
             LoggerFactory.getLogger(RunAuthorizer.class)
                     .warn(
                             "run authorizations are signed with the LOCAL ONLY key '{}'"
-                                    + " of application.yml; set ERASURE_SIGNING_KEYID and ERASURE_SIGNING_PRIVATEKEY from a secret store in"
-                                    + " every real deployment",
+                                    + " of application.yml; set ERASURE_SIGNING_KEYID and ERASURE_SIGNING_PRIVATEKEY"
+                                    + " from a secret store in every real deployment",
                             key.keyId());
         }
     }

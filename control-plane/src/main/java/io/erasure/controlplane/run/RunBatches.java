@@ -25,6 +25,10 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class RunBatches {
 
+    private static final String COUNT_BATCH = """
+            UPDATE runs SET batches_completed = batches_completed + 1,
+                            copy_tasks_published = copy_tasks_published + ? WHERE id = ? RETURNING\s""";
+
     private final JdbcTemplate jdbc;
     private final Clock clock;
 
@@ -45,8 +49,9 @@ public class RunBatches {
         Timestamp now = Timestamp.from(clock.instant());
         boolean added = jdbc.update(
                         """
-                        INSERT INTO run_batches (run_id, batch_id, task_id, dataset, copy_of, copy_tasks, keys_digest, deleted,
-                                                 skipped_newer, already_absent, failed, read_back, still_present, received_at)
+                        INSERT INTO run_batches (run_id, batch_id, task_id, dataset, copy_of, copy_tasks, keys_digest,
+                                                 deleted, skipped_newer, already_absent, failed, read_back,
+                                                 still_present, received_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, batch_id) DO NOTHING""",
                         runId,
                         batch.batchId(),
@@ -69,8 +74,8 @@ public class RunBatches {
         ReadBackResult readBack = batch.readBack();
         jdbc.update(
                 """
-                        INSERT INTO run_batch_totals (run_id, dataset, batches, deleted, skipped_newer, already_absent, failed,
-                                                      still_present, clean_batches, rows_remaining_batches,
+                        INSERT INTO run_batch_totals (run_id, dataset, batches, deleted, skipped_newer, already_absent,
+                                                      failed, still_present, clean_batches, rows_remaining_batches,
                                                       not_supported_batches, first_at, last_at)
                         VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (run_id, dataset) DO UPDATE SET
@@ -81,8 +86,10 @@ public class RunBatches {
                             failed = run_batch_totals.failed + EXCLUDED.failed,
                             still_present = run_batch_totals.still_present + EXCLUDED.still_present,
                             clean_batches = run_batch_totals.clean_batches + EXCLUDED.clean_batches,
-                            rows_remaining_batches = run_batch_totals.rows_remaining_batches + EXCLUDED.rows_remaining_batches,
-                            not_supported_batches = run_batch_totals.not_supported_batches + EXCLUDED.not_supported_batches,
+                            rows_remaining_batches = run_batch_totals.rows_remaining_batches +
+                                EXCLUDED.rows_remaining_batches,
+                            not_supported_batches = run_batch_totals.not_supported_batches +
+                                EXCLUDED.not_supported_batches,
                             first_at = least(run_batch_totals.first_at, EXCLUDED.first_at),
                             last_at = greatest(run_batch_totals.last_at, EXCLUDED.last_at)""",
                 runId,
@@ -101,9 +108,7 @@ public class RunBatches {
             return Optional.of(copyTaskReported(runId, batch.taskId())
                     .orElseGet(() -> counters("SELECT " + COUNTERS + " FROM runs WHERE id = ?", runId)));
         }
-        return Optional.of(counters("""
-                        UPDATE runs SET batches_completed = batches_completed + 1,
-                                        copy_tasks_published = copy_tasks_published + ? WHERE id = ? RETURNING\s""" + COUNTERS, batch.copyTasks(), runId));
+        return Optional.of(counters(COUNT_BATCH + COUNTERS, batch.copyTasks(), runId));
     }
 
     private static final String COUNTERS = "batches_completed, copy_tasks_published, copy_tasks_reported";
@@ -117,7 +122,8 @@ public class RunBatches {
     public boolean addFailure(String runId, BatchFailed failed, String copyOf) {
         boolean added = jdbc.update(
                         """
-                        INSERT INTO run_batch_failures (run_id, batch_id, task_id, dataset, copy_of, reason, received_at)
+                        INSERT INTO run_batch_failures (run_id, batch_id, task_id, dataset, copy_of, reason,
+                            received_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, batch_id) DO NOTHING""",
                         runId,
                         failed.batchId(),

@@ -64,22 +64,26 @@ public class RunEventGate {
         }
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException("erasure.signing.trusted-keys has no key granted " + missing + ", so no"
-                    + " run could ever advance (the control plane applies only sealed results on erasure.run.events): set"
-                    + " erasure.signing.trusted-keys.<key-id>.public-key and .grants for audit-service's key"
+                    + " run could ever advance (the control plane applies only sealed results on erasure.run.events):"
+                    + " set erasure.signing.trusted-keys.<key-id>.public-key and .grants for audit-service's key"
                     + " (AUDIT_RESULT), validation-service's (VALIDATION_RESULT) and deletion-service's (BATCH_RESULT);"
                     + " trusted now: " + grants);
         }
         log.info("run events are applied only when sealed by a trusted key: {}", grants);
     }
 
-    /** True when {@code event}'s seal is valid for its type; otherwise refuses it (logged and counted) and says false. */
+    /**
+     * True when {@code event}'s seal is valid for its type; otherwise refuses it (logged and counted) and says false.
+     */
     public boolean admit(EventEnvelope event) {
         Optional<EventSeals.Refusal> refusal = EventSeals.refusal(event, trusted);
         refusal.ifPresent(why -> refuse(event, why.reason(), why.detail()));
         return refusal.isEmpty();
     }
 
-    /** Refuses {@code event} for {@code reason}: logged at WARN with {@code detail} and counted; nothing else changes. */
+    /**
+     * Refuses {@code event} for {@code reason}: logged at WARN with {@code detail} and counted; nothing else changes.
+     */
     public void refuse(EventEnvelope event, String reason, String detail) {
         log.warn(
                 "{} {} of run {} refused ({}): {}; it changes nothing",

@@ -145,16 +145,16 @@ public class RunService {
     }
 
     /**
-     * Why a run must not delete from {@code dataset}, or null: its owner declared its rows kept (KEEP_SNAPSHOT, e.g. legal
-     * records) or anonymised instead of deleted (ANONYMISE), and a run deletes whole rows.
+     * Why a run must not delete from {@code dataset}, or null: its owner declared its rows kept (KEEP_SNAPSHOT, e.g.
+     * legal records) or anonymised instead of deleted (ANONYMISE), and a run deletes whole rows.
      */
     private String rowsKept(String dataset) {
         ForwardAction action = policies.policyOf(dataset).action();
         return action == ForwardAction.DELETE
                 ? null
                 : "dataset '" + dataset + "' has the policy " + action
-                        + ", which keeps its rows, while a run deletes whole rows: runs of it are refused (dry-runs excepted);"
-                        + " its OWNER sets the policy to DELETE to let runs delete its backlog";
+                        + ", which keeps its rows, while a run deletes whole rows: runs of it are refused (dry-runs"
+                        + " excepted); its OWNER sets the policy to DELETE to let runs delete its backlog";
     }
 
     @Transactional

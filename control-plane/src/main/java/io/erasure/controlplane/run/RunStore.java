@@ -20,6 +20,13 @@ import tools.jackson.databind.json.JsonMapper;
 @Repository
 public class RunStore {
 
+    private static final String RECORD_AUDIT = """
+            UPDATE runs SET cutoff_micros = ?, total_rows = ?, candidate_count = ?,
+                            counts = counts || jsonb_build_object('audit', ?::jsonb) WHERE id = ?""";
+    private static final String RECORD_VALIDATION = """
+            UPDATE runs SET final_count = ?, task_count = ?,
+                            counts = counts || jsonb_build_object('validation', ?::jsonb) WHERE id = ?""";
+
     // batches_completed, copy_tasks_published and copy_tasks_reported are running totals kept by RunBatches
     private static final String SELECT = "SELECT r.* FROM runs r";
 
@@ -54,10 +61,12 @@ public class RunStore {
         Instant now = clock.instant();
         return jdbc.update(
                         """
-                        INSERT INTO runs (id, dataset, spec, spec_revision, identifier_source, identifier_source_revision,
-                                          state, version, dry_run, triggered_by, steps, created_at, updated_at)
+                        INSERT INTO runs (id, dataset, spec, spec_revision, identifier_source,
+                                          identifier_source_revision, state, version, dry_run, triggered_by, steps,
+                                          created_at, updated_at)
                         VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?, 'PENDING', 1, ?, ?, ?::jsonb, ?, ?)
-                        ON CONFLICT (dataset) WHERE state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED', 'DRY_RUN_COMPLETED')
+                        ON CONFLICT (dataset) WHERE state NOT IN ('COMPLETED', 'FAILED', 'CANCELLED',
+                            'DRY_RUN_COMPLETED')
                         DO NOTHING""",
                         id,
                         spec.name(),
@@ -119,8 +128,8 @@ public class RunStore {
     }
 
     /**
-     * The last run a dataset's deletions were allowed on before {@code run}: the latest COMPLETED run of the dataset (not
-     * a dry-run) that deleted at least one row of it. A run that found nothing, failed or was cancelled allowed
+     * The last run a dataset's deletions were allowed on before {@code run}: the latest COMPLETED run of the dataset
+     * (not a dry-run) that deleted at least one row of it. A run that found nothing, failed or was cancelled allowed
      * nothing, so it is never a baseline. Compares the frozen spec and identifier source (as JSON values: key order
      * and spacing do not count) with {@code run}'s.
      */
@@ -131,7 +140,8 @@ public class RunStore {
                         SELECT b.id, b.spec_revision, b.identifier_source_revision, b.spec = r.spec AS same_spec,
                                b.identifier_source IS NOT DISTINCT FROM r.identifier_source AS same_source
                         FROM runs r
-                        JOIN runs b ON b.dataset = r.dataset AND b.id <> r.id AND b.state = 'COMPLETED' AND NOT b.dry_run
+                        JOIN runs b ON b.dataset = r.dataset AND b.id <> r.id AND b.state = 'COMPLETED'
+                                    AND NOT b.dry_run
                                     AND b.created_at <= r.created_at
                         JOIN run_batch_totals t ON t.run_id = b.id AND t.dataset = b.dataset AND t.deleted > 0
                         WHERE r.id = ?
@@ -205,15 +215,11 @@ public class RunStore {
     }
 
     public void recordAudit(String id, long cutoffMicros, long totalRows, long candidateCount, AuditCounts counts) {
-        jdbc.update("""
-                        UPDATE runs SET cutoff_micros = ?, total_rows = ?, candidate_count = ?,
-                                        counts = counts || jsonb_build_object('audit', ?::jsonb) WHERE id = ?""", cutoffMicros, totalRows, candidateCount, json.writeValueAsString(counts), id);
+        jdbc.update(RECORD_AUDIT, cutoffMicros, totalRows, candidateCount, json.writeValueAsString(counts), id);
     }
 
     public void recordValidation(String id, long finalCount, int taskCount, ValidationCounts counts) {
-        jdbc.update("""
-                        UPDATE runs SET final_count = ?, task_count = ?,
-                                        counts = counts || jsonb_build_object('validation', ?::jsonb) WHERE id = ?""", finalCount, taskCount, json.writeValueAsString(counts), id);
+        jdbc.update(RECORD_VALIDATION, finalCount, taskCount, json.writeValueAsString(counts), id);
     }
 
     /**
@@ -232,8 +238,8 @@ public class RunStore {
     public void recordTasks(String id, int taskCount, long keyCount) {
         jdbc.update("""
                         UPDATE runs SET task_count = ?,
-                                        counts = counts || jsonb_build_object('tasks', jsonb_build_object('taskCount', ?::int,
-                                                                                                           'keys', ?::bigint))
+                                        counts = counts || jsonb_build_object('tasks',
+                                            jsonb_build_object('taskCount', ?::int, 'keys', ?::bigint))
                         WHERE id = ?""", taskCount, taskCount, keyCount, id);
     }
 

@@ -26,6 +26,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class RunScheduler {
 
+    private static final String CLAIM_DUE = """
+            SELECT name, spec ->> 'schedule' AS schedule FROM datasets
+            WHERE enabled AND next_run_at <= ? ORDER BY next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED""";
+
     private static final Logger log = LoggerFactory.getLogger(RunScheduler.class);
 
     private final JdbcTemplate jdbc;
@@ -80,9 +84,7 @@ public class RunScheduler {
     private String claimNextDue() {
         Instant now = clock.instant();
         List<Due> due = jdbc.query(
-                """
-                        SELECT name, spec ->> 'schedule' AS schedule FROM datasets
-                        WHERE enabled AND next_run_at <= ? ORDER BY next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED""", (rs, i) -> new Due(rs.getString("name"), rs.getString("schedule")), Timestamp.from(now));
+                CLAIM_DUE, (rs, i) -> new Due(rs.getString("name"), rs.getString("schedule")), Timestamp.from(now));
         if (due.isEmpty()) {
             return null;
         }

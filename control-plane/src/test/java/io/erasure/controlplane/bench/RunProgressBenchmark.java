@@ -68,6 +68,19 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class RunProgressBenchmark {
 
+    private static final String INSERT_REQUEST = """
+            INSERT INTO deletion_requests (id, created_at, aggregate_type, aggregate_id, version, state,
+                tombstoned_at, published_at, event_id, origin_chain_id, child_ids, requested_by, updated_at)
+            VALUES (?, ?, 'bench', ?, 1, 'TOMBSTONED', ?, ?, ?, ?, '{}', 'bench', ?)""";
+    private static final String INSERT_TARGET = """
+            INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action,
+                keys, task_ids, blocking, outcome, confirmed, expected_keys, updated_at)
+            VALUES (?, ?, ?, 'k', 'bench', 'DELETE', '[]', '[]', true, 'PENDING', false, ?, ?)""";
+    private static final String INSERT_DATASET = """
+            INSERT INTO datasets (name, owner_team, store_kind, spec, enabled, revision, registered_by,
+                                  registered_at, updated_by, updated_at, next_run_at)
+            VALUES (?, 'bench', 'CASSANDRA', ?::jsonb, false, 1, 'bench', ?, 'bench', ?, null)""";
+
     private static final CutoffTimestamp CUTOFF = CutoffTimestamp.fromInstant(Instant.parse("2026-11-29T00:00:00Z"));
 
     private RunProgressBenchmark() {}
@@ -398,14 +411,8 @@ public final class RunProgressBenchmark {
     private static String pendingRequest(JdbcTemplate jdbc, int tasks) {
         String requestId = "req-" + UUID.randomUUID();
         Timestamp now = Timestamp.from(Instant.now());
-        jdbc.update("""
-                        INSERT INTO deletion_requests (id, created_at, aggregate_type, aggregate_id, version, state, tombstoned_at,
-                            published_at, event_id, origin_chain_id, child_ids, requested_by, updated_at)
-                        VALUES (?, ?, 'bench', ?, 1, 'TOMBSTONED', ?, ?, ?, ?, '{}', 'bench', ?)""", requestId, now, requestId, now, now, UUID.randomUUID(), UUID.randomUUID(), now);
-        jdbc.update("""
-                        INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
-                            task_ids, blocking, outcome, confirmed, expected_keys, updated_at)
-                        VALUES (?, ?, ?, 'k', 'bench', 'DELETE', '[]', '[]', true, 'PENDING', false, ?, ?)""", requestId, FORWARD_DATASET, UUID.randomUUID(), tasks * 100 + 1, now);
+        jdbc.update(INSERT_REQUEST, requestId, now, requestId, now, now, UUID.randomUUID(), UUID.randomUUID(), now);
+        jdbc.update(INSERT_TARGET, requestId, FORWARD_DATASET, UUID.randomUUID(), tasks * 100 + 1, now);
         return requestId;
     }
 
@@ -429,10 +436,7 @@ public final class RunProgressBenchmark {
                 .ownerTeam("bench")
                 .build();
         Timestamp now = Timestamp.from(Instant.now());
-        jdbc.update("""
-                        INSERT INTO datasets (name, owner_team, store_kind, spec, enabled, revision, registered_by, registered_at,
-                                              updated_by, updated_at, next_run_at)
-                        VALUES (?, 'bench', 'CASSANDRA', ?::jsonb, false, 1, 'bench', ?, 'bench', ?, null)""", name, json.writeValueAsString(spec), now, now);
+        jdbc.update(INSERT_DATASET, name, json.writeValueAsString(spec), now, now);
         IdentifierSource identifiers = new IdentifierSource(
                 source,
                 StoreKind.POSTGRES,

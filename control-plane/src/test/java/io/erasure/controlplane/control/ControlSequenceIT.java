@@ -144,7 +144,9 @@ class ControlSequenceIT extends ControlPlaneTestSupport {
         }
     }
 
-    /** A run is cancelled while an operator's engage is being recorded: the cancellation waits, and keeps it engaged. */
+    /**
+     * A run is cancelled while an operator's engage is being recorded: the cancellation waits, and keeps it engaged.
+     */
     @Test
     void aCancellationDuringAFlipOfTheSameDatasetIsNumberedAfterItAndCarriesIt() throws Exception {
         DatasetSpec spec = registerDataset();
@@ -194,14 +196,16 @@ class ControlSequenceIT extends ControlPlaneTestSupport {
         long from = lastOutboxId();
         // as V12 records them from the outbox: an unsigned message (a switch on), one signed with another key
         jdbc.update(
-                "INSERT INTO kill_switches (scope, active, changed_by, changed_at, reason) VALUES (?, true, 'op', now(), 'incident 9')",
+                "INSERT INTO kill_switches (scope, active, changed_by, changed_at, reason)"
+                        + " VALUES (?, true, 'op', now(), 'incident 9')",
                 unsigned);
         jdbc.update(
                 "INSERT INTO control_sequences (scope, sequence, key_id, published_at) VALUES (?, 0, NULL, now())",
                 unsigned);
         long future = Instant.now().plus(Duration.ofDays(1)).toEpochMilli() * 1_000;
         jdbc.update(
-                "INSERT INTO control_sequences (scope, sequence, key_id, published_at) VALUES (?, ?, 'retired-key', now())",
+                "INSERT INTO control_sequences (scope, sequence, key_id, published_at)"
+                        + " VALUES (?, ?, 'retired-key', now())",
                 rotated,
                 future);
         assertThat(switches.scopesNotSignedWithOwnKey()).contains(unsigned, rotated);

@@ -20,8 +20,9 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 
 /**
  * Issue 18 items 1–3: what a team may register is what operators granted it (ControlPlaneTestSupport grants demo-team
- * cassandra-main shop.* and search.*, pg-main public.*, redis-main keys "profile:", backups under backups/ds-, src-...),
- * owners' limits stay under the operators' ceiling (0.5, 1,000,000 rows), and identifier sources belong to a team.
+ * cassandra-main shop.* and search.*, pg-main public.*, redis-main keys "profile:", backups under backups/ds-,
+ * src-...), owners' limits stay under the operators' ceiling (0.5, 1,000,000 rows), and identifier sources belong to a
+ * team.
  */
 class OwnershipIT extends ControlPlaneTestSupport {
 

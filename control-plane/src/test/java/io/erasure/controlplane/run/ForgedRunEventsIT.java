@@ -44,6 +44,10 @@ import org.springframework.beans.factory.annotation.Autowired;
  */
 class ForgedRunEventsIT extends RunEventsTestSupport {
 
+    private static final String BASELINES = """
+            SELECT count(*) FROM runs b JOIN run_batch_totals t ON t.run_id = b.id AND t.dataset = b.dataset
+            WHERE b.dataset = ? AND b.state = 'COMPLETED' AND NOT b.dry_run AND t.deleted > 0""";
+
     private static final Duration SETTLE = Duration.ofSeconds(1);
 
     @Autowired
@@ -305,9 +309,7 @@ class ForgedRunEventsIT extends RunEventsTestSupport {
 
     /** Completed runs of {@code spec}'s dataset that deleted rows: the runs {@link RunStore#baseline} picks from. */
     private long baselines(DatasetSpec spec) {
-        return jdbc.queryForObject("""
-                SELECT count(*) FROM runs b JOIN run_batch_totals t ON t.run_id = b.id AND t.dataset = b.dataset
-                WHERE b.dataset = ? AND b.state = 'COMPLETED' AND NOT b.dry_run AND t.deleted > 0""", Long.class, spec.name());
+        return jdbc.queryForObject(BASELINES, Long.class, spec.name());
     }
 
     @Test

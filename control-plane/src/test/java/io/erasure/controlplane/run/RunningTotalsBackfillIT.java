@@ -21,6 +21,18 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 class RunningTotalsBackfillIT {
 
+    private static final String INSERT_RUN = """
+            INSERT INTO runs (id, dataset, spec, state, version, dry_run, triggered_by, created_at, updated_at)
+            VALUES (?, 'profiles', '{}', ?, 1, false, 'o', now(), now())""";
+    private static final String PROFILES_TOTALS = """
+            SELECT sum_reported, sum_failures FROM forward_targets
+            WHERE request_id = 'req-1' AND dataset = 'profiles'""";
+    private static final String INSERT_RUN_BATCH = """
+            INSERT INTO run_batches (run_id, batch_id, task_id, dataset, copy_of, copy_tasks, deleted,
+                                     skipped_newer, already_absent, failed, read_back, still_present,
+                                     received_at)
+            VALUES (?, ?, ?, ?, null, ?, ?, 0, 1, 0, ?, ?, ?)""";
+
     private static final String SCHEMA = "control_plane_backfill_" + (System.nanoTime() % 100_000);
 
     @Test
@@ -39,23 +51,23 @@ class RunningTotalsBackfillIT {
         Timestamp t0 = Timestamp.from(Instant.parse("2026-11-30T10:00:00Z"));
         Timestamp t1 = Timestamp.from(Instant.parse("2026-11-30T10:05:00Z"));
         jdbc.update("""
-                INSERT INTO datasets (name, owner_team, store_kind, spec, enabled, revision, registered_by, registered_at,
-                                      updated_by, updated_at) VALUES ('profiles', 't', 'CASSANDRA', '{}', true, 1, 'o', now(), 'o', now())""");
+                INSERT INTO datasets (name, owner_team, store_kind, spec, enabled, revision, registered_by,
+                                      registered_at, updated_by, updated_at)
+                VALUES ('profiles', 't', 'CASSANDRA', '{}', true, 1, 'o', now(), 'o', now())""");
         // one active run per dataset: the others are done
         for (String run : List.of("run-a", "run-b", "run-empty")) {
-            jdbc.update("""
-                    INSERT INTO runs (id, dataset, spec, state, version, dry_run, triggered_by, created_at, updated_at)
-                    VALUES (?, 'profiles', '{}', ?, 1, false, 'o', now(), now())""", run, run.equals("run-a") ? "DELETING" : "COMPLETED");
+            jdbc.update(INSERT_RUN, run, run.equals("run-a") ? "DELETING" : "COMPLETED");
         }
         // run-a: two own batches (one from before copies were recorded: no dataset), two copy batches of one task,
         // and a copy task that failed for good; run-b: one own batch
         ownBatch(jdbc, "run-a", "b-1", null, 2, 10, "CLEAN", 0, t0);
         ownBatch(jdbc, "run-a", "b-2", "profiles", 1, 5, "ROWS_REMAINING", 2, t1);
         jdbc.update("""
-                INSERT INTO run_batches (run_id, batch_id, task_id, dataset, copy_of, copy_tasks, deleted, skipped_newer,
-                                         already_absent, failed, read_back, still_present, received_at)
+                INSERT INTO run_batches (run_id, batch_id, task_id, dataset, copy_of, copy_tasks, deleted,
+                                         skipped_newer, already_absent, failed, read_back, still_present, received_at)
                 VALUES ('run-a', 'c-1', 'task-c', 'profiles--cache', 'profiles', 0, 4, 0, 1, 0, 'CLEAN', 0, ?),
-                       ('run-a', 'c-2', 'task-c', 'profiles--cache', 'profiles', 0, 3, 0, 0, 0, 'NOT_SUPPORTED', 0, ?)""", t0, t1);
+                       ('run-a', 'c-2', 'task-c', 'profiles--cache', 'profiles', 0, 3, 0, 0, 0, 'NOT_SUPPORTED', 0,
+                        ?)""", t0, t1);
         jdbc.update("""
                 INSERT INTO run_batch_failures (run_id, batch_id, task_id, dataset, copy_of, reason, received_at)
                 VALUES ('run-a', 'c-3', 'task-d', 'profiles--search', 'profiles', 'boom', ?)""", t1);
@@ -64,21 +76,24 @@ class RunningTotalsBackfillIT {
         // a lookup target: its lookup resolved task-r; task-r reported, as did a stale task-x (not counted), and a
         // copy batch; a key target with a failed batch
         jdbc.update("""
-                INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys, task_ids,
-                                             blocking, outcome, confirmed, expected_keys, lookup, lookup_tasks, updated_at)
-                VALUES ('req-1', 'orders', gen_random_uuid(), 'k1', 'src', 'DELETE', '[]', '["task-l"]', true, 'PENDING',
-                        false, 0, true, 1, now()),
-                       ('req-1', 'profiles', gen_random_uuid(), 'k2', 'src', 'DELETE', '[]', '["task-p"]', true, 'FAILED',
-                        false, 3, false, 0, now())""");
+                INSERT INTO forward_targets (request_id, dataset, event_id, key_set, identifier_source, action, keys,
+                                             task_ids, blocking, outcome, confirmed, expected_keys, lookup,
+                                             lookup_tasks, updated_at)
+                VALUES ('req-1', 'orders', gen_random_uuid(), 'k1', 'src', 'DELETE', '[]', '["task-l"]', true,
+                        'PENDING', false, 0, true, 1, now()),
+                       ('req-1', 'profiles', gen_random_uuid(), 'k2', 'src', 'DELETE', '[]', '["task-p"]', true,
+                        'FAILED', false, 3, false, 0, now())""");
         jdbc.update("""
-                INSERT INTO forward_batches (request_id, batch_id, task_id, dataset, copy_of, completed, failure, deleted,
-                                             skipped_newer, already_absent, failed, still_present, copy_tasks,
+                INSERT INTO forward_batches (request_id, batch_id, task_id, dataset, copy_of, completed, failure,
+                                             deleted, skipped_newer, already_absent, failed, still_present, copy_tasks,
                                              resolved_task_ids, resolved_keys, at)
                 VALUES ('req-1', 'l-1', 'task-l', 'orders', null, true, null, 0, 0, 0, 0, 0, 0, '["task-r"]', 4, now()),
                        ('req-1', 'r-1', 'task-r', 'orders', null, true, null, 3, 1, 0, 0, 0, 1, null, null, now()),
                        ('req-1', 'x-1', 'task-x', 'orders', null, true, null, 9, 0, 0, 0, 0, 0, null, null, now()),
-                       ('req-1', 'oc-1', 'task-oc', 'orders--cache', 'orders', true, null, 1, 0, 0, 0, 2, 0, null, null, now()),
-                       ('req-1', 'p-1', 'task-p', 'profiles', null, false, 'timeout', 0, 0, 0, 0, 0, 0, null, null, now())""");
+                       ('req-1', 'oc-1', 'task-oc', 'orders--cache', 'orders', true, null, 1, 0, 0, 0, 2, 0, null, null,
+                        now()),
+                       ('req-1', 'p-1', 'task-p', 'profiles', null, false, 'timeout', 0, 0, 0, 0, 0, 0, null, null,
+                        now())""");
 
         Flyway.configure()
                 .dataSource(dataSource)
@@ -152,8 +167,8 @@ class RunningTotalsBackfillIT {
                         1L,
                         "sum_copy_still_present",
                         2L));
-        assertThat(jdbc.queryForMap("""
-                SELECT sum_reported, sum_failures FROM forward_targets WHERE request_id = 'req-1' AND dataset = 'profiles'""")).containsAllEntriesOf(Map.of("sum_reported", 0L, "sum_failures", 1L));
+        assertThat(jdbc.queryForMap(PROFILES_TOTALS))
+                .containsAllEntriesOf(Map.of("sum_reported", 0L, "sum_failures", 1L));
         assertThat(jdbc.queryForList("SELECT task_id FROM forward_resolved_tasks", String.class))
                 .containsExactly("task-r");
         jdbc.execute("DROP SCHEMA " + SCHEMA + " CASCADE");
@@ -169,10 +184,8 @@ class RunningTotalsBackfillIT {
             String readBack,
             long stillPresent,
             Timestamp at) {
-        jdbc.update("""
-                        INSERT INTO run_batches (run_id, batch_id, task_id, dataset, copy_of, copy_tasks, deleted, skipped_newer,
-                                                 already_absent, failed, read_back, still_present, received_at)
-                        VALUES (?, ?, ?, ?, null, ?, ?, 0, 1, 0, ?, ?, ?)""", run, batch, "task-" + batch, dataset, copyTasks, deleted, readBack, stillPresent, at);
+        jdbc.update(
+                INSERT_RUN_BATCH, run, batch, "task-" + batch, dataset, copyTasks, deleted, readBack, stillPresent, at);
     }
 
     private static Map<String, Object> totals(

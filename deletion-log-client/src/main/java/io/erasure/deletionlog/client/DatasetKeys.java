@@ -31,7 +31,10 @@ public final class DatasetKeys {
         this(session, master, clock, LogStatements.DEFAULT);
     }
 
-    /** {@code consistency}: of every read and write of the keys (a key read from a stale replica could outlive its purge). */
+    /**
+     * {@code consistency}: of every read and write of the keys (a key read from a stale replica could outlive its
+     * purge).
+     */
     public DatasetKeys(CqlSession session, SecretKey master, Clock clock, ConsistencyLevel consistency) {
         LogStatements statements = new LogStatements(session, consistency);
         this.session = session;

@@ -15,7 +15,10 @@ public record DeletionLog(LogWriter writer, LogReader reader, LogPurges purges, 
         return open(session, masterKeyBase64, ttl, json, clock, LogStatements.DEFAULT);
     }
 
-    /** {@code consistency}: of every statement of the log (records, keys, purges); LOCAL_QUORUM unless there is a reason. */
+    /**
+     * {@code consistency}: of every statement of the log (records, keys, purges); LOCAL_QUORUM unless there is a
+     * reason.
+     */
     public static DeletionLog open(
             CqlSession session,
             String masterKeyBase64,

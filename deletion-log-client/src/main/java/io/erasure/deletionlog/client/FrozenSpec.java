@@ -17,9 +17,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The dataset spec an origin (a run, or a forward-deletion request) deleted {@code dataset} under, as the deletion service
- * executed it: kept with the log, so that a recovery or a reapplication acts under the spec the rows were deleted with
- * and never under one a caller sends (which could point a restore at another table, or add copies).
+ * The dataset spec an origin (a run, or a forward-deletion request) deleted {@code dataset} under, as the deletion
+ * service executed it: kept with the log, so that a recovery or a reapplication acts under the spec the rows were
+ * deleted with and never under one a caller sends (which could point a restore at another table, or add copies).
  *
  * <p>{@code digest} is SHA-256 over the spec's canonical form ({@link #canonical}: its JSON with every object's fields
  * sorted): two specs are the same exactly when their digests are. {@code copyOf}: the source dataset when

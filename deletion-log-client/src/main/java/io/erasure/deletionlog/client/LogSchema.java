@@ -12,8 +12,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code records_by_key}: partition (dataset, key hash), one row per record id: "was this key deleted?"</li>
  *   <li>{@code records_by_time}: partition (dataset, hour of deletion), clustered by (deleted_at, record id)</li>
- *   <li>{@code records_by_run}: partition (run or request id, shard = first hex digit of the record id), clustered by record id,
- *       so a run of millions of rows is spread over {@value #RUN_SHARDS} partitions</li>
+ *   <li>{@code records_by_run}: partition (run or request id, shard = first hex digit of the record id), clustered by
+ *       record id, so a run of millions of rows is spread over {@value #RUN_SHARDS} partitions</li>
  * </ul>
  * The payload (primary key and columns) is encrypted with the dataset's current key ({@code dataset_keys});
  * {@code purged_keys}, {@code purged_datasets} and {@code purges} record legal purges of the log itself.
@@ -50,8 +50,8 @@ public final class LogSchema {
 
     private static final String RECORD_COLUMN_TYPES =
             "record_id text, dataset text, key_hash text, deleted_at timestamp,"
-                    + " run_id text, request_id text, task_id text, batch_id text, cutoff_micros bigint, key_version int,"
-                    + " payload blob, retained_ref text, anonymised boolean, kept_newer boolean, ";
+                    + " run_id text, request_id text, task_id text, batch_id text, cutoff_micros bigint,"
+                    + " key_version int, payload blob, retained_ref text, anonymised boolean, kept_newer boolean, ";
     // schema changes wait for agreement between nodes, far longer than a normal request
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(30);
 
@@ -65,8 +65,9 @@ public final class LogSchema {
     }
 
     /**
-     * The columns added to the record tables of {@code quotedKeyspace} since they were first created, each an idempotent
-     * {@code ALTER TABLE ... ADD IF NOT EXISTS}: a table created by {@link #statements} already has them, an older one gets them.
+     * The columns added to the record tables of {@code quotedKeyspace} since they were first created, each an
+     * idempotent {@code ALTER TABLE ... ADD IF NOT EXISTS}: a table created by {@link #statements} already has them, an
+     * older one gets them.
      */
     static List<String> addedColumns(String quotedKeyspace) {
         List<String> alters = new ArrayList<>();
@@ -85,16 +86,18 @@ public final class LogSchema {
                         + "PRIMARY KEY ((dataset, key_hash), record_id))" + expiring,
                 "CREATE TABLE IF NOT EXISTS " + BY_TIME + " (" + RECORD_COLUMN_TYPES + "hour timestamp,"
                         + " PRIMARY KEY ((dataset, hour), deleted_at, record_id))" + expiring
-                        + " AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': 'DAYS',"
-                        + " 'compaction_window_size': 1}",
+                        + " AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit':"
+                        + " 'DAYS', 'compaction_window_size': 1}",
                 "CREATE TABLE IF NOT EXISTS " + BY_RUN + " (" + RECORD_COLUMN_TYPES + "origin_id text, shard int,"
                         + " PRIMARY KEY ((origin_id, shard), record_id))" + expiring,
                 "CREATE TABLE IF NOT EXISTS " + DATASET_KEYS + " (dataset text, version int, wrapped_key blob,"
-                        + " created_at timestamp, PRIMARY KEY (dataset, version)) WITH CLUSTERING ORDER BY (version DESC)",
+                        + " created_at timestamp, PRIMARY KEY (dataset, version)) WITH CLUSTERING"
+                        + " ORDER BY (version DESC)",
                 "CREATE TABLE IF NOT EXISTS " + PURGED_KEYS + " (dataset text, key_hash text, purged_at timestamp,"
                         + " purged_by text, PRIMARY KEY ((dataset, key_hash)))" + expiring,
                 "CREATE TABLE IF NOT EXISTS " + FROZEN_SPECS + " (origin_id text, dataset text, spec_digest text,"
-                        + " spec text, copy_of text, frozen_at timestamp, PRIMARY KEY ((origin_id), dataset, spec_digest))"
+                        + " spec text, copy_of text, frozen_at timestamp, PRIMARY KEY ((origin_id), dataset,"
+                        + " spec_digest))"
                         + expiring,
                 "CREATE TABLE IF NOT EXISTS " + FROZEN_SPECS_BY_DATASET + " (dataset text, spec_digest text, spec text,"
                         + " frozen_at timestamp, PRIMARY KEY ((dataset), spec_digest))" + expiring,
@@ -103,12 +106,13 @@ public final class LogSchema {
                 "CREATE TABLE IF NOT EXISTS " + PURGES
                         + " (dataset text, purged_at timestamp, purge_id text, scope text,"
                         + " key_hash text, purged_by text, reason text, records_removed int,"
-                        + " PRIMARY KEY (dataset, purged_at, purge_id)) WITH CLUSTERING ORDER BY (purged_at DESC, purge_id ASC)");
+                        + " PRIMARY KEY (dataset, purged_at, purge_id)) WITH CLUSTERING"
+                        + " ORDER BY (purged_at DESC, purge_id ASC)");
     }
 
     /**
-     * Creates the tables that are missing and adds missing columns to existing ones; an existing table keeps its settings
-     * (changing a TTL is an operator's ALTER).
+     * Creates the tables that are missing and adds missing columns to existing ones; an existing table keeps its
+     * settings (changing a TTL is an operator's ALTER).
      */
     public static void create(CqlSession session, Duration ttl) {
         for (String cql : statements(ttl)) {
@@ -116,7 +120,10 @@ public final class LogSchema {
         }
     }
 
-    /** {@code table} (one of the constants above) in another keyspace, e.g. a reader configured with its own keyspace name. */
+    /**
+     * {@code table} (one of the constants above) in another keyspace, e.g. a reader configured with its own keyspace
+     * name.
+     */
     static String inKeyspace(String quotedKeyspace, String table) {
         return quotedKeyspace + table.substring(KEYSPACE.length());
     }

@@ -45,9 +45,9 @@ public final class LogWriter {
 
     /**
      * Rows of one partition written as one unlogged batch, at most: the node applies a batch of one partition as one
-     * mutation (one commit-log entry, one memtable update), a fraction of the work of as many single writes; the by-time
-     * and by-run rows of a poll fall in a few partitions. (A single-partition batch is not held to the node's batch size
-     * thresholds, CASSANDRA-10876; the bound keeps each mutation small all the same.)
+     * mutation (one commit-log entry, one memtable update), a fraction of the work of as many single writes; the
+     * by-time and by-run rows of a poll fall in a few partitions. (A single-partition batch is not held to the node's
+     * batch size thresholds, CASSANDRA-10876; the bound keeps each mutation small all the same.)
      */
     static final int MAX_ROWS_PER_BATCH = 50;
 
@@ -105,7 +105,10 @@ public final class LogWriter {
                 statements.prepare("SELECT purged_at FROM " + LogSchema.PURGED_DATASETS + " WHERE dataset = ?");
     }
 
-    /** Writes {@code records} and returns once every row is acknowledged; a failure throws and the whole call may be retried. */
+    /**
+     * Writes {@code records} and returns once every row is acknowledged; a failure throws and the whole call may be
+     * retried.
+     */
     public Written write(List<DeletionRecord> records) {
         Map<String, List<DeletionRecord>> byDataset = new LinkedHashMap<>();
         for (DeletionRecord record : records) {
@@ -210,8 +213,8 @@ public final class LogWriter {
     }
 
     /**
-     * Sends the record's by-key row (a partition of its own) and adds its by-time and by-run rows to {@code partitions},
-     * by partition, to be written in batches of one partition each.
+     * Sends the record's by-key row (a partition of its own) and adds its by-time and by-run rows to
+     * {@code partitions}, by partition, to be written in batches of one partition each.
      */
     private void write(
             DeletionRecord record,

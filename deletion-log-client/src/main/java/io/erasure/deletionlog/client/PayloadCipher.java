@@ -71,7 +71,9 @@ public final class PayloadCipher {
         }
     }
 
-    /** The plain bytes; {@link UnreadablePayload} if the key is not the one it was sealed with or the data was changed. */
+    /**
+     * The plain bytes; {@link UnreadablePayload} if the key is not the one it was sealed with or the data was changed.
+     */
     public static byte[] decrypt(SecretKey key, byte[] sealed, String associatedData) {
         if (sealed == null || sealed.length < IV_BYTES + TAG_BITS / 8) {
             throw new UnreadablePayload("payload too short to be AES-GCM");

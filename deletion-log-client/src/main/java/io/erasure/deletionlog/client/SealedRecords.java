@@ -54,8 +54,8 @@ public final class SealedRecords {
     }
 
     /**
-     * A reader that looks each key version up once, for one batch of messages (keys are not cached across batches: a purge
-     * must take effect at once).
+     * A reader that looks each key version up once, for one batch of messages (keys are not cached across batches: a
+     * purge must take effect at once).
      */
     public SealedRecords forOneBatch() {
         return new SealedRecords(keys, json, new HashMap<>());

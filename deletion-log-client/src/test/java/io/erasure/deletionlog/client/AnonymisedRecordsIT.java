@@ -27,7 +27,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The {@code anonymised} flag round-trips through the real log tables; rows and tables older than the flag read as deletions. */
+/**
+ * The {@code anonymised} flag round-trips through the real log tables; rows and tables older than the flag read as
+ * deletions.
+ */
 class AnonymisedRecordsIT {
 
     private static final String MASTER_KEY = "YW5vbnltaXNlZC1yZWNvcmRzLXRlc3QtbWFzdGVyISE=";
@@ -39,8 +42,8 @@ class AnonymisedRecordsIT {
                     + " batch_id, cutoff_micros, key_version, payload, retained_ref";
     private static final String LEGACY_COLUMN_TYPES =
             "record_id text, dataset text, key_hash text, deleted_at timestamp,"
-                    + " run_id text, request_id text, task_id text, batch_id text, cutoff_micros bigint, key_version int,"
-                    + " payload blob, retained_ref text, ";
+                    + " run_id text, request_id text, task_id text, batch_id text, cutoff_micros bigint,"
+                    + " key_version int, payload blob, retained_ref text, ";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static CqlSession session;

@@ -336,9 +336,9 @@ class MultiKeyReadsIT {
     }
 
     /**
-     * Awaits tracked counts that pass {@code assertion} and keep passing: the driver may report a request just after its
-     * result is handed over, so a count is awaited rather than read at once; the counts only ever grow, so one request
-     * too many fails the assertion for good, and the quiet second that follows shows there is none.
+     * Awaits tracked counts that pass {@code assertion} and keep passing: the driver may report a request just after
+     * its result is handed over, so a count is awaited rather than read at once; the counts only ever grow, so one
+     * request too many fails the assertion for good, and the quiet second that follows shows there is none.
      */
     private static void awaitTracked(ThrowingRunnable assertion) {
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(30)).untilAsserted(assertion);
@@ -379,7 +379,9 @@ class MultiKeyReadsIT {
                 record.anonymised());
     }
 
-    /** Deletion (or, {@code anonymised}, anonymisation) records of {@code ids} by {@code origin}, deleted at {@code at}. */
+    /**
+     * Deletion (or, {@code anonymised}, anonymisation) records of {@code ids} by {@code origin}, deleted at {@code at}.
+     */
     private static void write(String dataset, String origin, LongStream ids, Instant at, boolean anonymised) {
         List<DeletionRecord> records = new ArrayList<>();
         ids.forEach(id -> {

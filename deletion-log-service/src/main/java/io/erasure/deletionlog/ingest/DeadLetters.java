@@ -18,11 +18,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Log records that can never be stored go to {@link Topics#DELETION_LOG_DEAD_LETTER}, acknowledged before the offsets past
- * them are committed: the topic's copy may be the only one of a deleted row, and skipping it would lose that row once the
- * topic's retention runs out. Each dead letter names its dataset, whose deletion then stops (the deletion service's
- * ingestion gate reads the unresolved dead letters) until an operator resolves it; an error log and the metric
- * {@code erasure.deletion_log.records{outcome=dead_lettered}} raise the alert.
+ * Log records that can never be stored go to {@link Topics#DELETION_LOG_DEAD_LETTER}, acknowledged before the offsets
+ * past them are committed: the topic's copy may be the only one of a deleted row, and skipping it would lose that row
+ * once the topic's retention runs out. Each dead letter names its dataset, whose deletion then stops (the deletion
+ * service's ingestion gate reads the unresolved dead letters) until an operator resolves it; an error log and the
+ * metric {@code erasure.deletion_log.records{outcome=dead_lettered}} raise the alert.
  */
 public class DeadLetters {
 

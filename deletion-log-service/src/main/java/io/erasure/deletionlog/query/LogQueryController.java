@@ -25,7 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Queries on the log, for any authenticated role. Full rows (the deleted columns) only for the RECOVERY
- * role; everyone else gets the metadata and the primary key. Lists are paged: pass {@code nextCursor} back as {@code cursor}.
+ * role; everyone else gets the metadata and the primary key. Lists are paged: pass {@code nextCursor} back as
+ * {@code cursor}.
  */
 @RestController
 @RequestMapping("/api")

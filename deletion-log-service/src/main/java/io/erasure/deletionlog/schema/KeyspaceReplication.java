@@ -43,7 +43,8 @@ public record KeyspaceReplication(
                 if (datacenters.isEmpty()) {
                     throw new IllegalArgumentException(
                             "erasure.deletion-log.replication.datacenters is required for network-topology: "
-                                    + "name each datacenter and its replica count, e.g. erasure.deletion-log.replication.datacenters.dc1=3");
+                                    + "name each datacenter and its replica count, e.g."
+                                    + " erasure.deletion-log.replication.datacenters.dc1=3");
                 }
                 datacenters.forEach((datacenter, replicas) -> {
                     if (!DATACENTER_NAME.matcher(datacenter).matches()) {

@@ -17,9 +17,9 @@ import org.springframework.kafka.core.ConsumerFactory;
 /**
  * Reads {@code erasure.control} to its end before the deletion shards start consuming tasks, so a replica that
  * (re)starts while a kill switch is on never deletes before it has seen the switch. First {@link ControlState} takes up
- * the newest signals stored before ({@link ControlStore}), so the topic's older ones (a replayed lift) lose to them. The
- * shards' lanes do not start on their own; this starts them once {@link ControlState} is caught up. While Kafka or the
- * store cannot be reached it keeps trying, and deletes nothing.
+ * the newest signals stored before ({@link ControlStore}), so the topic's older ones (a replayed lift) lose to them.
+ * The shards' lanes do not start on their own; this starts them once {@link ControlState} is caught up. While Kafka or
+ * the store cannot be reached it keeps trying, and deletes nothing.
  */
 public class ControlCatchUp implements SmartLifecycle {
 

@@ -32,7 +32,10 @@ public class ControlStore {
         this.json = json;
     }
 
-    /** A signed signal applied from the message at {@code offset} of {@code partition} of {@code topic}, keyed {@code key}. */
+    /**
+     * A signed signal applied from the message at {@code offset} of {@code partition} of {@code topic}, keyed
+     * {@code key}.
+     */
     public record Applied(ControlSignal signal, String topic, int partition, String key, long offset) {
 
         public Applied {

@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether a task may delete now, the one place {@link BatchExecutor} asks: its kill switches (global, its dataset's, its
- * source dataset's for a copy task), its run's cancellation, and the deletion log's ingestion lag. Asked before each
- * batch, while the batch waits for the throttle or its pace, and again right before its delete statements.
+ * Whether a task may delete now, the one place {@link BatchExecutor} asks: its kill switches (global, its dataset's,
+ * its source dataset's for a copy task), its run's cancellation, and the deletion log's ingestion lag. Asked before
+ * each batch, while the batch waits for the throttle or its pace, and again right before its delete statements.
  *
  * <p>A stop that lasts longer than the hold hands the poll back to the consumer ({@link DeletionPaused}) instead of
  * blocking it; a cancellation ends the task ({@link Cancelled}).

@@ -93,7 +93,8 @@ public class CopyFanOut {
         jdbc.update(connection -> {
             PreparedStatement insert = connection.prepareStatement("""
                     INSERT INTO batch_copy_sources (batch_id, source_key, copy_values)
-                    SELECT ?, source_key, copy_values::jsonb FROM unnest(?::text[], ?::text[]) AS v(source_key, copy_values)
+                    SELECT ?, source_key, copy_values::jsonb FROM unnest(?::text[], ?::text[]) AS v(source_key,
+                        copy_values)
                     ON CONFLICT (batch_id, source_key) DO NOTHING""");
             insert.setString(1, batchId);
             insert.setArray(2, connection.createArrayOf("text", sourceKeys.toArray()));

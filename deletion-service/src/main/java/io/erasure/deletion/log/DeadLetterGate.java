@@ -21,8 +21,8 @@ import org.apache.kafka.common.header.Header;
 /**
  * The datasets with a dead letter nobody resolved yet: the records of {@link Topics#DELETION_LOG_DEAD_LETTER} after the
  * offsets committed by {@link Topics#DEAD_LETTERS_RESOLVED_GROUP} (from the start when it committed none), by their
- * {@link Topics#DEAD_LETTER_DATASET} header ({@code global}: every dataset). The dead-letter topic is the state, so every
- * replica sees the same, and nothing is read while it holds no unresolved record (the usual case).
+ * {@link Topics#DEAD_LETTER_DATASET} header ({@code global}: every dataset). The dead-letter topic is the state, so
+ * every replica sees the same, and nothing is read while it holds no unresolved record (the usual case).
  */
 final class DeadLetterGate {
 

@@ -21,8 +21,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The deletion log's dataset keys, which seal every record before it leaves this service (DESIGN invariant 8): the same
  * {@code dataset_keys} table and master key as deletion-log-service and recovery-service, reached through
- * {@code spring.cassandra.contact-points} / {@code .local-datacenter} (the deletion log's cluster, as in those services; the
- * stores this service deletes from are reached through their own connections) and {@code erasure.deletion-log.master-key}.
+ * {@code spring.cassandra.contact-points} / {@code .local-datacenter} (the deletion log's cluster, as in those
+ * services; the stores this service deletes from are reached through their own connections) and
+ * {@code erasure.deletion-log.master-key}.
  */
 @Configuration(proxyBeanMethods = false)
 class DeletionLogKeysConfiguration {
@@ -37,8 +38,8 @@ class DeletionLogKeysConfiguration {
                 .toList();
         if (endpoints.isEmpty() || localDatacenter.isBlank()) {
             throw new IllegalArgumentException("spring.cassandra.contact-points and .local-datacenter are required:"
-                    + " deleted rows are sealed with their dataset's key from the deletion log's Cassandra before they are"
-                    + " logged (the same cluster as deletion-log-service's spring.cassandra.*)");
+                    + " deleted rows are sealed with their dataset's key from the deletion log's Cassandra before they"
+                    + " are logged (the same cluster as deletion-log-service's spring.cassandra.*)");
         }
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withStringList(DefaultDriverOption.CONTACT_POINTS, endpoints)
@@ -51,7 +52,9 @@ class DeletionLogKeysConfiguration {
                 .build();
     }
 
-    /** Opened on first use: the keys' table is deletion-log-service's and may not exist yet when this service starts. */
+    /**
+     * Opened on first use: the keys' table is deletion-log-service's and may not exist yet when this service starts.
+     */
     @Bean
     Supplier<SealedRecords> sealedRecords(
             CqlSession deletionLogKeysSession,
@@ -64,8 +67,8 @@ class DeletionLogKeysConfiguration {
     }
 
     /**
-     * The log's frozen specs, written with each batch's records ({@code erasure.deletion-log.ttl}: the log's, the same as
-     * deletion-log-service's); opened on first use, as the table is deletion-log-service's.
+     * The log's frozen specs, written with each batch's records ({@code erasure.deletion-log.ttl}: the log's, the same
+     * as deletion-log-service's); opened on first use, as the table is deletion-log-service's.
      */
     @Bean
     Supplier<FrozenSpecs> frozenSpecs(

@@ -11,11 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The deletion log's ingestion gate. Deletion pauses while the deletion-log service is far behind the log topic (records
- * not yet ingested), so the 30-day log never falls far behind what was deleted, and it fails closed: a lag that cannot be
- * measured (brokers unreachable, or an ingest group that never committed on a log holding records) counts as too far
- * behind. Deletion of a dataset also stops while the ingest has an unresolved dead letter of it ({@link DeadLetterGate}),
- * and of every dataset for one whose dataset cannot be told.
+ * The deletion log's ingestion gate. Deletion pauses while the deletion-log service is far behind the log topic
+ * (records not yet ingested), so the 30-day log never falls far behind what was deleted, and it fails closed: a lag
+ * that cannot be measured (brokers unreachable, or an ingest group that never committed on a log holding records)
+ * counts as too far behind. Deletion of a dataset also stops while the ingest has an unresolved dead letter of it
+ * ({@link DeadLetterGate}), and of every dataset for one whose dataset cannot be told.
  */
 public class LogIngestionLag {
 
@@ -35,7 +35,9 @@ public class LogIngestionLag {
         this(admin, null, ingestGroup, threshold, cacheFor);
     }
 
-    /** {@code deadLetterReaders}: plain consumers (no group) to read unresolved dead letters with; null to ignore them. */
+    /**
+     * {@code deadLetterReaders}: plain consumers (no group) to read unresolved dead letters with; null to ignore them.
+     */
     public LogIngestionLag(
             Admin admin,
             Supplier<Consumer<String, String>> deadLetterReaders,
@@ -96,7 +98,10 @@ public class LogIngestionLag {
         return why(datasets) != null;
     }
 
-    /** Why deletion of {@code datasets} (a task's dataset and the source it is a copy of) must wait, or null if it may go on. */
+    /**
+     * Why deletion of {@code datasets} (a task's dataset and the source it is a copy of) must wait, or null if it may
+     * go on.
+     */
     public String why(String... datasets) {
         Measurement measurement = measure();
         if (measurement.unknown() != null) {

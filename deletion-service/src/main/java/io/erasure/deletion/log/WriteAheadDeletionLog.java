@@ -35,12 +35,13 @@ import tools.jackson.databind.json.JsonMapper;
  * refused by the broker and retried for ever, blocking its shard).
  *
  * <p>Nothing of a row leaves in clear (DESIGN invariant 8): the message and the retained object are sealed with the
- * dataset's current data key ({@link SealedRecords}), so a legal purge of the dataset's keys makes every copy unreadable
- * at once, the topic's and S3's as well as the Cassandra log's. Only the dataset, record id and deletion time are in clear.
+ * dataset's current data key ({@link SealedRecords}), so a legal purge of the dataset's keys makes every copy
+ * unreadable at once, the topic's and S3's as well as the Cassandra log's. Only the dataset, record id and deletion
+ * time are in clear.
  *
  * <p>With a task's records goes the spec the task deletes under ({@link #send(DeletionTask, List)}): written to the
- * log's {@code frozen_specs} ({@link FrozenSpecs}) and acknowledged like the records, so every record in the log has the
- * spec its row was deleted under, which recoveries and reapplications use instead of a caller's.
+ * log's {@code frozen_specs} ({@link FrozenSpecs}) and acknowledged like the records, so every record in the log has
+ * the spec its row was deleted under, which recoveries and reapplications use instead of a caller's.
  */
 public class WriteAheadDeletionLog {
 
@@ -57,7 +58,9 @@ public class WriteAheadDeletionLog {
 
     private static final int DEFAULT_MAX_REQUEST_SIZE = 1_048_576;
 
-    /** {@code maxRecordBytes}: a ceiling of its own; the producer's {@code max.request.size} less a margin also applies. */
+    /**
+     * {@code maxRecordBytes}: a ceiling of its own; the producer's {@code max.request.size} less a margin also applies.
+     */
     public WriteAheadDeletionLog(
             KafkaTemplate<String, String> kafka,
             S3Client s3,
@@ -88,7 +91,9 @@ public class WriteAheadDeletionLog {
         return key.getBytes(StandardCharsets.UTF_8).length + value.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    /** Appends {@code records} and returns once every one is acknowledged; throws {@link LogNotAcknowledged} otherwise. */
+    /**
+     * Appends {@code records} and returns once every one is acknowledged; throws {@link LogNotAcknowledged} otherwise.
+     */
     public void append(List<DeletionRecord> records) {
         send(records).await();
     }
@@ -101,8 +106,8 @@ public class WriteAheadDeletionLog {
     }
 
     /**
-     * {@link #send(List)} of {@code task}'s records, with the spec the task deletes them under frozen in the log (written
-     * once per batch, so it lives as long as the batch's records): the acknowledgements cover both.
+     * {@link #send(List)} of {@code task}'s records, with the spec the task deletes them under frozen in the log
+     * (written once per batch, so it lives as long as the batch's records): the acknowledgements cover both.
      */
     public Acknowledgements send(DeletionTask task, List<DeletionRecord> records) {
         if (records.isEmpty()) {

@@ -126,7 +126,8 @@ public class IdentifierResolver {
                     task.dataset() + " has no timestamp column conditioning its deletes, so a row"
                             + " found by " + task.lookupColumn()
                             + " and moved to another identifier before it is deleted would be"
-                            + " deleted anyway: register an updated_at column as its conditional column (ConditionalColumn.timestamp)");
+                            + " deleted anyway: register an updated_at column as its conditional column"
+                            + " (ConditionalColumn.timestamp)");
         }
         Optional<String> refused = calls.call(store, () -> lookup.lookupRefusal(spec));
         if (refused.isPresent()) {
@@ -150,11 +151,11 @@ public class IdentifierResolver {
         List<Map<String, Object>> keys =
                 calls.call(store, () -> lookup.keysByIdentifier(spec, identifiers, maxKeys + 1));
         if (keys.size() > maxKeys) {
-            return LookupResolution.refused(
-                    "more than " + maxKeys + " rows of " + task.dataset() + " hold the "
-                            + identifiers.size() + " identifier(s) of lookup task " + task.taskId()
-                            + "; forward deletion is for an"
-                            + " identifier's rows, not bulk deletes (raise erasure.deletion.forward-lookup-max-keys to reach them)");
+            return LookupResolution.refused("more than " + maxKeys + " rows of " + task.dataset() + " hold the "
+                    + identifiers.size() + " identifier(s) of lookup task " + task.taskId()
+                    + "; forward deletion is for an"
+                    + " identifier's rows, not bulk deletes (raise erasure.deletion.forward-lookup-max-keys to"
+                    + " reach them)");
         }
         return publish(task, resolutions.keep(batchId, keys));
     }

@@ -46,7 +46,8 @@ class LookupResolutions {
                 "DELETE FROM lookup_resolutions WHERE resolved_at < ?",
                 Timestamp.from(clock.instant().minus(retention)));
         jdbc.update(
-                "INSERT INTO lookup_resolutions (batch_id, keys, resolved_at) VALUES (?, ?::jsonb, ?) ON CONFLICT DO NOTHING",
+                "INSERT INTO lookup_resolutions (batch_id, keys, resolved_at) VALUES (?, ?::jsonb, ?) ON CONFLICT"
+                        + " DO NOTHING",
                 batchId,
                 json.writeValueAsString(keys),
                 Timestamp.from(clock.instant()));

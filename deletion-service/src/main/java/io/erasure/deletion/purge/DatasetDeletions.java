@@ -21,6 +21,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public class DatasetDeletions implements TaskListener.AfterTask {
 
+    private static final String REMEMBER_SPEC = """
+            INSERT INTO dataset_deletions (dataset, store_kind, spec, spec_seen_at)
+            VALUES (?, ?, CAST(? AS jsonb), now())
+            ON CONFLICT (dataset) DO UPDATE
+            SET store_kind = EXCLUDED.store_kind, spec = EXCLUDED.spec, spec_seen_at = EXCLUDED.spec_seen_at""";
+
     private static final Logger log = LoggerFactory.getLogger(DatasetDeletions.class);
 
     /** A dataset with executed deletes, under the spec of its last task. */
@@ -46,11 +52,7 @@ public class DatasetDeletions implements TaskListener.AfterTask {
             return;
         }
         try {
-            jdbc.update("""
-                            INSERT INTO dataset_deletions (dataset, store_kind, spec, spec_seen_at)
-                            VALUES (?, ?, CAST(? AS jsonb), now())
-                            ON CONFLICT (dataset) DO UPDATE
-                            SET store_kind = EXCLUDED.store_kind, spec = EXCLUDED.spec, spec_seen_at = EXCLUDED.spec_seen_at""", spec.name(), spec.storeKind().name(), json.writeValueAsString(spec));
+            jdbc.update(REMEMBER_SPEC, spec.name(), spec.storeKind().name(), json.writeValueAsString(spec));
             written.put(spec.name(), spec);
         } catch (RuntimeException e) {
             log.warn("could not remember the spec of {} for its purge status: {}", spec.name(), e.toString());

@@ -117,8 +117,8 @@ public class StoreLanes implements DisposableBean {
         }
         containers.addAll(lanes);
         log.info(
-                "deletion lanes started: {} (each with one for paced runs, and one for unconfigured stores), {} shard(s)"
-                        + " each",
+                "deletion lanes started: {} (each with one for paced runs, and one for unconfigured stores),"
+                        + " {} shard(s) each",
                 stores,
                 concurrency);
     }

@@ -90,7 +90,9 @@ public class TaskListener {
         this.reads = reads;
     }
 
-    /** Told of each task the executor returned from (done, skipped or refused); e.g. purge/ keeps each dataset's spec. */
+    /**
+     * Told of each task the executor returned from (done, skipped or refused); e.g. purge/ keeps each dataset's spec.
+     */
     @FunctionalInterface
     public interface AfterTask {
         AfterTask NONE = task -> {};

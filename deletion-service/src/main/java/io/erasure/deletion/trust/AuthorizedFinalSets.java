@@ -191,8 +191,8 @@ public class AuthorizedFinalSets {
             return Loaded.refused(Refusal.of(
                     Refusal.FINAL_SET_ALTERED,
                     "the final-set manifest of run " + run.value()
-                            + " is not the one the control plane authorized (its digest differs: altered after authorization, or"
-                            + " another run's)"));
+                            + " is not the one the control plane authorized (its digest differs:"
+                            + " altered after authorization, or another run's)"));
         }
         return Loaded.of(SignedSet.of(manifest));
     }

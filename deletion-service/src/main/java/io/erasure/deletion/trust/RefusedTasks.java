@@ -69,8 +69,8 @@ public class RefusedTasks {
                         clock.instant())
                 .signed(key);
         log.warn(
-                "deletion task {} at {} refused ({}), nothing deleted; it claims {} {} of {}, and since it is not proven"
-                        + " authentic that {} is left as it is: {}",
+                "deletion task {} at {} refused ({}), nothing deleted; it claims {} {} of {},"
+                        + " and since it is not proven authentic that {} is left as it is: {}",
                 task.taskId(),
                 refused.source(),
                 refusal.reasonClass(),

@@ -33,13 +33,15 @@ public class TaskVerifier {
     private final Set<Kind> enforced;
     private final Map<String, Set<Kind>> grants;
 
-    /** {@code enforced}: the kinds of task that must be signed (forward and copy tasks join once their publishers sign). */
+    /**
+     * {@code enforced}: the kinds of task that must be signed (forward and copy tasks join once their publishers sign).
+     */
     public TaskVerifier(TrustedKeys trusted, AuthorizedFinalSets finalSets, Set<Kind> enforced) {
         if (trusted.isEmpty()) {
             throw new IllegalArgumentException(
                     "erasure.signing.trusted-keys is empty, so no task could ever be executed:"
-                            + " set erasure.signing.trusted-keys.<key-id>.public-key (the control plane's public key, base64 X.509)"
-                            + " and .grants (RUN, FORWARD, CONTROL)");
+                            + " set erasure.signing.trusted-keys.<key-id>.public-key (the control plane's public key,"
+                            + " base64 X.509) and .grants (RUN, FORWARD, CONTROL)");
         }
         this.trusted = trusted;
         this.grants = Map.copyOf(trusted.grants());
@@ -53,8 +55,8 @@ public class TaskVerifier {
     }
 
     /**
-     * Why a run's task is not paced as its signed spec asks: the window is not covered by the signature, so it is held to
-     * what the signed data allows. A spec with {@code spreadOver} needs a window (stripping it would delete at full
+     * Why a run's task is not paced as its signed spec asks: the window is not covered by the signature, so it is held
+     * to what the signed data allows. A spec with {@code spreadOver} needs a window (stripping it would delete at full
      * speed), starting no earlier than the authorization was issued, less the clock skew allowed elsewhere (an earlier
      * start would make the pacer hurry); its length is the spec's (the task's own check) and its planned keys at most
      * the final set's ({@link AuthorizedFinalSets}). A later start only slows the run.

@@ -410,8 +410,8 @@ public final class BatchStepsBenchmark {
             System.out.printf(
                     Locale.ROOT,
                     "for reference, medians: the data-key lookup (Cassandra, part of the log"
-                            + " append) %.2f ms; sealing %d records (CPU, part of the log append) %.2f ms; one Kafka send awaited"
-                            + " alone %.2f ms%n",
+                            + " append) %.2f ms; sealing %d records (CPU, part of the log append) %.2f ms;"
+                            + " one Kafka send awaited alone %.2f ms%n",
                     DeletionHeadroomBenchmark.median(keyLookups),
                     KEYS,
                     DeletionHeadroomBenchmark.median(seals),

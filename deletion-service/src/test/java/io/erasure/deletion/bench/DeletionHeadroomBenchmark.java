@@ -336,7 +336,9 @@ public final class DeletionHeadroomBenchmark {
             }
         }
 
-        /** Point reads at a steady rate (async, so a slow read does not slow the rate); keeps latencies while deleting. */
+        /**
+         * Point reads at a steady rate (async, so a slow read does not slow the rate); keeps latencies while deleting.
+         */
         private void liveReads(ConcurrentLinkedQueue<Long> micros, AtomicBoolean measuring, AtomicBoolean running) {
             PreparedStatement read = session.prepare("SELECT name, payload FROM bench.profiles WHERE id = ?");
             List<CompletionStage<?>> pending = new ArrayList<>();
@@ -423,8 +425,8 @@ public final class DeletionHeadroomBenchmark {
     }
 
     private static DatasetSpec load(CqlSession session) {
-        session.execute(
-                "CREATE KEYSPACE IF NOT EXISTS bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        session.execute("CREATE KEYSPACE IF NOT EXISTS bench WITH replication = {'class': 'SimpleStrategy',"
+                + " 'replication_factor': 1}");
         session.execute("DROP TABLE IF EXISTS bench.profiles");
         session.execute("CREATE TABLE bench.profiles (id bigint PRIMARY KEY, name text, payload text)");
         PreparedStatement insert =

@@ -123,7 +123,8 @@ class PurgeStatusIT extends DeletionTestSupport {
                 .build();
         for (DatasetSpec spec : List.of(postgres, unknown)) {
             jdbc.update(
-                    "INSERT INTO deletion.dataset_deletions (dataset, store_kind, spec) VALUES (?, ?, CAST(? AS jsonb))",
+                    "INSERT INTO deletion.dataset_deletions (dataset, store_kind, spec)"
+                            + " VALUES (?, ?, CAST(? AS jsonb))",
                     spec.name(),
                     spec.storeKind().name(),
                     json.writeValueAsString(spec));

@@ -5,7 +5,8 @@ package io.erasure.infra;
  * temporary folder, and stopped (folder removed) when the JVM exits.
  *
  * <p>Use from plain tests (or through {@link LocalEnginesExtension}), and from Spring tests with
- * {@code @DynamicPropertySource}: {@code LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value))}.
+ * {@code @DynamicPropertySource}:
+ * {@code LocalEngines.kafka().springProperties().forEach((name, value) -> registry.add(name, () -> value))}.
  */
 public final class LocalEngines {
 

@@ -26,8 +26,8 @@ class PostgresEngineIT {
                         DriverManager.getConnection(postgres.jdbcUrl(), postgres.username(), postgres.password());
                 ResultSet rows = connection
                         .createStatement()
-                        .executeQuery(
-                                "SELECT count(*), max(version()) FROM engine_test.customers WHERE departed_at IS NOT NULL")) {
+                        .executeQuery("SELECT count(*), max(version()) FROM engine_test.customers"
+                                + " WHERE departed_at IS NOT NULL")) {
             rows.next();
             assertThat(rows.getInt(1)).isEqualTo(2);
             assertThat(rows.getString(2)).startsWith("PostgreSQL 14");

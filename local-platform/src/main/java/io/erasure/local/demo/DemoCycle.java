@@ -95,7 +95,10 @@ public final class DemoCycle {
         return new Result(runs, logged);
     }
 
-    /** Exports {@code demo.<table>} of {@code store} ("postgres" or "cassandra") as a new backup snapshot of {@code dataset}. */
+    /**
+     * Exports {@code demo.<table>} of {@code store} ("postgres" or "cassandra") as a new backup snapshot of
+     * {@code dataset}.
+     */
     public void backup(String dataset, String store, String table) throws Exception {
         backup(exportOptions, dataset, store, "demo", table);
     }

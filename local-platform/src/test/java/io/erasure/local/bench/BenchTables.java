@@ -15,7 +15,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The benchmark's live tables, one set per size {@code n}, all written 30 days ago so nothing is newer than the backups:
+ * The benchmark's live tables, one set per size {@code n}, all written 30 days ago so nothing is newer than the
+ * backups:
  * <ul>
  *   <li>PostgreSQL {@code bench.members_<n>}: the identifier source, {@code n} members of whom every
  *       {@code deletableEvery}th left 10 days ago;</li>
@@ -42,7 +43,10 @@ final class BenchTables implements AutoCloseable {
         this.cassandra = cassandra;
     }
 
-    /** The three tables of one data set: {@code <label>members_<n>}, {@code <label>accounts_<n>}, {@code <label>profiles_<n>}. */
+    /**
+     * The three tables of one data set: {@code <label>members_<n>}, {@code <label>accounts_<n>},
+     * {@code <label>profiles_<n>}.
+     */
     record Names(String members, String accounts, String profiles) {
         static Names of(String label, int n) {
             return new Names(label + "members_" + n, label + "accounts_" + n, label + "profiles_" + n);
@@ -67,12 +71,12 @@ final class BenchTables implements AutoCloseable {
                     + " updated_at timestamptz NOT NULL)");
             sql.execute("CREATE TABLE bench." + accounts + " (account_id bigint PRIMARY KEY, member_id bigint NOT NULL,"
                     + " email text NOT NULL, payload text NOT NULL, updated_at timestamptz NOT NULL)");
-            try (var memberRows = pg.prepareStatement(
-                            "INSERT INTO bench." + members + " SELECT i,"
-                                    + " CASE WHEN i % ? = 0 THEN ?::timestamptz END, ?::timestamptz FROM generate_series(1, ?) AS i");
-                    var accountRows = pg.prepareStatement(
-                            "INSERT INTO bench." + accounts + " SELECT i, i,"
-                                    + " 'member' || i || '@example.com', md5(i::text), ?::timestamptz FROM generate_series(1, ?) AS i")) {
+            try (var memberRows = pg.prepareStatement("INSERT INTO bench." + members + " SELECT i,"
+                            + " CASE WHEN i % ? = 0 THEN ?::timestamptz END, ?::timestamptz"
+                            + " FROM generate_series(1, ?) AS i");
+                    var accountRows = pg.prepareStatement("INSERT INTO bench." + accounts + " SELECT i, i,"
+                            + " 'member' || i || '@example.com', md5(i::text), ?::timestamptz"
+                            + " FROM generate_series(1, ?) AS i")) {
                 memberRows.setInt(1, deletableEvery);
                 memberRows.setTimestamp(2, Timestamp.from(left));
                 memberRows.setTimestamp(3, Timestamp.from(longAgo));
@@ -117,7 +121,10 @@ final class BenchTables implements AutoCloseable {
         writeProfiles("adapter_" + names.profiles(), deletableEvery, n, deletableEvery, longAgo);
     }
 
-    /** Profiles {@code from, from + step, ... <= to}, one asynchronous insert per row (one partition each), 128 in flight. */
+    /**
+     * Profiles {@code from, from + step, ... <= to}, one asynchronous insert per row (one partition each), 128 in
+     * flight.
+     */
     private void writeProfiles(String table, long from, long to, long step, Instant written)
             throws InterruptedException {
         PreparedStatement insert = cassandra.prepare("INSERT INTO bench." + table

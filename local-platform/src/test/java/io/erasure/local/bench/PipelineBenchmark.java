@@ -48,8 +48,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  * ./mvnw -B -q -o -pl local-platform test-compile dependency:build-classpath \
  *   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
- * java -cp "local-platform/target/test-classes:local-platform/target/classes:$(cat local-platform/target/bench.classpath)" \
- *   io.erasure.local.bench.PipelineBenchmark
+ * java -cp "local-platform/target/test-classes:local-platform/target/classes:$(cat \
+ *   local-platform/target/bench.classpath)" io.erasure.local.bench.PipelineBenchmark
  * # before the class name: -Dbench.sizes=10000,100000,1000000 -Dbench.deletable-every=10
  * #   -Dbench.stores=postgres (the runs to measure; default postgres,cassandra: both tables are loaded either way)
  * #   -Dbench.project=/path/to/another/built/checkout (the services' jars; default: this one)

@@ -37,8 +37,8 @@ public class RecoveryController {
 
     /**
      * @param spec optional, best omitted: every record is restored under the spec its run or request deleted it under,
-     *             frozen in the deletion log ({@link FrozenSpecGuard}). Sent, it must be that frozen spec (for a run, the
-     *             one of the dataset it names; by keys or window, every revision the dataset's log holds), or the
+     *             frozen in the deletion log ({@link FrozenSpecGuard}). Sent, it must be that frozen spec (for a run,
+     *             the one of the dataset it names; by keys or window, every revision the dataset's log holds), or the
      *             request is refused with the fields that differ; its name must be the scope's dataset
      */
     public record CreateRecovery(RecoveryScope scope, DatasetSpec spec, Boolean dryRun, String reason) {

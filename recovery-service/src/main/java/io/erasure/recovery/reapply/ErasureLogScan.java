@@ -34,7 +34,8 @@ final class ErasureLogScan {
      *
      * @param clearColumns the columns an anonymisation cleared, sorted; empty for a whole-row delete
      * @param recordId     the deletion record of this erasure
-     * @param originId     the run or request that erased it: the spec it froze is the one the erasure is re-applied under
+     * @param originId     the run or request that erased it: the spec it froze is the one the erasure is re-applied
+     *                     under
      */
     record Erasure(
             Map<String, Object> key, long cutoffMicros, List<String> clearColumns, String recordId, String originId) {
@@ -96,8 +97,8 @@ final class ErasureLogScan {
                     + " read: the columns it cleared are unknown here, and the row it kept is not deleted instead";
 
     static final String NO_FROZEN_SPEC = "the erasure's run or request froze no spec in the deletion log (logged before"
-            + " frozen specs were kept, or expired): it is not deleted again under a guessed spec; delete the key with a"
-            + " forward-deletion request or a run of the dataset";
+            + " frozen specs were kept, or expired): it is not deleted again under a guessed spec;"
+            + " delete the key with a forward-deletion request or a run of the dataset";
 
     static final String RECOVERED = "recovered after erasure: a recovery restored this key from the erasure's record,"
             + " so the row is kept (a restored row can carry its old write time or updated_at, which the delete at the"

@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
  * Re-applies a dataset's erasures after a restore: resolves the window (or the restored snapshot's cut-off),
  * reads the erasures from the log, cuts them into forward-deletion tasks at their original cut-offs (anonymising
  * tasks for anonymisations) and, unless it is a dry-run, publishes them. A key whose latest erasure a recovery restored
- * since is skipped ({@link ErasureLogScan#RECOVERED}): it was brought back on purpose. Every request, refused ones after the window was resolved included, is kept
- * with who asked.
+ * since is skipped ({@link ErasureLogScan#RECOVERED}): it was brought back on purpose. Every request, refused ones
+ * after the window was resolved included, is kept with who asked.
  *
  * <p>Each erasure is re-applied under the spec its own run or request deleted under, frozen in the deletion log
  * ({@link FrozenSpecGuard}), so the tasks delete from that table and fan out to exactly that spec's copies; a spec the

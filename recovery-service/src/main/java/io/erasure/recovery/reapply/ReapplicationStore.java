@@ -154,9 +154,9 @@ public class ReapplicationStore {
             Instant now) {
         UUID id = UUID.randomUUID();
         jdbc.update(
-                "INSERT INTO reapplications (id, request_id, client_request_id, requested_by, reason, dataset, dataset_spec,"
-                        + " snapshot, snapshot_cutoff_micros, window_from, window_to, dry_run, warning, requested_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO reapplications (id, request_id, client_request_id, requested_by, reason, dataset,"
+                        + " dataset_spec, snapshot, snapshot_cutoff_micros, window_from, window_to, dry_run, warning,"
+                        + " requested_at) VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)",
                 id,
                 requestId,
                 clientRequestId,
@@ -215,7 +215,8 @@ public class ReapplicationStore {
                     .collect(Collectors.groupingBy(ErasureLogScan.Skipped::reason, Collectors.counting())));
             jdbc.update(
                     "UPDATE reapplications SET status = ?, completed_at = ?, records_read = ?, purged_records = ?,"
-                            + " keys_total = ?, tasks_total = ?, skipped_keys = ?, skipped_reasons = ?::jsonb WHERE id = ?",
+                            + " keys_total = ?, tasks_total = ?, skipped_keys = ?, skipped_reasons = ?::jsonb"
+                            + " WHERE id = ?",
                     (dryRun ? Status.DRY_RUN : Status.PUBLISHED).name(),
                     Timestamp.from(now),
                     erasures.recordsRead(),

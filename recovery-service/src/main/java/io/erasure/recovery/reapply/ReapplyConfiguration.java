@@ -20,7 +20,10 @@ import org.springframework.transaction.PlatformTransactionManager;
 import software.amazon.awssdk.services.s3.S3Client;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Wires reapplications; snapshots are looked up only where the service has the platform bucket ({@code erasure.s3.bucket}). */
+/**
+ * Wires reapplications; snapshots are looked up only where the service has the platform bucket
+ * ({@code erasure.s3.bucket}).
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ReapplyProperties.class)
 class ReapplyConfiguration {

@@ -6,8 +6,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * @param logRetention how long the deletion log keeps records (its TTL, {@code erasure.recovery.reapply.log-retention}):
- *                     the default window of a reapplication, and the oldest erasure one can ask for
+ * @param logRetention how long the deletion log keeps records (its TTL,
+ *                     {@code erasure.recovery.reapply.log-retention}): the default window of a reapplication, and the
+ *                     oldest erasure one can ask for
  */
 @ConfigurationProperties("erasure.recovery.reapply")
 public record ReapplyProperties(@DefaultValue("30d") Duration logRetention) {

@@ -127,7 +127,10 @@ public class BulkRestores {
         return threshold > 0;
     }
 
-    /** The path a recovery of {@code records} records of {@code spec}'s dataset takes by size, whether it can run or not. */
+    /**
+     * The path a recovery of {@code records} records of {@code spec}'s dataset takes by size, whether it can run or
+     * not.
+     */
     public RestorePath pathFor(DatasetSpec spec, int records) {
         return enabled()
                         && records >= threshold

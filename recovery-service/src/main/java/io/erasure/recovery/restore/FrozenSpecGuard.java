@@ -15,8 +15,8 @@ import tools.jackson.databind.json.JsonMapper;
  * deletion service ({@link FrozenSpecs}), never under one the caller sends: a caller's spec could point a restore at
  * another table, or make a reapplication delete from copies the run never had. A request may still send a spec, to say
  * what it expects; one that differs from the frozen spec is refused ({@link SpecMismatch}, naming each field that
- * differs), and nothing is written. A record whose origin froze no spec (logged before specs were kept) is never acted on
- * under a guessed one ({@link NoFrozenSpec}).
+ * differs), and nothing is written. A record whose origin froze no spec (logged before specs were kept) is never acted
+ * on under a guessed one ({@link NoFrozenSpec}).
  */
 public class FrozenSpecGuard {
 
@@ -30,8 +30,8 @@ public class FrozenSpecGuard {
 
     /**
      * The spec a recovery of {@code scope} is sized and routed by: a run's own dataset's (not a copy's view), or the
-     * latest revision of the scope's dataset. {@code asked} (may be null) must be that frozen spec, for a run the one of
-     * the dataset it names, for a dataset every revision its log holds.
+     * latest revision of the scope's dataset. {@code asked} (may be null) must be that frozen spec, for a run the one
+     * of the dataset it names, for a dataset every revision its log holds.
      *
      * @throws SpecMismatch if {@code asked} differs
      * @throws NoFrozenSpec if the log holds no frozen spec for the scope
@@ -67,8 +67,8 @@ public class FrozenSpecGuard {
         if (revisions.isEmpty()) {
             throw new NoFrozenSpec(
                     "the deletion log holds no frozen spec of dataset '" + dataset + "': nothing of it is in"
-                            + " the log, or its records were logged before frozen specs were kept; those cannot be acted on under a"
-                            + " guessed spec");
+                            + " the log, or its records were logged before frozen specs were kept;"
+                            + " those cannot be acted on under a guessed spec");
         }
         if (asked != null) {
             for (FrozenSpec revision : revisions) {
@@ -121,8 +121,8 @@ public class FrozenSpecGuard {
         if (found.isEmpty()) {
             throw new NoFrozenSpec(
                     "the deletion log holds no frozen spec of " + what + ": its records were logged before"
-                            + " frozen specs were kept (or it deleted nothing there); they are not restored or deleted again under"
-                            + " a guessed spec");
+                            + " frozen specs were kept (or it deleted nothing there);"
+                            + " they are not restored or deleted again under a guessed spec");
         }
         if (found.size() > 1) {
             throw new NoFrozenSpec("the deletion log holds " + found.size() + " frozen specs of " + what + " ("

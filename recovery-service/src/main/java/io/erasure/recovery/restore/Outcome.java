@@ -9,8 +9,8 @@ public enum Outcome {
     RESTORABLE,
     /**
      * Dry-run: a live row exists (written after the delete; on a store with per-cell write times, every logged cell
-     * has a newer one, else the cells without one are RESTORABLE), or for an anonymisation's record a cleared column holds a
-     * value again or the row was written after the cut-off; a restore would keep it.
+     * has a newer one, else the cells without one are RESTORABLE), or for an anonymisation's record a cleared column
+     * holds a value again or the row was written after the cut-off; a restore would keep it.
      */
     CONFLICT,
     RESTORED,

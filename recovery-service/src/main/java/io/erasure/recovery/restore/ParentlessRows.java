@@ -72,7 +72,8 @@ final class ParentlessRows {
                     .forEach(item -> settled.add(failed(
                             item,
                             "its parent row is not in the store and none of"
-                                    + " this recovery's records brought it back: restore the parent first, then this row again ("
+                                    + " this recovery's records brought it back: restore the parent first,"
+                                    + " then this row again ("
                                     + item.detail() + ")")));
             refused.clear();
         }

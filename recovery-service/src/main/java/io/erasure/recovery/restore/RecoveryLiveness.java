@@ -24,7 +24,8 @@ public class RecoveryLiveness implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RecoveryLiveness.class);
     static final String ABANDONED = "interrupted: the recovery service stopped while this recovery ran (killed or"
-            + " restarted); ask for it again: restores never overwrite, so rows it restored are reported as already restored";
+            + " restarted); ask for it again: restores never overwrite, so rows it restored are reported as already"
+            + " restored";
 
     private final RecoveryStore store;
     private final Duration abandonedAfter;

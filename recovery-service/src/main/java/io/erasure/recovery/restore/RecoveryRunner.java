@@ -53,10 +53,10 @@ import tools.jackson.databind.json.JsonMapper;
  * pass that restores none still finds refused is settled FAILED: its parent never came back ({@link ParentlessRows}).
  *
  * <p>Every record is restored under the spec its own run or request deleted it under, frozen in the deletion log
- * ({@link FrozenSpecGuard}): a window of a dataset can hold records of runs under two revisions of its spec, and a run's
- * records of a copy restore under the copy's view that run froze. The recovery is sized and routed (census, bulk path)
- * by the run's own frozen spec, or the dataset's latest revision; only records under that spec take the bulk path.
- * Nothing is restored under a spec a caller sent, nor under a guess for a record whose origin froze none.
+ * ({@link FrozenSpecGuard}): a window of a dataset can hold records of runs under two revisions of its spec, and a
+ * run's records of a copy restore under the copy's view that run froze. The recovery is sized and routed (census, bulk
+ * path) by the run's own frozen spec, or the dataset's latest revision; only records under that spec take the bulk
+ * path. Nothing is restored under a spec a caller sent, nor under a guess for a record whose origin froze none.
  */
 public class RecoveryRunner {
 

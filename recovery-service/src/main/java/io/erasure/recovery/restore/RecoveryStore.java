@@ -86,8 +86,8 @@ public class RecoveryStore {
                 ? "KEYS"
                 : scope instanceof RecoveryScope.ByTimeWindow ? "TIME_WINDOW" : "RUN";
         jdbc.update(
-                "INSERT INTO recovery_requests (id, requested_by, reason, scope_kind, scope, dataset, dataset_spec, dry_run,"
-                        + " requested_at) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?)",
+                "INSERT INTO recovery_requests (id, requested_by, reason, scope_kind, scope, dataset, dataset_spec,"
+                        + " dry_run, requested_at) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?)",
                 id,
                 requestedBy,
                 reason,
@@ -130,8 +130,8 @@ public class RecoveryStore {
     /** Stores a batch's outcomes and adds them to the request's counters, in one transaction-free idempotent step. */
     public void recorded(UUID id, List<RecoveryItem> items) {
         jdbc.batchUpdate(
-                "INSERT INTO recovery_outcomes (request_id, record_id, primary_key, outcome, detail, deleted_at, run_id)"
-                        + " VALUES (?, ?, ?::jsonb, ?, ?, ?, ?) ON CONFLICT (request_id, record_id) DO NOTHING",
+                "INSERT INTO recovery_outcomes (request_id, record_id, primary_key, outcome, detail, deleted_at,"
+                        + " run_id) VALUES (?, ?, ?::jsonb, ?, ?, ?, ?) ON CONFLICT (request_id, record_id) DO NOTHING",
                 items.stream()
                         .map(item -> new Object[] {
                             id,

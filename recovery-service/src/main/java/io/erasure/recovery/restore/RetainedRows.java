@@ -19,14 +19,19 @@ public class RetainedRows {
     private final String bucket;
     private final Supplier<SealedRecords> sealed;
 
-    /** {@code s3} and {@code bucket} null where this service has no platform bucket: retained rows then cannot be restored. */
+    /**
+     * {@code s3} and {@code bucket} null where this service has no platform bucket: retained rows then cannot be
+     * restored.
+     */
     public RetainedRows(S3Client s3, String bucket, Supplier<SealedRecords> sealed) {
         this.s3 = s3;
         this.bucket = bucket;
         this.sealed = sealed;
     }
 
-    /** The record with its retained columns in it (and no reference left); {@link Unavailable} if they cannot be read. */
+    /**
+     * The record with its retained columns in it (and no reference left); {@link Unavailable} if they cannot be read.
+     */
     public LoggedRecord load(LoggedRecord record) {
         if (s3 == null || bucket == null) {
             throw new Unavailable("the row's columns are retained in S3 at " + record.retainedRef()

@@ -23,8 +23,8 @@ import java.util.function.Function;
  * first would only make the newer one a conflict). Requested keys without a record are reported too.
  *
  * <ul>
- *   <li>By keys: {@code pageSize} keys per page, read in the log's multi-key statements ({@link LogReader#byKeys}); each
- *       key's newest record.</li>
+ *   <li>By keys: {@code pageSize} keys per page, read in the log's multi-key statements ({@link LogReader#byKeys});
+ *       each key's newest record.</li>
  *   <li>By run: the run's records as the log pages them. A record's id is a hash of (run, dataset, key), so a run
  *       holds one record per key of a dataset: there is no older one to leave out.</li>
  *   <li>By time window: oldest first, as the log pages them. A key deleted again later in the window may have its

@@ -302,8 +302,8 @@ public final class RecoveryPagingBenchmark {
         OffsetDateTime updated = OffsetDateTime.ofInstant(CutoffTimestamp.fromMicros(WRITTEN), ZoneOffset.UTC);
         jdbc.update(
                 "INSERT INTO recovery_bench." + spec.table() + " (id, name, email, address, balance, tags, updated_at)"
-                        + " SELECT g, 'owner-' || g, 'user' || g || '@example.com', ? || g, g * 1.25, ARRAY['a', 'b' || g], ?"
-                        + " FROM generate_series(1, ?) g",
+                        + " SELECT g, 'owner-' || g, 'user' || g || '@example.com', ? || g, g * 1.25, ARRAY['a',"
+                        + " 'b' || g], ? FROM generate_series(1, ?) g",
                 FILLER,
                 updated,
                 count);

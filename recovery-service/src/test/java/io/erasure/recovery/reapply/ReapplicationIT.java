@@ -668,7 +668,9 @@ class ReapplicationIT extends RecoveryTestSupport {
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
     }
 
-    /** What forward deletion's anonymisation does: log the live values of {@code column}, then clear it at the cut-off. */
+    /**
+     * What forward deletion's anonymisation does: log the live values of {@code column}, then clear it at the cut-off.
+     */
     private void logAndAnonymise(
             String requestId, CutoffTimestamp cutoff, List<Long> ids, String column, Instant deletedAt) {
         StoreAdapter adapter = adapters.checkedAdapter(spec);

@@ -258,7 +258,9 @@ class BulkRecoveryIT extends RecoveryTestSupport {
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
     }
 
-    /** What forward deletion's anonymisation does: log the live value of {@code column}, then clear it at the cut-off. */
+    /**
+     * What forward deletion's anonymisation does: log the live value of {@code column}, then clear it at the cut-off.
+     */
     private void logAndAnonymise(DatasetSpec spec, String requestId, long id, String column, Instant deletedAt) {
         Map<String, Object> key = Map.of("id", id);
         LiveRow live =

@@ -145,7 +145,8 @@ class PagedRecoveryIT extends RecoveryTestSupport {
                         .map(id -> new Object[] {id, "order-" + id, updated})
                         .toList());
         jdbc.batchUpdate(
-                "INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at)"
+                        + " VALUES (?, ?, ?, ?)",
                 ids.stream()
                         .flatMap(id -> LongStream.rangeClosed(1, 2)
                                 .mapToObj(i -> new Object[] {id * 10 + i, id, "sku-" + id + "-" + i, updated}))
@@ -185,7 +186,8 @@ class PagedRecoveryIT extends RecoveryTestSupport {
         jdbc.update(
                 "INSERT INTO recovery_it.orders_with_items (id, name, updated_at) VALUES (1, 'order-1', ?)", updated);
         jdbc.update(
-                "INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at) VALUES (11, 1, 'a', ?)",
+                "INSERT INTO recovery_it.orders_with_items_items (item_id, order_id, sku, updated_at)"
+                        + " VALUES (11, 1, 'a', ?)",
                 updated);
         RunId run = RunId.of(unique("run"));
         logAndDelete(spec, run, List.of(1L), Instant.now());

@@ -611,7 +611,9 @@ class RecoveryIT extends RecoveryTestSupport {
         assertThat(adapter.checkLiveState(spec, keys)).noneMatch(state -> state.present());
     }
 
-    /** What forward deletion's anonymisation does: log the live values of {@code column}, then clear it at the cut-off. */
+    /**
+     * What forward deletion's anonymisation does: log the live values of {@code column}, then clear it at the cut-off.
+     */
     private void logAndAnonymise(DatasetSpec spec, String requestId, List<Long> ids, String column) {
         StoreAdapter adapter = adapters.checkedAdapter(spec);
         List<Map<String, Object>> keys =

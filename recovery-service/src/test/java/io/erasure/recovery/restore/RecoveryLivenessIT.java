@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A recovery whose service died under it says so and can be asked again, instead of looking RUNNING for ever (a chaos
- * trial killed recovery-service during a restore by run); one an instance still runs is kept alive however long it takes.
+ * trial killed recovery-service during a restore by run); one an instance still runs is kept alive however long it
+ * takes.
  */
 class RecoveryLivenessIT extends RecoveryTestSupport {
 

@@ -34,8 +34,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A row too large for one Kafka message is logged with its columns under {@code retained/} in S3 and only the reference
- * in the record (sealed with the dataset's key, or in clear from before sealing); a recovery fetches the retained columns
- * and restores the row exactly, like any other.
+ * in the record (sealed with the dataset's key, or in clear from before sealing); a recovery fetches the retained
+ * columns and restores the row exactly, like any other.
  */
 class RetainedRowRecoveryIT extends RecoveryTestSupport {
 

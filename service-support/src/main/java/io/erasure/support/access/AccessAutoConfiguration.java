@@ -45,9 +45,11 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
  */
 @AutoConfiguration(
         beforeName = {
-            "org.springframework.boot.security.oauth2.server.resource.autoconfigure.servlet.OAuth2ResourceServerAutoConfiguration",
+            "org.springframework.boot.security.oauth2.server.resource.autoconfigure.servlet."
+                    + "OAuth2ResourceServerAutoConfiguration",
             "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-            "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.actuate.web.servlet."
+                    + "ManagementWebSecurityAutoConfiguration",
             "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"
         })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -56,7 +58,9 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 @EnableConfigurationProperties(AccessProperties.class)
 public class AccessAutoConfiguration {
 
-    /** What Kubernetes, compose and {@code ./erasure-local} poll; {@code /actuator/health} shows them the status only. */
+    /**
+     * What Kubernetes, compose and {@code ./erasure-local} poll; {@code /actuator/health} shows them the status only.
+     */
     static final String[] PROBES = {"/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"};
 
     private static final String[] READERS = names(Role.VIEWER, Role.OWNER, Role.OPERATOR, Role.RECOVERY);

@@ -34,8 +34,8 @@ public final class CrossSiteWriteGuard extends OncePerRequestFilter {
             "A request that changes something (POST, PUT, PATCH, DELETE) with HTTP Basic credentials"
                     + " must carry the header " + HEADER + " (any value, e.g. '" + HEADER
                     + ": erasure'): a browser cannot add it to"
-                    + " a request another site makes it send, so a cached login cannot be used from there. Bearer tokens need no"
-                    + " header.";
+                    + " a request another site makes it send, so a cached login cannot be used from there. Bearer"
+                    + " tokens need no header.";
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
     private static final String PROBLEM =

@@ -12,7 +12,9 @@ public enum Role {
     VIEWER,
     /** An upstream system that publishes forward-deletion requests ("identifier deleted"), and nothing else. */
     PUBLISHER,
-    /** Prometheus' own credential: scrapes {@code /actuator/prometheus}, and nothing else (no API, no other endpoint). */
+    /**
+     * Prometheus' own credential: scrapes {@code /actuator/prometheus}, and nothing else (no API, no other endpoint).
+     */
     METRICS,
     /**
      * The control plane's own credential at the deletion service: checks a registration against the live stores

@@ -46,7 +46,9 @@ public final class ListenerRetries {
         return handler;
     }
 
-    /** True if {@code failure} (or a cause) says a dependency is unreachable or overloaded, not that the record is bad. */
+    /**
+     * True if {@code failure} (or a cause) says a dependency is unreachable or overloaded, not that the record is bad.
+     */
     public static boolean outage(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
             if (e instanceof DataAccessResourceFailureException

@@ -50,7 +50,8 @@ public class DeletionTaskPublisher {
         if (signer == null) {
             throw new IllegalStateException(
                     "task " + task.taskId() + " of " + task.dataset() + " carries no authorization"
-                            + " and this service signs none (no erasure.signing.private-key): the deletion service would refuse it");
+                            + " and this service signs none (no erasure.signing.private-key):"
+                            + " the deletion service would refuse it");
         }
         return signer.sign(task);
     }

@@ -32,8 +32,8 @@ public final class RunEventSealing {
             LoggerFactory.getLogger(RunEventSealing.class)
                     .warn(
                             "{} are sealed with the LOCAL ONLY key '{}' of"
-                                    + " application-local.yml; set ERASURE_SIGNING_KEYID and ERASURE_SIGNING_PRIVATEKEY from a secret store"
-                                    + " in every real deployment",
+                                    + " application-local.yml; set ERASURE_SIGNING_KEYID and ERASURE_SIGNING_PRIVATEKEY"
+                                    + " from a secret store in every real deployment",
                             what,
                             key.keyId());
         }

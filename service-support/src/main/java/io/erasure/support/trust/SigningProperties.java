@@ -45,8 +45,8 @@ public record SigningProperties(String keyId, String privateKey, Map<String, Tru
         if (keyId != null && keyId.endsWith(LOCAL_SUFFIX) && !Boolean.TRUE.equals(localKeys)) {
             throw new IllegalArgumentException("erasure.signing.key-id '" + keyId + "' is a LOCAL ONLY key of the jar's"
                     + " application.yml, whose private half is public: set ERASURE_SIGNING_KEYID and"
-                    + " ERASURE_SIGNING_PRIVATEKEY (openssl genpkey -algorithm ed25519 -outform DER | base64 -w0) from a"
-                    + " secret store, or erasure.signing.local-keys=true on a machine of your own");
+                    + " ERASURE_SIGNING_PRIVATEKEY (openssl genpkey -algorithm ed25519 -outform DER | base64 -w0) from"
+                    + " a secret store, or erasure.signing.local-keys=true on a machine of your own");
         }
         return SigningKey.of(keyId, privateKey);
     }

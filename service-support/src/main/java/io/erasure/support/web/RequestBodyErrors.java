@@ -13,9 +13,9 @@ import org.springframework.web.multipart.MaxUploadSizeExceededException;
 
 /**
  * Every service's answer to a request it cannot read, ahead of the services' own {@code ApiErrors}: a body over
- * the limit is 413 ({@link RequestBodyLimit}), a multipart upload too; any other unreadable body is 400 saying which field is wrong and
- * what it accepts ({@link UnreadableBody}), with the field's path as the problem's {@code field}; a query or path
- * parameter of the wrong type is 400 naming the parameter and its type.
+ * the limit is 413 ({@link RequestBodyLimit}), a multipart upload too; any other unreadable body is 400 saying which
+ * field is wrong and what it accepts ({@link UnreadableBody}), with the field's path as the problem's {@code field}; a
+ * query or path parameter of the wrong type is 400 naming the parameter and its type.
  */
 @RestControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)

@@ -242,8 +242,8 @@ class ComposeFileTest {
                 compose.service("recovery-service").withoutVariable("SPRING_CASSANDRA_CONTACT_POINTS");
 
         assertThat(problems(compose.with(recovery)))
-                .containsExactly(
-                        "recovery-service: engine setting spring.cassandra.contact-points has no variable SPRING_CASSANDRA_CONTACT_POINTS");
+                .containsExactly("recovery-service: engine setting spring.cassandra.contact-points has no variable"
+                        + " SPRING_CASSANDRA_CONTACT_POINTS");
     }
 
     @Test
@@ -252,8 +252,8 @@ class ComposeFileTest {
         ComposeFile.Service controlPlane = compose.service("control-plane").withoutDependency("postgres");
 
         assertThat(problems(compose.with(controlPlane)))
-                .containsExactly(
-                        "control-plane: talks to postgres but does not wait for it (depends_on condition: service_healthy)");
+                .containsExactly("control-plane: talks to postgres but does not wait for it (depends_on condition:"
+                        + " service_healthy)");
     }
 
     @Test
@@ -364,7 +364,10 @@ class ComposeFileTest {
         return readable;
     }
 
-    /** Property names the module's main sources bind: {@code @Value("${name...")} and the components of its properties records. */
+    /**
+     * Property names the module's main sources bind:
+     * {@code @Value("${name...")} and the components of its properties records.
+     */
     private static Set<String> sourceProperties(ServiceModule module) {
         Path sources = root.resolve(module.name()).resolve("src/main/java");
         Set<String> names = new TreeSet<>();
@@ -447,7 +450,9 @@ class ComposeFileTest {
         return parts;
     }
 
-    /** DashboardProperties.Services: each service the dashboard calls, with its default URL (which names it by port). */
+    /**
+     * DashboardProperties.Services: each service the dashboard calls, with its default URL (which names it by port).
+     */
     private static Map<String, URI> dashboardServices() throws IOException {
         String source = Files.readString(root.resolve(DASHBOARD_PROPERTIES));
         Pattern withDefault = Pattern.compile("@DefaultValue\\(\"([^\"]+)\"\\)\\s*URI\\s+(\\w+)");

@@ -60,7 +60,10 @@ record ServiceModule(String name, Set<String> properties) {
         }
     }
 
-    /** Every property name set in the file, flattened ({@code spring.kafka.bootstrap-servers}); a list counts as its own name. */
+    /**
+     * Every property name set in the file, flattened ({@code spring.kafka.bootstrap-servers}); a list counts as its own
+     * name.
+     */
     static Set<String> propertyNames(Path applicationYml) throws IOException {
         Set<String> names = new TreeSet<>();
         if (!Files.exists(applicationYml)) {

@@ -83,8 +83,8 @@ class PlatformJsonTest {
                 + "\"columns\":[{\"name\":\"amount\",\"value\":12345678901234567.891,\"writeTimeMicros\":null,"
                 + "\"ttlSeconds\":null},{\"name\":\"doc\",\"value\":{\"scale\":1.000,\"big\":-9223372036854775808},"
                 + "\"writeTimeMicros\":null,\"ttlSeconds\":null}],\"cutoff\":1700000000000000,\"runId\":\"run-1\","
-                + "\"requestId\":null,\"taskId\":\"task-1\",\"batchId\":\"batch-1\",\"deletedAt\":\"2026-12-01T10:00:00Z\","
-                + "\"retainedRef\":null}";
+                + "\"requestId\":null,\"taskId\":\"task-1\",\"batchId\":\"batch-1\","
+                + "\"deletedAt\":\"2026-12-01T10:00:00Z\",\"retainedRef\":null}";
 
         DeletionRecord ingested = INGEST.readValue(published);
 

@@ -169,7 +169,8 @@ class RequestInputTest {
                 Map.of("priority", 5.5), "field 'priority' must be an integer between 0 and 9; got 5.5", "priority");
         assertRefused(
                 Map.of("spreadOver", "six hours"),
-                "field 'spreadOver' must be an ISO-8601 duration between PT10S and P1D (e.g. PT6H), or absent; got 'six hours'",
+                "field 'spreadOver' must be an ISO-8601 duration between PT10S and P1D (e.g. PT6H), or absent;"
+                        + " got 'six hours'",
                 "spreadOver");
         // in range for the type, out of range for the field: the record's own refusal
         assertRefused(Map.of("priority", 99), "priority must be between 0 and 9, got 99", null);

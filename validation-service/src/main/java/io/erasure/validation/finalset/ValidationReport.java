@@ -21,8 +21,8 @@ import java.util.Map;
  *
  * <p>{@code finalSetDigest} is the digest of {@code runs/<runId>/final/manifest.json}, reported to the control plane,
  * which signs it; {@code publishPrefix} is where the keys to publish are: the final set itself, or after a
- * re-validation {@code runs/<runId>/revalidated/} (the authorized final set is never rewritten). Null in a report written
- * before they existed ({@code publishPrefix} null: the final set).
+ * re-validation {@code runs/<runId>/revalidated/} (the authorized final set is never rewritten). Null in a report
+ * written before they existed ({@code publishPrefix} null: the final set).
  */
 public record ValidationReport(
         String runId,

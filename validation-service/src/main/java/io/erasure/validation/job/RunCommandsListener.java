@@ -53,7 +53,9 @@ public class RunCommandsListener {
         }
     }
 
-    /** Runs one step of a run: an outage is re-thrown for the error handler to retry, any other failure fails the run. */
+    /**
+     * Runs one step of a run: an outage is re-thrown for the error handler to retry, any other failure fails the run.
+     */
     void run(String runId, String dataset, Runnable job) {
         try {
             job.run();

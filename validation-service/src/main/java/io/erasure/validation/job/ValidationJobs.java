@@ -139,8 +139,8 @@ public class ValidationJobs {
         if (authorization.authorization() == null) {
             throw new IllegalStateException(
                     "DeletionAuthorized of run " + runId + " carries no signed authorization, so"
-                            + " the deletion service would refuse every task: nothing is published. Upgrade control-plane (it signs"
-                            + " with erasure.signing.private-key) and authorize the run again");
+                            + " the deletion service would refuse every task: nothing is published. Upgrade"
+                            + " control-plane (it signs with erasure.signing.private-key) and authorize the run again");
         }
         RunId run = RunId.of(runId);
         ValidationReport report = files.readJson(S3Layout.reportKey(run), ValidationReport.class)
@@ -317,7 +317,9 @@ public class ValidationJobs {
                 revalidation ? S3Layout.revalidatedPrefix(run) : null);
     }
 
-    /** Writes the run's list of resurrected rows (replacing an earlier one); returns its key, null when there are none. */
+    /**
+     * Writes the run's list of resurrected rows (replacing an earlier one); returns its key, null when there are none.
+     */
     private String writeResurrected(RunId run, DatasetSpec spec, List<ResurrectedRow> resurrected) {
         String key = S3Layout.resurrectedKey(run);
         if (resurrected.isEmpty()) {
@@ -326,7 +328,8 @@ public class ValidationJobs {
         }
         files.writeJsonLines(key, resurrected);
         log.warn(
-                "run {}: {} row(s) of {} were deleted before and are live again; they are deleted again and listed at {}",
+                "run {}: {} row(s) of {} were deleted before and are live again; they are deleted again and listed at"
+                        + " {}",
                 run.value(),
                 resurrected.size(),
                 spec.name(),

@@ -39,8 +39,8 @@ public record DeletionLogConnection(
         if (!contactPoints.isEmpty() && (localDatacenter == null || localDatacenter.isBlank())) {
             throw new IllegalArgumentException(
                     PREFIX + "local-datacenter is required with " + PREFIX + "contact-points: name"
-                            + " the datacenter of those nodes (as spring.cassandra.local-datacenter in deletion-log-service),"
-                            + " e.g. datacenter1");
+                            + " the datacenter of those nodes (as spring.cassandra.local-datacenter in"
+                            + " deletion-log-service), e.g. datacenter1");
         }
         if ((username == null) != (password == null)) {
             throw new IllegalArgumentException(

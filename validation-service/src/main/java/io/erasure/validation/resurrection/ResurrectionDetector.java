@@ -97,7 +97,8 @@ public class ResurrectionDetector implements AutoCloseable {
         } catch (DriverException e) {
             throw new IllegalStateException(
                     "the deletion log cannot be read to look for resurrected rows of '" + spec.name()
-                            + "' (are erasure.validation.deletion-log.* right, and has deletion-log-service created its tables?): "
+                            + "' (are erasure.validation.deletion-log.* right, and has deletion-log-service created its"
+                            + " tables?): "
                             + e.getMessage(),
                     e);
         }

@@ -16,7 +16,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A validation step that meets an outage is retried, not failed: a chaos trial with S3 away for 15 s failed both runs
- * as "validation failed: Unable to execute HTTP request ... Connection refused", and an operator had to trigger them again.
+ * as "validation failed: Unable to execute HTTP request ... Connection refused", and an operator had to trigger them
+ * again.
  */
 class RunCommandsListenerTest {
 

@@ -24,14 +24,16 @@ import java.util.stream.Collectors;
  *   <tr><td>{@code contact-points}</td><td>required, {@code host:port,host:port}</td></tr>
  *   <tr><td>{@code local-datacenter}</td><td>required</td></tr>
  *   <tr><td>{@code consistency}</td><td>reads, deletes, read-backs and restores; default {@code LOCAL_QUORUM}</td></tr>
- *   <tr><td>{@code max-row-tombstones-per-partition}</td><td>row deletes of one partition per unlogged batch; default 100</td></tr>
- *   <tr><td>{@code read-concurrency}</td><td>read statements in flight per call; default 32</td></tr>
+ *   <tr><td>{@code max-row-tombstones-per-partition}</td><td>row deletes of one partition per unlogged batch; default
+ *   100</td></tr> <tr><td>{@code read-concurrency}</td><td>read statements in flight per call; default 32</td></tr>
  *   <tr><td>{@code max-keys-per-read}</td><td>keys one read statement asks for (its {@code IN} list): keys of one
  *       partition, or of several for a table without clustering columns; default 100</td></tr>
  *   <tr><td>{@code request-timeout-ms}</td><td>default 10000</td></tr>
  *   <tr><td>{@code username}, {@code password}</td><td>optional, both or neither</td></tr>
- *   <tr><td>{@code jmx-host}, {@code jmx-port}</td><td>optional: pending compactions, the node's CPU and its client read p99 in the load signal, gossip's view of the nodes for the gc_grace guard, SSTable tombstone statistics for the purge status</td></tr>
- *   <tr><td>{@code load.*}</td><td>limits that count as full utilization, see {@link LoadLimits}</td></tr>
+ *   <tr><td>{@code jmx-host}, {@code jmx-port}</td><td>optional: pending compactions, the node's CPU and its client
+ *   read p99 in the load signal, gossip's view of the nodes for the gc_grace guard, SSTable tombstone statistics for
+ *   the purge status</td></tr> <tr><td>{@code load.*}</td><td>limits that count as full utilization, see
+ *   {@link LoadLimits}</td></tr>
  * </table>
  */
 public record CassandraSettings(

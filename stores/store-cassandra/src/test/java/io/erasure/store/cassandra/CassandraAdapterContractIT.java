@@ -93,13 +93,15 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
                     .bind(id, member, payload, score, writeTimeMicros));
         }
 
-        /** Every CQL type that carries a value a double or a JSON reader could bend, in plain and collection columns. */
+        /**
+         * Every CQL type that carries a value a double or a JSON reader could bend, in plain and collection columns.
+         */
         @Override
         public Optional<DatasetSpec> createForExtremeValues(String name) {
             session.execute("CREATE TABLE " + KEYSPACE + "." + name + " (id bigint PRIMARY KEY, smallest bigint,"
-                    + " largest bigint, amount decimal, wide varint, ratio double, single float, at timestamp, clock time,"
-                    + " bytes blob, uid uuid, tid timeuuid, note text, tags list<text>, amounts list<decimal>,"
-                    + " names set<text>, blobs map<text, blob>, readings map<text, double>)");
+                    + " largest bigint, amount decimal, wide varint, ratio double, single float, at timestamp,"
+                    + " clock time, bytes blob, uid uuid, tid timeuuid, note text, tags list<text>,"
+                    + " amounts list<decimal>, names set<text>, blobs map<text, blob>, readings map<text, double>)");
             return Optional.of(missing(name));
         }
 
@@ -111,16 +113,16 @@ class CassandraAdapterContractIT extends StoreAdapterContractTest {
             }
             session.execute(
                     session.prepare("INSERT INTO " + spec.quotedTable() + " (id, smallest, largest, amount, wide,"
-                                    + " ratio, single, at, clock, bytes, uid, tid, note, tags, amounts, names, blobs, readings) VALUES (?,"
-                                    + " -9223372036854775808, 9223372036854775807,"
+                                    + " ratio, single, at, clock, bytes, uid, tid, note, tags, amounts, names, blobs,"
+                                    + " readings) VALUES (?, -9223372036854775808, 9223372036854775807,"
                                     + " 123456789012345678901234567890.123456789012345678901234567890,"
                                     + " 123456789012345678901234567890123456789, 0.30000000000000004, 3.4028235e38,"
                                     + " '2024-02-29 23:59:59.999Z', '23:59:59.999999999', 0x"
                                     + HexFormat.of().formatHex(everyByte) + ","
                                     + " ffffffff-0000-4000-8000-00000000000a, 50554d6e-29bb-11e5-b345-feff819cdc9f, ?,"
-                                    + " ['a', 'Zo\u00eb', ''], [0.1, 12345678901234567.891, -1.000, 1e-30], {'b', 'a', 'Zo\u00eb'},"
-                                    + " {'k': 0x00ff, 'Zo\u00eb': 0x}, {'x': 0.1, 'max': 1.7976931348623157e308})"
-                                    + " USING TIMESTAMP ?")
+                                    + " ['a', 'Zo\u00eb', ''], [0.1, 12345678901234567.891, -1.000, 1e-30], {'b', 'a',"
+                                    + " 'Zo\u00eb'}, {'k': 0x00ff, 'Zo\u00eb': 0x}, {'x': 0.1, 'max':"
+                                    + " 1.7976931348623157e308}) USING TIMESTAMP ?")
                             .bind(id, "Zo\u00eb \u2211 \uD83D\uDE00 \"quoted\" \\ back\nslash", writeTimeMicros));
         }
 

@@ -47,11 +47,11 @@ class CassandraValueFidelityIT {
         direct.execute("CREATE TYPE IF NOT EXISTS fidelity.address (street text, number int, photo blob)");
         direct.execute(
                 "CREATE TABLE IF NOT EXISTS fidelity.everything (k blob, at timestamp, d decimal, vi varint, f float,"
-                        + " db double, not_a_number double, du duration, ip inet, tu timeuuid, u uuid, day date, tm time, bo boolean,"
-                        + " sm smallint, ti tinyint, tup frozen<tuple<int, text>>, tags list<text>, nums set<int>,"
-                        + " seen map<timestamp, blob>, frozen_map frozen<map<int, text>>, home frozen<address>, work address,"
-                        + " vec vector<float, 3>, ascii_text ascii, readings list<double>, pair frozen<tuple<double, int>>,"
-                        + " PRIMARY KEY ((k), at))");
+                        + " db double, not_a_number double, du duration, ip inet, tu timeuuid, u uuid, day date,"
+                        + " tm time, bo boolean, sm smallint, ti tinyint, tup frozen<tuple<int, text>>,"
+                        + " tags list<text>, nums set<int>, seen map<timestamp, blob>, frozen_map frozen<map<int,"
+                        + " text>>, home frozen<address>, work address, vec vector<float, 3>, ascii_text ascii,"
+                        + " readings list<double>, pair frozen<tuple<double, int>>, PRIMARY KEY ((k), at))");
         adapter = CassandraFixtures.openAdapter(Map.of());
         spec = CassandraFixtures.spec("fidelity", "everything", KeyColumns.of(List.of("k"), List.of("at")), "k");
         adapter.checkDataset(spec);
@@ -66,14 +66,15 @@ class CassandraValueFidelityIT {
     @Test
     void everyTypeComesBackExactlyAsItWas() throws Exception {
         direct.execute(
-                "INSERT INTO fidelity.everything (k, at, d, vi, f, db, not_a_number, du, ip, tu, u, day, tm, bo, sm, ti, tup,"
-                        + " tags, nums, seen, frozen_map, home, work, vec, ascii_text, readings, pair) VALUES (0xcafe, '2024-02-29 12:34:56.789Z',"
-                        + " 123456789012345678901234567890.123456789, 123456789012345678901234567890, 1.1, 0.1, NaN, 1h2m3s,"
-                        + " '10.0.0.1', 50554d6e-29bb-11e5-b345-feff819cdc9f, 6ba7b810-9dad-11d1-80b4-00c04fd430c8, '2024-02-29',"
+                "INSERT INTO fidelity.everything (k, at, d, vi, f, db, not_a_number, du, ip, tu, u, day, tm, bo, sm,"
+                        + " ti, tup, tags, nums, seen, frozen_map, home, work, vec, ascii_text, readings, pair)"
+                        + " VALUES (0xcafe, '2024-02-29 12:34:56.789Z', 123456789012345678901234567890.123456789,"
+                        + " 123456789012345678901234567890, 1.1, 0.1, NaN, 1h2m3s, '10.0.0.1',"
+                        + " 50554d6e-29bb-11e5-b345-feff819cdc9f, 6ba7b810-9dad-11d1-80b4-00c04fd430c8, '2024-02-29',"
                         + " '12:34:56.123456789', true, 7, -3, (1, 'one'), ['a', 'b\"quoted'], {3, 1, 2},"
                         + " {'2024-01-01 00:00:00Z': 0x00ff}, {1: 'x'}, {street: 'Main', number: 1, photo: 0xbeef},"
-                        + " {street: 'Side', number: 2, photo: null}, [1.5, -2.25, 3.0], 'plain', [1.5, NaN, -Infinity], (Infinity, 1))"
-                        + " USING TIMESTAMP " + BEFORE);
+                        + " {street: 'Side', number: 2, photo: null}, [1.5, -2.25, 3.0], 'plain', [1.5, NaN,"
+                        + " -Infinity], (Infinity, 1)) USING TIMESTAMP " + BEFORE);
         Row before = direct.execute("SELECT * FROM fidelity.everything").one();
         Map<String, Object> key = Map.of("k", "yv4=", "at", "2024-02-29T12:34:56.789Z");
 

@@ -131,7 +131,10 @@ public final class HttpCallbackAdapter implements StoreAdapter {
         return states;
     }
 
-    /** One statement, the batch's call with its payload and headers (secrets as {@code secret:NAME}); every key DELETE_ROW. */
+    /**
+     * One statement, the batch's call with its payload and headers (secrets as {@code secret:NAME}); every key
+     * DELETE_ROW.
+     */
     @Override
     public DeletePlan planDelete(DeleteBatch batch) {
         requireBatch(batch.keys());

@@ -33,7 +33,9 @@ public final class HttpCallbackAdapterProvider implements StoreAdapterProvider {
         return open(HttpCallbackSettings.from(connection), HostResolver.SYSTEM, Clock.systemUTC());
     }
 
-    /** An adapter on {@code settings} whose targets are resolved by {@code resolver}, for registration and calls alike. */
+    /**
+     * An adapter on {@code settings} whose targets are resolved by {@code resolver}, for registration and calls alike.
+     */
     public static HttpCallbackAdapter open(HttpCallbackSettings settings, HostResolver resolver, Clock clock) {
         TargetPolicy policy = new TargetPolicy(settings, resolver);
         CallbackClient client = new CallbackClient(policy, new SecretHeaders(settings), settings, clock);

@@ -27,7 +27,8 @@ import java.util.TreeSet;
  *                              for NAT64), for owners inside the network; every other address must be public
  * @param timeoutMs             {@code timeout-ms}: connect and response timeout of one attempt (default 10000)
  * @param maxAttempts           {@code max-attempts}: attempts per call, the first included (default 4)
- * @param backoffMs             {@code backoff-ms}: first wait between attempts, doubled each time with jitter (default 200)
+ * @param backoffMs             {@code backoff-ms}: first wait between attempts, doubled each time with jitter (default
+ *                              200)
  * @param maxBatch              {@code max-batch}: keys per call (default 500)
  * @param secrets               {@code secret.<NAME>}: values of the {@code secret:NAME} header references; never logged
  * @param secretTeams           {@code secret-teams.<NAME>}: comma list of the owner teams whose specs may refer to
@@ -145,8 +146,8 @@ public record HttpCallbackSettings(
                     || host.contains("/")
                     || host.contains(":") && !host.startsWith("[")) {
                 throw new StoreException.Fatal("connection '" + ref + "' setting 'allowed-hosts' has '" + part.trim()
-                        + "'; list host names (owner.example.com), IP addresses or '*.suffix' patterns (*.corp.example.com),"
-                        + " without scheme, port or path; a bare '*' is not allowed");
+                        + "'; list host names (owner.example.com), IP addresses or '*.suffix' patterns"
+                        + " (*.corp.example.com), without scheme, port or path; a bare '*' is not allowed");
             }
             patterns.add(pattern);
         }

@@ -30,11 +30,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The data owner's service, for real, on 127.0.0.1 (or another loopback address, over HTTP or HTTPS): its store is an in-memory map of tables of rows, and it
- * answers {@code POST /<table>/delete} (deletes the rows named in {@code keys}, answers the counts) and
- * {@code POST /<table>/check} (answers {@code present} per key), after checking the {@code Authorization} header
- * (401 otherwise). Tests may script answers ahead of the real ones (a 503, a slow answer) and read what it
- * received.
+ * The data owner's service, for real, on 127.0.0.1 (or another loopback address, over HTTP or HTTPS): its store is an
+ * in-memory map of tables of rows, and it answers {@code POST /<table>/delete} (deletes the rows named in {@code keys},
+ * answers the counts) and {@code POST /<table>/check} (answers {@code present} per key), after checking the
+ * {@code Authorization} header (401 otherwise). Tests may script answers ahead of the real ones (a 503, a slow answer)
+ * and read what it received.
  */
 final class FakeOwnerService implements AutoCloseable {
 
@@ -112,7 +112,9 @@ final class FakeOwnerService implements AutoCloseable {
         return received.stream().filter(r -> r.table().equals(table)).toList();
     }
 
-    /** {@link #received}, once it holds {@code count} requests (a timed-out client may be ahead of the server's log). */
+    /**
+     * {@link #received}, once it holds {@code count} requests (a timed-out client may be ahead of the server's log).
+     */
     List<Received> receivedAtLeast(String table, int count) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (received(table).size() < count && System.nanoTime() < deadline) {
@@ -201,7 +203,9 @@ final class FakeOwnerService implements AutoCloseable {
         }
     }
 
-    /** A request as the owner received it; header names in lower case; {@code serverName} the TLS SNI (null over HTTP). */
+    /**
+     * A request as the owner received it; header names in lower case; {@code serverName} the TLS SNI (null over HTTP).
+     */
     record Received(
             String table, String action, String method, Map<String, String> headers, String body, String serverName) {}
 

@@ -135,8 +135,8 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
 
     /**
      * Checks the table, its primary key, the identifier and conditional columns (timestamp/timestamptz for
-     * TIMESTAMP, smallint/integer/bigint for VERSION; an explicit none is accepted and makes deletes independent of the cut-off),
-     * the declared hierarchy, and that no undeclared table has a foreign key to the dataset's tables.
+     * TIMESTAMP, smallint/integer/bigint for VERSION; an explicit none is accepted and makes deletes independent of the
+     * cut-off), the declared hierarchy, and that no undeclared table has a foreign key to the dataset's tables.
      */
     @Override
     public void checkDataset(DatasetSpec spec) {
@@ -145,7 +145,8 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
             LOG.log(
                     System.Logger.Level.WARNING,
                     "dataset ''{0}'' ({1}) is registered without a conditional column: its deletes"
-                            + " are not conditioned on the cut-off, so a row updated after it (but before the plan) is deleted too",
+                            + " are not conditioned on the cut-off, so a row updated after it (but before the plan) is"
+                            + " deleted too",
                     spec.name(),
                     spec.quotedTable());
         }
@@ -154,9 +155,9 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
             LOG.log(
                     System.Logger.Level.WARNING,
                     "dataset ''{0}'' is a tree whose identifier column ''{1}'' is its primary key,"
-                            + " and its nodes have their own identifier (the default): a subtree delete removes only the key''s row and"
-                            + " keeps every node under it; if the nodes belong to their key, set hierarchy.{0}.tree.node-identifier ="
-                            + " inherited",
+                            + " and its nodes have their own identifier (the default):"
+                            + " a subtree delete removes only the key''s row and keeps every node under it;"
+                            + " if the nodes belong to their key, set hierarchy.{0}.tree.node-identifier = inherited",
                     spec.name(),
                     spec.identifierColumn());
         }
@@ -244,7 +245,9 @@ public final class PostgresAdapter implements StoreAdapter, IdentifierLookup {
                 (c, sql) -> identifierIndex.refusal(c, sql.shape())));
     }
 
-    /** @throws IllegalArgumentException when {@link #lookupRefusal} refuses, or for empty, null or too many identifiers */
+    /**
+     * @throws IllegalArgumentException when {@link #lookupRefusal} refuses, or for empty, null or too many identifiers
+     */
     @Override
     public List<Map<String, Object>> keysByIdentifier(DatasetSpec spec, List<Object> identifiers, int limit) {
         if (identifiers == null

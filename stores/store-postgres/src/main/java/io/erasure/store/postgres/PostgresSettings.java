@@ -13,9 +13,10 @@ import io.erasure.store.spi.StoreException;
  * @param poolSize           {@code pool-size}: connections kept by the adapter (default 4)
  * @param batchSize          {@code batch-size}: keys per delete statement, each its own transaction (default 200),
  *                           so row locks are held briefly and a failure loses little work
- * @param statementTimeoutMs {@code statement-timeout-ms}: {@code statement_timeout} of the adapter's sessions (default 30000)
- * @param lockTimeoutMs      {@code lock-timeout-ms}: {@code lock_timeout}: a delete waiting on a live transaction's lock
- *                           gives up (and is retried later) rather than queueing traffic behind it (default 2000)
+ * @param statementTimeoutMs {@code statement-timeout-ms}: {@code statement_timeout} of the adapter's sessions (default
+ *                           30000)
+ * @param lockTimeoutMs      {@code lock-timeout-ms}: {@code lock_timeout}: a delete waiting on a live transaction's
+ *                           lock gives up (and is retried later) rather than queueing traffic behind it (default 2000)
  * @param latencyLimitMs     {@code latency-limit-ms}: the round trip that counts as fully loaded (default 100)
  * @param lockWaitLimit      {@code lock-wait-limit}: sessions waiting on locks that count as fully loaded (default 10)
  * @param activeSessionLimit {@code active-session-limit}: sessions running a statement at once that count as fully

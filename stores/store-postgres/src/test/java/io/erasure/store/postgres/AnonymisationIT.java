@@ -30,7 +30,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Anonymisation: clear columns under the cut-off, refuse what cannot be cleared, and restore only what is still clear. */
+/**
+ * Anonymisation: clear columns under the cut-off, refuse what cannot be cleared, and restore only what is still clear.
+ */
 class AnonymisationIT {
 
     private static final List<String> CLEAR = List.of("email", "phone");

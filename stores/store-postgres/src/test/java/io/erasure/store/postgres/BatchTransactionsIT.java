@@ -26,7 +26,8 @@ class BatchTransactionsIT {
         TestDatabase.execute("CREATE TABLE batching.deletes_seen (txid bigint, rows bigint)");
         TestDatabase.execute(
                 "CREATE OR REPLACE FUNCTION batching.count_deletes() RETURNS trigger LANGUAGE plpgsql AS $$"
-                        + " BEGIN INSERT INTO batching.deletes_seen SELECT txid_current(), count(*) FROM gone; RETURN NULL; END $$");
+                        + " BEGIN INSERT INTO batching.deletes_seen SELECT txid_current(), count(*)"
+                        + " FROM gone; RETURN NULL; END $$");
         TestDatabase.execute("CREATE TRIGGER count_deletes AFTER DELETE ON batching.items REFERENCING OLD TABLE AS gone"
                 + " FOR EACH STATEMENT EXECUTE FUNCTION batching.count_deletes()");
         TestDatabase.execute("INSERT INTO batching.items SELECT i, ? FROM generate_series(1, 1001) AS i", BEFORE);

@@ -66,8 +66,8 @@ class ChangedAfterReadIT {
                 + " (11, 10, 'y')");
         TestDatabase.execute("CREATE TABLE gap.notes (id bigint PRIMARY KEY, body text NOT NULL, email text)");
         TestDatabase.execute("INSERT INTO gap.notes SELECT i, 'note ' || i, i || '@x' FROM generate_series(1, 5) AS i");
-        TestDatabase.execute(
-                "CREATE TABLE gap.orders (id bigint PRIMARY KEY, customer text NOT NULL, updated_at timestamptz NOT NULL)");
+        TestDatabase.execute("CREATE TABLE gap.orders (id bigint PRIMARY KEY, customer text NOT NULL,"
+                + " updated_at timestamptz NOT NULL)");
         // no updated_at: the cut-off cannot tell when an item was written
         TestDatabase.execute(
                 "CREATE TABLE gap.order_items (order_id bigint NOT NULL REFERENCES gap.orders (id), line int,"

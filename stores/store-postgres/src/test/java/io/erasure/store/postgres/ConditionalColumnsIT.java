@@ -121,7 +121,8 @@ class ConditionalColumnsIT {
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("cond.text_stamp")
                 .hasMessageContaining(
-                        "'updated_at' is of type text; a TIMESTAMP conditional column must be timestamptz or timestamp");
+                        "'updated_at' is of type text; a TIMESTAMP conditional column must be timestamptz or"
+                                + " timestamp");
         assertThatThrownBy(() -> adapter.checkDataset(textStamp.toBuilder()
                         .conditionalColumn(ConditionalColumn.version("updated_at"))
                         .build()))

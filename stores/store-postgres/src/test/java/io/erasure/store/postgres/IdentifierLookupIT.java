@@ -19,7 +19,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Lookups by a non-key identifier column: only through an index that starts with it, typed as the column, in key order. */
+/**
+ * Lookups by a non-key identifier column: only through an index that starts with it, typed as the column, in key order.
+ */
 class IdentifierLookupIT {
 
     private static StoreAdapter adapter;

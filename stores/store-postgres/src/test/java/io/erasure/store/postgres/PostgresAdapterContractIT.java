@@ -66,9 +66,9 @@ class PostgresAdapterContractIT extends StoreAdapterContractTest {
             DatasetSpec spec =
                     missing(table).toBuilder().identifierColumn("member").build();
             TestDatabase.execute("DROP TABLE IF EXISTS " + spec.quotedTable());
-            TestDatabase.execute(
-                    "CREATE TABLE " + spec.quotedTable()
-                            + " (id bigint PRIMARY KEY, member bigint, payload text, score int, updated_at timestamptz NOT NULL)");
+            TestDatabase.execute("CREATE TABLE " + spec.quotedTable()
+                    + " (id bigint PRIMARY KEY, member bigint, payload text, score int,"
+                    + " updated_at timestamptz NOT NULL)");
             if (indexed) {
                 TestDatabase.execute("CREATE INDEX ON " + spec.quotedTable() + " (member)");
             }
@@ -125,8 +125,9 @@ class PostgresAdapterContractIT extends StoreAdapterContractTest {
                             + " 9223372036854775807, 12345678901234567.891,"
                             + " 123456789012345678901234567890.123456789012345678901234567890, 0.30000000000000004,"
                             + " 3.4028235e38, '2024-02-29 23:59:59.999999+00', '1999-12-31 23:59:59.000001', ?::bytea,"
-                            + " 'ffffffff-0000-4000-8000-00000000000a', ?, ARRAY['a', 'Zo\u00eb', NULL, '', '{quoted,}'],"
-                            + " ARRAY[0.1, 12345678901234567.891, -1.000, 1e-30]::numeric[], ?::jsonb, ?)",
+                            + " 'ffffffff-0000-4000-8000-00000000000a', ?, ARRAY['a', 'Zo\u00eb', NULL, '',"
+                            + " '{quoted,}'], ARRAY[0.1, 12345678901234567.891, -1.000, 1e-30]::numeric[], ?::jsonb,"
+                            + " ?)",
                     id,
                     everyByte,
                     "Zo\u00eb \u2211 \uD83D\uDE00 \"quoted\" \\ back\nslash\ttab",

@@ -57,8 +57,8 @@ class SchemaChangesIT {
     @BeforeEach
     void freshTable() {
         TestDatabase.execute("DROP TABLE IF EXISTS drift.sessions, drift.accounts");
-        TestDatabase.execute(
-                "CREATE TABLE drift.accounts (id bigint PRIMARY KEY, name text NOT NULL, updated_at timestamptz NOT NULL)");
+        TestDatabase.execute("CREATE TABLE drift.accounts (id bigint PRIMARY KEY, name text NOT NULL,"
+                + " updated_at timestamptz NOT NULL)");
         TestDatabase.execute(
                 "INSERT INTO drift.accounts SELECT i, 'account-' || i, ? FROM generate_series(1, 4) AS i", BEFORE);
         adapter.checkDataset(accounts);

@@ -92,7 +92,9 @@ public final class Pipeline {
         return replies;
     }
 
-    /** Commands collected for one write; each method returns the future of its reply, completed after {@link #send()}. */
+    /**
+     * Commands collected for one write; each method returns the future of its reply, completed after {@link #send()}.
+     */
     public final class Batch {
 
         private final List<RedisCommand<String, byte[], ?>> commands = new ArrayList<>();

@@ -9,11 +9,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The settings of one Redis connection ({@code erasure.connections.<ref>.settings.*}). The server is a standalone Redis (or a
- * proxy in front of one): multi-key {@code UNLINK} is not split by hash slot, so Redis Cluster is not supported.
+ * The settings of one Redis connection ({@code erasure.connections.<ref>.settings.*}). The server is a standalone Redis
+ * (or a proxy in front of one): multi-key {@code UNLINK} is not split by hash slot, so Redis Cluster is not supported.
  *
- * @param uri            {@code uri} ({@code redis://[[username]:password@]host[:port][/database]}, {@code rediss://} for
- *                       TLS), or {@code host} and {@code port} (default 6379); {@code username}, {@code password},
+ * @param uri            {@code uri} ({@code redis://[[username]:password@]host[:port][/database]}, {@code rediss://}
+ *                       for TLS), or {@code host} and {@code port} (default 6379); {@code username}, {@code password},
  *                       {@code database} and {@code timeout-ms} (default 5000, for connecting and for every command)
  *                       override what the URI says
  * @param pipelineSize   {@code pipeline-size}: keys per {@code UNLINK} command (default 500, at most
@@ -63,7 +63,8 @@ public record RedisSettings(
                         .withHost(connection
                                 .setting("host")
                                 .orElseThrow(() -> new StoreException.Fatal("connection '" + ref
-                                        + "' needs setting 'uri' (redis://host:6379/0) or 'host' (and 'port'); configure "
+                                        + "' needs setting 'uri' (redis://host:6379/0) or 'host' (and 'port');"
+                                        + " configure "
                                         + StoreConnection.property(ref, "host"))))
                         .withPort(port(connection))
                         .build());

@@ -93,7 +93,10 @@ class RedisAdapterContractIT extends StoreAdapterContractTest {
                     ttl < 0 ? null : (int) ttl));
         }
 
-        /** Hashes like the contract rows' whose fields hold bytes of every value, UTF-8 text beyond ASCII and numbers as text. */
+        /**
+         * Hashes like the contract rows' whose fields hold bytes of every value, UTF-8 text beyond ASCII and numbers as
+         * text.
+         */
         @Override
         public Optional<DatasetSpec> createForExtremeValues(String table) {
             return Optional.of(create(table));

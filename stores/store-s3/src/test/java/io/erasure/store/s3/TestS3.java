@@ -116,9 +116,9 @@ public final class TestS3 {
     }
 
     /**
-     * A test class's owner bucket and its dataset, as a class-level extension ({@code @RegisterExtension static}): before
-     * all tests the bucket is created and an adapter opened on it (no extra settings) that has checked the dataset; after
-     * all, the adapter is closed.
+     * A test class's owner bucket and its dataset, as a class-level extension ({@code @RegisterExtension static}):
+     * before all tests the bucket is created and an adapter opened on it (no extra settings) that has checked the
+     * dataset; after all, the adapter is closed.
      */
     public static final class OwnerBucket implements BeforeAllCallback, AfterAllCallback {
 

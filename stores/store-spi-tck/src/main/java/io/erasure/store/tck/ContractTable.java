@@ -57,7 +57,10 @@ public interface ContractTable {
         return Optional.empty();
     }
 
-    /** Writes row {@code id} of a table of {@link #createForExtremeValues} with the fixture's values, as of {@code writeTimeMicros}. */
+    /**
+     * Writes row {@code id} of a table of {@link #createForExtremeValues} with the fixture's values, as of
+     * {@code writeTimeMicros}.
+     */
     default void writeExtremeValues(DatasetSpec spec, long id, long writeTimeMicros) {
         throw new UnsupportedOperationException("this fixture has no table for extreme values");
     }

@@ -21,8 +21,9 @@ public interface BulkRestoreProvider {
     String type();
 
     /**
-     * Bulk restores under {@code options}, reading the time (remaining TTLs) from {@code clock}, once what they need on this machine is there (the Cassandra one: the
-     * SSTable writer's classpath). Checking that may read the filesystem: call it once and keep the answer.
+     * Bulk restores under {@code options}, reading the time (remaining TTLs) from {@code clock}, once what they need on
+     * this machine is there (the Cassandra one: the SSTable writer's classpath). Checking that may read the filesystem:
+     * call it once and keep the answer.
      *
      * @throws IllegalArgumentException if an option is malformed (a configuration error: the message names the setting
      *                                  under {@link BulkRestoreOptions#settingsPrefix()})

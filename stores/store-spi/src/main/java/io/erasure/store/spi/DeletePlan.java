@@ -52,7 +52,10 @@ public record DeletePlan(
     public enum Action {
         /** A row delete conditioned on the cut-off. */
         DELETE_ROW,
-        /** Covered by a partition delete: the partition held nothing but rows of this batch, all at or before the cut-off. */
+        /**
+         * Covered by a partition delete: the partition held nothing but rows of this batch, all at or before the
+         * cut-off.
+         */
         DELETE_PARTITION,
         /**
          * Anonymisation: the batch's clear columns are set to null, the row is kept; conditioned on the cut-off like a

@@ -17,8 +17,8 @@ import java.util.Optional;
  * the ordinary plan → log → delete steps, which skip rows written after the cut-off.
  *
  * <h2>Threading and errors</h2>
- * As {@link StoreAdapter}: thread-safe; {@link StoreException.Retriable} for store trouble, {@link StoreException.Fatal}
- * when retrying cannot help.
+ * As {@link StoreAdapter}: thread-safe; {@link StoreException.Retriable} for store trouble,
+ * {@link StoreException.Fatal} when retrying cannot help.
  */
 public interface IdentifierLookup {
 

@@ -25,9 +25,9 @@ public record RestoreOutcome(List<RecordOutcome> records) {
         /** The store refused the write; see detail. */
         FAILED,
         /**
-         * The row belongs under a parent row (a foreign key) that is not in the store: nothing was written. Restored after
-         * its parent's record, it goes in; a recovery tries it again once its other records are back, and reports it
-         * FAILED only if the parent never came.
+         * The row belongs under a parent row (a foreign key) that is not in the store: nothing was written. Restored
+         * after its parent's record, it goes in; a recovery tries it again once its other records are back, and reports
+         * it FAILED only if the parent never came.
          */
         PARENT_MISSING
     }

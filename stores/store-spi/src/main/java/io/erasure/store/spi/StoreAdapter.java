@@ -9,7 +9,9 @@ import java.util.Map;
  * The only way validation, deletion and recovery reach a store.
  *
  * <h2>Lifecycle</h2>
- * {@code open → checkDataset → (readRows | checkLiveState | planDelete → executeDelete | restore | loadSignal)* → close}.
+ * <pre>{@code
+ * open → checkDataset → (readRows | checkLiveState | planDelete → executeDelete | restore | loadSignal)* → close
+ * }</pre>
  * {@link #checkDataset} must have accepted a spec before any other call uses it.
  *
  * <h2>Threading</h2>

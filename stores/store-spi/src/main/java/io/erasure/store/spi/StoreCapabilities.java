@@ -28,8 +28,8 @@ public record StoreCapabilities(int maxBatch, Set<Capability> supported) {
          */
         CUTOFF_CONDITIONED,
         /**
-         * Can anonymise: plan and execute a batch with clear columns ({@link DeleteBatch#clearColumns()}) that sets them
-         * to null under the cut-off rule and keeps the rows.
+         * Can anonymise: plan and execute a batch with clear columns ({@link DeleteBatch#clearColumns()}) that sets
+         * them to null under the cut-off rule and keeps the rows.
          */
         CLEAR_COLUMNS
     }

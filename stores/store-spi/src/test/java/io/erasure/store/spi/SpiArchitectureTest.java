@@ -27,8 +27,9 @@ class SpiArchitectureTest {
                         "com.fasterxml.jackson.annotation..",
                         "org.jspecify.annotations..")
                 .because("adapters and every service share these types: a framework here would force its version on all"
-                        + " of them (Kafka Connect's connect-api is the model). Wire frameworks in the service modules instead;"
-                        + " annotations that only describe the types (Jackson's, JSpecify's nullness) are fine.")
+                        + " of them (Kafka Connect's connect-api is the model). Wire frameworks in the service modules"
+                        + " instead; annotations that only describe the types (Jackson's,"
+                        + " JSpecify's nullness) are fine.")
                 .check(spiAndModel);
     }
 }

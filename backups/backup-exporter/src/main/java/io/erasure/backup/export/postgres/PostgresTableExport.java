@@ -207,7 +207,8 @@ public final class PostgresTableExport implements TableExport {
         List<ColumnSchema> columns = new ArrayList<>();
         try (PreparedStatement statement = connection.prepareStatement("""
                 SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
-                WHERE a.attrelid = (quote_ident(?) || '.' || quote_ident(?))::regclass AND a.attnum > 0 AND NOT a.attisdropped
+                WHERE a.attrelid = (quote_ident(?) || '.' || quote_ident(?))::regclass AND a.attnum > 0
+                    AND NOT a.attisdropped
                 ORDER BY a.attnum""")) {
             statement.setString(1, schemaName);
             statement.setString(2, table);

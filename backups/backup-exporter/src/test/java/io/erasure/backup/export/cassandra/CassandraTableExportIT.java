@@ -48,15 +48,15 @@ class CassandraTableExportIT {
                 .addContactPoint(new InetSocketAddress(CASSANDRA.host(), CASSANDRA.port()))
                 .withLocalDatacenter(CASSANDRA.localDatacenter())
                 .build();
-        session.execute(
-                "CREATE KEYSPACE IF NOT EXISTS export_test WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        session.execute("CREATE KEYSPACE IF NOT EXISTS export_test WITH replication = {'class': 'SimpleStrategy',"
+                + " 'replication_factor': 1}");
         session.execute("CREATE TABLE IF NOT EXISTS export_test.events (tenant text, customer_id bigint, at timestamp,"
                 + " kind text, amount decimal, tags set<text>, PRIMARY KEY ((tenant, customer_id), at))");
         session.execute("TRUNCATE export_test.events");
         for (int i = 0; i < 300; i++) {
             session.execute(
-                    "INSERT INTO export_test.events (tenant, customer_id, at, kind, amount, tags) VALUES (?, ?, ?, ?, ?, ?)"
-                            + " USING TIMESTAMP " + (T + i),
+                    "INSERT INTO export_test.events (tenant, customer_id, at, kind, amount, tags)"
+                            + " VALUES (?, ?, ?, ?, ?, ?) USING TIMESTAMP " + (T + i),
                     "t" + (i % 3),
                     (long) (i % 40),
                     Instant.ofEpochSecond(1_700_000_000L + i),

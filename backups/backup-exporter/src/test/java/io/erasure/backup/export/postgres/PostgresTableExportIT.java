@@ -56,7 +56,8 @@ class PostgresTableExportIT {
         String[] notes = {"plain", "quote \" and 'single'", "back\\slash", "new\nline", "comma, here", "ünï ✓", "", null
         };
         try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO export_test.accounts VALUES (?, ?, ?, ?, ?, '2024-01-31T02:00:00Z'::timestamptz + ? * interval '1 second')")) {
+                "INSERT INTO export_test.accounts VALUES (?, ?, ?, ?, ?, '2024-01-31T02:00:00Z'::timestamptz + ? *"
+                        + " interval '1 second')")) {
             for (int i = 0; i < 50; i++) {
                 long customer = 1000 + i / 3;
                 int seq = i % 3;

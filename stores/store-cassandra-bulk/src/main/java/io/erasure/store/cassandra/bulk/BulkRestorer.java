@@ -37,8 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <ol>
  *   <li>The live state of every key is read first through the adapter; a key with live data again (a write after the
- *       cut-off, or an earlier restore) gets no row in the SSTables: it is restored through the adapter's online restore,
- *       which puts back each cell that has no newer one and keeps the newer ones ({@link Restorer}).</li>
+ *       cut-off, or an earlier restore) gets no row in the SSTables: it is restored through the adapter's online
+ *       restore, which puts back each cell that has no newer one and keeps the newer ones ({@link Restorer}).</li>
  *   <li>The remaining rows are written, each cell at cut-off + 1 µs with its remaining TTL, by
  *       {@code CQLSSTableWriter} in a child JVM ({@link SSTableWriterProcess}); records whose every column
  *       expired are {@link Status#EXPIRED} and written nowhere.</li>
@@ -162,7 +162,8 @@ public final class BulkRestorer {
                                 records.get(i),
                                 Status.FAILED,
                                 "imported but not readable: the node ignored the SSTable"
-                                        + " (is storage_compatibility_mode NONE?) or a delete newer than the restore removed it");
+                                        + " (is storage_compatibility_mode NONE?) or a delete newer than the restore"
+                                        + " removed it");
             }
         }
         restoreIntoLiveRows(spec, records, live, outcomes);

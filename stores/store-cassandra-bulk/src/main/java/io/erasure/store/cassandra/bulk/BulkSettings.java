@@ -50,9 +50,9 @@ public record BulkSettings(
      *   <li>{@link #IMPORT}: JMX {@code importNewSSTables} ({@code nodetool import}); the node moves the files from the
      *       work dir into its data folder, so the node must run on this machine (or see the work dir at the same
      *       path). It loads into that one node only.</li>
-     *   <li>{@link #SSTABLELOADER}: {@code org.apache.cassandra.tools.BulkLoader} in a child JVM; it reads the ring over
-     *       the native protocol and streams each partition to its replicas over their storage (internode) port, which
-     *       must be reachable from this machine. Works for remote nodes and whole clusters.</li>
+     *   <li>{@link #SSTABLELOADER}: {@code org.apache.cassandra.tools.BulkLoader} in a child JVM; it reads the ring
+     *       over the native protocol and streams each partition to its replicas over their storage (internode) port,
+     *       which must be reachable from this machine. Works for remote nodes and whole clusters.</li>
      *   <li>{@link #AUTO} (default): {@code IMPORT} when the JMX host is a loopback or local address of this machine
      *       and the work dir exists (it is created when it can be), {@code SSTABLELOADER} otherwise.</li>
      * </ul>
@@ -234,7 +234,8 @@ public record BulkSettings(
         CassandraSettings settings = CassandraSettings.from(connection);
         InetSocketAddress jmx = settings.jmx()
                 .orElseThrow(() -> new StoreException.Fatal("connection '" + connection.ref()
-                        + "' has no 'jmx-port': the bulk restore path imports SSTables over the node's JMX; set erasure.connections."
+                        + "' has no 'jmx-port': the bulk restore path imports SSTables over the node's JMX;"
+                        + " set erasure.connections."
                         + connection.ref() + ".settings.jmx-host and .jmx-port, or restore online only"));
         Map<String, ?> environment = settings.credentials()
                 .<Map<String, ?>>map(c -> Map.of(JMXConnector.CREDENTIALS, new String[] {c.username(), c.password()}))

@@ -12,13 +12,14 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Runs {@code sstableloader} ({@code org.apache.cassandra.tools.BulkLoader} of cassandra-all 5.0.6) in a child JVM on the
- * same classpath as the SSTable writer ({@link WriterClasspath}): it reads the ring from the contact points over the
- * native protocol, then streams every partition of the SSTables in {@code <dir>/<keyspace>/<table>} to its replicas over
- * their storage (internode) port. Pitfall: 5.0.6's loader connects to every replica at the one port of {@code -sp}
- * (default 7000, {@code BulkLoadConnectionFactory}), not at the port the node advertises in {@code system.local}: a node
- * whose {@code storage_port} is another needs {@link Streaming#storagePort()}. The cells keep the timestamps and TTLs they were written with, so last-write-wins
- * decides against newer data exactly as after an import. Output goes to {@code loader.log} beside the SSTables.
+ * Runs {@code sstableloader} ({@code org.apache.cassandra.tools.BulkLoader} of cassandra-all 5.0.6) in a child JVM on
+ * the same classpath as the SSTable writer ({@link WriterClasspath}): it reads the ring from the contact points over
+ * the native protocol, then streams every partition of the SSTables in {@code <dir>/<keyspace>/<table>} to its replicas
+ * over their storage (internode) port. Pitfall: 5.0.6's loader connects to every replica at the one port of {@code -sp}
+ * (default 7000, {@code BulkLoadConnectionFactory}), not at the port the node advertises in {@code system.local}: a
+ * node whose {@code storage_port} is another needs {@link Streaming#storagePort()}. The cells keep the timestamps and
+ * TTLs they were written with, so last-write-wins decides against newer data exactly as after an import. Output goes to
+ * {@code loader.log} beside the SSTables.
  */
 final class SSTableLoaderProcess {
 
@@ -41,7 +42,8 @@ final class SSTableLoaderProcess {
         if (streaming == null) {
             throw new StoreException.Fatal(
                     "the bulk restore is set to load with sstableloader but has no contact points to"
-                            + " stream to (BulkSettings.streaming); build the settings with BulkSettings.of(connection, ...)");
+                            + " stream to (BulkSettings.streaming); build the settings with BulkSettings.of(connection,"
+                            + " ...)");
         }
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         jvmArgs.addAll(JavaRuntimes.CASSANDRA_JAVA17_FLAGS);
@@ -67,7 +69,9 @@ final class SSTableLoaderProcess {
         }
     }
 
-    /** BulkLoader's arguments: contact points, native port, storage port, credentials, TLS config, then the directory. */
+    /**
+     * BulkLoader's arguments: contact points, native port, storage port, credentials, TLS config, then the directory.
+     */
     static List<String> arguments(Streaming streaming, Path tableDir) {
         List<String> args = new ArrayList<>();
         args.add("-d");
@@ -109,12 +113,12 @@ final class SSTableLoaderProcess {
         if (log.contains("Connection refused")
                 || log.contains("Failed to connect")
                 || log.contains("connection refused")) {
-            return " (a node refused a connection: sstableloader reads the ring from the contact points' native port, then"
-                    + " streams to every replica at one storage port, "
+            return " (a node refused a connection: sstableloader reads the ring from the contact points' native port,"
+                    + " then streams to every replica at one storage port, "
                     + (streaming.storagePort() == null ? "7000 (the default)" : streaming.storagePort())
                     + ", whatever port the node advertises: set the connection's 'storage-port' to"
-                    + " the nodes' storage_port and let this machine reach it, or use erasure.recovery.bulk-loader=import for"
-                    + " a node on this machine)";
+                    + " the nodes' storage_port and let this machine reach it, or use"
+                    + " erasure.recovery.bulk-loader=import for a node on this machine)";
         }
         return "";
     }

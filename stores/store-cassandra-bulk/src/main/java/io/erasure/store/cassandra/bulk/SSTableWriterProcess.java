@@ -22,8 +22,8 @@ final class SSTableWriterProcess {
     private final String classpath;
 
     /**
-     * @param classpath the child's classpath as {@link WriterClasspath#resolve} returns it, or null for runtime-cassandra's
-     *                  on this JVM's classpath (found on every write)
+     * @param classpath the child's classpath as {@link WriterClasspath#resolve} returns it, or null for
+     *                  runtime-cassandra's on this JVM's classpath (found on every write)
      */
     SSTableWriterProcess(Duration timeout, String heap, String classpath) {
         this.timeout = timeout;

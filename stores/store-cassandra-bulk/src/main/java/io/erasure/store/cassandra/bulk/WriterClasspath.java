@@ -24,7 +24,8 @@ import java.util.zip.ZipFile;
  * ./mvnw -q -pl local-infra/runtimes/runtime-cassandra -am install -DskipTests
  * ./mvnw -q -f local-infra/runtimes/runtime-cassandra/pom.xml dependency:copy-dependencies -DincludeScope=runtime \
  *   -DoutputDirectory=target/sstable-writer
- * cp local-infra/runtimes/runtime-cassandra/target/runtime-cassandra-*.jar local-infra/runtimes/runtime-cassandra/target/sstable-writer/
+ * cp local-infra/runtimes/runtime-cassandra/target/runtime-cassandra-*.jar \
+ *   local-infra/runtimes/runtime-cassandra/target/sstable-writer/
  * </pre>
  * Where {@code runtime-cassandra} is on this JVM's classpath (tests, the local platform), its build-time
  * classpath file is used when nothing is configured.
@@ -49,7 +50,8 @@ public final class WriterClasspath {
      * The classpath to start the writer on.
      *
      * @param configured the deployment's classpath ({@code File.pathSeparator}-separated jars, folders of classes,
-     *                   or {@code folder/*}); null or blank for {@code runtime-cassandra}'s, found on this JVM's classpath
+     *                   or {@code folder/*}); null or blank for {@code runtime-cassandra}'s, found on this JVM's
+     *                   classpath
      * @param property   the setting {@code configured} comes from, named in every error
      * @throws IllegalStateException naming {@code property} if there is no classpath, or it lacks a file or a class
      */
@@ -60,8 +62,9 @@ public final class WriterClasspath {
             } catch (IllegalStateException e) {
                 throw new IllegalStateException(
                         "the bulk restore path needs the SSTable writer's classpath: set " + property
-                                + " to the runtime-cassandra jar, process-guard and cassandra-all with its dependencies (e.g. a folder"
-                                + " of those jars as /opt/erasure/sstable-writer/*); this JVM has no " + RUNTIME
+                                + " to the runtime-cassandra jar, process-guard and cassandra-all with its dependencies"
+                                + " (e.g. a folder of those jars as /opt/erasure/sstable-writer/*);"
+                                + " this JVM has no " + RUNTIME
                                 + " to fall back on ("
                                 + e.getMessage() + ")",
                         e);
@@ -81,9 +84,9 @@ public final class WriterClasspath {
             }
         });
         if (!missing.isEmpty()) {
-            throw new IllegalStateException(
-                    property + " = '" + configured + "' lacks " + String.join(", ", missing)
-                            + ": it must hold the runtime-cassandra jar and its runtime dependencies (process-guard, cassandra-all...)");
+            throw new IllegalStateException(property + " = '" + configured + "' lacks " + String.join(", ", missing)
+                    + ": it must hold the runtime-cassandra jar and its runtime dependencies (process-guard,"
+                    + " cassandra-all...)");
         }
         return configured.trim();
     }

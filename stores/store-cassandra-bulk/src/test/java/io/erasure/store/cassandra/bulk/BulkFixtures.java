@@ -56,8 +56,8 @@ public final class BulkFixtures {
 
     /**
      * A bulk restorer on the local node that loads with {@code loader}; {@code sstableloader} reads the ring from the
-     * node's native port and streams to its storage port ({@code listen_port} of {@code system.local}: the local engine's
-     * is a free port, not 7000, and the loader does not take the port the node advertises).
+     * node's native port and streams to its storage port ({@code listen_port} of {@code system.local}: the local
+     * engine's is a free port, not 7000, and the loader does not take the port the node advertises).
      */
     public static BulkRestorer bulkRestorer(
             CassandraStoreAdapter adapter, Clock clock, BulkSettings.Loader loader, CqlSession direct) {

@@ -25,7 +25,8 @@ import java.util.List;
  *       replica is down and may have been so for longer than {@code gc_grace_seconds} (the adapter only knows since
  *       when it has seen it down), or when a replica's state is unknown;</li>
  *   <li><b>WARN</b> when the batch writes more tombstones into one partition than {@code tombstone_warn_threshold}:
- *       reads of that partition will warn (and fail past {@code tombstone_failure_threshold}) until they are purged.</li>
+ *       reads of that partition will warn (and fail past {@code tombstone_failure_threshold}) until they are
+ *       purged.</li>
  * </ul>
  *
  * <p>With a replication factor of 1 (a single node, or one replica per row) no replica can be stale: a node that
@@ -56,9 +57,10 @@ public final class GcGraceGuard {
             if (gcGrace.isZero()) {
                 refusals.add(
                         table.name() + " has gc_grace_seconds = 0 with replication factor " + replication.describe()
-                                + ": its tombstones may be purged before they reach every replica, and a replica that missed the"
-                                + " delete would bring the rows back; set gc_grace_seconds longer than the repair interval (ALTER"
-                                + " TABLE " + table.name() + " WITH gc_grace_seconds = 864000) before deleting");
+                                + ": its tombstones may be purged before they reach every replica,"
+                                + " and a replica that missed the delete would bring the rows back;"
+                                + " set gc_grace_seconds longer than the repair interval (ALTER TABLE"
+                                + " " + table.name() + " WITH gc_grace_seconds = 864000) before deleting");
             }
             for (NodeStatus node : cluster.nodes()) {
                 if (replication.holdsReplicasIn(node.datacenter())) {
@@ -101,7 +103,8 @@ public final class GcGraceGuard {
         if (atLeast.compareTo(gcGrace) > 0) {
             refusals.add(
                     "node " + node.address() + " has been unreachable for " + human(atLeast) + ", longer than " + grace
-                            + ": its data may resurrect deleted rows; repair it (nodetool repair) or remove it before deleting");
+                            + ": its data may resurrect deleted rows; repair it (nodetool repair) or remove it before"
+                            + " deleting");
             return;
         }
         if (node.lastSeenUp().isEmpty()) {

@@ -20,7 +20,10 @@ public record NodeStatus(
         Optional<Instant> seenDownSince,
         Optional<Instant> lastSeenUp) {
 
-    /** Whether the node can be reached, in the view the adapter trusts (gossip over JMX if configured, else the driver's). */
+    /**
+     * Whether the node can be reached, in the view the adapter trusts (gossip over JMX if configured, else the
+     * driver's).
+     */
     public enum Reachability {
         UP,
         DOWN,

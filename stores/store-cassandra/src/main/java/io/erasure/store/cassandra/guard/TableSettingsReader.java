@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code gc_grace_seconds} from {@code system_schema.tables} and the replication from
  *       {@code system_schema.keyspaces};</li>
- *   <li>{@code tombstone_warn_threshold} from {@code system_views.settings} of the node that answers (default 1000);</li>
+ *   <li>{@code tombstone_warn_threshold} from {@code system_views.settings} of the node that answers (default
+ *   1000);</li>
  *   <li>the last successful repair from {@code system_distributed.repair_history}, the only durable, cluster-wide
  *       record of repairs (one row per repaired range and session, written by the repair coordinator; partitioned
  *       by table, so the lookup is one partition read newest first, bounded to the last {@code gc_grace_seconds}).
@@ -76,7 +77,8 @@ public final class TableSettingsReader {
                 "reading the settings of " + spec.quotedTable(),
                 List.of(
                         local(
-                                "SELECT gc_grace_seconds FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?",
+                                "SELECT gc_grace_seconds FROM system_schema.tables WHERE keyspace_name = ?"
+                                        + " AND table_name = ?",
                                 keyspace,
                                 table),
                         local("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?", keyspace),
@@ -95,11 +97,15 @@ public final class TableSettingsReader {
                 keyspace, table, gcGrace, replication, lastRepair(keyspace, table, now.minus(gcGrace)), threshold);
     }
 
-    /** The end of the newest successful repair of the table that started after {@code since}; empty if none or unreadable. */
+    /**
+     * The end of the newest successful repair of the table that started after {@code since}; empty if none or
+     * unreadable.
+     */
     private Optional<Instant> lastRepair(String keyspace, String table, Instant since) {
         SimpleStatement query = SimpleStatement.newInstance(
                         "SELECT status, finished_at FROM system_distributed.repair_history"
-                                + " WHERE keyspace_name = ? AND columnfamily_name = ? AND id >= minTimeuuid(?) ORDER BY id DESC",
+                                + " WHERE keyspace_name = ? AND columnfamily_name = ? AND id >= minTimeuuid(?)"
+                                + " ORDER BY id DESC",
                         keyspace,
                         table,
                         since)

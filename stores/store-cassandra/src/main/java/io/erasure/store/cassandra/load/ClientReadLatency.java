@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * it ended; a throttle steered by it would keep cutting long after the cause was gone. Instead the histogram's
  * cumulative bucket counts (operation {@code values}, the same 1.2-spaced microsecond buckets) are read at each
  * measurement and a window's p99 is taken from the counts added since the window began. A window closes once it is
- * {@link #MIN_WINDOW} old with at least {@link #MIN_READS} reads in it, or {@link #MAX_WINDOW} old (with fewer reads, or
- * none: then there is no latency to report). Until the next window closes the last one is reported again, with its
+ * {@link #MIN_WINDOW} old with at least {@link #MIN_READS} reads in it, or {@link #MAX_WINDOW} old (with fewer reads,
+ * or none: then there is no latency to report). Until the next window closes the last one is reported again, with its
  * own end, so a consumer counts it once. The counts are read without side effects on the node (unlike the MBean's
  * {@code RecentValues}, which every JMX client would share). Deletion's own reads are kept out where the node allows:
  * it also counts reads per consistency level ({@code scope=Read-LOCAL_QUORUM}, ...), so reads at other levels than

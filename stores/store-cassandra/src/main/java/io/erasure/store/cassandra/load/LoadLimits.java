@@ -9,7 +9,8 @@ import io.erasure.store.spi.StoreException;
  *
  * @param mutationBacklog    pending + blocked {@code MutationStage} tasks ({@code load.mutation-backlog}, default 128)
  * @param readBacklog        pending + blocked {@code ReadStage} tasks ({@code load.read-backlog}, default 128)
- * @param compactionBacklog  pending + blocked {@code CompactionExecutor} tasks ({@code load.compaction-backlog}, default 16)
+ * @param compactionBacklog  pending + blocked {@code CompactionExecutor} tasks ({@code load.compaction-backlog},
+ *                           default 16)
  * @param writeLatencyMillis p99 local write latency of the busiest table ({@code load.write-latency-ms}, default 20)
  * @param readLatencyMillis  p99 local read latency of the busiest table ({@code load.read-latency-ms}, default 50)
  * @param pendingCompactions JMX {@code Compaction.PendingTasks} ({@code load.pending-compactions}, default 100)

@@ -25,7 +25,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code mutation_backlog}, {@code read_backlog}, {@code compaction_backlog}: pending + blocked tasks of
- *       {@code MutationStage}, {@code ReadStage} and {@code CompactionExecutor} ({@code system_views.thread_pools});</li>
+ *       {@code MutationStage}, {@code ReadStage} and {@code CompactionExecutor}
+ *       ({@code system_views.thread_pools});</li>
  *   <li>{@code write_latency}, {@code read_latency}: the highest recent p99 of any user table
  *       ({@code system_views.local_write_latency} / {@code local_read_latency}, column {@code p99th_ms});</li>
  *   <li>{@code pending_compactions}: JMX {@code Compaction.PendingTasks}, when a JMX address is configured

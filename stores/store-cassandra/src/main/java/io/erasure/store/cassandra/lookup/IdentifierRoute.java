@@ -39,7 +39,9 @@ public final class IdentifierRoute {
         this.cql = cql;
     }
 
-    /** Null when the identifier's rows can be found by a partition read or an index; otherwise why not, with the fix. */
+    /**
+     * Null when the identifier's rows can be found by a partition read or an index; otherwise why not, with the fix.
+     */
     public String refusal(DatasetSpec spec) {
         String column = spec.identifierColumn();
         KeyColumns keys = spec.keyColumns();

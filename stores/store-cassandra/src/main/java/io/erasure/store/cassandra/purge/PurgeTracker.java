@@ -25,7 +25,10 @@ import java.util.Optional;
  */
 public final class PurgeTracker {
 
-    /** Cassandra's SSTable statistics keep tombstone deletion times rounded up to this ({@code cassandra.streaminghistogram.roundseconds}). */
+    /**
+     * Cassandra's SSTable statistics keep tombstone deletion times rounded up to this
+     * ({@code cassandra.streaminghistogram.roundseconds}).
+     */
     public static final Duration STATISTICS_ROUNDING = Duration.ofSeconds(60);
 
     private final TableSettingsReader settings;
@@ -41,7 +44,10 @@ public final class PurgeTracker {
         this.clock = clock;
     }
 
-    /** The purge status of the tombstones a run wrote into {@code spec}'s table, its last delete executed at {@code deletedAt}. */
+    /**
+     * The purge status of the tombstones a run wrote into {@code spec}'s table, its last delete executed at
+     * {@code deletedAt}.
+     */
     public PurgeStatus status(DatasetSpec spec, Instant deletedAt) {
         SSTableTombstones tombstones = sstables.orElseThrow(() -> new StoreException.Fatal("the purge status of "
                 + spec.quotedTable()

@@ -80,8 +80,8 @@ public final class RestoreWrites {
     }
 
     /**
-     * The inserts restoring {@code cells} of {@code record} (all of {@link #cellsByTtl}, or {@link CellsByTtl#only some}
-     * of them); empty if they all expired.
+     * The inserts restoring {@code cells} of {@code record} (all of {@link #cellsByTtl}, or
+     * {@link CellsByTtl#only some} of them); empty if they all expired.
      */
     public static List<RowWrite> of(TableShape shape, DeletionRecord record, CellsByTtl cells) {
         long writeTime = record.cutoff().restoreWriteTimeMicros();

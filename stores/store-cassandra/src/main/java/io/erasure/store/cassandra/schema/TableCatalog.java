@@ -128,8 +128,8 @@ public final class TableCatalog {
             throw refuse(
                     spec,
                     "names conditionalColumn '" + named.name() + "', but Cassandra deletes are conditioned on"
-                            + " each cell's write time (USING TIMESTAMP at the cut-off), not on a column; set conditionalColumn"
-                            + " to none");
+                            + " each cell's write time (USING TIMESTAMP at the cut-off), not on a column;"
+                            + " set conditionalColumn to none");
         }
 
         Map<String, DataType> keyTypes = new LinkedHashMap<>();
@@ -141,8 +141,9 @@ public final class TableCatalog {
                 throw refuse(
                         spec,
                         "points at counter table " + name + " (column '" + columnName + "' is a counter):"
-                                + " counters cannot be deleted at a cut-off timestamp nor restored to their value, so a counter"
-                                + " table cannot be served safely; keep deletable data in a regular table");
+                                + " counters cannot be deleted at a cut-off timestamp nor restored to their value,"
+                                + " so a counter table cannot be served safely; keep deletable data in a regular"
+                                + " table");
             }
             unsupportedType(type).ifPresent(why -> {
                 throw refuse(
@@ -154,8 +155,9 @@ public final class TableCatalog {
                 throw refuse(
                         spec,
                         "points at table " + name + " with static column '" + columnName + "': a static"
-                                + " column belongs to the whole partition, so a row delete leaves it and a partition delete would"
-                                + " remove data no deletion record holds; move it into a regular column or a separate table");
+                                + " column belongs to the whole partition, so a row delete leaves it and a partition"
+                                + " delete would remove data no deletion record holds;"
+                                + " move it into a regular column or a separate table");
             }
             if (spec.keyColumns().isPrimaryKeyColumn(columnName)) {
                 keyTypes.put(columnName, type);

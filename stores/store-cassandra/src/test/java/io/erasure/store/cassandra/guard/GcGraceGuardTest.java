@@ -31,8 +31,8 @@ class GcGraceGuardTest {
         assertThat(decision.verdict()).isEqualTo(Verdict.REFUSE);
         assertThat(decision.reasons())
                 .containsExactly("node 127.0.0.2 has been unreachable for 11 days, longer than"
-                        + " demo.member_profiles' gc_grace_seconds of 10 days: its data may resurrect deleted rows; repair it"
-                        + " (nodetool repair) or remove it before deleting");
+                        + " demo.member_profiles' gc_grace_seconds of 10 days: its data may resurrect deleted rows;"
+                        + " repair it (nodetool repair) or remove it before deleting");
     }
 
     @Test

@@ -246,7 +246,9 @@ public final class CallbackClient implements AutoCloseable {
         throw new StoreException.Fatal(request.target() + " was refused with " + status + ": " + excerpt + hint);
     }
 
-    /** The body's first {@value #EXCERPT_CHARS} characters, secrets redacted (before cutting, so none is half shown). */
+    /**
+     * The body's first {@value #EXCERPT_CHARS} characters, secrets redacted (before cutting, so none is half shown).
+     */
     private String excerpt(String body) {
         if (body == null || body.isBlank()) {
             return "(empty body)";

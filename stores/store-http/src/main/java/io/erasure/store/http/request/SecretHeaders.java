@@ -42,7 +42,10 @@ public final class SecretHeaders {
         resolve(headers, ownerTeam);
     }
 
-    /** {@code text} (e.g. a response body the owner echoed a header into) with every secret value replaced by its reference. */
+    /**
+     * {@code text} (e.g. a response body the owner echoed a header into) with every secret value replaced by its
+     * reference.
+     */
     public String redact(String text) {
         String redacted = text;
         for (Map.Entry<String, String> secret : settings.secrets().entrySet()) {

@@ -30,7 +30,9 @@ public final class JsonValues {
 
     private JsonValues() {}
 
-    /** A JSON array of row documents (keys, or keys with a planned version), in order, for {@code jsonb_array_elements}. */
+    /**
+     * A JSON array of row documents (keys, or keys with a planned version), in order, for {@code jsonb_array_elements}.
+     */
     public static String documents(TableSchema table, List<? extends Map<String, ?>> rows) {
         List<Map<String, Object>> converted = new ArrayList<>(rows.size());
         rows.forEach(row -> converted.add(toStore(table, row)));

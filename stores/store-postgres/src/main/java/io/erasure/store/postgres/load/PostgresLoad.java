@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
  *   <li>{@code active_sessions}: client sessions running a statement now (this one aside) over
  *       {@code active-session-limit}: work the database has in hand, whoever sent it;</li>
  *   <li>{@code cpu}: those of them on a CPU (active with no wait event: not waiting for I/O, a lock or a client) over
- *       {@code cpus}, the database host's cores: PostgreSQL's CPU use as seen from SQL, without access to the host.</li>
+ *       {@code cpus}, the database host's cores: PostgreSQL's CPU use as seen from SQL, without access to the
+ *       host.</li>
  * </ul>
  * Counting other users' sessions in {@code pg_stat_activity} needs the {@code pg_monitor} role; without it the
  * connection count is a lower bound.

@@ -17,8 +17,8 @@ import java.util.List;
  * {@code batchSize} keys, each its own transaction.
  *
  * <p>Only CLEAR_COLUMNS keys reach a statement, and each statement repeats the cut-off condition and requires the row
- * version planned, so a row written between plan and execute keeps its values (whatever the guard). Columns that cannot be cleared are refused before anything is read
- * ({@link ClearableColumns}).
+ * version planned, so a row written between plan and execute keeps its values (whatever the guard). Columns that cannot
+ * be cleared are refused before anything is read ({@link ClearableColumns}).
  */
 public final class ClearPlanner {
 

@@ -18,8 +18,9 @@ import java.sql.SQLException;
  * ({@link ClearPlanner}) is run the same way; its cleared rows count as deleted.
  *
  * <p>A delete's transaction first locks the dataset's tables against DDL ({@link DatasetSql#lockStatement()}), then
- * its statement deletes only if the catalog is still at the plan's {@link io.erasure.store.postgres.schema.SchemaVersion}:
- * otherwise nothing is deleted and {@link StaleSchema} is thrown, as it is for a plan made at an older version.
+ * its statement deletes only if the catalog is still at the plan's
+ * {@link io.erasure.store.postgres.schema.SchemaVersion}: otherwise nothing is deleted and {@link StaleSchema} is
+ * thrown, as it is for a plan made at an older version.
  *
  * <p>A failure part-way leaves the earlier statements committed; retrying the same plan finds those keys absent,
  * so executing a plan twice deletes nothing more than executing it once.

@@ -59,8 +59,8 @@ public final class DeletePlanner {
     /**
      * The planning both a delete and a clear ({@link ClearPlanner}) share: {@code planQuery} decides each key, the keys
      * that {@code change} cut into {@code statement}s of {@code batchSize} keys, each with the cut-off when
-     * {@code usesCutoff}, then, when {@code withUnits}, the planned unit digests of the chunk's keys (a JSON array), then
-     * {@code trailing} values.
+     * {@code usesCutoff}, then, when {@code withUnits}, the planned unit digests of the chunk's keys (a JSON array),
+     * then {@code trailing} values.
      */
     static DeletePlan planKeys(
             Connection connection,
@@ -169,8 +169,8 @@ public final class DeletePlanner {
                         + nodesUnderKept + " node(s) of other identifiers (or of none), and the foreign key "
                         + shape.selfReferences().get(0).constraint() + " ("
                         + shape.selfReferences().get(0).onDeleteText()
-                        + ") of the table onto itself would cascade into, change or refuse on them if the nodes above them"
-                        + " were deleted; " + declare + ", or move those nodes");
+                        + ") of the table onto itself would cascade into, change or refuse on them if the nodes above"
+                        + " them were deleted; " + declare + ", or move those nodes");
             }
             return warnings;
         }

@@ -74,7 +74,8 @@ final class ColumnRestorer {
                                 record,
                                 Status.FAILED,
                                 "no row with this key: it was deleted after it was anonymised,"
-                                        + " and its cleared columns are not put back without it; restore that delete's record first");
+                                        + " and its cleared columns are not put back without it;"
+                                        + " restore that delete's record first");
                     }
                     boolean same = sameValues(JsonValues.row(table, rs.getString(1)), values);
                     return outcome(
@@ -82,8 +83,8 @@ final class ColumnRestorer {
                             Status.NEWER_DATA_KEPT,
                             same
                                     ? "already restored: the row holds the record's values"
-                                    : "the row was written after the cut-off or a cleared column was set again; it was kept, not"
-                                            + " overwritten");
+                                    : "the row was written after the cut-off or a cleared column was set again;"
+                                            + " it was kept, not overwritten");
                 }
             }
         } catch (SQLException e) {

@@ -22,7 +22,9 @@ public final class ClearableColumns {
 
     private ClearableColumns() {}
 
-    /** Empty when every column can be cleared; otherwise the first refusal, naming the table, the column and the fix. */
+    /**
+     * Empty when every column can be cleared; otherwise the first refusal, naming the table, the column and the fix.
+     */
     public static Optional<String> refusal(DatasetShape shape, List<String> columns) {
         TableSchema table = shape.table();
         String where = "dataset '" + shape.spec().name() + "', table " + table.qualifiedName();

@@ -63,7 +63,8 @@ public final class DatasetCheck {
         if (guard.kind() == CutoffGuard.Kind.VERSION && !hierarchy.isFlat()) {
             throw new StoreException.Fatal(
                     where + ": a VERSION conditional column cannot guard a subtree or child rows (their"
-                            + " versions are not read at plan time); use an updated_at (TIMESTAMP) column for a dataset with a hierarchy");
+                            + " versions are not read at plan time); use an updated_at (TIMESTAMP) column for a dataset"
+                            + " with a hierarchy");
         }
         tree.ifPresent(shape -> checkTree(where, table, shape));
 

@@ -35,8 +35,8 @@ public record DatasetShape(
     }
 
     /**
-     * True for a tree whose nodes each have their own identifier ({@link TreeShape.NodeIdentifier#OWN}): a subtree delete
-     * keeps the nodes of other identifiers.
+     * True for a tree whose nodes each have their own identifier ({@link TreeShape.NodeIdentifier#OWN}): a subtree
+     * delete keeps the nodes of other identifiers.
      */
     public boolean nodesHaveOwnIdentifier() {
         return tree.map(TreeShape::nodesHaveOwnIdentifier).orElse(false);

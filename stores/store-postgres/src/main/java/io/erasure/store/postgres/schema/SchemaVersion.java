@@ -40,8 +40,8 @@ public record SchemaVersion(List<Long> tableOids, String digest) {
                 : tableOids.stream().map(String::valueOf).collect(Collectors.joining(", "));
         return "(SELECT coalesce(md5(string_agg(e, ',' ORDER BY e)), '') FROM ("
                 + "SELECT 'c' || c.oid || ':' || c.xmin FROM pg_catalog.pg_class AS c WHERE c.oid IN (" + oids + ")"
-                + " UNION ALL SELECT 'a' || a.attrelid || '.' || a.attnum || ':' || a.xmin FROM pg_catalog.pg_attribute AS a"
-                + " WHERE a.attrelid IN (" + oids + ") AND a.attnum > 0"
+                + " UNION ALL SELECT 'a' || a.attrelid || '.' || a.attnum || ':' || a.xmin"
+                + " FROM pg_catalog.pg_attribute AS a WHERE a.attrelid IN (" + oids + ") AND a.attnum > 0"
                 + " UNION ALL SELECT 'y' || y.oid || ':' || y.xmin FROM pg_catalog.pg_type AS y WHERE y.oid IN"
                 + " (SELECT a.atttypid FROM pg_catalog.pg_attribute AS a WHERE a.attrelid IN (" + oids
                 + ") AND a.attnum > 0)"

@@ -49,7 +49,8 @@ public record TableSchema(
     /**
      * A foreign key of {@code namespace.table} that references this table.
      *
-     * @param onDelete {@code pg_constraint.confdeltype}: a = no action, r = restrict, c = cascade, n = set null, d = set default
+     * @param onDelete {@code pg_constraint.confdeltype}: a = no action, r = restrict, c = cascade, n = set null, d =
+     *                 set default
      */
     public record Reference(String namespace, String table, String constraint, char onDelete) {
 

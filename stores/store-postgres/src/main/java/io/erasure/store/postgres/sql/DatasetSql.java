@@ -78,8 +78,8 @@ public final class DatasetSql {
     }
 
     /**
-     * {@code (ord, present, blocked, unit_digest, kept_nodes[, current_version])} per key, {@code kept_nodes} counting the
-     * tree nodes of other identifiers directly under the key's nodes (kept, with what hangs under them); binds the
+     * {@code (ord, present, blocked, unit_digest, kept_nodes[, current_version])} per key, {@code kept_nodes} counting
+     * the tree nodes of other identifiers directly under the key's nodes (kept, with what hangs under them); binds the
      * keys[, the cut-off].
      */
     public String planQuery() {
@@ -89,9 +89,9 @@ public final class DatasetSql {
     /**
      * Deletes the keys' rows (and their subtrees and child rows) at the cut-off, and only if the catalog is still at
      * the planned {@link io.erasure.store.postgres.schema.SchemaVersion}; returns
-     * {@code (ord, deleted, present, dependents, schema_unchanged)} per key. Binds the keys (with their planned versions
-     * for a VERSION guard)[, the cut-off], the keys' planned unit digests (a JSON array of strings, in key order), the
-     * planned schema digest. Run it after {@link #lockStatement()} in one
+     * {@code (ord, deleted, present, dependents, schema_unchanged)} per key. Binds the keys (with their planned
+     * versions for a VERSION guard)[, the cut-off], the keys' planned unit digests (a JSON array of strings, in key
+     * order), the planned schema digest. Run it after {@link #lockStatement()} in one
      * transaction.
      */
     public String deleteStatement() {
@@ -239,8 +239,8 @@ public final class DatasetSql {
         sql.append("\nSELECT k.ord, coalesce(g.deleted, false) AS deleted, (r.ord IS NOT NULL) AS present, ")
                 .append(dependents)
                 .append(" AS dependents, (SELECT unchanged FROM schema_now) AS schema_unchanged\nFROM keys AS k")
-                .append(
-                        "\nLEFT JOIN (SELECT ord, bool_or(is_root) AS deleted, count(*) FILTER (WHERE NOT is_root) AS dependents")
+                .append("\nLEFT JOIN (SELECT ord, bool_or(is_root) AS deleted, count(*) FILTER (WHERE NOT is_root) AS"
+                        + " dependents")
                 .append(" FROM gone GROUP BY ord) AS g ON g.ord = k.ord")
                 .append("\nLEFT JOIN (SELECT DISTINCT ord FROM roots) AS r ON r.ord = k.ord")
                 .append(joins)
@@ -257,9 +257,8 @@ public final class DatasetSql {
             ctes.add("cutoff AS (SELECT CAST(? AS timestamptz) AS at)");
         }
         if (purpose == Purpose.DELETE) {
-            ctes.add(
-                    "planned AS (SELECT p.ord, p.digest FROM jsonb_array_elements_text(CAST(? AS jsonb)) WITH ORDINALITY"
-                            + " AS p(digest, ord))");
+            ctes.add("planned AS (SELECT p.ord, p.digest FROM jsonb_array_elements_text(CAST(? AS jsonb))"
+                    + " WITH ORDINALITY AS p(digest, ord))");
         }
         ctes.add(roots(purpose));
         boolean byPath = shape.tree()
@@ -373,8 +372,8 @@ public final class DatasetSql {
         if (shape.tree().orElseThrow().mode() == TreeShape.Mode.RECURSIVE) {
             return "SELECT ord FROM foreign_nodes";
         }
-        return "SELECT f.ord FROM foreign_nodes AS f WHERE NOT EXISTS (SELECT 1 FROM foreign_nodes AS g WHERE g.ord = f.ord"
-                + " AND g.node_path <> f.node_path AND starts_with(f.node_path, g.node_path))";
+        return "SELECT f.ord FROM foreign_nodes AS f WHERE NOT EXISTS (SELECT 1 FROM foreign_nodes AS g"
+                + " WHERE g.ord = f.ord AND g.node_path <> f.node_path AND starts_with(f.node_path, g.node_path))";
     }
 
     /** The node's identifier is its key's (a NULL is nobody's). */
@@ -413,8 +412,8 @@ public final class DatasetSql {
         List<String> parts = new ArrayList<>();
         if (purpose == Purpose.DELETE) {
             // a key whose rows are not all, and only, the rows planned, each at its planned version
-            parts.add(
-                    "SELECT p.ord FROM planned AS p LEFT JOIN units AS u ON u.ord = p.ord WHERE u.digest IS DISTINCT FROM p.digest");
+            parts.add("SELECT p.ord FROM planned AS p LEFT JOIN units AS u ON u.ord = p.ord WHERE u.digest IS DISTINCT"
+                    + " FROM p.digest");
         }
         if (shape.guard().kind() == CutoffGuard.Kind.UPDATED_AT) {
             parts.add("SELECT ord FROM nodes WHERE " + writtenAfter("cond", shape.guard()));

@@ -20,7 +20,8 @@ import java.util.TreeSet;
  * hierarchy.&lt;dataset&gt;.tree.path-column          = path          (materialized-path mode)
  * hierarchy.&lt;dataset&gt;.tree.node-identifier      = own | inherited  (optional, default own: see {@link TreeShape})
  * hierarchy.&lt;dataset&gt;.child.&lt;name&gt;.table        = shop.order_items
- * hierarchy.&lt;dataset&gt;.child.&lt;name&gt;.references   = order_id=id   (child column=parent key column, comma separated)
+ * hierarchy.&lt;dataset&gt;.child.&lt;name&gt;.references   = order_id=id   (child column=parent key column,
+ *                                                                            comma separated)
  * hierarchy.&lt;dataset&gt;.child.&lt;name&gt;.updated-at   = updated_at    (optional)
  * </pre>
  */

@@ -46,7 +46,9 @@ public record TreeShape(Optional<String> parentColumn, Optional<String> pathColu
         /** Nodes have no identifier of their own: they belong to their subtree's key and go with it. */
         INHERITED;
 
-        /** The setting's value ({@code own}, {@code inherited}); anything else fails naming the setting and the values. */
+        /**
+         * The setting's value ({@code own}, {@code inherited}); anything else fails naming the setting and the values.
+         */
         public static NodeIdentifier fromSetting(String value) {
             if (value == null) {
                 return OWN;
@@ -58,8 +60,8 @@ public record TreeShape(Optional<String> parentColumn, Optional<String> pathColu
             }
             throw new IllegalArgumentException(
                     "tree.node-identifier must be 'own' (each node belongs to the identifier in"
-                            + " its own row; the default) or 'inherited' (nodes have no identifier of their own and go with their"
-                            + " key), got '" + value + "'");
+                            + " its own row; the default) or 'inherited' (nodes have no identifier of their own and go"
+                            + " with their key), got '" + value + "'");
         }
     }
 

@@ -25,7 +25,8 @@ import java.util.Map;
  * <p>Run from the repository root (after {@code ./mvnw -B -q -o -pl stores/store-postgres -am install -DskipTests}):
  * <pre>
  * ./mvnw -B -q -o -f stores/store-postgres/pom.xml test-compile exec:java
- * ./mvnw -B -q -o -f stores/store-postgres/pom.xml test-compile exec:java -Dbench.rows=20000 -Dbench.batch-sizes=50,200,1000
+ * ./mvnw -B -q -o -f stores/store-postgres/pom.xml test-compile exec:java \
+ *   -Dbench.rows=20000 -Dbench.batch-sizes=50,200,1000
  * </pre>
  * ({@code exec.mainClass} and {@code exec.classpathScope=test} are set in the module's pom.)
  */

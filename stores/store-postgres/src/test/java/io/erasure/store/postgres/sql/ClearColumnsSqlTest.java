@@ -91,8 +91,9 @@ class ClearColumnsSqlTest {
 
         assertThat(lookup)
                 .isEqualTo("SELECT to_jsonb(k)::text AS doc FROM (SELECT t.\"id\" FROM \"shop\".\"people\" AS t"
-                        + " WHERE t.\"email\" = ANY (ARRAY(SELECT r.\"email\" FROM jsonb_populate_recordset(NULL::\"shop\".\"people\","
-                        + " CAST(? AS jsonb)) AS r)) LIMIT ?) AS k ORDER BY k.\"id\"");
+                        + " WHERE t.\"email\" = ANY (ARRAY(SELECT r.\"email\""
+                        + " FROM jsonb_populate_recordset(NULL::\"shop\".\"people\", CAST(? AS jsonb)) AS r))"
+                        + " LIMIT ?) AS k ORDER BY k.\"id\"");
     }
 
     private static DatasetShape shape(CutoffGuard guard, Optional<TreeShape> tree) {

@@ -49,7 +49,8 @@ public final class DatasetKeys {
         if (keyTemplate.isPrefix()) {
             throw new StoreException.Fatal(
                     dataset + " has key template '" + text + "', a prefix (it ends with '/'): Redis"
-                            + " keys are deleted one by one, never by prefix or pattern; give the whole key, e.g. 'profile:{customer_id}'");
+                            + " keys are deleted one by one, never by prefix or pattern; give the whole key,"
+                            + " e.g. 'profile:{customer_id}'");
         }
         if (!Set.copyOf(keyTemplate.placeholders())
                 .equals(Set.copyOf(spec.keyColumns().primaryKey()))) {

@@ -60,7 +60,9 @@ public final class RedisLoad {
                 clock.instant());
     }
 
-    /** {@code field:value} lines of an {@code INFO} reply; section headers ({@code # Clients}) and blanks are skipped. */
+    /**
+     * {@code field:value} lines of an {@code INFO} reply; section headers ({@code # Clients}) and blanks are skipped.
+     */
     static Map<String, String> parseInfo(String info) {
         Map<String, String> fields = new HashMap<>();
         for (String line : info.split("\r?\n")) {

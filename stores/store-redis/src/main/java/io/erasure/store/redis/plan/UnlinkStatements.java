@@ -7,7 +7,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The {@code UNLINK} commands of a plan: one per chunk of at most {@code pipeline-size} keys, the keys bound as values. */
+/**
+ * The {@code UNLINK} commands of a plan: one per chunk of at most {@code pipeline-size} keys, the keys bound as values.
+ */
 public final class UnlinkStatements {
 
     private UnlinkStatements() {}

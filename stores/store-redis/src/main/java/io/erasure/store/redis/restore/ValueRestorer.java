@@ -174,8 +174,8 @@ public final class ValueRestorer {
                     same
                             ? "already restored"
                             : "key '" + keys.get(n)
-                                    + "' exists again (written after the delete, or restored before); its value is kept,"
-                                    + " nothing was written");
+                                    + "' exists again (written after the delete, or restored before);"
+                                    + " its value is kept, nothing was written");
         }
     }
 

@@ -43,8 +43,9 @@ public final class S3Failures {
             if (status == 403) {
                 return new StoreException.Fatal(
                         message + ". Access to bucket '" + bucket + "' was denied: check the"
-                                + " connection's access-key/secret-key (or its role) and grant s3:ListBucket, s3:GetObject,"
-                                + " s3:PutObject and s3:DeleteObject on the bucket (s3:PutObject on the retained bucket)",
+                                + " connection's access-key/secret-key (or its role) and grant s3:ListBucket,"
+                                + " s3:GetObject, s3:PutObject and s3:DeleteObject on the bucket (s3:PutObject on the"
+                                + " retained bucket)",
                         e);
             }
             if ("NoSuchBucket".equals(code)) {

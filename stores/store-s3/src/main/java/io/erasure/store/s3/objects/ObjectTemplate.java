@@ -35,9 +35,9 @@ public final class ObjectTemplate {
      */
     public static ObjectTemplate of(DatasetSpec spec, List<String> allowedPrefixes, String allowListSetting) {
         if (!(spec.target() instanceof CopyTarget.KeyTemplate keyTemplate)) {
-            throw new StoreException.Fatal(
-                    "dataset '" + spec.name() + "' has no key template; an S3_OBJECT dataset is"
-                            + " addressed by a target such as {\"type\": \"keyTemplate\", \"template\": \"exports/{customer_id}.json\"}");
+            throw new StoreException.Fatal("dataset '" + spec.name() + "' has no key template; an S3_OBJECT dataset is"
+                    + " addressed by a target such as {\"type\": \"keyTemplate\", \"template\":"
+                    + " \"exports/{customer_id}.json\"}");
         }
         ObjectTemplate template = new ObjectTemplate(keyTemplate);
         if (!allowedPrefixes.isEmpty() && allowedPrefixes.stream().noneMatch(template.literalPrefix::startsWith)) {
