@@ -137,7 +137,7 @@ public class ForwardIntake {
         targets.publish(request);
         if (targets.allConfirmed(request.id())
                 && requests.move(request.id(), RequestState.TOMBSTONED, RequestState.PURGED, now)) {
-            metrics.purged(Duration.between(request.tombstonedAt() == null ? now : request.tombstonedAt(), now));
+            metrics.purged(Duration.between(request.publishedAt() == null ? now : request.publishedAt(), now));
             return RequestState.PURGED;
         }
         return RequestState.TOMBSTONED;

@@ -11,10 +11,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Forward deletion's meters: intake outcomes ({@code erasure.forward.intake}, by outcome: accepted, held,
- * duplicate, stale, loop), batch redeliveries, the alert gauges {@code erasure.forward.unresolved} (TOMBSTONED requests
- * older than {@code erasure.forward.alert-after}) and {@value #UNRESOLVED_OLDEST} (how long the oldest TOMBSTONED
- * request has waited since its tasks went out), and {@value #TIME_TO_PURGE} (from a request's TOMBSTONED to its PURGED,
- * with the buckets of the forward-deletion SLO).
+ * duplicate, stale, loop), batch redeliveries, the alert gauges {@code erasure.forward.unresolved}
+ * (TOMBSTONED requests older than {@code erasure.forward.alert-after}) and {@value #UNRESOLVED_OLDEST} (how long
+ * the oldest TOMBSTONED request has waited since its tasks went out), and {@value #TIME_TO_PURGE} (from when a
+ * request's tasks went out to its PURGED: a held request's wait for approval is not counted), with the buckets of
+ * the forward-deletion SLO.
  */
 @Component
 public class ForwardMetrics {
@@ -43,12 +44,12 @@ public class ForwardMetrics {
                 .baseUnit("seconds")
                 .register(meters);
         this.timeToPurge = Timer.builder(TIME_TO_PURGE)
-                .description("from a forward-deletion request's TOMBSTONED to its PURGED")
+                .description("from when a forward-deletion request's tasks went out to its PURGED")
                 .serviceLevelObjectives(SLO_BUCKETS.toArray(Duration[]::new))
                 .register(meters);
     }
 
-    /** A request PURGED {@code after} its TOMBSTONED. */
+    /** A request PURGED {@code after} its tasks went out. */
     void purged(Duration after) {
         timeToPurge.record(after.isNegative() ? Duration.ZERO : after);
     }

@@ -283,7 +283,8 @@ public class ForwardProgress {
                 && targets.allConfirmed(requestId)
                 && requests.move(requestId, RequestState.TOMBSTONED, RequestState.PURGED, now)) {
             log.info("request {} PURGED: every target confirmed", requestId);
-            metrics.purged(Duration.between(request.tombstonedAt() == null ? now : request.tombstonedAt(), now));
+            // from when its tasks went out: a held request's wait for approval is not the pipeline's time
+            metrics.purged(Duration.between(request.publishedAt() == null ? now : request.publishedAt(), now));
         }
     }
 
@@ -395,6 +396,15 @@ public class ForwardProgress {
                     batch.batchId());
         }
         if (resolution == null) {
+            return;
+        }
+        if (!(lookup && ownTask)) {
+            // only a lookup the target published may say how many keys it waits for
+            log.warn(
+                    "request {}: resolution of task {} ignored: it is not one of target {}'s lookups",
+                    batch.requestId(),
+                    batch.taskId(),
+                    batch.target());
             return;
         }
         jdbc.update(ADD_LOOKUP, resolution.keys(), resolution.refused() ? 1 : 0, batch.requestId(), batch.target());

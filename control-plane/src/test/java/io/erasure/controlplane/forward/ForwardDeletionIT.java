@@ -136,6 +136,25 @@ class ForwardDeletionIT extends ControlPlaneTestSupport {
                 .isEqualTo(TargetOutcome.PENDING);
         assertThat(view(requestId).state()).isEqualTo(RequestState.TOMBSTONED);
 
+        // a resolution reported for a task that is not one of the target's lookups (sealed by a deletion key) says
+        // nothing about the target: counted, it would let the request be PURGED before its real lookup ran
+        DeletionTask notALookup = DeletionTask.resolvedFrom(lookup, List.of(Map.of("order_id", 99)));
+        batchEvent(new LookupResolved(
+                orders.name(),
+                notALookup.taskId(),
+                notALookup.batchId(0),
+                requestId,
+                new LookupResolution(List.of(), 0, null)));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> jdbc.queryForObject(
+                                "SELECT count(*) FROM forward_batches WHERE request_id = ? AND batch_id = ?",
+                                Long.class,
+                                requestId,
+                                notALookup.batchId(0))
+                        == 1);
+        assertThat(target(view(requestId), orders.name()).outcome()).isEqualTo(TargetOutcome.PENDING);
+        assertThat(view(requestId).state()).isEqualTo(RequestState.TOMBSTONED);
+
         long purgedBefore = meters.get(ForwardMetrics.TIME_TO_PURGE).timer().count();
         batchEvent(lookupResolved(lookup, new LookupResolution(List.of(resolved.taskId()), 2, null)));
         RequestView purged = awaitState(requestId, RequestState.PURGED);
