@@ -1,5 +1,4 @@
-// The ops dashboard: sign-in, tabs, and a 2-second refresh of the shown panel (and of the throttle sampler,
-// whose history is kept only in this page).
+// The ops dashboard: sign-in, tabs, and a 2-second refresh of the shown panel.
 
 import { ApiError, createApi, session } from './api.js';
 import { $, fmtTime, message, setText, show } from './dom.js';
@@ -124,7 +123,6 @@ function tick() {
   if (activeTab !== 'approvals') {
     once('approvals-count', () => context.panels.approvals.count().catch(() => {}));
   }
-  once('throttle-sample', () => context.panels.throttle.sample());
 }
 
 function showSignedIn(user) {

@@ -15,7 +15,7 @@ function svgEl(tag, attrs = {}, text) {
 
 /**
  * Draws into svg (its content is replaced).
- * series: [{ name, points: [{ t: epochMillis, v: number|null }] }] (null values break nothing, they are skipped);
+ * series: [{ name, points: [{ t: epochMillis, v: number|null }] }] (a null value is a gap: the line breaks there);
  * from/to: the time window; yMax: the top of the y axis (default: the largest value plus 10 %, at least minMax);
  * format: how a y value is printed.
  */
@@ -43,15 +43,27 @@ export function drawLineChart(svg, { series, from, to, yMax, minMax = 1, format 
 
   let legendX = pad.left;
   series.forEach((s, i) => {
-    const points = s.points.filter((p) => p.t >= from && Number.isFinite(p.v));
+    const inWindow = s.points.filter((p) => p.t >= from);
+    const points = inWindow.filter((p) => Number.isFinite(p.v));
     const cls = `series-${i}`;
-    if (points.length > 1) {
-      svg.append(svgEl('polyline', {
-        class: cls, 'data-series': s.name,
-        points: points.map((p) => `${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(' '),
-      }));
-    } else if (points.length === 1) {
-      svg.append(svgEl('circle', { class: cls, 'data-series': s.name, cx: x(points[0].t), cy: y(points[0].v), r: 2.5 }));
+    // a null value is a gap (nothing reported then): the line stops there and starts again after it
+    const runs = [[]];
+    for (const p of inWindow) {
+      if (Number.isFinite(p.v)) {
+        runs[runs.length - 1].push(p);
+      } else if (runs[runs.length - 1].length) {
+        runs.push([]);
+      }
+    }
+    for (const run of runs) {
+      if (run.length > 1) {
+        svg.append(svgEl('polyline', {
+          class: cls, 'data-series': s.name,
+          points: run.map((p) => `${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(' '),
+        }));
+      } else if (run.length === 1) {
+        svg.append(svgEl('circle', { class: cls, 'data-series': s.name, cx: x(run[0].t), cy: y(run[0].v), r: 2.5 }));
+      }
     }
     const last = points.length ? format(points[points.length - 1].v) : '—';
     const label = svgEl('text', { class: `legend ${cls}`, x: legendX, y: 11 }, `${s.name}: ${last}`);

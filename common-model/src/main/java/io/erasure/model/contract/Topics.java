@@ -59,6 +59,12 @@ public final class Topics {
     public static final String DEAD_LETTER_DATASET = "erasure.dataset";
     public static final String DEAD_LETTER_REASON = "erasure.reason";
     public static final String DEAD_LETTER_ORIGIN = "erasure.origin";
+    /**
+     * deletion → control-plane: each replica's throttle per store every few seconds
+     * ({@link io.erasure.model.event.ThrottleSample}), the dashboard's rate and limit history; key: the replica. Kept
+     * a day: display only, no decision is taken on it.
+     */
+    public static final String THROTTLE_SAMPLES = "erasure.throttle.samples";
     /** control-plane → deletion; compacted; key: {@code global} or a dataset. */
     public static final String CONTROL = "erasure.control";
     /** upstream systems / REST → control-plane; key: identifier. */
@@ -73,7 +79,8 @@ public final class Topics {
             CONTROL,
             FORWARD_REQUESTS,
             DELETION_LOG_DEAD_LETTER,
-            DELETION_TASKS_REFUSED);
+            DELETION_TASKS_REFUSED,
+            THROTTLE_SAMPLES);
 
     /** Key of {@link #CONTROL} messages for platform-wide signals. */
     public static final String CONTROL_GLOBAL_KEY = Names.RESERVED_GLOBAL;

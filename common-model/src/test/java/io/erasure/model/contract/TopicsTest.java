@@ -22,7 +22,8 @@ class TopicsTest {
                         "erasure.control",
                         "erasure.forward.requests",
                         "erasure.deletion.log.dead-letter",
-                        "erasure.deletion.tasks.refused");
+                        "erasure.deletion.tasks.refused",
+                        "erasure.throttle.samples");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.erasure.controlplane.dashboard;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.core.io.ClassPathResource;
@@ -10,6 +11,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -22,10 +24,12 @@ public class DashboardController {
 
     private final DeletionBacklog backlog;
     private final DashboardProperties properties;
+    private final ThrottleHistory throttle;
 
-    public DashboardController(DeletionBacklog backlog, DashboardProperties properties) {
+    public DashboardController(DeletionBacklog backlog, DashboardProperties properties, ThrottleHistory throttle) {
         this.backlog = backlog;
         this.properties = properties;
+        this.throttle = throttle;
     }
 
     private static final Resource PAGE = new ClassPathResource("static/dashboard/index.html");
@@ -62,11 +66,21 @@ public class DashboardController {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("services", services);
         config.put("overdueAfterSeconds", properties.overdueAfter().toSeconds());
+        config.put("throttleHistoryMinutes", properties.throttleHistory().toMinutes());
         return config;
     }
 
     @GetMapping("/api/dashboard/summary")
     public DeletionBacklog.Summary summary() {
         return backlog.summary();
+    }
+
+    /**
+     * Every store's deletion rate, limit and utilization over the last {@code minutes} (1 up to the history kept,
+     * 24 h), all deletion replicas added up, with where each store stands now.
+     */
+    @GetMapping("/api/dashboard/throttle")
+    public ThrottleHistory.History throttle(@RequestParam(defaultValue = "1440") int minutes) {
+        return throttle.last(Duration.ofMinutes(minutes));
     }
 }

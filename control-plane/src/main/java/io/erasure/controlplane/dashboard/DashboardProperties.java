@@ -12,15 +12,33 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param services     base URLs of the services the page reads besides the control plane
  * @param overdueAfter a validated deletable set waiting longer than this is shown as overdue
+ * @param throttleHistory how long the deletion replicas' throttle samples are kept for the charts
+ * @param throttleSampleInterval how often each deletion replica publishes one (its
+ *     {@code erasure.deletion.throttle-sample-interval}): the finest step of a chart, and a replica silent for three
+ *     of them no longer counts in a store's current figures
  */
 @ConfigurationProperties("erasure.dashboard")
 public record DashboardProperties(
         @DefaultValue Services services,
-        @DefaultValue("24h") Duration overdueAfter) {
+        @DefaultValue("24h") Duration overdueAfter,
+        @DefaultValue("24h") Duration throttleHistory,
+        @DefaultValue("10s") Duration throttleSampleInterval) {
 
     public DashboardProperties {
         if (overdueAfter == null || overdueAfter.isNegative() || overdueAfter.isZero()) {
             throw new IllegalArgumentException("erasure.dashboard.overdue-after must be a positive duration, e.g. 24h");
+        }
+        if (throttleHistory == null || throttleHistory.compareTo(Duration.ofMinutes(1)) < 0) {
+            throw new IllegalArgumentException(
+                    "erasure.dashboard.throttle-history must be a duration of at least 1m, e.g. 24h; got "
+                            + throttleHistory);
+        }
+        if (throttleSampleInterval == null
+                || throttleSampleInterval.compareTo(Duration.ofSeconds(1)) < 0
+                || throttleSampleInterval.compareTo(throttleHistory) > 0) {
+            throw new IllegalArgumentException("erasure.dashboard.throttle-sample-interval must be from 1s to the"
+                    + " throttle history, as the deletion service's erasure.deletion.throttle-sample-interval (10s);"
+                    + " got " + throttleSampleInterval);
         }
     }
 

@@ -1,92 +1,27 @@
-// Per-store deletion rate versus limit, and the store's utilization, over time. Sampled from deletion-service's
-// Micrometer meters through its /actuator/metrics endpoint every 2 s; the history lives in this page only.
-//   erasure.deletion.rate.limit{store}          the adaptive limit (rows/s) of this replica
-//   erasure.deletion.store.utilization{store}   the store's own load signal (0..1)
-//   erasure.deletion.rows{dataset,outcome}      rows per dataset; a store's rate is the sum over its datasets
+// Per store, the deletion rate versus its limit, and the store's utilization, over the last 24 h (or a shorter
+// window). The history is the control plane's (GET /api/dashboard/throttle): every deletion replica publishes its
+// throttle every 10 s and the control plane keeps a day of it, so a reload, a new browser or another replica loses
+// nothing. Current figures are every replica's newest sample added up.
 
 import { $, h, message, setText, show } from '../dom.js';
 import { drawLineChart } from '../chart.js';
 
-const WINDOW_MILLIS = 5 * 60 * 1000;
-const METRICS = '/actuator/metrics/';
+const NS = 'http://www.w3.org/2000/svg';
+// the charts change at most once per sample interval: no need to ask on every 2-s tick
+const REFRESH_MILLIS = 5000;
 
 export function throttlePanel(ctx) {
   const container = $('#throttle-stores');
-  const history = new Map(); // store -> [{ t, limit, rate, utilization }]
-  let previousRows = null; // { t, byDataset: Map }
+  const windowSelect = $('#throttle-window');
   const cards = new Map();
+  let last = { at: 0, minutes: null };
 
-  const meter = (name, tags = []) => ctx.api.service('deletion',
-    METRICS + name + (tags.length ? '?' + tags.map((tag) => `tag=${encodeURIComponent(tag)}`).join('&') : ''));
-
-  // a meter that does not exist yet answers 404
-  async function optional(name, tags) {
-    try {
-      return await meter(name, tags);
-    } catch (e) {
-      if (e.status === 404) {
-        return null;
-      }
-      throw e;
-    }
-  }
-
-  const tagValues = (response, tag) => ((response?.availableTags || []).find((t) => t.tag === tag)?.values) || [];
-  const measurement = (response, statistic) =>
-    (response?.measurements || []).find((m) => m.statistic === statistic)?.value ?? null;
-
-  /** Which store (connection ref) each dataset, and each copy's view ("<source>--<copy>"), deletes from. */
-  async function storesByDataset() {
-    const map = new Map();
-    for (const view of await ctx.datasets()) {
-      map.set(view.spec.name, view.spec.connectionRef);
-      for (const copy of view.spec.copies || []) {
-        map.set(`${view.spec.name}--${copy.name}`, copy.connectionRef);
-      }
-    }
-    return map;
-  }
-
-  async function deletedRows() {
-    const all = await optional('erasure.deletion.rows', ['outcome:deleted']);
-    const byDataset = new Map();
-    await Promise.all(tagValues(all, 'dataset').map(async (dataset) => {
-      const one = await optional('erasure.deletion.rows', ['outcome:deleted', `dataset:${dataset}`]);
-      byDataset.set(dataset, measurement(one, 'COUNT') ?? 0);
-    }));
-    return byDataset;
-  }
-
-  async function sample() {
-    const t = Date.now();
-    const limits = await optional('erasure.deletion.rate.limit');
-    const stores = tagValues(limits, 'store');
-    const [rows, owners] = await Promise.all([deletedRows(), storesByDataset()]);
-    const seconds = previousRows ? (t - previousRows.t) / 1000 : 0;
-    const rates = new Map(stores.map((store) => [store, previousRows ? 0 : null]));
-    if (previousRows && seconds > 0) {
-      for (const [dataset, count] of rows) {
-        const store = owners.get(dataset);
-        const before = previousRows.byDataset.get(dataset) ?? 0;
-        if (rates.has(store) && rates.get(store) !== null) {
-          // a restarted deletion-service starts its counters again from 0
-          rates.set(store, count >= before ? rates.get(store) + (count - before) / seconds : null);
-        }
-      }
-    }
-    previousRows = { t, byDataset: rows };
-    await Promise.all(stores.map(async (store) => {
-      const [limit, utilization] = await Promise.all([
-        optional('erasure.deletion.rate.limit', [`store:${store}`]),
-        optional('erasure.deletion.store.utilization', [`store:${store}`])]);
-      const samples = history.get(store) || [];
-      samples.push({ t, limit: measurement(limit, 'VALUE'), utilization: measurement(utilization, 'VALUE'), rate: rates.get(store) });
-      while (samples.length && samples[0].t < t - WINDOW_MILLIS) {
-        samples.shift();
-      }
-      history.set(store, samples);
-    }));
-    return stores.length;
+  function chart(testid) {
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('class', 'chart');
+    svg.dataset.testid = testid;
+    svg.id = testid;
+    return svg;
   }
 
   function card(store) {
@@ -94,63 +29,74 @@ export function throttlePanel(ctx) {
       const limit = h('span', { testid: `throttle-limit-${store}` });
       const rate = h('span', { testid: `throttle-rate-${store}` });
       const utilization = h('span', { testid: `throttle-utilization-${store}` });
-      const NS = 'http://www.w3.org/2000/svg';
-      const rateChart = document.createElementNS(NS, 'svg');
-      rateChart.setAttribute('class', 'chart');
-      rateChart.dataset.testid = `throttle-chart-rate-${store}`;
-      rateChart.id = rateChart.dataset.testid;
-      const utilizationChart = document.createElementNS(NS, 'svg');
-      utilizationChart.setAttribute('class', 'chart');
-      utilizationChart.dataset.testid = `throttle-chart-utilization-${store}`;
-      utilizationChart.id = utilizationChart.dataset.testid;
+      const replicas = h('span', { testid: `throttle-replicas-${store}` });
+      const decision = h('span', { testid: `throttle-decision-${store}` });
+      const rateChart = chart(`throttle-chart-rate-${store}`);
+      const utilizationChart = chart(`throttle-chart-utilization-${store}`);
       const el = h('div', { testid: `throttle-store-${store}`, class: 'store' },
         h('h3', { text: store }),
         h('div', { class: 'figures' },
           h('span', {}, 'limit ', limit, ' rows/s'), h('span', {}, 'rate ', rate, ' rows/s'),
-          h('span', {}, 'utilization ', utilization)),
+          h('span', {}, 'utilization ', utilization), h('span', {}, 'replicas ', replicas),
+          h('span', {}, 'last step ', decision)),
         rateChart, utilizationChart);
       container.append(el);
-      cards.set(store, { el, limit, rate, utilization, rateChart, utilizationChart });
+      cards.set(store, { el, limit, rate, utilization, replicas, decision, rateChart, utilizationChart });
     }
     return cards.get(store);
   }
 
-  function render() {
-    const now = Date.now();
-    const from = now - WINDOW_MILLIS;
-    for (const [store, samples] of [...history.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      const c = card(store);
-      const last = samples[samples.length - 1] || {};
-      setText(c.limit, last.limit === null || last.limit === undefined ? null : Math.round(last.limit));
-      setText(c.rate, last.rate === null || last.rate === undefined ? null : last.rate.toFixed(1));
-      setText(c.utilization, last.utilization === null || last.utilization === undefined ? null
-        : `${Math.round(last.utilization * 100)}%`);
+  const points = (history, field) => history.points.map((p) => ({ t: Date.parse(p.t), v: p[field] }));
+
+  function render(answer) {
+    const from = Date.parse(answer.from);
+    const to = Date.parse(answer.to);
+    const stores = [...answer.stores].sort((a, b) => a.store.localeCompare(b.store));
+    for (const history of stores) {
+      const c = card(history.store);
+      const now = history.current;
+      setText(c.limit, now ? now.limit : null);
+      setText(c.rate, now ? now.rate : null);
+      setText(c.utilization, now ? `${Math.round(now.utilization * 100)}%` : null);
+      setText(c.replicas, now ? now.replicas : 0);
+      setText(c.decision, now ? [...new Set(Object.values(now.decisions))].join(', ') : null);
+      for (const svg of [c.rateChart, c.utilizationChart]) {
+        svg.dataset.points = String(history.points.filter((p) => p.rate !== null).length);
+        svg.dataset.from = answer.from;
+      }
       drawLineChart(c.rateChart, {
-        from, to: now, minMax: 10,
+        from, to, minMax: 10,
         series: [
-          { name: 'rate (rows/s)', points: samples.map((s) => ({ t: s.t, v: s.rate })) },
-          { name: 'limit (rows/s)', points: samples.map((s) => ({ t: s.t, v: s.limit })) },
+          { name: 'rate (rows/s)', points: points(history, 'rate') },
+          { name: 'limit (rows/s)', points: points(history, 'limit') },
         ],
       });
       drawLineChart(c.utilizationChart, {
-        from, to: now, minMax: 1, format: (v) => `${Math.round(v * 100)}%`,
-        series: [{ name: 'utilization', points: samples.map((s) => ({ t: s.t, v: s.utilization })) }],
+        from, to, minMax: 1, format: (v) => `${Math.round(v * 100)}%`,
+        series: [{ name: 'utilization', points: points(history, 'utilization') }],
       });
     }
-    show($('#throttle-empty'), history.size === 0);
+    show($('#throttle-empty'), stores.length === 0);
   }
 
-  return {
-    /** One sample; runs on every tick whichever tab is shown, so the charts have a history when opened. */
-    async sample() {
-      try {
-        const stores = await sample();
-        message($('#throttle-status'), `sampling ${ctx.api.base('deletion')} every 2 s: ${stores} store(s)`, 'ok');
-      } catch (e) {
-        message($('#throttle-status'), e.status === 0 ? `deletion-service unreachable: ${e.message}` : e.message, 'error');
-      }
-      render();
-    },
-    refresh: async () => render(),
-  };
+  async function refresh(force) {
+    const minutes = Number(windowSelect.value);
+    if (!force && last.minutes === minutes && Date.now() - last.at < REFRESH_MILLIS) {
+      return;
+    }
+    last = { at: Date.now(), minutes };
+    try {
+      const answer = await ctx.api.get(`/api/dashboard/throttle?minutes=${minutes}`);
+      render(answer);
+      const replicas = Math.max(0, ...answer.stores.map((s) => (s.current ? s.current.replicas : 0)));
+      message($('#throttle-status'), `${answer.stores.length} store(s), ${replicas} deletion replica(s) reporting;`
+        + ` one point per ${answer.stepSeconds} s`, 'ok');
+    } catch (e) {
+      message($('#throttle-status'), e.message, 'error');
+    }
+  }
+
+  windowSelect.addEventListener('change', () => refresh(true));
+
+  return { refresh: () => refresh(false) };
 }

@@ -57,7 +57,7 @@ class DashboardIT extends ControlPlaneTestSupport {
                 .json("""
                 {"services": {"deletionLog": "http://127.0.0.1:8084", "recovery": "http://127.0.0.1:8085",
                               "deletion": "http://127.0.0.1:8083"},
-                 "overdueAfterSeconds": 86400}""", JsonCompareMode.STRICT);
+                 "overdueAfterSeconds": 86400, "throttleHistoryMinutes": 1440}""", JsonCompareMode.STRICT);
         HttpResponse<Void> withoutSlash = HttpClient.newHttpClient()
                 .send(
                         HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/dashboard"))

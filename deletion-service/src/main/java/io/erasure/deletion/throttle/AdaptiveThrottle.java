@@ -1,6 +1,7 @@
 package io.erasure.deletion.throttle;
 
 import io.erasure.deletion.DeletionProperties;
+import io.erasure.model.event.ThrottleSample.StoreThrottle;
 import io.erasure.store.spi.LoadSignal;
 import io.erasure.store.spi.StoreException;
 import io.github.resilience4j.ratelimiter.RateLimiter;
@@ -8,8 +9,10 @@ import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -120,7 +123,7 @@ public class AdaptiveThrottle {
                 signal = loadOf.apply(name);
             } catch (RuntimeException e) {
                 // not knowing the store's load is no reason to delete faster
-                decided(name, "hold", "load_unreadable");
+                decided(name, store, "hold", "load_unreadable");
                 LOG.warn(
                         "cannot read the load of store {}; its deletion rate stays at {} rows/s: {}",
                         name,
@@ -140,7 +143,7 @@ public class AdaptiveThrottle {
             int next = aimd.next(
                     store.limit, sentRate, cap, overloaded, store.slowStartBelow < 0 ? cap : store.slowStartBelow);
             store.sentRate = sentRate;
-            decided(name, decision(store.limit, next), overloadedBy.orElse(next >= cap ? "at_cap" : "headroom"));
+            decided(name, store, decision(store.limit, next), overloadedBy.orElse(next >= cap ? "at_cap" : "headroom"));
             if (overloaded) {
                 // slow start ends at the first overload: from the rate it was cut to, the limit grows by steps
                 store.slowStartBelow = next;
@@ -170,9 +173,32 @@ public class AdaptiveThrottle {
         return next < limit ? "cut" : next > limit ? "raise" : "hold";
     }
 
-    private void decided(String store, String decision, String reason) {
-        meters.counter(DECISIONS, "store", store, "decision", decision, "reason", reason)
+    private void decided(String name, Store store, String decision, String reason) {
+        store.decision = decision;
+        store.reason = reason;
+        meters.counter(DECISIONS, "store", name, "decision", decision, "reason", reason)
                 .increment();
+    }
+
+    /** Every store this replica has deleted from since it started, by name, as they stand now. */
+    public List<StoreThrottle> summary() {
+        return new TreeMap<>(stores)
+                .entrySet().stream()
+                        .map(e -> {
+                            Store store = e.getValue();
+                            return new StoreThrottle(
+                                    e.getKey(),
+                                    store.limit,
+                                    properties.minRowsPerSecond(),
+                                    cap(e.getKey()),
+                                    store.sentRate,
+                                    Double.isFinite(store.utilization)
+                                            ? Math.max(0, Math.min(100, store.utilization))
+                                            : 0,
+                                    store.decision,
+                                    store.reason);
+                        })
+                        .toList();
     }
 
     /** This replica's share of the store's static cap (its own, where the operator set one, else the fleet's). */
@@ -232,6 +258,10 @@ public class AdaptiveThrottle {
         volatile int limit;
         volatile double utilization;
         volatile int sentRate;
+        /** The last control step's decision and its reason ({@link #DECISIONS}); none before the first step. */
+        volatile String decision = "none";
+
+        volatile String reason = "none";
         /** Below this rate a filled limit doubles each step; -1 until the store is first overloaded (then: the cap). */
         int slowStartBelow = -1;
 

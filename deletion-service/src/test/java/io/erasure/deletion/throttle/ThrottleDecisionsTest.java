@@ -3,6 +3,7 @@ package io.erasure.deletion.throttle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.erasure.deletion.DeletionProperties;
+import io.erasure.model.event.ThrottleSample.StoreThrottle;
 import io.erasure.store.spi.LoadSignal;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -61,6 +62,21 @@ class ThrottleDecisionsTest {
         assertThat(throttle.limit("pg-main"))
                 .as("not knowing the load is no reason to delete faster")
                 .isEqualTo(10);
+        assertThat(throttle.summary())
+                .as("GET /api/throttle and the published sample: the store as the last step left it")
+                .containsExactly(new StoreThrottle("pg-main", 10, 10, 100, 0, 0.95, "hold", "load_unreadable"));
+    }
+
+    @Test
+    void aStoreIsSummarisedFromItsFirstBatchBeforeAnyStep() {
+        throttle.limit("pg-main");
+        throttle.limit("cassandra-main");
+
+        assertThat(throttle.summary())
+                .as("by name; no decision yet")
+                .containsExactly(
+                        new StoreThrottle("cassandra-main", 10, 10, 100, 0, 0, "none", "none"),
+                        new StoreThrottle("pg-main", 10, 10, 100, 0, 0, "none", "none"));
     }
 
     @Test
