@@ -21,6 +21,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,6 +36,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -131,6 +133,50 @@ class DashboardBrowserIT {
 
     @Test
     @Order(3)
+    void theThrottleChartsKeepTheirHistoryAcrossAPageReload() {
+        tab("throttle");
+        new Select(byId("throttle-window")).selectByValue("15");
+        By rateCharts = By.cssSelector("[data-testid^='throttle-chart-rate-']");
+        // the demo's deletes made every store it deleted from publish a sample every 10 s since
+        WebElement chart = new WebDriverWait(browser, WAIT)
+                .withMessage("no store's rate chart with two samples")
+                .until(d -> d.findElements(rateCharts).stream()
+                        .filter(c -> Integer.parseInt(c.getDomAttribute("data-points")) >= 2)
+                        .findFirst()
+                        .orElse(null));
+        String store = chart.getDomAttribute("data-testid").substring("throttle-chart-rate-".length());
+        int pointsBefore = Integer.parseInt(chart.getDomAttribute("data-points"));
+        Instant reloadedAt = Instant.now();
+
+        browser.navigate().refresh();
+
+        awaitVisible("panel-throttle");
+        awaitVisible("throttle-store-" + store);
+        new WebDriverWait(browser, WAIT)
+                .withMessage("the 24 h chart of " + store + " after the reload")
+                .until(d -> !byId("throttle-chart-rate-" + store)
+                        .getDomAttribute("data-first")
+                        .isEmpty());
+        Instant first = Instant.parse(byId("throttle-chart-rate-" + store).getDomAttribute("data-first"));
+        assertThat(first)
+                .as("the first chart drawn after the reload starts before the reload: history outlives the page")
+                .isBefore(reloadedAt);
+        assertThat(byId("throttle-chart-rate-" + store).findElements(By.cssSelector("polyline, circle")))
+                .as("a line (or a point) drawn from that history")
+                .isNotEmpty();
+        new Select(byId("throttle-window")).selectByValue("15");
+        new WebDriverWait(browser, WAIT)
+                .withMessage("the 15 min chart of " + store + " after the reload")
+                .until(d ->
+                        Integer.parseInt(byId("throttle-chart-rate-" + store).getDomAttribute("data-points"))
+                                >= pointsBefore);
+        assertThat(text("throttle-limit-" + store))
+                .as("the store's current limit")
+                .matches("\\d+");
+    }
+
+    @Test
+    @Order(4)
     void aKillSwitchIsFlippedOnAndOff() {
         tab("kill-switches");
         awaitText("killswitch-state-global", "OFF");
@@ -148,7 +194,7 @@ class DashboardBrowserIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aDeletedKeyIsFoundInTheLogAndRecovered() throws Exception {
         assertThat(profileExists(DELETED_MEMBER)).as("deleted by the demo run").isFalse();
         signOut();

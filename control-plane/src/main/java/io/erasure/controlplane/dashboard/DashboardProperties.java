@@ -45,7 +45,7 @@ public record DashboardProperties(
     /**
      * @param deletionLog deletion-log-service: key search
      * @param recovery    recovery-service: recoveries and their outcomes
-     * @param deletion    deletion-service: throttle meters through {@code /actuator/metrics}
+     * @param deletion    deletion-service: purge status through {@code /api/purge}
      */
     public record Services(
             @DefaultValue("http://127.0.0.1:8084") URI deletionLog,

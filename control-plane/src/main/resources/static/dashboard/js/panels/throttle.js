@@ -60,9 +60,11 @@ export function throttlePanel(ctx) {
       setText(c.utilization, now ? `${Math.round(now.utilization * 100)}%` : null);
       setText(c.replicas, now ? now.replicas : 0);
       setText(c.decision, now ? [...new Set(Object.values(now.decisions))].join(', ') : null);
+      const reported = history.points.filter((p) => p.rate !== null);
       for (const svg of [c.rateChart, c.utilizationChart]) {
-        svg.dataset.points = String(history.points.filter((p) => p.rate !== null).length);
+        svg.dataset.points = String(reported.length);
         svg.dataset.from = answer.from;
+        svg.dataset.first = reported.length ? reported[0].t : '';
       }
       drawLineChart(c.rateChart, {
         from, to, minMax: 10,
