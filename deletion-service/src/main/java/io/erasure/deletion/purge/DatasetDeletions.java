@@ -46,6 +46,7 @@ public class DatasetDeletions implements TaskListener.AfterTask {
      * Remembers an executed task's spec. Never throws: what the status display needs must not stop a deletion
      * shard (the next task of the dataset writes it again).
      */
+    @Override
     public void executed(DeletionTask task) {
         DatasetSpec spec = task.spec();
         if (spec.equals(written.get(spec.name()))) {

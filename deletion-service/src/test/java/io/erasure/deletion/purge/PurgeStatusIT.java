@@ -21,6 +21,7 @@ import io.erasure.model.event.BatchCompleted;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,6 +64,12 @@ class PurgeStatusIT extends DeletionTestSupport {
 
     @Autowired
     JsonMapper json;
+
+    @Autowired
+    PurgeMetrics purgeMetrics;
+
+    @Autowired
+    MeterRegistry meters;
 
     @BeforeAll
     static void session() {
@@ -107,6 +114,22 @@ class PurgeStatusIT extends DeletionTestSupport {
         assertThat(line.stillOnDisk()).isTrue();
         assertThat(line.explanation())
                 .startsWith("not purgeable before " + lastDeletedAt.plusSeconds(GC_GRACE_SECONDS));
+
+        purgeMetrics.refresh();
+
+        assertThat(meters.get(PurgeMetrics.WAITING)
+                        .tag("dataset", spec.name())
+                        .gauge()
+                        .value())
+                .as("time to physical purge so far: from the last delete, the tombstones still within gc_grace")
+                .isBetween(
+                        0.0,
+                        (double) Duration.between(lastDeletedAt, Instant.now()).toSeconds() + 1);
+        assertThat(meters.get(PurgeMetrics.PAST_GRACE)
+                        .tag("dataset", spec.name())
+                        .gauge()
+                        .value())
+                .isZero();
     }
 
     @Test
