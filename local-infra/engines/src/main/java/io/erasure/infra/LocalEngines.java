@@ -20,6 +20,10 @@ public final class LocalEngines {
         return SharedEngines.INSTANCE.get(KafkaEngine.class, KafkaEngine::startForTests);
     }
 
+    public static OpenSearchEngine openSearch() {
+        return SharedEngines.INSTANCE.get(OpenSearchEngine.class, OpenSearchEngine::startForTests);
+    }
+
     public static PostgresEngine postgres() {
         return SharedEngines.INSTANCE.get(PostgresEngine.class, PostgresEngine::startForTests);
     }

@@ -22,6 +22,7 @@ public final class LocalEnginesExtension implements ParameterResolver {
     private static final Map<Class<?>, Supplier<? extends Engine>> ENGINES = Map.of(
             CassandraEngine.class, LocalEngines::cassandra,
             KafkaEngine.class, LocalEngines::kafka,
+            OpenSearchEngine.class, LocalEngines::openSearch,
             PostgresEngine.class, LocalEngines::postgres,
             RedisEngine.class, LocalEngines::redis,
             S3Engine.class, LocalEngines::s3);
