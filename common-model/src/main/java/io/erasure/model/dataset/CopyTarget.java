@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,9 +26,11 @@ import org.jspecify.annotations.Nullable;
 @JsonSubTypes({
     @JsonSubTypes.Type(value = CopyTarget.KeyTemplate.class, name = "keyTemplate"),
     @JsonSubTypes.Type(value = CopyTarget.TableMapping.class, name = "table"),
-    @JsonSubTypes.Type(value = CopyTarget.HttpCallback.class, name = "httpCallback")
+    @JsonSubTypes.Type(value = CopyTarget.HttpCallback.class, name = "httpCallback"),
+    @JsonSubTypes.Type(value = CopyTarget.SearchIndex.class, name = "searchIndex")
 })
-public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.TableMapping, CopyTarget.HttpCallback {
+public sealed interface CopyTarget
+        permits CopyTarget.KeyTemplate, CopyTarget.TableMapping, CopyTarget.HttpCallback, CopyTarget.SearchIndex {
 
     /**
      * The source columns a copy's key is made of, in order: a template's placeholders, a table
@@ -43,13 +46,17 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
     static void requireFits(String owner, StoreKind kind, @Nullable CopyTarget target) {
         Class<? extends CopyTarget> expected = kind.tabular()
                 ? TableMapping.class
-                : kind == StoreKind.HTTP_CALLBACK ? HttpCallback.class : KeyTemplate.class;
+                : kind == StoreKind.HTTP_CALLBACK
+                        ? HttpCallback.class
+                        : kind == StoreKind.OPENSEARCH ? SearchIndex.class : KeyTemplate.class;
         if (!expected.isInstance(target)) {
             String example = kind.tabular()
                     ? "a table mapping (namespace, table, columns)"
                     : kind == StoreKind.HTTP_CALLBACK
                             ? "an httpCallback (url, method, headers, payloadTemplate, keyColumns)"
-                            : "a key template such as 'profile:{customer_id}'";
+                            : kind == StoreKind.OPENSEARCH
+                                    ? "a searchIndex (index, and idTemplate such as 'member-{member_id}' or termField)"
+                                    : "a key template such as 'profile:{customer_id}'";
             throw new IllegalArgumentException(owner + " is in " + kind + ": give its target as " + example + ", not "
                     + (target == null ? "nothing" : target.getClass().getSimpleName()));
         }
@@ -164,6 +171,74 @@ public sealed interface CopyTarget permits CopyTarget.KeyTemplate, CopyTarget.Ta
      * <p>Which hosts may be called is decided by operators (an allow-list in the connection settings),
      * not here; here the URL is only checked to be an absolute http(s) URL.
      */
+    /**
+     * An OpenSearch or Elasticsearch index (or an alias of one index) and how a row's documents are found in it: by
+     * id, a template of key columns ({@code member-{member_id}}), or by a term query on a field holding the row's
+     * value ({@code termField}, from the source column {@code column}, by default the field's own name) for indexes
+     * keyed otherwise, where a row may have several documents.
+     *
+     * @param index      the index or alias: lower-case letters, digits, '.', '_' and '-', not starting with a
+     *                   symbol; never a pattern or a list, so one target never reaches two indexes
+     * @param idTemplate how a row's document id is made of its columns; or null with {@code termField}
+     * @param termField  the document field a term query matches the row's value on; or null with {@code idTemplate}
+     * @param column     with {@code termField}: the source column whose value is matched (default: {@code termField},
+     *                   which must then be a column name)
+     */
+    record SearchIndex(
+            String index,
+            @Nullable String idTemplate,
+            @Nullable String termField,
+            @Nullable String column) implements CopyTarget {
+
+        public static final Pattern INDEX = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}");
+        public static final Pattern FIELD = Pattern.compile("[a-z_][a-z0-9_]{0,47}(\\.[a-z_][a-z0-9_]{0,47}){0,7}");
+
+        public SearchIndex {
+            Require.nonNull("copy.searchIndex.index", index);
+            if (!INDEX.matcher(index).matches()) {
+                throw new IllegalArgumentException("copy.searchIndex.index must be one index or alias name matching "
+                        + INDEX + " (no wildcards or lists), got " + Require.echo(index));
+            }
+            if ((idTemplate == null) == (termField == null)) {
+                throw new IllegalArgumentException("copy.searchIndex needs exactly one of idTemplate (documents by id,"
+                        + " e.g. 'member-{member_id}') and termField (documents by a term query, e.g. 'member_id')");
+            }
+            if (idTemplate != null) {
+                new KeyTemplate(idTemplate); // the same placeholders and checks as a key template
+                if (column != null) {
+                    throw new IllegalArgumentException(
+                            "copy.searchIndex.column goes with termField; an idTemplate names its columns itself");
+                }
+            } else {
+                if (!FIELD.matcher(termField).matches()) {
+                    throw new IllegalArgumentException("copy.searchIndex.termField must be a field name (dots for"
+                            + " nested fields) matching " + FIELD + ", got " + Require.echo(termField));
+                }
+                column = Names.identifier("copy.searchIndex.column", column == null ? termField : column);
+            }
+        }
+
+        /** Documents found by id (true) or by a term query (false). */
+        public boolean byId() {
+            return idTemplate != null;
+        }
+
+        @Override
+        public List<String> sourceColumns() {
+            return idTemplate != null
+                    ? new KeyTemplate(idTemplate).sourceColumns()
+                    : List.of(Objects.requireNonNull(column));
+        }
+
+        /** The document id of a row addressed by id; fails for a term-addressed index or a row missing a column. */
+        public String documentId(Map<String, ?> row) {
+            if (idTemplate == null) {
+                throw new IllegalStateException("index " + index + " is addressed by term query on " + termField);
+            }
+            return new KeyTemplate(idTemplate).render(row);
+        }
+    }
+
     record HttpCallback(
             String url,
             String method,

@@ -108,7 +108,7 @@ public record DatasetSpec(
         if (storeKind.tabular()) {
             if (target != null) {
                 throw new IllegalArgumentException(
-                        "target is only for stores without tables (REDIS, S3_OBJECT," + " HTTP_CALLBACK); a "
+                        "target is only for stores without tables (REDIS, S3_OBJECT, HTTP_CALLBACK, OPENSEARCH); a "
                                 + storeKind + " dataset is addressed by namespace, table and keyColumns");
             }
         } else {

@@ -12,7 +12,9 @@ public enum StoreKind {
     POSTGRES(true),
     REDIS(false),
     S3_OBJECT(false),
-    HTTP_CALLBACK(false);
+    HTTP_CALLBACK(false),
+    /** An OpenSearch or Elasticsearch index: documents by id or by a term query ({@link CopyTarget.SearchIndex}). */
+    OPENSEARCH(false);
 
     private final boolean tabular;
 

@@ -219,6 +219,41 @@ class DatasetSpecTest {
     }
 
     @Test
+    void aSearchIndexNamesOneIndexAndOneWayToItsDocuments() throws Exception {
+        CopyTarget.SearchIndex byId = new CopyTarget.SearchIndex("profiles-v2", "member-{member_id}", null, null);
+        CopyTarget.SearchIndex byTerm = new CopyTarget.SearchIndex("activity", null, "actor.member_id", "member_id");
+
+        assertThat(byId.sourceColumns()).containsExactly("member_id");
+        assertThat(byId.documentId(key("member_id", 42))).isEqualTo("member-42");
+        assertThat(byTerm.sourceColumns()).containsExactly("member_id");
+        assertThat(new CopyTarget.SearchIndex("activity", null, "member_id", null).column())
+                .isEqualTo("member_id");
+        for (String pattern : List.of("profiles*", "a,b", "_all", "-x", "Profiles", "a b")) {
+            assertThatThrownBy(() -> new CopyTarget.SearchIndex(pattern, "m-{member_id}", null, null))
+                    .as(pattern)
+                    .hasMessageStartingWith("copy.searchIndex.index must be one index or alias name");
+        }
+        assertThatThrownBy(() -> new CopyTarget.SearchIndex("p", "m-{member_id}", "member_id", null))
+                .hasMessageStartingWith("copy.searchIndex needs exactly one of idTemplate");
+        assertThatThrownBy(() -> new CopyTarget.SearchIndex("p", null, null, null))
+                .hasMessageStartingWith("copy.searchIndex needs exactly one of idTemplate");
+        assertThatThrownBy(() -> new CopyTarget.SearchIndex("p", null, "actor.member_id", null))
+                .hasMessageContaining("copy.searchIndex.column");
+        assertThatThrownBy(() -> new CopyTarget.SearchIndex("p", null, "Member Id", null))
+                .hasMessageStartingWith("copy.searchIndex.termField must be a field name");
+        assertThatThrownBy(() -> new CopyTarget.SearchIndex("p", "member", null, null))
+                .hasMessageContaining("at least one {column} placeholder");
+        CopyTarget read = JSON.readValue(
+                "{\"type\": \"searchIndex\", \"index\": \"profiles-v2\", \"idTemplate\": \"member-{member_id}\"}",
+                CopyTarget.class);
+        assertThat(read).isEqualTo(byId);
+        assertThatThrownBy(() -> Fixtures.cassandraOrders()
+                        .storeKind(StoreKind.OPENSEARCH)
+                        .build())
+                .hasMessageContaining("give its target as a searchIndex");
+    }
+
+    @Test
     void httpCallbacksAreCheckedField_by_field() {
         assertThat(callback("https://owner.example.com/erase", null, "{\"keys\": {keys}}")
                         .method())

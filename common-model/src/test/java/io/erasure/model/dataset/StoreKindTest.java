@@ -19,7 +19,7 @@ class StoreKindTest {
         assertThatThrownBy(() -> StoreKind.parse("mongodb"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("store kind 'mongodb' is unknown; use one of CASSANDRA, POSTGRES, REDIS, S3_OBJECT,"
-                        + " HTTP_CALLBACK");
+                        + " HTTP_CALLBACK, OPENSEARCH");
         assertThatThrownBy(() -> StoreKind.parse(null)).hasMessageContaining("use one of CASSANDRA");
     }
 

@@ -36,7 +36,8 @@ public record OwnershipProperties(
      * @param connection     the connection ref ({@code erasure.connections.<ref>}) it applies to, or {@code *}
      * @param namespaces     keyspaces or schemas whose every table the team may register ({@code *}: any)
      * @param tables         single tables, as {@code namespace.table}
-     * @param keyPrefixes    for key-addressed stores (Redis, S3 objects): the literal start of a key template
+     * @param keyPrefixes    for key-addressed stores (Redis, S3 objects): the literal start of a key template; for
+     *                       search indexes (OpenSearch): the start of the index name
      *                       ({@code profile:} covers {@code profile:{customer_id}}); {@code *}: any
      * @param urlPrefixes    for HTTP callbacks: absolute http(s) URLs whose path ends in {@code /} (so the host is
      *                       whole) that callback and check URLs must start with; {@code *}: any

@@ -127,7 +127,8 @@ public class OwnershipRules {
         enum Kind {
             TABLE,
             KEY_PREFIX,
-            URL
+            URL,
+            INDEX
         }
 
         static Place table(String what, String connection, String namespace, String table) {
@@ -141,6 +142,10 @@ public class OwnershipRules {
             }
             if (target instanceof CopyTarget.KeyTemplate template) {
                 return List.of(new Place(what, connection, Kind.KEY_PREFIX, literalStart(template.template())));
+            }
+            if (target instanceof CopyTarget.SearchIndex index) {
+                // index families are named by prefix (payments-v1, payments-v2): granted by key-prefixes
+                return List.of(new Place(what, connection, Kind.INDEX, index.index()));
             }
             if (target instanceof CopyTarget.HttpCallback callback) {
                 List<Place> urls = new ArrayList<>(List.of(url(what, connection, callback.url())));
@@ -158,7 +163,7 @@ public class OwnershipRules {
                     grant.tables().contains(value)
                             || grant.namespaces().contains(OwnershipProperties.ANY)
                             || grant.namespaces().contains(value.substring(0, value.indexOf('.')));
-                case KEY_PREFIX ->
+                case KEY_PREFIX, INDEX ->
                     grant.keyPrefixes().stream()
                             .anyMatch(p -> p.equals(OwnershipProperties.ANY) || value.startsWith(p));
                 case URL ->
@@ -172,6 +177,7 @@ public class OwnershipRules {
                 case TABLE -> "table " + value;
                 case KEY_PREFIX -> "keys starting '" + value + "'";
                 case URL -> "URL " + value;
+                case INDEX -> "search index " + value;
             };
         }
 
@@ -184,7 +190,7 @@ public class OwnershipRules {
                         both.addAll(g.tables());
                         return both;
                     };
-                case KEY_PREFIX -> Grant::keyPrefixes;
+                case KEY_PREFIX, INDEX -> Grant::keyPrefixes;
                 case URL -> Grant::urlPrefixes;
             };
             return String.valueOf(grants.stream()
@@ -196,7 +202,7 @@ public class OwnershipRules {
         String suggestion() {
             return switch (kind) {
                 case TABLE -> "tables: [" + value + "]";
-                case KEY_PREFIX -> "key-prefixes: [" + value + "]";
+                case KEY_PREFIX, INDEX -> "key-prefixes: [" + value + "]";
                 case URL -> "url-prefixes: [<scheme>://<host>/<path>/]";
             };
         }

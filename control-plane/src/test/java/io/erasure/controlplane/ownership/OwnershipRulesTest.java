@@ -32,6 +32,8 @@ class OwnershipRulesTest {
                             List.of(),
                             List.of("backups/")),
                     new Grant(
+                            "payments", "search-main", List.of(), List.of(), List.of("ledger-v"), List.of(), List.of()),
+                    new Grant(
                             "payments",
                             "callbacks",
                             List.of(),
@@ -76,6 +78,23 @@ class OwnershipRulesTest {
                                 "payments", "redis-main", List.of(), List.of(), List.of(" "), List.of(), List.of())),
                         new LimitsCeiling(0.5, 1)))
                 .hasMessageContaining("key-prefixes has a blank entry");
+    }
+
+    @Test
+    void aSearchIndexIsGrantedByItsNamesPrefix() {
+        assertThat(rules.refusal(withSearchIndex("ledger-v1"))).isEmpty();
+        assertThat(rules.refusal(withSearchIndex("ledger-archive")))
+                .hasValueSatisfying(refusal -> assertThat(refusal).contains("search index ledger-archive"));
+    }
+
+    private static DatasetSpec withSearchIndex(String index) {
+        return withCallback("https://api.example.com/payments/erasure").toBuilder()
+                .copies(List.of(new DatasetCopy(
+                        "search",
+                        StoreKind.OPENSEARCH,
+                        "search-main",
+                        new CopyTarget.SearchIndex(index, "ledger-{id}", null, null))))
+                .build();
     }
 
     private static DatasetSpec withCallback(String url) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A full row as the store holds it now, for the write-ahead log and for restores.
@@ -16,7 +17,10 @@ import java.util.Objects;
  * @param lastWriteMicros the newest write time of the row (newest cell, or the conditional column);
  *                        null when the store cannot tell (a Cassandra row with only key columns)
  */
-public record LiveRow(Map<String, Object> key, List<ColumnValue> columns, Long lastWriteMicros) {
+public record LiveRow(
+        Map<String, Object> key,
+        List<ColumnValue> columns,
+        @Nullable Long lastWriteMicros) {
 
     public LiveRow {
         Objects.requireNonNull(key, "key");

@@ -1,0 +1,196 @@
+package io.erasure.store.opensearch;
+
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.CopyTarget;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.store.spi.StoreException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Finds a batch's documents with what a conditional delete needs: id, sequence number and primary term, and the
+ * source. By id: one {@code _mget}; by term: one {@code _search} on the field with every key's value (refreshed
+ * first, so a document indexed a moment ago is found), grouped back by key.
+ */
+final class Documents {
+
+    /** One document as read: its source keeps its field order and exact numbers. */
+    record Doc(String id, long seqNo, long primaryTerm, Map<String, Object> source) {
+
+        /**
+         * The write time the dataset's conditional column gives, in µs, or null without one. A document without
+         * the field (or with a null) has no provable write time: it is treated as written after any cut-off.
+         */
+        @Nullable
+        Long writeMicros(DatasetSpec spec) {
+            if (!(spec.conditionalColumn() instanceof ConditionalColumn.Named named)) {
+                return null;
+            }
+            return micros(source.get(named.name()));
+        }
+
+        /**
+         * True when the document may have been written after the cut-off: its conditional column is later, or it
+         * has none that can be read (no provable write time keeps the document). Without a conditional column (a
+         * copy, or the owner's registered choice) false: the sequence number alone guards the delete.
+         */
+        boolean writtenAfter(DatasetSpec spec, long cutoffMicros) {
+            if (!(spec.conditionalColumn() instanceof ConditionalColumn.Named)) {
+                return false;
+            }
+            Long micros = writeMicros(spec);
+            return micros == null || micros > cutoffMicros;
+        }
+    }
+
+    private final RestCalls rest;
+    private final OpenSearchSettings settings;
+
+    Documents(RestCalls rest, OpenSearchSettings settings) {
+        this.rest = rest;
+        this.settings = settings;
+    }
+
+    /** Per key, in order, its documents (none when absent). */
+    List<List<Doc>> find(DatasetSpec spec, List<Map<String, Object>> keys) {
+        CopyTarget.SearchIndex target = target(spec);
+        return target.byId() ? byId(target, keys) : byTerm(target, keys);
+    }
+
+    static CopyTarget.SearchIndex target(DatasetSpec spec) {
+        if (!(spec.target() instanceof CopyTarget.SearchIndex target)) {
+            throw new StoreException.Fatal("dataset '" + spec.name() + "' has no searchIndex target");
+        }
+        return target;
+    }
+
+    private List<List<Doc>> byId(CopyTarget.SearchIndex target, List<Map<String, Object>> keys) {
+        List<String> ids = keys.stream().map(target::documentId).toList();
+        RestCalls.Answer answer = rest.post("/" + RestCalls.encode(target.index()) + "/_mget", Map.of("ids", ids));
+        requireIndex(answer, target.index());
+        JsonNode docs = answer.body().path("docs");
+        List<List<Doc>> found = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            JsonNode doc = docs.path(i);
+            if (!doc.path("error").isMissingNode()) {
+                throw new StoreException.Retriable(
+                        "reading document " + ids.get(i) + " of " + target.index() + " failed: " + doc.path("error"),
+                        null);
+            }
+            found.add(doc.path("found").asBoolean(false) ? List.of(doc(doc)) : List.of());
+        }
+        return found;
+    }
+
+    private List<List<Doc>> byTerm(CopyTarget.SearchIndex target, List<Map<String, Object>> keys) {
+        String column = Objects.requireNonNull(target.column());
+        String field = Objects.requireNonNull(target.termField());
+        List<Object> values = keys.stream().map(key -> key.get(column)).toList();
+        String index = RestCalls.encode(target.index());
+        requireIndex(rest.post("/" + index + "/_refresh", Map.of()), target.index());
+        int limit = settings.maxDocumentsPerBatch();
+        Map<String, Object> search = new LinkedHashMap<>();
+        search.put("query", Map.of("terms", Map.of(field, values)));
+        search.put("size", limit);
+        search.put("seq_no_primary_term", true);
+        search.put("track_total_hits", limit + 1);
+        RestCalls.Answer answer = rest.post("/" + index + "/_search", search);
+        requireIndex(answer, target.index());
+        long total = answer.body().path("hits").path("total").path("value").asLong();
+        if (total > limit) {
+            throw new StoreException.Fatal("the batch's " + keys.size() + " keys match more than " + limit
+                    + " documents of " + target.index() + " (max-documents-per-batch): raise the setting or make"
+                    + " batches smaller; nothing was deleted");
+        }
+        Map<String, List<Doc>> byValue = new LinkedHashMap<>();
+        for (JsonNode hit : answer.body().path("hits").path("hits")) {
+            Doc doc = doc(hit);
+            Object value = path(doc.source(), field);
+            byValue.computeIfAbsent(normal(value), v -> new ArrayList<>()).add(doc);
+        }
+        List<List<Doc>> found = new ArrayList<>();
+        for (Object value : values) {
+            found.add(List.copyOf(byValue.getOrDefault(normal(value), List.of())));
+        }
+        return found;
+    }
+
+    private static void requireIndex(RestCalls.Answer answer, String index) {
+        if (answer.status() == 404) {
+            throw new StoreException.Fatal("index " + index + " does not exist ("
+                    + answer.body().path("error").path("reason").asString("")
+                    + "); create it or correct the dataset's searchIndex.index");
+        }
+        if (!answer.ok()) {
+            throw new StoreException.Retriable(
+                    "index " + index + " answered " + answer.status() + ": " + answer.body(), null);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Doc doc(JsonNode doc) {
+        JsonNode source = doc.path("_source");
+        Map<String, Object> fields = source instanceof ObjectNode
+                ? RestCalls.JSON.convertValue(source, LinkedHashMap.class)
+                : new LinkedHashMap<>();
+        return new Doc(
+                doc.path("_id").asString(),
+                doc.path("_seq_no").asLong(),
+                doc.path("_primary_term").asLong(),
+                fields);
+    }
+
+    /** A dotted path's value in a source ({@code actor.member_id}), or null. */
+    @Nullable
+    static Object path(Map<String, Object> source, String dotted) {
+        Object at = source;
+        for (String part : dotted.split("\\.")) {
+            if (!(at instanceof Map<?, ?> map)) {
+                return null;
+            }
+            at = map.get(part);
+        }
+        return at;
+    }
+
+    /** A key value and a source value compare equal when they are the same number or the same text. */
+    static String normal(@Nullable Object value) {
+        if (value instanceof BigDecimal decimal) {
+            return decimal.stripTrailingZeros().toPlainString();
+        }
+        if (value instanceof Number number) {
+            return new BigDecimal(number instanceof BigInteger big ? big.toString() : number.toString())
+                    .stripTrailingZeros()
+                    .toPlainString();
+        }
+        return String.valueOf(value);
+    }
+
+    /** A timestamp field's value in µs: epoch milliseconds as a number, or an ISO-8601 instant with its fraction. */
+    @Nullable
+    static Long micros(@Nullable Object value) {
+        if (value instanceof Number number) {
+            return Math.multiplyExact(number.longValue(), 1_000L);
+        }
+        if (value instanceof String text) {
+            try {
+                Instant at = Instant.parse(text);
+                return ChronoUnit.MICROS.between(Instant.EPOCH, at);
+            } catch (DateTimeParseException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+}

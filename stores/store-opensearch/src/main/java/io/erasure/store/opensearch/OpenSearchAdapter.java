@@ -1,0 +1,352 @@
+package io.erasure.store.opensearch;
+
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.CopyTarget;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.StoreKind;
+import io.erasure.model.record.ColumnValue;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.store.opensearch.Documents.Doc;
+import io.erasure.store.spi.DeleteBatch;
+import io.erasure.store.spi.DeleteOutcome;
+import io.erasure.store.spi.DeletePlan;
+import io.erasure.store.spi.LiveRow;
+import io.erasure.store.spi.LiveState;
+import io.erasure.store.spi.LoadSignal;
+import io.erasure.store.spi.PlannedStatement;
+import io.erasure.store.spi.RestoreOutcome;
+import io.erasure.store.spi.StoreAdapter;
+import io.erasure.store.spi.StoreCapabilities;
+import io.erasure.store.spi.StoreCapabilities.Capability;
+import io.erasure.store.spi.StoreException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A search index as a dataset or a copy ({@link CopyTarget.SearchIndex}): the documents of a row are found by id or by
+ * a term query, and each is deleted only if it is still the version that was read.
+ *
+ * <ul>
+ *   <li><b>Plan</b> reads every document of the batch with its {@code _seq_no} and {@code _primary_term}; a key whose
+ *       document was written after the cut-off (by the dataset's TIMESTAMP conditional column, a date field of the
+ *       source) is kept whole. A copy has no conditional column: it is deleted after its source row was.</li>
+ *   <li><b>Execute</b> sends one {@code _bulk} of deletes, each with {@code if_seq_no}/{@code if_primary_term} of the
+ *       plan, and refreshes: a document re-indexed after the plan (or after the read for the log, which follows the
+ *       plan) answers 409 and is kept, so nothing unlogged is deleted.</li>
+ *   <li><b>Restore</b> creates each document again with {@code op_type=create}: one written since is never
+ *       overwritten, and is reported as newer data kept.</li>
+ *   <li><b>Load</b> is the cluster's own: node CPU, write and search queues and rejections, mean query time.</li>
+ * </ul>
+ * A row's columns are its document's top-level source fields (exact numbers, field order kept) and {@value #ID}, the
+ * document id, which a restore uses and never writes into the source. Thread-safe.
+ */
+public final class OpenSearchAdapter implements StoreAdapter {
+
+    /** The column holding a row's document id. */
+    public static final String ID = "_id";
+
+    private static final Set<String> TERM_TYPES = Set.of("keyword", "long", "integer", "short", "byte", "boolean");
+    private static final Set<String> DATE_TYPES = Set.of("date", "date_nanos");
+    /** A planned delete: values are the document id, its sequence number and primary term, and its key's index. */
+    private static final String DELETE = "DELETE /%s/_doc/? ?if_seq_no=?&if_primary_term=? (key #?)";
+
+    private final OpenSearchSettings settings;
+    private final RestCalls rest;
+    private final Documents documents;
+    private final ClusterLoad load;
+
+    OpenSearchAdapter(OpenSearchSettings settings, RestCalls rest, ClusterLoad load) {
+        this.settings = settings;
+        this.rest = rest;
+        this.documents = new Documents(rest, settings);
+        this.load = load;
+    }
+
+    @Override
+    public StoreCapabilities capabilities() {
+        return StoreCapabilities.of(settings.maxBatch(), Capability.RESTORE, Capability.CUTOFF_CONDITIONED);
+    }
+
+    /**
+     * Accepts an OPENSEARCH dataset whose index exists (an alias of exactly one index, for deletes by id), within
+     * the connection's {@code index-prefixes}, whose term field is mapped as an exact type, and whose conditional
+     * column, if any, is a TIMESTAMP mapped as a date. Reads only the mapping.
+     */
+    @Override
+    public void checkDataset(DatasetSpec spec) {
+        if (spec.storeKind() != StoreKind.OPENSEARCH) {
+            throw new StoreException.Fatal("dataset '" + spec.name() + "' is " + spec.storeKind() + "; connection '"
+                    + settings.ref() + "' is OPENSEARCH");
+        }
+        CopyTarget.SearchIndex target = Documents.target(spec);
+        if (!settings.indexPrefixes().isEmpty()
+                && settings.indexPrefixes().stream()
+                        .noneMatch(p -> target.index().startsWith(p))) {
+            throw new StoreException.Fatal("index " + target.index() + " of dataset '" + spec.name()
+                    + "' is outside connection '" + settings.ref() + "'s index-prefixes " + settings.indexPrefixes());
+        }
+        if (!spec.keyColumns().primaryKey().equals(target.sourceColumns())) {
+            throw new StoreException.Fatal("dataset '" + spec.name() + "' is keyed by "
+                    + spec.keyColumns().primaryKey() + " but its searchIndex addresses documents by "
+                    + target.sourceColumns());
+        }
+        RestCalls.Answer mapping = rest.get("/" + RestCalls.encode(target.index()) + "/_mapping");
+        if (mapping.status() == 404) {
+            throw new StoreException.Fatal(
+                    "index " + target.index() + " of dataset '" + spec.name() + "' does not exist on connection '"
+                            + settings.ref() + "': create it, or correct searchIndex.index");
+        }
+        if (!mapping.ok()) {
+            throw new StoreException.Retriable(
+                    "reading the mapping of " + target.index() + " answered " + mapping.status(), null);
+        }
+        List<String> indexes = new ArrayList<>();
+        mapping.body().propertyNames().forEach(indexes::add);
+        if (target.byId() && indexes.size() != 1) {
+            throw new StoreException.Fatal("alias " + target.index() + " of dataset '" + spec.name() + "' names "
+                    + indexes.size() + " indexes " + indexes + ": documents by id are deleted from one index; name it");
+        }
+        for (String index : indexes) {
+            JsonNode properties = mapping.body().path(index).path("mappings").path("properties");
+            if (!target.byId()) {
+                requireType(spec, index, properties, target.termField(), TERM_TYPES, "the term field");
+            }
+            if (spec.conditionalColumn() instanceof ConditionalColumn.Named named) {
+                if (named.kind() != ConditionalColumn.Kind.TIMESTAMP) {
+                    throw new StoreException.Fatal("dataset '" + spec.name() + "': a search index is conditioned on a"
+                            + " TIMESTAMP field (a date), not a " + named.kind() + "; use a date field or none");
+                }
+                requireType(spec, index, properties, named.name(), DATE_TYPES, "the conditional column");
+            }
+        }
+    }
+
+    private static void requireType(
+            DatasetSpec spec,
+            String index,
+            JsonNode properties,
+            @Nullable String field,
+            Set<String> types,
+            String what) {
+        JsonNode at = properties;
+        String[] parts = String.valueOf(field).split("\\.");
+        for (int i = 0; i < parts.length; i++) {
+            at = at.path(parts[i]);
+            if (i < parts.length - 1) {
+                at = at.path("properties");
+            }
+        }
+        String type = at.path("type").asString("");
+        if (!types.contains(type)) {
+            throw new StoreException.Fatal("dataset '" + spec.name() + "': " + what + " " + field + " of index " + index
+                    + " is " + (type.isEmpty() ? "not mapped" : "mapped as " + type) + "; it must be one of " + types);
+        }
+    }
+
+    @Override
+    public List<LiveRow> readRows(DatasetSpec spec, List<Map<String, Object>> keys) {
+        List<List<Doc>> found = documents.find(spec, keys);
+        List<LiveRow> rows = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            for (Doc doc : found.get(i)) {
+                List<ColumnValue> columns = new ArrayList<>();
+                columns.add(ColumnValue.of(ID, doc.id()));
+                doc.source().forEach((name, value) -> columns.add(ColumnValue.of(name, value)));
+                rows.add(new LiveRow(keys.get(i), columns, doc.writeMicros(spec)));
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public List<LiveState> checkLiveState(DatasetSpec spec, List<Map<String, Object>> keys) {
+        List<List<Doc>> found = documents.find(spec, keys);
+        List<LiveState> states = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            List<Doc> docs = found.get(i);
+            if (docs.isEmpty()) {
+                states.add(LiveState.absent(keys.get(i)));
+                continue;
+            }
+            Long latest = null;
+            for (Doc doc : docs) {
+                Long micros = doc.writeMicros(spec);
+                if (micros != null && (latest == null || micros > latest)) {
+                    latest = micros;
+                }
+            }
+            states.add(new LiveState(keys.get(i), true, latest));
+        }
+        return states;
+    }
+
+    @Override
+    public int readStatements(DatasetSpec spec, int keyCount) {
+        return 1; // one _mget or one _search for the whole batch
+    }
+
+    @Override
+    public DeletePlan planDelete(DeleteBatch batch) {
+        if (!batch.clearColumns().isEmpty()) {
+            throw new IllegalArgumentException("the OpenSearch adapter deletes documents; it does not clear fields");
+        }
+        DatasetSpec spec = batch.spec();
+        String index = Documents.target(spec).index();
+        List<List<Doc>> found = documents.find(spec, batch.keys());
+        List<PlannedStatement> statements = new ArrayList<>();
+        List<DeletePlan.KeyDecision> decisions = new ArrayList<>();
+        for (int i = 0; i < batch.keys().size(); i++) {
+            Map<String, Object> key = batch.keys().get(i);
+            List<Doc> docs = found.get(i);
+            if (docs.isEmpty()) {
+                decisions.add(new DeletePlan.KeyDecision(key, DeletePlan.Action.ABSENT));
+            } else if (docs.stream()
+                    .anyMatch(doc -> doc.writtenAfter(spec, batch.cutoff().micros()))) {
+                // a row with any document written after the cut-off is kept whole
+                decisions.add(new DeletePlan.KeyDecision(key, DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF));
+            } else {
+                decisions.add(new DeletePlan.KeyDecision(key, DeletePlan.Action.DELETE_ROW));
+                for (Doc doc : docs) {
+                    statements.add(new PlannedStatement(
+                            DELETE.formatted(index), List.of(doc.id(), doc.seqNo(), doc.primaryTerm(), i)));
+                }
+            }
+        }
+        return new DeletePlan(batch, statements, decisions);
+    }
+
+    @Override
+    public DeleteOutcome executeDelete(DeletePlan plan) {
+        int skipped = (int) plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF);
+        int absent = (int) plan.count(DeletePlan.Action.ABSENT);
+        if (plan.statements().isEmpty()) {
+            return new DeleteOutcome(0, skipped, absent, 0, 0);
+        }
+        String index = Documents.target(plan.batch().spec()).index();
+        StringBuilder lines = new StringBuilder();
+        List<Integer> keyOf = new ArrayList<>();
+        for (PlannedStatement statement : plan.statements()) {
+            Map<String, Object> delete = new LinkedHashMap<>();
+            delete.put("_index", index);
+            delete.put("_id", statement.values().get(0));
+            delete.put("if_seq_no", statement.values().get(1));
+            delete.put("if_primary_term", statement.values().get(2));
+            lines.append(RestCalls.JSON.writeValueAsString(Map.of("delete", delete)))
+                    .append('\n');
+            keyOf.add(((Number) statement.values().get(3)).intValue());
+        }
+        RestCalls.Answer answer = rest.bulk("/_bulk?refresh=true", lines.toString());
+        if (!answer.ok()) {
+            throw new StoreException.Retriable(
+                    "bulk delete on " + index + " answered " + answer.status() + ": " + answer.body(), null);
+        }
+        // per key: deleted if any of its documents went, kept if one changed since the plan, absent if all were gone
+        Map<Integer, int[]> byKey = new LinkedHashMap<>(); // [deleted, conflicts, missing]
+        JsonNode items = answer.body().path("items");
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < keyOf.size(); i++) {
+            JsonNode item = items.path(i).path("delete");
+            int status = item.path("status").asInt();
+            int[] counts = byKey.computeIfAbsent(keyOf.get(i), k -> new int[3]);
+            if (status == 200) {
+                counts[0]++;
+            } else if (status == 409) {
+                counts[1]++;
+            } else if (status == 404) {
+                counts[2]++;
+            } else {
+                failures.add(item.path("_id").asString() + ": " + status + " " + item.path("error"));
+            }
+        }
+        if (!failures.isEmpty()) {
+            // those deletes may be retried: each is conditioned on the version the plan read
+            throw new StoreException.Retriable(
+                    "deleting from " + index + " failed for " + failures.size() + " document(s): " + failures.get(0),
+                    null);
+        }
+        int deleted = 0;
+        for (int[] counts : byKey.values()) {
+            if (counts[1] > 0) {
+                skipped++;
+            } else if (counts[0] > 0) {
+                deleted++;
+            } else {
+                absent++;
+            }
+        }
+        return new DeleteOutcome(deleted, skipped, absent, 0, 1);
+    }
+
+    @Override
+    public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
+        CopyTarget.SearchIndex target = Documents.target(spec);
+        if (records.isEmpty()) {
+            return new RestoreOutcome(List.of());
+        }
+        StringBuilder lines = new StringBuilder();
+        List<String> ids = new ArrayList<>();
+        for (DeletionRecord record : records) {
+            Map<String, Object> source = new LinkedHashMap<>();
+            String id = null;
+            for (ColumnValue column : record.columns()) {
+                if (ID.equals(column.name())) {
+                    id = String.valueOf(column.value());
+                } else {
+                    source.put(column.name(), column.value());
+                }
+            }
+            if (id == null) {
+                id = target.documentId(record.primaryKey());
+            }
+            ids.add(id);
+            lines.append(RestCalls.JSON.writeValueAsString(
+                            Map.of("create", Map.of("_index", target.index(), "_id", id))))
+                    .append('\n')
+                    .append(RestCalls.JSON.writeValueAsString(source))
+                    .append('\n');
+        }
+        RestCalls.Answer answer = rest.bulk("/_bulk?refresh=true", lines.toString());
+        if (!answer.ok()) {
+            throw new StoreException.Retriable(
+                    "restoring into " + target.index() + " answered " + answer.status() + ": " + answer.body(), null);
+        }
+        List<RestoreOutcome.RecordOutcome> outcomes = new ArrayList<>();
+        JsonNode items = answer.body().path("items");
+        for (int i = 0; i < records.size(); i++) {
+            DeletionRecord record = records.get(i);
+            JsonNode item = items.path(i).path("create");
+            int status = item.path("status").asInt();
+            RestoreOutcome.Status outcome;
+            String detail;
+            if (status == 201) {
+                outcome = RestoreOutcome.Status.RESTORED;
+                detail = "document " + ids.get(i) + " created in " + target.index();
+            } else if (status == 409) {
+                outcome = RestoreOutcome.Status.NEWER_DATA_KEPT;
+                detail = "document " + ids.get(i) + " exists in " + target.index()
+                        + " (written since, or already restored): kept";
+            } else {
+                outcome = RestoreOutcome.Status.FAILED;
+                detail = "document " + ids.get(i) + ": " + status + " "
+                        + item.path("error").path("reason").asString("");
+            }
+            outcomes.add(new RestoreOutcome.RecordOutcome(record.recordId(), record.primaryKey(), outcome, detail));
+        }
+        return new RestoreOutcome(outcomes);
+    }
+
+    @Override
+    public LoadSignal loadSignal() {
+        return load.read();
+    }
+
+    @Override
+    public void close() {
+        // the JDK's HTTP client holds no connection the platform must release
+    }
+}

@@ -1,0 +1,116 @@
+package io.erasure.store.opensearch;
+
+import io.erasure.store.spi.SettingsSpec;
+import io.erasure.store.spi.StoreConnection;
+import io.erasure.store.spi.StoreException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The settings of one OpenSearch (or Elasticsearch) connection ({@code erasure.connections.<ref>.settings.*}).
+ *
+ * @param url                  {@code url}: the cluster's REST endpoint, {@code http(s)://host:port}, no path
+ * @param username             {@code username} and {@code password}: HTTP Basic credentials, both or neither
+ * @param timeout              {@code timeout-ms} (default 10000): connecting and every call
+ * @param maxBatch             {@code max-batch} (default 500, at most {@value #MAX_BATCH}): keys per call
+ * @param maxDocumentsPerBatch {@code max-documents-per-batch} (default 10000): the most documents a term-addressed
+ *                             batch may match; a batch matching more fails rather than delete part of a row
+ * @param indexPrefixes        {@code index-prefixes}: an optional comma list; when set, a dataset is served only if
+ *                             its index starts with one of them, so a misregistered target cannot reach other indexes
+ * @param searchLatencyLimitMs {@code search-latency-limit-ms} (default 50): the mean query time that counts as fully
+ *                             loaded
+ * @param queueLimit           {@code queue-limit} (default 200): write or search tasks queued on a node that count
+ *                             as fully loaded
+ */
+public record OpenSearchSettings(
+        String ref,
+        URI url,
+        @Nullable String username,
+        @Nullable String password,
+        Duration timeout,
+        int maxBatch,
+        int maxDocumentsPerBatch,
+        List<String> indexPrefixes,
+        int searchLatencyLimitMs,
+        int queueLimit) {
+
+    public static final int MAX_BATCH = 1_000;
+
+    /** Every setting an OpenSearch connection may have. */
+    public static final SettingsSpec SPEC = SettingsSpec.of(
+            "url",
+            "username",
+            "password",
+            "timeout-ms",
+            "max-batch",
+            "max-documents-per-batch",
+            "index-prefixes",
+            "search-latency-limit-ms",
+            "queue-limit");
+
+    public OpenSearchSettings {
+        if (maxBatch < 1 || maxBatch > MAX_BATCH) {
+            throw new StoreException.Fatal("connection '" + ref + "' setting 'max-batch' must be within 1.." + MAX_BATCH
+                    + ", got " + maxBatch);
+        }
+        positive(ref, "max-documents-per-batch", maxDocumentsPerBatch);
+        positive(ref, "search-latency-limit-ms", searchLatencyLimitMs);
+        positive(ref, "queue-limit", queueLimit);
+        indexPrefixes = List.copyOf(indexPrefixes);
+        if ((username == null) != (password == null)) {
+            throw new StoreException.Fatal("connection '" + ref + "' needs both 'username' and 'password', or neither");
+        }
+    }
+
+    public static OpenSearchSettings from(StoreConnection connection) {
+        String ref = connection.ref();
+        String raw = connection
+                .setting("url")
+                .orElseThrow(() -> new StoreException.Fatal("connection '" + ref + "' needs setting 'url'"
+                        + " (http://host:9200); configure " + StoreConnection.property(ref, "url")));
+        URI url;
+        try {
+            url = URI.create(raw.endsWith("/") ? raw.substring(0, raw.length() - 1) : raw);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException.Fatal("connection '" + ref + "' setting 'url' is not a URL: " + e.getMessage());
+        }
+        if (url.getScheme() == null
+                || !List.of("http", "https").contains(url.getScheme())
+                || url.getHost() == null
+                || url.getUserInfo() != null
+                || (url.getRawPath() != null && !url.getRawPath().isEmpty())
+                || url.getRawQuery() != null) {
+            throw new StoreException.Fatal("connection '" + ref + "' setting 'url' must be http(s)://host:port without"
+                    + " path, query or credentials (use 'username' and 'password'); got " + raw);
+        }
+        int timeoutMs = connection.intSetting("timeout-ms", 10_000);
+        positive(ref, "timeout-ms", timeoutMs);
+        return new OpenSearchSettings(
+                ref,
+                url,
+                connection.setting("username").orElse(null),
+                connection.setting("password").orElse(null),
+                Duration.ofMillis(timeoutMs),
+                connection.intSetting("max-batch", 500),
+                connection.intSetting("max-documents-per-batch", 10_000),
+                connection
+                        .setting("index-prefixes")
+                        .map(list -> Arrays.stream(list.split(","))
+                                .map(String::trim)
+                                .filter(p -> !p.isEmpty())
+                                .toList())
+                        .orElse(List.of()),
+                connection.intSetting("search-latency-limit-ms", 50),
+                connection.intSetting("queue-limit", 200));
+    }
+
+    private static void positive(String ref, String name, int value) {
+        if (value < 1) {
+            throw new StoreException.Fatal(
+                    "connection '" + ref + "' setting '" + name + "' must be >= 1, got " + value);
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.erasure.store.opensearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.CopyTarget;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.record.DeletionRecord;
+import io.erasure.model.run.RunId;
+import io.erasure.model.task.DeletionTask;
+import io.erasure.store.spi.DeleteBatch;
+import io.erasure.store.spi.DeleteOutcome;
+import io.erasure.store.spi.DeletePlan;
+import io.erasure.store.spi.LiveRow;
+import io.erasure.store.spi.LoadSignal;
+import io.erasure.store.spi.RestoreOutcome;
+import io.erasure.store.spi.StoreAdapter;
+import io.erasure.store.spi.StoreException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A search index addressed by a term query, as a copy (no conditional column): every document of a row goes, none
+ * of another row's; a document re-indexed between the plan and the delete is kept; restores put the documents back
+ * under their ids and never over a newer one. And what {@code checkDataset} refuses before anything is read.
+ */
+class SearchIndexIT {
+
+    private static final AtomicInteger INDEXES = new AtomicInteger();
+    private static final CutoffTimestamp CUTOFF =
+            CutoffTimestamp.fromInstant(Instant.now().minusSeconds(60));
+    private static StoreAdapter adapter;
+
+    @BeforeAll
+    static void open() {
+        adapter = TestSearch.open(Map.of("index-prefixes", "activity,profiles"));
+    }
+
+    @AfterAll
+    static void close() {
+        adapter.close();
+    }
+
+    @Test
+    void aTermAddressedRowLosesEveryDocumentAndOnlyThoseUnchangedSinceThePlan() {
+        String index = "activity-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(
+                index,
+                "{\"actor\": {\"properties\": {\"member_id\": {\"type\": \"long\"}}},"
+                        + " \"what\": {\"type\": \"keyword\"}}");
+        index(index, "a1", 1, "login");
+        index(index, "a2", 1, "search");
+        index(index, "a3", 1, "logout");
+        index(index, "b1", 2, "login");
+        DatasetSpec copy = spec(index, new CopyTarget.SearchIndex(index, null, "actor.member_id", "member_id"));
+        adapter.checkDataset(copy);
+        List<Map<String, Object>> member1 = List.of(Map.of("member_id", 1L));
+
+        DeletePlan plan = adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, member1));
+        List<LiveRow> logged = adapter.readRows(copy, member1);
+        index(index, "a3", 1, "re-indexed after the plan");
+        DeleteOutcome outcome = adapter.executeDelete(plan);
+
+        assertThat(plan.statements()).hasSize(3);
+        assertThat(logged)
+                .hasSize(3)
+                .allSatisfy(row -> assertThat(row.columns())
+                        .anySatisfy(c -> assertThat(c.name()).isEqualTo(OpenSearchAdapter.ID)));
+        assertThat(outcome.skippedNewer())
+                .as("a document changed since the plan keeps its row")
+                .isEqualTo(1);
+        assertThat(ids(index)).containsExactlyInAnyOrder("a3", "b1");
+
+        DeleteOutcome again =
+                adapter.executeDelete(adapter.planDelete(new DeleteBatch(copy, "batch-2", CUTOFF, member1)));
+        assertThat(again.deleted()).isEqualTo(1);
+        assertThat(ids(index)).containsExactly("b1");
+
+        List<DeletionRecord> records = records(copy, logged);
+        RestoreOutcome restored = adapter.restore(copy, records);
+        assertThat(restored.records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
+                .containsOnly(RestoreOutcome.Status.RESTORED);
+        assertThat(ids(index)).containsExactlyInAnyOrder("a1", "a2", "a3", "b1");
+        assertThat(TestSearch.call("GET", "/" + index + "/_doc/a2", null)
+                        .path("_source")
+                        .path("what")
+                        .asString())
+                .isEqualTo("search");
+        assertThat(TestSearch.call("GET", "/" + index + "/_doc/a2", null)
+                        .path("_source")
+                        .has(OpenSearchAdapter.ID))
+                .as("the id column is not written into the source")
+                .isFalse();
+        assertThat(adapter.restore(copy, records).records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
+                .containsOnly(RestoreOutcome.Status.NEWER_DATA_KEPT);
+    }
+
+    @Test
+    void datasetsTheAdapterCannotServeSafelyAreRefusedBeforeAnythingIsRead() {
+        String index = "profiles-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(index, "{\"member_id\": {\"type\": \"text\"}, \"seen\": {\"type\": \"keyword\"}}");
+        String other = "profiles-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(other, "{\"member_id\": {\"type\": \"long\"}}");
+        String alias = "profiles-alias-" + INDEXES.incrementAndGet();
+        TestSearch.call(
+                "POST",
+                "/_aliases",
+                "{\"actions\": [{\"add\": {\"index\": \"" + index + "\", \"alias\": \"" + alias
+                        + "\"}}, {\"add\": {\"index\": \"" + other + "\", \"alias\": \"" + alias + "\"}}]}");
+
+        assertThatThrownBy(() ->
+                        adapter.checkDataset(spec(index, new CopyTarget.SearchIndex(index, null, "member_id", null))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("member_id")
+                .hasMessageContaining("mapped as text");
+        assertThatThrownBy(() -> adapter.checkDataset(
+                        spec(alias, new CopyTarget.SearchIndex(alias, "m-{member_id}", null, null))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("names 2 indexes");
+        assertThatThrownBy(() -> adapter.checkDataset(TestSearch.spec(
+                        "seen-dataset",
+                        "seen",
+                        new CopyTarget.SearchIndex(other, "m-{member_id}", null, null),
+                        ConditionalColumn.timestamp("seen"))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("conditional column seen");
+        assertThatThrownBy(() -> adapter.checkDataset(
+                        spec("orders", new CopyTarget.SearchIndex("orders", "o-{member_id}", null, null))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("outside connection 'search-test'");
+    }
+
+    @Test
+    void theLoadIsTheClustersOwn() {
+        LoadSignal first = adapter.loadSignal();
+        LoadSignal second = adapter.loadSignal();
+
+        assertThat(second.parts()).containsKeys("cpu", "queues", "rejections", "search_latency");
+        assertThat(second.utilization()).isBetween(0.0, 1.0);
+        assertThat(first.measuredAt()).isBeforeOrEqualTo(second.measuredAt());
+    }
+
+    private static void index(String index, String id, long member, String what) {
+        TestSearch.call(
+                "PUT",
+                "/" + index + "/_doc/" + id + "?refresh=true",
+                "{\"actor\": {\"member_id\": " + member + "}, \"what\": \"" + what + "\"}");
+    }
+
+    private static List<String> ids(String index) {
+        TestSearch.call("POST", "/" + index + "/_refresh", null);
+        return TestSearch.call("POST", "/" + index + "/_search?size=100", "{\"query\": {\"match_all\": {}}}")
+                .path("hits")
+                .path("hits")
+                .valueStream()
+                .map(hit -> hit.path("_id").asString())
+                .toList();
+    }
+
+    private static DatasetSpec spec(String name, CopyTarget.SearchIndex target) {
+        return TestSearch.spec(name.replace('.', '-'), "docs", target, ConditionalColumn.none());
+    }
+
+    private static List<DeletionRecord> records(DatasetSpec spec, List<LiveRow> rows) {
+        DeletionTask task = DeletionTask.forRun(
+                RunId.of("run-search"),
+                spec,
+                rows.stream().map(LiveRow::key).distinct().toList(),
+                CUTOFF);
+        return rows.stream()
+                .map(row -> DeletionRecord.of(task, "batch-1", row.key(), row.columns(), Instant.now()))
+                .toList();
+    }
+}
