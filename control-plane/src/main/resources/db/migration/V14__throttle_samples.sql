@@ -12,7 +12,10 @@ CREATE TABLE throttle_samples (
     utilization DOUBLE PRECISION NOT NULL,
     decision    TEXT             NOT NULL,
     reason      TEXT             NOT NULL,
+    -- this control plane's clock: whether a replica still reports does not depend on the replica's clock
+    received_at TIMESTAMPTZ      NOT NULL DEFAULT now(),
     PRIMARY KEY (store, sampled_at, replica)
 );
 
 CREATE INDEX throttle_samples_by_time ON throttle_samples (sampled_at);
+CREATE INDEX throttle_samples_by_arrival ON throttle_samples (received_at);

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.CacheControl;
@@ -77,10 +78,10 @@ public class DashboardController {
 
     /**
      * Every store's deletion rate, limit and utilization over the last {@code minutes} (1 up to the history kept,
-     * 24 h), all deletion replicas added up, with where each store stands now.
+     * 24 h, the default), all deletion replicas added up, with where each store stands now.
      */
     @GetMapping("/api/dashboard/throttle")
-    public ThrottleHistory.History throttle(@RequestParam(defaultValue = "1440") int minutes) {
-        return throttle.last(Duration.ofMinutes(minutes));
+    public ThrottleHistory.History throttle(@RequestParam(required = false) @Nullable Integer minutes) {
+        return throttle.last(minutes == null ? throttle.kept() : Duration.ofMinutes(minutes));
     }
 }

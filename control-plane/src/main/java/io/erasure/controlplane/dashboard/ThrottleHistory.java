@@ -7,10 +7,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -32,24 +34,19 @@ public class ThrottleHistory {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING""";
 
-    // per replica first (its average over the bucket), then the replicas added up
-    private static final String BUCKETS = """
-            SELECT store, bucket, sum(rate) AS rate, sum(lim) AS lim, max(util) AS util
-            FROM (SELECT store, replica,
-                         date_bin(CAST(? AS interval), sampled_at, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS bucket,
-                         avg(rate_rps) AS rate, avg(limit_rps) AS lim, max(utilization) AS util
-                  FROM throttle_samples
-                  WHERE sampled_at >= ? AND sampled_at <= ?
-                  GROUP BY store, replica, bucket) per_replica
-            GROUP BY store, bucket
-            ORDER BY store, bucket""";
+    private static final String SAMPLES = """
+            SELECT store, replica, sampled_at, rate_rps, limit_rps, utilization
+            FROM throttle_samples
+            WHERE sampled_at >= ? AND sampled_at <= ?
+            ORDER BY store, replica, sampled_at""";
 
-    // each replica's newest sample of the store, if it is recent enough to be the replica's current state
+    // each replica's newest sample of the store, if this control plane received it recently: a replica's clock
+    // running behind or ahead does not decide whether it still counts
     private static final String LATEST = """
             SELECT DISTINCT ON (store, replica) store, replica, sampled_at, limit_rps, floor_rps, cap_rps, rate_rps,
                    utilization, decision, reason
             FROM throttle_samples
-            WHERE sampled_at >= ? AND sampled_at <= ?
+            WHERE received_at >= ?
             ORDER BY store, replica, sampled_at DESC""";
 
     /** One bucket of a store's series; values null where no replica reported in it (a gap in the chart). */
@@ -82,6 +79,12 @@ public class ThrottleHistory {
      */
     public record History(Instant from, Instant to, long stepSeconds, List<StoreHistory> stores) {}
 
+    /** How long an answer is reused. */
+    private static final Duration REUSE = Duration.ofSeconds(3);
+
+    private record Cached(Instant at, History history) {}
+
+    private final Map<Duration, Cached> cache = new ConcurrentHashMap<>();
     private final JdbcTemplate jdbc;
     private final Clock clock;
     private final Duration kept;
@@ -126,43 +129,58 @@ public class ThrottleHistory {
                 Timestamp.from(clock.instant().minus(kept)));
     }
 
-    /** The last {@code window} of every store, at most {@value #MAX_POINTS} points each. */
+    /**
+     * The last {@code window} of every store, at most {@value #MAX_POINTS} points each ({@link ThrottleSeries}). An
+     * answer is reused for a few seconds: every open dashboard asks every few seconds, and samples come every ten.
+     */
     public History last(Duration window) {
         if (window.compareTo(Duration.ofMinutes(1)) < 0 || window.compareTo(kept) > 0) {
             throw new IllegalArgumentException("the window must be from 1 minute to the history kept ("
                     + kept.toMinutes() + " minutes, erasure.dashboard.throttle-history), got " + window.toMinutes()
                     + " minutes");
         }
-        Instant to = clock.instant();
+        Instant now = clock.instant();
+        Cached cached = cache.get(window);
+        if (cached != null
+                && cached.at().plus(REUSE).isAfter(now)
+                && !cached.at().isAfter(now)) {
+            return cached.history();
+        }
+        History history = compute(window, now.truncatedTo(ChronoUnit.MILLIS));
+        cache.put(window, new Cached(now, history));
+        return history;
+    }
+
+    private History compute(Duration window, Instant to) {
         Instant from = to.minus(window);
         Duration step = window.dividedBy(MAX_POINTS);
         if (step.compareTo(sampleInterval) < 0) {
             step = sampleInterval;
         }
-        Duration bucket = step;
-        Map<String, List<Point>> series = new LinkedHashMap<>();
+        step = Duration.ofSeconds(Math.max(1, step.toSeconds()));
+        Map<String, List<ThrottleSeries.Sample>> byStore = new LinkedHashMap<>();
+        Duration hold = Duration.ofMillis((long) (sampleInterval.toMillis() * ThrottleSeries.HOLD_INTERVALS));
         jdbc.query(
-                BUCKETS,
+                SAMPLES,
                 rs -> {
-                    List<Point> points = series.computeIfAbsent(rs.getString("store"), s -> new ArrayList<>());
-                    Instant t = rs.getObject("bucket", OffsetDateTime.class).toInstant();
-                    if (!points.isEmpty()
-                            && points.get(points.size() - 1)
-                                    .t()
-                                    .plus(bucket.multipliedBy(3))
-                                    .isBefore(t)) {
-                        // no replica reported for a while: the chart shows a gap, not a line across it
-                        points.add(new Point(points.get(points.size() - 1).t().plus(bucket), null, null, null));
-                    }
-                    points.add(new Point(t, rs.getDouble("rate"), rs.getDouble("lim"), rs.getDouble("util")));
+                    byStore.computeIfAbsent(rs.getString("store"), s -> new ArrayList<>())
+                            .add(new ThrottleSeries.Sample(
+                                    rs.getString("replica"),
+                                    rs.getObject("sampled_at", OffsetDateTime.class)
+                                            .toInstant(),
+                                    rs.getDouble("rate_rps"),
+                                    rs.getDouble("limit_rps"),
+                                    rs.getDouble("utilization")));
                 },
-                bucket.toSeconds() + " seconds",
-                Timestamp.from(from),
+                Timestamp.from(from.minus(hold)),
                 Timestamp.from(to));
         Map<String, Current> current = current(to);
         List<StoreHistory> stores = new ArrayList<>();
-        for (Map.Entry<String, List<Point>> e : series.entrySet()) {
-            stores.add(new StoreHistory(e.getKey(), current.get(e.getKey()), e.getValue()));
+        for (Map.Entry<String, List<ThrottleSeries.Sample>> e : byStore.entrySet()) {
+            List<Point> points = ThrottleSeries.buckets(e.getValue(), from, to, step, sampleInterval);
+            if (!points.isEmpty()) {
+                stores.add(new StoreHistory(e.getKey(), current.get(e.getKey()), points));
+            }
         }
         return new History(from, to, step.toSeconds(), stores);
     }
@@ -191,8 +209,7 @@ public class ThrottleHistory {
                                     Math.max(before == null ? 0 : before.utilization(), rs.getDouble("utilization")),
                                     decisions));
                 },
-                Timestamp.from(now.minus(sampleInterval.multipliedBy(3))),
-                Timestamp.from(now));
+                Timestamp.from(now.minus(sampleInterval.multipliedBy(3))));
         return byStore;
     }
 }

@@ -15,6 +15,18 @@ export function throttlePanel(ctx) {
   const windowSelect = $('#throttle-window');
   const cards = new Map();
   let last = { at: 0, minutes: null };
+  let asked = 0; // the newest request: an older answer arriving later is dropped
+
+  // no window longer than the control plane keeps (erasure.dashboard.throttle-history)
+  const kept = Number(ctx.config.throttleHistoryMinutes) || 1440;
+  for (const option of [...windowSelect.options]) {
+    if (Number(option.value) > kept) {
+      option.remove();
+    }
+  }
+  if (![...windowSelect.options].some((o) => o.selected && Number(o.value) <= kept)) {
+    windowSelect.append(new Option(kept < 60 ? `${kept} min` : `${Math.round(kept / 60)} h`, String(kept), true, true));
+  }
 
   function chart(testid) {
     const svg = document.createElementNS(NS, 'svg');
@@ -52,6 +64,13 @@ export function throttlePanel(ctx) {
     const from = Date.parse(answer.from);
     const to = Date.parse(answer.to);
     const stores = [...answer.stores].sort((a, b) => a.store.localeCompare(b.store));
+    // a store with nothing in this window has no card
+    for (const [store, c] of cards) {
+      if (!stores.some((s) => s.store === store)) {
+        c.el.remove();
+        cards.delete(store);
+      }
+    }
     for (const history of stores) {
       const c = card(history.store);
       const now = history.current;
@@ -60,7 +79,7 @@ export function throttlePanel(ctx) {
       setText(c.utilization, now ? `${Math.round(now.utilization * 100)}%` : null);
       setText(c.replicas, now ? now.replicas : 0);
       setText(c.decision, now ? [...new Set(Object.values(now.decisions))].join(', ') : null);
-      const reported = history.points.filter((p) => p.rate !== null);
+      const reported = history.points.filter((p) => p.rate !== null && Date.parse(p.t) >= from);
       for (const svg of [c.rateChart, c.utilizationChart]) {
         svg.dataset.points = String(reported.length);
         svg.dataset.from = answer.from;
@@ -87,18 +106,24 @@ export function throttlePanel(ctx) {
       return;
     }
     last = { at: Date.now(), minutes };
+    const request = ++asked;
+    let answer;
     try {
-      const answer = await ctx.api.get(`/api/dashboard/throttle?minutes=${minutes}`);
-      render(answer);
-      const replicas = Math.max(0, ...answer.stores.map((s) => (s.current ? s.current.replicas : 0)));
-      message($('#throttle-status'), `${answer.stores.length} store(s), ${replicas} deletion replica(s) reporting;`
-        + ` one point per ${answer.stepSeconds} s`, 'ok');
+      answer = await ctx.api.get(`/api/dashboard/throttle?minutes=${minutes}`);
     } catch (e) {
       message($('#throttle-status'), e.message, 'error');
+      throw e; // the dashboard signs out on a refused session and shows the error
     }
+    if (request !== asked) {
+      return;
+    }
+    render(answer);
+    const replicas = new Set(answer.stores.flatMap((s) => Object.keys(s.current?.decisions || {})));
+    message($('#throttle-status'), `${answer.stores.length} store(s), ${replicas.size} deletion replica(s)`
+      + ` reporting; one point per ${answer.stepSeconds} s`, 'ok');
   }
 
-  windowSelect.addEventListener('change', () => refresh(true));
+  windowSelect.addEventListener('change', () => refresh(true).catch(() => {}));
 
   return { refresh: () => refresh(false) };
 }

@@ -26,10 +26,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@value #TOMBSTONES}: the store's estimate of purgeable markers still on disk in the dataset's table.</li>
  * </ul>
  *
- * Refreshed every {@code erasure.deletion.purge-metrics-interval} (5 min): asking a store takes a JMX round trip. A
- * dataset whose store cannot be asked keeps its last known figures (counted in {@value #CHECKS} as failed), so an
- * unreachable node does not make a backlog look purged. Every replica asks the same stores: read them with
- * {@code max by (dataset)}.
+ * Refreshed every {@code erasure.deletion.purge-metrics-interval} (5 min): asking a store takes a JMX round trip; the
+ * ages are computed when scraped, from the store's last answer. A dataset whose store cannot be asked keeps that
+ * answer (counted in {@value #CHECKS} as failed), so an unreachable node never makes a backlog look purged. The ages
+ * count from the dataset's last delete: a dataset deleted from more often than its gc_grace plus a week never looks
+ * overdue by them, which {@value #TOMBSTONES} (purgeable markers still on disk) shows instead. Every replica asks the
+ * same stores: read them with {@code max by (dataset)}.
  */
 public class PurgeMetrics {
 
@@ -40,7 +42,8 @@ public class PurgeMetrics {
     static final String TOMBSTONES = "erasure.deletion.purge.tombstones";
     static final String CHECKS = "erasure.deletion.purge.checks";
 
-    private record Figures(double waitingSeconds, double pastGraceSeconds, double tombstones) {}
+    /** What a store last answered for a dataset; the ages are computed from it whenever they are scraped. */
+    private record Status(Instant lastDeletedAt, Instant purgeableAt, boolean stillOnDisk, double tombstones) {}
 
     private final Supplier<List<OnDisk>> lines;
     private final Clock clock;
@@ -49,7 +52,7 @@ public class PurgeMetrics {
     private final MultiGauge tombstones;
     private final Counter checked;
     private final Counter failed;
-    private final Map<String, Figures> known = new TreeMap<>();
+    private Map<String, Status> known = Map.of();
 
     public PurgeMetrics(Supplier<List<OnDisk>> lines, Clock clock, MeterRegistry meters) {
         this.lines = lines;
@@ -76,35 +79,46 @@ public class PurgeMetrics {
                 .register(meters);
     }
 
-    /** Asks every dataset's store again and moves the gauges. */
+    /**
+     * Asks every dataset's store again. A dataset whose store could not be asked keeps what it last answered, and its
+     * ages keep growing, so an outage at the wrong moment cannot hide a purge that never comes; a dataset no longer
+     * listed (its store no longer keeps delete markers, or it has no deletes left) loses its gauges.
+     */
     public synchronized void refresh() {
-        Instant now = clock.instant();
+        Map<String, Status> now = new TreeMap<>();
         for (OnDisk line : lines.get()) {
             if (line.error() != null || line.stillOnDisk() == null || line.purgeableAt() == null) {
                 failed.increment();
+                Status before = known.get(line.dataset());
+                if (before != null) {
+                    now.put(line.dataset(), before);
+                }
                 log.debug(
-                        "purge status of {} unknown, its gauges keep their last figures: {}",
+                        "purge status of {} unknown, its gauges keep its last answer: {}",
                         line.dataset(),
                         line.error());
                 continue;
             }
             checked.increment();
-            boolean onDisk = line.stillOnDisk();
-            known.put(
+            now.put(
                     line.dataset(),
-                    new Figures(
-                            onDisk ? seconds(line.lastDeletedAt(), now) : 0,
-                            onDisk ? seconds(line.purgeableAt(), now) : 0,
+                    new Status(
+                            line.lastDeletedAt(),
+                            line.purgeableAt(),
+                            line.stillOnDisk(),
                             line.tombstonesOnDisk() == null ? 0 : line.tombstonesOnDisk()));
         }
+        known = now;
         List<MultiGauge.Row<?>> waitingRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pastGraceRows = new ArrayList<>();
         List<MultiGauge.Row<?>> tombstoneRows = new ArrayList<>();
-        known.forEach((dataset, figures) -> {
+        now.forEach((dataset, status) -> {
             Tags tags = Tags.of("dataset", dataset);
-            waitingRows.add(MultiGauge.Row.of(tags, figures.waitingSeconds()));
-            pastGraceRows.add(MultiGauge.Row.of(tags, figures.pastGraceSeconds()));
-            tombstoneRows.add(MultiGauge.Row.of(tags, figures.tombstones()));
+            waitingRows.add(MultiGauge.Row.of(
+                    tags, status, s -> s.stillOnDisk() ? seconds(s.lastDeletedAt(), clock.instant()) : 0));
+            pastGraceRows.add(MultiGauge.Row.of(
+                    tags, status, s -> s.stillOnDisk() ? seconds(s.purgeableAt(), clock.instant()) : 0));
+            tombstoneRows.add(MultiGauge.Row.of(tags, status.tombstones()));
         });
         waiting.register(waitingRows, true);
         pastGrace.register(pastGraceRows, true);

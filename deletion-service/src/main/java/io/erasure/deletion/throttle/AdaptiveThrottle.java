@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,12 +119,17 @@ public class AdaptiveThrottle {
             long sent = store.sentSinceStep.sumThenReset();
             boolean quiet = (sent == 0 && store.sentLastStep == 0) || store.limit <= properties.minRowsPerSecond();
             store.sentLastStep = sent;
+            int sentRate = (int) Math.min(
+                    Integer.MAX_VALUE,
+                    sent * 1_000 / Math.max(1, properties.controlInterval().toMillis()));
+            store.sentRate = sentRate;
             LoadSignal signal;
             try {
                 signal = loadOf.apply(name);
             } catch (RuntimeException e) {
                 // not knowing the store's load is no reason to delete faster
                 decided(name, store, "hold", "load_unreadable");
+                store.snapshot = snapshot(name, store, "hold", "load_unreadable");
                 LOG.warn(
                         "cannot read the load of store {}; its deletion rate stays at {} rows/s: {}",
                         name,
@@ -136,14 +142,12 @@ public class AdaptiveThrottle {
             double batchRatio = store.batches.ratioSinceLastStep(properties.latencyTarget());
             Optional<String> overloadedBy = aimd.overloadedBy(signal.utilization(), readRatio, batchRatio);
             boolean overloaded = overloadedBy.isPresent();
-            int sentRate = (int) Math.min(
-                    Integer.MAX_VALUE,
-                    sent * 1_000 / Math.max(1, properties.controlInterval().toMillis()));
             int cap = cap(name);
             int next = aimd.next(
                     store.limit, sentRate, cap, overloaded, store.slowStartBelow < 0 ? cap : store.slowStartBelow);
-            store.sentRate = sentRate;
-            decided(name, store, decision(store.limit, next), overloadedBy.orElse(next >= cap ? "at_cap" : "headroom"));
+            String decision = decision(store.limit, next);
+            String reason = overloadedBy.orElse(next >= cap ? "at_cap" : "headroom");
+            decided(name, store, decision, reason);
             if (overloaded) {
                 // slow start ends at the first overload: from the rate it was cut to, the limit grows by steps
                 store.slowStartBelow = next;
@@ -161,6 +165,7 @@ public class AdaptiveThrottle {
                 store.limit = next;
                 store.limiter.changeLimitForPeriod(next);
             }
+            store.snapshot = snapshot(name, store, decision, reason);
         });
     }
 
@@ -174,31 +179,35 @@ public class AdaptiveThrottle {
     }
 
     private void decided(String name, Store store, String decision, String reason) {
-        store.decision = decision;
-        store.reason = reason;
         meters.counter(DECISIONS, "store", name, "decision", decision, "reason", reason)
                 .increment();
     }
 
-    /** Every store this replica has deleted from since it started, by name, as they stand now. */
+    /**
+     * Every store this replica has deleted from since it started, by name, as its last control step left it: one
+     * snapshot per step, so a decision is never shown beside the limit before it.
+     */
     public List<StoreThrottle> summary() {
         return new TreeMap<>(stores)
                 .entrySet().stream()
                         .map(e -> {
-                            Store store = e.getValue();
-                            return new StoreThrottle(
-                                    e.getKey(),
-                                    store.limit,
-                                    properties.minRowsPerSecond(),
-                                    cap(e.getKey()),
-                                    store.sentRate,
-                                    Double.isFinite(store.utilization)
-                                            ? Math.max(0, Math.min(100, store.utilization))
-                                            : 0,
-                                    store.decision,
-                                    store.reason);
+                            StoreThrottle snapshot = e.getValue().snapshot;
+                            return snapshot != null ? snapshot : snapshot(e.getKey(), e.getValue(), "none", "none");
                         })
                         .toList();
+    }
+
+    private StoreThrottle snapshot(String name, Store store, String decision, String reason) {
+        double utilization = store.utilization;
+        return new StoreThrottle(
+                name,
+                store.limit,
+                properties.minRowsPerSecond(),
+                cap(name),
+                store.sentRate,
+                Double.isFinite(utilization) ? Math.max(0, Math.min(100, utilization)) : 0,
+                decision,
+                reason);
     }
 
     /** This replica's share of the store's static cap (its own, where the operator set one, else the fleet's). */
@@ -258,10 +267,8 @@ public class AdaptiveThrottle {
         volatile int limit;
         volatile double utilization;
         volatile int sentRate;
-        /** The last control step's decision and its reason ({@link #DECISIONS}); none before the first step. */
-        volatile String decision = "none";
-
-        volatile String reason = "none";
+        /** What the last control step left, for {@link #summary()}; null before the first step. */
+        volatile @Nullable StoreThrottle snapshot;
         /** Below this rate a filled limit doubles each step; -1 until the store is first overloaded (then: the cap). */
         int slowStartBelow = -1;
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -19,8 +20,26 @@ class PurgeMetricsTest {
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final Deque<List<OnDisk>> answers = new ArrayDeque<>();
-    private final PurgeMetrics metrics =
-            new PurgeMetrics(answers::removeFirst, Clock.fixed(NOW, ZoneOffset.UTC), meters);
+    private Instant now = NOW;
+    private final PurgeMetrics metrics = new PurgeMetrics(
+            answers::removeFirst,
+            new Clock() {
+                @Override
+                public ZoneOffset getZone() {
+                    return ZoneOffset.UTC;
+                }
+
+                @Override
+                public Clock withZone(ZoneId zone) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public Instant instant() {
+                    return now;
+                }
+            },
+            meters);
 
     @Test
     void deletedRowsWaitUntilTheStoreReportsThemPurgedAndAnUnknownStatusChangesNothing() {
@@ -45,14 +64,16 @@ class PurgeMetricsTest {
                 .isZero();
         assertThat(gauge(PurgeMetrics.WAITING, "logins")).as("purged").isZero();
 
+        now = NOW.plus(Duration.ofHours(1));
         metrics.refresh();
 
         assertThat(gauge(PurgeMetrics.WAITING, "events"))
-                .as("a store that cannot be asked does not make its backlog look purged")
-                .isEqualTo(3 * 3600);
-        assertThat(gauge(PurgeMetrics.WAITING, "sessions"))
-                .as("not asked this time: kept")
-                .isEqualTo(3 * 3600);
+                .as("a store that cannot be asked keeps its last answer, and the wait keeps growing")
+                .isEqualTo(4 * 3600);
+        assertThat(gauge(PurgeMetrics.PAST_GRACE, "events")).isEqualTo(3 * 3600);
+        assertThat(meters.find(PurgeMetrics.WAITING).tag("dataset", "sessions").gauge())
+                .as("no longer listed: no gauge that could keep an alert firing")
+                .isNull();
         assertThat(meters.get(PurgeMetrics.CHECKS)
                         .tag("outcome", "failed")
                         .counter()
