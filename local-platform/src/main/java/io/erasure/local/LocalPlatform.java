@@ -3,6 +3,7 @@ package io.erasure.local;
 import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.Engine;
 import io.erasure.infra.LocalInfraMain;
+import io.erasure.infra.OpenSearchEngine;
 import io.erasure.infra.PostgresEngine;
 import io.erasure.infra.PrometheusEngine;
 import io.erasure.infra.RedisEngine;
@@ -113,7 +114,8 @@ public final class LocalPlatform {
      */
     public static Running start(Path project, Path root, UnaryOperator<Map<String, String>> adjust)
             throws InterruptedException {
-        System.out.println("Starting Cassandra, Kafka, PostgreSQL, Redis and S3 (data under " + root + ") ...");
+        System.out.println(
+                "Starting Cassandra, Kafka, PostgreSQL, Redis, S3 and OpenSearch (data under " + root + ") ...");
         List<Engine> engines = LocalInfraMain.start(root.resolve("engines"));
         Map<String, String> properties = new LinkedHashMap<>(adjust.apply(serviceProperties(engines)));
         Running running = new Running(engines, new ArrayList<>(), project, root, properties);
@@ -186,7 +188,8 @@ public final class LocalPlatform {
                     postgres.password(),
                     cassandra.contactPoint(),
                     CassandraEngine.LOCAL_DATACENTER,
-                    "redis://" + redis.host() + ":" + redis.port());
+                    "redis://" + redis.host() + ":" + redis.port(),
+                    engine(OpenSearchEngine.class).url());
             JsonMapper json = JsonMapper.builder().build();
             PlatformClient controlPlane =
                     new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
@@ -236,7 +239,8 @@ public final class LocalPlatform {
 
     /**
      * What every service is started with: the engines' Spring properties, and the store connections the
-     * demo datasets use ({@code pg-main} with the orders' child table, {@code cassandra-main}, {@code redis-main}).
+     * demo datasets use ({@code pg-main} with the orders' child table, {@code cassandra-main}, {@code redis-main},
+     * {@code search-main}).
      */
     static Map<String, String> serviceProperties(List<Engine> engines) {
         Map<String, String> properties = new LinkedHashMap<>(LocalInfraMain.springProperties(engines));
@@ -258,6 +262,8 @@ public final class LocalPlatform {
                 properties.put("erasure.validation.deletion-log.local-datacenter", CassandraEngine.LOCAL_DATACENTER);
             } else if (engine instanceof RedisEngine redis) {
                 properties.putAll(redis.storeConnectionProperties("redis-main"));
+            } else if (engine instanceof OpenSearchEngine search) {
+                properties.putAll(search.storeConnectionProperties("search-main"));
             }
         }
         properties.put("erasure.access.cors.allowed-origins", "http://127.0.0.1:8080,http://localhost:8080");

@@ -112,6 +112,26 @@ class DashboardBrowserIT {
         assertThat(text("run-deleted-" + runId))
                 .isEqualTo(Long.toString(DemoData.expected().profiles()));
         assertThat(text("run-dataset-" + runId)).isEqualTo(DemoCycle.PROFILES);
+
+        JsonNode search = demoResult
+                .runs()
+                .get(DemoCycle.PROFILES)
+                .path("counts")
+                .path("copies")
+                .path("profile-search");
+        assertThat(search.path("reported").path("deleted").asLong())
+                .as("the profiles' search-index copy: one document per deleted profile")
+                .isEqualTo(DemoData.expected().profiles());
+        DemoData data = demo.data();
+        assertThat(data.searchHas(DELETED_MEMBER))
+                .as("a deleted member's document")
+                .isFalse();
+        assertThat(data.searchHas(DELETED_MEMBER + 1))
+                .as("a member who never left")
+                .isTrue();
+        assertThat(data.searchHas(DemoData.DEPARTED_EVERY))
+                .as("a member who came back after the backup")
+                .isTrue();
     }
 
     @Test

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Starts all five engines on fixed ports with persistent data under one folder, for the local
+ * Starts all six engines on fixed ports with persistent data under one folder, for the local
  * platform: {@code LocalInfraMain [folder]} (default {@code .erasure-local}). Prints the Spring
  * properties that point a service at them and runs until interrupted (Ctrl-C), then stops them all.
  */
@@ -22,6 +22,8 @@ public final class LocalInfraMain {
     public static final int POSTGRES_PORT = 15432;
     public static final int REDIS_PORT = 16379;
     public static final int S3_PORT = 19000;
+    public static final int OPENSEARCH_PORT = 19200;
+    public static final int OPENSEARCH_TRANSPORT_PORT = 19300;
 
     private LocalInfraMain() {}
 
@@ -39,6 +41,8 @@ public final class LocalInfraMain {
                     CASSANDRA_STORAGE_PORT,
                     CASSANDRA_JMX_PORT,
                     EngineFolder.persistent(root.resolve("cassandra"))));
+            started.add(new OpenSearchEngine(
+                    OPENSEARCH_PORT, OPENSEARCH_TRANSPORT_PORT, EngineFolder.persistent(root.resolve("opensearch"))));
             return started;
         } catch (RuntimeException e) {
             stop(started);

@@ -68,6 +68,12 @@ public final class OpenSearchEngine implements Engine {
     }
 
     @Override
+    public Map<String, String> storeConnectionProperties(String ref) {
+        String prefix = "erasure.connections[" + ref + "].";
+        return Map.of(prefix + "kind", "OPENSEARCH", prefix + "settings[url]", url());
+    }
+
+    @Override
     public synchronized void close() {
         if (jvm != null) {
             jvm.close();

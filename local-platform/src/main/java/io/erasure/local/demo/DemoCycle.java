@@ -125,6 +125,11 @@ public final class DemoCycle {
         BackupExporterMain.run(options);
     }
 
+    /** The demo's live data, for tests that look at the stores. */
+    public DemoData data() {
+        return data;
+    }
+
     private void register() {
         IdentifierSource source = new IdentifierSource(
                 SOURCE,
@@ -149,11 +154,17 @@ public final class DemoCycle {
                 .identifierSource(SOURCE)
                 .conditionalColumn(ConditionalColumn.none())
                 .backup(S3Layout.defaultBackupLocation(PROFILES, BackupFormat.JSONL_GZIP))
-                .copies(List.of(new DatasetCopy(
-                        "profile-cache",
-                        StoreKind.REDIS,
-                        "redis-main",
-                        new CopyTarget.KeyTemplate("profile:{member_id}"))))
+                .copies(List.of(
+                        new DatasetCopy(
+                                "profile-cache",
+                                StoreKind.REDIS,
+                                "redis-main",
+                                new CopyTarget.KeyTemplate("profile:{member_id}")),
+                        new DatasetCopy(
+                                "profile-search",
+                                StoreKind.OPENSEARCH,
+                                "search-main",
+                                new CopyTarget.SearchIndex(DemoData.SEARCH_INDEX, "member-{member_id}", null, null))))
                 .limits(DeletionLimits.fraction(0.2))
                 .ownerTeam(TEAM)
                 .build();

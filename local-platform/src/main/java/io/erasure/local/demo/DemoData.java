@@ -7,8 +7,14 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -16,6 +22,7 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The demo's live data, generated so that the number of deletable rows is known in advance:
@@ -23,7 +30,8 @@ import java.time.Instant;
  *   <li>PostgreSQL {@code demo.members}: {@value #MEMBERS} members; every {@value #DEPARTED_EVERY}th has left
  *       ({@code left_at} {@value #LEFT_DAYS_AGO} days ago, past the 7-day grace period): the identifier source;</li>
  *   <li>Cassandra {@code demo.member_profiles}: one profile per member (the identifier is the partition key),
- *       with a Redis cache copy at {@code profile:<member_id>};</li>
+ *       with a Redis cache copy at {@code profile:<member_id>} and a search-index copy, document
+ *       {@code member-<member_id>} of the OpenSearch index {@value #SEARCH_INDEX};</li>
  *   <li>PostgreSQL {@code demo.orders}: {@value #ORDERS_PER_MEMBER} orders per member, each with
  *       {@value #ITEMS_PER_ORDER} {@code demo.order_items} (children, deleted with their order).</li>
  * </ul>
@@ -49,6 +57,11 @@ public final class DemoData {
     private final String cassandraContactPoint;
     private final String cassandraDatacenter;
     private final String redisUri;
+    private final String searchUrl;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    /** The OpenSearch index of member profiles (the profiles' search copy). */
+    public static final String SEARCH_INDEX = "profiles";
 
     public DemoData(
             String jdbcUrl,
@@ -56,13 +69,15 @@ public final class DemoData {
             String jdbcPassword,
             String cassandraContactPoint,
             String cassandraDatacenter,
-            String redisUri) {
+            String redisUri,
+            String searchUrl) {
         this.jdbcUrl = jdbcUrl;
         this.jdbcUser = jdbcUser;
         this.jdbcPassword = jdbcPassword;
         this.cassandraContactPoint = cassandraContactPoint;
         this.cassandraDatacenter = cassandraDatacenter;
         this.redisUri = redisUri;
+        this.searchUrl = searchUrl;
     }
 
     /** What a run of each demo dataset should delete, given the generated data. */
@@ -160,6 +175,61 @@ public final class DemoData {
                         "profile:" + member,
                         "{\"member_id\":" + member + ",\"display_name\":\"Member " + member + "\"}");
             }
+        }
+        indexProfiles();
+    }
+
+    /** (Re)creates the search index of profiles and indexes every member's, refreshed. */
+    private void indexProfiles() {
+        search("DELETE", "/" + SEARCH_INDEX, null, true);
+        search(
+                "PUT",
+                "/" + SEARCH_INDEX,
+                "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}, \"mappings\": {\"properties\":"
+                        + " {\"member_id\": {\"type\": \"long\"}, \"display_name\": {\"type\": \"text\"},"
+                        + " \"country\": {\"type\": \"keyword\"}}}}",
+                false);
+        StringBuilder bulk = new StringBuilder();
+        for (long member = 1; member <= MEMBERS; member++) {
+            bulk.append("{\"index\": {\"_id\": \"member-").append(member).append("\"}}\n");
+            bulk.append("{\"member_id\": ")
+                    .append(member)
+                    .append(", \"display_name\": \"Member ")
+                    .append(member)
+                    .append("\", \"country\": \"")
+                    .append(member % 3 == 0 ? "FR" : "NL")
+                    .append("\"}\n");
+        }
+        search("POST", "/" + SEARCH_INDEX + "/_bulk?refresh=true", bulk.toString(), false);
+    }
+
+    /** True if the search index holds the member's profile document. */
+    public boolean searchHas(long memberId) {
+        return search("GET", "/" + SEARCH_INDEX + "/_doc/member-" + memberId, null, true)
+                .contains("\"found\":true");
+    }
+
+    private String search(String method, String path, @Nullable String body, boolean notFoundIsFine) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(searchUrl + path))
+                .header("Content-Type", path.contains("_bulk") ? "application/x-ndjson" : "application/json")
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        try {
+            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() >= 300 && !(notFoundIsFine && response.statusCode() == 404)) {
+                throw new IllegalStateException("OpenSearch " + method + " " + path + " answered "
+                        + response.statusCode() + ": " + response.body());
+            }
+            if (path.contains("_bulk") && response.body().contains("\"errors\":true")) {
+                throw new IllegalStateException("indexing the demo profiles failed: " + response.body());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException("OpenSearch at " + searchUrl + " cannot be reached", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 
