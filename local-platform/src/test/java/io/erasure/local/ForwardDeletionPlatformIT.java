@@ -80,12 +80,13 @@ class ForwardDeletionPlatformIT {
     }
 
     @Test
-    void aMembersProfileAndCacheEntryGoAtOnceWhileTheOrdersAreKeptAsLegalRecords() throws Exception {
+    void aMembersProfileCacheEntryAndSearchDocumentGoAtOnceWhileTheOrdersAreKeptAsLegalRecords() throws Exception {
         registerOrderRecordsKeptAsSnapshots();
         policy(DemoCycle.ORDERS, Map.of("action", "KEEP_SNAPSHOT"));
         policy(DemoCycle.PROFILES, Map.of("action", "DELETE"));
         assertThat(profileExists(MEMBER)).isTrue();
         assertThat(cacheEntryExists(MEMBER)).isTrue();
+        assertThat(shared.demo.data().searchHas(MEMBER)).isTrue();
         Map<String, Object> request = Map.of(
                 "aggregateType",
                 DemoCycle.SOURCE,
@@ -109,7 +110,8 @@ class ForwardDeletionPlatformIT {
                 .isEqualTo(targets.get(DemoCycle.PROFILES)
                         .path("copyTasksExpected")
                         .asInt())
-                .isEqualTo(1);
+                .as("one copy task each for the cache and the search index")
+                .isEqualTo(2);
         assertThat(targets.get("order-records").path("outcome").asString()).isEqualTo("SNAPSHOT_KEPT");
         assertThat(targets.get(DemoCycle.ORDERS).path("outcome").asString()).isEqualTo("SNAPSHOT_KEPT");
 
@@ -119,6 +121,12 @@ class ForwardDeletionPlatformIT {
         assertThat(cacheEntryExists(MEMBER))
                 .as("its cache entry is gone from Redis")
                 .isFalse();
+        assertThat(shared.demo.data().searchHas(MEMBER))
+                .as("its document is gone from the search index")
+                .isFalse();
+        assertThat(shared.demo.data().searchHas(MEMBER + 1))
+                .as("another member's document is untouched")
+                .isTrue();
         assertThat(orderCount(MEMBER))
                 .as("the orders are kept as legal records")
                 .isEqualTo(ORDERS.size());
