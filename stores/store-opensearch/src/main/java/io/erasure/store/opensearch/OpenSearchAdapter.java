@@ -14,11 +14,15 @@ import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.LiveState;
 import io.erasure.store.spi.LoadSignal;
 import io.erasure.store.spi.PlannedStatement;
+import io.erasure.store.spi.PurgeStatus;
+import io.erasure.store.spi.PurgeTracking;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreCapabilities;
 import io.erasure.store.spi.StoreCapabilities.Capability;
 import io.erasure.store.spi.StoreException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +49,7 @@ import tools.jackson.databind.JsonNode;
  * A row's columns are its document's top-level source fields (exact numbers, field order kept) and {@value #ID}, the
  * document id, which a restore uses and never writes into the source. Thread-safe.
  */
-public final class OpenSearchAdapter implements StoreAdapter {
+public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
 
     /** The column holding a row's document id. */
     public static final String ID = "_id";
@@ -338,6 +342,43 @@ public final class OpenSearchAdapter implements StoreAdapter {
             outcomes.add(new RestoreOutcome.RecordOutcome(record.recordId(), record.primaryKey(), outcome, detail));
         }
         return new RestoreOutcome(outcomes);
+    }
+
+    /**
+     * A deleted document stays in its segment, marked deleted (with a delete marker of its own), until a merge
+     * rewrites the segment: the index's {@code docs.deleted} (every shard copy counted, markers included) is what is
+     * still on disk. Merges keep soft-deleted documents while the index's retention lease holds
+     * ({@code index.soft_deletes.retention_lease.period}, 12 h by default); after it,
+     * {@code POST /<index>/_forcemerge?only_expunge_deletes=true} purges them.
+     */
+    @Override
+    public PurgeStatus purgeStatus(DatasetSpec spec, Instant deletedAt) {
+        String index = Documents.target(spec).index();
+        RestCalls.Answer answer = rest.get("/" + RestCalls.encode(index) + "/_stats/docs");
+        if (answer.status() == 404) {
+            throw new StoreException.Fatal("index " + index + " of dataset '" + spec.name() + "' no longer exists");
+        }
+        if (!answer.ok()) {
+            throw new StoreException.Retriable("index statistics of " + index + " answered " + answer.status(), null);
+        }
+        long deleted = answer.body()
+                .path("_all")
+                .path("total")
+                .path("docs")
+                .path("deleted")
+                .asLong();
+        return new PurgeStatus(
+                index,
+                deletedAt,
+                Duration.ZERO,
+                deletedAt,
+                deleted,
+                deleted > 0,
+                deleted > 0
+                        ? deleted + " deleted document(s) are still in the segments of index " + index
+                                + " until a merge" + " expunges them (POST /" + index
+                                + "/_forcemerge?only_expunge_deletes=true)"
+                        : "no deleted document is left in the segments of index " + index);
     }
 
     @Override

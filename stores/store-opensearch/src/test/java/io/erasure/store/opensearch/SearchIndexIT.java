@@ -2,6 +2,7 @@ package io.erasure.store.opensearch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.ConditionalColumn;
@@ -15,9 +16,12 @@ import io.erasure.store.spi.DeleteOutcome;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.LoadSignal;
+import io.erasure.store.spi.PurgeStatus;
+import io.erasure.store.spi.PurgeTracking;
 import io.erasure.store.spi.RestoreOutcome;
 import io.erasure.store.spi.StoreAdapter;
 import io.erasure.store.spi.StoreException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +106,43 @@ class SearchIndexIT {
         assertThat(adapter.restore(copy, records).records())
                 .extracting(RestoreOutcome.RecordOutcome::status)
                 .containsOnly(RestoreOutcome.Status.NEWER_DATA_KEPT);
+    }
+
+    @Test
+    void deletedDocumentsStayInTheSegmentsUntilAMergeExpungesThem() {
+        String index = "activity-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(index, "{\"actor\": {\"properties\": {\"member_id\": {\"type\": \"long\"}}}}");
+        for (int doc = 1; doc <= 5; doc++) {
+            index(index, "d" + doc, doc, "login");
+        }
+        DatasetSpec copy = spec(index, new CopyTarget.SearchIndex(index, null, "actor.member_id", "member_id"));
+        adapter.checkDataset(copy);
+        PurgeTracking purges = (PurgeTracking) adapter;
+        Instant deletedAt = Instant.now();
+
+        adapter.executeDelete(adapter.planDelete(
+                new DeleteBatch(copy, "batch-1", CUTOFF, List.of(Map.of("member_id", 1L), Map.of("member_id", 2L)))));
+        PurgeStatus onDisk = purges.purgeStatus(copy, deletedAt);
+        // soft-deleted documents are kept for replicas' recovery while their retention lease holds (12 h by
+        // default): a lease of a second lets the merge expunge them here
+        TestSearch.call("PUT", "/" + index + "/_settings", "{\"index.soft_deletes.retention_lease.period\": \"1s\"}");
+        PurgeStatus merged = await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(2))
+                .until(
+                        () -> {
+                            TestSearch.call(
+                                    "POST", "/" + index + "/_forcemerge?only_expunge_deletes=true&flush=true", null);
+                            return purges.purgeStatus(copy, deletedAt);
+                        },
+                        status -> !status.stillOnDisk());
+
+        assertThat(onDisk.stillOnDisk()).isTrue();
+        assertThat(onDisk.tombstonesOnDisk())
+                .as("each delete leaves the document and a delete marker, both soft-deleted")
+                .isGreaterThanOrEqualTo(2);
+        assertThat(onDisk.explanation()).contains("_forcemerge?only_expunge_deletes=true");
+        assertThat(merged.stillOnDisk()).as("after the merge").isFalse();
+        assertThat(merged.tombstonesOnDisk()).isZero();
     }
 
     @Test
