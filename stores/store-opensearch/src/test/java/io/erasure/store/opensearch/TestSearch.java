@@ -45,6 +45,27 @@ final class TestSearch {
                         + " \"mappings\": {\"properties\": " + properties + "}}");
     }
 
+    /** A {@code _bulk} of newline-delimited lines into {@code index}, refreshed; fails if any item failed. */
+    static void bulk(String index, String lines) {
+        try {
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(
+                                    URI.create(LocalEngines.openSearch().url() + "/" + index + "/_bulk?refresh=true"))
+                            .header("Content-Type", "application/x-ndjson")
+                            .POST(HttpRequest.BodyPublishers.ofString(lines))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200 || response.body().contains("\"errors\":true")) {
+                throw new IllegalStateException("bulk into " + index + " failed: " + response.body());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     static JsonNode call(String method, String path, String body) {
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(
