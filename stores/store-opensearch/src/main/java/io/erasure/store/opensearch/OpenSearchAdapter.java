@@ -28,6 +28,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -50,6 +52,8 @@ import tools.jackson.databind.JsonNode;
  * document id, which a restore uses and never writes into the source. Thread-safe.
  */
 public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
+
+    private static final Pattern TIME_VALUE = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
     /** The column holding a row's document id. */
     public static final String ID = "_id";
@@ -367,18 +371,60 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                 .path("docs")
                 .path("deleted")
                 .asLong();
+        Duration retention = retentionLease(index);
+        Instant purgeableAt = deletedAt.plus(retention);
         return new PurgeStatus(
                 index,
                 deletedAt,
-                Duration.ZERO,
-                deletedAt,
+                retention,
+                purgeableAt,
                 deleted,
                 deleted > 0,
                 deleted > 0
-                        ? deleted + " deleted document(s) are still in the segments of index " + index
-                                + " until a merge" + " expunges them (POST /" + index
-                                + "/_forcemerge?only_expunge_deletes=true)"
+                        ? deleted + " deleted document(s) and markers are still in the segments of index " + index
+                                + "; merges keep them until " + purgeableAt + " (the soft-delete retention lease, "
+                                + retention + "), then POST /" + index + "/_forcemerge?only_expunge_deletes=true"
+                                + " expunges them"
                         : "no deleted document is left in the segments of index " + index);
+    }
+
+    /**
+     * How long merges keep soft-deleted documents of {@code index} for replicas' recovery: its
+     * {@code index.soft_deletes.retention_lease.period} (12 h unless set), the search index's gc_grace.
+     */
+    Duration retentionLease(String index) {
+        RestCalls.Answer answer = rest.get("/" + RestCalls.encode(index) + "/_settings?include_defaults=true"
+                + "&filter_path=*.settings.index.soft_deletes,*.defaults.index.soft_deletes");
+        String period = "12h";
+        for (JsonNode settings : answer.body()) {
+            for (String where : new String[] {"defaults", "settings"}) {
+                JsonNode value = settings.path(where)
+                        .path("index")
+                        .path("soft_deletes")
+                        .path("retention_lease")
+                        .path("period");
+                if (value.isString()) {
+                    period = value.asString();
+                }
+            }
+        }
+        return timeValue(period);
+    }
+
+    /** An OpenSearch time value ({@code 12h}, {@code 30m}, {@code 1s}, {@code 500ms}, {@code 2d}). */
+    static Duration timeValue(String value) {
+        Matcher m = TIME_VALUE.matcher(value.trim());
+        if (!m.matches()) {
+            return Duration.ofHours(12);
+        }
+        long amount = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            default -> Duration.ofDays(amount);
+        };
     }
 
     @Override

@@ -141,6 +141,11 @@ class SearchIndexIT {
                 .as("each delete leaves the document and a delete marker, both soft-deleted")
                 .isGreaterThanOrEqualTo(2);
         assertThat(onDisk.explanation()).contains("_forcemerge?only_expunge_deletes=true");
+        assertThat(onDisk.gcGrace())
+                .as("merges keep soft-deleted documents for the retention lease, 12 h unless set")
+                .isEqualTo(Duration.ofHours(12));
+        assertThat(onDisk.purgeableAt()).isEqualTo(deletedAt.plus(Duration.ofHours(12)));
+        assertThat(merged.gcGrace()).isEqualTo(Duration.ofSeconds(1));
         assertThat(merged.stillOnDisk()).as("after the merge").isFalse();
         assertThat(merged.tombstonesOnDisk()).isZero();
     }
