@@ -132,6 +132,13 @@ class DashboardBrowserIT {
         assertThat(data.searchHas(DemoData.DEPARTED_EVERY))
                 .as("a member who came back after the backup")
                 .isTrue();
+
+        tab("datasets");
+        new WebDriverWait(browser, WAIT)
+                .withMessage("the profiles' search copy, with its deleted documents still in the index's segments")
+                .until(d -> text("dataset-copies-" + DemoCycle.PROFILES)
+                        .contains("profile-search (OPENSEARCH search-main): still on disk until"));
+        assertThat(text("dataset-copies-" + DemoCycle.PROFILES)).contains("profile-cache (REDIS redis-main)");
     }
 
     @Test

@@ -1,5 +1,6 @@
 // Datasets and owners, with the deletion backlog per dataset (GET /api/datasets, /api/dashboard/summary, /api/runs)
-// and whether their deleted rows may still be on disk (deletion-service GET /api/purge, Cassandra datasets).
+// and whether their deleted rows may still be on disk (deletion-service GET /api/purge: Cassandra datasets, search
+// indexes), theirs and their copies'.
 
 import { $, fmtCount, fmtDuration, fmtTime, h, setText, show, syncRows } from '../dom.js';
 
@@ -41,14 +42,14 @@ export function datasetsPanel(ctx) {
     const cells = {
       owner: cell('owner'), store: cell('store'), enabled: cell('enabled'), deletable: cell('deletable', 'num'),
       waiting: cell('waiting', 'num'), overdue: cell('overdue'), lastAudit: cell('last-audit'),
-      lastRun: cell('last-run', 'state'), nextRun: cell('next-run'), onDisk: cell('on-disk'),
+      lastRun: cell('last-run', 'state'), nextRun: cell('next-run'), onDisk: cell('on-disk'), copies: cell('copies'),
     };
     const row = h('tr', { testid: `dataset-row-${name}` }, h('td', { text: name }), ...Object.values(cells));
     row.cells$ = cells;
     return row;
   }
 
-  function update(row, { view, backlog, lastRun, onDisk, purgeProblem }) {
+  function update(row, { view, backlog, lastRun, onDisk, purgeProblem, copiesOnDisk }) {
     const c = row.cells$;
     const spec = view.spec;
     setText(c.owner, spec.ownerTeam);
@@ -65,6 +66,15 @@ export function datasetsPanel(ctx) {
     setText(c.nextRun, view.enabled ? fmtTime(view.nextRunAt) : null);
     setText(c.onDisk, onDiskText(onDisk));
     c.onDisk.title = onDisk ? (onDisk.error || onDisk.explanation || '') : (purgeProblem || '');
+    // each copy's store, and what its store still keeps of deleted data (its view is "<dataset>--<copy>")
+    const copies = (spec.copies || []).map((copy) => {
+      const line = copiesOnDisk.get(`${spec.name}--${copy.name}`);
+      const status = onDiskText(line);
+      return { text: `${copy.name} (${copy.storeKind} ${copy.connectionRef})${status ? `: ${status}` : ''}`,
+        title: line ? (line.error || line.explanation || '') : '' };
+    });
+    setText(c.copies, copies.length ? copies.map((copy) => copy.text).join('; ') : null);
+    c.copies.title = copies.map((copy) => copy.title).filter(Boolean).join('\n');
   }
 
   return {
@@ -80,7 +90,7 @@ export function datasetsPanel(ctx) {
       }
       const items = datasets.map((view) => ({
         view, backlog: summary.datasets[view.spec.name], lastRun: latest.get(view.spec.name),
-        onDisk: purged.byDataset.get(view.spec.name), purgeProblem: purged.problem,
+        onDisk: purged.byDataset.get(view.spec.name), purgeProblem: purged.problem, copiesOnDisk: purged.byDataset,
       })).sort((a, b) => a.view.spec.name.localeCompare(b.view.spec.name));
       syncRows(tbody, items, (item) => item.view.spec.name, (item) => create(item.view), update);
       show($('#datasets-empty'), items.length === 0);

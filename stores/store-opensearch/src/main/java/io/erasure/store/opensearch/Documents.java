@@ -26,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class Documents {
 
     /** One document as read: its source keeps its field order and exact numbers. */
-    record Doc(String id, long seqNo, long primaryTerm, Map<String, Object> source) {
+    record Doc(String index, String id, long seqNo, long primaryTerm, Map<String, Object> source) {
 
         /**
          * The write time the dataset's conditional column gives, in µs, or null without one. A document without
@@ -117,6 +117,14 @@ final class Documents {
         for (JsonNode hit : answer.body().path("hits").path("hits")) {
             Doc doc = doc(hit);
             Object value = path(doc.source(), field);
+            if (value instanceof List<?> several) {
+                // a document of several rows (a conversation of two members): deleting it for one of them would
+                // delete the others' data, and leaving it unsaid would report the row gone while it is not
+                throw new StoreException.Fatal("document " + doc.id() + " of index " + doc.index() + " holds several"
+                        + " values of " + field + " " + several + ": it belongs to more than one row, so it is not"
+                        + " deleted for one of them; address such documents otherwise (an id per row), or remove the"
+                        + " row from the other values first. Nothing of this batch was deleted");
+            }
             byValue.computeIfAbsent(normal(value), v -> new ArrayList<>()).add(doc);
         }
         List<List<Doc>> found = new ArrayList<>();
@@ -145,6 +153,7 @@ final class Documents {
                 ? RestCalls.JSON.convertValue(source, LinkedHashMap.class)
                 : new LinkedHashMap<>();
         return new Doc(
+                doc.path("_index").asString(),
                 doc.path("_id").asString(),
                 doc.path("_seq_no").asLong(),
                 doc.path("_primary_term").asLong(),

@@ -58,10 +58,16 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
     /** The column holding a row's document id. */
     public static final String ID = "_id";
 
+    /** The column holding the index a row's document was read from (an alias may name several). */
+    public static final String INDEX = "_index";
+
     private static final Set<String> TERM_TYPES = Set.of("keyword", "long", "integer", "short", "byte", "boolean");
     private static final Set<String> DATE_TYPES = Set.of("date", "date_nanos");
-    /** A planned delete: values are the document id, its sequence number and primary term, and its key's index. */
-    private static final String DELETE = "DELETE /%s/_doc/? ?if_seq_no=?&if_primary_term=? (key #?)";
+    /**
+     * A planned delete: values are the document's index (the concrete one it was found in: an alias may name several)
+     * and id, its sequence number and primary term, and the position of its key in the batch.
+     */
+    private static final String DELETE = "DELETE /?/_doc/? ?if_seq_no=?&if_primary_term=? (key #?)";
 
     private final OpenSearchSettings settings;
     private final RestCalls rest;
@@ -134,6 +140,13 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
         }
     }
 
+    /** An index name this connection may write to: a plain name within its {@code index-prefixes}, if any. */
+    private boolean served(String index) {
+        return CopyTarget.SearchIndex.INDEX.matcher(index).matches()
+                && (settings.indexPrefixes().isEmpty()
+                        || settings.indexPrefixes().stream().anyMatch(index::startsWith));
+    }
+
     private static void requireType(
             DatasetSpec spec,
             String index,
@@ -164,6 +177,7 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             for (Doc doc : found.get(i)) {
                 List<ColumnValue> columns = new ArrayList<>();
                 columns.add(ColumnValue.of(ID, doc.id()));
+                columns.add(ColumnValue.of(INDEX, doc.index()));
                 doc.source().forEach((name, value) -> columns.add(ColumnValue.of(name, value)));
                 rows.add(new LiveRow(keys.get(i), columns, doc.writeMicros(spec)));
             }
@@ -204,7 +218,6 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             throw new IllegalArgumentException("the OpenSearch adapter deletes documents; it does not clear fields");
         }
         DatasetSpec spec = batch.spec();
-        String index = Documents.target(spec).index();
         List<List<Doc>> found = documents.find(spec, batch.keys());
         List<PlannedStatement> statements = new ArrayList<>();
         List<DeletePlan.KeyDecision> decisions = new ArrayList<>();
@@ -221,7 +234,7 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                 decisions.add(new DeletePlan.KeyDecision(key, DeletePlan.Action.DELETE_ROW));
                 for (Doc doc : docs) {
                     statements.add(new PlannedStatement(
-                            DELETE.formatted(index), List.of(doc.id(), doc.seqNo(), doc.primaryTerm(), i)));
+                            DELETE, List.of(doc.index(), doc.id(), doc.seqNo(), doc.primaryTerm(), i)));
                 }
             }
         }
@@ -240,13 +253,13 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
         List<Integer> keyOf = new ArrayList<>();
         for (PlannedStatement statement : plan.statements()) {
             Map<String, Object> delete = new LinkedHashMap<>();
-            delete.put("_index", index);
-            delete.put("_id", statement.values().get(0));
-            delete.put("if_seq_no", statement.values().get(1));
-            delete.put("if_primary_term", statement.values().get(2));
+            delete.put("_index", statement.values().get(0));
+            delete.put("_id", statement.values().get(1));
+            delete.put("if_seq_no", statement.values().get(2));
+            delete.put("if_primary_term", statement.values().get(3));
             lines.append(RestCalls.JSON.writeValueAsString(Map.of("delete", delete)))
                     .append('\n');
-            keyOf.add(((Number) statement.values().get(3)).intValue());
+            keyOf.add(((Number) statement.values().get(4)).intValue());
         }
         RestCalls.Answer answer = rest.bulk("/_bulk?refresh=true", lines.toString());
         if (!answer.ok()) {
@@ -301,9 +314,12 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
         for (DeletionRecord record : records) {
             Map<String, Object> source = new LinkedHashMap<>();
             String id = null;
+            String into = target.index();
             for (ColumnValue column : record.columns()) {
                 if (ID.equals(column.name())) {
                     id = String.valueOf(column.value());
+                } else if (INDEX.equals(column.name())) {
+                    into = String.valueOf(column.value());
                 } else {
                     source.put(column.name(), column.value());
                 }
@@ -311,9 +327,12 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             if (id == null) {
                 id = target.documentId(record.primaryKey());
             }
+            if (!into.equals(target.index()) && !served(into)) {
+                // a record names the index its document was read from; only one this connection serves is written
+                into = target.index();
+            }
             ids.add(id);
-            lines.append(RestCalls.JSON.writeValueAsString(
-                            Map.of("create", Map.of("_index", target.index(), "_id", id))))
+            lines.append(RestCalls.JSON.writeValueAsString(Map.of("create", Map.of("_index", into, "_id", id))))
                     .append('\n')
                     .append(RestCalls.JSON.writeValueAsString(source))
                     .append('\n');

@@ -151,6 +151,56 @@ class SearchIndexIT {
     }
 
     @Test
+    void anAliasOfSeveralIndexesLosesTheRowsDocumentsInEachAndGetsThemBackThere() {
+        String older = "activity-" + INDEXES.incrementAndGet();
+        String newer = "activity-" + INDEXES.incrementAndGet();
+        String alias = "activity-all-" + INDEXES.incrementAndGet();
+        for (String index : List.of(older, newer)) {
+            TestSearch.createIndex(index, "{\"actor\": {\"properties\": {\"member_id\": {\"type\": \"long\"}}}}");
+        }
+        TestSearch.call(
+                "POST",
+                "/_aliases",
+                "{\"actions\": [{\"add\": {\"index\": \"" + older + "\", \"alias\": \"" + alias
+                        + "\"}}, {\"add\": {\"index\": \"" + newer + "\", \"alias\": \"" + alias + "\"}}]}");
+        index(older, "o1", 1, "login");
+        index(newer, "n1", 1, "search");
+        index(newer, "n2", 2, "login");
+        DatasetSpec copy = spec(alias, new CopyTarget.SearchIndex(alias, null, "actor.member_id", "member_id"));
+        adapter.checkDataset(copy);
+        List<Map<String, Object>> member1 = List.of(Map.of("member_id", 1L));
+        List<DeletionRecord> records = records(copy, adapter.readRows(copy, member1));
+
+        DeleteOutcome outcome =
+                adapter.executeDelete(adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, member1)));
+        RestoreOutcome restored = adapter.restore(copy, records);
+
+        assertThat(outcome.deleted()).isEqualTo(1);
+        assertThat(restored.records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
+                .containsOnly(RestoreOutcome.Status.RESTORED);
+        assertThat(ids(older)).as("back in the index it was read from").containsExactly("o1");
+        assertThat(ids(newer)).containsExactlyInAnyOrder("n1", "n2");
+    }
+
+    @Test
+    void aDocumentOfSeveralRowsIsNeitherDeletedForOneOfThemNorReportedGone() {
+        String index = "activity-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(index, "{\"members\": {\"type\": \"long\"}}");
+        TestSearch.call("PUT", "/" + index + "/_doc/chat?refresh=true", "{\"members\": [1, 2]}");
+        TestSearch.call("PUT", "/" + index + "/_doc/solo?refresh=true", "{\"members\": 1}");
+        DatasetSpec copy = spec(index, new CopyTarget.SearchIndex(index, null, "members", "member_id"));
+        adapter.checkDataset(copy);
+
+        assertThatThrownBy(() ->
+                        adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, List.of(Map.of("member_id", 1L)))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("document chat")
+                .hasMessageContaining("more than one row");
+        assertThat(ids(index)).containsExactlyInAnyOrder("chat", "solo");
+    }
+
+    @Test
     void datasetsTheAdapterCannotServeSafelyAreRefusedBeforeAnythingIsRead() {
         String index = "profiles-" + INDEXES.incrementAndGet();
         TestSearch.createIndex(index, "{\"member_id\": {\"type\": \"text\"}, \"seen\": {\"type\": \"keyword\"}}");
