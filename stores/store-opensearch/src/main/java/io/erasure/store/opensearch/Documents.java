@@ -1,5 +1,6 @@
 package io.erasure.store.opensearch;
 
+import io.erasure.model.check.Require;
 import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.CopyTarget;
 import io.erasure.model.dataset.DatasetSpec;
@@ -84,9 +85,14 @@ final class Documents {
         for (int i = 0; i < keys.size(); i++) {
             JsonNode doc = docs.path(i);
             if (!doc.path("error").isMissingNode()) {
-                throw new StoreException.Retriable(
-                        "reading document " + ids.get(i) + " of " + target.index() + " failed: " + doc.path("error"),
-                        null);
+                String type = doc.path("error").path("type").asString("");
+                String message =
+                        "reading document " + ids.get(i) + " of " + target.index() + " failed: " + doc.path("error");
+                // a shard not ready or a node away passes; a closed index or a missing routing does not
+                if (type.contains("routing_missing") || type.contains("index_closed") || type.contains("not_found")) {
+                    throw new StoreException.Fatal(message);
+                }
+                throw new StoreException.Retriable(message, null);
             }
             found.add(doc.path("found").asBoolean(false) ? List.of(doc(doc)) : List.of());
         }
@@ -102,13 +108,21 @@ final class Documents {
         int limit = settings.maxDocumentsPerBatch();
         Map<String, Object> search = new LinkedHashMap<>();
         search.put("query", Map.of("terms", Map.of(field, values)));
-        search.put("size", limit);
+        search.put("size", limit + 1);
         search.put("seq_no_primary_term", true);
-        search.put("track_total_hits", limit + 1);
-        RestCalls.Answer answer = rest.post("/" + index + "/_search", search);
+        // a shard that failed or timed out would make its documents look absent
+        RestCalls.Answer answer = rest.post("/" + index + "/_search?allow_partial_search_results=false", search);
         requireIndex(answer, target.index());
-        long total = answer.body().path("hits").path("total").path("value").asLong();
-        if (total > limit) {
+        JsonNode shards = answer.body().path("_shards");
+        if (answer.body().path("timed_out").asBoolean(false)
+                || shards.path("failed").asInt(0) > 0) {
+            throw new StoreException.Retriable(
+                    "searching " + target.index() + " reached only "
+                            + shards.path("successful").asInt() + " of "
+                            + shards.path("total").asInt() + " shards",
+                    null);
+        }
+        if (answer.body().path("hits").path("hits").size() > limit) {
             throw new StoreException.Fatal("the batch's " + keys.size() + " keys match more than " + limit
                     + " documents of " + target.index() + " (max-documents-per-batch): raise the setting or make"
                     + " batches smaller; nothing was deleted");
@@ -125,6 +139,17 @@ final class Documents {
                         + " deleted for one of them; address such documents otherwise (an id per row), or remove the"
                         + " row from the other values first. Nothing of this batch was deleted");
             }
+            if (values.stream().noneMatch(v -> normal(v).equals(normal(value)))) {
+                // matched by the query but equal to no key as read back (a normalizer, a number stored as text, an
+                // array of objects, a dotted field name): which row it belongs to cannot be told, so it is neither
+                // deleted nor left to make its row read back as gone
+                throw new StoreException.Fatal("document " + doc.id() + " of index " + doc.index() + " matches the"
+                        + " term query on " + field + " but holds " + Require.echo(String.valueOf(value))
+                        + ", equal to none of the"
+                        + " batch's keys: the field is normalised, coerced or not a single value at that path, so"
+                        + " its row cannot be told; address the index by document id instead. Nothing of this"
+                        + " batch was deleted");
+            }
             byValue.computeIfAbsent(normal(value), v -> new ArrayList<>()).add(doc);
         }
         List<List<Doc>> found = new ArrayList<>();
@@ -139,6 +164,14 @@ final class Documents {
             throw new StoreException.Fatal("index " + index + " does not exist ("
                     + answer.body().path("error").path("reason").asString("")
                     + "); create it or correct the dataset's searchIndex.index");
+        }
+        if (answer.status() == 400) {
+            // a malformed request will be malformed again: a key of the wrong type for the field, a closed index
+            throw new StoreException.Fatal("index " + index + " refused the request: "
+                    + answer.body()
+                            .path("error")
+                            .path("reason")
+                            .asString(answer.body().toString()));
         }
         if (!answer.ok()) {
             throw new StoreException.Retriable(

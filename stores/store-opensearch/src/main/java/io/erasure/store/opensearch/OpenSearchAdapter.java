@@ -55,11 +55,15 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
 
     private static final Pattern TIME_VALUE = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
-    /** The column holding a row's document id. */
-    public static final String ID = "_id";
+    /**
+     * A row's one column: its documents, each with the index it was read from ({@value #INDEX}: an alias may name
+     * several), its id ({@value #ID}) and its source ({@value #SOURCE}) as the index holds it.
+     */
+    public static final String DOCUMENTS = "documents";
 
-    /** The column holding the index a row's document was read from (an alias may name several). */
     public static final String INDEX = "_index";
+    public static final String ID = "_id";
+    public static final String SOURCE = "_source";
 
     private static final Set<String> TERM_TYPES = Set.of("keyword", "long", "integer", "short", "byte", "boolean");
     private static final Set<String> DATE_TYPES = Set.of("date", "date_nanos");
@@ -126,7 +130,19 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                     + indexes.size() + " indexes " + indexes + ": documents by id are deleted from one index; name it");
         }
         for (String index : indexes) {
-            JsonNode properties = mapping.body().path(index).path("mappings").path("properties");
+            JsonNode mappings = mapping.body().path(index).path("mappings");
+            JsonNode source = mappings.path("_source");
+            if (!source.path("enabled").asBoolean(true) || source.has("includes") || source.has("excludes")) {
+                // the log would hold less than the document, and a restore would create it emptied
+                throw new StoreException.Fatal("dataset '" + spec.name() + "': index " + index + " does not keep its"
+                        + " documents' whole _source (" + source + "), so they cannot be logged before they are"
+                        + " deleted nor restored after");
+            }
+            if (mappings.path("_routing").path("required").asBoolean(false)) {
+                throw new StoreException.Fatal("dataset '" + spec.name() + "': index " + index + " requires a custom"
+                        + " _routing, which the adapter cannot derive from a row; such indexes are not served yet");
+            }
+            JsonNode properties = mappings.path("properties");
             if (!target.byId()) {
                 requireType(spec, index, properties, target.termField(), TERM_TYPES, "the term field");
             }
@@ -136,8 +152,42 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                             + " TIMESTAMP field (a date), not a " + named.kind() + "; use a date field or none");
                 }
                 requireType(spec, index, properties, named.name(), DATE_TYPES, "the conditional column");
+                String format = fieldOf(properties, named.name()).path("format").asString("");
+                if (format.contains("epoch_second")) {
+                    // a number is read as epoch milliseconds: in seconds a newer document would look 1970's
+                    throw new StoreException.Fatal("dataset '" + spec.name() + "': the conditional column "
+                            + named.name() + " of index " + index + " has format " + format + "; only ISO-8601"
+                            + " dates or epoch milliseconds are read as write times");
+                }
             }
         }
+        RestCalls.Answer aliases = rest.get("/" + RestCalls.encode(target.index()) + "/_alias");
+        for (JsonNode index : aliases.body()) {
+            JsonNode alias = index.path("aliases").path(target.index());
+            if (alias.has("filter")) {
+                // documents outside the filter would read as absent while they are there
+                throw new StoreException.Fatal("dataset '" + spec.name() + "': alias " + target.index() + " has a"
+                        + " filter; name the index itself");
+            }
+        }
+    }
+
+    /** The mapping of a dotted field, or a missing node; a nested object along the way is refused. */
+    private static JsonNode fieldOf(JsonNode properties, @Nullable String field) {
+        JsonNode at = properties;
+        String[] parts = String.valueOf(field).split("\\.");
+        for (int i = 0; i < parts.length; i++) {
+            at = at.path(parts[i]);
+            if (i < parts.length - 1) {
+                if ("nested".equals(at.path("type").asString(""))) {
+                    // a plain query on a nested field matches nothing: every row would read as absent
+                    throw new StoreException.Fatal("field " + field + " lies in the nested object " + parts[i]
+                            + ", which a term query does not reach; address the index by document id");
+                }
+                at = at.path("properties");
+            }
+        }
+        return at;
     }
 
     /** An index name this connection may write to: a plain name within its {@code index-prefixes}, if any. */
@@ -154,15 +204,7 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             @Nullable String field,
             Set<String> types,
             String what) {
-        JsonNode at = properties;
-        String[] parts = String.valueOf(field).split("\\.");
-        for (int i = 0; i < parts.length; i++) {
-            at = at.path(parts[i]);
-            if (i < parts.length - 1) {
-                at = at.path("properties");
-            }
-        }
-        String type = at.path("type").asString("");
+        String type = fieldOf(properties, field).path("type").asString("");
         if (!types.contains(type)) {
             throw new StoreException.Fatal("dataset '" + spec.name() + "': " + what + " " + field + " of index " + index
                     + " is " + (type.isEmpty() ? "not mapped" : "mapped as " + type) + "; it must be one of " + types);
@@ -174,13 +216,26 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
         List<List<Doc>> found = documents.find(spec, keys);
         List<LiveRow> rows = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
-            for (Doc doc : found.get(i)) {
-                List<ColumnValue> columns = new ArrayList<>();
-                columns.add(ColumnValue.of(ID, doc.id()));
-                columns.add(ColumnValue.of(INDEX, doc.index()));
-                doc.source().forEach((name, value) -> columns.add(ColumnValue.of(name, value)));
-                rows.add(new LiveRow(keys.get(i), columns, doc.writeMicros(spec)));
+            List<Doc> docs = found.get(i);
+            if (docs.isEmpty()) {
+                continue;
             }
+            // one row per key, whatever its documents: the log keeps one record per key, and a source's field
+            // names are the index's (camelCase, dotted), not column names
+            List<Map<String, Object>> logged = new ArrayList<>();
+            Long newest = null;
+            for (Doc doc : docs) {
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put(INDEX, doc.index());
+                entry.put(ID, doc.id());
+                entry.put(SOURCE, doc.source());
+                logged.add(entry);
+                Long micros = doc.writeMicros(spec);
+                if (micros != null && (newest == null || micros > newest)) {
+                    newest = micros;
+                }
+            }
+            rows.add(new LiveRow(keys.get(i), List.of(ColumnValue.of(DOCUMENTS, logged)), newest));
         }
         return rows;
     }
@@ -270,6 +325,7 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
         Map<Integer, int[]> byKey = new LinkedHashMap<>(); // [deleted, conflicts, missing]
         JsonNode items = answer.body().path("items");
         List<String> failures = new ArrayList<>();
+        boolean retriable = true;
         for (int i = 0; i < keyOf.size(); i++) {
             JsonNode item = items.path(i).path("delete");
             int status = item.path("status").asInt();
@@ -282,20 +338,26 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                 counts[2]++;
             } else {
                 failures.add(item.path("_id").asString() + ": " + status + " " + item.path("error"));
+                retriable &= status == 429 || status >= 500;
             }
         }
         if (!failures.isEmpty()) {
-            // those deletes may be retried: each is conditioned on the version the plan read
-            throw new StoreException.Retriable(
-                    "deleting from " + index + " failed for " + failures.size() + " document(s): " + failures.get(0),
-                    null);
+            String message =
+                    "deleting from " + index + " failed for " + failures.size() + " document(s): " + failures.get(0);
+            // a rejection or a node away passes, and a retry is safe: each delete is conditioned on the version the
+            // plan read; a refusal (a closed index, a missing routing) will be refused again
+            if (retriable) {
+                throw new StoreException.Retriable(message, null);
+            }
+            throw new StoreException.Fatal(message);
         }
         int deleted = 0;
         for (int[] counts : byKey.values()) {
-            if (counts[1] > 0) {
-                skipped++;
-            } else if (counts[0] > 0) {
+            // a key is deleted when any of its documents went; one re-indexed since stays and the read-back says so
+            if (counts[0] > 0) {
                 deleted++;
+            } else if (counts[1] > 0) {
+                skipped++;
             } else {
                 absent++;
             }
@@ -306,65 +368,97 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
     @Override
     public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
         CopyTarget.SearchIndex target = Documents.target(spec);
-        if (records.isEmpty()) {
-            return new RestoreOutcome(List.of());
-        }
         StringBuilder lines = new StringBuilder();
-        List<String> ids = new ArrayList<>();
-        for (DeletionRecord record : records) {
-            Map<String, Object> source = new LinkedHashMap<>();
-            String id = null;
-            String into = target.index();
-            for (ColumnValue column : record.columns()) {
-                if (ID.equals(column.name())) {
-                    id = String.valueOf(column.value());
-                } else if (INDEX.equals(column.name())) {
-                    into = String.valueOf(column.value());
-                } else {
-                    source.put(column.name(), column.value());
+        List<Integer> recordOf = new ArrayList<>(); // per bulk item, the record it restores
+        List<String> unreadable = new ArrayList<>();
+        for (int r = 0; r < records.size(); r++) {
+            List<Map<?, ?>> docs = documentsOf(records.get(r));
+            unreadable.add(docs.isEmpty() ? "the record holds no documents (column " + DOCUMENTS + ")" : null);
+            for (Map<?, ?> doc : docs) {
+                String into = String.valueOf(doc.get(INDEX));
+                if (!into.equals(target.index()) && !served(into)) {
+                    // a record names the index its document was read from; only one this connection serves is written
+                    into = target.index();
                 }
+                lines.append(RestCalls.JSON.writeValueAsString(
+                                Map.of("create", Map.of("_index", into, "_id", String.valueOf(doc.get(ID))))))
+                        .append('\n')
+                        .append(RestCalls.JSON.writeValueAsString(doc.get(SOURCE)))
+                        .append('\n');
+                recordOf.add(r);
             }
-            if (id == null) {
-                id = target.documentId(record.primaryKey());
-            }
-            if (!into.equals(target.index()) && !served(into)) {
-                // a record names the index its document was read from; only one this connection serves is written
-                into = target.index();
-            }
-            ids.add(id);
-            lines.append(RestCalls.JSON.writeValueAsString(Map.of("create", Map.of("_index", into, "_id", id))))
-                    .append('\n')
-                    .append(RestCalls.JSON.writeValueAsString(source))
-                    .append('\n');
         }
-        RestCalls.Answer answer = rest.bulk("/_bulk?refresh=true", lines.toString());
-        if (!answer.ok()) {
-            throw new StoreException.Retriable(
-                    "restoring into " + target.index() + " answered " + answer.status() + ": " + answer.body(), null);
+        JsonNode items = RestCalls.JSON.createArrayNode();
+        if (!recordOf.isEmpty()) {
+            RestCalls.Answer answer = rest.bulk("/_bulk?refresh=true", lines.toString());
+            if (!answer.ok()) {
+                throw new StoreException.Retriable(
+                        "restoring into " + target.index() + " answered " + answer.status() + ": " + answer.body(),
+                        null);
+            }
+            items = answer.body().path("items");
         }
-        List<RestoreOutcome.RecordOutcome> outcomes = new ArrayList<>();
-        JsonNode items = answer.body().path("items");
-        for (int i = 0; i < records.size(); i++) {
-            DeletionRecord record = records.get(i);
+        int[][] counts = new int[records.size()][3]; // created, existing, failed
+        List<List<String>> notes = new ArrayList<>();
+        records.forEach(record -> notes.add(new ArrayList<>()));
+        for (int i = 0; i < recordOf.size(); i++) {
             JsonNode item = items.path(i).path("create");
             int status = item.path("status").asInt();
-            RestoreOutcome.Status outcome;
-            String detail;
+            int r = recordOf.get(i);
+            String where = "document " + item.path("_id").asString() + " in "
+                    + item.path("_index").asString();
             if (status == 201) {
-                outcome = RestoreOutcome.Status.RESTORED;
-                detail = "document " + ids.get(i) + " created in " + target.index();
+                counts[r][0]++;
             } else if (status == 409) {
-                outcome = RestoreOutcome.Status.NEWER_DATA_KEPT;
-                detail = "document " + ids.get(i) + " exists in " + target.index()
-                        + " (written since, or already restored): kept";
+                counts[r][1]++;
+                notes.get(r).add(where + " exists (written since, or already restored): kept");
+            } else if (status == 429 || status >= 500) {
+                // created ones answer 409 on the retry, reported as already there
+                throw new StoreException.Retriable("restoring " + where + " answered " + status, null);
             } else {
-                outcome = RestoreOutcome.Status.FAILED;
-                detail = "document " + ids.get(i) + ": " + status + " "
-                        + item.path("error").path("reason").asString("");
+                counts[r][2]++;
+                notes.get(r)
+                        .add(where + ": " + status + " "
+                                + item.path("error").path("reason").asString(""));
             }
-            outcomes.add(new RestoreOutcome.RecordOutcome(record.recordId(), record.primaryKey(), outcome, detail));
+        }
+        List<RestoreOutcome.RecordOutcome> outcomes = new ArrayList<>();
+        for (int r = 0; r < records.size(); r++) {
+            DeletionRecord record = records.get(r);
+            RestoreOutcome.Status status;
+            String detail;
+            if (unreadable.get(r) != null) {
+                status = RestoreOutcome.Status.FAILED;
+                detail = unreadable.get(r);
+            } else if (counts[r][2] > 0) {
+                status = RestoreOutcome.Status.FAILED;
+                detail = String.join("; ", notes.get(r));
+            } else if (counts[r][0] == 0) {
+                status = RestoreOutcome.Status.NEWER_DATA_KEPT;
+                detail = String.join("; ", notes.get(r));
+            } else {
+                status = RestoreOutcome.Status.RESTORED;
+                detail = counts[r][0] + " document(s) created" + (notes.get(r).isEmpty() ? "" : "; ")
+                        + String.join("; ", notes.get(r));
+            }
+            outcomes.add(new RestoreOutcome.RecordOutcome(record.recordId(), record.primaryKey(), status, detail));
         }
         return new RestoreOutcome(outcomes);
+    }
+
+    /** The documents a record logged (its {@value #DOCUMENTS} column), each a map with index, id and source. */
+    private static List<Map<?, ?>> documentsOf(DeletionRecord record) {
+        List<Map<?, ?>> docs = new ArrayList<>();
+        for (ColumnValue column : record.columns()) {
+            if (DOCUMENTS.equals(column.name()) && column.value() instanceof List<?> list) {
+                for (Object doc : list) {
+                    if (doc instanceof Map<?, ?> map && map.get(ID) != null && map.get(SOURCE) instanceof Map) {
+                        docs.add(map);
+                    }
+                }
+            }
+        }
+        return docs;
     }
 
     /**

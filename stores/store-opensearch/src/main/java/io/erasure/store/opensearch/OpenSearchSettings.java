@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * @param username             {@code username} and {@code password}: HTTP Basic credentials, both or neither
  * @param timeout              {@code timeout-ms} (default 10000): connecting and every call
  * @param maxBatch             {@code max-batch} (default 500, at most {@value #MAX_BATCH}): keys per call
- * @param maxDocumentsPerBatch {@code max-documents-per-batch} (default 10000): the most documents a term-addressed
- *                             batch may match; a batch matching more fails rather than delete part of a row
+ * @param maxDocumentsPerBatch {@code max-documents-per-batch} (default 5000, at most 9999): the most documents a
+ *                             term-addressed batch may match; a batch matching more fails rather than delete part of
+ *                             a row
  * @param indexPrefixes        {@code index-prefixes}: an optional comma list; when set, a dataset is served only if
  *                             its index starts with one of them, so a misregistered target cannot reach other indexes
  * @param searchLatencyLimitMs {@code search-latency-limit-ms} (default 50): the mean query time that counts as fully
@@ -56,7 +57,11 @@ public record OpenSearchSettings(
             throw new StoreException.Fatal("connection '" + ref + "' setting 'max-batch' must be within 1.." + MAX_BATCH
                     + ", got " + maxBatch);
         }
-        positive(ref, "max-documents-per-batch", maxDocumentsPerBatch);
+        if (maxDocumentsPerBatch < 1 || maxDocumentsPerBatch > 9_999) {
+            // one more than the limit is asked for, to tell a batch over it: within a default max_result_window
+            throw new StoreException.Fatal("connection '" + ref + "' setting 'max-documents-per-batch' must be within"
+                    + " 1..9999 (an index's max_result_window is 10000 unless raised), got " + maxDocumentsPerBatch);
+        }
         positive(ref, "search-latency-limit-ms", searchLatencyLimitMs);
         positive(ref, "queue-limit", queueLimit);
         indexPrefixes = List.copyOf(indexPrefixes);
@@ -95,7 +100,7 @@ public record OpenSearchSettings(
                 connection.setting("password").orElse(null),
                 Duration.ofMillis(timeoutMs),
                 connection.intSetting("max-batch", 500),
-                connection.intSetting("max-documents-per-batch", 10_000),
+                connection.intSetting("max-documents-per-batch", 5_000),
                 connection
                         .setting("index-prefixes")
                         .map(list -> Arrays.stream(list.split(","))
@@ -105,6 +110,14 @@ public record OpenSearchSettings(
                         .orElse(List.of()),
                 connection.intSetting("search-latency-limit-ms", 50),
                 connection.intSetting("queue-limit", 200));
+    }
+
+    /** Never the password: settings end up in logs and errors. */
+    @Override
+    public String toString() {
+        return "OpenSearchSettings[ref=" + ref + ", url=" + url + ", username=" + username + ", password="
+                + (password == null ? "none" : "***") + ", maxBatch=" + maxBatch + ", indexPrefixes=" + indexPrefixes
+                + "]";
     }
 
     private static void positive(String ref, String name, int value) {

@@ -92,6 +92,37 @@ class OpenSearchAdapterContractIT extends StoreAdapterContractTest {
                     null));
         }
 
+        /** Documents of the contract index with values a JSON round trip could bend, and field names no column has. */
+        @Override
+        public Optional<DatasetSpec> createForExtremeValues(String table) {
+            return Optional.of(create(table));
+        }
+
+        @Override
+        public void writeExtremeValues(DatasetSpec spec, long id, long writeTimeMicros) {
+            String source = "{\"id\": " + id
+                    + ", \"payload\": \"Zo\u00eb \u2211 \uD83D\uDE00 \\\"quoted\\\" \\\\ back\\nslash\","
+                    + " \"score\": 7, \"updated_at\": \"" + TestSearch.iso(writeTimeMicros) + "\","
+                    + " \"amount\": 12345678901234567.891, \"smallest\": " + Long.MIN_VALUE + ","
+                    + " \"Display-Name.v2\": \"camel\", \"tags\": [\"a\", null, \"b\"],"
+                    + " \"extra\": {\"deep\": [], \"none\": null, \"flag\": true, \"ratio\": 2.50}}";
+            TestSearch.call("PUT", "/" + index(spec) + "/_doc/" + id + "?refresh=true", source);
+        }
+
+        /** Every source field as the node returns it, as JSON text. */
+        @Override
+        public Optional<Map<String, String>> readExactly(DatasetSpec spec, long id) {
+            JsonNode doc = TestSearch.call("GET", "/" + index(spec) + "/_doc/" + id, null);
+            if (!doc.path("found").asBoolean(false)) {
+                return Optional.empty();
+            }
+            Map<String, String> fields = new LinkedHashMap<>();
+            doc.path("_source")
+                    .properties()
+                    .forEach(e -> fields.put(e.getKey(), e.getValue().toString()));
+            return Optional.of(fields);
+        }
+
         private static String index(DatasetSpec spec) {
             return ((CopyTarget.SearchIndex) spec.target()).index();
         }

@@ -74,13 +74,17 @@ class SearchIndexIT {
 
         assertThat(plan.statements()).hasSize(3);
         assertThat(logged)
-                .hasSize(3)
-                .allSatisfy(row -> assertThat(row.columns())
-                        .anySatisfy(c -> assertThat(c.name()).isEqualTo(OpenSearchAdapter.ID)));
-        assertThat(outcome.skippedNewer())
-                .as("a document changed since the plan keeps its row")
-                .isEqualTo(1);
-        assertThat(ids(index)).containsExactlyInAnyOrder("a3", "b1");
+                .as("one row per key, as the log keeps one record per key")
+                .hasSize(1);
+        assertThat(logged.get(0).columns()).singleElement().satisfies(column -> {
+            assertThat(column.name()).isEqualTo(OpenSearchAdapter.DOCUMENTS);
+            assertThat((List<?>) column.value()).as("every document of the row").hasSize(3);
+        });
+        assertThat(outcome.deleted()).as("two of its documents went").isEqualTo(1);
+        assertThat(ids(index))
+                .as("the document changed since the plan is kept; the read-back finds it")
+                .containsExactlyInAnyOrder("a3", "b1");
+        assertThat(adapter.checkLiveState(copy, member1).get(0).present()).isTrue();
 
         DeleteOutcome again =
                 adapter.executeDelete(adapter.planDelete(new DeleteBatch(copy, "batch-2", CUTOFF, member1)));
@@ -198,6 +202,21 @@ class SearchIndexIT {
                 .hasMessageContaining("document chat")
                 .hasMessageContaining("more than one row");
         assertThat(ids(index)).containsExactlyInAnyOrder("chat", "solo");
+
+        String coerced = "activity-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(coerced, "{\"member_id\": {\"type\": \"long\"}}");
+        TestSearch.call("PUT", "/" + coerced + "/_doc/text?refresh=true", "{\"member_id\": \"042\"}");
+        DatasetSpec texts = spec(coerced, new CopyTarget.SearchIndex(coerced, null, "member_id", null));
+        adapter.checkDataset(texts);
+        assertThatThrownBy(() -> adapter.planDelete(
+                        new DeleteBatch(texts, "batch-2", CUTOFF, List.of(Map.of("member_id", 42L)))))
+                .as("matched by the query as 42, held as \"042\": its row cannot be told")
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("equal to none of the batch's keys");
+        assertThatThrownBy(() -> adapter.checkLiveState(texts, List.of(Map.of("member_id", 42L))))
+                .as("nor is the row read back as gone")
+                .isInstanceOf(StoreException.Fatal.class);
+        assertThat(ids(coerced)).containsExactly("text");
     }
 
     @Test
@@ -229,6 +248,46 @@ class SearchIndexIT {
                         ConditionalColumn.timestamp("seen"))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("conditional column seen");
+        String sourceless = "profiles-" + INDEXES.incrementAndGet();
+        TestSearch.call(
+                "PUT",
+                "/" + sourceless,
+                "{\"settings\": {\"number_of_replicas\": 0}, \"mappings\": {\"_source\": {\"enabled\": false},"
+                        + " \"properties\": {\"member_id\": {\"type\": \"long\"}}}}");
+        assertThatThrownBy(() -> adapter.checkDataset(
+                        spec(sourceless, new CopyTarget.SearchIndex(sourceless, "m-{member_id}", null, null))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("_source");
+        String nested = "profiles-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(
+                nested,
+                "{\"actor\": {\"type\": \"nested\", \"properties\": {\"member_id\":" + " {\"type\": \"long\"}}}}");
+        assertThatThrownBy(() -> adapter.checkDataset(
+                        spec(nested, new CopyTarget.SearchIndex(nested, null, "actor.member_id", "member_id"))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("nested");
+        String filtered = "profiles-filtered-" + INDEXES.incrementAndGet();
+        TestSearch.call(
+                "POST",
+                "/_aliases",
+                "{\"actions\": [{\"add\": {\"index\": \"" + other + "\", \"alias\": \"" + filtered
+                        + "\", \"filter\": {\"term\": {\"member_id\": 1}}}}]}");
+        assertThatThrownBy(() -> adapter.checkDataset(
+                        spec(filtered, new CopyTarget.SearchIndex(filtered, "m-{member_id}", null, null))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("has a filter");
+        String seconds = "profiles-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(
+                seconds,
+                "{\"member_id\": {\"type\": \"long\"}, \"seen\": {\"type\": \"date\","
+                        + " \"format\": \"epoch_second\"}}");
+        assertThatThrownBy(() -> adapter.checkDataset(TestSearch.spec(
+                        "seen-seconds",
+                        "seen",
+                        new CopyTarget.SearchIndex(seconds, "m-{member_id}", null, null),
+                        ConditionalColumn.timestamp("seen"))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("epoch_second");
         assertThatThrownBy(() -> adapter.checkDataset(
                         spec("orders", new CopyTarget.SearchIndex("orders", "o-{member_id}", null, null))))
                 .isInstanceOf(StoreException.Fatal.class)
@@ -249,7 +308,8 @@ class SearchIndexIT {
         TestSearch.call(
                 "PUT",
                 "/" + index + "/_doc/" + id + "?refresh=true",
-                "{\"actor\": {\"member_id\": " + member + "}, \"what\": \"" + what + "\"}");
+                "{\"actor\": {\"member_id\": " + member + "}, \"what\": \"" + what + "\", \"displayName\": \"Member "
+                        + member + "\"}");
     }
 
     private static List<String> ids(String index) {
