@@ -65,6 +65,8 @@ public final class Topics {
      * a day: display only, no decision is taken on it.
      */
     public static final String THROTTLE_SAMPLES = "erasure.throttle.samples";
+    /** How long {@link #THROTTLE_SAMPLES} keeps samples: the dashboard's window, in milliseconds. */
+    public static final long THROTTLE_SAMPLES_RETENTION_MS = 86_400_000L;
     /** control-plane → deletion; compacted; key: {@code global} or a dataset. */
     public static final String CONTROL = "erasure.control";
     /** upstream systems / REST → control-plane; key: identifier. */

@@ -79,6 +79,9 @@ public class ThrottleHistory {
      */
     public record History(Instant from, Instant to, long stepSeconds, List<StoreHistory> stores) {}
 
+    /** The most windows whose answers are kept at once. */
+    private static final int MAX_CACHED = 8;
+
     /** How long an answer is reused. */
     private static final Duration REUSE = Duration.ofSeconds(3);
 
@@ -147,6 +150,9 @@ public class ThrottleHistory {
             return cached.history();
         }
         History history = compute(window, now.truncatedTo(ChronoUnit.MILLIS));
+        if (cache.size() >= MAX_CACHED) {
+            cache.clear(); // the page asks for four windows; a caller asking for every minute count gets no cache
+        }
         cache.put(window, new Cached(now, history));
         return history;
     }

@@ -83,9 +83,7 @@ public class ThrottleSamplesListener {
             return TopicBuilder.name(Topics.THROTTLE_SAMPLES)
                     .partitions(1)
                     .replicas(replicas)
-                    .config(
-                            TopicConfig.RETENTION_MS_CONFIG,
-                            Long.toString(Duration.ofDays(1).toMillis()))
+                    .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(Topics.THROTTLE_SAMPLES_RETENTION_MS))
                     .build();
         }
 

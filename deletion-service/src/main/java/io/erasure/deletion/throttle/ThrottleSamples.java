@@ -108,7 +108,7 @@ public class ThrottleSamples {
             return TopicBuilder.name(Topics.THROTTLE_SAMPLES)
                     .partitions(1)
                     .replicas(replicas)
-                    .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(86_400_000L))
+                    .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(Topics.THROTTLE_SAMPLES_RETENTION_MS))
                     .build();
         }
     }

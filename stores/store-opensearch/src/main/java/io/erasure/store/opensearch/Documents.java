@@ -182,9 +182,14 @@ final class Documents {
     @SuppressWarnings("unchecked")
     private static Doc doc(JsonNode doc) {
         JsonNode source = doc.path("_source");
-        Map<String, Object> fields = source instanceof ObjectNode
-                ? RestCalls.JSON.convertValue(source, LinkedHashMap.class)
-                : new LinkedHashMap<>();
+        if (!(source instanceof ObjectNode)) {
+            // an index that keeps no _source (one added to an alias after the dataset was checked): what is not read
+            // cannot be logged, so it is not deleted either
+            throw new StoreException.Fatal("document " + doc.path("_id").asString() + " of index "
+                    + doc.path("_index").asString() + " comes without its _source: it can be neither logged before"
+                    + " its delete nor restored after; nothing of this batch was deleted");
+        }
+        Map<String, Object> fields = RestCalls.JSON.convertValue(source, LinkedHashMap.class);
         return new Doc(
                 doc.path("_index").asString(),
                 doc.path("_id").asString(),

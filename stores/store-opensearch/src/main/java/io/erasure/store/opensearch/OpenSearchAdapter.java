@@ -24,6 +24,7 @@ import io.erasure.store.spi.StoreException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -190,11 +191,14 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
         return at;
     }
 
-    /** An index name this connection may write to: a plain name within its {@code index-prefixes}, if any. */
-    private boolean served(String index) {
-        return CopyTarget.SearchIndex.INDEX.matcher(index).matches()
-                && (settings.indexPrefixes().isEmpty()
-                        || settings.indexPrefixes().stream().anyMatch(index::startsWith));
+    /** The concrete indexes {@code target} (an index or an alias) names now; empty when it names none. */
+    private Set<String> indexesOf(String target) {
+        RestCalls.Answer mapping = rest.get("/" + RestCalls.encode(target) + "/_mapping");
+        Set<String> indexes = new HashSet<>();
+        if (mapping.ok()) {
+            mapping.body().propertyNames().forEach(indexes::add);
+        }
+        return indexes;
     }
 
     private static void requireType(
@@ -223,19 +227,14 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             // one row per key, whatever its documents: the log keeps one record per key, and a source's field
             // names are the index's (camelCase, dotted), not column names
             List<Map<String, Object>> logged = new ArrayList<>();
-            Long newest = null;
             for (Doc doc : docs) {
                 Map<String, Object> entry = new LinkedHashMap<>();
                 entry.put(INDEX, doc.index());
                 entry.put(ID, doc.id());
                 entry.put(SOURCE, doc.source());
                 logged.add(entry);
-                Long micros = doc.writeMicros(spec);
-                if (micros != null && (newest == null || micros > newest)) {
-                    newest = micros;
-                }
             }
-            rows.add(new LiveRow(keys.get(i), List.of(ColumnValue.of(DOCUMENTS, logged)), newest));
+            rows.add(new LiveRow(keys.get(i), List.of(ColumnValue.of(DOCUMENTS, logged)), newestWrite(spec, docs)));
         }
         return rows;
     }
@@ -250,16 +249,21 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                 states.add(LiveState.absent(keys.get(i)));
                 continue;
             }
-            Long latest = null;
-            for (Doc doc : docs) {
-                Long micros = doc.writeMicros(spec);
-                if (micros != null && (latest == null || micros > latest)) {
-                    latest = micros;
-                }
-            }
-            states.add(new LiveState(keys.get(i), true, latest));
+            states.add(new LiveState(keys.get(i), true, newestWrite(spec, docs)));
         }
         return states;
+    }
+
+    /** The newest write time the dataset's conditional column gives a row's documents; null without one. */
+    private static @Nullable Long newestWrite(DatasetSpec spec, List<Doc> docs) {
+        Long newest = null;
+        for (Doc doc : docs) {
+            Long micros = doc.writeMicros(spec);
+            if (micros != null && (newest == null || micros > newest)) {
+                newest = micros;
+            }
+        }
+        return newest;
     }
 
     @Override
@@ -368,6 +372,7 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
     @Override
     public RestoreOutcome restore(DatasetSpec spec, List<DeletionRecord> records) {
         CopyTarget.SearchIndex target = Documents.target(spec);
+        Set<String> behind = indexesOf(target.index());
         StringBuilder lines = new StringBuilder();
         List<Integer> recordOf = new ArrayList<>(); // per bulk item, the record it restores
         List<String> unreadable = new ArrayList<>();
@@ -376,8 +381,8 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             unreadable.add(docs.isEmpty() ? "the record holds no documents (column " + DOCUMENTS + ")" : null);
             for (Map<?, ?> doc : docs) {
                 String into = String.valueOf(doc.get(INDEX));
-                if (!into.equals(target.index()) && !served(into)) {
-                    // a record names the index its document was read from; only one this connection serves is written
+                if (!behind.contains(into)) {
+                    // a record names the index its document was read from; only one the target names now is written
                     into = target.index();
                 }
                 lines.append(RestCalls.JSON.writeValueAsString(

@@ -8,6 +8,7 @@ import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.CopyTarget;
 import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.record.ColumnValue;
 import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.run.RunId;
 import io.erasure.model.task.DeletionTask;
@@ -185,6 +186,73 @@ class SearchIndexIT {
                 .containsOnly(RestoreOutcome.Status.RESTORED);
         assertThat(ids(older)).as("back in the index it was read from").containsExactly("o1");
         assertThat(ids(newer)).containsExactlyInAnyOrder("n1", "n2");
+    }
+
+    @Test
+    void anIndexWithoutSourceJoiningTheAliasLaterStopsTheBatchAndARecordWritesOnlyBehindTheTarget() {
+        String first = "activity-" + INDEXES.incrementAndGet();
+        String alias = "activity-all-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(first, "{\"member_id\": {\"type\": \"long\"}}");
+        TestSearch.call(
+                "POST",
+                "/_aliases",
+                "{\"actions\": [{\"add\": {\"index\": \"" + first + "\", \"alias\": \"" + alias + "\"}}]}");
+        TestSearch.call("PUT", "/" + first + "/_doc/kept?refresh=true", "{\"member_id\": 1}");
+        DatasetSpec copy = spec(alias, new CopyTarget.SearchIndex(alias, null, "member_id", null));
+        adapter.checkDataset(copy);
+        List<Map<String, Object>> member1 = List.of(Map.of("member_id", 1L));
+        List<DeletionRecord> records = records(copy, adapter.readRows(copy, member1));
+        // a rollover adds an index that keeps no _source, after the dataset was checked
+        String sourceless = "activity-" + INDEXES.incrementAndGet();
+        TestSearch.call(
+                "PUT",
+                "/" + sourceless,
+                "{\"settings\": {\"number_of_replicas\": 0}, \"mappings\": {\"_source\": {\"enabled\": false},"
+                        + " \"properties\": {\"member_id\": {\"type\": \"long\"}}}}");
+        TestSearch.call(
+                "POST",
+                "/_aliases",
+                "{\"actions\": [{\"add\": {\"index\": \"" + sourceless + "\", \"alias\": \"" + alias + "\"}}]}");
+        TestSearch.call("PUT", "/" + sourceless + "/_doc/unlogged?refresh=true", "{\"member_id\": 1}");
+
+        assertThatThrownBy(() -> adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, member1)))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("without its _source");
+        assertThat(ids(sourceless)).containsExactly("unlogged");
+
+        // a record naming an index the target does not name (moved, or altered) is restored into the target
+        String elsewhere = "activity-" + INDEXES.incrementAndGet();
+        TestSearch.createIndex(elsewhere, "{\"member_id\": {\"type\": \"long\"}}");
+        TestSearch.call("DELETE", "/" + first + "/_doc/kept?refresh=true", null);
+        DeletionRecord logged = records.get(0);
+        List<Map<String, Object>> moved = List.of(Map.of(
+                OpenSearchAdapter.INDEX,
+                elsewhere,
+                OpenSearchAdapter.ID,
+                "kept",
+                OpenSearchAdapter.SOURCE,
+                Map.of("member_id", 1)));
+        DeletionRecord altered = new DeletionRecord(
+                logged.recordId(),
+                logged.dataset(),
+                logged.primaryKey(),
+                List.of(ColumnValue.of(OpenSearchAdapter.DOCUMENTS, moved)),
+                logged.cutoff(),
+                logged.runId(),
+                logged.requestId(),
+                logged.taskId(),
+                logged.batchId(),
+                logged.deletedAt(),
+                logged.retainedRef(),
+                logged.anonymised(),
+                logged.keptNewer());
+        DatasetSpec direct = spec(first, new CopyTarget.SearchIndex(first, null, "member_id", null));
+
+        assertThat(adapter.restore(direct, List.of(altered)).records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
+                .containsExactly(RestoreOutcome.Status.RESTORED);
+        assertThat(ids(elsewhere)).as("nothing written outside the target").isEmpty();
+        assertThat(ids(first)).containsExactly("kept");
     }
 
     @Test
