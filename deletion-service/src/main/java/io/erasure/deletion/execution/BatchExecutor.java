@@ -15,6 +15,7 @@ import io.erasure.model.record.DeletionRecord;
 import io.erasure.model.task.DeletionTask;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeleteOutcome;
+import io.erasure.store.spi.DeletePace;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.StoreAdapter;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -227,8 +229,14 @@ public class BatchExecutor {
                 throw gate.halted(task); // right before the delete statements: a switch flipped since the read
             }
             long started = System.nanoTime();
-            outcome = calls.call(store, () -> adapter.executeDelete(plan));
+            GatedPace pace = new GatedPace(throttle, store, gate.closed(task));
+            outcome = calls.call(store, () -> adapter.executeDelete(plan, pace));
             throttle.observe(store, Duration.ofNanos(System.nanoTime() - started));
+            if (pace.stopped) {
+                // a delete the store paced itself stopped part-way: the batch is planned again when handed back, and
+                // finds what went absent and what stayed, logged again
+                throw gate.halted(task);
+            }
         }
         Instant sourceGoneAt = clock.instant();
         steps.after(Step.DELETED, batchId);
@@ -344,6 +352,34 @@ public class BatchExecutor {
                 throw new DeletionPaused("run " + task.runId() + " of " + task.dataset() + " is spread until "
                         + task.spread().end() + " and its next batch is not due within the poll's time budget: task "
                         + task.taskId() + " handed back to the consumer");
+        }
+    }
+
+    /** The throttle's current limit and the gate, for a delete the store paces itself; remembers a halt it told. */
+    private static final class GatedPace implements DeletePace {
+
+        private final AdaptiveThrottle throttle;
+        private final String store;
+        private final BooleanSupplier closed;
+        private volatile boolean stopped;
+
+        GatedPace(AdaptiveThrottle throttle, String store, BooleanSupplier closed) {
+            this.throttle = throttle;
+            this.store = store;
+            this.closed = closed;
+        }
+
+        @Override
+        public int rowsPerSecond() {
+            return Math.max(1, throttle.limit(store));
+        }
+
+        @Override
+        public boolean halted() {
+            if (closed.getAsBoolean()) {
+                stopped = true;
+            }
+            return stopped;
         }
     }
 }

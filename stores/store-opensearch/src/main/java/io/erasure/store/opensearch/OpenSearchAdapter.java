@@ -9,6 +9,7 @@ import io.erasure.model.record.DeletionRecord;
 import io.erasure.store.opensearch.Documents.Doc;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeleteOutcome;
+import io.erasure.store.spi.DeletePace;
 import io.erasure.store.spi.DeletePlan;
 import io.erasure.store.spi.LiveRow;
 import io.erasure.store.spi.LiveState;
@@ -28,6 +29,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,9 +44,11 @@ import tools.jackson.databind.JsonNode;
  *   <li><b>Plan</b> reads every document of the batch with its {@code _seq_no} and {@code _primary_term}; a key whose
  *       document was written after the cut-off (by the dataset's TIMESTAMP conditional column, a date field of the
  *       source) is kept whole. A copy has no conditional column: it is deleted after its source row was.</li>
- *   <li><b>Execute</b> sends one {@code _bulk} of deletes, each with {@code if_seq_no}/{@code if_primary_term} of the
- *       plan, and refreshes: a document re-indexed after the plan (or after the read for the log, which follows the
- *       plan) answers 409 and is kept, so nothing unlogged is deleted.</li>
+ *   <li><b>Execute</b>, by id, sends one {@code _bulk} of deletes, each with {@code if_seq_no}/{@code if_primary_term}
+ *       of the plan, and refreshes: a document re-indexed after the plan (or after the read for the log, which follows
+ *       the plan) answers 409 and is kept, so nothing unlogged is deleted. By term, it runs {@code _delete_by_query}
+ *       tasks paced by the cluster at the throttle's rate, whose query names each planned document by id and
+ *       {@code _seq_no} ({@link DeleteByQuery}): the same guarantee, with the cluster doing the pacing.</li>
  *   <li><b>Restore</b> creates each document again with {@code op_type=create}: one written since is never
  *       overwritten, and is reported as newer data kept.</li>
  *   <li><b>Load</b> is the cluster's own: node CPU, write and search queues and rejections, mean query time.</li>
@@ -78,12 +82,14 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
     private final RestCalls rest;
     private final Documents documents;
     private final ClusterLoad load;
+    private final DeleteByQuery deleteByQuery;
 
     OpenSearchAdapter(OpenSearchSettings settings, RestCalls rest, ClusterLoad load) {
         this.settings = settings;
         this.rest = rest;
         this.documents = new Documents(rest, settings);
         this.load = load;
+        this.deleteByQuery = new DeleteByQuery(rest);
     }
 
     @Override
@@ -302,12 +308,40 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
 
     @Override
     public DeleteOutcome executeDelete(DeletePlan plan) {
+        return executeDelete(plan, DeletePace.UNPACED);
+    }
+
+    /**
+     * By id: one {@code _bulk} of conditional deletes. By term: {@code _delete_by_query} tasks paced by the cluster
+     * at {@code pace}'s rate ({@link DeleteByQuery}), naming each planned document and the version the plan read.
+     * Either way a key counts as deleted when any of its documents went, kept when one changed since the plan, absent
+     * when all were gone already.
+     */
+    @Override
+    public DeleteOutcome executeDelete(DeletePlan plan, DeletePace pace) {
         int skipped = (int) plan.count(DeletePlan.Action.SKIP_WRITTEN_AFTER_CUTOFF);
         int absent = (int) plan.count(DeletePlan.Action.ABSENT);
         if (plan.statements().isEmpty()) {
             return new DeleteOutcome(0, skipped, absent, 0, 0);
         }
-        String index = Documents.target(plan.batch().spec()).index();
+        CopyTarget.SearchIndex target = Documents.target(plan.batch().spec());
+        Map<Integer, int[]> byKey = target.byId() ? bulkDelete(plan, target) : deleteByQuery(plan, target, pace);
+        int deleted = 0;
+        for (int[] counts : byKey.values()) {
+            // a key is deleted when any of its documents went; one re-indexed since stays and the read-back says so
+            if (counts[0] > 0) {
+                deleted++;
+            } else if (counts[1] > 0) {
+                skipped++;
+            } else {
+                absent++;
+            }
+        }
+        return new DeleteOutcome(deleted, skipped, absent, 0, 1);
+    }
+
+    /** Per planned key (by position): documents [deleted, changed since the plan, already gone]. */
+    private Map<Integer, int[]> bulkDelete(DeletePlan plan, CopyTarget.SearchIndex target) {
         StringBuilder lines = new StringBuilder();
         List<Integer> keyOf = new ArrayList<>();
         for (PlannedStatement statement : plan.statements()) {
@@ -318,15 +352,14 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             delete.put("if_primary_term", statement.values().get(3));
             lines.append(RestCalls.JSON.writeValueAsString(Map.of("delete", delete)))
                     .append('\n');
-            keyOf.add(((Number) statement.values().get(4)).intValue());
+            keyOf.add(keyOf(statement));
         }
         RestCalls.Answer answer = rest.bulk("/_bulk?refresh=true", lines.toString());
         if (!answer.ok()) {
             throw new StoreException.Retriable(
-                    "bulk delete on " + index + " answered " + answer.status() + ": " + answer.body(), null);
+                    "bulk delete on " + target.index() + " answered " + answer.status() + ": " + answer.body(), null);
         }
-        // per key: deleted if any of its documents went, kept if one changed since the plan, absent if all were gone
-        Map<Integer, int[]> byKey = new LinkedHashMap<>(); // [deleted, conflicts, missing]
+        Map<Integer, int[]> byKey = new LinkedHashMap<>();
         JsonNode items = answer.body().path("items");
         List<String> failures = new ArrayList<>();
         boolean retriable = true;
@@ -346,8 +379,8 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             }
         }
         if (!failures.isEmpty()) {
-            String message =
-                    "deleting from " + index + " failed for " + failures.size() + " document(s): " + failures.get(0);
+            String message = "deleting from " + target.index() + " failed for " + failures.size() + " document(s): "
+                    + failures.get(0);
             // a rejection or a node away passes, and a retry is safe: each delete is conditioned on the version the
             // plan read; a refusal (a closed index, a missing routing) will be refused again
             if (retriable) {
@@ -355,18 +388,44 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             }
             throw new StoreException.Fatal(message);
         }
-        int deleted = 0;
-        for (int[] counts : byKey.values()) {
-            // a key is deleted when any of its documents went; one re-indexed since stays and the read-back says so
-            if (counts[0] > 0) {
-                deleted++;
-            } else if (counts[1] > 0) {
-                skipped++;
-            } else {
-                absent++;
+        return byKey;
+    }
+
+    private Map<Integer, int[]> deleteByQuery(DeletePlan plan, CopyTarget.SearchIndex target, DeletePace pace) {
+        List<DeleteByQuery.Planned> docs = new ArrayList<>();
+        for (PlannedStatement statement : plan.statements()) {
+            docs.add(new DeleteByQuery.Planned(
+                    (String) statement.values().get(0),
+                    (String) statement.values().get(1),
+                    ((Number) statement.values().get(2)).longValue()));
+        }
+        String column = Objects.requireNonNull(target.column());
+        List<Object> values =
+                plan.batch().keys().stream().map(key -> key.get(column)).toList();
+        List<DeleteByQuery.Fate> fates =
+                deleteByQuery.delete(Objects.requireNonNull(target.termField()), values, docs, pace);
+        Map<Integer, int[]> byKey = new LinkedHashMap<>();
+        List<String> left = new ArrayList<>();
+        for (int i = 0; i < docs.size(); i++) {
+            int[] counts = byKey.computeIfAbsent(keyOf(plan.statements().get(i)), k -> new int[3]);
+            switch (fates.get(i)) {
+                case GONE -> counts[0]++;
+                case CHANGED -> counts[1]++;
+                case LEFT -> left.add(docs.get(i).id());
             }
         }
-        return new DeleteOutcome(deleted, skipped, absent, 0, 1);
+        if (!left.isEmpty() && !pace.halted()) {
+            // the task matched fewer documents than the plan found unchanged: a retry deletes no other document
+            throw new StoreException.Retriable(
+                    "delete-by-query on " + target.index() + " left " + left.size()
+                            + " planned document(s) unchanged, e.g. " + left.get(0) + "; trying again",
+                    null);
+        }
+        return byKey;
+    }
+
+    private static int keyOf(PlannedStatement statement) {
+        return ((Number) statement.values().get(4)).intValue();
     }
 
     @Override

@@ -89,6 +89,15 @@ public interface StoreAdapter extends AutoCloseable {
     DeleteOutcome executeDelete(DeletePlan plan);
 
     /**
+     * {@link #executeDelete(DeletePlan)} within the throttle's current rate and the gate: an adapter whose store paces
+     * a long delete itself reads {@code pace} while it runs. Every other adapter ignores it (the caller has already
+     * waited for the batch's permits), which is the default.
+     */
+    default DeleteOutcome executeDelete(DeletePlan plan, DeletePace pace) {
+        return executeDelete(plan);
+    }
+
+    /**
      * Restores rows from their deletion records without ever overwriting newer data: Cassandra writes
      * each cell at its record's cut-off + 1 µs with its remaining TTL; relational stores insert only where
      * the key is absent and report the conflict otherwise. One outcome per record, in order.
