@@ -1,5 +1,6 @@
 package io.erasure.deletion.purge;
 
+import io.erasure.deletion.DeletionProperties;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -35,18 +36,35 @@ class PurgeConfiguration {
         return new PurgeMetrics(watch::datasets, clock, meters);
     }
 
-    /** The purge gauges move every {@code erasure.deletion.purge-metrics-interval}: each check is a JMX round trip. */
+    /** Half the throttle's target utilization: a store busier than that is left to purge on its own. */
     @Bean
-    PurgeMetricsRefresh purgeMetricsRefresh(PurgeMetrics metrics) {
-        return new PurgeMetricsRefresh(metrics);
+    PurgeExpunger purgeExpunger(
+            DatasetDeletions deletions,
+            PurgeWatch watch,
+            StoreAdapterPool stores,
+            DeletionProperties properties,
+            Clock clock) {
+        return new PurgeExpunger(
+                deletions::withDeletes, watch::datasets, stores::adapter, (1 - properties.headroom()) / 2, clock);
+    }
+
+    /**
+     * The purge gauges move every {@code erasure.deletion.purge-metrics-interval}: each check is a JMX round trip.
+     * Then what is due is asked to purge, from the answers just read.
+     */
+    @Bean
+    PurgeMetricsRefresh purgeMetricsRefresh(PurgeMetrics metrics, PurgeExpunger expunger) {
+        return new PurgeMetricsRefresh(metrics, expunger);
     }
 
     static final class PurgeMetricsRefresh {
         private static final Logger log = LoggerFactory.getLogger(PurgeMetricsRefresh.class);
         private final PurgeMetrics metrics;
+        private final PurgeExpunger expunger;
 
-        PurgeMetricsRefresh(PurgeMetrics metrics) {
+        PurgeMetricsRefresh(PurgeMetrics metrics, PurgeExpunger expunger) {
             this.metrics = metrics;
+            this.expunger = expunger;
         }
 
         @Scheduled(
@@ -55,6 +73,7 @@ class PurgeConfiguration {
         void refresh() {
             try {
                 metrics.refresh();
+                expunger.expungeDue();
             } catch (RuntimeException e) {
                 // the database of executed deletes is unreachable: the next refresh tries again
                 log.warn("purge gauges not refreshed: {}", e.toString());

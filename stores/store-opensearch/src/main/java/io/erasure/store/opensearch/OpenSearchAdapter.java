@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -563,6 +564,42 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                                 + retention + "), then POST /" + index + "/_forcemerge?only_expunge_deletes=true"
                                 + " expunges them"
                         : "no deleted document is left in the segments of index " + index);
+    }
+
+    /**
+     * With the connection's {@code expunge-deletes}, starts {@code _forcemerge?only_expunge_deletes=true} on the
+     * dataset's index (an alias: each index behind it) as a task, unless a force merge already runs on the cluster:
+     * merges rewrite segments and one at a time is what a cluster serving live traffic should bear.
+     */
+    @Override
+    public Optional<String> expungeDeleted(DatasetSpec spec) {
+        if (!settings.expungeDeletes()) {
+            return Optional.empty();
+        }
+        String index = Documents.target(spec).index();
+        RestCalls.Answer running = rest.get("/_tasks?actions=indices:admin/forcemerge*");
+        if (!running.ok()) {
+            throw new StoreException.Retriable("listing the cluster's force merges answered " + running.status(), null);
+        }
+        for (JsonNode node : running.body().path("nodes")) {
+            if (!node.path("tasks").isEmpty()) {
+                return Optional.empty();
+            }
+        }
+        RestCalls.Answer started = rest.post(
+                "/" + RestCalls.encode(index) + "/_forcemerge?only_expunge_deletes=true&wait_for_completion=false",
+                Map.of());
+        if (started.status() == 404) {
+            throw new StoreException.Fatal("index " + index + " of dataset '" + spec.name() + "' no longer exists");
+        }
+        if (!started.ok()) {
+            throw new StoreException.Retriable(
+                    "force merge of " + index + " answered " + started.status() + ": "
+                            + started.body().path("error").path("reason").asString(""),
+                    null);
+        }
+        return Optional.of("POST /" + index + "/_forcemerge?only_expunge_deletes=true, task "
+                + started.body().path("task").asString("?"));
     }
 
     /**

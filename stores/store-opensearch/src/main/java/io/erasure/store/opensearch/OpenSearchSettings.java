@@ -25,6 +25,9 @@ import org.jspecify.annotations.Nullable;
  *                             loaded
  * @param queueLimit           {@code queue-limit} (default 200): write or search tasks queued on a node that count
  *                             as fully loaded
+ * @param expungeDeletes       {@code expunge-deletes} (default false): when true, deletion may start
+ *                             {@code _forcemerge?only_expunge_deletes=true} on a dataset's index once its deleted
+ *                             documents are past their retention lease, while the cluster has headroom
  */
 public record OpenSearchSettings(
         String ref,
@@ -36,7 +39,8 @@ public record OpenSearchSettings(
         int maxDocumentsPerBatch,
         List<String> indexPrefixes,
         int searchLatencyLimitMs,
-        int queueLimit) {
+        int queueLimit,
+        boolean expungeDeletes) {
 
     public static final int MAX_BATCH = 1_000;
 
@@ -50,7 +54,8 @@ public record OpenSearchSettings(
             "max-documents-per-batch",
             "index-prefixes",
             "search-latency-limit-ms",
-            "queue-limit");
+            "queue-limit",
+            "expunge-deletes");
 
     public OpenSearchSettings {
         if (maxBatch < 1 || maxBatch > MAX_BATCH) {
@@ -109,7 +114,8 @@ public record OpenSearchSettings(
                                 .toList())
                         .orElse(List.of()),
                 connection.intSetting("search-latency-limit-ms", 50),
-                connection.intSetting("queue-limit", 200));
+                connection.intSetting("queue-limit", 200),
+                booleanSetting(connection, "expunge-deletes"));
     }
 
     /** Never the password: settings end up in logs and errors. */
@@ -117,7 +123,16 @@ public record OpenSearchSettings(
     public String toString() {
         return "OpenSearchSettings[ref=" + ref + ", url=" + url + ", username=" + username + ", password="
                 + (password == null ? "none" : "***") + ", maxBatch=" + maxBatch + ", indexPrefixes=" + indexPrefixes
-                + "]";
+                + ", expungeDeletes=" + expungeDeletes + "]";
+    }
+
+    private static boolean booleanSetting(StoreConnection connection, String name) {
+        String value = connection.setting(name).orElse("false").trim();
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new StoreException.Fatal(
+                    "connection '" + connection.ref() + "' setting '" + name + "' must be true or false, got " + value);
+        }
+        return Boolean.parseBoolean(value);
     }
 
     private static void positive(String ref, String name, int value) {

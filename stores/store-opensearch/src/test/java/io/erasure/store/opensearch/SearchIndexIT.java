@@ -131,12 +131,15 @@ class SearchIndexIT {
         // soft-deleted documents are kept for replicas' recovery while their retention lease holds (12 h by
         // default): a lease of a second lets the merge expunge them here
         TestSearch.call("PUT", "/" + index + "/_settings", "{\"index.soft_deletes.retention_lease.period\": \"1s\"}");
+        assertThat(purges.expungeDeleted(copy))
+                .as("the connection does not allow it: merges are the cluster's own")
+                .isEmpty();
+        PurgeTracking expunging = (PurgeTracking) TestSearch.open(Map.of("expunge-deletes", "true"));
         PurgeStatus merged = await().atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofSeconds(2))
                 .until(
                         () -> {
-                            TestSearch.call(
-                                    "POST", "/" + index + "/_forcemerge?only_expunge_deletes=true&flush=true", null);
+                            expunging.expungeDeleted(copy);
                             return purges.purgeStatus(copy, deletedAt);
                         },
                         status -> !status.stillOnDisk());

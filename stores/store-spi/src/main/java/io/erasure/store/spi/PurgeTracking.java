@@ -2,6 +2,7 @@ package io.erasure.store.spi;
 
 import io.erasure.model.dataset.DatasetSpec;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * An optional capability of a {@link StoreAdapter} whose deletes leave markers on disk until the store itself
@@ -30,4 +31,16 @@ public interface PurgeTracking {
      * markers carry the time they were written, so an earlier time would call them purgeable too early.
      */
     PurgeStatus purgeStatus(DatasetSpec spec, Instant deletedAt);
+
+    /**
+     * Asks the store to purge {@code spec}'s deleted data now rather than when it gets to it (OpenSearch:
+     * {@code _forcemerge?only_expunge_deletes=true} on the dataset's index), where the store can and the connection
+     * allows it. Returns what it started, or empty: the store purges only on its own (the default), the connection
+     * does not allow it, or a purge is already running. It is heavy on the store's disks and not paced by rows: the
+     * caller asks only once the data is purgeable ({@link PurgeStatus#purgeableAt()} has passed) and while the store
+     * has headroom. Never changes data that is not deleted.
+     */
+    default Optional<String> expungeDeleted(DatasetSpec spec) {
+        return Optional.empty();
+    }
 }
