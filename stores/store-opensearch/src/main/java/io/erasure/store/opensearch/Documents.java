@@ -20,14 +20,23 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Finds a batch's documents with what a conditional delete needs: id, sequence number and primary term, and the
- * source. By id: one {@code _mget}; by term: one {@code _search} on the field with every key's value (refreshed
- * first, so a document indexed a moment ago is found), grouped back by key.
+ * Finds a batch's documents with what a conditional delete needs: id, sequence number and primary term, custom
+ * routing, and the source. By id: one {@code _mget}, and a search of every shard for ids it did not find; by term:
+ * one {@code _search} on the field with every key's value, grouped back by key.
  */
 final class Documents {
 
-    /** One document as read: its source keeps its field order and exact numbers. */
-    record Doc(String index, String id, long seqNo, long primaryTerm, Map<String, Object> source) {
+    /**
+     * One document as read: its source keeps its field order and exact numbers; {@code routing} is its custom
+     * routing, null when it has none (routed by its id).
+     */
+    record Doc(
+            String index,
+            String id,
+            long seqNo,
+            long primaryTerm,
+            @Nullable String routing,
+            Map<String, Object> source) {
 
         /**
          * The write time the dataset's conditional column gives, in µs, or null without one. A document without
@@ -76,13 +85,40 @@ final class Documents {
         return target;
     }
 
+    /**
+     * One {@code _mget}, which looks in the shard the id routes to; ids it did not find are searched for in every
+     * shard, since a document indexed with a custom routing lies elsewhere and would read as absent.
+     */
     private List<List<Doc>> byId(CopyTarget.SearchIndex target, List<Map<String, Object>> keys) {
         List<String> ids = keys.stream().map(target::documentId).toList();
+        List<List<Doc>> found = mget(target, ids);
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            if (found.get(i).isEmpty()) {
+                missing.add(ids.get(i));
+            }
+        }
+        if (missing.isEmpty()) {
+            return found;
+        }
+        Map<String, Doc> routed = new LinkedHashMap<>();
+        for (JsonNode hit : search(target, Map.of("ids", Map.of("values", missing)), missing.size())) {
+            routed.put(hit.path("_id").asString(), doc(hit));
+        }
+        List<List<Doc>> all = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            Doc doc = routed.get(ids.get(i));
+            all.add(found.get(i).isEmpty() && doc != null ? List.of(doc) : found.get(i));
+        }
+        return all;
+    }
+
+    private List<List<Doc>> mget(CopyTarget.SearchIndex target, List<String> ids) {
         RestCalls.Answer answer = rest.post("/" + RestCalls.encode(target.index()) + "/_mget", Map.of("ids", ids));
         requireIndex(answer, target.index());
         JsonNode docs = answer.body().path("docs");
         List<List<Doc>> found = new ArrayList<>();
-        for (int i = 0; i < keys.size(); i++) {
+        for (int i = 0; i < ids.size(); i++) {
             JsonNode doc = docs.path(i);
             if (!doc.path("error").isMissingNode()) {
                 String type = doc.path("error").path("type").asString("");
@@ -103,32 +139,15 @@ final class Documents {
         String column = Objects.requireNonNull(target.column());
         String field = Objects.requireNonNull(target.termField());
         List<Object> values = keys.stream().map(key -> key.get(column)).toList();
-        String index = RestCalls.encode(target.index());
-        requireIndex(rest.post("/" + index + "/_refresh", Map.of()), target.index());
         int limit = settings.maxDocumentsPerBatch();
-        Map<String, Object> search = new LinkedHashMap<>();
-        search.put("query", Map.of("terms", Map.of(field, values)));
-        search.put("size", limit + 1);
-        search.put("seq_no_primary_term", true);
-        // a shard that failed or timed out would make its documents look absent
-        RestCalls.Answer answer = rest.post("/" + index + "/_search?allow_partial_search_results=false", search);
-        requireIndex(answer, target.index());
-        JsonNode shards = answer.body().path("_shards");
-        if (answer.body().path("timed_out").asBoolean(false)
-                || shards.path("failed").asInt(0) > 0) {
-            throw new StoreException.Retriable(
-                    "searching " + target.index() + " reached only "
-                            + shards.path("successful").asInt() + " of "
-                            + shards.path("total").asInt() + " shards",
-                    null);
-        }
-        if (answer.body().path("hits").path("hits").size() > limit) {
+        JsonNode hits = search(target, Map.of("terms", Map.of(field, values)), limit + 1);
+        if (hits.size() > limit) {
             throw new StoreException.Fatal("the batch's " + keys.size() + " keys match more than " + limit
                     + " documents of " + target.index() + " (max-documents-per-batch): raise the setting or make"
                     + " batches smaller; nothing was deleted");
         }
         Map<String, List<Doc>> byValue = new LinkedHashMap<>();
-        for (JsonNode hit : answer.body().path("hits").path("hits")) {
+        for (JsonNode hit : hits) {
             Doc doc = doc(hit);
             Object value = path(doc.source(), field);
             if (value instanceof List<?> several) {
@@ -157,6 +176,32 @@ final class Documents {
             found.add(List.copyOf(byValue.getOrDefault(normal(value), List.of())));
         }
         return found;
+    }
+
+    /**
+     * The hits of {@code query} in every shard of the target, refreshed first (so a document indexed a moment ago is
+     * found), with their sequence numbers; a shard that failed or timed out fails the search rather than make its
+     * documents look absent.
+     */
+    private JsonNode search(CopyTarget.SearchIndex target, Map<String, Object> query, int size) {
+        String index = RestCalls.encode(target.index());
+        requireIndex(rest.post("/" + index + "/_refresh", Map.of()), target.index());
+        Map<String, Object> search = new LinkedHashMap<>();
+        search.put("query", query);
+        search.put("size", size);
+        search.put("seq_no_primary_term", true);
+        RestCalls.Answer answer = rest.post("/" + index + "/_search?allow_partial_search_results=false", search);
+        requireIndex(answer, target.index());
+        JsonNode shards = answer.body().path("_shards");
+        if (answer.body().path("timed_out").asBoolean(false)
+                || shards.path("failed").asInt(0) > 0) {
+            throw new StoreException.Retriable(
+                    "searching " + target.index() + " reached only "
+                            + shards.path("successful").asInt() + " of "
+                            + shards.path("total").asInt() + " shards",
+                    null);
+        }
+        return answer.body().path("hits").path("hits");
     }
 
     private static void requireIndex(RestCalls.Answer answer, String index) {
@@ -195,6 +240,7 @@ final class Documents {
                 doc.path("_id").asString(),
                 doc.path("_seq_no").asLong(),
                 doc.path("_primary_term").asLong(),
+                doc.path("_routing").isString() ? doc.path("_routing").asString() : null,
                 fields);
     }
 

@@ -63,21 +63,25 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
 
     /**
      * A row's one column: its documents, each with the index it was read from ({@value #INDEX}: an alias may name
-     * several), its id ({@value #ID}) and its source ({@value #SOURCE}) as the index holds it.
+     * several), its id ({@value #ID}), its custom routing if it has one ({@value #ROUTING}) and its source
+     * ({@value #SOURCE}) as the index holds it.
      */
     public static final String DOCUMENTS = "documents";
 
     public static final String INDEX = "_index";
     public static final String ID = "_id";
     public static final String SOURCE = "_source";
+    /** A document's custom routing, in its logged entry when it has one. */
+    public static final String ROUTING = "_routing";
 
     private static final Set<String> TERM_TYPES = Set.of("keyword", "long", "integer", "short", "byte", "boolean");
     private static final Set<String> DATE_TYPES = Set.of("date", "date_nanos");
     /**
      * A planned delete: values are the document's index (the concrete one it was found in: an alias may name several)
-     * and id, its sequence number and primary term, and the position of its key in the batch.
+     * and id, its sequence number and primary term, the position of its key in the batch, and its custom routing
+     * ({@code ""} for none).
      */
-    private static final String DELETE = "DELETE /?/_doc/? ?if_seq_no=?&if_primary_term=? (key #?)";
+    private static final String DELETE = "DELETE /?/_doc/? ?if_seq_no=?&if_primary_term=? (key #?) routing=?";
 
     private final OpenSearchSettings settings;
     private final RestCalls rest;
@@ -100,8 +104,9 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
 
     /**
      * Accepts an OPENSEARCH dataset whose index exists (an alias of exactly one index, for deletes by id), within
-     * the connection's {@code index-prefixes}, whose term field is mapped as an exact type, and whose conditional
-     * column, if any, is a TIMESTAMP mapped as a date. Reads only the mapping.
+     * the connection's {@code index-prefixes} (and so is every index behind an alias), whose term field is mapped as
+     * an exact type, and whose conditional column, if any, is a TIMESTAMP mapped as a date. Reads only the mapping and
+     * aliases; every plan checks again.
      */
     @Override
     public void checkDataset(DatasetSpec spec) {
@@ -110,9 +115,7 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                     + settings.ref() + "' is OPENSEARCH");
         }
         CopyTarget.SearchIndex target = Documents.target(spec);
-        if (!settings.indexPrefixes().isEmpty()
-                && settings.indexPrefixes().stream()
-                        .noneMatch(p -> target.index().startsWith(p))) {
+        if (!withinPrefixes(target.index())) {
             throw new StoreException.Fatal("index " + target.index() + " of dataset '" + spec.name()
                     + "' is outside connection '" + settings.ref() + "'s index-prefixes " + settings.indexPrefixes());
         }
@@ -138,6 +141,12 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                     + indexes.size() + " indexes " + indexes + ": documents by id are deleted from one index; name it");
         }
         for (String index : indexes) {
+            if (!withinPrefixes(index)) {
+                // an alias within the allow-list may still name an index outside it
+                throw new StoreException.Fatal("alias " + target.index() + " of dataset '" + spec.name() + "' names"
+                        + " index " + index + ", outside connection '" + settings.ref() + "'s index-prefixes "
+                        + settings.indexPrefixes());
+            }
             JsonNode mappings = mapping.body().path(index).path("mappings");
             JsonNode source = mappings.path("_source");
             if (!source.path("enabled").asBoolean(true) || source.has("includes") || source.has("excludes")) {
@@ -178,6 +187,11 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                         + " filter; name the index itself");
             }
         }
+    }
+
+    private boolean withinPrefixes(String index) {
+        return settings.indexPrefixes().isEmpty()
+                || settings.indexPrefixes().stream().anyMatch(index::startsWith);
     }
 
     /** The mapping of a dotted field, or a missing node; a nested object along the way is refused. */
@@ -238,6 +252,9 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                 Map<String, Object> entry = new LinkedHashMap<>();
                 entry.put(INDEX, doc.index());
                 entry.put(ID, doc.id());
+                if (doc.routing() != null) {
+                    entry.put(ROUTING, doc.routing());
+                }
                 entry.put(SOURCE, doc.source());
                 logged.add(entry);
             }
@@ -284,6 +301,8 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             throw new IllegalArgumentException("the OpenSearch adapter deletes documents; it does not clear fields");
         }
         DatasetSpec spec = batch.spec();
+        // the checks again, per batch: an alias may have gained an index, a mapping may have changed since
+        checkDataset(spec);
         List<List<Doc>> found = documents.find(spec, batch.keys());
         List<PlannedStatement> statements = new ArrayList<>();
         List<DeletePlan.KeyDecision> decisions = new ArrayList<>();
@@ -300,7 +319,14 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                 decisions.add(new DeletePlan.KeyDecision(key, DeletePlan.Action.DELETE_ROW));
                 for (Doc doc : docs) {
                     statements.add(new PlannedStatement(
-                            DELETE, List.of(doc.index(), doc.id(), doc.seqNo(), doc.primaryTerm(), i)));
+                            DELETE,
+                            List.of(
+                                    doc.index(),
+                                    doc.id(),
+                                    doc.seqNo(),
+                                    doc.primaryTerm(),
+                                    i,
+                                    doc.routing() == null ? "" : doc.routing())));
                 }
             }
         }
@@ -351,6 +377,9 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
             delete.put("_id", statement.values().get(1));
             delete.put("if_seq_no", statement.values().get(2));
             delete.put("if_primary_term", statement.values().get(3));
+            if (!"".equals(statement.values().get(5))) {
+                delete.put("routing", statement.values().get(5));
+            }
             lines.append(RestCalls.JSON.writeValueAsString(Map.of("delete", delete)))
                     .append('\n');
             keyOf.add(keyOf(statement));
@@ -445,8 +474,13 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                     // a record names the index its document was read from; only one the target names now is written
                     into = target.index();
                 }
-                lines.append(RestCalls.JSON.writeValueAsString(
-                                Map.of("create", Map.of("_index", into, "_id", String.valueOf(doc.get(ID))))))
+                Map<String, Object> create = new LinkedHashMap<>();
+                create.put("_index", into);
+                create.put("_id", String.valueOf(doc.get(ID)));
+                if (doc.get(ROUTING) instanceof String routing) {
+                    create.put("routing", routing); // else it is created in the shard its id routes to, and missed
+                }
+                lines.append(RestCalls.JSON.writeValueAsString(Map.of("create", create)))
                         .append('\n')
                         .append(RestCalls.JSON.writeValueAsString(doc.get(SOURCE)))
                         .append('\n');

@@ -219,6 +219,11 @@ class SearchIndexIT {
         TestSearch.call("PUT", "/" + sourceless + "/_doc/unlogged?refresh=true", "{\"member_id\": 1}");
 
         assertThatThrownBy(() -> adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, member1)))
+                .as("every plan checks the indexes behind the alias again")
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("does not keep its documents' whole _source");
+        assertThatThrownBy(() -> adapter.readRows(copy, member1))
+                .as("and a read for the log refuses a document it cannot log")
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("without its _source");
         assertThat(ids(sourceless)).containsExactly("unlogged");
@@ -363,6 +368,80 @@ class SearchIndexIT {
                         spec("orders", new CopyTarget.SearchIndex("orders", "o-{member_id}", null, null))))
                 .isInstanceOf(StoreException.Fatal.class)
                 .hasMessageContaining("outside connection 'search-test'");
+    }
+
+    @Test
+    void aDocumentWithACustomRoutingIsFoundDeletedAndRestoredInItsShard() {
+        String index = "profiles-" + INDEXES.incrementAndGet();
+        TestSearch.call(
+                "PUT",
+                "/" + index,
+                "{\"settings\": {\"number_of_shards\": 3, \"number_of_replicas\": 0},"
+                        + " \"mappings\": {\"properties\": {\"member_id\": {\"type\": \"long\"}}}}");
+        // a routing that puts m-1 in another shard than its id would: a get by id alone misses it
+        String routing = null;
+        for (int r = 0; routing == null; r++) {
+            TestSearch.call("PUT", "/" + index + "/_doc/m-1?routing=org-" + r + "&refresh=true", "{\"member_id\": 1}");
+            if (!TestSearch.call("GET", "/" + index + "/_doc/m-1", null)
+                    .path("found")
+                    .asBoolean()) {
+                routing = "org-" + r;
+            } else {
+                TestSearch.call("DELETE", "/" + index + "/_doc/m-1?routing=org-" + r + "&refresh=true", null);
+            }
+        }
+        DatasetSpec copy = spec(index, new CopyTarget.SearchIndex(index, "m-{member_id}", null, null));
+        adapter.checkDataset(copy);
+        List<Map<String, Object>> member1 = List.of(Map.of("member_id", 1L));
+
+        List<DeletionRecord> records = records(copy, adapter.readRows(copy, member1));
+        DeleteOutcome outcome =
+                adapter.executeDelete(adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, member1)));
+
+        assertThat(outcome.deleted())
+                .as("found in its shard, not reported absent")
+                .isEqualTo(1);
+        assertThat(ids(index)).isEmpty();
+        assertThat(adapter.checkLiveState(copy, member1).get(0).present()).isFalse();
+        assertThat(adapter.restore(copy, records).records())
+                .extracting(RestoreOutcome.RecordOutcome::status)
+                .containsExactly(RestoreOutcome.Status.RESTORED);
+        assertThat(TestSearch.call("GET", "/" + index + "/_doc/m-1?routing=" + routing, null)
+                        .path("found")
+                        .asBoolean())
+                .as("restored under its routing")
+                .isTrue();
+        assertThat(ids(index)).containsExactly("m-1");
+    }
+
+    @Test
+    void anAliasNamingAnIndexOutsideThePrefixesIsRefusedAtRegistrationAndAtEveryPlan() {
+        String inside = "profiles-" + INDEXES.incrementAndGet();
+        String outside = "payments-" + INDEXES.incrementAndGet();
+        String alias = "profiles-alias-" + INDEXES.incrementAndGet();
+        for (String index : List.of(inside, outside)) {
+            TestSearch.createIndex(index, "{\"member_id\": {\"type\": \"long\"}}");
+            TestSearch.call("PUT", "/" + index + "/_doc/m?refresh=true", "{\"member_id\": 1}");
+        }
+        TestSearch.call(
+                "POST",
+                "/_aliases",
+                "{\"actions\": [{\"add\": {\"index\": \"" + inside + "\", \"alias\": \"" + alias + "\"}}]}");
+        DatasetSpec copy = spec(alias, new CopyTarget.SearchIndex(alias, null, "member_id", null));
+        adapter.checkDataset(copy);
+        // after registration, the alias gains an index outside the connection's allow-list
+        TestSearch.call(
+                "POST",
+                "/_aliases",
+                "{\"actions\": [{\"add\": {\"index\": \"" + outside + "\", \"alias\": \"" + alias + "\"}}]}");
+
+        assertThatThrownBy(() ->
+                        adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, List.of(Map.of("member_id", 1L)))))
+                .isInstanceOf(StoreException.Fatal.class)
+                .hasMessageContaining("index " + outside + ", outside connection");
+        assertThatThrownBy(() -> adapter.checkDataset(copy)).isInstanceOf(StoreException.Fatal.class);
+        assertThat(ids(outside)).containsExactly("m");
+        assertThat(ids(inside)).containsExactly("m");
     }
 
     @Test
