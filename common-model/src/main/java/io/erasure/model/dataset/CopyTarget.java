@@ -121,6 +121,41 @@ public sealed interface CopyTarget
             return out.toString();
         }
 
+        /**
+         * Placeholders with no literal text between them ({@code {org}{user}}): the rendered text cannot tell where
+         * one value ends, so two rows may render the same.
+         */
+        public boolean hasAdjacentPlaceholders() {
+            return template.contains("}{");
+        }
+
+        /**
+         * {@link #render} that refuses a row another row could render the same: a value (before the last
+         * placeholder) that holds the first character of the literal text after it ({@code {org}-{user}} with an
+         * {@code org} of {@code a-b}: {@code a-b-c} is also org {@code a}, user {@code b-c}). Values without it read
+         * back one way only: each ends where its literal begins, and the last runs to the literal suffix.
+         */
+        public String renderUnambiguous(Map<String, ?> row) {
+            Matcher m = PLACEHOLDER.matcher(template);
+            int left = placeholders().size();
+            while (m.find()) {
+                left--;
+                Object value = row.get(m.group(1));
+                if (left == 0 || value == null) {
+                    continue;
+                }
+                int next = template.indexOf('{', m.end());
+                String literal = template.substring(m.end(), next < 0 ? template.length() : next);
+                if (!literal.isEmpty() && value.toString().indexOf(literal.charAt(0)) >= 0) {
+                    throw new IllegalArgumentException("template " + Require.echo(template) + ": the value "
+                            + Require.echo(value.toString()) + " of column '" + m.group(1) + "' holds '"
+                            + literal.charAt(0) + "', which ends it in the template, so another row could render the"
+                            + " same text; use a separator its values never hold");
+                }
+            }
+            return render(row);
+        }
+
         private static List<String> placeholdersOf(String template) {
             List<String> columns = new ArrayList<>();
             Matcher m = PLACEHOLDER.matcher(template);
@@ -204,7 +239,12 @@ public sealed interface CopyTarget
                         + " e.g. 'member-{member_id}') and termField (documents by a term query, e.g. 'member_id')");
             }
             if (idTemplate != null) {
-                new KeyTemplate(idTemplate); // the same placeholders and checks as a key template
+                KeyTemplate ids = new KeyTemplate(idTemplate); // the same placeholders and checks as a key template
+                if (ids.hasAdjacentPlaceholders()) {
+                    throw new IllegalArgumentException("copy.searchIndex.idTemplate " + Require.echo(idTemplate)
+                            + " has placeholders with nothing between them: two rows could have one document id;"
+                            + " separate them, e.g. '{org}:{user}'");
+                }
                 if (column != null) {
                     throw new IllegalArgumentException(
                             "copy.searchIndex.column goes with termField; an idTemplate names its columns itself");
@@ -230,12 +270,15 @@ public sealed interface CopyTarget
                     : List.of(Objects.requireNonNull(column));
         }
 
-        /** The document id of a row addressed by id; fails for a term-addressed index or a row missing a column. */
+        /**
+         * The document id of a row addressed by id; fails for a term-addressed index, a row missing a column, or a row
+         * whose id another row could have too ({@link KeyTemplate#renderUnambiguous}).
+         */
         public String documentId(Map<String, ?> row) {
             if (idTemplate == null) {
                 throw new IllegalStateException("index " + index + " is addressed by term query on " + termField);
             }
-            return new KeyTemplate(idTemplate).render(row);
+            return new KeyTemplate(idTemplate).renderUnambiguous(row);
         }
     }
 

@@ -219,6 +219,25 @@ class DatasetSpecTest {
     }
 
     @Test
+    void aDocumentIdTemplateNeverGivesTwoRowsOneId() {
+        CopyTarget.SearchIndex twoColumns = new CopyTarget.SearchIndex("members", "{org}-{user}.v1", null, null);
+
+        assertThat(twoColumns.documentId(Map.of("org", "acme", "user", "b-c.d")))
+                .as("the last value runs to the literal suffix: it may hold anything")
+                .isEqualTo("acme-b-c.d.v1");
+        // org 'a-b', user 'c' and org 'a', user 'b-c' would both be a-b-c.v1
+        assertThatThrownBy(() -> twoColumns.documentId(Map.of("org", "a-b", "user", "c")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("of column 'org' holds '-'");
+        assertThat(twoColumns.documentId(Map.of("org", "a", "user", "b-c"))).isEqualTo("a-b-c.v1");
+        assertThatThrownBy(() -> new CopyTarget.SearchIndex("members", "{org}{user}", null, null))
+                .hasMessageContaining("nothing between them");
+        assertThat(new CopyTarget.SearchIndex("members", "m-{email}", null, null)
+                        .documentId(Map.of("email", "a.b-c@x")))
+                .isEqualTo("m-a.b-c@x");
+    }
+
+    @Test
     void aSearchIndexNamesOneIndexAndOneWayToItsDocuments() throws Exception {
         CopyTarget.SearchIndex byId = new CopyTarget.SearchIndex("profiles-v2", "member-{member_id}", null, null);
         CopyTarget.SearchIndex byTerm = new CopyTarget.SearchIndex("activity", null, "actor.member_id", "member_id");

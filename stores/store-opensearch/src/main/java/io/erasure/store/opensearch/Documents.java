@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +91,19 @@ final class Documents {
      * shard, since a document indexed with a custom routing lies elsewhere and would read as absent.
      */
     private List<List<Doc>> byId(CopyTarget.SearchIndex target, List<Map<String, Object>> keys) {
-        List<String> ids = keys.stream().map(target::documentId).toList();
+        List<String> ids;
+        try {
+            ids = keys.stream().map(target::documentId).toList();
+        } catch (IllegalArgumentException e) {
+            throw new StoreException.Fatal("index " + target.index() + ": " + e.getMessage() + "; nothing of this batch"
+                    + " was read or deleted");
+        }
+        if (new HashSet<>(ids).size() != ids.size()) {
+            // distinct keys rendering one id (a number as 1 and as 1.0): deleting for one would delete the other's
+            throw new StoreException.Fatal("two keys of the batch have one document id in " + target.index()
+                    + " (template " + target.idTemplate()
+                    + "): the template cannot tell their rows apart; nothing was deleted");
+        }
         List<List<Doc>> found = mget(target, ids);
         List<String> missing = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
