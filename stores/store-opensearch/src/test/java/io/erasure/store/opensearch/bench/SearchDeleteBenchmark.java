@@ -8,6 +8,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.store.opensearch.SearchBench;
 import io.erasure.store.spi.DeleteBatch;
 import io.erasure.store.spi.DeleteOutcome;
+import io.erasure.store.spi.DeletePace;
 import io.erasure.store.spi.StoreAdapter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,7 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Documents deleted per second by the OpenSearch adapter on the local node, addressed by id and by a term query. Each
+ * Documents deleted per second by the OpenSearch adapter on the local node, addressed by id, by a term query
+ * ({@code _delete_by_query} tasks, unpaced), and by a term query paced at {@code bench.paced} rows/s (default 2,000:
+ * what the cluster's own pacing holds to). Each
  * round ({@code bench.rounds}, default 5) indexes {@code bench.docs} documents (default 20,000; two per key when
  * addressed by term) into a fresh index, then deletes them all through {@code planDelete} + {@code executeDelete} in
  * calls of 500 keys, one caller thread, and prints the rate; then the median and best per addressing. The time
@@ -43,20 +46,35 @@ public final class SearchDeleteBenchmark {
                 "OpenSearch delete benchmark: %,d documents per run, %,d keys per call, one caller%n",
                 docs,
                 KEYS_PER_CALL);
-        run(adapter, "warmup-id", docs / 4, true); // JIT and connections, not printed
-        for (boolean byId : List.of(true, false)) {
+        run(adapter, "warmup-id", docs / 4, true, DeletePace.UNPACED); // JIT and connections, not printed
+        int paced = Integer.getInteger("bench.paced", 2_000);
+        DeletePace atRate = new DeletePace() {
+            @Override
+            public int rowsPerSecond() {
+                return paced;
+            }
+
+            @Override
+            public boolean halted() {
+                return false;
+            }
+        };
+        record Way(String name, boolean byId, DeletePace pace) {}
+        for (Way way : List.of(
+                new Way("id", true, DeletePace.UNPACED),
+                new Way("term (_delete_by_query)", false, DeletePace.UNPACED),
+                new Way("term, paced at " + paced + "/s", false, atRate))) {
             List<Double> rates = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
-                double rate = run(adapter, (byId ? "bench-id-" : "bench-term-") + round, docs, byId);
+                double rate = run(adapter, "bench-" + rates.size() + "-" + round, docs, way.byId(), way.pace());
                 rates.add(rate);
-                System.out.printf(
-                        Locale.ROOT, "  by %s, round %d: %,.0f documents/s%n", byId ? "id" : "term", round, rate);
+                System.out.printf(Locale.ROOT, "  by %s, round %d: %,.0f documents/s%n", way.name(), round, rate);
             }
             List<Double> sorted = rates.stream().sorted().toList();
             System.out.printf(
                     Locale.ROOT,
                     "by %s: median %,.0f documents/s, best %,.0f (%d rounds)%n",
-                    byId ? "id" : "term",
+                    way.name(),
                     sorted.get(sorted.size() / 2),
                     sorted.get(sorted.size() - 1),
                     rounds);
@@ -66,7 +84,7 @@ public final class SearchDeleteBenchmark {
     }
 
     /** Indexes {@code docs} documents into a fresh index, deletes them all, and returns documents per second. */
-    private static double run(StoreAdapter adapter, String index, int docs, boolean byId) {
+    private static double run(StoreAdapter adapter, String index, int docs, boolean byId, DeletePace pace) {
         int perKey = byId ? 1 : 2;
         int keys = docs / perKey;
         SearchBench.createIndex(index, "{\"member_id\": {\"type\": \"long\"}, \"what\": {\"type\": \"keyword\"}}");
@@ -100,8 +118,8 @@ public final class SearchDeleteBenchmark {
             for (int key = from; key < Math.min(keys, from + KEYS_PER_CALL); key++) {
                 batch.add(Map.of("member_id", (long) key));
             }
-            DeleteOutcome outcome =
-                    adapter.executeDelete(adapter.planDelete(new DeleteBatch(spec, "bench-" + from, cutoff, batch)));
+            DeleteOutcome outcome = adapter.executeDelete(
+                    adapter.planDelete(new DeleteBatch(spec, "bench-" + from, cutoff, batch)), pace);
             deleted += (long) outcome.deleted() * perKey;
         }
         double seconds = (System.nanoTime() - started) / 1e9;
