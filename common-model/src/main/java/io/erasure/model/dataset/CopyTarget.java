@@ -146,7 +146,11 @@ public sealed interface CopyTarget
                 }
                 int next = template.indexOf('{', m.end());
                 String literal = template.substring(m.end(), next < 0 ? template.length() : next);
-                if (!literal.isEmpty() && value.toString().indexOf(literal.charAt(0)) >= 0) {
+                if (literal.isEmpty()) {
+                    throw new IllegalArgumentException("template " + Require.echo(template) + " has placeholders with"
+                            + " nothing between them: two rows could render the same text");
+                }
+                if (value.toString().indexOf(literal.charAt(0)) >= 0) {
                     throw new IllegalArgumentException("template " + Require.echo(template) + ": the value "
                             + Require.echo(value.toString()) + " of column '" + m.group(1) + "' holds '"
                             + literal.charAt(0) + "', which ends it in the template, so another row could render the"

@@ -229,14 +229,15 @@ public class BatchExecutor {
                 throw gate.halted(task); // right before the delete statements: a switch flipped since the read
             }
             long started = System.nanoTime();
-            GatedPace pace = new GatedPace(throttle, store, gate.closed(task));
-            outcome = calls.call(store, () -> adapter.executeDelete(plan, pace));
-            throttle.observe(store, Duration.ofNanos(System.nanoTime() - started));
-            if (pace.stopped) {
+            DeletePace pace = new GatedPace(throttle, store, gate.closed(task));
+            try {
+                outcome = calls.call(store, () -> adapter.executeDelete(plan, pace));
+            } catch (DeletePace.Halted stoppedPartWay) {
                 // a delete the store paced itself stopped part-way: the batch is planned again when handed back, and
                 // finds what went absent and what stayed, logged again
                 throw gate.halted(task);
             }
+            throttle.observe(store, Duration.ofNanos(System.nanoTime() - started));
         }
         Instant sourceGoneAt = clock.instant();
         steps.after(Step.DELETED, batchId);
@@ -355,13 +356,12 @@ public class BatchExecutor {
         }
     }
 
-    /** The throttle's current limit and the gate, for a delete the store paces itself; remembers a halt it told. */
+    /** The throttle's current limit and the gate, for a delete the store paces itself. */
     private static final class GatedPace implements DeletePace {
 
         private final AdaptiveThrottle throttle;
         private final String store;
         private final BooleanSupplier closed;
-        private volatile boolean stopped;
 
         GatedPace(AdaptiveThrottle throttle, String store, BooleanSupplier closed) {
             this.throttle = throttle;
@@ -376,10 +376,7 @@ public class BatchExecutor {
 
         @Override
         public boolean halted() {
-            if (closed.getAsBoolean()) {
-                stopped = true;
-            }
-            return stopped;
+            return closed.getAsBoolean();
         }
     }
 }

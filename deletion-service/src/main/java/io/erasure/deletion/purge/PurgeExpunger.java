@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * Asks a store to purge deleted data that is due ({@link PurgeTracking#expungeDeleted}: OpenSearch's force merge,
  * where its connection allows it), within the throttle's view of the store: only once the data is purgeable and still
  * on disk, and only while the store's utilization is below half the throttle's target, since a merge is paced by no
- * rate and competes with live traffic for the disks. At most one per store per pass; each store's load is read once
- * per pass. Thread-safe (one pass at a time).
+ * rate and competes with live traffic for the disks. Once per dataset per delete (a live index always holds some
+ * deleted documents, so "still on disk" alone would merge it every pass), at most one per store per pass; each
+ * store's load is read once per pass. Each replica asks on its own; the store refuses a second merge while one runs.
+ * Thread-safe (one pass at a time).
  */
 public class PurgeExpunger {
 
@@ -33,6 +35,8 @@ public class PurgeExpunger {
     private final Function<String, StoreAdapter> stores;
     private final double maxUtilization;
     private final Clock clock;
+    /** Per dataset, the last delete its merge was started for. */
+    private final Map<String, Instant> expungedFor = new HashMap<>();
 
     /**
      * @param maxUtilization the store's utilization at or above which nothing is started: half the throttle's target
@@ -67,6 +71,11 @@ public class PurgeExpunger {
                     || line.purgeableAt().isAfter(now)) {
                 continue; // purged, not yet purgeable, or unknown: nothing is asked on a guess
             }
+            Instant before = expungedFor.get(spec.name());
+            if (before != null && !last.deletedAt().isAfter(before)) {
+                // a live index always has some deleted documents: one merge per delete, not one per pass
+                continue;
+            }
             String store = spec.connectionRef();
             try {
                 StoreAdapter adapter = stores.apply(store);
@@ -76,6 +85,7 @@ public class PurgeExpunger {
                 }
                 Optional<String> what = tracking.expungeDeleted(spec);
                 if (what.isPresent()) {
+                    expungedFor.put(spec.name(), last.deletedAt());
                     startable.put(store, false);
                     started.add(spec.name() + ": " + what.get());
                     log.info("purge of {}'s deleted data started: {}", spec.name(), what.get());

@@ -44,10 +44,19 @@ class PurgeExpungerTest {
         StoreAdapter search = store(0.2);
         due("profiles", "search-main", NOW.minusSeconds(60));
 
-        List<String> started = expunger(Map.of("search-main", search)).expungeDue();
+        PurgeExpunger expunger = expunger(Map.of("search-main", search));
+        List<String> started = expunger.expungeDue();
 
         assertThat(started).singleElement().asString().startsWith("profiles: merge profiles");
         verify((PurgeTracking) search).expungeDeleted(deletions.get(0).spec());
+        assertThat(expunger.expungeDue())
+                .as("a live index always holds deleted documents: no new delete, no new merge")
+                .isEmpty();
+        deletions.set(
+                0,
+                new LastDelete(
+                        deletions.get(0).spec(), deletions.get(0).deletedAt().plusSeconds(1)));
+        assertThat(expunger.expungeDue()).as("after a new delete").hasSize(1);
     }
 
     @Test

@@ -7,32 +7,42 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Deletes a term-addressed batch's documents as {@code _delete_by_query} tasks the cluster paces itself
+ * Deletes a term-addressed batch's documents with {@code _delete_by_query}, paced by the cluster itself
  * ({@code requests_per_second}, from the platform's throttle), and only the documents the plan read and the log holds.
  *
  * <p>A query on the term field alone would also take a document indexed for the row after it was read, which the log
- * does not hold. So each task's query names its documents one by one, by id and by the {@code _seq_no} the plan read
- * (a document re-indexed since has a newer one, higher than any the plan saw in its shard), within the batch's terms.
- * {@code conflicts=proceed} keeps the task going past a document re-indexed while it runs, and {@code max_docs} bounds
- * it to its documents. Afterwards each document is read back by id: gone, changed (kept), or left.
+ * does not hold. So each query names its documents one by one, by id and by the {@code _seq_no} the plan read (a
+ * document re-indexed since has a newer one), within the batch's terms; and by routing: a {@code _seq_no} is unique
+ * only within a shard, and an id may lie in several shards under custom routings, so a document is matched only under
+ * the routing it was read with (none: {@code must_not exists _routing}). {@code conflicts=proceed} keeps a query going
+ * past a document re-indexed while it runs, and {@code max_docs} bounds it to its documents. Afterwards each document
+ * is read back by id and routing: gone, changed (kept), or left.
  *
- * <p>Each task holds at most {@value #DOCUMENTS_PER_TASK} documents (two clauses each), within the default
- * {@code indices.query.bool.max_clause_count} of 1024, which counts nested clauses; its scroll batches hold about one
- * second of the rate, since the cluster paces by waiting between batches. While a task runs, a changed rate
- * rethrottles it and a halt cancels it.
+ * <p>Each query holds at most {@value #DOCUMENTS_PER_TASK} documents, within the default
+ * {@code indices.query.bool.max_clause_count} of 1024, which counts nested clauses. The cluster paces by waiting
+ * between scroll batches, so batches hold about one second of the rate; a query whose documents fit one batch has
+ * nothing to pace inside and runs in the call (the pace is kept between queries), and one of several batches runs as
+ * a task, polled, rethrottled when the rate changes, and cancelled on a halt or on any failure while it is watched.
  */
 final class DeleteByQuery {
 
-    static final int DOCUMENTS_PER_TASK = 400;
+    static final int DOCUMENTS_PER_TASK = 300;
 
-    /** A task that deletes nothing for this long is cancelled; the batch is tried again. */
+    /** A task that deletes nothing for this long, beyond the time its own pacing takes, is cancelled. */
     private static final Duration STALLED = Duration.ofMinutes(2);
 
-    /** A document as the plan read it. */
-    record Planned(String index, String id, long seqNo) {}
+    /** The longest wait for a cancelled task to stop. */
+    private static final Duration CANCEL_WAIT = Duration.ofMinutes(1);
+
+    private static final long MAX_POLL_MILLIS = 500;
+
+    /** A document as the plan read it; {@code routing} is null when it has no custom routing. */
+    record Planned(
+            String index, String id, long seqNo, @Nullable String routing) {}
 
     /** What became of a planned document: deleted, re-indexed since the plan (kept), or not reached (halted). */
     enum Fate {
@@ -48,66 +58,52 @@ final class DeleteByQuery {
     }
 
     /**
-     * Deletes {@code docs} (within the terms {@code field} ∈ {@code values}) task by task; returns each one's fate,
-     * in order. Stops before the next task, and cancels the running one, once {@code pace} is halted.
+     * Deletes {@code docs} (within the terms {@code field} ∈ {@code values}) query by query; returns each one's fate,
+     * in order. Stops before the next query, and cancels the running task, once {@code pace} is halted.
      */
     List<Fate> delete(String field, List<Object> values, List<Planned> docs, DeletePace pace) {
-        Map<String, List<Planned>> byIndex = new LinkedHashMap<>();
-        docs.forEach(doc ->
-                byIndex.computeIfAbsent(doc.index(), i -> new ArrayList<>()).add(doc));
-        for (Map.Entry<String, List<Planned>> index : byIndex.entrySet()) {
-            List<Planned> all = index.getValue();
-            for (int from = 0; from < all.size(); from += DOCUMENTS_PER_TASK) {
+        Map<String, List<Planned>> groups = new LinkedHashMap<>(); // by index, and routed apart from not routed
+        docs.forEach(doc -> groups.computeIfAbsent(
+                        doc.index() + (doc.routing() == null ? "" : "\n"), g -> new ArrayList<>())
+                .add(doc));
+        List<String> indexes = new ArrayList<>();
+        for (List<Planned> group : groups.values()) {
+            String index = group.get(0).index();
+            if (!indexes.contains(index)) {
+                indexes.add(index);
+            }
+            for (int from = 0; from < group.size(); from += DOCUMENTS_PER_TASK) {
                 if (pace.halted()) {
                     return fates(docs);
                 }
-                List<Planned> chunk = all.subList(from, Math.min(all.size(), from + DOCUMENTS_PER_TASK));
+                List<Planned> chunk = group.subList(from, Math.min(group.size(), from + DOCUMENTS_PER_TASK));
                 long started = System.nanoTime();
-                long deleted = runTask(index.getKey(), field, values, chunk, pace);
+                long deleted = run(index, field, values, chunk, pace);
                 keepPace(deleted, started, pace);
             }
         }
-        // what searches (and the index statistics) see, as after a delete by id
-        List<String> indexes = byIndex.keySet().stream().map(RestCalls::encode).toList();
-        rest.post("/" + String.join(",", indexes) + "/_refresh", Map.of());
+        // what searches (and the index statistics) see, as after a delete by id; an index gone since is skipped
+        rest.post(
+                "/" + String.join(",", indexes.stream().map(RestCalls::encode).toList())
+                        + "/_refresh?ignore_unavailable=true",
+                Map.of());
         return fates(docs);
     }
 
-    /** Starts one task and waits for it; returns how many documents it deleted. */
-    private long runTask(String index, String field, List<Object> values, List<Planned> chunk, DeletePace pace) {
-        List<Object> each = new ArrayList<>();
-        for (Planned doc : chunk) {
-            each.add(Map.of(
-                    "bool",
-                    Map.of(
-                            "filter",
-                            List.of(
-                                    Map.of("ids", Map.of("values", List.of(doc.id()))),
-                                    Map.of("term", Map.of("_seq_no", doc.seqNo()))))));
-        }
-        Map<String, Object> bool = new LinkedHashMap<>();
-        bool.put("filter", List.of(Map.of("terms", Map.of(field, values))));
-        bool.put("should", each);
-        bool.put("minimum_should_match", 1);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("query", Map.of("bool", bool));
-        body.put("max_docs", chunk.size());
+    /** Runs one query (in the call, or as a task waited for); returns how many documents it deleted. */
+    private long run(String index, String field, List<Object> values, List<Planned> chunk, DeletePace pace) {
         int rate = pace.rowsPerSecond();
         int scrollSize = Math.max(1, Math.min(chunk.size(), rate));
-        // a task of one scroll batch has nothing to pace or rethrottle (the pace is kept between tasks): the call
-        // waits for it, which spares storing its result and the tasks API's 100 ms polls (50 ms for 400 documents
-        // here, against 110 ms as a task). Refreshed once, after the batch's last task.
         boolean oneBatch = scrollSize == chunk.size();
+        // refreshed once, after the batch's last query
         String path = "/" + RestCalls.encode(index) + "/_delete_by_query?conflicts=proceed&wait_for_completion="
                 + oneBatch + "&requests_per_second=" + requestsPerSecond(rate) + "&scroll_size=" + scrollSize;
-        RestCalls.Answer started = rest.post(path, body);
+        RestCalls.Answer started = rest.post(path, query(field, values, chunk));
         if (started.status() == 404) {
-            throw new StoreException.Fatal("index " + index + " no longer exists; nothing of this batch was deleted");
+            throw new StoreException.Fatal("index " + index + " no longer exists: its documents of this batch were not"
+                    + " deleted (those of other indexes may have been, as logged)");
         }
-        if (oneBatch && started.ok()) {
-            return counted(index, started.body());
-        }
-        if (!started.ok() || !started.body().path("task").isString()) {
+        if (!started.ok()) {
             // a malformed query or a clause limit set below the default will be refused again
             throw new StoreException.Fatal("delete-by-query on " + index + " was refused (" + started.status() + "): "
                     + started.body()
@@ -115,73 +111,125 @@ final class DeleteByQuery {
                             .path("reason")
                             .asString(started.body().toString()));
         }
+        if (oneBatch) {
+            return counted(index, started.body());
+        }
+        if (!started.body().path("task").isString()) {
+            throw new StoreException.Retriable(
+                    "delete-by-query on " + index + " answered no task: " + started.body(), null);
+        }
         String task = started.body().path("task").asString();
-        return await(index, task, rate, pace);
+        boolean completed = false;
+        try {
+            long deleted = await(index, task, rate, scrollSize, pace);
+            completed = true;
+            return deleted;
+        } finally {
+            if (!completed) {
+                // whatever stopped the wait (an error, an interrupt) stops the task: nobody would watch it
+                cancelQuietly(task);
+            }
+        }
     }
 
-    private long await(String index, String task, int startRate, DeletePace pace) {
+    private static Map<String, Object> query(String field, List<Object> values, List<Planned> chunk) {
+        List<Object> each = new ArrayList<>();
+        for (Planned doc : chunk) {
+            List<Object> exact = new ArrayList<>();
+            exact.add(Map.of("ids", Map.of("values", List.of(doc.id()))));
+            exact.add(Map.of("term", Map.of("_seq_no", doc.seqNo())));
+            if (doc.routing() != null) {
+                exact.add(Map.of("term", Map.of("_routing", doc.routing())));
+            }
+            each.add(Map.of("bool", Map.of("filter", exact)));
+        }
+        List<Object> filter = new ArrayList<>();
+        filter.add(Map.of("terms", Map.of(field, values)));
+        Map<String, Object> bool = new LinkedHashMap<>();
+        bool.put("filter", filter);
+        if (chunk.get(0).routing() == null) {
+            // not routed: a twin indexed under a custom routing in another shard may hold the same _seq_no
+            bool.put("must_not", List.of(Map.of("exists", Map.of("field", "_routing"))));
+        }
+        bool.put("should", each);
+        bool.put("minimum_should_match", 1);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("query", Map.of("bool", bool));
+        body.put("max_docs", chunk.size());
+        return body;
+    }
+
+    /**
+     * Polls the task until it completes (a plain {@code GET _tasks/<id>}: its wait would be forwarded to the task's
+     * node with a timeout of its own), rethrottling it when the rate changes and cancelling it on a halt or a stall.
+     */
+    private long await(String index, String task, int startRate, int scrollSize, DeletePace pace) {
         String encoded = RestCalls.encode(task);
         int rate = startRate;
         long progress = -1;
         long progressedAt = System.nanoTime();
-        boolean cancelled = false;
+        long cancelledAt = 0;
+        long pollMillis = 20;
         while (true) {
-            // waits up to a second for the task, so its end is seen at once and a halt or a new rate within a second;
-            // the wait's timeout answers 500, which only means that the task still runs
-            RestCalls.Answer answer = rest.getAnyStatus("/_tasks/" + encoded + "?wait_for_completion=true&timeout=1s");
-            if (answer.ok() && answer.body().path("completed").asBoolean(false)) {
-                return finished(index, task, answer.body(), cancelled);
-            }
+            RestCalls.Answer answer = rest.get("/_tasks/" + encoded);
             if (answer.status() == 404) {
-                // its node left before the result was stored: the retry reads back what this one did
+                // its node left before the result was stored: a retry reads back what it did and deletes the rest
                 throw new StoreException.Retriable(
                         "delete-by-query task " + task + " on " + index + " is gone (its node left?)", null);
             }
-            if (answer.status() >= 500 && !timedOut(answer)) {
+            if (!answer.ok()) {
                 throw new StoreException.Retriable(
-                        "waiting for delete-by-query task " + task + " on " + index + " answered " + answer.status()
-                                + ": " + answer.body(),
-                        null);
+                        "reading delete-by-query task " + task + " answered " + answer.status(), null);
             }
-            JsonNode status = answer.ok()
-                    ? answer.body().path("task").path("status")
-                    : rest.get("/_tasks/" + encoded).body().path("task").path("status");
+            if (answer.body().path("completed").asBoolean(false)) {
+                return finished(index, task, answer.body(), cancelledAt != 0);
+            }
+            JsonNode status = answer.body().path("task").path("status");
             long done = status.path("deleted").asLong()
                     + status.path("version_conflicts").asLong();
+            long now = System.nanoTime();
             if (done != progress) {
                 progress = done;
-                progressedAt = System.nanoTime();
+                progressedAt = now;
             }
-            if (cancelled) {
-                continue; // a cancelled task completes at its next batch
-            }
-            if (pace.halted()) {
+            if (cancelledAt != 0) {
+                if (Duration.ofNanos(now - cancelledAt).compareTo(CANCEL_WAIT) > 0) {
+                    throw new StoreException.Retriable(
+                            "delete-by-query task " + task + " on " + index + " was" + " cancelled " + CANCEL_WAIT
+                                    + " ago and still runs",
+                            null);
+                }
+            } else if (pace.halted()) {
                 cancel(task);
-                cancelled = true;
-            } else if (Duration.ofNanos(System.nanoTime() - progressedAt).compareTo(STALLED) > 0) {
-                cancel(task);
+                cancelledAt = now;
+            } else if (Duration.ofNanos(now - progressedAt).compareTo(stallLimit(scrollSize, rate)) > 0) {
                 throw new StoreException.Retriable(
-                        "delete-by-query task " + task + " on " + index + " made no" + " progress for " + STALLED
-                                + "; it was cancelled and the batch is tried again",
-                        null);
+                        "delete-by-query task " + task + " on " + index + " made no"
+                                + " progress for " + stallLimit(scrollSize, rate)
+                                + "; it is cancelled and the batch is tried"
+                                + " again",
+                        null); // cancelled by run's finally
             } else if (pace.rowsPerSecond() != rate) {
                 rate = pace.rowsPerSecond();
                 rest.post(
                         "/_delete_by_query/" + encoded + "/_rethrottle?requests_per_second=" + requestsPerSecond(rate),
                         Map.of());
             }
+            sleep(pollMillis);
+            pollMillis = Math.min(MAX_POLL_MILLIS, pollMillis * 2);
         }
     }
 
-    private static boolean timedOut(RestCalls.Answer answer) {
-        return answer.body().toString().contains("Timed out waiting for completion");
+    /** No progress for longer than this is a stall: two minutes beyond three of the task's own pauses. */
+    private static Duration stallLimit(int scrollSize, int rate) {
+        return STALLED.plusSeconds(3L * scrollSize / Math.max(1, rate));
     }
 
     private static long finished(String index, String task, JsonNode answer, boolean cancelled) {
         JsonNode error = answer.path("error");
-        JsonNode response = answer.path("response");
-        if (error.toString().contains("too_many")) {
-            // a clause limit set below the default refuses every task alike
+        if (error.toString().contains("too_many_nested_clauses")
+                || error.toString().contains("too_many_clauses")) {
+            // a clause limit set below the default refuses every query alike
             throw new StoreException.Fatal("delete-by-query on " + index + " was refused: " + error.path("reason")
                     + "; raise indices.query.bool.max_clause_count to its default of 1024 or more");
         }
@@ -189,7 +237,7 @@ final class DeleteByQuery {
             throw new StoreException.Retriable(
                     "delete-by-query task " + task + " on " + index + " failed: " + error, null);
         }
-        return counted(index, response);
+        return counted(index, answer.path("response"));
     }
 
     /** The documents a finished delete-by-query deleted; its failures fail the batch. */
@@ -213,9 +261,17 @@ final class DeleteByQuery {
         rest.post("/_tasks/" + RestCalls.encode(task) + "/_cancel", Map.of());
     }
 
+    private void cancelQuietly(String task) {
+        try {
+            cancel(task);
+        } catch (RuntimeException e) {
+            // the cluster is away: the task fails with it, or finishes deleting only its own logged documents
+        }
+    }
+
     /**
-     * The cluster pads between scroll batches but not after the last: a task of one batch is done at once, so the
-     * time the rate gives its documents is waited here, before the next task.
+     * The cluster pads between scroll batches but not after the last: a query of one batch is done at once, so the
+     * time the rate gives its documents is waited here, before the next query.
      */
     private static void keepPace(long deleted, long startedNanos, DeletePace pace) {
         int rate = pace.rowsPerSecond();
@@ -241,11 +297,17 @@ final class DeleteByQuery {
         return rate == Integer.MAX_VALUE ? "-1" : Integer.toString(Math.max(1, rate));
     }
 
-    /** Reads every planned document back by index and id: gone, re-indexed since the plan, or still there. */
+    /** Reads every planned document back by index, id and routing: gone, re-indexed since the plan, or still there. */
     private List<Fate> fates(List<Planned> docs) {
         List<Map<String, Object>> wanted = new ArrayList<>();
         for (Planned doc : docs) {
-            wanted.add(Map.of("_index", doc.index(), "_id", doc.id()));
+            Map<String, Object> get = new LinkedHashMap<>();
+            get.put("_index", doc.index());
+            get.put("_id", doc.id());
+            if (doc.routing() != null) {
+                get.put("routing", doc.routing());
+            }
+            wanted.add(get);
         }
         RestCalls.Answer answer = rest.post("/_mget?_source=false", Map.of("docs", wanted));
         if (!answer.ok()) {

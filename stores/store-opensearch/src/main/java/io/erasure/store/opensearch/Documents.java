@@ -114,14 +114,22 @@ final class Documents {
         if (missing.isEmpty()) {
             return found;
         }
-        Map<String, Doc> routed = new LinkedHashMap<>();
-        for (JsonNode hit : search(target, Map.of("ids", Map.of("values", missing)), missing.size())) {
-            routed.put(hit.path("_id").asString(), doc(hit));
+        // an id may lie in several shards under custom routings: every document of it belongs to the row
+        int limit = settings.maxDocumentsPerBatch();
+        JsonNode hits = search(target, Map.of("ids", Map.of("values", missing)), limit + 1);
+        if (hits.size() > limit) {
+            throw new StoreException.Fatal("the batch's " + missing.size() + " ids not found in their own shard match"
+                    + " more than " + limit + " documents of " + target.index() + " across shards"
+                    + " (max-documents-per-batch); nothing was deleted");
+        }
+        Map<String, List<Doc>> routed = new LinkedHashMap<>();
+        for (JsonNode hit : hits) {
+            routed.computeIfAbsent(hit.path("_id").asString(), id -> new ArrayList<>())
+                    .add(doc(hit));
         }
         List<List<Doc>> all = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
-            Doc doc = routed.get(ids.get(i));
-            all.add(found.get(i).isEmpty() && doc != null ? List.of(doc) : found.get(i));
+            all.add(found.get(i).isEmpty() ? List.copyOf(routed.getOrDefault(ids.get(i), List.of())) : found.get(i));
         }
         return all;
     }

@@ -424,10 +424,12 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
     private Map<Integer, int[]> deleteByQuery(DeletePlan plan, CopyTarget.SearchIndex target, DeletePace pace) {
         List<DeleteByQuery.Planned> docs = new ArrayList<>();
         for (PlannedStatement statement : plan.statements()) {
+            String routing = (String) statement.values().get(5);
             docs.add(new DeleteByQuery.Planned(
                     (String) statement.values().get(0),
                     (String) statement.values().get(1),
-                    ((Number) statement.values().get(2)).longValue()));
+                    ((Number) statement.values().get(2)).longValue(),
+                    routing.isEmpty() ? null : routing));
         }
         String column = Objects.requireNonNull(target.column());
         List<Object> values =
@@ -444,8 +446,12 @@ public final class OpenSearchAdapter implements StoreAdapter, PurgeTracking {
                 case LEFT -> left.add(docs.get(i).id());
             }
         }
-        if (!left.isEmpty() && !pace.halted()) {
-            // the task matched fewer documents than the plan found unchanged: a retry deletes no other document
+        if (!left.isEmpty() && pace.halted()) {
+            throw new DeletePace.Halted("delete-by-query on " + target.index() + " halted with " + left.size()
+                    + " planned document(s) left, e.g. " + left.get(0));
+        }
+        if (!left.isEmpty()) {
+            // the query matched fewer documents than the plan found unchanged: a retry deletes no other document
             throw new StoreException.Retriable(
                     "delete-by-query on " + target.index() + " left " + left.size()
                             + " planned document(s) unchanged, e.g. " + left.get(0) + "; trying again",

@@ -1,6 +1,7 @@
 package io.erasure.store.opensearch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.erasure.model.cutoff.CutoffTimestamp;
@@ -71,6 +72,50 @@ class DeleteByQueryIT {
     }
 
     @Test
+    void aTwinUnderACustomRoutingWithTheSameSequenceNumberInAnotherShardSurvives() {
+        String index = "activity-dbq-" + INDEXES.incrementAndGet();
+        TestSearch.call(
+                "PUT",
+                "/" + index,
+                "{\"settings\": {\"number_of_shards\": 2, \"number_of_replicas\": 0},"
+                        + " \"mappings\": {\"properties\": {\"member_id\": {\"type\": \"long\"}}}}");
+        TestSearch.call("PUT", "/" + index + "/_doc/x?refresh=true", "{\"member_id\": 1}"); // _seq_no 0 of its shard
+        DatasetSpec copy = copy(index);
+        DeletePlan plan = adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, MEMBER_1));
+        String routing = null;
+        for (int r = 0; routing == null; r++) {
+            if (shardOf(index, "org-" + r) != shardOf(index, "x")) {
+                routing = "org-" + r;
+            }
+        }
+        // after the read: the same id under a custom routing, the first write of the other shard, so _seq_no 0 too
+        TestSearch.call("PUT", "/" + index + "/_doc/x?routing=" + routing + "&refresh=true", "{\"member_id\": 1}");
+
+        DeleteOutcome outcome = adapter.executeDelete(plan, DeletePace.UNPACED);
+
+        assertThat(outcome.deleted()).isEqualTo(1);
+        assertThat(TestSearch.call("GET", "/" + index + "/_doc/x", null)
+                        .path("found")
+                        .asBoolean())
+                .as("the document read")
+                .isFalse();
+        assertThat(TestSearch.call("GET", "/" + index + "/_doc/x?routing=" + routing, null)
+                        .path("_seq_no")
+                        .asLong(-1))
+                .as("its twin, written since, with the same id and sequence number")
+                .isZero();
+    }
+
+    private static int shardOf(String index, String routing) {
+        return TestSearch.call("GET", "/" + index + "/_search_shards?routing=" + routing, null)
+                .path("shards")
+                .path(0)
+                .path(0)
+                .path("shard")
+                .asInt();
+    }
+
+    @Test
     void aRowOfMoreDocumentsThanOneTaskTakesIsDeletedWhole() {
         String index = index();
         bulk(index, 1, "a", 1_201);
@@ -119,7 +164,9 @@ class DeleteByQueryIT {
                 CompletableFuture.supplyAsync(() -> adapter.executeDelete(plan, pace(new AtomicInteger(1), halted)));
         await().atMost(Duration.ofSeconds(10)).until(() -> ids(index).size() < 12);
         halted.set(true); // a kill switch
-        running.join();
+        assertThatThrownBy(running::join)
+                .as("stopped part-way: the caller hands the batch back")
+                .hasCauseInstanceOf(DeletePace.Halted.class);
         int left = ids(index).size();
         await().during(Duration.ofSeconds(3))
                 .atMost(Duration.ofSeconds(5))

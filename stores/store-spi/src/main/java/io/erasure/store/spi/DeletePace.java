@@ -25,7 +25,18 @@ public interface DeletePace {
 
     /**
      * True when the delete must stop as soon as it safely can: the adapter then stops (cancelling what the store
-     * runs for it), returns what was done, and the caller hands the batch back to be planned again.
+     * runs for it) and, if it left planned rows undeleted, throws {@link Halted}; the caller hands the batch back to be
+     * planned again, which finds what went and what stayed.
      */
     boolean halted();
+
+    /** A delete stopped part-way because {@link #halted()} said so: not a failure, and not to be retried as one. */
+    final class Halted extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        public Halted(String message) {
+            super(message, null, false, false);
+        }
+    }
 }
