@@ -3,7 +3,6 @@ package io.erasure.deletion.throttle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.erasure.deletion.DeletionProperties;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -16,25 +15,7 @@ class AdaptiveThrottleTest {
 
     /** 10 rows/s: a batch of 500 rows waits about 50 s for its permits. */
     private final AdaptiveThrottle throttle = new AdaptiveThrottle(
-            new DeletionProperties(
-                    0.3,
-                    10,
-                    10,
-                    100,
-                    0.7,
-                    Duration.ofSeconds(1),
-                    Duration.ofMillis(500),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null),
-            new ShardOwnership(),
-            new SimpleMeterRegistry());
+            ThrottleProperties.of(10, 10, 100, 0.7), new ShardOwnership(), new SimpleMeterRegistry());
 
     @Test
     void aKillSwitchEndsTheWaitForPermitsAndNothingMayBeDeleted() throws Exception {

@@ -2,7 +2,6 @@ package io.erasure.deletion.throttle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.erasure.deletion.DeletionProperties;
 import io.erasure.infra.LocalEngines;
 import io.erasure.model.dataset.StoreKind;
 import io.erasure.store.spi.LoadSignal;
@@ -14,7 +13,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -29,25 +27,7 @@ class SearchIndexThrottleIT {
 
     /** Floor 10, cap 1000, step 10, cut by 0.5; starts at cap / 10 = 100 rows/s. */
     private final AdaptiveThrottle throttle = new AdaptiveThrottle(
-            new DeletionProperties(
-                    0.3,
-                    1_000,
-                    10,
-                    10,
-                    0.5,
-                    Duration.ofSeconds(1),
-                    Duration.ofMillis(500),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null),
-            new ShardOwnership(),
-            new SimpleMeterRegistry());
+            ThrottleProperties.of(1_000, 10, 10, 0.5), new ShardOwnership(), new SimpleMeterRegistry());
 
     @Test
     void slowLiveSearchesCutTheStoresDeleteRate() throws Exception {

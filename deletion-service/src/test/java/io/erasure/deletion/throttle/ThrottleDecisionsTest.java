@@ -2,12 +2,10 @@ package io.erasure.deletion.throttle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.erasure.deletion.DeletionProperties;
 import io.erasure.model.event.ThrottleSample.StoreThrottle;
 import io.erasure.store.spi.LoadSignal;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,26 +15,8 @@ class ThrottleDecisionsTest {
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     /** Floor 10, cap 100, step 10, cut by 0.5; starts at cap / 10 = 10 rows/s. */
-    private final AdaptiveThrottle throttle = new AdaptiveThrottle(
-            new DeletionProperties(
-                    0.3,
-                    100,
-                    10,
-                    10,
-                    0.5,
-                    Duration.ofSeconds(1),
-                    Duration.ofMillis(500),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null),
-            new ShardOwnership(),
-            meters);
+    private final AdaptiveThrottle throttle =
+            new AdaptiveThrottle(ThrottleProperties.of(100, 10, 10, 0.5), new ShardOwnership(), meters);
 
     @Test
     void eachStepIsCountedWithWhatDecidedIt() {

@@ -21,25 +21,7 @@ class ThrottleObservationTest {
 
     /** Headroom 0.3, cap 5,000 rows/s (starts at 500), +100 per step, ×0.7 on overload, floor 10. */
     private final AdaptiveThrottle throttle = new AdaptiveThrottle(
-            new DeletionProperties(
-                    0.3,
-                    5_000,
-                    10,
-                    100,
-                    0.7,
-                    Duration.ofSeconds(1),
-                    Duration.ofMillis(500),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null),
-            new ShardOwnership(),
-            new SimpleMeterRegistry());
+            ThrottleProperties.of(5_000, 10, 100, 0.7), new ShardOwnership(), new SimpleMeterRegistry());
 
     private int window;
 
