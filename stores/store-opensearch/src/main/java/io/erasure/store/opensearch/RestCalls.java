@@ -54,32 +54,23 @@ final class RestCalls {
     }
 
     Answer get(String path) {
-        return call("GET", path, null, "application/json", false);
-    }
-
-    /**
-     * A {@code GET} whose 5xx answer is returned rather than thrown: the tasks API answers 500 when its own wait for a
-     * task times out, which only means the task still runs.
-     */
-    Answer getAnyStatus(String path) {
-        return call("GET", path, null, "application/json", true);
+        return call("GET", path, null, "application/json");
     }
 
     Answer post(String path, Object body) {
-        return call("POST", path, JSON.writeValueAsString(body), "application/json", false);
+        return call("POST", path, JSON.writeValueAsString(body), "application/json");
     }
 
     /** A {@code _bulk} call: {@code lines} is newline-delimited JSON, ending with a newline. */
     Answer bulk(String path, String lines) {
-        return call("POST", path, lines, "application/x-ndjson", false);
+        return call("POST", path, lines, "application/x-ndjson");
     }
 
     static String encode(String pathSegment) {
         return URLEncoder.encode(pathSegment, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    private Answer call(
-            String method, String path, @Nullable String body, String contentType, boolean anyServerStatus) {
+    private Answer call(String method, String path, @Nullable String body, String contentType) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(settings.url() + path))
                 .timeout(settings.timeout())
                 .header("Accept", "application/json")
@@ -110,7 +101,7 @@ final class RestCalls {
             throw new StoreException.Fatal(what + " was refused (" + status + "): check the connection's username and"
                     + " password and the role's index permissions; " + reason(response.body()));
         }
-        if (status == 429 || (status >= 500 && !anyServerStatus)) {
+        if (status == 429 || status >= 500) {
             throw new StoreException.Retriable(what + " answered " + status + ": " + reason(response.body()), null);
         }
         JsonNode json;
