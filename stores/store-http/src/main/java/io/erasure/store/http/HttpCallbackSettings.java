@@ -99,10 +99,7 @@ public record HttpCallbackSettings(
         return new HttpCallbackSettings(
                 ref,
                 hostPatterns(ref, connection.required("allowed-hosts")),
-                bool(
-                        ref,
-                        "allow-private-addresses",
-                        connection.setting("allow-private-addresses").orElse("false")),
+                connection.booleanSetting("allow-private-addresses", false),
                 addressRanges(ref, connection.setting("allowed-addresses").orElse("")),
                 connection.intSetting("timeout-ms", 10_000),
                 connection.intSetting("max-attempts", 4),
@@ -171,16 +168,6 @@ public record HttpCallbackSettings(
             }
         }
         return ranges;
-    }
-
-    private static boolean bool(String ref, String name, String value) {
-        return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default ->
-                throw new StoreException.Fatal(
-                        "connection '" + ref + "' setting '" + name + "' must be true or false, got '" + value + "'");
-        };
     }
 
     private static void positive(String ref, String name, int value) {

@@ -115,7 +115,7 @@ public record OpenSearchSettings(
                         .orElse(List.of()),
                 connection.intSetting("search-latency-limit-ms", 50),
                 connection.intSetting("queue-limit", 200),
-                booleanSetting(connection, "expunge-deletes"));
+                connection.booleanSetting("expunge-deletes", false));
     }
 
     /** Never the password: settings end up in logs and errors. */
@@ -124,15 +124,6 @@ public record OpenSearchSettings(
         return "OpenSearchSettings[ref=" + ref + ", url=" + url + ", username=" + username + ", password="
                 + (password == null ? "none" : "***") + ", maxBatch=" + maxBatch + ", indexPrefixes=" + indexPrefixes
                 + ", expungeDeletes=" + expungeDeletes + "]";
-    }
-
-    private static boolean booleanSetting(StoreConnection connection, String name) {
-        String value = connection.setting(name).orElse("false").trim();
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new StoreException.Fatal(
-                    "connection '" + connection.ref() + "' setting '" + name + "' must be true or false, got " + value);
-        }
-        return Boolean.parseBoolean(value);
     }
 
     private static void positive(String ref, String name, int value) {

@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The settings of one S3 connection ({@code erasure.connections.<ref>.settings.*}).
@@ -111,14 +110,14 @@ public record S3Settings(
                 connection.required("bucket"),
                 connection.setting("access-key").orElse(null),
                 connection.setting("secret-key").orElse(null),
-                bool(connection, "path-style", false),
+                connection.booleanSetting("path-style", false),
                 connection.setting("retained-bucket").orElse(null),
                 connection.setting("retained-prefix").orElse(DEFAULT_RETAINED_PREFIX),
                 connection.intSetting("inline-max-bytes", DEFAULT_INLINE_MAX_BYTES),
                 connection.intSetting("max-objects-per-key", DEFAULT_MAX_OBJECTS_PER_KEY),
                 connection.setting("key-prefixes").map(S3Settings::list).orElse(List.of()),
-                bool(connection, "conditional-requests", true),
-                bool(connection, "allow-versioned-bucket", false),
+                connection.booleanSetting("conditional-requests", true),
+                connection.booleanSetting("allow-versioned-bucket", false),
                 connection.intSetting("call-timeout-ms", 30_000));
     }
 
@@ -142,19 +141,6 @@ public record S3Settings(
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())
                 .toList();
-    }
-
-    private static boolean bool(StoreConnection connection, String name, boolean defaultValue) {
-        return connection
-                .setting(name)
-                .map(value -> switch (value.trim().toLowerCase(Locale.ROOT)) {
-                    case "true" -> true;
-                    case "false" -> false;
-                    default ->
-                        throw new StoreException.Fatal("connection '" + connection.ref() + "' setting '" + name
-                                + "' must be true or false, got '" + value + "'");
-                })
-                .orElse(defaultValue);
     }
 
     private static URI uri(String ref, String value) {

@@ -2,6 +2,7 @@ package io.erasure.store.spi;
 
 import io.erasure.model.check.Names;
 import io.erasure.model.dataset.StoreKind;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -37,6 +38,19 @@ public record StoreConnection(String ref, StoreKind kind, Map<String, String> se
      */
     public static String property(String ref, String name) {
         return "erasure.connections." + ref + ".settings." + name;
+    }
+
+    /** {@code true} or {@code false} (any case), or {@code defaultValue} when unset; anything else is refused. */
+    public boolean booleanSetting(String name, boolean defaultValue) {
+        return setting(name)
+                .map(value -> switch (value.trim().toLowerCase(Locale.ROOT)) {
+                    case "true" -> true;
+                    case "false" -> false;
+                    default ->
+                        throw new StoreException.Fatal("connection '" + ref + "' setting '" + name
+                                + "' must be true or false, got '" + value + "'");
+                })
+                .orElse(defaultValue);
     }
 
     public int intSetting(String name, int defaultValue) {
