@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -229,7 +228,8 @@ public class BatchExecutor {
                 throw gate.halted(task); // right before the delete statements: a switch flipped since the read
             }
             long started = System.nanoTime();
-            DeletePace pace = new GatedPace(throttle, store, gate.closed(task));
+            // the throttle's current limit and the gate, read while a delete the store paces itself runs
+            DeletePace pace = DeletePace.of(() -> Math.max(1, throttle.limit(store)), gate.closed(task));
             try {
                 outcome = calls.call(store, () -> adapter.executeDelete(plan, pace));
             } catch (DeletePace.Halted stoppedPartWay) {
@@ -353,30 +353,6 @@ public class BatchExecutor {
                 throw new DeletionPaused("run " + task.runId() + " of " + task.dataset() + " is spread until "
                         + task.spread().end() + " and its next batch is not due within the poll's time budget: task "
                         + task.taskId() + " handed back to the consumer");
-        }
-    }
-
-    /** The throttle's current limit and the gate, for a delete the store paces itself. */
-    private static final class GatedPace implements DeletePace {
-
-        private final AdaptiveThrottle throttle;
-        private final String store;
-        private final BooleanSupplier closed;
-
-        GatedPace(AdaptiveThrottle throttle, String store, BooleanSupplier closed) {
-            this.throttle = throttle;
-            this.store = store;
-            this.closed = closed;
-        }
-
-        @Override
-        public int rowsPerSecond() {
-            return Math.max(1, throttle.limit(store));
-        }
-
-        @Override
-        public boolean halted() {
-            return closed.getAsBoolean();
         }
     }
 }

@@ -139,7 +139,7 @@ class DeleteByQueryIT {
         Set<Double> seen = ConcurrentHashMap.newKeySet();
 
         CompletableFuture<DeleteOutcome> running =
-                CompletableFuture.supplyAsync(() -> adapter.executeDelete(plan, pace(rate, new AtomicBoolean())));
+                CompletableFuture.supplyAsync(() -> adapter.executeDelete(plan, DeletePace.of(rate::get, () -> false)));
         await().atMost(Duration.ofSeconds(10)).until(() -> taskRates(seen).contains(1.0));
         rate.set(3); // the throttle raises the store's limit while the task runs
         await().atMost(Duration.ofSeconds(10)).until(() -> taskRates(seen).contains(3.0) || running.isDone());
@@ -161,7 +161,7 @@ class DeleteByQueryIT {
         AtomicBoolean halted = new AtomicBoolean();
 
         CompletableFuture<DeleteOutcome> running =
-                CompletableFuture.supplyAsync(() -> adapter.executeDelete(plan, pace(new AtomicInteger(1), halted)));
+                CompletableFuture.supplyAsync(() -> adapter.executeDelete(plan, DeletePace.of(() -> 1, halted::get)));
         await().atMost(Duration.ofSeconds(10)).until(() -> ids(index).size() < 12);
         halted.set(true); // a kill switch
         assertThatThrownBy(running::join)
@@ -179,20 +179,6 @@ class DeleteByQueryIT {
                 adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, MEMBER_1)), DeletePace.UNPACED);
         assertThat(next.deleted()).isEqualTo(1);
         assertThat(ids(index)).isEmpty();
-    }
-
-    private static DeletePace pace(AtomicInteger rate, AtomicBoolean halted) {
-        return new DeletePace() {
-            @Override
-            public int rowsPerSecond() {
-                return rate.get();
-            }
-
-            @Override
-            public boolean halted() {
-                return halted.get();
-            }
-        };
     }
 
     /** The rates of the delete-by-query tasks running now, added to {@code seen}. */

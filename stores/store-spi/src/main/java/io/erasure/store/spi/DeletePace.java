@@ -1,5 +1,8 @@
 package io.erasure.store.spi;
 
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+
 /**
  * What the platform's throttle and gate say while a delete runs, for an adapter whose store paces a delete itself
  * (OpenSearch's {@code _delete_by_query} with {@code requests_per_second}). Both are read again while it runs: the
@@ -8,17 +11,22 @@ package io.erasure.store.spi;
 public interface DeletePace {
 
     /** No limit and never halted: a delete run outside deletion (tests, tools). */
-    DeletePace UNPACED = new DeletePace() {
-        @Override
-        public int rowsPerSecond() {
-            return Integer.MAX_VALUE;
-        }
+    DeletePace UNPACED = of(() -> Integer.MAX_VALUE, () -> false);
 
-        @Override
-        public boolean halted() {
-            return false;
-        }
-    };
+    /** A pace that reads {@code rowsPerSecond} and {@code halted} each time it is asked. */
+    static DeletePace of(IntSupplier rowsPerSecond, BooleanSupplier halted) {
+        return new DeletePace() {
+            @Override
+            public int rowsPerSecond() {
+                return rowsPerSecond.getAsInt();
+            }
+
+            @Override
+            public boolean halted() {
+                return halted.getAsBoolean();
+            }
+        };
+    }
 
     /** The store's current limit, at least 1; {@link Integer#MAX_VALUE} when unlimited. */
     int rowsPerSecond();

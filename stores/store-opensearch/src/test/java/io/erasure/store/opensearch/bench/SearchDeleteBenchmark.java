@@ -48,17 +48,7 @@ public final class SearchDeleteBenchmark {
                 KEYS_PER_CALL);
         run(adapter, "warmup-id", docs / 4, true, DeletePace.UNPACED); // JIT and connections, not printed
         int paced = Integer.getInteger("bench.paced", 2_000);
-        DeletePace atRate = new DeletePace() {
-            @Override
-            public int rowsPerSecond() {
-                return paced;
-            }
-
-            @Override
-            public boolean halted() {
-                return false;
-            }
-        };
+        DeletePace atRate = DeletePace.of(() -> paced, () -> false);
         record Way(String name, boolean byId, DeletePace pace) {}
         for (Way way : List.of(
                 new Way("id", true, DeletePace.UNPACED),
