@@ -1,6 +1,7 @@
 package io.erasure.deletion.purge;
 
 import io.erasure.deletion.DeletionProperties;
+import io.erasure.deletion.throttle.AdaptiveThrottle;
 import io.erasure.support.stores.StoreAdapterPool;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -42,10 +43,16 @@ class PurgeConfiguration {
             DatasetDeletions deletions,
             PurgeWatch watch,
             StoreAdapterPool stores,
+            AdaptiveThrottle throttle,
             DeletionProperties properties,
             Clock clock) {
         return new PurgeExpunger(
-                deletions::withDeletes, watch::datasets, stores::adapter, (1 - properties.headroom()) / 2, clock);
+                deletions::withDeletes,
+                watch::datasets,
+                stores::adapter,
+                store -> throttle.utilization(store, () -> stores.adapter(store).loadSignal()),
+                (1 - properties.headroom()) / 2,
+                clock);
     }
 
     /**

@@ -2,7 +2,6 @@ package io.erasure.deletion.purge;
 
 import io.erasure.deletion.purge.DatasetDeletions.LastDelete;
 import io.erasure.model.dataset.DatasetSpec;
-import io.erasure.store.spi.LoadSignal;
 import io.erasure.store.spi.PurgeTracking;
 import io.erasure.store.spi.StoreAdapter;
 import java.time.Clock;
@@ -12,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * where its connection allows it), within the throttle's view of the store: only once the data is purgeable and still
  * on disk, and only while the store's utilization is below half the throttle's target, since a merge is paced by no
  * rate and competes with live traffic for the disks. Once per dataset per delete (a live index always holds some
- * deleted documents, so "still on disk" alone would merge it every pass), at most one per store per pass; each
- * store's load is read once per pass. Each replica asks on its own; the store refuses a second merge while one runs.
+ * deleted documents, so "still on disk" alone would merge it every pass), at most one per store per pass. A store's
+ * utilization is asked once per pass, of the throttle ({@code AdaptiveThrottle#utilization}): an unknown one starts
+ * nothing. Each replica asks on its own; the store refuses a second merge while one runs.
  * Thread-safe (one pass at a time).
  */
 public class PurgeExpunger {
@@ -33,23 +34,27 @@ public class PurgeExpunger {
     private final Supplier<List<LastDelete>> deletions;
     private final Supplier<List<OnDisk>> onDisk;
     private final Function<String, StoreAdapter> stores;
+    private final Function<String, OptionalDouble> utilizationOf;
     private final double maxUtilization;
     private final Clock clock;
     /** Per dataset, the last delete its merge was started for. */
     private final Map<String, Instant> expungedFor = new HashMap<>();
 
     /**
+     * @param utilizationOf  a store's utilization as the throttle sees it; empty when it cannot be told
      * @param maxUtilization the store's utilization at or above which nothing is started: half the throttle's target
      */
     public PurgeExpunger(
             Supplier<List<LastDelete>> deletions,
             Supplier<List<OnDisk>> onDisk,
             Function<String, StoreAdapter> stores,
+            Function<String, OptionalDouble> utilizationOf,
             double maxUtilization,
             Clock clock) {
         this.deletions = deletions;
         this.onDisk = onDisk;
         this.stores = stores;
+        this.utilizationOf = utilizationOf;
         this.maxUtilization = maxUtilization;
         this.clock = clock;
     }
@@ -79,8 +84,7 @@ public class PurgeExpunger {
             String store = spec.connectionRef();
             try {
                 StoreAdapter adapter = stores.apply(store);
-                if (!(adapter instanceof PurgeTracking tracking)
-                        || !startable.computeIfAbsent(store, s -> headroom(s, adapter))) {
+                if (!(adapter instanceof PurgeTracking tracking) || !startable.computeIfAbsent(store, this::headroom)) {
                     continue;
                 }
                 Optional<String> what = tracking.expungeDeleted(spec);
@@ -98,13 +102,13 @@ public class PurgeExpunger {
         return started;
     }
 
-    private boolean headroom(String store, StoreAdapter adapter) {
-        LoadSignal load = adapter.loadSignal();
-        if (load.utilization() >= maxUtilization) {
+    private boolean headroom(String store) {
+        OptionalDouble utilization = utilizationOf.apply(store);
+        if (utilization.isEmpty() || utilization.getAsDouble() >= maxUtilization) {
             log.info(
-                    "purge on store {} waits: utilization {} is at or over {}",
+                    "purge on store {} waits: utilization {} is unknown or at or over {}",
                     store,
-                    String.format("%.2f", load.utilization()),
+                    utilization.isEmpty() ? "unknown" : String.format("%.2f", utilization.getAsDouble()),
                     maxUtilization);
             return false;
         }

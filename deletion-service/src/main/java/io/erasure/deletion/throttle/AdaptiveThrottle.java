@@ -12,12 +12,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -171,6 +173,23 @@ public class AdaptiveThrottle {
 
     public int limit(String store) {
         return state(store).limit;
+    }
+
+    /**
+     * The store's utilization for anyone else who must weigh its load (the purge's merges): the last control step's
+     * reading when this throttle watches the store (empty when that step could not read it), else {@code read} now.
+     * A store's signal may count what happened since its last reading (OpenSearch's rejections and query times): a
+     * reading of another's in between would take from the throttle's next step what it must see.
+     */
+    public OptionalDouble utilization(String store, Supplier<LoadSignal> read) {
+        Store watched = stores.get(store);
+        if (watched == null) {
+            return OptionalDouble.of(read.get().utilization());
+        }
+        StoreThrottle last = watched.snapshot;
+        return last == null || "load_unreadable".equals(last.reason())
+                ? OptionalDouble.empty()
+                : OptionalDouble.of(watched.utilization);
     }
 
     /** What a control step did to a store's limit: {@code cut}, {@code raise} or {@code hold}. */

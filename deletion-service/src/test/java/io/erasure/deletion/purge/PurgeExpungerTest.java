@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
-import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 import static org.mockito.Mockito.withSettings;
@@ -18,7 +17,6 @@ import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.DeletionLimits;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.dataset.StoreKind;
-import io.erasure.store.spi.LoadSignal;
 import io.erasure.store.spi.PurgeTracking;
 import io.erasure.store.spi.StoreAdapter;
 import java.time.Clock;
@@ -26,9 +24,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
 class PurgeExpungerTest {
@@ -38,10 +38,14 @@ class PurgeExpungerTest {
 
     private final List<LastDelete> deletions = new ArrayList<>();
     private final List<OnDisk> lines = new ArrayList<>();
+    /** Per store, its utilization as the throttle tells it; absent: unknown. */
+    private final Map<String, Double> utilizations = new HashMap<>();
+    /** Per store, how often the expunger asked for its utilization. */
+    private final Map<String, Integer> asked = new HashMap<>();
 
     @Test
     void dataPastItsLeaseAndStillOnDiskIsExpungedWhileTheStoreHasHeadroom() {
-        StoreAdapter search = store(0.2);
+        StoreAdapter search = store("search-main", 0.2);
         due("profiles", "search-main", NOW.minusSeconds(60));
 
         PurgeExpunger expunger = expunger(Map.of("search-main", search));
@@ -61,7 +65,7 @@ class PurgeExpungerTest {
 
     @Test
     void nothingIsAskedBeforeTheLeaseEndsAfterAPurgeOrOnAnUnknownAnswer() {
-        StoreAdapter search = store(0.0);
+        StoreAdapter search = store("search-main", 0.0);
         due("early", "search-main", NOW.plusSeconds(60));
         due("purged", "search-main", NOW.minusSeconds(60));
         lines.set(1, line("purged", NOW.minusSeconds(60), false));
@@ -74,19 +78,19 @@ class PurgeExpungerTest {
 
     @Test
     void aBusyStoreIsLeftToPurgeOnItsOwnAndItsLoadIsReadOncePerPass() {
-        StoreAdapter busy = store(0.35);
+        StoreAdapter busy = store("search-main", 0.35);
         due("profiles", "search-main", NOW.minusSeconds(60));
         due("activity", "search-main", NOW.minusSeconds(60));
 
         assertThat(expunger(Map.of("search-main", busy)).expungeDue()).isEmpty();
         verify((PurgeTracking) busy, never()).expungeDeleted(any());
-        verify(busy, times(1)).loadSignal();
+        assertThat(asked).containsExactly(Map.entry("search-main", 1));
     }
 
     @Test
     void oneMergeIsStartedPerStorePerPass() {
-        StoreAdapter search = store(0.1);
-        StoreAdapter other = store(0.1);
+        StoreAdapter search = store("search-main", 0.1);
+        StoreAdapter other = store("search-orders", 0.1);
         due("profiles", "search-main", NOW.minusSeconds(60));
         due("activity", "search-main", NOW.minusSeconds(60));
         due("orders", "search-orders", NOW.minusSeconds(60));
@@ -105,12 +109,32 @@ class PurgeExpungerTest {
         due("profiles", "pg-main", NOW.minusSeconds(60));
 
         assertThat(expunger(Map.of("pg-main", plain)).expungeDue()).isEmpty();
-        verify(plain, never()).loadSignal();
+        assertThat(asked).isEmpty();
+    }
+
+    @Test
+    void aStoreWhoseLoadCannotBeToldIsLeftToPurgeOnItsOwn() {
+        StoreAdapter search = store("search-main", 0.1);
+        utilizations.remove("search-main"); // the throttle's last step could not read it
+        due("profiles", "search-main", NOW.minusSeconds(60));
+
+        assertThat(expunger(Map.of("search-main", search)).expungeDue()).isEmpty();
+        verify((PurgeTracking) search, never()).expungeDeleted(any());
     }
 
     private PurgeExpunger expunger(Map<String, StoreAdapter> stores) {
         // the default headroom of 0.3 aims at 70 %: half of it is 35 %
-        return new PurgeExpunger(() -> deletions, () -> lines, stores::get, 0.35, CLOCK);
+        return new PurgeExpunger(
+                () -> deletions,
+                () -> lines,
+                stores::get,
+                store -> {
+                    asked.merge(store, 1, Integer::sum);
+                    Double utilization = utilizations.get(store);
+                    return utilization == null ? OptionalDouble.empty() : OptionalDouble.of(utilization);
+                },
+                0.35,
+                CLOCK);
     }
 
     private void due(String dataset, String store, Instant purgeableAt) {
@@ -132,9 +156,9 @@ class PurgeExpungerTest {
                 NOW);
     }
 
-    private static StoreAdapter store(double utilization) {
+    private StoreAdapter store(String name, double utilization) {
+        utilizations.put(name, utilization);
         StoreAdapter adapter = mock(StoreAdapter.class, withSettings().extraInterfaces(PurgeTracking.class));
-        when(adapter.loadSignal()).thenReturn(new LoadSignal(utilization, Map.of("cpu", utilization), NOW));
         when(((PurgeTracking) adapter).expungeDeleted(any()))
                 .thenAnswer(call -> Optional.of(
                         "merge " + call.getArgument(0, DatasetSpec.class).table()));

@@ -8,6 +8,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** What operators see of each control step: the decision, its reason, and the limit against its floor and cap. */
@@ -81,6 +84,34 @@ class ThrottleDecisionsTest {
 
     private double gauge(String name) {
         return meters.get(name).tag("store", "pg-main").gauge().value();
+    }
+
+    @Test
+    void othersWeighingAStoresLoadGetTheThrottlesLastReadingAndTakeNothingFromItsNext() {
+        // like OpenSearch's signal: a rejection counts in the first reading after it, then it is spent
+        AtomicBoolean rejected = new AtomicBoolean();
+        Supplier<LoadSignal> signal = () -> load(rejected.getAndSet(false) ? 1.0 : 0.1);
+        throttle.limit("search-main");
+        throttle.adjust(store -> signal.get());
+        int raised = throttle.limit("search-main");
+
+        rejected.set(true); // the cluster rejects writes
+        OptionalDouble seenByThePurge = throttle.utilization("search-main", signal); // between two control steps
+        throttle.adjust(store -> signal.get());
+
+        assertThat(seenByThePurge).as("the last step's reading").hasValue(0.1);
+        assertThat(throttle.limit("search-main"))
+                .as("the rejection reached the throttle, which cut")
+                .isLessThan(raised);
+        assertThat(throttle.utilization("pg-main", () -> load(0.3)))
+                .as("a store the throttle does not watch is read now")
+                .hasValue(0.3);
+        throttle.adjust(store -> {
+            throw new IllegalStateException("node statistics refused");
+        });
+        assertThat(throttle.utilization("search-main", signal))
+                .as("not knowing the load is no headroom")
+                .isEmpty();
     }
 
     private static LoadSignal load(double utilization) {
