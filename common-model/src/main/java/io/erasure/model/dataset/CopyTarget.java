@@ -136,6 +136,10 @@ public sealed interface CopyTarget
          * back one way only: each ends where its literal begins, and the last runs to the literal suffix.
          */
         public String renderUnambiguous(Map<String, ?> row) {
+            if (hasAdjacentPlaceholders()) {
+                throw new IllegalArgumentException("template " + Require.echo(template) + " has placeholders with"
+                        + " nothing between them: two rows could render the same text");
+            }
             Matcher m = PLACEHOLDER.matcher(template);
             int left = placeholders().size();
             while (m.find()) {
@@ -146,10 +150,6 @@ public sealed interface CopyTarget
                 }
                 int next = template.indexOf('{', m.end());
                 String literal = template.substring(m.end(), next < 0 ? template.length() : next);
-                if (literal.isEmpty()) {
-                    throw new IllegalArgumentException("template " + Require.echo(template) + " has placeholders with"
-                            + " nothing between them: two rows could render the same text");
-                }
                 if (value.toString().indexOf(literal.charAt(0)) >= 0) {
                     throw new IllegalArgumentException("template " + Require.echo(template) + ": the value "
                             + Require.echo(value.toString()) + " of column '" + m.group(1) + "' holds '"
