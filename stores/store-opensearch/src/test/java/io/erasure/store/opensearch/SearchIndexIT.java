@@ -166,11 +166,7 @@ class SearchIndexIT {
         for (String index : List.of(older, newer)) {
             TestSearch.createIndex(index, "{\"actor\": {\"properties\": {\"member_id\": {\"type\": \"long\"}}}}");
         }
-        TestSearch.call(
-                "POST",
-                "/_aliases",
-                "{\"actions\": [{\"add\": {\"index\": \"" + older + "\", \"alias\": \"" + alias
-                        + "\"}}, {\"add\": {\"index\": \"" + newer + "\", \"alias\": \"" + alias + "\"}}]}");
+        TestSearch.alias(alias, older, newer);
         index(older, "o1", 1, "login");
         index(newer, "n1", 1, "search");
         index(newer, "n2", 2, "login");
@@ -196,10 +192,7 @@ class SearchIndexIT {
         String first = "activity-" + INDEXES.incrementAndGet();
         String alias = "activity-all-" + INDEXES.incrementAndGet();
         TestSearch.createIndex(first, "{\"member_id\": {\"type\": \"long\"}}");
-        TestSearch.call(
-                "POST",
-                "/_aliases",
-                "{\"actions\": [{\"add\": {\"index\": \"" + first + "\", \"alias\": \"" + alias + "\"}}]}");
+        TestSearch.alias(alias, first);
         TestSearch.call("PUT", "/" + first + "/_doc/kept?refresh=true", "{\"member_id\": 1}");
         DatasetSpec copy = spec(alias, new CopyTarget.SearchIndex(alias, null, "member_id", null));
         adapter.checkDataset(copy);
@@ -212,10 +205,7 @@ class SearchIndexIT {
                 "/" + sourceless,
                 "{\"settings\": {\"number_of_replicas\": 0}, \"mappings\": {\"_source\": {\"enabled\": false},"
                         + " \"properties\": {\"member_id\": {\"type\": \"long\"}}}}");
-        TestSearch.call(
-                "POST",
-                "/_aliases",
-                "{\"actions\": [{\"add\": {\"index\": \"" + sourceless + "\", \"alias\": \"" + alias + "\"}}]}");
+        TestSearch.alias(alias, sourceless);
         TestSearch.call("PUT", "/" + sourceless + "/_doc/unlogged?refresh=true", "{\"member_id\": 1}");
 
         assertThatThrownBy(() -> adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, member1)))
@@ -302,11 +292,7 @@ class SearchIndexIT {
         String other = "profiles-" + INDEXES.incrementAndGet();
         TestSearch.createIndex(other, "{\"member_id\": {\"type\": \"long\"}}");
         String alias = "profiles-alias-" + INDEXES.incrementAndGet();
-        TestSearch.call(
-                "POST",
-                "/_aliases",
-                "{\"actions\": [{\"add\": {\"index\": \"" + index + "\", \"alias\": \"" + alias
-                        + "\"}}, {\"add\": {\"index\": \"" + other + "\", \"alias\": \"" + alias + "\"}}]}");
+        TestSearch.alias(alias, index, other);
 
         assertThatThrownBy(() ->
                         adapter.checkDataset(spec(index, new CopyTarget.SearchIndex(index, null, "member_id", null))))
@@ -423,17 +409,11 @@ class SearchIndexIT {
             TestSearch.createIndex(index, "{\"member_id\": {\"type\": \"long\"}}");
             TestSearch.call("PUT", "/" + index + "/_doc/m?refresh=true", "{\"member_id\": 1}");
         }
-        TestSearch.call(
-                "POST",
-                "/_aliases",
-                "{\"actions\": [{\"add\": {\"index\": \"" + inside + "\", \"alias\": \"" + alias + "\"}}]}");
+        TestSearch.alias(alias, inside);
         DatasetSpec copy = spec(alias, new CopyTarget.SearchIndex(alias, null, "member_id", null));
         adapter.checkDataset(copy);
         // after registration, the alias gains an index outside the connection's allow-list
-        TestSearch.call(
-                "POST",
-                "/_aliases",
-                "{\"actions\": [{\"add\": {\"index\": \"" + outside + "\", \"alias\": \"" + alias + "\"}}]}");
+        TestSearch.alias(alias, outside);
 
         assertThatThrownBy(() ->
                         adapter.planDelete(new DeleteBatch(copy, "batch-1", CUTOFF, List.of(Map.of("member_id", 1L)))))

@@ -45,6 +45,20 @@ final class TestSearch {
                         + " \"mappings\": {\"properties\": " + properties + "}}");
     }
 
+    /** Adds {@code indexes} to {@code alias}. */
+    static void alias(String alias, String... indexes) {
+        StringBuilder actions = new StringBuilder();
+        for (String index : indexes) {
+            actions.append(actions.isEmpty() ? "" : ", ")
+                    .append("{\"add\": {\"index\": \"")
+                    .append(index)
+                    .append("\", \"alias\": \"")
+                    .append(alias)
+                    .append("\"}}");
+        }
+        call("POST", "/_aliases", "{\"actions\": [" + actions + "]}");
+    }
+
     /** A {@code _bulk} of newline-delimited lines into {@code index}, refreshed; fails if any item failed. */
     static void bulk(String index, String lines) {
         try {
