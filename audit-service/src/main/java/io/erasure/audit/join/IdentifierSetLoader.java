@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.parquet.column.ColumnReader;
 
 /**
  * Builds the {@link IdentifierSet} of one audit from the identifier source's backup: every
@@ -117,6 +118,9 @@ public final class IdentifierSetLoader {
             IdentifierKind kind,
             long deletableUpToMicros)
             throws IOException {
+        if (!format.streamed()) {
+            return loadParquetPart(key, part, identifierColumn, deletableSinceColumn, kind, deletableUpToMicros);
+        }
         RecordScanner scanner = format == BackupFormat.CSV
                 ? new CsvRecordScanner(List.of(identifierColumn, deletableSinceColumn))
                 : new JsonRecordScanner(List.of(identifierColumn, deletableSinceColumn));
@@ -150,6 +154,53 @@ public final class IdentifierSetLoader {
         if (records.records() != part.rowCount()) {
             throw new BackupIntegrityException("identifier part " + key + " has " + records.records()
                     + " rows but its manifest says " + part.rowCount());
+        }
+        return ids;
+    }
+
+    private Ids loadParquetPart(
+            String key,
+            ManifestPart part,
+            String identifierColumn,
+            String deletableSinceColumn,
+            IdentifierKind kind,
+            long deletableUpToMicros)
+            throws IOException {
+        Ids ids = new Ids(kind);
+        try (ParquetPart file = ParquetPart.download(bucket.openPart(key), key, part.sha256())) {
+            if (file.rowCount() != part.rowCount()) {
+                throw new BackupIntegrityException("identifier part " + key + " has " + file.rowCount()
+                        + " rows but its manifest says " + part.rowCount());
+            }
+            ParquetColumn identifier = file.column(identifierColumn, "the identifier source's identifier column");
+            identifier.requireIdentifier(kind, "the identifier source's identifier column");
+            ParquetColumn since = file.column(deletableSinceColumn, "the identifier source's deletable-since column");
+            since.requireTimestamp("the identifier source's deletable-since column");
+            List<ParquetColumn> columns = List.of(identifier, since);
+            for (int group = 0; group < file.rowGroups(); group++) {
+                try {
+                    ColumnReader[] readers = file.read(group, columns);
+                    for (long row = file.rowCount(group); row > 0; row--) {
+                        if (!since.isNull(readers[1]) && since.micros(readers[1]) <= deletableUpToMicros) {
+                            ids.ensureRoom();
+                            if (identifier.identifier(readers[0], kind, ids.a, ids.b, ids.count)) {
+                                ids.count++;
+                            }
+                            readers[0].consume();
+                        } else {
+                            identifier.skip(readers[0]);
+                        }
+                        readers[1].consume();
+                    }
+                } catch (BackupIntegrityException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw new BackupIntegrityException(
+                            "identifier part " + key + " matches its manifest's SHA-256" + " but its row group " + group
+                                    + " cannot be decoded: " + BackupJson.rootMessage(e),
+                            e);
+                }
+            }
         }
         return ids;
     }

@@ -23,7 +23,7 @@ import java.util.List;
  *
  * <p>One instance per thread (it owns its buffers); reusable for any number of parts.
  */
-public final class PartJoin {
+public final class PartJoin implements PartJoiner {
 
     static final int CHUNK_ROWS = 2048;
 
@@ -61,13 +61,7 @@ public final class PartJoin {
         this.decoder = CandidateDecoder.of(csv != null, schema, List.copyOf(keyColumns), identifierColumn, csv);
     }
 
-    /**
-     * Joins the part read from {@code raw} (its stored, compressed bytes), closing it.
-     *
-     * @throws BackupIntegrityException if the part does not match {@code part} (SHA-256, row count) or cannot be
-     *                                  decoded
-     * @throws IOException              if reading fails for another reason (worth a retry)
-     */
+    @Override
     public JoinResult join(InputStream raw, ManifestPart part, CandidateSink sink) throws IOException {
         ChecksummedInputStream checked = new ChecksummedInputStream(raw);
         long[] counts = new long[2];
@@ -136,20 +130,6 @@ public final class PartJoin {
             sink.accept(candidate);
         } catch (IOException | RuntimeException e) {
             throw new SinkFailure(e);
-        }
-    }
-
-    /** A failure of the output, not of the part: never reported as corruption. */
-    private static final class SinkFailure extends RuntimeException {
-        SinkFailure(Exception cause) {
-            super(cause);
-        }
-
-        IOException rethrow() {
-            if (getCause() instanceof IOException io) {
-                return io;
-            }
-            throw (RuntimeException) getCause();
         }
     }
 }

@@ -2,7 +2,7 @@ package io.erasure.audit.units;
 
 import io.erasure.audit.candidates.CandidateFileWriter;
 import io.erasure.audit.join.JoinResult;
-import io.erasure.audit.join.PartJoin;
+import io.erasure.audit.join.PartJoiner;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.MultipartUploadStream;
@@ -111,7 +111,7 @@ public final class UnitProcessor {
         }
         ManifestPart part = parts.get(unit.partIndex());
         DatasetSpec spec = unit.spec();
-        PartJoin join = new PartJoin(
+        PartJoiner join = PartJoiner.of(
                 context.manifest().format(),
                 context.manifest().schema(),
                 spec.keyColumns().primaryKey(),

@@ -53,7 +53,7 @@ class PartJoinTest {
     static List<Candidate> join(BackupFormat format, BackupSchema schema, Part part, IdentifierSet set)
             throws IOException {
         List<Candidate> found = new ArrayList<>();
-        JoinResult result = new PartJoin(
+        JoinResult result = PartJoiner.of(
                         format, schema, schema.keyColumns().primaryKey(), schema.identifierColumn(), set)
                 .join(new ByteArrayInputStream(part.bytes()), part.entry(), found::add);
         assertThat(result.rowsScanned()).isEqualTo(part.entry().rowCount());
@@ -76,10 +76,16 @@ class PartJoinTest {
         List<Candidate> found = join(format, GeneratedData.ORDERS, part, numericSet(deletable));
 
         List<Candidate> expected = GeneratedData.expectedCandidates(rows, GeneratedData.ORDERS, deletable);
+        if (!format.streamed()) {
+            // Parquet exports carry no write times
+            expected = expected.stream()
+                    .map(c -> new Candidate(c.key(), c.identifier(), null))
+                    .toList();
+        }
         assertThat(expected).hasSizeGreaterThan(5_000);
         assertThat(found).containsExactlyElementsOf(expected);
         assertThat(found.get(0).key()).containsOnlyKeys("customer_id", "order_id");
-        assertThat(found.get(0).writeTimeMicros()).isNotNull();
+        assertThat(found.get(0).writeTimeMicros() != null).isEqualTo(format.streamed());
     }
 
     @ParameterizedTest

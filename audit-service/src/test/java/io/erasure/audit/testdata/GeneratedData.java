@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
+import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * Generated backups with the candidates a correct audit must find, computed the slow, obvious way
@@ -138,6 +139,9 @@ public final class GeneratedData {
             List<BackupRow> rows,
             Predicate<String> writeTimeColumn)
             throws IOException {
+        if (!format.streamed()) {
+            return ParquetParts.part(index, schema, rows);
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         List<String> columns = schema.columns().stream().map(ColumnSchema::name).toList();
         PartWriter writer = PartWriter.toStream(
@@ -168,6 +172,15 @@ public final class GeneratedData {
         List<ManifestPart> entries = new ArrayList<>();
         int perPart = (rows.size() + parts - 1) / Math.max(1, parts);
         for (int p = 0; p < parts; p++) {
+            List<BackupRow> slice =
+                    rows.subList(Math.min(rows.size(), p * perPart), Math.min(rows.size(), (p + 1) * perPart));
+            if (!location.format().streamed()) {
+                Part part = ParquetParts.part(p, schema, slice);
+                String key = S3Layout.partKey(location, snapshot, p);
+                bucket.s3().putObject(b -> b.bucket(bucket.bucket()).key(key), RequestBody.fromBytes(part.bytes()));
+                entries.add(part.entry());
+                continue;
+            }
             PartWriter writer = PartWriter.toS3(
                     bucket.s3(),
                     bucket.bucket(),
@@ -177,8 +190,7 @@ public final class GeneratedData {
                     columns.stream()
                             .filter(c -> c.equals("total") || c.equals("note"))
                             .toList());
-            for (BackupRow row :
-                    rows.subList(Math.min(rows.size(), p * perPart), Math.min(rows.size(), (p + 1) * perPart))) {
+            for (BackupRow row : slice) {
                 writer.write(row);
             }
             entries.add(writer.finish());

@@ -43,7 +43,8 @@ public final class S3Layout {
     private static final DateTimeFormatter SNAPSHOT = DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC)
             .withResolverStyle(ResolverStyle.STRICT);
-    private static final Pattern PART = Pattern.compile("part-(\\d{5})(\\.jsonl\\.gz|\\.jsonl\\.zst|\\.csv)");
+    private static final Pattern PART =
+            Pattern.compile("part-(\\d{5})(\\.jsonl\\.gz|\\.jsonl\\.zst|\\.csv|\\.parquet)");
 
     private S3Layout() {}
 

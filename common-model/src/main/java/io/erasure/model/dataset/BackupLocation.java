@@ -21,6 +21,6 @@ public record BackupLocation(String prefix, BackupFormat format) {
                     + " 'backups/users/' (lower-case letters, digits, '.', '_', '-' and '/'), got "
                     + Require.echo(prefix));
         }
-        Require.nonNull("backup.format (one of JSONL_GZIP, JSONL_ZSTD, CSV)", format);
+        Require.nonNull("backup.format (one of JSONL_GZIP, JSONL_ZSTD, CSV, PARQUET)", format);
     }
 }

@@ -42,6 +42,10 @@ public record IdentifierSource(
         Names.identifier("identifierSource.table", table);
         Names.identifier("identifierSource.identifierColumn", identifierColumn);
         Names.identifier("identifierSource.deletableSinceColumn", deletableSinceColumn);
+        Require.that(
+                !deletableSinceColumn.equals(identifierColumn),
+                "identifierSource.deletableSinceColumn must be a timestamp column of its own, not the identifier"
+                        + " column '" + identifierColumn + "'");
         Require.nonNull("identifierSource.backup", backup);
         if (gracePeriod == null) {
             gracePeriod = Duration.ZERO;

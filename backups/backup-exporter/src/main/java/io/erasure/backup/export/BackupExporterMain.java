@@ -82,6 +82,10 @@ public final class BackupExporterMain {
     public static ExportResult run(Map<String, String> o) throws Exception {
         String dataset = required(o, "dataset");
         BackupFormat format = BackupFormat.valueOf(o.getOrDefault("format", "JSONL_GZIP"));
+        if (!format.streamed()) {
+            throw new IllegalArgumentException("--format " + format + " is read by the audit but not written by the"
+                    + " exporter: use JSONL_GZIP, JSONL_ZSTD or CSV");
+        }
         BackupLocation location = o.containsKey("prefix")
                 ? new BackupLocation(o.get("prefix"), format)
                 : S3Layout.defaultBackupLocation(dataset, format);

@@ -32,6 +32,7 @@ public final class PartCompression {
                 case JSONL_GZIP -> new GZIPInputStream(raw, BUFFER_SIZE);
                 case JSONL_ZSTD -> new ZstdInputStreamNoFinalizer(new BufferedInputStream(raw, BUFFER_SIZE));
                 case CSV -> new BufferedInputStream(raw, BUFFER_SIZE);
+                case PARQUET -> throw notStreamed();
             };
         } catch (IOException e) {
             // a part whose first bytes are not a gzip header is corrupt, not an I/O hiccup
@@ -47,9 +48,15 @@ public final class PartCompression {
                 case JSONL_ZSTD ->
                     new BufferedOutputStream(new ZstdOutputStreamNoFinalizer(raw, ZSTD_LEVEL), BUFFER_SIZE);
                 case CSV -> new BufferedOutputStream(raw, BUFFER_SIZE);
+                case PARQUET -> throw notStreamed();
             };
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static IllegalArgumentException notStreamed() {
+        return new IllegalArgumentException("PARQUET parts are columnar files, not streams: the exporter writes"
+                + " JSONL_GZIP, JSONL_ZSTD or CSV, and only the audit reads Parquet parts (by column)");
     }
 }

@@ -66,7 +66,7 @@ class PartFormatTest {
     }
 
     @ParameterizedTest
-    @EnumSource(BackupFormat.class)
+    @EnumSource(value = BackupFormat.class, mode = EnumSource.Mode.EXCLUDE, names = "PARQUET")
     void rowsRoundTripWithTheirWriteTimesAndTheManifestEntryMatchesTheBytes(BackupFormat format) throws IOException {
         ManifestPart[] entry = new ManifestPart[1];
         byte[] bytes = write(format, rows(), entry);
@@ -80,7 +80,7 @@ class PartFormatTest {
     }
 
     @ParameterizedTest
-    @EnumSource(BackupFormat.class)
+    @EnumSource(value = BackupFormat.class, mode = EnumSource.Mode.EXCLUDE, names = "PARQUET")
     void aChangedByteIsACheckSumMismatch(BackupFormat format) throws IOException {
         ManifestPart[] entry = new ManifestPart[1];
         byte[] bytes = write(format, rows(), entry);
@@ -101,7 +101,7 @@ class PartFormatTest {
     }
 
     @ParameterizedTest
-    @EnumSource(BackupFormat.class)
+    @EnumSource(value = BackupFormat.class, mode = EnumSource.Mode.EXCLUDE, names = "PARQUET")
     void aRowCountOtherThanTheManifestsFails(BackupFormat format) throws IOException {
         ManifestPart[] entry = new ManifestPart[1];
         byte[] bytes = write(format, rows(), entry);

@@ -1,0 +1,170 @@
+package io.erasure.audit.join;
+
+import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.backup.format.BackupJson;
+import io.erasure.model.backup.ManifestPart;
+import io.erasure.model.candidate.Candidate;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.column.ColumnReader;
+
+/**
+ * The join of one Parquet part against the deletable identifiers, by column: the identifier column of
+ * a row group is read alone and looked up a chunk at a time, and only row groups with a match read the
+ * key columns, decoding them for the matching rows only.
+ *
+ * <p>The part is stored in a temporary file and checked against its manifest's SHA-256 before any row
+ * is read, so, unlike a streamed part, no candidate of a damaged part is ever handed out. Its row count
+ * must match the manifest too. A missing, nested or unmappable identifier or key column fails the part
+ * with the column's name; other columns are never read.
+ *
+ * <p>Parquet parts carry no write times: candidates have none, as rows of a store without them.
+ *
+ * <p>One instance per thread (it owns its buffers); reusable for any number of parts.
+ */
+public final class ParquetPartJoin implements PartJoiner {
+
+    private static final int CHUNK_ROWS = PartJoin.CHUNK_ROWS;
+
+    private final List<String> keyColumns;
+    private final String identifierColumn;
+    private final IdentifierSet identifiers;
+
+    private final long[] a = new long[CHUNK_ROWS];
+    private final long[] b = new long[CHUNK_ROWS];
+    private final boolean[] present = new boolean[CHUNK_ROWS];
+    private final boolean[] hit = new boolean[CHUNK_ROWS];
+    private final int[] slots = new int[CHUNK_ROWS];
+    private final long[] scratch = new long[CHUNK_ROWS];
+    private long[] hitRows = new long[CHUNK_ROWS];
+
+    /**
+     * @param keyColumns       the dataset's primary key, in order: each candidate carries all of them
+     * @param identifierColumn the dataset's identifier column
+     */
+    public ParquetPartJoin(List<String> keyColumns, String identifierColumn, IdentifierSet identifiers) {
+        this.keyColumns = List.copyOf(keyColumns);
+        this.identifierColumn = identifierColumn;
+        this.identifiers = identifiers;
+    }
+
+    @Override
+    public JoinResult join(InputStream raw, ManifestPart part, CandidateSink sink) throws IOException {
+        try (ParquetPart file = ParquetPart.download(raw, part.name(), part.sha256())) {
+            if (file.rowCount() != part.rowCount()) {
+                throw new BackupIntegrityException("part " + part.name() + " has " + file.rowCount()
+                        + " rows but its manifest says " + part.rowCount());
+            }
+            ParquetColumn identifier = file.column(identifierColumn, "the dataset's identifier column");
+            identifier.requireIdentifier(identifiers.kind(), "the dataset's identifier column");
+            // the identifier read again with the keys, as text, for the matching rows
+            List<ParquetColumn> decoded = new ArrayList<>(List.of(identifier));
+            int[] keyIndex = new int[keyColumns.size()];
+            for (int k = 0; k < keyColumns.size(); k++) {
+                String column = keyColumns.get(k);
+                int index = indexOf(decoded, column);
+                if (index < 0) {
+                    decoded.add(file.column(column, "a primary key column"));
+                    index = decoded.size() - 1;
+                }
+                keyIndex[k] = index;
+            }
+            long candidates = 0;
+            for (int group = 0; group < file.rowGroups(); group++) {
+                try {
+                    int hits = findHits(file, group, identifier);
+                    if (hits > 0) {
+                        emit(file, group, decoded, keyIndex, hits, sink);
+                        candidates += hits;
+                    }
+                } catch (SinkFailure e) {
+                    throw e.rethrow();
+                } catch (BackupIntegrityException e) {
+                    throw e;
+                } catch (MalformedRecordException e) {
+                    throw new BackupIntegrityException(
+                            "part " + part.name() + ", row group " + group + ": " + e.getMessage(), e);
+                } catch (RuntimeException e) {
+                    throw new BackupIntegrityException(
+                            "part " + part.name() + " matches its manifest's SHA-256 but its row group " + group
+                                    + " cannot be decoded: " + BackupJson.rootMessage(e),
+                            e);
+                }
+            }
+            return new JoinResult(file.rowCount(), candidates);
+        }
+    }
+
+    /** Reads the identifiers of one row group and keeps the indexes of the rows that match; returns how many. */
+    private int findHits(ParquetPart file, int group, ParquetColumn identifier) throws IOException {
+        ColumnReader reader = file.read(group, List.of(identifier))[0];
+        long rows = file.rowCount(group);
+        IdentifierKind kind = identifiers.kind();
+        int hits = 0;
+        for (long start = 0; start < rows; start += CHUNK_ROWS) {
+            int n = (int) Math.min(CHUNK_ROWS, rows - start);
+            for (int i = 0; i < n; i++) {
+                present[i] = identifier.identifier(reader, kind, a, b, i);
+                reader.consume();
+            }
+            if (identifiers.containsAll(a, b, present, hit, n, slots, scratch) > 0) {
+                for (int i = 0; i < n; i++) {
+                    if (hit[i]) {
+                        if (hits == hitRows.length) {
+                            hitRows = Arrays.copyOf(hitRows, hits * 2);
+                        }
+                        hitRows[hits++] = start + i;
+                    }
+                }
+            }
+        }
+        return hits;
+    }
+
+    private void emit(
+            ParquetPart file, int group, List<ParquetColumn> columns, int[] keyIndex, int hits, CandidateSink sink)
+            throws IOException {
+        ColumnReader[] readers = file.read(group, columns);
+        Object[] values = new Object[columns.size()];
+        long row = 0;
+        for (int h = 0; h < hits; h++) {
+            for (; row < hitRows[h]; row++) {
+                for (int c = 0; c < readers.length; c++) {
+                    columns.get(c).skip(readers[c]);
+                }
+            }
+            for (int c = 0; c < readers.length; c++) {
+                values[c] = columns.get(c).value(readers[c]);
+                readers[c].consume();
+            }
+            row++;
+            Map<String, Object> key = new LinkedHashMap<>();
+            for (int k = 0; k < keyIndex.length; k++) {
+                key.put(keyColumns.get(k), values[keyIndex[k]]);
+            }
+            Object id = values[0];
+            Candidate candidate = CandidateDecoder.candidate(
+                    key, id instanceof BigDecimal decimal ? decimal.toPlainString() : String.valueOf(id), null);
+            try {
+                sink.accept(candidate);
+            } catch (IOException | RuntimeException e) {
+                throw new SinkFailure(e);
+            }
+        }
+    }
+
+    private static int indexOf(List<ParquetColumn> columns, String name) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

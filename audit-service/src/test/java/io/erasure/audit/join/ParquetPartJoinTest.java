@@ -1,0 +1,250 @@
+package io.erasure.audit.join;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.erasure.audit.testdata.GeneratedData;
+import io.erasure.audit.testdata.GeneratedData.Part;
+import io.erasure.audit.testdata.ParquetParts;
+import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.backup.format.BackupRow;
+import io.erasure.backup.format.Sha256;
+import io.erasure.model.backup.ManifestPart;
+import io.erasure.model.candidate.Candidate;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.NanoTime;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
+
+/** Parquet parts: type mapping, and every way a part can disagree with what the audit needs, named. */
+class ParquetPartJoinTest {
+
+    private static final String TYPES = """
+            message export {
+              optional fixed_len_byte_array(16) account (UUID);
+              required int64 placed (TIMESTAMP(MILLIS,true));
+              optional int32 day (DATE);
+              optional int64 amount (DECIMAL(12,2));
+              optional int64 seq (INTEGER(64,false));
+              optional int64 local (TIMESTAMP(MICROS,false));
+              optional int96 legacy;
+              optional group tags (LIST) { repeated group list { optional binary element (STRING); } }
+            }""";
+
+    private static final UUID GONE = UUID.fromString("00000000-0000-0000-0000-00000000000a");
+    private static final UUID KEPT = UUID.fromString("00000000-0000-0000-0000-00000000000b");
+
+    @Test
+    void keyValuesAreSpelledAsThePlatformsOwnBackupsSpellThem() throws IOException {
+        Part part = write(MessageTypeParser.parseMessageType(TYPES), 5_000, (g, i) -> {
+            g.append("account", uuid(i % 2 == 0 ? GONE : KEPT));
+            g.append("placed", 1_706_666_400_000L + i);
+            g.append("day", 19_753 + i % 3);
+            g.append("amount", 123_456L + i);
+            g.append("seq", i == 0 ? -1L : (long) i);
+            g.append("local", 1_706_666_400_000_000L);
+            g.append("legacy", new NanoTime(2_460_000, 0L).toBinary());
+            g.addGroup("tags").addGroup("list").append("element", "t" + i);
+        });
+
+        List<Candidate> found =
+                join(part, List.of("account", "placed", "day", "amount", "seq", "local"), "account", uuids(GONE));
+
+        assertThat(found).hasSize(2_500);
+        Map<String, Object> first = new LinkedHashMap<>();
+        first.put("account", GONE.toString());
+        first.put("placed", "2024-01-31T02:00:00Z");
+        first.put("day", "2024-01-31");
+        first.put("amount", new BigDecimal("1234.56"));
+        first.put("seq", new BigInteger("18446744073709551615"));
+        first.put("local", "2024-01-31T02:00");
+        assertThat(found.get(0)).isEqualTo(new Candidate(first, GONE.toString(), null));
+        assertThat(found.get(1).key())
+                .containsEntry("placed", "2024-01-31T02:00:00.002Z")
+                .containsEntry("seq", 2L);
+        // neither the INT96 nor the list column, which have no mapping, was read
+    }
+
+    @Test
+    void aMissingIdentifierColumnFailsNamingItAndTheColumnsThePartHas() throws IOException {
+        Part part = write(MessageTypeParser.parseMessageType(TYPES), 10, (g, i) -> g.append("placed", (long) i));
+
+        assertThatThrownBy(() -> join(part, List.of("placed"), "customer", uuids(GONE)))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessage("part part-00000.parquet has no column 'customer' (the dataset's identifier column);"
+                        + " its columns are [account, placed, day, amount, seq, local, legacy, tags]");
+    }
+
+    @Test
+    void anUnmappableOrNestedKeyColumnFailsNamingIt() throws IOException {
+        Part part = write(MessageTypeParser.parseMessageType(TYPES), 10, (g, i) -> g.append("placed", (long) i));
+
+        assertThatThrownBy(() -> join(part, List.of("legacy"), "account", uuids(GONE)))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageStartingWith("column 'legacy' of part part-00000.parquet is optional int96 legacy, a Parquet"
+                        + " type the audit cannot map (INT96 is a legacy timestamp");
+        assertThatThrownBy(() -> join(part, List.of("tags"), "account", uuids(GONE)))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessage("column 'tags' (a primary key column) of part part-00000.parquet is a group; only a flat"
+                        + " column can be an identifier or key column");
+    }
+
+    @Test
+    void textStoredWhereTheManifestPromisesIntegerIdentifiersIsRefused() throws IOException {
+        MessageType type = MessageTypeParser.parseMessageType("message m { optional binary customer_id (STRING); }");
+        Part part = write(type, 10, (g, i) -> g.append("customer_id", "c" + i));
+
+        assertThatThrownBy(() -> join(part, List.of("customer_id"), "customer_id", PartJoinTest.numericSet(Set.of(1L))))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageStartingWith("column 'customer_id' (the dataset's identifier column) of part"
+                        + " part-00000.parquet is optional binary customer_id (STRING), which cannot be compared with"
+                        + " integer identifiers");
+    }
+
+    @Test
+    void integerIdentifiersMatchTextIdentifiersByTheirDigits() throws IOException {
+        MessageType type = MessageTypeParser.parseMessageType("message m { optional int32 customer_id; }");
+        Part part = write(type, 100, (g, i) -> {
+            if (i % 10 != 0) {
+                g.append("customer_id", i);
+            }
+        });
+
+        List<Candidate> found =
+                join(part, List.of("customer_id"), "customer_id", PartJoinTest.stringSet(Set.of("7", "10")));
+
+        assertThat(found).containsExactly(new Candidate(Map.of("customer_id", 7L), "7", null));
+    }
+
+    @Test
+    void aDamagedPartHandsOutNoCandidateAndNamesTheChecksum() throws IOException {
+        Part part = ParquetParts.part(4, GeneratedData.ORDERS, GeneratedData.orders(3_000, 10, 21));
+        byte[] damaged = part.bytes().clone();
+        damaged[damaged.length / 3] ^= 0x10;
+        List<Candidate> found = new ArrayList<>();
+
+        assertThatThrownBy(() -> new ParquetPartJoin(
+                                List.of("customer_id", "order_id"), "customer_id", PartJoinTest.numericSet(Set.of(1L)))
+                        .join(new ByteArrayInputStream(damaged), part.entry(), found::add))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageStartingWith("checksum mismatch for part part-00004.parquet");
+        assertThat(found).isEmpty();
+    }
+
+    @Test
+    void bytesThatMatchTheirChecksumButAreNotParquetAreRefused() {
+        byte[] bytes = "{\"customer_id\":1}\n".getBytes(StandardCharsets.UTF_8);
+        Part part = new Part(bytes, new ManifestPart("part-00000.parquet", 1, Sha256.hex(bytes)));
+
+        assertThatThrownBy(() -> join(part, List.of("customer_id"), "customer_id", PartJoinTest.numericSet(Set.of(1L))))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageStartingWith(
+                        "part part-00000.parquet matches its manifest's SHA-256 but is not a readable Parquet file");
+    }
+
+    @Test
+    void aRowCountOtherThanTheManifestsIsCorruption() throws IOException {
+        List<BackupRow> rows = GeneratedData.orders(100, 10, 22);
+        Part part = ParquetParts.part(1, GeneratedData.ORDERS, rows);
+        Part wrong = new Part(
+                part.bytes(),
+                new ManifestPart(part.entry().name(), 101, part.entry().sha256()));
+
+        assertThatThrownBy(
+                        () -> join(wrong, List.of("customer_id"), "customer_id", PartJoinTest.numericSet(Set.of(1L))))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessage("part part-00001.parquet has 100 rows but its manifest says 101");
+    }
+
+    @Test
+    void theTemporaryCopyOfAPartIsDeletedWhateverHappens() throws IOException {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        long before = parts(tmp);
+        Part good = ParquetParts.part(0, GeneratedData.ORDERS, GeneratedData.orders(500, 10, 23));
+        join(good, List.of("customer_id", "order_id"), "customer_id", PartJoinTest.numericSet(Set.of(1L, 2L)));
+        assertThatThrownBy(() -> join(good, List.of("nope"), "customer_id", PartJoinTest.numericSet(Set.of(1L))))
+                .isInstanceOf(BackupIntegrityException.class);
+
+        assertThat(parts(tmp)).isEqualTo(before);
+    }
+
+    private static long parts(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("erasure-part-"))
+                    .count();
+        }
+    }
+
+    interface Row {
+        void fill(Group group, int index);
+    }
+
+    private static Part write(MessageType type, int rows, Row row) throws IOException {
+        Path file = Files.createTempFile("parquet-test-", ".parquet");
+        Files.delete(file);
+        try {
+            SimpleGroupFactory groups = new SimpleGroupFactory(type);
+            try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file))
+                    .withConf(new PlainParquetConfiguration())
+                    .withType(type)
+                    .withRowGroupSize(ParquetParts.ROW_GROUP_BYTES)
+                    .build()) {
+                for (int i = 0; i < rows; i++) {
+                    Group group = groups.newGroup();
+                    row.fill(group, i);
+                    writer.write(group);
+                }
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            return new Part(bytes, new ManifestPart("part-00000.parquet", rows, Sha256.hex(bytes)));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static List<Candidate> join(Part part, List<String> keys, String identifier, IdentifierSet set)
+            throws IOException {
+        List<Candidate> found = new ArrayList<>();
+        JoinResult result = new ParquetPartJoin(keys, identifier, set)
+                .join(new ByteArrayInputStream(part.bytes()), part.entry(), found::add);
+        assertThat(result.rowsScanned()).isEqualTo(part.entry().rowCount());
+        assertThat(result.candidates()).isEqualTo(found.size());
+        return found;
+    }
+
+    private static IdentifierSet uuids(UUID... ids) {
+        Set<String> text = new HashSet<>();
+        for (UUID id : ids) {
+            text.add(id.toString());
+        }
+        return PartJoinTest.stringSet(text);
+    }
+
+    private static Binary uuid(UUID id) {
+        ByteBuffer bytes = ByteBuffer.allocate(16);
+        bytes.putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits());
+        return Binary.fromConstantByteArray(bytes.array());
+    }
+}
