@@ -71,7 +71,8 @@ public final class DemoCycle {
         out.println("Demo: exporting backups to S3 ...");
         backup(SOURCE, "postgres", "members");
         backup(PROFILES, "cassandra", "member_profiles");
-        backup(ORDERS, "postgres", "orders");
+        // orders are backed up as a team with a data lake would: Parquet files of its own, with a manifest of ours
+        ParquetOrdersExport.export(exportOptions, ORDERS);
         data.touchAfterBackup();
         out.println("Demo: registering the identifier source and the datasets ...");
         register();
@@ -178,7 +179,7 @@ public final class DemoCycle {
                 .identifierColumn("member_id")
                 .identifierSource(SOURCE)
                 .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
-                .backup(S3Layout.defaultBackupLocation(ORDERS, BackupFormat.JSONL_GZIP))
+                .backup(S3Layout.defaultBackupLocation(ORDERS, BackupFormat.PARQUET))
                 .limits(DeletionLimits.fraction(0.2))
                 .ownerTeam(TEAM)
                 .build();

@@ -92,15 +92,8 @@ public final class BackupExporterMain {
         RowRateLimiter limiter = o.containsKey("rows-per-second")
                 ? RowRateLimiter.perSecond(Double.parseDouble(o.get("rows-per-second")))
                 : RowRateLimiter.unlimited();
-        String endpoint = s3(o, "endpoint", null);
-        try (S3Client s3 = S3Clients.create(
-                endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
-                s3(o, "region", "us-east-1"),
-                s3(o, "access-key", null),
-                s3(o, "secret-key", null),
-                Boolean.parseBoolean(s3(o, "path-style", "false")))) {
-            SnapshotExporter exporter = new SnapshotExporter(new BackupBucket(
-                    s3, required(Map.of("s3-bucket", s3(o, "bucket", "")), "s3-bucket")));
+        try (S3Client s3 = s3Client(o)) {
+            SnapshotExporter exporter = new SnapshotExporter(bucket(o, s3));
             String store = required(o, "store");
             if (store.equals("cassandra")) {
                 var builder = CqlSession.builder().withLocalDatacenter(o.getOrDefault("datacenter", "datacenter1"));
@@ -135,6 +128,22 @@ public final class BackupExporterMain {
             }
             throw new IllegalArgumentException("--store must be cassandra or postgres, got '" + store + "'");
         }
+    }
+
+    /** The S3 client the {@code s3-*} options (or the {@code ERASURE_S3_*} variables) describe. */
+    public static S3Client s3Client(Map<String, String> o) {
+        String endpoint = s3(o, "endpoint", null);
+        return S3Clients.create(
+                endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
+                s3(o, "region", "us-east-1"),
+                s3(o, "access-key", null),
+                s3(o, "secret-key", null),
+                Boolean.parseBoolean(s3(o, "path-style", "false")));
+    }
+
+    /** The platform bucket the {@code s3-bucket} option (or {@code ERASURE_S3_BUCKET}) names, through {@code s3}. */
+    public static BackupBucket bucket(Map<String, String> o, S3Client s3) {
+        return new BackupBucket(s3, required(Map.of("s3-bucket", s3(o, "bucket", "")), "s3-bucket"));
     }
 
     static Map<String, String> parse(String[] args) {
