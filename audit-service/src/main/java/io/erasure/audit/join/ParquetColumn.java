@@ -56,6 +56,8 @@ final class ParquetColumn {
     private final Shape shape;
     private final int scale;
     private final TimeUnit unit;
+    private final int maxDefinitionLevel;
+    private final boolean int32;
 
     private ParquetColumn(
             String part, PrimitiveType type, ColumnDescriptor descriptor, Shape shape, int scale, TimeUnit unit) {
@@ -65,6 +67,8 @@ final class ParquetColumn {
         this.shape = shape;
         this.scale = scale;
         this.unit = unit;
+        this.maxDefinitionLevel = descriptor.getMaxDefinitionLevel();
+        this.int32 = type.getPrimitiveTypeName() == PrimitiveTypeName.INT32;
     }
 
     /** @throws BackupIntegrityException if the type has no mapping (INT96, INTERVAL, unknown annotations) */
@@ -164,7 +168,7 @@ final class ParquetColumn {
     }
 
     boolean isNull(ColumnReader reader) {
-        return reader.getCurrentDefinitionLevel() < descriptor.getMaxDefinitionLevel();
+        return reader.getCurrentDefinitionLevel() < maxDefinitionLevel;
     }
 
     /** Moves past the current row without decoding its value. */
@@ -186,7 +190,7 @@ final class ParquetColumn {
             return false;
         }
         if (kind == IdentifierKind.NUMERIC) {
-            long value = descriptor.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT32
+            long value = int32
                     ? (shape == Shape.UNSIGNED
                             ? Integer.toUnsignedLong(reader.getInteger())
                             : (long) reader.getInteger())
@@ -210,6 +214,14 @@ final class ParquetColumn {
         IdentifierField.hash(
                 value instanceof BigDecimal decimal ? decimal.toPlainString() : String.valueOf(value), a, b, i);
         return true;
+    }
+
+    /**
+     * True if an identifier read as a 64-bit integer by {@link #identifier} is also this column's {@link #value}
+     * (a signed integer column), so a matching row's value need not be read again.
+     */
+    boolean valueIsNumericIdentifier(IdentifierKind kind) {
+        return kind == IdentifierKind.NUMERIC && shape == Shape.INTEGER;
     }
 
     /** The current row's value as a timestamp in microseconds since the epoch; the row must not be null. */

@@ -3,6 +3,7 @@ package io.erasure.audit.join;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.ChecksummedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +11,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnReader;
@@ -17,21 +19,26 @@ import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.DelegatingSeekableInputStream;
+import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A Parquet part: its stored bytes streamed to a temporary file while their SHA-256 is computed and
- * checked against the manifest, then opened for reading column by column. Parquet keeps its footer at
- * the end and each column apart, so a part cannot be joined as a stream the way JSON lines are.
+ * A Parquet part: its stored bytes read whole (in memory, or in a temporary file when large) while their
+ * SHA-256 is computed and checked against the manifest, then opened for reading column by column. Parquet
+ * keeps its footer at the end and each column apart, so a part cannot be joined as a stream the way JSON
+ * lines are.
  *
  * <p>Only flat columns (neither nested nor repeated) can be read; no other column is ever touched, so
  * a file may hold types the audit cannot map as long as its identifier and key columns are plain.
- * The temporary file is deleted on {@link #close}.
+ * A temporary file is deleted on {@link #close}.
  */
 final class ParquetPart implements Closeable {
 
@@ -50,12 +57,15 @@ final class ParquetPart implements Closeable {
         public void end() {}
     };
 
+    /** Parts up to this size are read in memory; larger ones from a temporary file in {@code java.io.tmpdir}. */
+    static final int IN_MEMORY_BYTES = 128 << 20;
+
     private final String name;
-    private final Path file;
+    private final @Nullable Path file;
     private final ParquetFileReader reader;
     private final MessageType schema;
 
-    private ParquetPart(String name, Path file, ParquetFileReader reader) {
+    private ParquetPart(String name, @Nullable Path file, ParquetFileReader reader) {
         this.name = name;
         this.file = file;
         this.reader = reader;
@@ -63,30 +73,52 @@ final class ParquetPart implements Closeable {
     }
 
     /**
-     * Stores {@code raw} (closing it) in a temporary file, checks it against {@code sha256}, and opens it.
+     * Reads {@code raw} (closing it), checks it against {@code sha256}, and opens it: in memory if it is at most
+     * {@link #IN_MEMORY_BYTES}, else from a temporary file.
      *
      * @throws BackupIntegrityException if the bytes do not match the manifest or are not a Parquet file
      * @throws IOException              if reading or the temporary file fails (worth a retry)
      */
     static ParquetPart download(InputStream raw, String name, String sha256) throws IOException {
-        Path file = Files.createTempFile("erasure-part-", ".parquet");
-        try {
-            try (ChecksummedInputStream checked = new ChecksummedInputStream(raw);
-                    OutputStream out = Files.newOutputStream(file)) {
-                checked.transferTo(out);
-                checked.verify(name, sha256);
+        return download(raw, name, sha256, IN_MEMORY_BYTES);
+    }
+
+    /** As {@link #download(InputStream, String, String)}, in memory up to {@code inMemoryBytes}. */
+    static ParquetPart download(InputStream raw, String name, String sha256, int inMemoryBytes) throws IOException {
+        Path file = null;
+        try (ChecksummedInputStream checked = new ChecksummedInputStream(raw)) {
+            byte[] bytes = new byte[Math.min(1 << 20, inMemoryBytes)];
+            int length = 0;
+            int n;
+            while ((n = checked.read(bytes, length, bytes.length - length)) >= 0) {
+                length += n;
+                if (length == bytes.length) {
+                    if (length >= inMemoryBytes) {
+                        file = Files.createTempFile("erasure-part-", ".parquet");
+                        try (OutputStream out = Files.newOutputStream(file)) {
+                            out.write(bytes, 0, length);
+                            checked.transferTo(out);
+                        }
+                        break;
+                    }
+                    bytes = Arrays.copyOf(bytes, Math.min(inMemoryBytes, bytes.length * 2));
+                }
             }
-            return new ParquetPart(name, file, open(name, file));
+            checked.verify(name, sha256);
+            InputFile input = file == null ? new BytesInputFile(bytes, length) : new LocalInputFile(file);
+            return new ParquetPart(name, file, open(name, input));
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(file);
+            if (file != null) {
+                Files.deleteIfExists(file);
+            }
             throw e;
         }
     }
 
-    private static ParquetFileReader open(String name, Path file) {
+    private static ParquetFileReader open(String name, InputFile input) {
         try {
             return ParquetFileReader.open(
-                    new LocalInputFile(file),
+                    input,
                     ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
         } catch (IOException | RuntimeException e) {
             throw new BackupIntegrityException(
@@ -162,7 +194,42 @@ final class ParquetPart implements Closeable {
         try {
             reader.close();
         } finally {
-            Files.deleteIfExists(file);
+            if (file != null) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    /** A part held in memory: a seekable view of its bytes. */
+    private static final class BytesInputFile implements InputFile {
+        private final byte[] bytes;
+        private final int length;
+
+        BytesInputFile(byte[] bytes, int length) {
+            this.bytes = bytes;
+            this.length = length;
+        }
+
+        @Override
+        public long getLength() {
+            return length;
+        }
+
+        @Override
+        public SeekableInputStream newStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(bytes, 0, length);
+            return new DelegatingSeekableInputStream(in) {
+                @Override
+                public long getPos() {
+                    return length - in.available();
+                }
+
+                @Override
+                public void seek(long position) {
+                    in.reset();
+                    in.skip(position);
+                }
+            };
         }
     }
 }

@@ -19,7 +19,8 @@ import org.apache.parquet.column.ColumnReader;
  * a row group is read alone and looked up a chunk at a time, and only row groups with a match read the
  * key columns, decoding them for the matching rows only.
  *
- * <p>The part is stored in a temporary file and checked against its manifest's SHA-256 before any row
+ * <p>The part is read whole (in memory, or in a temporary file when large) and checked against its manifest's
+ * SHA-256 before any row
  * is read, so, unlike a streamed part, no candidate of a damaged part is ever handed out. Its row count
  * must match the manifest too. A missing, nested or unmappable identifier or key column fails the part
  * with the column's name; other columns are never read.
@@ -31,7 +32,10 @@ import org.apache.parquet.column.ColumnReader;
 public final class ParquetPartJoin implements PartJoiner {
 
     private static final int CHUNK_ROWS = PartJoin.CHUNK_ROWS;
+    /** In a key index: the identifier kept from the lookups, not a decoded column. */
+    private static final int KEPT_IDENTIFIER = -1;
 
+    private final int inMemoryBytes;
     private final List<String> keyColumns;
     private final String identifierColumn;
     private final IdentifierSet identifiers;
@@ -43,12 +47,19 @@ public final class ParquetPartJoin implements PartJoiner {
     private final int[] slots = new int[CHUNK_ROWS];
     private final long[] scratch = new long[CHUNK_ROWS];
     private long[] hitRows = new long[CHUNK_ROWS];
+    private long[] hitIds = new long[CHUNK_ROWS];
 
     /**
      * @param keyColumns       the dataset's primary key, in order: each candidate carries all of them
      * @param identifierColumn the dataset's identifier column
      */
     public ParquetPartJoin(List<String> keyColumns, String identifierColumn, IdentifierSet identifiers) {
+        this(keyColumns, identifierColumn, identifiers, ParquetPart.IN_MEMORY_BYTES);
+    }
+
+    /** With parts larger than {@code inMemoryBytes} read from a temporary file. */
+    ParquetPartJoin(List<String> keyColumns, String identifierColumn, IdentifierSet identifiers, int inMemoryBytes) {
+        this.inMemoryBytes = inMemoryBytes;
         this.keyColumns = List.copyOf(keyColumns);
         this.identifierColumn = identifierColumn;
         this.identifiers = identifiers;
@@ -56,18 +67,27 @@ public final class ParquetPartJoin implements PartJoiner {
 
     @Override
     public JoinResult join(InputStream raw, ManifestPart part, CandidateSink sink) throws IOException {
-        try (ParquetPart file = ParquetPart.download(raw, part.name(), part.sha256())) {
+        try (ParquetPart file = ParquetPart.download(raw, part.name(), part.sha256(), inMemoryBytes)) {
             if (file.rowCount() != part.rowCount()) {
                 throw new BackupIntegrityException("part " + part.name() + " has " + file.rowCount()
                         + " rows but its manifest says " + part.rowCount());
             }
             ParquetColumn identifier = file.column(identifierColumn, "the dataset's identifier column");
             identifier.requireIdentifier(identifiers.kind(), "the dataset's identifier column");
-            // the identifier read again with the keys, as text, for the matching rows
-            List<ParquetColumn> decoded = new ArrayList<>(List.of(identifier));
+            // a signed integer identifier is kept from the lookups; any other is read again, as text, for the
+            // matching rows only
+            boolean keepIdentifier = identifier.valueIsNumericIdentifier(identifiers.kind());
+            List<ParquetColumn> decoded = new ArrayList<>();
+            if (!keepIdentifier) {
+                decoded.add(identifier);
+            }
             int[] keyIndex = new int[keyColumns.size()];
             for (int k = 0; k < keyColumns.size(); k++) {
                 String column = keyColumns.get(k);
+                if (keepIdentifier && column.equals(identifierColumn)) {
+                    keyIndex[k] = KEPT_IDENTIFIER;
+                    continue;
+                }
                 int index = indexOf(decoded, column);
                 if (index < 0) {
                     decoded.add(file.column(column, "a primary key column"));
@@ -80,7 +100,7 @@ public final class ParquetPartJoin implements PartJoiner {
                 try {
                     int hits = findHits(file, group, identifier);
                     if (hits > 0) {
-                        emit(file, group, decoded, keyIndex, hits, sink);
+                        emit(file, group, decoded, keyIndex, keepIdentifier, hits, sink);
                         candidates += hits;
                     }
                 } catch (SinkFailure e) {
@@ -118,7 +138,9 @@ public final class ParquetPartJoin implements PartJoiner {
                     if (hit[i]) {
                         if (hits == hitRows.length) {
                             hitRows = Arrays.copyOf(hitRows, hits * 2);
+                            hitIds = Arrays.copyOf(hitIds, hits * 2);
                         }
+                        hitIds[hits] = a[i];
                         hitRows[hits++] = start + i;
                     }
                 }
@@ -128,9 +150,15 @@ public final class ParquetPartJoin implements PartJoiner {
     }
 
     private void emit(
-            ParquetPart file, int group, List<ParquetColumn> columns, int[] keyIndex, int hits, CandidateSink sink)
+            ParquetPart file,
+            int group,
+            List<ParquetColumn> columns,
+            int[] keyIndex,
+            boolean keepIdentifier,
+            int hits,
+            CandidateSink sink)
             throws IOException {
-        ColumnReader[] readers = file.read(group, columns);
+        ColumnReader[] readers = columns.isEmpty() ? new ColumnReader[0] : file.read(group, columns);
         Object[] values = new Object[columns.size()];
         long row = 0;
         for (int h = 0; h < hits; h++) {
@@ -144,11 +172,11 @@ public final class ParquetPartJoin implements PartJoiner {
                 readers[c].consume();
             }
             row++;
+            Object id = keepIdentifier ? (Object) hitIds[h] : values[0];
             Map<String, Object> key = new LinkedHashMap<>();
             for (int k = 0; k < keyIndex.length; k++) {
-                key.put(keyColumns.get(k), values[keyIndex[k]]);
+                key.put(keyColumns.get(k), keyIndex[k] == KEPT_IDENTIFIER ? id : values[keyIndex[k]]);
             }
-            Object id = values[0];
             Candidate candidate = CandidateDecoder.candidate(
                     key, id instanceof BigDecimal decimal ? decimal.toPlainString() : String.valueOf(id), null);
             try {

@@ -179,14 +179,24 @@ class ParquetPartJoinTest {
     }
 
     @Test
-    void theTemporaryCopyOfAPartIsDeletedWhateverHappens() throws IOException {
+    void aLargePartIsReadFromATemporaryFileDeletedWhateverHappens() throws IOException {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         long before = parts(tmp);
-        Part good = ParquetParts.part(0, GeneratedData.ORDERS, GeneratedData.orders(500, 10, 23));
-        join(good, List.of("customer_id", "order_id"), "customer_id", PartJoinTest.numericSet(Set.of(1L, 2L)));
-        assertThatThrownBy(() -> join(good, List.of("nope"), "customer_id", PartJoinTest.numericSet(Set.of(1L))))
+        List<BackupRow> rows = GeneratedData.orders(3_000, 10, 23);
+        Part part = ParquetParts.part(0, GeneratedData.ORDERS, rows);
+        IdentifierSet set = PartJoinTest.numericSet(Set.of(1L, 2L));
+        List<Candidate> inMemory = join(part, List.of("customer_id", "order_id"), "customer_id", set);
+        int small = part.bytes().length / 3;
+
+        List<Candidate> fromFile = new ArrayList<>();
+        new ParquetPartJoin(List.of("customer_id", "order_id"), "customer_id", set, small)
+                .join(new ByteArrayInputStream(part.bytes()), part.entry(), fromFile::add);
+        assertThatThrownBy(() -> new ParquetPartJoin(List.of("nope"), "customer_id", set, small)
+                        .join(new ByteArrayInputStream(part.bytes()), part.entry(), c -> {}))
                 .isInstanceOf(BackupIntegrityException.class);
 
+        assertThat(inMemory).hasSizeGreaterThan(300);
+        assertThat(fromFile).isEqualTo(inMemory);
         assertThat(parts(tmp)).isEqualTo(before);
     }
 
