@@ -6,6 +6,8 @@ import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.ChecksummedInputStream;
 import io.erasure.backup.format.PartCompression;
 import io.erasure.model.backup.BackupManifest;
+import io.erasure.model.backup.BackupSchema;
+import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.dataset.BackupFormat;
 import java.io.IOException;
@@ -61,6 +63,7 @@ public final class IdentifierSetLoader {
             for (ManifestPart part : parts) {
                 futures.add(pool.submit(() -> loadPart(
                         manifest.format(),
+                        manifest.schema(),
                         BackupBucket.partKey(manifestKey, part),
                         part,
                         identifierColumn,
@@ -111,6 +114,7 @@ public final class IdentifierSetLoader {
 
     private Ids loadPart(
             BackupFormat format,
+            BackupSchema schema,
             String key,
             ManifestPart part,
             String identifierColumn,
@@ -119,7 +123,8 @@ public final class IdentifierSetLoader {
             long deletableUpToMicros)
             throws IOException {
         if (!format.streamed()) {
-            return loadParquetPart(key, part, identifierColumn, deletableSinceColumn, kind, deletableUpToMicros);
+            return loadParquetPart(
+                    key, part, schema, identifierColumn, deletableSinceColumn, kind, deletableUpToMicros);
         }
         RecordScanner scanner = format == BackupFormat.CSV
                 ? new CsvRecordScanner(List.of(identifierColumn, deletableSinceColumn))
@@ -161,6 +166,7 @@ public final class IdentifierSetLoader {
     private Ids loadParquetPart(
             String key,
             ManifestPart part,
+            BackupSchema schema,
             String identifierColumn,
             String deletableSinceColumn,
             IdentifierKind kind,
@@ -172,9 +178,15 @@ public final class IdentifierSetLoader {
                 throw new BackupIntegrityException("identifier part " + key + " has " + file.rowCount()
                         + " rows but its manifest says " + part.rowCount());
             }
-            ParquetColumn identifier = file.column(identifierColumn, "the identifier source's identifier column");
+            ParquetColumn identifier = file.column(
+                    identifierColumn,
+                    declaredType(schema, identifierColumn),
+                    "the identifier source's identifier column");
             identifier.requireIdentifier(kind, "the identifier source's identifier column");
-            ParquetColumn since = file.column(deletableSinceColumn, "the identifier source's deletable-since column");
+            ParquetColumn since = file.column(
+                    deletableSinceColumn,
+                    declaredType(schema, deletableSinceColumn),
+                    "the identifier source's deletable-since column");
             since.requireTimestamp("the identifier source's deletable-since column");
             List<ParquetColumn> columns = List.of(identifier, since);
             for (int group = 0; group < file.rowGroups(); group++) {
@@ -203,6 +215,15 @@ public final class IdentifierSetLoader {
             }
         }
         return ids;
+    }
+
+    private static String declaredType(BackupSchema schema, String column) {
+        return schema.columns().stream()
+                .filter(c -> c.name().equals(column))
+                .map(ColumnSchema::type)
+                .findFirst()
+                .orElseThrow(() -> new BackupIntegrityException(
+                        "the identifier manifest's schema has no column '" + column + "'"));
     }
 
     private static void collect(

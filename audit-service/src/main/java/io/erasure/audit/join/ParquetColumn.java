@@ -1,6 +1,7 @@
 package io.erasure.audit.join;
 
 import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.backup.format.ColumnTypes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -9,7 +10,11 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Base64;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -71,8 +76,12 @@ final class ParquetColumn {
         this.int32 = type.getPrimitiveTypeName() == PrimitiveTypeName.INT32;
     }
 
-    /** @throws BackupIntegrityException if the type has no mapping (INT96, INTERVAL, unknown annotations) */
-    static ParquetColumn of(String part, PrimitiveType type, ColumnDescriptor descriptor) {
+    /**
+     * @param declaredType the column's type in the manifest's schema: the Parquet type must be one that holds it
+     * @throws BackupIntegrityException if the type has no mapping (INT96, INTERVAL, unknown annotations) or cannot
+     *                                  hold the declared type
+     */
+    static ParquetColumn of(String part, PrimitiveType type, ColumnDescriptor descriptor, String declaredType) {
         LogicalTypeAnnotation logical = type.getLogicalTypeAnnotation();
         PrimitiveTypeName physical = type.getPrimitiveTypeName();
         boolean integral = physical == PrimitiveTypeName.INT32 || physical == PrimitiveTypeName.INT64;
@@ -122,7 +131,87 @@ final class ParquetColumn {
                     + "; identifier and key columns must be integers, decimals, strings, UUIDs, dates, times,"
                     + " timestamps, booleans, floating point or bytes");
         }
+        if (shape == Shape.BYTES
+                && physical == PrimitiveTypeName.BINARY
+                && TypeFamily.of(declaredType) == TypeFamily.TEXT) {
+            // text written as plain BINARY without the STRING annotation (Hive, Impala): UTF-8 all the same
+            shape = Shape.TEXT;
+        }
+        TypeFamily family = TypeFamily.of(declaredType);
+        if (!family.holds(shape)) {
+            throw new BackupIntegrityException("column '" + type.getName() + "' of part " + part + " is " + type
+                    + ", which cannot hold the manifest's type '" + declaredType + "' (" + family.expected
+                    + "); fix the manifest's schema or the export");
+        }
         return new ParquetColumn(part, type, descriptor, shape, scale, unit);
+    }
+
+    /** Families of the store type names a manifest may give, and the Parquet shapes that hold each. */
+    enum TypeFamily {
+        INTEGER("an INT32 or INT64 integer", Set.of(Shape.INTEGER, Shape.UNSIGNED)),
+        DECIMAL(
+                "a DECIMAL, an integer or a FLOAT/DOUBLE",
+                Set.of(Shape.DECIMAL, Shape.INTEGER, Shape.UNSIGNED, Shape.FLOAT, Shape.DOUBLE)),
+        BOOLEAN("a BOOLEAN", Set.of(Shape.BOOLEAN)),
+        TEXT("a STRING, or text as plain BINARY", Set.of(Shape.TEXT)),
+        UUID("a UUID or a STRING", Set.of(Shape.UUID, Shape.TEXT)),
+        TIMESTAMP("a TIMESTAMP or an ISO-8601 STRING", Set.of(Shape.TIMESTAMP, Shape.LOCAL_TIMESTAMP, Shape.TEXT)),
+        DATE("a DATE or an ISO-8601 STRING", Set.of(Shape.DATE, Shape.TEXT)),
+        TIME("a TIME or an ISO-8601 STRING", Set.of(Shape.TIME, Shape.TEXT)),
+        BYTES("BINARY or FIXED_LEN_BYTE_ARRAY", Set.of(Shape.BYTES)),
+        OTHER("any type", EnumSet.allOf(Shape.class));
+
+        private static final Set<String> TEXTS = Set.of(
+                "text",
+                "varchar",
+                "character varying",
+                "char",
+                "character",
+                "bpchar",
+                "string",
+                "ascii",
+                "citext",
+                "nvarchar",
+                "nchar");
+        private static final Set<String> BINARIES = Set.of("blob", "bytea", "binary", "varbinary");
+
+        final String expected;
+        private final Set<Shape> shapes;
+
+        TypeFamily(String expected, Set<Shape> shapes) {
+            this.expected = expected;
+            this.shapes = shapes;
+        }
+
+        boolean holds(Shape shape) {
+            return shapes.contains(shape);
+        }
+
+        static TypeFamily of(String declared) {
+            String base = declared.trim().toLowerCase(Locale.ROOT);
+            int paren = base.indexOf('(');
+            base = (paren < 0 ? base : base.substring(0, paren)).trim();
+            if (ColumnTypes.isIntegral(declared)) {
+                return INTEGER;
+            } else if (ColumnTypes.isDecimal(declared)) {
+                return DECIMAL;
+            } else if (ColumnTypes.isBoolean(declared)) {
+                return BOOLEAN;
+            } else if (TEXTS.contains(base)) {
+                return TEXT;
+            } else if (base.equals("uuid") || base.equals("timeuuid")) {
+                return UUID;
+            } else if (base.startsWith("timestamp")) {
+                return TIMESTAMP;
+            } else if (base.equals("date")) {
+                return DATE;
+            } else if (base.startsWith("time")) {
+                return TIME;
+            } else if (BINARIES.contains(base)) {
+                return BYTES;
+            }
+            return OTHER;
+        }
     }
 
     String name() {
@@ -153,17 +242,22 @@ final class ParquetColumn {
         if (!ok) {
             throw new BackupIntegrityException("column '" + name() + "' (" + role + ") of part " + part + " is "
                     + type + ", which cannot be compared with "
-                    + (kind == IdentifierKind.NUMERIC ? "integer identifiers" : "text identifiers")
-                    + "; the manifest's schema types it as the identifier source does, so the part disagrees"
-                    + " with its manifest");
+                    + (kind == IdentifierKind.NUMERIC
+                            ? "integer identifiers (the manifests type both identifier columns as integers)"
+                            : "text identifiers: an identifier column must be text, an integer, a decimal or a"
+                                    + " UUID"));
         }
     }
 
-    /** Fails unless the column holds instants: timestamps, or ISO-8601 text. */
+    /**
+     * Fails unless the column holds instants: UTC-adjusted timestamps, or ISO-8601 text. A timestamp not adjusted
+     * to UTC is refused: read as UTC it could make an identifier deletable hours early.
+     */
     void requireTimestamp(String role) {
-        if (shape != Shape.TIMESTAMP && shape != Shape.LOCAL_TIMESTAMP && shape != Shape.TEXT) {
-            throw new BackupIntegrityException("column '" + name() + "' (" + role + ") of part " + part + " is " + type
-                    + "; it must be a TIMESTAMP or an ISO-8601 string such as \"2024-01-31T02:00:00Z\"");
+        if (shape != Shape.TIMESTAMP && shape != Shape.TEXT) {
+            throw new BackupIntegrityException("column '" + name() + "' (" + role + ") of part " + part + " is "
+                    + type + "; it must be a TIMESTAMP adjusted to UTC (isAdjustedToUTC=true) or an ISO-8601"
+                    + " string such as \"2024-01-31T02:00:00Z\"");
         }
     }
 
@@ -196,7 +290,8 @@ final class ParquetColumn {
                             : (long) reader.getInteger())
                     : reader.getLong();
             a[i] = value;
-            return shape != Shape.UNSIGNED || value >= 0;
+            // Long.MIN_VALUE is no identifier, as in the JSON reader (it marks a number that is not a long)
+            return (shape != Shape.UNSIGNED || value >= 0) && value != Bytes.NOT_A_LONG;
         }
         if (shape == Shape.TEXT) {
             ByteBuffer text = reader.getBinary().toByteBuffer();
@@ -268,12 +363,12 @@ final class ParquetColumn {
             case DATE -> LocalDate.ofEpochDay(reader.getInteger()).toString();
             case TIME -> {
                 long value = physical == PrimitiveTypeName.INT32 ? reader.getInteger() : reader.getLong();
-                yield LocalTime.ofNanoOfDay(toNanos(value)).toString();
+                yield DateTimeFormatter.ISO_LOCAL_TIME.format(LocalTime.ofNanoOfDay(toNanos(value)));
             }
             case TIMESTAMP -> instant(reader.getLong()).toString();
             case LOCAL_TIMESTAMP ->
-                LocalDateTime.ofInstant(instant(reader.getLong()), ZoneOffset.UTC)
-                        .toString();
+                DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
+                        LocalDateTime.ofInstant(instant(reader.getLong()), ZoneOffset.UTC));
             case BOOLEAN -> reader.getBoolean();
             case FLOAT -> number(reader.getFloat());
             case DOUBLE -> number(reader.getDouble());

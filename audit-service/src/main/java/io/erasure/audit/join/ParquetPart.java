@@ -85,6 +85,9 @@ final class ParquetPart implements Closeable {
 
     /** As {@link #download(InputStream, String, String)}, in memory up to {@code inMemoryBytes}. */
     static ParquetPart download(InputStream raw, String name, String sha256, int inMemoryBytes) throws IOException {
+        if (inMemoryBytes < 1) {
+            throw new IllegalArgumentException("inMemoryBytes must be positive, got " + inMemoryBytes);
+        }
         Path file = null;
         try (ChecksummedInputStream checked = new ChecksummedInputStream(raw)) {
             byte[] bytes = new byte[Math.min(1 << 20, inMemoryBytes)];
@@ -147,10 +150,11 @@ final class ParquetPart implements Closeable {
     /**
      * The flat column {@code column}, mapped to the platform's values.
      *
-     * @param role what the column is for, for the message if it is missing or unreadable
+     * @param declaredType the column's type in the manifest's schema
+     * @param role         what the column is for, for the message if it is missing or unreadable
      * @throws BackupIntegrityException if the part has no such flat column or its type cannot be mapped
      */
-    ParquetColumn column(String column, String role) {
+    ParquetColumn column(String column, String declaredType, String role) {
         if (!schema.containsField(column)) {
             List<String> names = schema.getFields().stream().map(Type::getName).toList();
             throw new BackupIntegrityException(
@@ -162,7 +166,8 @@ final class ParquetPart implements Closeable {
                     + " is " + (type.isPrimitive() ? "repeated" : "a group")
                     + "; only a flat column can be an identifier or key column");
         }
-        return ParquetColumn.of(name, type.asPrimitiveType(), schema.getColumnDescription(new String[] {column}));
+        return ParquetColumn.of(
+                name, type.asPrimitiveType(), schema.getColumnDescription(new String[] {column}), declaredType);
     }
 
     /**
@@ -176,15 +181,31 @@ final class ParquetPart implements Closeable {
         }
         MessageType projection = new MessageType(schema.getName(), fields);
         reader.setRequestedSchema(projection);
-        PageReadStore pages = reader.readRowGroup(rowGroup);
+        PageReadStore pages;
+        try {
+            pages = reader.readRowGroup(rowGroup);
+        } catch (IOException e) {
+            // the bytes are checked and local: a chunk that cannot be read is damage, not a failure worth a retry
+            throw new BackupIntegrityException(
+                    "part " + name + " matches its manifest's SHA-256 but its row group " + rowGroup
+                            + " cannot be read: " + BackupJson.rootMessage(e),
+                    e);
+        }
         if (pages == null) {
             throw new BackupIntegrityException("part " + name + " ends before its row group " + rowGroup);
         }
         ColumnReadStoreImpl store = new ColumnReadStoreImpl(
                 pages, VALUES_ONLY, projection, reader.getFileMetaData().getCreatedBy());
         ColumnReader[] readers = new ColumnReader[columns.size()];
+        long rows = rowCount(rowGroup);
         for (int i = 0; i < readers.length; i++) {
             readers[i] = store.getColumnReader(columns.get(i).descriptor());
+            // a flat column holds one value (or null) per row: any other count would shift values between rows
+            if (readers[i].getTotalValueCount() != rows) {
+                throw new BackupIntegrityException("column '" + columns.get(i).name() + "' of part " + name
+                        + " holds " + readers[i].getTotalValueCount() + " values in row group " + rowGroup
+                        + ", which has " + rows + " rows");
+            }
         }
         return readers;
     }

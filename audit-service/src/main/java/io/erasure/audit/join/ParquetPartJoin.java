@@ -2,6 +2,8 @@ package io.erasure.audit.join;
 
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.BackupJson;
+import io.erasure.model.backup.BackupSchema;
+import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.candidate.Candidate;
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.io.InputStream;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +39,7 @@ public final class ParquetPartJoin implements PartJoiner {
     private static final int KEPT_IDENTIFIER = -1;
 
     private final int inMemoryBytes;
+    private final Map<String, String> declaredTypes;
     private final List<String> keyColumns;
     private final String identifierColumn;
     private final IdentifierSet identifiers;
@@ -53,13 +57,23 @@ public final class ParquetPartJoin implements PartJoiner {
      * @param keyColumns       the dataset's primary key, in order: each candidate carries all of them
      * @param identifierColumn the dataset's identifier column
      */
-    public ParquetPartJoin(List<String> keyColumns, String identifierColumn, IdentifierSet identifiers) {
-        this(keyColumns, identifierColumn, identifiers, ParquetPart.IN_MEMORY_BYTES);
+    public ParquetPartJoin(
+            BackupSchema schema, List<String> keyColumns, String identifierColumn, IdentifierSet identifiers) {
+        this(schema, keyColumns, identifierColumn, identifiers, ParquetPart.IN_MEMORY_BYTES);
     }
 
     /** With parts larger than {@code inMemoryBytes} read from a temporary file. */
-    ParquetPartJoin(List<String> keyColumns, String identifierColumn, IdentifierSet identifiers, int inMemoryBytes) {
+    ParquetPartJoin(
+            BackupSchema schema,
+            List<String> keyColumns,
+            String identifierColumn,
+            IdentifierSet identifiers,
+            int inMemoryBytes) {
         this.inMemoryBytes = inMemoryBytes;
+        this.declaredTypes = new HashMap<>();
+        for (ColumnSchema column : schema.columns()) {
+            declaredTypes.put(column.name(), column.type());
+        }
         this.keyColumns = List.copyOf(keyColumns);
         this.identifierColumn = identifierColumn;
         this.identifiers = identifiers;
@@ -72,7 +86,8 @@ public final class ParquetPartJoin implements PartJoiner {
                 throw new BackupIntegrityException("part " + part.name() + " has " + file.rowCount()
                         + " rows but its manifest says " + part.rowCount());
             }
-            ParquetColumn identifier = file.column(identifierColumn, "the dataset's identifier column");
+            ParquetColumn identifier =
+                    file.column(identifierColumn, declared(identifierColumn), "the dataset's identifier column");
             identifier.requireIdentifier(identifiers.kind(), "the dataset's identifier column");
             // a signed integer identifier is kept from the lookups; any other is read again, as text, for the
             // matching rows only
@@ -90,7 +105,7 @@ public final class ParquetPartJoin implements PartJoiner {
                 }
                 int index = indexOf(decoded, column);
                 if (index < 0) {
-                    decoded.add(file.column(column, "a primary key column"));
+                    decoded.add(file.column(column, declared(column), "a primary key column"));
                     index = decoded.size() - 1;
                 }
                 keyIndex[k] = index;
@@ -185,6 +200,15 @@ public final class ParquetPartJoin implements PartJoiner {
                 throw new SinkFailure(e);
             }
         }
+    }
+
+    /** The manifest's type of {@code column}; the planner checked that every key and identifier column has one. */
+    private String declared(String column) {
+        String type = declaredTypes.get(column);
+        if (type == null) {
+            throw new BackupIntegrityException("the manifest's schema has no column '" + column + "'");
+        }
+        return type;
     }
 
     private static int indexOf(List<ParquetColumn> columns, String name) {

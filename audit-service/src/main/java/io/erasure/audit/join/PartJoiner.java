@@ -31,6 +31,6 @@ public sealed interface PartJoiner permits PartJoin, ParquetPartJoin {
             IdentifierSet identifiers) {
         return format.streamed()
                 ? new PartJoin(format, schema, keyColumns, identifierColumn, identifiers)
-                : new ParquetPartJoin(keyColumns, identifierColumn, identifiers);
+                : new ParquetPartJoin(schema, keyColumns, identifierColumn, identifiers);
     }
 }

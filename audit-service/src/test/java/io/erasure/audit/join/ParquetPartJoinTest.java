@@ -9,8 +9,11 @@ import io.erasure.audit.testdata.ParquetParts;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.BackupRow;
 import io.erasure.backup.format.Sha256;
+import io.erasure.model.backup.BackupSchema;
+import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.candidate.Candidate;
+import io.erasure.model.dataset.KeyColumns;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -22,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,6 +57,19 @@ class ParquetPartJoinTest {
               optional group tags (LIST) { repeated group list { optional binary element (STRING); } }
             }""";
 
+    /** The manifest's types of the columns these tests read; any other column is declared text. */
+    private static final Map<String, String> DECLARED = Map.of(
+            "account", "uuid",
+            "placed", "timestamp",
+            "day", "date",
+            "amount", "numeric(12,2)",
+            "seq", "bigint",
+            "local", "timestamp",
+            "legacy", "timestamp",
+            "tags", "list<text>",
+            "customer_id", "bigint",
+            "started", "bigint");
+
     private static final UUID GONE = UUID.fromString("00000000-0000-0000-0000-00000000000a");
     private static final UUID KEPT = UUID.fromString("00000000-0000-0000-0000-00000000000b");
 
@@ -79,7 +96,7 @@ class ParquetPartJoinTest {
         first.put("day", "2024-01-31");
         first.put("amount", new BigDecimal("1234.56"));
         first.put("seq", new BigInteger("18446744073709551615"));
-        first.put("local", "2024-01-31T02:00");
+        first.put("local", "2024-01-31T02:00:00");
         assertThat(found.get(0)).isEqualTo(new Candidate(first, GONE.toString(), null));
         assertThat(found.get(1).key())
                 .containsEntry("placed", "2024-01-31T02:00:00.002Z")
@@ -118,9 +135,45 @@ class ParquetPartJoinTest {
 
         assertThatThrownBy(() -> join(part, List.of("customer_id"), "customer_id", PartJoinTest.numericSet(Set.of(1L))))
                 .isInstanceOf(BackupIntegrityException.class)
-                .hasMessageStartingWith("column 'customer_id' (the dataset's identifier column) of part"
-                        + " part-00000.parquet is optional binary customer_id (STRING), which cannot be compared with"
-                        + " integer identifiers");
+                .hasMessage("column 'customer_id' of part part-00000.parquet is optional binary customer_id (STRING),"
+                        + " which cannot hold the manifest's type 'bigint' (an INT32 or INT64 integer); fix the"
+                        + " manifest's schema or the export");
+    }
+
+    @Test
+    void textWrittenAsPlainBinaryIsReadAsTextWhereTheManifestSaysText() throws IOException {
+        MessageType type = MessageTypeParser.parseMessageType(
+                "message m { optional binary member; optional binary device; required int64 started; }");
+        Part part = write(type, 50, (g, i) -> {
+            g.append("member", Binary.fromString(GeneratedData.account(i % 10)));
+            g.append("device", Binary.fromString("dev-" + i));
+            g.append("started", (long) i);
+        });
+
+        List<Candidate> found = join(
+                part,
+                List.of("member", "device", "started"),
+                "member",
+                PartJoinTest.stringSet(Set.of(GeneratedData.account(7))));
+
+        assertThat(found).hasSize(5);
+        assertThat(found.get(0).identifier()).isEqualTo("acct-\"7\"");
+        assertThat(found.get(0).key()).containsEntry("device", "dev-7").containsEntry("started", 7L);
+    }
+
+    @Test
+    void aLocalTimestampCannotSayWhenAnIdentifierBecameDeletable() {
+        MessageType type = MessageTypeParser.parseMessageType(
+                "message m { optional int64 deleted_at (TIMESTAMP(MICROS,false)); }");
+        ParquetColumn column = ParquetColumn.of(
+                "part-00000.parquet",
+                type.getType("deleted_at").asPrimitiveType(),
+                type.getColumnDescription(new String[] {"deleted_at"}),
+                "timestamp");
+
+        assertThatThrownBy(() -> column.requireTimestamp("the identifier source's deletable-since column"))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageContaining("it must be a TIMESTAMP adjusted to UTC");
     }
 
     @Test
@@ -146,7 +199,10 @@ class ParquetPartJoinTest {
         List<Candidate> found = new ArrayList<>();
 
         assertThatThrownBy(() -> new ParquetPartJoin(
-                                List.of("customer_id", "order_id"), "customer_id", PartJoinTest.numericSet(Set.of(1L)))
+                                GeneratedData.ORDERS,
+                                List.of("customer_id", "order_id"),
+                                "customer_id",
+                                PartJoinTest.numericSet(Set.of(1L)))
                         .join(new ByteArrayInputStream(damaged), part.entry(), found::add))
                 .isInstanceOf(BackupIntegrityException.class)
                 .hasMessageStartingWith("checksum mismatch for part part-00004.parquet");
@@ -189,9 +245,9 @@ class ParquetPartJoinTest {
         int small = part.bytes().length / 3;
 
         List<Candidate> fromFile = new ArrayList<>();
-        new ParquetPartJoin(List.of("customer_id", "order_id"), "customer_id", set, small)
+        new ParquetPartJoin(GeneratedData.ORDERS, List.of("customer_id", "order_id"), "customer_id", set, small)
                 .join(new ByteArrayInputStream(part.bytes()), part.entry(), fromFile::add);
-        assertThatThrownBy(() -> new ParquetPartJoin(List.of("nope"), "customer_id", set, small)
+        assertThatThrownBy(() -> new ParquetPartJoin(GeneratedData.ORDERS, List.of("nope"), "customer_id", set, small)
                         .join(new ByteArrayInputStream(part.bytes()), part.entry(), c -> {}))
                 .isInstanceOf(BackupIntegrityException.class);
 
@@ -237,11 +293,22 @@ class ParquetPartJoinTest {
     private static List<Candidate> join(Part part, List<String> keys, String identifier, IdentifierSet set)
             throws IOException {
         List<Candidate> found = new ArrayList<>();
-        JoinResult result = new ParquetPartJoin(keys, identifier, set)
+        List<ColumnSchema> columns = new ArrayList<>();
+        for (String column : new LinkedHashSet<>(concat(identifier, keys))) {
+            columns.add(new ColumnSchema(column, DECLARED.getOrDefault(column, "text")));
+        }
+        BackupSchema schema = new BackupSchema(columns, KeyColumns.of(keys, List.of()), identifier);
+        JoinResult result = new ParquetPartJoin(schema, keys, identifier, set)
                 .join(new ByteArrayInputStream(part.bytes()), part.entry(), found::add);
         assertThat(result.rowsScanned()).isEqualTo(part.entry().rowCount());
         assertThat(result.candidates()).isEqualTo(found.size());
         return found;
+    }
+
+    private static List<String> concat(String first, List<String> rest) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(rest);
+        return all;
     }
 
     private static IdentifierSet uuids(UUID... ids) {
