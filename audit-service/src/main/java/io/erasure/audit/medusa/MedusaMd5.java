@@ -1,8 +1,8 @@
 package io.erasure.audit.medusa;
 
 import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.backup.format.DigestingInputStream;
 import io.erasure.model.check.Require;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -80,12 +80,10 @@ public final class MedusaMd5 {
     }
 
     /** The object's bytes, hashed as they pass. */
-    public final class Checked extends FilterInputStream {
+    public final class Checked extends DigestingInputStream {
         private final MessageDigest whole = md5();
         private final MessageDigest part = md5();
         private final MessageDigest ofParts = md5();
-        private final byte[] drain = new byte[64 * 1024];
-        private long read;
         private long inPart;
 
         Checked(InputStream in) {
@@ -93,41 +91,7 @@ public final class MedusaMd5 {
         }
 
         @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = in.read(buffer, offset, length);
-            if (n > 0) {
-                update(buffer, offset, n);
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long skipped = 0;
-            while (skipped < n) {
-                int r = read(drain, 0, (int) Math.min(drain.length, n - skipped));
-                if (r < 0) {
-                    break;
-                }
-                skipped += r;
-            }
-            return skipped;
-        }
-
-        @Override
-        public boolean markSupported() {
-            return false;
-        }
-
-        private void update(byte[] buffer, int offset, int length) {
-            read += length;
+        protected void observe(byte[] buffer, int offset, int length) {
             if (parts == 0) {
                 whole.update(buffer, offset, length);
                 return;
@@ -153,9 +117,8 @@ public final class MedusaMd5 {
          * @throws BackupIntegrityException naming the object if either differs from the manifest
          */
         public void verify() throws IOException {
-            while (read(drain, 0, drain.length) >= 0) {
-                // the whole object counts
-            }
+            drain();
+            long read = bytesRead();
             if (read != size) {
                 throw new BackupIntegrityException("object " + object + " has " + read + " bytes but the Medusa"
                         + " manifest says " + size + "; it is truncated or was replaced after the backup");

@@ -30,13 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.NanoTime;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -263,31 +257,8 @@ class ParquetPartJoinTest {
         }
     }
 
-    interface Row {
-        void fill(Group group, int index);
-    }
-
-    private static Part write(MessageType type, int rows, Row row) throws IOException {
-        Path file = Files.createTempFile("parquet-test-", ".parquet");
-        Files.delete(file);
-        try {
-            SimpleGroupFactory groups = new SimpleGroupFactory(type);
-            try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file))
-                    .withConf(new PlainParquetConfiguration())
-                    .withType(type)
-                    .withRowGroupSize(ParquetParts.ROW_GROUP_BYTES)
-                    .build()) {
-                for (int i = 0; i < rows; i++) {
-                    Group group = groups.newGroup();
-                    row.fill(group, i);
-                    writer.write(group);
-                }
-            }
-            byte[] bytes = Files.readAllBytes(file);
-            return new Part(bytes, new ManifestPart("part-00000.parquet", rows, Sha256.hex(bytes)));
-        } finally {
-            Files.deleteIfExists(file);
-        }
+    private static Part write(MessageType type, int rows, ParquetParts.Row row) throws IOException {
+        return ParquetParts.write("part-00000.parquet", type, rows, row);
     }
 
     private static List<Candidate> join(Part part, List<String> keys, String identifier, IdentifierSet set)

@@ -57,9 +57,26 @@ public final class ParquetParts {
         return part(S3Layout.partName(index, BackupFormat.PARQUET), messageType(schema, rows), schema, rows);
     }
 
-    /** Writes {@code rows} under {@code type} (which may differ from what {@code schema} says, to test that). */
+    /** Writes {@code rows} under {@code type}, each column's value as {@code schema} lists it. */
     public static GeneratedData.Part part(String name, MessageType type, BackupSchema schema, List<BackupRow> rows)
             throws IOException {
+        return write(name, type, rows.size(), (group, i) -> {
+            for (ColumnSchema column : schema.columns()) {
+                Object value = rows.get(i).values().get(column.name());
+                if (value != null) {
+                    append(group, type.getType(column.name()), value);
+                }
+            }
+        });
+    }
+
+    /** Fills one row of a part. */
+    public interface Row {
+        void fill(Group group, int index);
+    }
+
+    /** Writes {@code rows} rows under {@code type}, snappy, in small row groups and pages. */
+    public static GeneratedData.Part write(String name, MessageType type, int rows, Row row) throws IOException {
         Path file = Files.createTempFile("parquet-part-", ".parquet");
         Files.delete(file);
         try {
@@ -71,19 +88,14 @@ public final class ParquetParts {
                     .withRowGroupSize(ROW_GROUP_BYTES)
                     .withPageSize(4 * 1024)
                     .build()) {
-                for (BackupRow row : rows) {
+                for (int i = 0; i < rows; i++) {
                     Group group = groups.newGroup();
-                    for (ColumnSchema column : schema.columns()) {
-                        Object value = row.values().get(column.name());
-                        if (value != null) {
-                            append(group, type.getType(column.name()), value);
-                        }
-                    }
+                    row.fill(group, i);
                     writer.write(group);
                 }
             }
             byte[] bytes = Files.readAllBytes(file);
-            return new GeneratedData.Part(bytes, new ManifestPart(name, rows.size(), Sha256.hex(bytes)));
+            return new GeneratedData.Part(bytes, new ManifestPart(name, rows, Sha256.hex(bytes)));
         } finally {
             Files.deleteIfExists(file);
         }
