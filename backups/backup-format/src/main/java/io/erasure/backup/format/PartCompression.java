@@ -55,6 +55,13 @@ public final class PartCompression {
         }
     }
 
+    /** Fails with {@link #notStreamed}'s message unless {@code format} is written and read as a stream. */
+    public static void requireStreamed(BackupFormat format) {
+        if (!format.streamed()) {
+            throw notStreamed();
+        }
+    }
+
     private static IllegalArgumentException notStreamed() {
         return new IllegalArgumentException("PARQUET parts are columnar files, not streams: the exporter writes"
                 + " JSONL_GZIP, JSONL_ZSTD or CSV, and only the audit reads Parquet parts (by column)");

@@ -3,6 +3,7 @@ package io.erasure.backup.export.snapshot;
 import io.erasure.backup.export.throttle.RowRateLimiter;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupJson;
+import io.erasure.backup.format.PartCompression;
 import io.erasure.backup.format.PartWriter;
 import io.erasure.model.backup.BackupManifest;
 import io.erasure.model.backup.ColumnSchema;
@@ -71,6 +72,8 @@ public final class SnapshotExporter {
 
     public ExportResult export(String dataset, BackupLocation location, TableExport table, RowRateLimiter limiter)
             throws IOException, InterruptedException {
+        // refused before any progress is written: the exporter writes streamed formats only
+        PartCompression.requireStreamed(location.format());
         Optional<ExportProgress> resumable = resumable(location, table);
         ExportProgress progress = resumable.orElseGet(() -> {
             Instant start = clock.instant();
