@@ -1,0 +1,201 @@
+package io.erasure.audit.medusa;
+
+import io.erasure.audit.medusa.MedusaBackup.Node;
+import io.erasure.audit.medusa.MedusaBackup.StoredObject;
+import io.erasure.audit.medusa.MedusaBackup.Table;
+import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.backup.format.BackupJson;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Medusa backups in a bucket, read from their metadata only: {@code [<prefix>/]<fqdn>/<backup>/meta/} holds
+ * {@code schema.cql} (written first, so its time is the node's start), {@code tokenmap.json} (the cluster's nodes),
+ * {@code manifest.json} (written last: the node's backup is complete once it exists) and, for a differential backup,
+ * a {@code differential} marker. A backup is complete once every node of its token map has its manifest.
+ */
+public final class MedusaBucket {
+
+    private static final String META = "meta/";
+
+    private final S3Client s3;
+    private final String bucket;
+    private final String prefix;
+
+    /** @param prefix Medusa's storage prefix, empty for none */
+    public MedusaBucket(S3Client s3, String bucket, String prefix) {
+        this.s3 = s3;
+        this.bucket = bucket;
+        this.prefix = prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/";
+    }
+
+    /** The newest complete backup (by start), or empty if none is complete. */
+    public Optional<MedusaBackup> latestComplete() {
+        Map<String, Instant> starts = new HashMap<>();
+        Map<String, Set<String>> nodesByBackup = new TreeMap<>();
+        for (String fqdn : folders(prefix)) {
+            for (String backup : folders(prefix + fqdn + "/")) {
+                if (backup.equals("data")) {
+                    continue; // a differential node's shared SSTables, not a backup
+                }
+                nodesByBackup.computeIfAbsent(backup, b -> new TreeSet<>()).add(fqdn);
+            }
+        }
+        List<String> complete = new ArrayList<>();
+        for (var entry : nodesByBackup.entrySet()) {
+            Optional<Instant> started = completeStart(entry.getKey(), entry.getValue());
+            if (started.isPresent()) {
+                starts.put(entry.getKey(), started.get());
+                complete.add(entry.getKey());
+            }
+        }
+        return complete.stream().max(Comparator.comparing(starts::get)).map(this::read);
+    }
+
+    /**
+     * The backup {@code name}, with every node's manifest.
+     *
+     * @throws BackupIntegrityException if it is incomplete, or a metadata file is missing or malformed
+     */
+    public MedusaBackup read(String name) {
+        Set<String> expected = tokenMapNodes(name, anyNode(name));
+        List<Node> nodes = new ArrayList<>();
+        for (String fqdn : expected) {
+            String meta = prefix + fqdn + "/" + name + "/" + META;
+            Instant started = lastModified(meta + "schema.cql").orElseThrow(() -> incomplete(name, fqdn, "schema.cql"));
+            if (lastModified(meta + "manifest.json").isEmpty()) {
+                throw incomplete(name, fqdn, "manifest.json");
+            }
+            boolean differential = lastModified(meta + "differential").isPresent();
+            nodes.add(new Node(fqdn, started, differential, manifest(meta + "manifest.json")));
+        }
+        Instant started =
+                nodes.stream().map(Node::started).min(Comparator.naturalOrder()).orElseThrow();
+        return new MedusaBackup(name, started, nodes);
+    }
+
+    private Optional<Instant> completeStart(String name, Set<String> present) {
+        Set<String> expected;
+        try {
+            expected = tokenMapNodes(name, present.iterator().next());
+        } catch (BackupIntegrityException e) {
+            return Optional.empty();
+        }
+        Instant started = null;
+        for (String fqdn : expected) {
+            String meta = prefix + fqdn + "/" + name + "/" + META;
+            Optional<Instant> schema = lastModified(meta + "schema.cql");
+            if (schema.isEmpty() || lastModified(meta + "manifest.json").isEmpty()) {
+                return Optional.empty();
+            }
+            started = started == null || schema.get().isBefore(started) ? schema.get() : started;
+        }
+        return Optional.ofNullable(started);
+    }
+
+    private String anyNode(String name) {
+        for (String fqdn : folders(prefix)) {
+            if (lastModified(prefix + fqdn + "/" + name + "/" + META + "tokenmap.json")
+                    .isPresent()) {
+                return fqdn;
+            }
+        }
+        throw new BackupIntegrityException("no node of Medusa backup '" + name + "' under s3://" + bucket + "/" + prefix
+                + " has a meta/tokenmap.json");
+    }
+
+    /** The nodes the backup's token map names: every one of them must have backed up. */
+    private Set<String> tokenMapNodes(String name, String fqdn) {
+        String key = prefix + fqdn + "/" + name + "/" + META + "tokenmap.json";
+        JsonNode map = json(key);
+        if (!map.isObject() || map.isEmpty()) {
+            throw new BackupIntegrityException("tokenmap " + key + " is not an object of nodes by name");
+        }
+        return new TreeSet<>(map.propertyNames());
+    }
+
+    /** {@code [{keyspace, columnfamily, objects: [{path, size, MD5}]}]}. */
+    private List<Table> manifest(String key) {
+        JsonNode root = json(key);
+        if (!root.isArray()) {
+            throw new BackupIntegrityException("Medusa manifest " + key + " is not a list of tables");
+        }
+        List<Table> tables = new ArrayList<>();
+        for (JsonNode entry : root) {
+            String keyspace = text(entry, "keyspace", key);
+            String columnFamily = text(entry, "columnfamily", key);
+            JsonNode objects = entry.get("objects");
+            if (objects == null || !objects.isArray()) {
+                throw new BackupIntegrityException("Medusa manifest " + key + ": table " + keyspace + "." + columnFamily
+                        + " has no list of objects");
+            }
+            List<StoredObject> stored = new ArrayList<>();
+            for (JsonNode object : objects) {
+                JsonNode size = object.get("size");
+                if (size == null || !size.canConvertToLong() || size.longValue() < 0) {
+                    throw new BackupIntegrityException("Medusa manifest " + key + ": an object of " + keyspace + "."
+                            + columnFamily + " has no size");
+                }
+                stored.add(new StoredObject(text(object, "path", key), size.longValue(), text(object, "MD5", key)));
+            }
+            tables.add(new Table(keyspace, columnFamily, stored));
+        }
+        return tables;
+    }
+
+    private static String text(JsonNode node, String field, String key) {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isString() || value.stringValue().isBlank()) {
+            throw new BackupIntegrityException("Medusa manifest " + key + " has an entry without '" + field + "'");
+        }
+        return value.stringValue();
+    }
+
+    private JsonNode json(String key) {
+        byte[] bytes;
+        try {
+            bytes = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
+        } catch (NoSuchKeyException e) {
+            throw new BackupIntegrityException("s3://" + bucket + "/" + key + " does not exist", e);
+        }
+        try {
+            return BackupJson.MAPPER.readTree(bytes);
+        } catch (RuntimeException e) {
+            throw new BackupIntegrityException(
+                    "s3://" + bucket + "/" + key + " is not valid JSON: " + BackupJson.rootMessage(e), e);
+        }
+    }
+
+    private Optional<Instant> lastModified(String key) {
+        return s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(key)).contents().stream()
+                .filter(o -> o.key().equals(key))
+                .map(S3Object::lastModified)
+                .findFirst();
+    }
+
+    /** The names of the folders right under {@code folder}. */
+    private List<String> folders(String folder) {
+        return s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(folder).delimiter("/")).commonPrefixes().stream()
+                .map(CommonPrefix::prefix)
+                .map(p -> p.substring(folder.length(), p.length() - 1))
+                .toList();
+    }
+
+    private BackupIntegrityException incomplete(String name, String fqdn, String file) {
+        return new BackupIntegrityException("Medusa backup '" + name + "' is incomplete: node " + fqdn + " has no "
+                + "meta/" + file + " under s3://" + bucket + "/" + prefix + fqdn + "/" + name + "/");
+    }
+}
