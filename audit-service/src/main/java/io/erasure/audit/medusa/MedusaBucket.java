@@ -18,7 +18,6 @@ import java.util.TreeSet;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Object;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -74,13 +73,19 @@ public final class MedusaBucket {
         Set<String> expected = tokenMapNodes(name, anyNode(name));
         List<Node> nodes = new ArrayList<>();
         for (String fqdn : expected) {
-            String meta = prefix + fqdn + "/" + name + "/" + META;
-            Instant started = lastModified(meta + "schema.cql").orElseThrow(() -> incomplete(name, fqdn, "schema.cql"));
-            if (lastModified(meta + "manifest.json").isEmpty()) {
+            Map<String, Instant> meta = metaFiles(fqdn, name);
+            Instant started = meta.get("schema.cql");
+            if (started == null) {
+                throw incomplete(name, fqdn, "schema.cql");
+            }
+            if (!meta.containsKey("manifest.json")) {
                 throw incomplete(name, fqdn, "manifest.json");
             }
-            boolean differential = lastModified(meta + "differential").isPresent();
-            nodes.add(new Node(fqdn, started, differential, manifest(meta + "manifest.json")));
+            nodes.add(new Node(
+                    fqdn,
+                    started,
+                    meta.containsKey("differential"),
+                    manifest(prefix + fqdn + "/" + name + "/" + META + "manifest.json")));
         }
         Instant started =
                 nodes.stream().map(Node::started).min(Comparator.naturalOrder()).orElseThrow();
@@ -96,20 +101,19 @@ public final class MedusaBucket {
         }
         Instant started = null;
         for (String fqdn : expected) {
-            String meta = prefix + fqdn + "/" + name + "/" + META;
-            Optional<Instant> schema = lastModified(meta + "schema.cql");
-            if (schema.isEmpty() || lastModified(meta + "manifest.json").isEmpty()) {
+            Map<String, Instant> meta = metaFiles(fqdn, name);
+            Instant schema = meta.get("schema.cql");
+            if (schema == null || !meta.containsKey("manifest.json")) {
                 return Optional.empty();
             }
-            started = started == null || schema.get().isBefore(started) ? schema.get() : started;
+            started = started == null || schema.isBefore(started) ? schema : started;
         }
         return Optional.ofNullable(started);
     }
 
     private String anyNode(String name) {
         for (String fqdn : folders(prefix)) {
-            if (lastModified(prefix + fqdn + "/" + name + "/" + META + "tokenmap.json")
-                    .isPresent()) {
+            if (metaFiles(fqdn, name).containsKey("tokenmap.json")) {
                 return fqdn;
             }
         }
@@ -179,11 +183,14 @@ public final class MedusaBucket {
         }
     }
 
-    private Optional<Instant> lastModified(String key) {
-        return s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(key)).contents().stream()
-                .filter(o -> o.key().equals(key))
-                .map(S3Object::lastModified)
-                .findFirst();
+    /** The files of a node's {@code meta/} folder with their upload times, in one listing. */
+    private Map<String, Instant> metaFiles(String fqdn, String name) {
+        String meta = prefix + fqdn + "/" + name + "/" + META;
+        Map<String, Instant> files = new HashMap<>();
+        s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(meta))
+                .contents()
+                .forEach(o -> files.put(o.key().substring(meta.length()), o.lastModified()));
+        return files;
     }
 
     /** The names of the folders right under {@code folder}. */
