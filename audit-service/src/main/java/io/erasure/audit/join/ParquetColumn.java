@@ -13,7 +13,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -188,9 +187,7 @@ final class ParquetColumn {
         }
 
         static TypeFamily of(String declared) {
-            String base = declared.trim().toLowerCase(Locale.ROOT);
-            int paren = base.indexOf('(');
-            base = (paren < 0 ? base : base.substring(0, paren)).trim();
+            String base = ColumnTypes.base(declared);
             if (ColumnTypes.isIntegral(declared)) {
                 return INTEGER;
             } else if (ColumnTypes.isDecimal(declared)) {

@@ -45,7 +45,8 @@ public final class ColumnTypes {
         return BOOLEAN.contains(base(type));
     }
 
-    private static String base(String type) {
+    /** The type's name without its parameters, lower-case: {@code numeric(10,2)} is {@code numeric}. */
+    public static String base(String type) {
         String t = type.trim().toLowerCase(Locale.ROOT);
         int paren = t.indexOf('(');
         return (paren < 0 ? t : t.substring(0, paren)).trim();
