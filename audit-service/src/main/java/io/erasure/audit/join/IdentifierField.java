@@ -1,5 +1,8 @@
 package io.erasure.audit.join;
 
+import io.erasure.identifiers.IdentifierHash;
+import io.erasure.identifiers.IdentifierKind;
+import io.erasure.identifiers.IdentifierSet;
 import java.nio.charset.StandardCharsets;
 
 /** Turns the identifier field of a scanned record into the two longs the {@link IdentifierSet} compares. */
@@ -37,11 +40,5 @@ final class IdentifierField {
             return true;
         }
         return false;
-    }
-
-    /** The hash of a string identifier, as the set stores it (used when loading identifiers from text). */
-    static void hash(String identifier, long[] a, long[] b, int i) {
-        byte[] text = identifier.getBytes(StandardCharsets.UTF_8);
-        IdentifierHash.hash(text, 0, text.length, a, b, i);
     }
 }

@@ -2,6 +2,8 @@ package io.erasure.audit.join;
 
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.ColumnTypes;
+import io.erasure.identifiers.IdentifierHash;
+import io.erasure.identifiers.IdentifierKind;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -303,7 +305,7 @@ final class ParquetColumn {
             return true;
         }
         Object value = value(reader);
-        IdentifierField.hash(
+        IdentifierHash.hash(
                 value instanceof BigDecimal decimal ? decimal.toPlainString() : String.valueOf(value), a, b, i);
         return true;
     }

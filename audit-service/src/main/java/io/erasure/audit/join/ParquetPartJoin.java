@@ -2,6 +2,8 @@ package io.erasure.audit.join;
 
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.BackupJson;
+import io.erasure.identifiers.IdentifierKind;
+import io.erasure.identifiers.IdentifierSet;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.backup.ManifestPart;

@@ -4,6 +4,7 @@ import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.ChecksummedInputStream;
 import io.erasure.backup.format.PartCompression;
+import io.erasure.identifiers.IdentifierSet;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.candidate.Candidate;

@@ -1,5 +1,6 @@
 package io.erasure.audit.join;
 
+import io.erasure.identifiers.IdentifierSet;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.dataset.BackupFormat;

@@ -1,6 +1,6 @@
 package io.erasure.audit.units;
 
-import io.erasure.audit.join.IdentifierKind;
+import io.erasure.identifiers.IdentifierKind;
 import io.erasure.model.check.Require;
 import java.time.Instant;
 import java.util.List;

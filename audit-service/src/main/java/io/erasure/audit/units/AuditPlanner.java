@@ -1,8 +1,9 @@
 package io.erasure.audit.units;
 
-import io.erasure.audit.join.IdentifierKind;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.backup.format.ColumnTypes;
+import io.erasure.identifiers.IdentifierKind;
 import io.erasure.model.backup.BackupManifest;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
@@ -87,11 +88,18 @@ public final class AuditPlanner {
                 identifierManifestKey,
                 source.identifierColumn(),
                 source.deletableSinceColumn(),
-                IdentifierKind.of(sourceIdentifier.type(), dataIdentifier.type()),
+                identifierKind(sourceIdentifier.type(), dataIdentifier.type()),
                 deletableUpTo,
                 now);
         progress.savePlan(plan);
         return plan;
+    }
+
+    /** Integers compare as integers only when both backups type the identifier as an integer type. */
+    static IdentifierKind identifierKind(String identifierBackupType, String dataBackupType) {
+        return ColumnTypes.isIntegral(identifierBackupType) && ColumnTypes.isIntegral(dataBackupType)
+                ? IdentifierKind.NUMERIC
+                : IdentifierKind.STRING;
     }
 
     private String latestManifestKey(String what, BackupLocation location) {

@@ -1,9 +1,9 @@
 package io.erasure.audit.units;
 
-import io.erasure.audit.join.IdentifierSet;
 import io.erasure.audit.join.IdentifierSetLoader;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.identifiers.IdentifierSet;
 import io.erasure.model.backup.BackupManifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;

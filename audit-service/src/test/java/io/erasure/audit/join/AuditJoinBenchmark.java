@@ -4,6 +4,11 @@ import io.erasure.audit.candidates.CandidateFileWriter;
 import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.PartCompression;
 import io.erasure.backup.format.Sha256;
+import io.erasure.identifiers.HashedIdentifierSet;
+import io.erasure.identifiers.IdentifierHash;
+import io.erasure.identifiers.IdentifierKind;
+import io.erasure.identifiers.IdentifierSet;
+import io.erasure.identifiers.LongIdentifierSet;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.backup.ManifestPart;
@@ -134,7 +139,7 @@ public final class AuditJoinBenchmark {
             long[] h2 = new long[1];
             for (int i = 0; i < idCount; i++) {
                 strings[i] = randomString(random, 24);
-                IdentifierField.hash(strings[i], h1, h2, 0);
+                IdentifierHash.hash(strings[i], h1, h2, 0);
                 hashed.add(h1[0], h2[0]);
             }
             set = hashed;

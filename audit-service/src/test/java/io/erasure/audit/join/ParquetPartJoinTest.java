@@ -9,6 +9,7 @@ import io.erasure.audit.testdata.ParquetParts;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.BackupRow;
 import io.erasure.backup.format.Sha256;
+import io.erasure.identifiers.IdentifierSet;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.backup.ManifestPart;

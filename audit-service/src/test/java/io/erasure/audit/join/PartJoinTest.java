@@ -10,6 +10,10 @@ import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.BackupRow;
 import io.erasure.backup.format.Sha256;
+import io.erasure.identifiers.HashedIdentifierSet;
+import io.erasure.identifiers.IdentifierHash;
+import io.erasure.identifiers.IdentifierSet;
+import io.erasure.identifiers.LongIdentifierSet;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.candidate.Candidate;
@@ -44,7 +48,7 @@ class PartJoinTest {
         long[] a = new long[1];
         long[] b = new long[1];
         for (String id : ids) {
-            IdentifierField.hash(id, a, b, 0);
+            IdentifierHash.hash(id, a, b, 0);
             set.add(a[0], b[0]);
         }
         return set;

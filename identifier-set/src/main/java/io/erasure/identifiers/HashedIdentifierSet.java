@@ -1,4 +1,4 @@
-package io.erasure.audit.join;
+package io.erasure.identifiers;
 
 /**
  * String identifiers as 128-bit hashes ({@link IdentifierHash}) in two parallel {@code long[]}
@@ -93,6 +93,15 @@ public final class HashedIdentifierSet implements IdentifierSet {
             hits += h ? 1 : 0;
         }
         return hits;
+    }
+
+    @Override
+    public void forEach(Each each) {
+        for (int i = 0; i < capacity; i++) {
+            if (first[i] != 0) {
+                each.accept(first[i], second[i]);
+            }
+        }
     }
 
     @Override

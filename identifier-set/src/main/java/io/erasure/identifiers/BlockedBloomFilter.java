@@ -1,4 +1,4 @@
-package io.erasure.audit.join;
+package io.erasure.identifiers;
 
 /**
  * A register-blocked Bloom filter in front of an identifier table: one 64-bit word per identifier

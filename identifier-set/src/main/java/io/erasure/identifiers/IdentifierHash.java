@@ -1,4 +1,9 @@
-package io.erasure.audit.join;
+package io.erasure.identifiers;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 
 /**
  * MurmurHash3 x64 128-bit (seed 0) over the UTF-8 bytes of a string identifier, computed straight
@@ -6,7 +11,10 @@ package io.erasure.audit.join;
  * bits, two different identifiers collide with probability about n²/2¹²⁹ (for 10⁹ identifiers,
  * below 10⁻²¹), so a hashed set answers as exactly as a set of the strings themselves.
  */
-final class IdentifierHash {
+public final class IdentifierHash {
+
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
@@ -14,15 +22,15 @@ final class IdentifierHash {
     private IdentifierHash() {}
 
     /** Hashes {@code [from, to)} into {@code h1[i]} and {@code h2[i]}. */
-    static void hash(byte[] b, int from, int to, long[] h1Out, long[] h2Out, int i) {
+    public static void hash(byte[] b, int from, int to, long[] h1Out, long[] h2Out, int i) {
         int length = to - from;
         long h1 = 0;
         long h2 = 0;
         int p = from;
         int blocksEnd = from + (length & ~15);
         for (; p < blocksEnd; p += 16) {
-            long k1 = (long) Bytes.LONG_LE.get(b, p);
-            long k2 = (long) Bytes.LONG_LE.get(b, p + 8);
+            long k1 = (long) LONG_LE.get(b, p);
+            long k2 = (long) LONG_LE.get(b, p + 8);
             k1 *= C1;
             k1 = Long.rotateLeft(k1, 31);
             k1 *= C2;
@@ -69,6 +77,12 @@ final class IdentifierHash {
         h2 += h1;
         h1Out[i] = h1;
         h2Out[i] = h2;
+    }
+
+    /** The hash of a string identifier's UTF-8 bytes into {@code h1[i]} and {@code h2[i]}, as the set stores it. */
+    public static void hash(String identifier, long[] h1Out, long[] h2Out, int i) {
+        byte[] text = identifier.getBytes(StandardCharsets.UTF_8);
+        hash(text, 0, text.length, h1Out, h2Out, i);
     }
 
     private static long fmix(long k) {

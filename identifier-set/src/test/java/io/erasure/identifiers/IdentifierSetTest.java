@@ -1,4 +1,4 @@
-package io.erasure.audit.join;
+package io.erasure.identifiers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -73,12 +73,12 @@ class IdentifierSetTest {
         long[] b = new long[1];
         for (int i = 0; i < 10_000; i++) {
             String id = "cus_" + random.nextInt(20_000);
-            IdentifierField.hash(id, a, b, 0);
+            IdentifierHash.hash(id, a, b, 0);
             assertThat(set.add(a[0], b[0])).isEqualTo(reference.add(id));
         }
         for (int i = 0; i < 20_000; i++) {
             String id = "cus_" + i;
-            IdentifierField.hash(id, a, b, 0);
+            IdentifierHash.hash(id, a, b, 0);
             assertThat(set.contains(a[0], b[0])).as(id).isEqualTo(reference.contains(id));
             // same first half, other second half: a different identifier
             assertThat(set.contains(a[0], b[0] ^ 1)).isFalse();

@@ -1,4 +1,4 @@
-package io.erasure.audit.join;
+package io.erasure.identifiers;
 
 /**
  * The deletable identifiers of one audit, held compactly in memory: a primitive open-addressing
@@ -33,5 +33,14 @@ public sealed interface IdentifierSet permits LongIdentifierSet, HashedIdentifie
      * @param slots   scratch of at least {@code n} ints owned by the calling thread
      * @param scratch scratch of at least {@code n} longs owned by the calling thread
      */
+    /** Hands every identifier to {@code each}, in no particular order (for writing the set to a file). */
+    void forEach(Each each);
+
+    /** Receives one identifier as the set holds it. */
+    @FunctionalInterface
+    interface Each {
+        void accept(long a, long b);
+    }
+
     int containsAll(long[] a, long[] b, boolean[] present, boolean[] hit, int n, int[] slots, long[] scratch);
 }

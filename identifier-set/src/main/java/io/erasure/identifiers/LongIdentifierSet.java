@@ -1,4 +1,4 @@
-package io.erasure.audit.join;
+package io.erasure.identifiers;
 
 /**
  * Numeric identifiers in one {@code long[]} with linear probing: 8 bytes per slot, so
@@ -109,6 +109,18 @@ public final class LongIdentifierSet implements IdentifierSet {
             hits += h ? 1 : 0;
         }
         return hits;
+    }
+
+    @Override
+    public void forEach(Each each) {
+        if (containsZero) {
+            each.accept(EMPTY, 0);
+        }
+        for (long id : table) {
+            if (id != EMPTY) {
+                each.accept(id, 0);
+            }
+        }
     }
 
     @Override
