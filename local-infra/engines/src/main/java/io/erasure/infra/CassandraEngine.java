@@ -130,6 +130,14 @@ public final class CassandraEngine implements Engine {
         return host() + ":" + nativePort;
     }
 
+    /**
+     * The node's data directory ({@code data_file_directories}): {@code <keyspace>/<table>-<id>/} with its SSTables
+     * and {@code snapshots/<tag>/}, read by tests that take snapshots as a backup tool would.
+     */
+    public Path dataDirectory() {
+        return folder.path().resolve("data/data");
+    }
+
     public long pid() {
         return jvm.pid();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import io.erasure.infra.NodeTool;
 import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.KeyColumns;
@@ -42,7 +43,7 @@ class CassandraPurgeStatusIT {
     static void open() throws Exception {
         direct = CassandraFixtures.directSession();
         CassandraFixtures.createKeyspace(direct, KEYSPACE, 1);
-        nodetool = new NodeTool();
+        nodetool = new NodeTool(CassandraFixtures.engine());
         adapter = CassandraFixtures.openAdapter(
                 Map.of("jmx-port", String.valueOf(CassandraFixtures.engine().jmxPort())));
     }

@@ -1,0 +1,151 @@
+package io.erasure.audit.sstable;
+
+import io.erasure.audit.join.CandidateSink;
+import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.model.candidate.Candidate;
+import io.erasure.process.ChildJvm;
+import io.erasure.process.JavaRuntimes;
+import io.erasure.process.RuntimeClasspath;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Scans one unit of a Cassandra backup's SSTables for candidates: runs {@code SSTableScanMain} in a child JVM on
+ * the runtime-cassandra classpath (cassandra-all is loaded there and nowhere else), hands it the request and the
+ * identifier set as files, and reads its candidates back into the join's sink. The child reads every replica's
+ * SSTables of the unit merged, as a read at the request's time would see them (ADR 0011).
+ */
+public final class SSTableScan {
+
+    static final String MAIN_CLASS = "io.erasure.infra.cassandra.scan.SSTableScanMain";
+
+    private final String classpath;
+    private final Duration timeout;
+    private final String heap;
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    /**
+     * @param classpath the child's classpath (the runtime-cassandra jar, identifier-set, process-guard and
+     *                  cassandra-all with its dependencies)
+     */
+    public SSTableScan(String classpath, Duration timeout, String heap) {
+        this.classpath = classpath;
+        this.timeout = timeout;
+        this.heap = heap;
+    }
+
+    /** A scan on the runtime-cassandra classpath of this JVM (tests, the local platform). */
+    public static SSTableScan onRuntimeClasspath(Duration timeout, String heap) {
+        return new SSTableScan(RuntimeClasspath.of("runtime-cassandra").asPath(), timeout, heap);
+    }
+
+    /**
+     * Scans {@code unit}'s SSTables, in {@code workDir} (existing, the caller's to remove), against the identifier
+     * set in {@code identifiersFile} ({@code IdentifierSetFile}), handing each candidate to {@code sink}.
+     *
+     * @throws BackupIntegrityException if the child refuses the unit (schema, files, identifier types): its message
+     *                                  says what
+     * @throws IOException              if the child could not be run or died without a summary
+     */
+    public ScanResult scan(SSTableUnit unit, Path identifiersFile, Path workDir, CandidateSink sink)
+            throws IOException {
+        Path request = workDir.resolve("request.json");
+        Path candidates = workDir.resolve("candidates.jsonl");
+        Path summary = workDir.resolve("summary.json");
+        Files.deleteIfExists(candidates);
+        Files.deleteIfExists(summary);
+        Files.writeString(request, json.writeValueAsString(requestOf(unit, identifiersFile, candidates, summary)));
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xmx" + heap, "-XX:+UseSerialGC"));
+        jvmArgs.addAll(JavaRuntimes.CASSANDRA_JAVA17_FLAGS);
+        ChildJvm child = ChildJvm.start(
+                "sstable-scan",
+                classpath,
+                JavaRuntimes.java17(),
+                jvmArgs,
+                MAIN_CLASS,
+                List.of(request.toString()),
+                workDir,
+                workDir.resolve("scan.log"));
+        try {
+            child.awaitExit(timeout);
+        } catch (RuntimeException e) {
+            if (!Files.exists(summary)) {
+                throw new IOException(
+                        "the SSTable reader of " + unit.describe() + " failed without a summary: " + e.getMessage()
+                                + " (its log: " + workDir.resolve("scan.log") + ")",
+                        e);
+            }
+        } finally {
+            child.close();
+        }
+        if (!Files.exists(summary)) {
+            throw new IOException("the SSTable reader of " + unit.describe() + " left no summary (its log: "
+                    + workDir.resolve("scan.log") + ")");
+        }
+        JsonNode result = json.readTree(summary.toFile());
+        if (result.has("failure")) {
+            throw new BackupIntegrityException("the SSTables of " + unit.describe() + " cannot be audited: "
+                    + result.get("failure").asString());
+        }
+        long handed = handOver(candidates, sink);
+        ScanResult scanned = new ScanResult(
+                result.get("sstables").asInt(),
+                result.get("rowsScanned").asLong(),
+                result.get("candidates").asLong(),
+                result.get("deletedNotPurged").asLong(),
+                result.get("staticOnlyPartitions").asLong());
+        if (handed != scanned.candidates()) {
+            throw new IOException("the SSTable reader of " + unit.describe() + " counted " + scanned.candidates()
+                    + " candidates but wrote " + handed);
+        }
+        return scanned;
+    }
+
+    private Map<String, Object> requestOf(SSTableUnit unit, Path identifiersFile, Path candidates, Path summary) {
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("keyspace", unit.keyspace());
+        request.put("table", unit.table());
+        request.put("schema", unit.schemaFile().toString());
+        request.put(
+                "sstableDirectories",
+                unit.sstableDirectories().stream().map(Path::toString).toList());
+        request.put("keyColumns", unit.keyColumns());
+        request.put("identifierColumn", unit.identifierColumn());
+        request.put("identifiers", identifiersFile.toString());
+        request.put("nowInSeconds", unit.nowInSeconds());
+        if (unit.tokenRange() != null) {
+            request.put(
+                    "tokenRange",
+                    Map.of(
+                            "after", unit.tokenRange().after(),
+                            "upTo", unit.tokenRange().upTo()));
+        }
+        request.put("candidates", candidates.toString());
+        request.put("summary", summary.toString());
+        return request;
+    }
+
+    private long handOver(Path candidates, CandidateSink sink) throws IOException {
+        long count = 0;
+        try (BufferedReader lines = Files.newBufferedReader(candidates, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (!line.isBlank()) {
+                    sink.accept(json.readValue(line, Candidate.class));
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+}

@@ -1,0 +1,13 @@
+package io.erasure.audit.sstable;
+
+/**
+ * What one SSTable scan found.
+ *
+ * @param rowsScanned          live rows read, merged across replicas (each row once)
+ * @param candidates           live rows whose identifier is deletable
+ * @param deletedNotPurged     what tombstones still hold on disk: partition deletions, range tombstones and rows with
+ *                             no live data left, until compaction purges them
+ * @param staticOnlyPartitions partitions with live static columns and no live row: no full primary key names them
+ */
+public record ScanResult(
+        int sstables, long rowsScanned, long candidates, long deletedNotPurged, long staticOnlyPartitions) {}

@@ -1,0 +1,199 @@
+package io.erasure.infra.cassandra.scan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.erasure.identifiers.IdentifierHash;
+import io.erasure.identifiers.IdentifierKind;
+import io.erasure.identifiers.IdentifierSet;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.cassandra.db.DecoratedKey;
+import org.apache.cassandra.db.marshal.CompositeType;
+import org.apache.cassandra.db.rows.Cell;
+import org.apache.cassandra.db.rows.RangeTombstoneMarker;
+import org.apache.cassandra.db.rows.Row;
+import org.apache.cassandra.db.rows.Unfiltered;
+import org.apache.cassandra.db.rows.UnfilteredRowIterator;
+import org.apache.cassandra.schema.ColumnMetadata;
+import org.apache.cassandra.schema.TableMetadata;
+import org.apache.cassandra.transport.ProtocolVersion;
+
+/**
+ * Goes through merged partitions as a read at {@code nowInSeconds} sees them and reports the live rows whose
+ * identifier is in the set. Counts, per scan: partitions, live rows, candidates, and what tombstones still hold on
+ * disk ("deleted, not yet purged": a partition deletion, a range tombstone, a row with no live data left).
+ */
+final class RowVisitor {
+
+    /** Receives a candidate as the JSON object the join writes. */
+    @FunctionalInterface
+    interface Out {
+        void accept(Map<String, Object> candidate) throws IOException;
+    }
+
+    private final TableMetadata metadata;
+    private final IdentifierSet identifiers;
+    private final long nowInSeconds;
+    private final ColumnMetadata identifier;
+    private final List<ColumnMetadata> keyColumns;
+    private final boolean numeric;
+    private final boolean strictLiveness;
+    private final ObjectMapper json = new ObjectMapper();
+    private final long[] a = new long[1];
+    private final long[] b = new long[1];
+
+    private long partitions;
+    private long rowsScanned;
+    private long candidates;
+    private long deletedNotPurged;
+    private long staticOnlyPartitions;
+
+    RowVisitor(TableReader table, IdentifierSet identifiers, long nowInSeconds) {
+        this.metadata = table.metadata();
+        this.identifiers = identifiers;
+        this.nowInSeconds = nowInSeconds;
+        this.identifier = table.identifier();
+        this.keyColumns = table.keyColumns();
+        this.numeric = identifiers.kind() == IdentifierKind.NUMERIC;
+        this.strictLiveness = metadata.enforceStrictLiveness();
+    }
+
+    void partition(UnfilteredRowIterator partition, Out out) throws IOException {
+        partitions++;
+        if (!partition.partitionLevelDeletion().isLive()) {
+            deletedNotPurged++;
+        }
+        ByteBuffer[] partitionKey = partitionKey(partition.partitionKey());
+        Row staticRow = partition.staticRow();
+        boolean liveRows = false;
+        while (partition.hasNext()) {
+            Unfiltered unfiltered = partition.next();
+            if (unfiltered.isRangeTombstoneMarker()) {
+                if (((RangeTombstoneMarker) unfiltered).isOpen(false)) {
+                    deletedNotPurged++;
+                }
+                continue;
+            }
+            Row row = (Row) unfiltered;
+            if (!row.hasLiveData(nowInSeconds, strictLiveness)) {
+                deletedNotPurged++;
+                continue;
+            }
+            liveRows = true;
+            rowsScanned++;
+            ByteBuffer value = identifierValue(partitionKey, staticRow, row);
+            if (value != null && matches(value)) {
+                candidates++;
+                out.accept(candidate(partitionKey, row, value));
+            }
+        }
+        if (!liveRows
+                && !metadata.clusteringColumns().isEmpty()
+                && staticRow.hasLiveData(nowInSeconds, strictLiveness)) {
+            // CQL shows such a partition as one row with null clustering columns: no full key names it
+            staticOnlyPartitions++;
+        }
+    }
+
+    private ByteBuffer[] partitionKey(DecoratedKey key) {
+        if (metadata.partitionKeyType instanceof CompositeType composite) {
+            return composite.split(key.getKey());
+        }
+        return new ByteBuffer[] {key.getKey()};
+    }
+
+    private ByteBuffer identifierValue(ByteBuffer[] partitionKey, Row staticRow, Row row) {
+        if (identifier.isPartitionKey()) {
+            return partitionKey[identifier.position()];
+        }
+        if (identifier.isClusteringColumn()) {
+            return row.clustering().bufferAt(identifier.position());
+        }
+        Cell<?> cell = identifier.isStatic() ? staticRow.getCell(identifier) : row.getCell(identifier);
+        return cell == null || !cell.isLive(nowInSeconds) ? null : cell.buffer();
+    }
+
+    private boolean matches(ByteBuffer value) {
+        if (!value.hasRemaining()) {
+            return false;
+        }
+        if (numeric) {
+            Object number = identifier.type.compose(value);
+            if (!(number instanceof Number n) || n instanceof BigInteger) {
+                return false;
+            }
+            return identifiers.contains(n.longValue(), 0);
+        }
+        IdentifierHash.hash(text(value), a, b, 0);
+        return identifiers.contains(a[0], b[0]);
+    }
+
+    /** The identifier as the audit spells it: a string as it is, a UUID canonical, an integer's decimal digits. */
+    private String text(ByteBuffer value) {
+        Object composed = identifier.type.compose(value);
+        if (composed instanceof UUID uuid) {
+            return uuid.toString();
+        }
+        return composed.toString();
+    }
+
+    private Map<String, Object> candidate(ByteBuffer[] partitionKey, Row row, ByteBuffer identifierValue)
+            throws IOException {
+        Map<String, Object> key = new LinkedHashMap<>();
+        for (ColumnMetadata column : keyColumns) {
+            ByteBuffer value = column.isPartitionKey()
+                    ? partitionKey[column.position()]
+                    : row.clustering().bufferAt(column.position());
+            key.put(column.name.toString(), jsonValue(column, value));
+        }
+        Map<String, Object> candidate = new LinkedHashMap<>();
+        candidate.put("key", key);
+        candidate.put("identifier", text(identifierValue));
+        candidate.put("writeTimeMicros", writeTime(row));
+        return candidate;
+    }
+
+    /** A key value as Cassandra's own JSON spells it, which {@code fromJson} reads back exactly. */
+    private JsonNode jsonValue(ColumnMetadata column, ByteBuffer value) throws IOException {
+        return json.readTree(column.type.toJSONString(value, ProtocolVersion.CURRENT));
+    }
+
+    /** The row's latest live write: its primary key liveness and every live cell. */
+    private Long writeTime(Row row) {
+        long latest = Long.MIN_VALUE;
+        if (!row.primaryKeyLivenessInfo().isEmpty()) {
+            latest = row.primaryKeyLivenessInfo().timestamp();
+        }
+        for (Cell<?> cell : row.cells()) {
+            if (cell.isLive(nowInSeconds)) {
+                latest = Math.max(latest, cell.timestamp());
+            }
+        }
+        return latest == Long.MIN_VALUE ? null : latest;
+    }
+
+    long partitions() {
+        return partitions;
+    }
+
+    long rowsScanned() {
+        return rowsScanned;
+    }
+
+    long candidates() {
+        return candidates;
+    }
+
+    long deletedNotPurged() {
+        return deletedNotPurged;
+    }
+
+    long staticOnlyPartitions() {
+        return staticOnlyPartitions;
+    }
+}
