@@ -30,8 +30,12 @@ public sealed interface PartJoiner permits PartJoin, ParquetPartJoin {
             List<String> keyColumns,
             String identifierColumn,
             IdentifierSet identifiers) {
-        return format.streamed()
-                ? new PartJoin(format, schema, keyColumns, identifierColumn, identifiers)
-                : new ParquetPartJoin(schema, keyColumns, identifierColumn, identifiers);
+        return switch (format) {
+            case JSONL_GZIP, JSONL_ZSTD, CSV -> new PartJoin(format, schema, keyColumns, identifierColumn, identifiers);
+            case PARQUET -> new ParquetPartJoin(schema, keyColumns, identifierColumn, identifiers);
+            case SSTABLE ->
+                throw new IllegalArgumentException(
+                        "SSTABLE parts are not parts of a manifest of ours: a Medusa backup is read by SSTableScan");
+        };
     }
 }

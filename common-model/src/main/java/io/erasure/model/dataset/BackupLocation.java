@@ -5,9 +5,11 @@ import java.util.regex.Pattern;
 
 /**
  * Where a dataset's backups live in the platform bucket: a key prefix under {@code backups/}
- * (normalized to end with {@code /}) holding one folder per snapshot, and the parts' format.
+ * (normalized to end with {@code /}), the parts' format, and the layout of the objects under the prefix:
+ * the platform's own (one folder per snapshot, the default) or a cassandra-medusa storage prefix, whose parts are
+ * always {@link BackupFormat#SSTABLE}.
  */
-public record BackupLocation(String prefix, BackupFormat format) {
+public record BackupLocation(String prefix, BackupFormat format, BackupLayout layout) {
 
     private static final Pattern PREFIX = Pattern.compile("backups/([a-z0-9][a-z0-9._-]*/)+");
 
@@ -21,6 +23,27 @@ public record BackupLocation(String prefix, BackupFormat format) {
                     + " 'backups/users/' (lower-case letters, digits, '.', '_', '-' and '/'), got "
                     + Require.echo(prefix));
         }
-        Require.nonNull("backup.format (one of JSONL_GZIP, JSONL_ZSTD, CSV, PARQUET)", format);
+        layout = layout == null ? BackupLayout.PLATFORM : layout;
+        if (layout == BackupLayout.MEDUSA && format == null) {
+            format = BackupFormat.SSTABLE;
+        }
+        Require.nonNull("backup.format (one of JSONL_GZIP, JSONL_ZSTD, CSV, PARQUET, SSTABLE)", format);
+        if ((layout == BackupLayout.MEDUSA) != (format == BackupFormat.SSTABLE)) {
+            throw new IllegalArgumentException(
+                    layout == BackupLayout.MEDUSA
+                            ? "backup.format of a MEDUSA backup is SSTABLE (or absent), got " + format
+                            : "backup.format SSTABLE is only read from a cassandra-medusa backup:"
+                                    + " set backup.layout to MEDUSA");
+        }
+    }
+
+    /** A location in the platform's own layout. */
+    public BackupLocation(String prefix, BackupFormat format) {
+        this(prefix, format, BackupLayout.PLATFORM);
+    }
+
+    /** A cassandra-medusa storage prefix. */
+    public static BackupLocation medusa(String prefix) {
+        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.MEDUSA);
     }
 }

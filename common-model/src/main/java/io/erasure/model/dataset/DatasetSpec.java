@@ -99,6 +99,10 @@ public record DatasetSpec(
                             + " (VERSION) column that deletes are conditioned on, or set it explicitly to none");
         }
         Require.nonNull("backup (S3 prefix and format)", backup);
+        if (backup.layout() == BackupLayout.MEDUSA && storeKind != StoreKind.CASSANDRA) {
+            throw new IllegalArgumentException("backup.layout MEDUSA holds a Cassandra cluster's SSTables: dataset '"
+                    + name + "' is " + storeKind + ", whose backups are in the platform's layout");
+        }
         copies = copies == null ? List.of() : Require.listOf("copies", copies, MAX_COPIES);
         requireUniqueCopyNames(copies);
         Require.nonNull("limits", limits);

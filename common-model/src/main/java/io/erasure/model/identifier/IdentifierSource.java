@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.erasure.model.check.Allowed;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
+import io.erasure.model.dataset.BackupLayout;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.StoreKind;
 import java.time.Duration;
@@ -47,6 +48,10 @@ public record IdentifierSource(
                 "identifierSource.deletableSinceColumn must be a timestamp column of its own, not the identifier"
                         + " column '" + identifierColumn + "'");
         Require.nonNull("identifierSource.backup", backup);
+        if (backup.layout() != BackupLayout.PLATFORM) {
+            throw new IllegalArgumentException("identifierSource.backup must be in the platform's layout (an export or"
+                    + " Parquet files with a manifest of ours), got " + backup.layout());
+        }
         if (gracePeriod == null) {
             gracePeriod = Duration.ZERO;
         }

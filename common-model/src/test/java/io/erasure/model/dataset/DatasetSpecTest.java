@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.erasure.model.Fixtures;
+import io.erasure.model.identifier.IdentifierSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -151,6 +152,37 @@ class DatasetSpecTest {
         assertThatThrownBy(() -> new BackupLocation("backups/../runs/", BackupFormat.CSV))
                 .hasMessageStartingWith("backup.prefix must be");
         assertThatThrownBy(() -> new BackupLocation("backups/orders/", null)).hasMessageContaining("backup.format");
+    }
+
+    @Test
+    void aMedusaBackupHoldsSSTablesOfACassandraDatasetOnly() {
+        BackupLocation medusa = BackupLocation.medusa("backups/medusa/");
+        assertThat(medusa.format()).isEqualTo(BackupFormat.SSTABLE);
+        assertThat(JSON.readValue("{\"prefix\": \"backups/medusa\", \"layout\": \"MEDUSA\"}", BackupLocation.class))
+                .isEqualTo(medusa);
+        assertThat(JSON.readValue("{\"prefix\": \"backups/orders/\", \"format\": \"CSV\"}", BackupLocation.class)
+                        .layout())
+                .as("specs stored before layouts existed")
+                .isEqualTo(BackupLayout.PLATFORM);
+        assertThatThrownBy(() -> new BackupLocation("backups/orders/", BackupFormat.SSTABLE))
+                .hasMessageContaining("set backup.layout to MEDUSA");
+        assertThatThrownBy(() -> new BackupLocation("backups/medusa/", BackupFormat.CSV, BackupLayout.MEDUSA))
+                .hasMessageContaining("backup.format of a MEDUSA backup is SSTABLE");
+        assertThat(Fixtures.cassandraOrders().backup(medusa).build().backup()).isEqualTo(medusa);
+        assertThatThrownBy(() -> Fixtures.postgresAccounts().backup(medusa).build())
+                .hasMessageContaining("backup.layout MEDUSA holds a Cassandra cluster's SSTables");
+        IdentifierSource customers = Fixtures.customers();
+        assertThatThrownBy(() -> new IdentifierSource(
+                        customers.name(),
+                        customers.storeKind(),
+                        customers.connectionRef(),
+                        customers.namespace(),
+                        customers.table(),
+                        customers.identifierColumn(),
+                        customers.deletableSinceColumn(),
+                        medusa,
+                        customers.gracePeriod()))
+                .hasMessageContaining("identifierSource.backup must be in the platform's layout");
     }
 
     @Test

@@ -32,7 +32,7 @@ public final class PartCompression {
                 case JSONL_GZIP -> new GZIPInputStream(raw, BUFFER_SIZE);
                 case JSONL_ZSTD -> new ZstdInputStreamNoFinalizer(new BufferedInputStream(raw, BUFFER_SIZE));
                 case CSV -> new BufferedInputStream(raw, BUFFER_SIZE);
-                case PARQUET -> throw notStreamed();
+                case PARQUET, SSTABLE -> throw notStreamed(format);
             };
         } catch (IOException e) {
             // a part whose first bytes are not a gzip header is corrupt, not an I/O hiccup
@@ -48,7 +48,7 @@ public final class PartCompression {
                 case JSONL_ZSTD ->
                     new BufferedOutputStream(new ZstdOutputStreamNoFinalizer(raw, ZSTD_LEVEL), BUFFER_SIZE);
                 case CSV -> new BufferedOutputStream(raw, BUFFER_SIZE);
-                case PARQUET -> throw notStreamed();
+                case PARQUET, SSTABLE -> throw notStreamed(format);
             };
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -58,12 +58,16 @@ public final class PartCompression {
     /** Fails with {@link #notStreamed}'s message unless {@code format} is written and read as a stream. */
     public static void requireStreamed(BackupFormat format) {
         if (!format.streamed()) {
-            throw notStreamed();
+            throw notStreamed(format);
         }
     }
 
-    private static IllegalArgumentException notStreamed() {
-        return new IllegalArgumentException("PARQUET parts are columnar files, not streams: the exporter writes"
-                + " JSONL_GZIP, JSONL_ZSTD or CSV, and only the audit reads Parquet parts (by column)");
+    private static IllegalArgumentException notStreamed(BackupFormat format) {
+        return new IllegalArgumentException(
+                format == BackupFormat.SSTABLE
+                        ? "SSTABLE parts are a Cassandra cluster's own files, read from a cassandra-medusa backup: the"
+                                + " exporter writes JSONL_GZIP, JSONL_ZSTD or CSV"
+                        : "PARQUET parts are columnar files, not streams: the exporter writes JSONL_GZIP, JSONL_ZSTD or"
+                                + " CSV, and only the audit reads Parquet parts (by column)");
     }
 }

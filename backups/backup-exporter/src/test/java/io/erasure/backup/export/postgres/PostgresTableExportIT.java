@@ -125,7 +125,10 @@ class PostgresTableExportIT {
     }
 
     @ParameterizedTest
-    @EnumSource(value = BackupFormat.class, mode = EnumSource.Mode.EXCLUDE, names = "PARQUET")
+    @EnumSource(
+            value = BackupFormat.class,
+            mode = EnumSource.Mode.EXCLUDE,
+            names = {"PARQUET", "SSTABLE"})
     void everyRowIsExportedInKeyOrderWithTheSchemaAcrossKeysetPagedParts(BackupFormat format) throws Exception {
         BackupLocation location = new BackupLocation("backups/accounts-" + UUID.randomUUID() + "/", format);
         RowRateLimiter limiter = RowRateLimiter.unlimited();
