@@ -1,6 +1,8 @@
 package io.erasure.audit;
 
 import io.erasure.audit.join.IdentifierSetLoader;
+import io.erasure.audit.medusa.MedusaSource;
+import io.erasure.audit.sstable.SSTableScan;
 import io.erasure.audit.units.AuditEvents;
 import io.erasure.audit.units.AuditPlanner;
 import io.erasure.audit.units.AuditProgress;
@@ -65,17 +67,36 @@ class AuditConfiguration {
                 kafka, properties.unitsTopic(), json, clock, RunEventSealing.key(signing, "audit results"));
     }
 
+    /**
+     * Medusa backups, read by the SSTable reader in a child JVM per unit, with at most a unit's time; its classpath is
+     * resolved when a Medusa unit first runs, so a deployment that audits none needs no reader.
+     */
     @Bean
-    AuditPlanner auditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock) {
-        return new AuditPlanner(bucket, progress, clock);
+    MedusaSource medusaSource(BackupBucket bucket, AuditProperties properties) {
+        AuditProperties.SSTableReader reader = properties.sstableReader();
+        return new MedusaSource(
+                bucket.s3(),
+                bucket.bucket(),
+                () -> reader.classpath().isBlank()
+                        ? SSTableScan.onRuntimeClasspath(properties.maxUnitTime(), reader.heap())
+                        : new SSTableScan(reader.classpath(), properties.maxUnitTime(), reader.heap()),
+                properties.medusaTokenRanges(),
+                BackupBucket.CLOCK_SKEW);
     }
 
     @Bean
-    RunContexts runContexts(BackupBucket bucket, AuditProgress progress, AuditProperties properties) {
+    AuditPlanner auditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock, MedusaSource medusa) {
+        return new AuditPlanner(bucket, progress, clock, medusa);
+    }
+
+    @Bean
+    RunContexts runContexts(
+            BackupBucket bucket, AuditProgress progress, AuditProperties properties, MedusaSource medusa) {
         return new RunContexts(
                 bucket,
                 progress,
                 new IdentifierSetLoader(bucket, properties.loadParallelism()),
+                medusa,
                 properties.cachedRuns());
     }
 
@@ -85,9 +106,10 @@ class AuditConfiguration {
             AuditProgress progress,
             RunContexts contexts,
             AuditEvents events,
-            ObjectProvider<UnitProcessor.Observer> observer) {
+            ObjectProvider<UnitProcessor.Observer> observer,
+            MedusaSource medusa) {
         return new UnitProcessor(
-                bucket, progress, contexts, events, observer.getIfAvailable(() -> UnitProcessor.Observer.NONE));
+                bucket, progress, contexts, events, observer.getIfAvailable(() -> UnitProcessor.Observer.NONE), medusa);
     }
 
     @Bean

@@ -2,8 +2,11 @@ package io.erasure.audit.units;
 
 import io.erasure.identifiers.IdentifierKind;
 import io.erasure.model.check.Require;
+import io.erasure.model.dataset.BackupLayout;
+import io.erasure.model.dataset.BackupLocation;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one audit reads, fixed once when the run's {@code AuditRequested} is first handled and
@@ -18,6 +21,10 @@ import java.util.List;
  * @param identifierKind        how identifiers compare (numeric or hashed text), from both manifests' column types
  * @param deletableUpToMicros   an identifier is deletable if its deletable-since time is at or before this:
  *                              {@code min(plannedAt - grace period, identifier backup's cutoff)}
+ * @param dataLocation          where the data backup lies (null in plans stored before layouts existed: the
+ *                              platform's own); for a {@link BackupLayout#MEDUSA} backup, {@code snapshot} is the
+ *                              backup's name, {@code dataManifestKey} the first node's {@code meta/} folder and the
+ *                              part keys the units' token ranges
  */
 public record AuditPlan(
         String runId,
@@ -32,7 +39,8 @@ public record AuditPlan(
         String deletableSinceColumn,
         IdentifierKind identifierKind,
         long deletableUpToMicros,
-        Instant plannedAt) {
+        Instant plannedAt,
+        @Nullable BackupLocation dataLocation) {
 
     public AuditPlan {
         Require.nonBlank("runId", runId);
@@ -43,6 +51,11 @@ public record AuditPlan(
         Require.nonNull("identifierKind", identifierKind);
         partKeys = Require.listOf("partKeys", partKeys);
         Require.nonNull("plannedAt", plannedAt);
+    }
+
+    /** How the data backup is laid out, so how its units are read. */
+    public BackupLayout layout() {
+        return dataLocation == null ? BackupLayout.PLATFORM : dataLocation.layout();
     }
 
     public int partCount() {

@@ -1,5 +1,6 @@
 package io.erasure.audit.units;
 
+import io.erasure.audit.medusa.MedusaSource;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.ColumnTypes;
@@ -9,6 +10,7 @@ import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.BackupLayout;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.AuditRequested;
@@ -20,7 +22,7 @@ import java.util.Optional;
 
 /**
  * Turns an {@code AuditRequested} into an {@link AuditPlan}: picks the newest complete snapshot of
- * the dataset's backup and of its identifier source's backup, checks that both have the columns
+ * the dataset's backup (or Medusa backup) and of its identifier source's backup, checks that both have the columns
  * the audit needs, and fixes the deletable threshold. Reads manifests only, never a live store.
  *
  * <p>Idempotent: a plan already stored for the run is returned as it is, so a redelivered request
@@ -31,11 +33,18 @@ public final class AuditPlanner {
     private final BackupBucket bucket;
     private final AuditProgress progress;
     private final Clock clock;
+    private final MedusaSource medusa;
 
-    public AuditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock) {
+    public AuditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock, MedusaSource medusa) {
         this.bucket = bucket;
         this.progress = progress;
         this.clock = clock;
+        this.medusa = medusa;
+    }
+
+    /** A planner whose Medusa audits read SSTables on this JVM's runtime-cassandra classpath (tests). */
+    public AuditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock) {
+        this(bucket, progress, clock, MedusaSource.onRuntimeClasspath(bucket));
     }
 
     /**
@@ -50,15 +59,6 @@ public final class AuditPlanner {
         IdentifierSource source = request.identifierSource();
         Instant now = clock.instant();
 
-        String dataManifestKey = latestManifestKey("dataset '" + spec.name() + "'", spec.backup());
-        BackupManifest data = readManifest(dataManifestKey);
-        ColumnSchema dataIdentifier = requireColumn(
-                data.schema(), dataManifestKey, spec.identifierColumn(), "the dataset's identifier column");
-        for (String keyColumn : spec.keyColumns().primaryKey()) {
-            requireColumn(
-                    data.schema(), dataManifestKey, keyColumn, "a primary key column of dataset '" + spec.name() + "'");
-        }
-
         String identifierManifestKey = latestManifestKey("identifier source '" + source.name() + "'", source.backup());
         BackupManifest identifiers = readManifest(identifierManifestKey);
         ColumnSchema sourceIdentifier = requireColumn(
@@ -71,11 +71,34 @@ public final class AuditPlanner {
                 identifierManifestKey,
                 source.deletableSinceColumn(),
                 "the identifier source's deletable-since column");
-
         // deletable since before now - grace, and as of the identifier backup (a later mark is newer than it)
         long graceLimit = CutoffTimestamp.toMicros(now.minus(source.gracePeriod()));
         long deletableUpTo = Math.min(graceLimit, identifiers.cutoffMicros());
-        AuditPlan plan = new AuditPlan(
+
+        AuditPlan plan = spec.backup().layout() == BackupLayout.MEDUSA
+                ? medusaPlan(runId, spec, source, identifierManifestKey, deletableUpTo, now)
+                : platformPlan(runId, spec, source, identifierManifestKey, sourceIdentifier, deletableUpTo, now);
+        progress.savePlan(plan);
+        return plan;
+    }
+
+    private AuditPlan platformPlan(
+            String runId,
+            DatasetSpec spec,
+            IdentifierSource source,
+            String identifierManifestKey,
+            ColumnSchema sourceIdentifier,
+            long deletableUpTo,
+            Instant now) {
+        String dataManifestKey = latestManifestKey("dataset '" + spec.name() + "'", spec.backup());
+        BackupManifest data = readManifest(dataManifestKey);
+        ColumnSchema dataIdentifier = requireColumn(
+                data.schema(), dataManifestKey, spec.identifierColumn(), "the dataset's identifier column");
+        for (String keyColumn : spec.keyColumns().primaryKey()) {
+            requireColumn(
+                    data.schema(), dataManifestKey, keyColumn, "a primary key column of dataset '" + spec.name() + "'");
+        }
+        return new AuditPlan(
                 runId,
                 spec.name(),
                 dataManifestKey,
@@ -90,9 +113,43 @@ public final class AuditPlanner {
                 source.deletableSinceColumn(),
                 identifierKind(sourceIdentifier.type(), dataIdentifier.type()),
                 deletableUpTo,
-                now);
-        progress.savePlan(plan);
-        return plan;
+                now,
+                spec.backup());
+    }
+
+    /**
+     * A Medusa backup's plan: its newest complete backup, cut off at its start, in units of the token ring. Its
+     * columns are checked by the SSTable reader against the backup's {@code schema.cql}; identifiers compare as text
+     * (an integer's digits), which the reader spells for every identifier type.
+     */
+    private AuditPlan medusaPlan(
+            String runId,
+            DatasetSpec spec,
+            IdentifierSource source,
+            String identifierManifestKey,
+            long deletableUpTo,
+            Instant now) {
+        MedusaSource.Planned medusa;
+        try {
+            medusa = this.medusa.plan(spec.backup(), spec, now);
+        } catch (BackupIntegrityException e) {
+            throw new AuditFailure(e.getMessage(), e);
+        }
+        return new AuditPlan(
+                runId,
+                spec.name(),
+                medusa.metaKey(),
+                medusa.backup().name(),
+                medusa.cutoffMicros(),
+                medusa.unitKeys(),
+                0,
+                identifierManifestKey,
+                source.identifierColumn(),
+                source.deletableSinceColumn(),
+                IdentifierKind.STRING,
+                deletableUpTo,
+                now,
+                spec.backup());
     }
 
     /** Integers compare as integers only when both backups type the identifier as an integer type. */

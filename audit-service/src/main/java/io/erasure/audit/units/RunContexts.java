@@ -1,10 +1,14 @@
 package io.erasure.audit.units;
 
 import io.erasure.audit.join.IdentifierSetLoader;
+import io.erasure.audit.medusa.MedusaBackup;
+import io.erasure.audit.medusa.MedusaSource;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.identifiers.IdentifierSet;
 import io.erasure.model.backup.BackupManifest;
+import io.erasure.model.dataset.BackupLayout;
+import io.erasure.model.dataset.BackupLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
@@ -12,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,20 +30,41 @@ public final class RunContexts {
 
     private static final Logger log = LoggerFactory.getLogger(RunContexts.class);
 
-    /** One run's context. */
-    public record RunContext(AuditPlan plan, BackupManifest manifest, IdentifierSet identifiers) {}
+    /**
+     * One run's context.
+     *
+     * @param manifest the data manifest of a backup in the platform's layout, else null
+     * @param medusa   the Medusa backup of a {@link BackupLayout#MEDUSA} plan, else null
+     */
+    public record RunContext(
+            AuditPlan plan,
+            @Nullable BackupManifest manifest,
+            @Nullable MedusaBackup medusa,
+            IdentifierSet identifiers) {}
 
     private final BackupBucket bucket;
     private final AuditProgress progress;
     private final IdentifierSetLoader loader;
+    private final MedusaSource medusa;
     private final int capacity;
     private final Map<String, CompletableFuture<RunContext>> contexts = new LinkedHashMap<>(4, 0.75f, true);
 
-    public RunContexts(BackupBucket bucket, AuditProgress progress, IdentifierSetLoader loader, int capacity) {
+    public RunContexts(
+            BackupBucket bucket,
+            AuditProgress progress,
+            IdentifierSetLoader loader,
+            MedusaSource medusa,
+            int capacity) {
         this.bucket = bucket;
         this.progress = progress;
         this.loader = loader;
+        this.medusa = medusa;
         this.capacity = Math.max(1, capacity);
+    }
+
+    /** Contexts whose Medusa backups are read for the SSTable reader on this JVM's runtime-cassandra classpath. */
+    public RunContexts(BackupBucket bucket, AuditProgress progress, IdentifierSetLoader loader, int capacity) {
+        this(bucket, progress, loader, MedusaSource.onRuntimeClasspath(bucket), capacity);
     }
 
     /**
@@ -91,7 +117,11 @@ public final class RunContexts {
                 .orElseThrow(() -> new AuditFailure("run " + runId + " has no audit plan at "
                         + AuditProgress.planKey(runId) + "; its AuditRequested was never planned"));
         try {
-            BackupManifest manifest = bucket.readManifest(plan.dataManifestKey());
+            BackupLocation location = plan.dataLocation();
+            MedusaBackup backup = location != null && plan.layout() == BackupLayout.MEDUSA
+                    ? medusa.read(location, plan.snapshot())
+                    : null;
+            BackupManifest manifest = backup == null ? bucket.readManifest(plan.dataManifestKey()) : null;
             BackupManifest identifierManifest = bucket.readManifest(plan.identifierManifestKey());
             long started = System.nanoTime();
             IdentifierSet identifiers = loader.load(
@@ -108,7 +138,7 @@ public final class RunContexts {
                     plan.identifierManifestKey(),
                     (System.nanoTime() - started) / 1_000_000,
                     String.format("%.1f", identifiers.bytesPerId()));
-            return new RunContext(plan, manifest, identifiers);
+            return new RunContext(plan, manifest, backup, identifiers);
         } catch (BackupIntegrityException e) {
             throw new AuditFailure(e.getMessage(), e);
         }

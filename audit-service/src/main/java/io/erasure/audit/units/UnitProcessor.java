@@ -3,11 +3,16 @@ package io.erasure.audit.units;
 import io.erasure.audit.candidates.CandidateFileWriter;
 import io.erasure.audit.join.JoinResult;
 import io.erasure.audit.join.PartJoiner;
+import io.erasure.audit.medusa.MedusaBackup;
+import io.erasure.audit.medusa.MedusaSource;
+import io.erasure.audit.sstable.ScanResult;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.MultipartUploadStream;
+import io.erasure.model.backup.BackupManifest;
 import io.erasure.model.backup.ManifestPart;
 import io.erasure.model.contract.S3Layout;
+import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.AuditUnit;
 import io.erasure.model.event.EventEnvelope;
@@ -46,14 +51,27 @@ public final class UnitProcessor {
     private final RunContexts contexts;
     private final AuditEvents events;
     private final Observer observer;
+    private final MedusaSource medusa;
 
     public UnitProcessor(
-            BackupBucket bucket, AuditProgress progress, RunContexts contexts, AuditEvents events, Observer observer) {
+            BackupBucket bucket,
+            AuditProgress progress,
+            RunContexts contexts,
+            AuditEvents events,
+            Observer observer,
+            MedusaSource medusa) {
         this.bucket = bucket;
         this.progress = progress;
         this.contexts = contexts;
         this.events = events;
         this.observer = observer;
+        this.medusa = medusa;
+    }
+
+    /** A processor whose Medusa units run the SSTable reader on this JVM's runtime-cassandra classpath (tests). */
+    public UnitProcessor(
+            BackupBucket bucket, AuditProgress progress, RunContexts contexts, AuditEvents events, Observer observer) {
+        this(bucket, progress, contexts, events, observer, MedusaSource.onRuntimeClasspath(bucket));
     }
 
     /**
@@ -81,12 +99,13 @@ public final class UnitProcessor {
             observer.candidatesStored(unit);
             progress.markUnitDone(runId, outcome);
             log.info(
-                    "run {} unit {}/{}: {} rows, {} candidates",
+                    "run {} unit {}/{}: {} rows, {} candidates, {} deleted but not yet purged",
                     runId,
                     unit.partIndex() + 1,
                     unit.partCount(),
                     outcome.rowsScanned(),
-                    outcome.candidates());
+                    outcome.candidates(),
+                    outcome.deletedNotPurged());
             completeIfLast(envelope, context.plan());
         } catch (AuditFailure | BackupIntegrityException e) {
             fail(envelope, unit.spec().name(), e.getMessage());
@@ -102,7 +121,16 @@ public final class UnitProcessor {
     }
 
     private UnitOutcome join(String runId, AuditUnit unit, RunContexts.RunContext context) throws IOException {
-        List<ManifestPart> parts = context.manifest().parts();
+        MedusaBackup backup = context.medusa();
+        BackupLocation location = context.plan().dataLocation();
+        if (backup != null && location != null) {
+            return joinMedusa(runId, unit, context, backup, location);
+        }
+        BackupManifest manifest = context.manifest();
+        if (manifest == null) {
+            throw new AuditFailure("run " + runId + " has neither a data manifest nor a Medusa backup");
+        }
+        List<ManifestPart> parts = manifest.parts();
         if (unit.partIndex() >= parts.size()
                 || !unit.partKey()
                         .equals(BackupBucket.partKey(context.plan().dataManifestKey(), parts.get(unit.partIndex())))) {
@@ -112,8 +140,8 @@ public final class UnitProcessor {
         ManifestPart part = parts.get(unit.partIndex());
         DatasetSpec spec = unit.spec();
         PartJoiner join = PartJoiner.of(
-                context.manifest().format(),
-                context.manifest().schema(),
+                manifest.format(),
+                manifest.schema(),
                 spec.keyColumns().primaryKey(),
                 spec.identifierColumn(),
                 context.identifiers());
@@ -124,6 +152,32 @@ public final class UnitProcessor {
             JoinResult result = join.join(raw, part, candidates);
             candidates.close();
             return new UnitOutcome(unit.partIndex(), result.rowsScanned(), result.candidates());
+        } catch (IOException | RuntimeException | Error e) {
+            upload.abort();
+            throw e;
+        }
+    }
+
+    /** A token range of a Medusa backup: every node's SSTables of the table, merged for the range. */
+    private UnitOutcome joinMedusa(
+            String runId, AuditUnit unit, RunContexts.RunContext context, MedusaBackup backup, BackupLocation location)
+            throws IOException {
+        AuditPlan plan = context.plan();
+        if (unit.partIndex() >= plan.partCount()
+                || !unit.partKey().equals(plan.partKeys().get(unit.partIndex()))) {
+            throw new AuditFailure("unit " + unit.partIndex() + " names " + unit.partKey() + ", which is not unit "
+                    + unit.partIndex() + " of the audit of Medusa backup '" + plan.snapshot() + "'");
+        }
+        MultipartUploadStream upload = new MultipartUploadStream(
+                bucket.s3(), bucket.bucket(), S3Layout.candidatesPartKey(RunId.of(runId), unit.partIndex()));
+        try {
+            CandidateFileWriter candidates = new CandidateFileWriter(upload);
+            // as of the plan, so a redone unit finds the same rows whatever their TTLs
+            ScanResult result = medusa.join(
+                    backup, location, unit.spec(), unit.partKey(), context.identifiers(), plan.plannedAt(), candidates);
+            candidates.close();
+            return new UnitOutcome(
+                    unit.partIndex(), result.rowsScanned(), result.candidates(), result.deletedNotPurged());
         } catch (IOException | RuntimeException | Error e) {
             upload.abort();
             throw e;

@@ -15,9 +15,11 @@ import io.erasure.backup.export.throttle.RowRateLimiter;
 import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.KafkaEngine;
 import io.erasure.infra.LocalEngines;
+import io.erasure.infra.MedusaUpload;
 import io.erasure.infra.PostgresEngine;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.dataset.BackupFormat;
+import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.event.AuditCompleted;
@@ -47,6 +49,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * The whole backup path on real stores: a Cassandra table and a PostgreSQL identifier table are
@@ -150,6 +153,34 @@ class ExportedBackupsAuditIT {
                             .toList())
                     .containsExactlyInAnyOrderElementsOf(expected)
                     .hasSize(80);
+
+            // the same table backed up by cassandra-medusa: its SSTables, read where they lie, give the same rows
+            String medusaPrefix = "backups/medusa-" + suffix + "/";
+            MedusaUpload.backUp(
+                    cassandra,
+                    (key, bytes) -> KIT.bucket
+                            .s3()
+                            .putObject(b -> b.bucket(KIT.bucket.bucket()).key(key), RequestBody.fromBytes(bytes)),
+                    medusaPrefix,
+                    "nightly-1",
+                    "node1.local",
+                    keyspace,
+                    "orders");
+            DatasetSpec medusa = spec.toBuilder()
+                    .name(dataset + "-medusa")
+                    .namespace(keyspace)
+                    .table("orders")
+                    .backup(BackupLocation.medusa(medusaPrefix))
+                    .build();
+            String medusaRun = audit(medusa, source);
+
+            AuditCompleted fromSSTables = KIT.events(medusaRun).get(0).payloadAs(AuditCompleted.class);
+            assertThat(fromSSTables.snapshot()).isEqualTo("nightly-1");
+            assertThat(fromSSTables.rowsScanned()).isEqualTo(400);
+            assertThat(KIT.candidates(medusaRun).stream()
+                            .map(ExportedBackupsAuditIT::rendered)
+                            .toList())
+                    .containsExactlyInAnyOrderElementsOf(expected);
         }
     }
 

@@ -21,12 +21,12 @@ import io.erasure.backup.export.snapshot.TableExport;
 import io.erasure.backup.export.throttle.RowRateLimiter;
 import io.erasure.backup.format.BackupRow;
 import io.erasure.backup.format.PartWriter;
+import io.erasure.backup.format.TokenSlices;
 import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.check.Names;
 import io.erasure.model.dataset.KeyColumns;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -43,12 +43,11 @@ import java.util.stream.Collectors;
  */
 public final class CassandraTableExport implements TableExport {
 
-    private static final BigInteger RING = BigInteger.ONE.shiftLeft(64);
-
     private final CqlSession session;
     private final String keyspace;
     private final String table;
     private final int slices;
+    private final TokenSlices ring;
     private final int pageSize;
     private final ConsistencyLevel consistency;
     private final BackupSchema schema;
@@ -75,6 +74,7 @@ public final class CassandraTableExport implements TableExport {
             throw new IllegalArgumentException("slices must be >= 1, got " + slices);
         }
         this.slices = slices;
+        this.ring = new TokenSlices(slices);
         this.pageSize = pageSize;
         this.consistency = consistency;
         TableMetadata metadata = session.getMetadata()
@@ -150,16 +150,11 @@ public final class CassandraTableExport implements TableExport {
 
     /** Exclusive lower token of a slice; the first starts at the ring's minimum, which no key hashes to. */
     long lowerBound(int slice) {
-        return slice == 0 ? Long.MIN_VALUE : upperBound(slice - 1);
+        return ring.after(slice);
     }
 
     long upperBound(int slice) {
-        if (slice == slices - 1) {
-            return Long.MAX_VALUE;
-        }
-        return BigInteger.valueOf(Long.MIN_VALUE)
-                .add(RING.multiply(BigInteger.valueOf(slice + 1)).divide(BigInteger.valueOf(slices)))
-                .longValueExact();
+        return ring.upTo(slice);
     }
 
     private static boolean hasSingleWriteTime(DataType type) {
