@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns an {@code AuditRequested} into an {@link AuditPlan}: picks the newest complete snapshot of
@@ -59,6 +60,8 @@ public final class AuditPlanner {
         IdentifierSource source = request.identifierSource();
         Instant now = clock.instant();
 
+        DataBackup data = spec.backup().layout() == BackupLayout.MEDUSA ? medusaData(spec, now) : platformData(spec);
+
         String identifierManifestKey = latestManifestKey("identifier source '" + source.name() + "'", source.backup());
         BackupManifest identifiers = readManifest(identifierManifestKey);
         ColumnSchema sourceIdentifier = requireColumn(
@@ -71,25 +74,50 @@ public final class AuditPlanner {
                 identifierManifestKey,
                 source.deletableSinceColumn(),
                 "the identifier source's deletable-since column");
+
         // deletable since before now - grace, and as of the identifier backup (a later mark is newer than it)
         long graceLimit = CutoffTimestamp.toMicros(now.minus(source.gracePeriod()));
         long deletableUpTo = Math.min(graceLimit, identifiers.cutoffMicros());
-
-        AuditPlan plan = spec.backup().layout() == BackupLayout.MEDUSA
-                ? medusaPlan(runId, spec, source, identifierManifestKey, deletableUpTo, now)
-                : platformPlan(runId, spec, source, identifierManifestKey, sourceIdentifier, deletableUpTo, now);
+        String dataIdentifierType = data.identifierType();
+        AuditPlan plan = new AuditPlan(
+                runId,
+                spec.name(),
+                data.key(),
+                data.snapshot(),
+                data.cutoffMicros(),
+                data.unitKeys(),
+                data.totalRows(),
+                identifierManifestKey,
+                source.identifierColumn(),
+                source.deletableSinceColumn(),
+                // a Medusa backup's reader spells every identifier type as text (an integer's digits)
+                dataIdentifierType == null
+                        ? IdentifierKind.STRING
+                        : identifierKind(sourceIdentifier.type(), dataIdentifierType),
+                deletableUpTo,
+                now,
+                spec.backup());
         progress.savePlan(plan);
         return plan;
     }
 
-    private AuditPlan platformPlan(
-            String runId,
-            DatasetSpec spec,
-            IdentifierSource source,
-            String identifierManifestKey,
-            ColumnSchema sourceIdentifier,
-            long deletableUpTo,
-            Instant now) {
+    /**
+     * The data side of a plan.
+     *
+     * @param key            the data manifest's key, or a Medusa backup's first node's {@code meta/} folder
+     * @param unitKeys       the parts' keys, or a Medusa backup's token ranges
+     * @param identifierType the identifier column's type in the manifest; null for a Medusa backup, whose columns the
+     *                       SSTable reader checks against the backup's {@code schema.cql}
+     */
+    private record DataBackup(
+            String key,
+            String snapshot,
+            long cutoffMicros,
+            List<String> unitKeys,
+            long totalRows,
+            @Nullable String identifierType) {}
+
+    private DataBackup platformData(DatasetSpec spec) {
         String dataManifestKey = latestManifestKey("dataset '" + spec.name() + "'", spec.backup());
         BackupManifest data = readManifest(dataManifestKey);
         ColumnSchema dataIdentifier = requireColumn(
@@ -98,9 +126,7 @@ public final class AuditPlanner {
             requireColumn(
                     data.schema(), dataManifestKey, keyColumn, "a primary key column of dataset '" + spec.name() + "'");
         }
-        return new AuditPlan(
-                runId,
-                spec.name(),
+        return new DataBackup(
                 dataManifestKey,
                 data.snapshot(),
                 data.cutoffMicros(),
@@ -108,48 +134,18 @@ public final class AuditPlanner {
                         .map(part -> BackupBucket.partKey(dataManifestKey, part))
                         .toList(),
                 data.totalRows(),
-                identifierManifestKey,
-                source.identifierColumn(),
-                source.deletableSinceColumn(),
-                identifierKind(sourceIdentifier.type(), dataIdentifier.type()),
-                deletableUpTo,
-                now,
-                spec.backup());
+                dataIdentifier.type());
     }
 
-    /**
-     * A Medusa backup's plan: its newest complete backup, cut off at its start, in units of the token ring. Its
-     * columns are checked by the SSTable reader against the backup's {@code schema.cql}; identifiers compare as text
-     * (an integer's digits), which the reader spells for every identifier type.
-     */
-    private AuditPlan medusaPlan(
-            String runId,
-            DatasetSpec spec,
-            IdentifierSource source,
-            String identifierManifestKey,
-            long deletableUpTo,
-            Instant now) {
-        MedusaSource.Planned medusa;
+    /** A Medusa backup: its newest complete backup, cut off at its start, in units of the token ring. */
+    private DataBackup medusaData(DatasetSpec spec, Instant now) {
         try {
-            medusa = this.medusa.plan(spec.backup(), spec, now);
+            MedusaSource.Planned medusa = this.medusa.plan(spec.backup(), spec, now);
+            return new DataBackup(
+                    medusa.metaKey(), medusa.backup().name(), medusa.cutoffMicros(), medusa.unitKeys(), 0, null);
         } catch (BackupIntegrityException e) {
             throw new AuditFailure(e.getMessage(), e);
         }
-        return new AuditPlan(
-                runId,
-                spec.name(),
-                medusa.metaKey(),
-                medusa.backup().name(),
-                medusa.cutoffMicros(),
-                medusa.unitKeys(),
-                0,
-                identifierManifestKey,
-                source.identifierColumn(),
-                source.deletableSinceColumn(),
-                IdentifierKind.STRING,
-                deletableUpTo,
-                now,
-                spec.backup());
     }
 
     /** Integers compare as integers only when both backups type the identifier as an integer type. */
