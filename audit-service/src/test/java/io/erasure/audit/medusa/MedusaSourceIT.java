@@ -1,0 +1,198 @@
+package io.erasure.audit.medusa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.erasure.audit.sstable.SSTableScan;
+import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.backup.format.S3Clients;
+import io.erasure.identifiers.HashedIdentifierSet;
+import io.erasure.identifiers.IdentifierHash;
+import io.erasure.identifiers.IdentifierSet;
+import io.erasure.infra.CassandraEngine;
+import io.erasure.infra.LocalEngines;
+import io.erasure.infra.MedusaUpload;
+import io.erasure.infra.S3Engine;
+import io.erasure.model.candidate.Candidate;
+import io.erasure.model.dataset.BackupLocation;
+import io.erasure.model.dataset.ConditionalColumn;
+import io.erasure.model.dataset.DatasetSpec;
+import io.erasure.model.dataset.DeletionLimits;
+import io.erasure.model.dataset.KeyColumns;
+import io.erasure.model.dataset.StoreKind;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * A Medusa backup of the real node, on the local S3, read by {@link MedusaSource}: the newest complete backup is
+ * planned and read; a damaged, missing or misplaced object fails the unit naming it, before any candidate is handed
+ * out; a backup without the dataset's table is refused when planned.
+ */
+class MedusaSourceIT {
+
+    private static final S3Engine S3_ENGINE = LocalEngines.s3();
+    private static final S3Client S3 = S3Clients.create(
+            S3_ENGINE.endpoint(), S3_ENGINE.region(), S3_ENGINE.accessKey(), S3_ENGINE.secretKey(), true);
+    private static final String KEYSPACE =
+            "medusa_source_" + UUID.randomUUID().toString().substring(0, 8);
+    private static final long T = 1_700_000_000_000_000L;
+
+    private static CassandraEngine cassandra;
+    private static DatasetSpec accounts;
+
+    private final MedusaSource source = new MedusaSource(
+            S3,
+            S3_ENGINE.bucket(),
+            () -> SSTableScan.onRuntimeClasspath(Duration.ofMinutes(2), "256m"),
+            2,
+            Duration.ofMinutes(2));
+
+    @BeforeAll
+    static void table() {
+        cassandra = LocalEngines.cassandra();
+        try (CqlSession session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
+                .withLocalDatacenter(cassandra.localDatacenter())
+                .build()) {
+            session.execute("CREATE KEYSPACE " + KEYSPACE
+                    + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            session.execute("CREATE TABLE " + KEYSPACE + ".accounts (account_id bigint PRIMARY KEY, owner bigint)");
+            for (long id = 1; id <= 30; id++) {
+                session.execute("INSERT INTO " + KEYSPACE + ".accounts (account_id, owner) VALUES (" + id + ", "
+                        + (id % 3) + ") USING TIMESTAMP " + (T + id));
+            }
+        }
+        accounts = DatasetSpec.builder()
+                .name("accounts")
+                .storeKind(StoreKind.CASSANDRA)
+                .connectionRef("cassandra-main")
+                .namespace(KEYSPACE)
+                .table("accounts")
+                .keyColumns(KeyColumns.partitionOnly("account_id"))
+                .identifierColumn("owner")
+                .identifierSource("owners")
+                .conditionalColumn(ConditionalColumn.none())
+                .backup(BackupLocation.medusa("backups/medusa/"))
+                .limits(DeletionLimits.fraction(1.0))
+                .ownerTeam("audit-tests")
+                .build();
+    }
+
+    @AfterAll
+    static void close() {
+        S3.close();
+    }
+
+    @Test
+    void theNewestCompleteBackupIsPlannedInTokenRangesAndEveryRangeReadsItsShare() throws Exception {
+        BackupLocation location = backUp("b1");
+        MedusaSource.Planned plan = source.plan(location, accounts, Instant.now());
+        assertThat(plan.backup().name()).isEqualTo("b1");
+        assertThat(plan.unitKeys()).hasSize(2);
+        assertThat(plan.cutoffMicros())
+                .isEqualTo(plan.backup().cutoff(Duration.ofMinutes(2)).micros());
+
+        List<Candidate> candidates = new ArrayList<>();
+        long rows = 0;
+        for (String unit : plan.unitKeys()) {
+            rows += source.join(plan.backup(), location, accounts, unit, owners(1), Instant.now(), candidates::add)
+                    .rowsScanned();
+        }
+        assertThat(rows).isEqualTo(30);
+        assertThat(candidates)
+                .extracting(c -> c.key().get("account_id").toString())
+                .containsExactlyInAnyOrder("1", "4", "7", "10", "13", "16", "19", "22", "25", "28");
+    }
+
+    @Test
+    void aDamagedMissingOrMisplacedObjectFailsTheUnitNamingItBeforeAnyCandidate() throws Exception {
+        BackupLocation location = backUp("b2");
+        MedusaBackup backup = source.read(location, "b2");
+        MedusaBackup.StoredObject data = backup.objects(KEYSPACE, "accounts").stream()
+                .map(MedusaBackup.NodeObject::object)
+                .filter(o -> o.key().endsWith("-Data.db"))
+                .findFirst()
+                .orElseThrow();
+        String unit = "tokens:" + Long.MIN_VALUE + ":" + Long.MAX_VALUE;
+        List<Candidate> candidates = new ArrayList<>();
+
+        put(data.key(), "x".repeat((int) data.size()).getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(
+                        () -> source.join(backup, location, accounts, unit, owners(1), Instant.now(), candidates::add))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageStartingWith("checksum mismatch for object " + data.key());
+
+        S3.deleteObject(b -> b.bucket(S3_ENGINE.bucket()).key(data.key()));
+        assertThatThrownBy(
+                        () -> source.join(backup, location, accounts, unit, owners(1), Instant.now(), candidates::add))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageContaining(data.key() + " is listed by the Medusa backup but does not exist");
+
+        MedusaBackup misplaced = new MedusaBackup(
+                backup.name(),
+                backup.started(),
+                List.of(new MedusaBackup.Node(
+                        "node1.local",
+                        backup.started(),
+                        false,
+                        List.of(new MedusaBackup.Table(
+                                KEYSPACE,
+                                backup.nodes().get(0).tables().get(0).columnFamily(),
+                                List.of(new MedusaBackup.StoredObject(
+                                        "backups/other-dataset/2024/part-00000.jsonl.gz", 10, data.md5())))))));
+        assertThatThrownBy(() ->
+                        source.join(misplaced, location, accounts, unit, owners(1), Instant.now(), candidates::add))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageContaining("objects must lie under " + location.prefix() + "node1.local/");
+        assertThat(candidates).isEmpty();
+    }
+
+    @Test
+    void aBackupWithoutTheDatasetsTableIsRefusedWhenPlanned() throws Exception {
+        BackupLocation location = backUp("b3");
+        DatasetSpec other = accounts.toBuilder().table("ledger").build();
+
+        assertThatThrownBy(() -> source.plan(location, other, Instant.now()))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageContaining("holds no SSTable of " + KEYSPACE + ".ledger");
+        assertThatThrownBy(() -> source.plan(
+                        BackupLocation.medusa("backups/medusa-empty-" + UUID.randomUUID() + "/"),
+                        accounts,
+                        Instant.now()))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageContaining("no complete Medusa backup under");
+    }
+
+    private static BackupLocation backUp(String name) throws Exception {
+        String prefix = "backups/medusa-" + UUID.randomUUID() + "/";
+        MedusaUpload.backUp(cassandra, MedusaSourceIT::put, prefix, name, "node1.local", KEYSPACE, "accounts");
+        return BackupLocation.medusa(prefix);
+    }
+
+    private static void put(String key, byte[] bytes) {
+        S3.putObject(b -> b.bucket(S3_ENGINE.bucket()).key(key), RequestBody.fromBytes(bytes));
+    }
+
+    private static IdentifierSet owners(long... owners) {
+        // the audit compares a Medusa backup's identifiers as text: an integer's digits
+        HashedIdentifierSet set = new HashedIdentifierSet(owners.length, HashedIdentifierSet.DEFAULT_LOAD_FACTOR);
+        long[] a = new long[1];
+        long[] b = new long[1];
+        for (long owner : owners) {
+            IdentifierHash.hash(Long.toString(owner), a, b, 0);
+            set.add(a[0], b[0]);
+        }
+        return set;
+    }
+}
