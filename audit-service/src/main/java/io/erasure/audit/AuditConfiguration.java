@@ -12,6 +12,7 @@ import io.erasure.audit.units.UnitProcessor;
 import io.erasure.audit.units.UnitWorker;
 import io.erasure.audit.units.UnitWorkers;
 import io.erasure.backup.format.BackupBucket;
+import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.support.S3Properties;
 import io.erasure.support.trust.RunEventSealing;
 import io.erasure.support.trust.SigningProperties;
@@ -81,7 +82,7 @@ class AuditConfiguration {
                         ? SSTableScan.onRuntimeClasspath(properties.maxUnitTime(), reader.heap())
                         : new SSTableScan(reader.classpath(), properties.maxUnitTime(), reader.heap()),
                 properties.medusaTokenRanges(),
-                BackupBucket.CLOCK_SKEW);
+                CutoffTimestamp.DEFAULT_CLOCK_SKEW_MARGIN);
     }
 
     @Bean

@@ -193,7 +193,8 @@ public final class LocalPlatform {
             JsonMapper json = JsonMapper.builder().build();
             PlatformClient controlPlane =
                     new PlatformClient(json, URI.create("http://127.0.0.1:8080"), "viewer", "viewer");
-            return new DemoCycle(data, exportOptions(), controlPlane, URI.create("http://127.0.0.1:8084"), out);
+            return new DemoCycle(
+                    data, exportOptions(), cassandra, controlPlane, URI.create("http://127.0.0.1:8084"), out);
         }
 
         /**
@@ -276,10 +277,14 @@ public final class LocalPlatform {
     /** The property that names the SSTable writer's classpath to recovery-service's bulk path. */
     static final String BULK_WRITER_CLASSPATH = "erasure.recovery.bulk-writer-classpath";
 
+    /** The property that names the SSTable reader's classpath to audit-service (Medusa backups). */
+    static final String SSTABLE_READER_CLASSPATH = "erasure.audit.sstable-reader.classpath";
+
     /**
-     * The command-line arguments of {@code service}: its port, the engines' properties, and what only it needs. The
-     * recovery service's jar has no cassandra-all (no service depends on it), so its bulk path gets the SSTable
-     * writer's classpath from here: runtime-cassandra's, which this launcher has to start the node.
+     * The command-line arguments of {@code service}: its port, the engines' properties, and what only it needs. No
+     * service's jar has cassandra-all (no service depends on it), so the recovery service's bulk path gets the SSTable
+     * writer's classpath from here, and the audit service the SSTable reader's: runtime-cassandra's, which this
+     * launcher has to start the node.
      */
     /** The services' profile of demo users and local-only keys (service-support's LocalOnly). */
     static final String LOCAL_PROFILE = "local";
@@ -292,6 +297,10 @@ public final class LocalPlatform {
         engineProperties.forEach((key, value) -> args.add("--" + key + "=" + value));
         if (service.module().equals("recovery-service")) {
             args.add("--" + BULK_WRITER_CLASSPATH + "="
+                    + RuntimeClasspath.of("runtime-cassandra").asPath());
+        }
+        if (service.module().equals("audit-service")) {
+            args.add("--" + SSTABLE_READER_CLASSPATH + "="
                     + RuntimeClasspath.of("runtime-cassandra").asPath());
         }
         return args;

@@ -37,6 +37,26 @@ class LocalPlatformTest {
     }
 
     @Test
+    void auditServiceGetsTheSSTableReadersClasspathSoItCanReadMedusaBackups() {
+        String prefix = "--" + LocalPlatform.SSTABLE_READER_CLASSPATH + "=";
+        List<String> args = LocalPlatform.serviceArguments(service("audit-service"), Map.of());
+
+        String classpath = args.stream()
+                .filter(arg -> arg.startsWith(prefix))
+                .map(arg -> arg.substring(prefix.length()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + prefix + " in " + args));
+        assertThat(Arrays.stream(classpath.split(File.pathSeparator)).map(Path::of))
+                .as("the reader's main class, the identifier sets and cassandra-all")
+                .allMatch(Files::exists)
+                .anyMatch(entry -> entry.toString().contains("runtime-cassandra"))
+                .anyMatch(entry -> entry.getFileName().toString().startsWith("identifier-set"))
+                .anyMatch(entry -> entry.getFileName().toString().startsWith("cassandra-all-"));
+        assertThat(LocalPlatform.serviceArguments(service("recovery-service"), Map.of()))
+                .noneMatch(arg -> arg.startsWith(prefix));
+    }
+
+    @Test
     void everyServiceRunsWithTheLocalProfileOfDemoUsersAndLocalOnlyKeys() {
         for (LocalPlatform.Service service : LocalPlatform.SERVICES) {
             assertThat(LocalPlatform.serviceArguments(service, Map.of()))

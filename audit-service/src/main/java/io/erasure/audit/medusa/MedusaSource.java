@@ -9,6 +9,7 @@ import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.TokenSlices;
 import io.erasure.identifiers.IdentifierSet;
 import io.erasure.identifiers.IdentifierSetFile;
+import io.erasure.model.cutoff.CutoffTimestamp;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.DatasetSpec;
 import java.io.IOException;
@@ -71,7 +72,7 @@ public final class MedusaSource {
                 bucket.bucket(),
                 () -> SSTableScan.onRuntimeClasspath(Duration.ofHours(1), "1g"),
                 1,
-                BackupBucket.CLOCK_SKEW);
+                CutoffTimestamp.DEFAULT_CLOCK_SKEW_MARGIN);
     }
 
     /** What an audit of a dataset's Medusa backups reads, fixed when it is planned. */

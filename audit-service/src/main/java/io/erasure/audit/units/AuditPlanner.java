@@ -140,10 +140,11 @@ public final class AuditPlanner {
     /** A Medusa backup: its newest complete backup, cut off at its start, in units of the token ring. */
     private DataBackup medusaData(DatasetSpec spec, Instant now) {
         try {
+            spec.requireBackupFits();
             MedusaSource.Planned medusa = this.medusa.plan(spec.backup(), spec, now);
             return new DataBackup(
                     medusa.metaKey(), medusa.backup().name(), medusa.cutoffMicros(), medusa.unitKeys(), 0, null);
-        } catch (BackupIntegrityException e) {
+        } catch (BackupIntegrityException | IllegalArgumentException e) {
             throw new AuditFailure(e.getMessage(), e);
         }
     }

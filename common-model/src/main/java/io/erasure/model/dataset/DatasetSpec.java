@@ -62,6 +62,18 @@ public record DatasetSpec(
         @Nullable
         Duration spreadOver) {
 
+    /**
+     * Fails unless the dataset's backup can hold its rows: a {@link BackupLayout#MEDUSA} backup holds a Cassandra
+     * cluster's SSTables, so only a Cassandra dataset's. Checked where a dataset is registered and audited, not in
+     * the constructor: a copy's view ({@link DatasetCopy#viewOf}) keeps its source's backup without being audited.
+     */
+    public void requireBackupFits() {
+        if (backup.layout() == BackupLayout.MEDUSA && storeKind != StoreKind.CASSANDRA) {
+            throw new IllegalArgumentException("backup.layout MEDUSA holds a Cassandra cluster's SSTables: dataset '"
+                    + name + "' is " + storeKind + ", whose backups are in the platform's layout");
+        }
+    }
+
     /** Nightly at 02:00 (Spring cron: second minute hour day-of-month month day-of-week). */
     public static final String DEFAULT_SCHEDULE = "0 0 2 * * *";
 
@@ -99,10 +111,6 @@ public record DatasetSpec(
                             + " (VERSION) column that deletes are conditioned on, or set it explicitly to none");
         }
         Require.nonNull("backup (S3 prefix and format)", backup);
-        if (backup.layout() == BackupLayout.MEDUSA && storeKind != StoreKind.CASSANDRA) {
-            throw new IllegalArgumentException("backup.layout MEDUSA holds a Cassandra cluster's SSTables: dataset '"
-                    + name + "' is " + storeKind + ", whose backups are in the platform's layout");
-        }
         copies = copies == null ? List.of() : Require.listOf("copies", copies, MAX_COPIES);
         requireUniqueCopyNames(copies);
         Require.nonNull("limits", limits);

@@ -168,8 +168,10 @@ class DatasetSpecTest {
                 .hasMessageContaining("set backup.layout to MEDUSA");
         assertThatThrownBy(() -> new BackupLocation("backups/medusa/", BackupFormat.CSV, BackupLayout.MEDUSA))
                 .hasMessageContaining("backup.format of a MEDUSA backup is SSTABLE");
-        assertThat(Fixtures.cassandraOrders().backup(medusa).build().backup()).isEqualTo(medusa);
-        assertThatThrownBy(() -> Fixtures.postgresAccounts().backup(medusa).build())
+        DatasetSpec cassandra = Fixtures.cassandraOrders().backup(medusa).build();
+        cassandra.requireBackupFits();
+        assertThatThrownBy(
+                        () -> Fixtures.postgresAccounts().backup(medusa).build().requireBackupFits())
                 .hasMessageContaining("backup.layout MEDUSA holds a Cassandra cluster's SSTables");
         IdentifierSource customers = Fixtures.customers();
         assertThatThrownBy(() -> new IdentifierSource(

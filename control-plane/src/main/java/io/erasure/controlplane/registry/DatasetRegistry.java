@@ -71,6 +71,7 @@ public class DatasetRegistry {
 
     public DatasetView register(DatasetSpec spec, Caller caller) {
         requireOwner(caller, spec.ownerTeam(), "register a dataset for team '" + spec.ownerTeam() + "'");
+        requireBackupFits(spec);
         requireSource(spec);
         requireGranted(spec);
         liveCheck.require(spec);
@@ -111,6 +112,7 @@ public class DatasetRegistry {
         }
         requireMayChange(require(name), caller); // before the live check: a caller who may not change it learns nothing
         requireOwner(caller, spec.ownerTeam(), "move dataset '" + name + "' to team '" + spec.ownerTeam() + "'");
+        requireBackupFits(spec);
         requireSource(spec);
         requireGranted(spec);
         liveCheck.require(spec);
@@ -233,6 +235,14 @@ public class DatasetRegistry {
     private static void requireMayChange(DatasetView current, Caller caller) {
         String team = current.spec().ownerTeam();
         requireOwner(caller, team, "change dataset '" + current.spec().name() + "' of team '" + team + "'");
+    }
+
+    private static void requireBackupFits(DatasetSpec spec) {
+        try {
+            spec.requireBackupFits();
+        } catch (IllegalArgumentException e) {
+            throw Refusal.badRequest(e.getMessage());
+        }
     }
 
     private void requireSource(DatasetSpec spec) {

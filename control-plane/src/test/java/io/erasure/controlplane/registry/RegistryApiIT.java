@@ -78,6 +78,13 @@ class RegistryApiIT extends ControlPlaneTestSupport {
         assertRefused(
                 with(body, "identifierSource", "not-registered"),
                 "identifierSource 'not-registered' is not registered");
+        Map<String, Object> medusa = Map.of("prefix", "backups/medusa/", "layout", "MEDUSA");
+        assertRefused(
+                with(with(body, "storeKind", "POSTGRES"), "backup", medusa),
+                "backup.layout MEDUSA holds a Cassandra cluster's SSTables");
+        assertRefused(
+                with(body, "backup", Map.of("prefix", "backups/medusa/", "layout", "MEDUSA", "format", "CSV")),
+                "backup.format of a MEDUSA backup is SSTABLE");
 
         Integer stored = jdbc.queryForObject(
                 "SELECT count(*) FROM datasets WHERE name = ?", Integer.class, "other-" + spec.name());

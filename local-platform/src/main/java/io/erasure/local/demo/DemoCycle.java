@@ -1,6 +1,7 @@
 package io.erasure.local.demo;
 
 import io.erasure.backup.export.BackupExporterMain;
+import io.erasure.infra.CassandraEngine;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.ConditionalColumn;
@@ -38,6 +39,7 @@ public final class DemoCycle {
 
     private final DemoData data;
     private final Map<String, String> exportOptions;
+    private final CassandraEngine cassandra;
     private final PlatformClient owner;
     private final PlatformClient operator;
     private final PlatformClient logReader;
@@ -45,16 +47,19 @@ public final class DemoCycle {
 
     /**
      * @param exportOptions options of {@link BackupExporterMain} shared by every export (S3, JDBC, Cassandra)
+     * @param cassandra     the demo's node, whose snapshots make the profiles' Medusa backups
      * @param deletionLog   the deletion-log service's base URL
      */
     public DemoCycle(
             DemoData data,
             Map<String, String> exportOptions,
+            CassandraEngine cassandra,
             PlatformClient controlPlane,
             URI deletionLog,
             PrintStream out) {
         this.data = data;
         this.exportOptions = Map.copyOf(exportOptions);
+        this.cassandra = cassandra;
         this.owner = controlPlane.as("owner", "owner");
         this.operator = controlPlane.as("operator", "operator");
         this.logReader = operator.at(deletionLog);
@@ -70,7 +75,8 @@ public final class DemoCycle {
         data.generate();
         out.println("Demo: exporting backups to S3 ...");
         backup(SOURCE, "postgres", "members");
-        backup(PROFILES, "cassandra", "member_profiles");
+        // profiles are backed up as a Cassandra team with cassandra-medusa would: the cluster's own SSTables
+        MedusaProfilesBackup.backUp(exportOptions, cassandra);
         // orders are backed up as a team with a data lake would: Parquet files of its own, with a manifest of ours
         ParquetOrdersExport.export(exportOptions, ORDERS);
         data.touchAfterBackup();
@@ -154,7 +160,7 @@ public final class DemoCycle {
                 .identifierColumn("member_id")
                 .identifierSource(SOURCE)
                 .conditionalColumn(ConditionalColumn.none())
-                .backup(S3Layout.defaultBackupLocation(PROFILES, BackupFormat.JSONL_GZIP))
+                .backup(MedusaProfilesBackup.LOCATION)
                 .copies(List.of(
                         new DatasetCopy(
                                 "profile-cache",
