@@ -59,12 +59,24 @@ public final class SSTableScan {
      */
     public ScanResult scan(SSTableUnit unit, Path identifiersFile, Path workDir, CandidateSink sink)
             throws IOException {
+        return scan(unit, identifiersFile, workDir, sink, false);
+    }
+
+    /** The reader's ceiling for benchmarks: the same SSTables merged and read, with no identifier looked up. */
+    public ScanResult ceiling(SSTableUnit unit, Path identifiersFile, Path workDir) throws IOException {
+        return scan(unit, identifiersFile, workDir, candidate -> {}, true);
+    }
+
+    private ScanResult scan(SSTableUnit unit, Path identifiersFile, Path workDir, CandidateSink sink, boolean ceiling)
+            throws IOException {
         Path request = workDir.resolve("request.json");
         Path candidates = workDir.resolve("candidates.jsonl");
         Path summary = workDir.resolve("summary.json");
         Files.deleteIfExists(candidates);
         Files.deleteIfExists(summary);
-        Files.writeString(request, json.writeValueAsString(requestOf(unit, identifiersFile, candidates, summary)));
+        Map<String, Object> fields = requestOf(unit, identifiersFile, candidates, summary);
+        fields.put("ceiling", ceiling);
+        Files.writeString(request, json.writeValueAsString(fields));
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx" + heap, "-XX:+UseSerialGC"));
         jvmArgs.addAll(JavaRuntimes.CASSANDRA_JAVA17_FLAGS);
         ChildJvm child = ChildJvm.start(
@@ -103,7 +115,8 @@ public final class SSTableScan {
                 result.get("rowsScanned").asLong(),
                 result.get("candidates").asLong(),
                 result.get("deletedNotPurged").asLong(),
-                result.get("staticOnlyPartitions").asLong());
+                result.get("staticOnlyPartitions").asLong(),
+                result.get("scanCpuNanos").asLong());
         if (handed != scanned.candidates()) {
             throw new IOException("the SSTable reader of " + unit.describe() + " counted " + scanned.candidates()
                     + " candidates but wrote " + handed);

@@ -8,6 +8,12 @@ package io.erasure.audit.sstable;
  * @param deletedNotPurged     what tombstones still hold on disk: partition deletions, range tombstones and rows with
  *                             no live data left, until compaction purges them
  * @param staticOnlyPartitions partitions with live static columns and no live row: no full primary key names them
+ * @param scanCpuNanos         the reader's CPU time merging and reading (not starting, not loading the identifiers)
  */
 public record ScanResult(
-        int sstables, long rowsScanned, long candidates, long deletedNotPurged, long staticOnlyPartitions) {}
+        int sstables,
+        long rowsScanned,
+        long candidates,
+        long deletedNotPurged,
+        long staticOnlyPartitions,
+        long scanCpuNanos) {}

@@ -9,6 +9,8 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,7 +66,10 @@ public final class SSTableScanMain {
                     + ": integer identifiers can only be compared with an integer column");
         }
         ObjectMapper json = new ObjectMapper();
-        RowVisitor visitor = new RowVisitor(table, identifiers, request.nowInSeconds());
+        RowVisitor visitor = new RowVisitor(table, identifiers, request.nowInSeconds(), request.ceiling());
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        long cpuStart = cpu.getCurrentThreadCpuTime();
+        long wallStart = System.nanoTime();
         Path candidatesTemp =
                 request.candidates().resolveSibling(request.candidates().getFileName() + ".partial");
         List<SSTableReader> sstables = table.sstables();
@@ -89,8 +94,12 @@ public final class SSTableScanMain {
                 sstable.selfRef().release();
             }
         }
+        long scanCpu = cpu.getCurrentThreadCpuTime() - cpuStart;
+        long scanWall = System.nanoTime() - wallStart;
         Files.move(candidatesTemp, request.candidates(), StandardCopyOption.REPLACE_EXISTING);
         ObjectNode summary = json.createObjectNode();
+        summary.put("scanCpuNanos", scanCpu);
+        summary.put("scanWallNanos", scanWall);
         summary.put("sstables", sstables.size());
         summary.put("partitions", visitor.partitions());
         summary.put("rowsScanned", visitor.rowsScanned());

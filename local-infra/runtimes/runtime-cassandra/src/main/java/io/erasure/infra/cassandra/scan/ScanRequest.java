@@ -22,7 +22,8 @@ import java.util.List;
  *
  * {@code schema} holds the table's {@code CREATE TABLE} (a whole schema dump, as Medusa's {@code schema.cql}, will
  * do); every directory holds SSTable components of that table (one replica's each: rows are merged across them);
- * {@code tokenRange} (optional, Murmur3 tokens, {@code (after, upTo]}) limits the scan to the partitions of one unit.
+ * {@code tokenRange} (optional, Murmur3 tokens, {@code (after, upTo]}) limits the scan to the partitions of one unit;
+ * {@code ceiling} (benchmarks only) merges and reads the rows without looking identifiers up.
  */
 record ScanRequest(
         String keyspace,
@@ -35,7 +36,8 @@ record ScanRequest(
         long nowInSeconds,
         TokenRange tokenRange,
         Path candidates,
-        Path summary) {
+        Path summary,
+        boolean ceiling) {
 
     /** Partitions whose Murmur3 token is in {@code (after, upTo]}. */
     record TokenRange(long after, long upTo) {}
@@ -64,7 +66,8 @@ record ScanRequest(
                         : new TokenRange(
                                 range.path("after").asLong(), range.path("upTo").asLong()),
                 Path.of(text(node, "candidates")),
-                Path.of(text(node, "summary")));
+                Path.of(text(node, "summary")),
+                node.path("ceiling").asBoolean(false));
         if (directories.isEmpty()) {
             throw new ScanRefused("the request names no SSTable directory");
         }
