@@ -1,5 +1,7 @@
 package io.erasure.identifiers;
 
+import java.util.Collection;
+
 /**
  * String identifiers as 128-bit hashes ({@link IdentifierHash}) in two parallel {@code long[]}
  * with linear probing on the first half: 16 bytes per slot, so {@code 16 / loadFactor} bytes per
@@ -36,6 +38,18 @@ public final class HashedIdentifierSet implements IdentifierSet {
         this.first = new long[capacity];
         this.second = new long[capacity];
         this.filter = new BlockedBloomFilter(expected);
+    }
+
+    /** A set of {@code ids}, each hashed as {@link IdentifierHash} hashes a string identifier. */
+    public static HashedIdentifierSet of(Collection<String> ids) {
+        HashedIdentifierSet set = new HashedIdentifierSet(ids.size(), DEFAULT_LOAD_FACTOR);
+        long[] a = new long[1];
+        long[] b = new long[1];
+        for (String id : ids) {
+            IdentifierHash.hash(id, a, b, 0);
+            set.add(a[0], b[0]);
+        }
+        return set;
     }
 
     @Override

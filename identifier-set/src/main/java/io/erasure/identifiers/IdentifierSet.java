@@ -33,6 +33,8 @@ public sealed interface IdentifierSet permits LongIdentifierSet, HashedIdentifie
      * @param slots   scratch of at least {@code n} ints owned by the calling thread
      * @param scratch scratch of at least {@code n} longs owned by the calling thread
      */
+    int containsAll(long[] a, long[] b, boolean[] present, boolean[] hit, int n, int[] slots, long[] scratch);
+
     /** Hands every identifier to {@code each}, in no particular order (for writing the set to a file). */
     void forEach(Each each);
 
@@ -41,6 +43,4 @@ public sealed interface IdentifierSet permits LongIdentifierSet, HashedIdentifie
     interface Each {
         void accept(long a, long b);
     }
-
-    int containsAll(long[] a, long[] b, boolean[] present, boolean[] hit, int n, int[] slots, long[] scratch);
 }

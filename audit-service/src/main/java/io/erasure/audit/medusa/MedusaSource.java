@@ -21,9 +21,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,8 +43,8 @@ public final class MedusaSource {
     /** A unit's key: the token range it reads, {@code tokens:<after>:<upTo>}. */
     private static final Pattern UNIT = Pattern.compile("tokens:(-?\\d+):(-?\\d+)");
 
-    /** What may name a downloaded file: an SSTable component's name, never a path. */
-    private static final Pattern COMPONENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    /** What may name a downloaded file: an SSTable component's name ({@code +} in SAI's), never a path. */
+    private static final Pattern COMPONENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
 
     private final S3Client s3;
     private final String bucket;
@@ -94,7 +94,7 @@ public final class MedusaSource {
                     + location.prefix() + " holds no SSTable of " + spec.namespace() + "." + spec.table()
                     + ": is the dataset's keyspace and table the backed-up cluster's?");
         }
-        long cutoff = backup.cutoff(skewMargin).micros();
+        long cutoff = cutoffMicros(backup);
         if (!backup.started().isBefore(now)) {
             throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' starts at " + backup.started()
                     + ", not before now (" + now + "): the clocks of the cluster and the audit disagree");
@@ -105,6 +105,11 @@ public final class MedusaSource {
         }
         String metaKey = location.prefix() + backup.nodes().get(0).fqdn() + "/" + backup.name() + "/meta/";
         return new Planned(backup, cutoff, metaKey, units);
+    }
+
+    /** The cut-off of an audit of {@code backup}: its start minus the clock-skew margin. */
+    public long cutoffMicros(MedusaBackup backup) {
+        return backup.cutoff(skewMargin).micros();
     }
 
     /** The backup {@code name} under {@code location}, read again from its metadata. */
@@ -164,15 +169,27 @@ public final class MedusaSource {
         }
     }
 
-    /** Every node's objects of the table, one folder per node laid out as a data directory is. */
+    /**
+     * Every node's objects of the table, one folder per node laid out as a data directory is. Objects of the table's
+     * secondary indexes (its {@code .<index>/} subfolders, SSTables of the same names) are not read; anything else
+     * outside the table's folder, a name that is no SSTable component, a component listed twice and a table listed
+     * twice on one node are refused: the reader would otherwise read one file for another.
+     */
     private List<Path> download(MedusaBackup backup, BackupLocation location, DatasetSpec spec, Path work)
             throws IOException {
-        Map<String, Path> folders = new LinkedHashMap<>();
+        List<Path> folders = new ArrayList<>();
         for (MedusaBackup.Node node : backup.nodes()) {
-            for (MedusaBackup.Table table : node.tables()) {
-                if (!table.keyspace().equals(spec.namespace()) || !table.table().equals(spec.table())) {
-                    continue;
-                }
+            List<MedusaBackup.Table> tables = node.tables().stream()
+                    .filter(t ->
+                            t.keyspace().equals(spec.namespace()) && t.table().equals(spec.table()))
+                    .toList();
+            if (tables.size() > 1) {
+                throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' lists " + spec.namespace()
+                        + "." + spec.table() + " " + tables.size() + " times on node " + node.fqdn() + " ("
+                        + tables.stream().map(MedusaBackup.Table::columnFamily).toList() + "): a table dropped and"
+                        + " created again leaves one folder per id, and which one is live cannot be told here");
+            }
+            for (MedusaBackup.Table table : tables) {
                 if (!COMPONENT.matcher(table.columnFamily()).matches()) {
                     throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' names the table folder '"
                             + table.columnFamily() + "' on node " + node.fqdn() + ", which is no folder name");
@@ -180,15 +197,31 @@ public final class MedusaSource {
                 Path folder = Files.createDirectories(work.resolve("node-" + folders.size())
                         .resolve(spec.namespace())
                         .resolve(table.columnFamily()));
-                folders.put(node.fqdn(), folder);
+                folders.add(folder);
                 String nodePrefix = location.prefix() + node.fqdn() + "/";
+                Set<String> names = new HashSet<>();
                 for (MedusaBackup.StoredObject object : table.objects()) {
                     String key = object.key();
-                    String name = key.substring(key.lastIndexOf('/') + 1);
-                    if (!key.startsWith(nodePrefix) || !COMPONENT.matcher(name).matches()) {
-                        throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' lists the object "
-                                + key + " for node " + node.fqdn() + ": objects must lie under " + nodePrefix
-                                + " and be named as SSTable components");
+                    List<String> segments = key.startsWith(nodePrefix)
+                            ? List.of(key.substring(nodePrefix.length()).split("/", -1))
+                            : List.of();
+                    if (segments.size() < 2 || segments.stream().anyMatch(MedusaSource::notAFolderName)) {
+                        throw misplaced(backup, node, key, nodePrefix);
+                    }
+                    String name = segments.get(segments.size() - 1);
+                    String parent = segments.get(segments.size() - 2);
+                    if (parent.startsWith(".")
+                            && segments.size() >= 3
+                            && segments.get(segments.size() - 3).equals(table.columnFamily())) {
+                        continue; // a secondary index's own SSTables
+                    }
+                    if (!parent.equals(table.columnFamily())
+                            || !COMPONENT.matcher(name).matches()) {
+                        throw misplaced(backup, node, key, nodePrefix);
+                    }
+                    if (!names.add(name)) {
+                        throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' lists " + name
+                                + " of " + table.columnFamily() + " twice on node " + node.fqdn());
                     }
                     download(key, folder.resolve(name), object);
                 }
@@ -198,7 +231,18 @@ public final class MedusaSource {
             throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' holds no SSTable of "
                     + spec.namespace() + "." + spec.table());
         }
-        return List.copyOf(folders.values());
+        return List.copyOf(folders);
+    }
+
+    private static boolean notAFolderName(String segment) {
+        return segment.isEmpty() || segment.equals(".") || segment.equals("..");
+    }
+
+    private static BackupIntegrityException misplaced(
+            MedusaBackup backup, MedusaBackup.Node node, String key, String nodePrefix) {
+        return new BackupIntegrityException("Medusa backup '" + backup.name() + "' lists the object " + key
+                + " for node " + node.fqdn() + ": objects must lie in the table's folder under " + nodePrefix
+                + " and be named as SSTable components");
     }
 
     /** Copies one object to {@code file}, checked against {@code object}'s size and MD5 as it streams. */

@@ -53,9 +53,10 @@ public final class SSTableScan {
      * Scans {@code unit}'s SSTables, in {@code workDir} (existing, the caller's to remove), against the identifier
      * set in {@code identifiersFile} ({@code IdentifierSetFile}), handing each candidate to {@code sink}.
      *
-     * @throws BackupIntegrityException if the child refuses the unit (schema, files, identifier types): its message
-     *                                  says what
-     * @throws IOException              if the child could not be run or died without a summary
+     * @throws BackupIntegrityException if the child refuses the unit (schema, key or identifier types, a corrupt
+     *                                  SSTable): the same every time, its message says what
+     * @throws IOException              if the child could not be run, failed otherwise (memory, disk) or died
+     *                                  without a summary: worth a retry, the message ends with its log's
      */
     public ScanResult scan(SSTableUnit unit, Path identifiersFile, Path workDir, CandidateSink sink)
             throws IOException {
@@ -88,26 +89,27 @@ public final class SSTableScan {
                 List.of(request.toString()),
                 workDir,
                 workDir.resolve("scan.log"));
+        String failure = null;
         try {
             child.awaitExit(timeout);
         } catch (RuntimeException e) {
-            if (!Files.exists(summary)) {
-                throw new IOException(
-                        "the SSTable reader of " + unit.describe() + " failed without a summary: " + e.getMessage()
-                                + " (its log: " + workDir.resolve("scan.log") + ")",
-                        e);
-            }
+            // a non-zero exit or a timeout: the message holds the end of the child's log
+            failure = e.getMessage();
         } finally {
             child.close();
         }
         if (!Files.exists(summary)) {
-            throw new IOException("the SSTable reader of " + unit.describe() + " left no summary (its log: "
-                    + workDir.resolve("scan.log") + ")");
+            throw new IOException("the SSTable reader of " + unit.describe() + " left no summary: "
+                    + (failure != null ? failure : child.logTail()));
         }
         JsonNode result = json.readTree(summary.toFile());
-        if (result.has("failure")) {
+        if (result.has("refused")) {
             throw new BackupIntegrityException("the SSTables of " + unit.describe() + " cannot be audited: "
-                    + result.get("failure").asString());
+                    + result.get("refused").asString());
+        }
+        if (result.has("error")) {
+            throw new IOException("the SSTable reader of " + unit.describe() + " failed: "
+                    + result.get("error").asString());
         }
         long handed = handOver(candidates, sink);
         ScanResult scanned = new ScanResult(

@@ -7,7 +7,8 @@ package io.erasure.audit.sstable;
  * @param candidates           live rows whose identifier is deletable
  * @param deletedNotPurged     what tombstones still hold on disk: partition deletions, range tombstones and rows with
  *                             no live data left, until compaction purges them
- * @param staticOnlyPartitions partitions with live static columns and no live row: no full primary key names them
+ * @param staticOnlyPartitions partitions of deletable identifiers with live static columns and no live row: no full
+ *                             primary key names them, so they are reported rather than deleted
  * @param scanCpuNanos         the reader's CPU time merging and reading (not starting, not loading the identifiers)
  */
 public record ScanResult(

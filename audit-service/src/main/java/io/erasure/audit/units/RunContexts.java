@@ -121,6 +121,11 @@ public final class RunContexts {
             MedusaBackup backup = location != null && plan.layout() == BackupLayout.MEDUSA
                     ? medusa.read(location, plan.snapshot())
                     : null;
+            if (backup != null && medusa.cutoffMicros(backup) != plan.cutoffMicros()) {
+                // its schema.cql was uploaded again (a backup re-run under the same name): not the files planned
+                throw new AuditFailure("Medusa backup '" + plan.snapshot() + "' changed since run " + runId
+                        + " was planned: it now starts at " + backup.started() + "; run the audit again");
+            }
             BackupManifest manifest = backup == null ? bucket.readManifest(plan.dataManifestKey()) : null;
             BackupManifest identifierManifest = bucket.readManifest(plan.identifierManifestKey());
             long started = System.nanoTime();

@@ -176,6 +176,14 @@ public final class UnitProcessor {
             ScanResult result = medusa.join(
                     backup, location, unit.spec(), unit.partKey(), context.identifiers(), plan.plannedAt(), candidates);
             candidates.close();
+            if (result.staticOnlyPartitions() > 0) {
+                log.warn(
+                        "run {} unit {}: {} partitions of deletable identifiers hold only static columns; no primary"
+                                + " key names them, so they are not candidates",
+                        runId,
+                        unit.partIndex(),
+                        result.staticOnlyPartitions());
+            }
             return new UnitOutcome(
                     unit.partIndex(), result.rowsScanned(), result.candidates(), result.deletedNotPurged());
         } catch (IOException | RuntimeException | Error e) {

@@ -11,7 +11,6 @@ import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.BackupRow;
 import io.erasure.backup.format.Sha256;
 import io.erasure.identifiers.HashedIdentifierSet;
-import io.erasure.identifiers.IdentifierHash;
 import io.erasure.identifiers.IdentifierSet;
 import io.erasure.identifiers.LongIdentifierSet;
 import io.erasure.model.backup.BackupSchema;
@@ -44,14 +43,7 @@ class PartJoinTest {
     }
 
     static IdentifierSet stringSet(Set<String> ids) {
-        HashedIdentifierSet set = new HashedIdentifierSet(ids.size(), HashedIdentifierSet.DEFAULT_LOAD_FACTOR);
-        long[] a = new long[1];
-        long[] b = new long[1];
-        for (String id : ids) {
-            IdentifierHash.hash(id, a, b, 0);
-            set.add(a[0], b[0]);
-        }
-        return set;
+        return HashedIdentifierSet.of(ids);
     }
 
     static List<Candidate> join(BackupFormat format, BackupSchema schema, Part part, IdentifierSet set)

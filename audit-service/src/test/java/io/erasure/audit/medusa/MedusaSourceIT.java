@@ -8,7 +8,6 @@ import io.erasure.audit.sstable.SSTableScan;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.S3Clients;
 import io.erasure.identifiers.HashedIdentifierSet;
-import io.erasure.identifiers.IdentifierHash;
 import io.erasure.identifiers.IdentifierSet;
 import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.LocalEngines;
@@ -26,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -139,23 +139,75 @@ class MedusaSourceIT {
                 .isInstanceOf(BackupIntegrityException.class)
                 .hasMessageContaining(data.key() + " is listed by the Medusa backup but does not exist");
 
-        MedusaBackup misplaced = new MedusaBackup(
+        String folder = backup.nodes().get(0).tables().get(0).columnFamily();
+        String node = location.prefix() + "node1.local/";
+        for (String key : List.of(
+                "backups/other-dataset/2024/part-00000.jsonl.gz",
+                node + "b2/data/" + KEYSPACE + "/" + folder + "/../../../../other/" + folder + "/nb-1-big-Data.db",
+                node + "b2/data/" + KEYSPACE + "/other-table/nb-1-big-Data.db")) {
+            MedusaBackup misplaced = withObjects(backup, folder, new MedusaBackup.StoredObject(key, 10, data.md5()));
+            assertThatThrownBy(() ->
+                            source.join(misplaced, location, accounts, unit, owners(1), Instant.now(), candidates::add))
+                    .as(key)
+                    .isInstanceOf(BackupIntegrityException.class)
+                    .hasMessageContaining("objects must lie in the table's folder under " + node);
+        }
+        MedusaBackup.StoredObject twice =
+                backup.nodes().get(0).tables().get(0).objects().get(0);
+        assertThatThrownBy(() -> source.join(
+                        withObjects(backup, folder, twice, twice),
+                        location,
+                        accounts,
+                        unit,
+                        owners(1),
+                        Instant.now(),
+                        candidates::add))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageContaining("twice on node node1.local");
+        assertThat(candidates).isEmpty();
+    }
+
+    @Test
+    void aSecondaryIndexsOwnSSTablesAreNotReadInPlaceOfTheTables() throws Exception {
+        BackupLocation location = backUp("b4");
+        MedusaBackup backup = source.read(location, "b4");
+        MedusaBackup.Table table = backup.nodes().get(0).tables().get(0);
+        List<MedusaBackup.StoredObject> objects = new ArrayList<>(table.objects());
+        // Medusa uploads a table's snapshot folder recursively: an index's SSTables have the table's file names
+        for (MedusaBackup.StoredObject object : table.objects()) {
+            String key = object.key();
+            String indexKey = key.substring(0, key.lastIndexOf('/')) + "/.accounts_owner_idx"
+                    + key.substring(key.lastIndexOf('/'));
+            objects.add(new MedusaBackup.StoredObject(indexKey, 1, "00000000000000000000000000000000"));
+        }
+        MedusaBackup withIndex =
+                withObjects(backup, table.columnFamily(), objects.toArray(MedusaBackup.StoredObject[]::new));
+        List<Candidate> candidates = new ArrayList<>();
+
+        long rows = source.join(
+                        withIndex,
+                        location,
+                        accounts,
+                        "tokens:" + Long.MIN_VALUE + ":" + Long.MAX_VALUE,
+                        owners(2),
+                        Instant.now(),
+                        candidates::add)
+                .rowsScanned();
+
+        assertThat(rows).isEqualTo(30);
+        assertThat(candidates).hasSize(10);
+    }
+
+    /** {@code backup} with one node whose table folder lists {@code objects}. */
+    private static MedusaBackup withObjects(MedusaBackup backup, String folder, MedusaBackup.StoredObject... objects) {
+        return new MedusaBackup(
                 backup.name(),
                 backup.started(),
                 List.of(new MedusaBackup.Node(
                         "node1.local",
                         backup.started(),
                         false,
-                        List.of(new MedusaBackup.Table(
-                                KEYSPACE,
-                                backup.nodes().get(0).tables().get(0).columnFamily(),
-                                List.of(new MedusaBackup.StoredObject(
-                                        "backups/other-dataset/2024/part-00000.jsonl.gz", 10, data.md5())))))));
-        assertThatThrownBy(() ->
-                        source.join(misplaced, location, accounts, unit, owners(1), Instant.now(), candidates::add))
-                .isInstanceOf(BackupIntegrityException.class)
-                .hasMessageContaining("objects must lie under " + location.prefix() + "node1.local/");
-        assertThat(candidates).isEmpty();
+                        List.of(new MedusaBackup.Table(KEYSPACE, folder, List.of(objects))))));
     }
 
     @Test
@@ -184,15 +236,9 @@ class MedusaSourceIT {
         S3.putObject(b -> b.bucket(S3_ENGINE.bucket()).key(key), RequestBody.fromBytes(bytes));
     }
 
+    /** The audit compares a Medusa backup's identifiers as text: an integer's digits. */
     private static IdentifierSet owners(long... owners) {
-        // the audit compares a Medusa backup's identifiers as text: an integer's digits
-        HashedIdentifierSet set = new HashedIdentifierSet(owners.length, HashedIdentifierSet.DEFAULT_LOAD_FACTOR);
-        long[] a = new long[1];
-        long[] b = new long[1];
-        for (long owner : owners) {
-            IdentifierHash.hash(Long.toString(owner), a, b, 0);
-            set.add(a[0], b[0]);
-        }
-        return set;
+        return HashedIdentifierSet.of(
+                Arrays.stream(owners).mapToObj(Long::toString).toList());
     }
 }

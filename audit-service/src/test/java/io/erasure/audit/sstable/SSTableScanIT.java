@@ -8,7 +8,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.identifiers.HashedIdentifierSet;
-import io.erasure.identifiers.IdentifierHash;
 import io.erasure.identifiers.IdentifierSet;
 import io.erasure.identifiers.IdentifierSetFile;
 import io.erasure.identifiers.LongIdentifierSet;
@@ -149,17 +148,7 @@ class SSTableScanIT {
 
         Path early = snapshotDir(table, "early");
         Path last = snapshotDir(table, "final");
-        ScanOutcome outcome = scan(
-                new SSTableUnit(
-                        KEYSPACE,
-                        table,
-                        last.resolve("schema.cql"),
-                        List.of(early, last),
-                        List.of("customer_id", "day", "seq"),
-                        "customer_id",
-                        null,
-                        now),
-                numericSet(1, 3, 5, 7, 9, 11, 13));
+        ScanOutcome outcome = scan(eventsUnit(early, last, null, now), textSet("1", "3", "5", "7", "9", "11", "13"));
 
         assertThat(outcome.rows()).containsExactlyInAnyOrderElementsOf(live);
         assertThat(outcome.rows())
@@ -176,21 +165,11 @@ class SSTableScanIT {
         // partition deletes (3/1, 11/2), the range delete, the row delete, the expired and the emptied row
         assertThat(outcome.result().deletedNotPurged()).isGreaterThanOrEqualTo(6);
 
-        // token ranges split the same scan without losing or repeating a row
+        // token ranges split the same scan without losing or repeating a row (integer identifiers compared as integers)
         List<String> halves = new ArrayList<>();
         for (SSTableUnit.TokenRange range :
                 List.of(new SSTableUnit.TokenRange(Long.MIN_VALUE, 0), new SSTableUnit.TokenRange(0, Long.MAX_VALUE))) {
-            halves.addAll(scan(
-                            new SSTableUnit(
-                                    KEYSPACE,
-                                    table,
-                                    last.resolve("schema.cql"),
-                                    List.of(early, last),
-                                    List.of("customer_id", "day", "seq"),
-                                    "customer_id",
-                                    range,
-                                    now),
-                            numericSet(1, 3, 5, 7, 9, 11, 13))
+            halves.addAll(scan(eventsUnit(early, last, range, now), numericSet(1, 3, 5, 7, 9, 11, 13))
                     .rows());
         }
         assertThat(halves).containsExactlyInAnyOrderElementsOf(live);
@@ -250,6 +229,58 @@ class SSTableScanIT {
                 .hasMessageContaining("integer identifiers can only be compared with an integer column");
     }
 
+    @Test
+    void keyValuesAreSpelledAsThePlatformCarriesThemBlobsInBase64TimestampsInIsoAndDecimalsWithEveryDigit()
+            throws Exception {
+        String table = "spelled";
+        session.execute("CREATE TABLE " + KEYSPACE + "." + table + " (id blob, at timestamp, amount decimal,"
+                + " ratio double, owner text, PRIMARY KEY ((id), at, amount, ratio))");
+        exec(
+                table,
+                "INSERT INTO %s (id, at, amount, ratio, owner) VALUES (0xcafe, '2024-01-02 03:04:05.678+0000',"
+                        + " 1.10, NaN, 'cust-1') USING TIMESTAMP " + T);
+        exec(
+                table,
+                "INSERT INTO %s (id, at, amount, ratio, owner) VALUES (0x00, '2024-01-02 03:04:05.678+0000',"
+                        + " 12345678901234567890.123456789, 0.1, 'cust-1') USING TIMESTAMP " + T);
+        nodetool.snapshot("final", KEYSPACE, table);
+        Path last = snapshotDir(table, "final");
+        SSTableUnit unit = new SSTableUnit(
+                KEYSPACE,
+                table,
+                last.resolve("schema.cql"),
+                List.of(last),
+                List.of("id", "at", "amount", "ratio"),
+                "owner",
+                null,
+                Instant.now().getEpochSecond());
+        Path dir = Files.createTempDirectory(work, "unit");
+        Path ids = dir.resolve("identifiers.set");
+        IdentifierSetFile.write(textSet("cust-1"), ids);
+        List<Candidate> candidates = new ArrayList<>();
+
+        SSTableScan.onRuntimeClasspath(Duration.ofMinutes(2), "256m").scan(unit, ids, dir, candidates::add);
+
+        assertThat(candidates)
+                .extracting(c -> c.key().toString())
+                .containsExactlyInAnyOrder(
+                        "{id=yv4=, at=2024-01-02T03:04:05.678Z, amount=1.10, ratio=NaN}",
+                        "{id=AA==, at=2024-01-02T03:04:05.678Z, amount=12345678901234567890.123456789, ratio=0.1}");
+    }
+
+    /** The events table's two snapshots, read as two replicas. */
+    private static SSTableUnit eventsUnit(Path early, Path last, SSTableUnit.TokenRange range, long now) {
+        return new SSTableUnit(
+                KEYSPACE,
+                "events",
+                last.resolve("schema.cql"),
+                List.of(early, last),
+                List.of("customer_id", "day", "seq"),
+                "customer_id",
+                range,
+                now);
+    }
+
     private record ScanOutcome(ScanResult result, List<String> rows, Set<String> identifiers) {}
 
     private ScanOutcome scan(SSTableUnit unit, IdentifierSet identifiers) throws IOException {
@@ -304,13 +335,6 @@ class SSTableScanIT {
     }
 
     private static IdentifierSet textSet(String... ids) {
-        HashedIdentifierSet set = new HashedIdentifierSet(ids.length, HashedIdentifierSet.DEFAULT_LOAD_FACTOR);
-        long[] a = new long[1];
-        long[] b = new long[1];
-        for (String id : ids) {
-            IdentifierHash.hash(id, a, b, 0);
-            set.add(a[0], b[0]);
-        }
-        return set;
+        return HashedIdentifierSet.of(List.of(ids));
     }
 }

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Backs a table of the local node up the way cassandra-medusa lays a backup out, for tests and the demo: a snapshot
- * taken over JMX, then under {@code <prefix><fqdn>/<backup>/} the node's {@code meta/schema.cql} first, its
- * {@code meta/tokenmap.json}, the snapshot's SSTable components under {@code data/<keyspace>/<table>-<id>/}, and last
+ * Backs a table of the local node up the way cassandra-medusa lays a backup out, for tests and the demo: under
+ * {@code <prefix><fqdn>/<backup>/} the node's {@code meta/schema.cql} and {@code meta/tokenmap.json} first, then a
+ * snapshot taken over JMX and its SSTable components under {@code data/<keyspace>/<table>-<id>/}, and last
  * {@code meta/manifest.json} listing each with its size and MD5 (a single upload's, in hex).
  */
 public final class MedusaUpload {
@@ -40,23 +40,29 @@ public final class MedusaUpload {
             String keyspace,
             String table)
             throws Exception {
-        try (NodeTool nodetool = new NodeTool(cassandra)) {
-            nodetool.snapshot(backup, keyspace, table);
-        }
         Path tableDir;
         try (Stream<Path> dirs = Files.list(cassandra.dataDirectory().resolve(keyspace))) {
             tableDir = dirs.filter(d -> d.getFileName().toString().startsWith(table + "-"))
                     .findFirst()
                     .orElseThrow(() -> new IllegalStateException("no data folder of " + keyspace + "." + table));
         }
-        Path snapshot = tableDir.resolve("snapshots").resolve(backup);
         String node = prefix + fqdn + "/" + backup + "/";
-        store.put(node + "meta/schema.cql", Files.readAllBytes(snapshot.resolve("schema.cql")));
-        store.put(
-                node + "meta/tokenmap.json",
-                ("{\"" + fqdn + "\": {\"tokens\": [0], \"is_up\": true, \"rack\": \"rack1\", \"dc\": \""
-                                + CassandraEngine.LOCAL_DATACENTER + "\"}}")
-                        .getBytes(StandardCharsets.UTF_8));
+        try (NodeTool nodetool = new NodeTool(cassandra)) {
+            // as Medusa does: the schema and token map first, so the backup's start precedes every file of it
+            nodetool.snapshot(backup + "-schema", keyspace, table);
+            store.put(
+                    node + "meta/schema.cql",
+                    Files.readAllBytes(tableDir.resolve("snapshots")
+                            .resolve(backup + "-schema")
+                            .resolve("schema.cql")));
+            store.put(
+                    node + "meta/tokenmap.json",
+                    ("{\"" + fqdn + "\": {\"tokens\": [0], \"is_up\": true, \"rack\": \"rack1\", \"dc\": \""
+                                    + CassandraEngine.LOCAL_DATACENTER + "\"}}")
+                            .getBytes(StandardCharsets.UTF_8));
+            nodetool.snapshot(backup, keyspace, table);
+        }
+        Path snapshot = tableDir.resolve("snapshots").resolve(backup);
         String folder = tableDir.getFileName().toString();
         List<String> keys = new ArrayList<>();
         StringBuilder objects = new StringBuilder();

@@ -1,7 +1,5 @@
 package io.erasure.infra.cassandra.scan;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.erasure.identifiers.IdentifierHash;
 import io.erasure.identifiers.IdentifierKind;
 import io.erasure.identifiers.IdentifierSet;
@@ -21,12 +19,12 @@ import org.apache.cassandra.db.rows.Unfiltered;
 import org.apache.cassandra.db.rows.UnfilteredRowIterator;
 import org.apache.cassandra.schema.ColumnMetadata;
 import org.apache.cassandra.schema.TableMetadata;
-import org.apache.cassandra.transport.ProtocolVersion;
 
 /**
  * Goes through merged partitions as a read at {@code nowInSeconds} sees them and reports the live rows whose
- * identifier is in the set. Counts, per scan: partitions, live rows, candidates, and what tombstones still hold on
- * disk ("deleted, not yet purged": a partition deletion, a range tombstone, a row with no live data left).
+ * identifier is in the set. Counts, per scan: partitions, live rows, candidates, what tombstones still hold on
+ * disk ("deleted, not yet purged": a partition deletion, a range tombstone, a row with no live data left), and the
+ * partitions of deletable identifiers that hold live static columns and no live row (no full key names them).
  */
 final class RowVisitor {
 
@@ -43,7 +41,6 @@ final class RowVisitor {
     private final List<ColumnMetadata> keyColumns;
     private final boolean numeric;
     private final boolean strictLiveness;
-    private final ObjectMapper json = new ObjectMapper();
     private final long[] a = new long[1];
     private final long[] b = new long[1];
 
@@ -101,9 +98,14 @@ final class RowVisitor {
         }
         if (!liveRows
                 && !metadata.clusteringColumns().isEmpty()
-                && staticRow.hasLiveData(nowInSeconds, strictLiveness)) {
-            // CQL shows such a partition as one row with null clustering columns: no full key names it
-            staticOnlyPartitions++;
+                && staticRow.hasLiveData(nowInSeconds, strictLiveness)
+                && (identifier.isPartitionKey() || identifier.isStatic())) {
+            // CQL shows such a partition as one row with null clustering columns: no full key names it, so a
+            // deletable identifier's static columns are reported apart rather than as a candidate
+            ByteBuffer value = identifierValue(partitionKey, staticRow, staticRow);
+            if (value != null && matches(value)) {
+                staticOnlyPartitions++;
+            }
         }
     }
 
@@ -119,7 +121,7 @@ final class RowVisitor {
             return partitionKey[identifier.position()];
         }
         if (identifier.isClusteringColumn()) {
-            return row.clustering().bufferAt(identifier.position());
+            return row.isStatic() ? null : row.clustering().bufferAt(identifier.position());
         }
         Cell<?> cell = identifier.isStatic() ? staticRow.getCell(identifier) : row.getCell(identifier);
         return cell == null || !cell.isLive(nowInSeconds) ? null : cell.buffer();
@@ -156,18 +158,13 @@ final class RowVisitor {
             ByteBuffer value = column.isPartitionKey()
                     ? partitionKey[column.position()]
                     : row.clustering().bufferAt(column.position());
-            key.put(column.name.toString(), jsonValue(column, value));
+            key.put(column.name.toString(), PlatformValues.of(column.type, value));
         }
         Map<String, Object> candidate = new LinkedHashMap<>();
         candidate.put("key", key);
         candidate.put("identifier", text(identifierValue));
         candidate.put("writeTimeMicros", writeTime(row));
         return candidate;
-    }
-
-    /** A key value as Cassandra's own JSON spells it, which {@code fromJson} reads back exactly. */
-    private JsonNode jsonValue(ColumnMetadata column, ByteBuffer value) throws IOException {
-        return json.readTree(column.type.toJSONString(value, ProtocolVersion.CURRENT));
     }
 
     /** The row's latest live write: its primary key liveness and every live cell. */

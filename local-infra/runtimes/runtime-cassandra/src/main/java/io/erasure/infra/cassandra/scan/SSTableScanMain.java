@@ -21,6 +21,7 @@ import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.partitions.UnfilteredPartitionIterator;
 import org.apache.cassandra.db.partitions.UnfilteredPartitionIterators;
 import org.apache.cassandra.db.rows.UnfilteredRowIterator;
+import org.apache.cassandra.io.sstable.CorruptSSTableException;
 import org.apache.cassandra.io.sstable.format.SSTableReader;
 
 /**
@@ -34,7 +35,9 @@ import org.apache.cassandra.io.sstable.format.SSTableReader;
  * <p>Argument: {@code <request.json>}, see {@link ScanRequest}. The child decides nothing about deletion: it only
  * reports; the audit's validation re-checks every candidate against live data. Its stdout is a log; results come
  * back as files, the summary last (written to a temporary name, then moved), so a summary that exists is whole. A
- * failure writes {@code {"failure": "<what and how to fix it>"}} as the summary and exits 1.
+ * unit the reader refuses (schema, key, identifier type, a corrupt SSTable: the same every time) writes
+ * {@code {"refused": "<what and how to fix it>"}} as the summary; any other failure (memory, disk) writes
+ * {@code {"error": "..."}}, which the parent may retry. Both exit 1.
  */
 public final class SSTableScanMain {
 
@@ -115,8 +118,13 @@ public final class SSTableScanMain {
     private static void writeFailure(Path summaryFile, Throwable e) {
         ObjectMapper json = new ObjectMapper();
         ObjectNode summary = json.createObjectNode();
-        String message = e instanceof ScanRefused ? e.getMessage() : describe(e);
-        summary.put("failure", message);
+        if (e instanceof ScanRefused) {
+            summary.put("refused", e.getMessage());
+        } else if (e instanceof CorruptSSTableException) {
+            summary.put("refused", "an SSTable is corrupt although its checksum matched the backup's: " + e);
+        } else {
+            summary.put("error", describe(e));
+        }
         try {
             writeSummary(summaryFile, summary);
         } catch (IOException again) {

@@ -34,7 +34,8 @@ import org.apache.cassandra.utils.Pair;
  * The table a scan reads: its metadata from the backup's {@code schema.cql} (the real column names; the SSTables'
  * own headers name no key column), the SSTables of every directory opened against it, and where the identifier and
  * key columns are. Columns an SSTable holds that the schema no longer has were dropped: they are read as dropped,
- * as the node reads them, so their cells count for nothing.
+ * so their cells count for nothing. A column dropped and added again is not known as such ({@code schema.cql} has no
+ * drop times): its old cells read as live, which can only add candidates that validation then checks live.
  */
 final class TableReader {
 
@@ -98,6 +99,13 @@ final class TableReader {
             throw new ScanRefused("the backup's table " + request.keyspace() + "." + request.table()
                     + " has the primary key " + keyNames + ", the dataset says " + request.keyColumns()
                     + ": register the dataset with the table's key, in order");
+        }
+        for (ColumnMetadata column : keyColumns) {
+            if (!PlatformValues.supported(column.type)) {
+                throw new ScanRefused("key column " + column.name + " of " + request.keyspace() + "." + request.table()
+                        + " is " + column.type.asCQL3Type() + ": keys of collections, tuples, user-defined types"
+                        + " and vectors are not read from SSTables");
+            }
         }
         ColumnMetadata identifier = metadata.getColumn(ColumnIdentifier.getInterned(request.identifierColumn(), true));
         if (identifier == null) {
@@ -201,7 +209,7 @@ final class TableReader {
             builder = CreateTableStatement.parse(createTable, keyspace).partitioner(partitioner);
         } catch (RuntimeException e) {
             throw new ScanRefused(
-                    "the backup's CREATE TABLE " + keyspace + " cannot be read (" + e.getMessage()
+                    "the backup's CREATE TABLE of keyspace " + keyspace + " cannot be read (" + e.getMessage()
                             + "); tables with user-defined types are not read yet",
                     e);
         }
