@@ -69,18 +69,21 @@ class AuditConfiguration {
     }
 
     /**
-     * Medusa backups, read by the SSTable reader in a child JVM per unit, with at most a unit's time; its classpath is
+     * Medusa backups, read by the SSTable reader in a child JVM per unit, with at most a unit's time. A configured
+     * reader classpath is checked at start (a wrong one fails the service, naming what it lacks); a blank one is
      * resolved when a Medusa unit first runs, so a deployment that audits none needs no reader.
      */
     @Bean
     MedusaSource medusaSource(BackupBucket bucket, AuditProperties properties) {
         AuditProperties.SSTableReader reader = properties.sstableReader();
+        String configured = reader.classpath().isBlank() ? null : SSTableScan.classpath(reader.classpath());
         return new MedusaSource(
                 bucket.s3(),
                 bucket.bucket(),
-                () -> reader.classpath().isBlank()
-                        ? SSTableScan.onRuntimeClasspath(properties.maxUnitTime(), reader.heap())
-                        : new SSTableScan(reader.classpath(), properties.maxUnitTime(), reader.heap()),
+                () -> new SSTableScan(
+                        configured != null ? configured : SSTableScan.classpath(""),
+                        properties.maxUnitTime(),
+                        reader.heap()),
                 properties.medusaTokenRanges(),
                 CutoffTimestamp.DEFAULT_CLOCK_SKEW_MARGIN);
     }

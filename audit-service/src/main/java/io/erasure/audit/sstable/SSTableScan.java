@@ -4,8 +4,8 @@ import io.erasure.audit.join.CandidateSink;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.process.ChildJvm;
+import io.erasure.process.ConfiguredClasspath;
 import io.erasure.process.JavaRuntimes;
-import io.erasure.process.RuntimeClasspath;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,9 +44,36 @@ public final class SSTableScan {
         this.heap = heap;
     }
 
+    /** The setting that names the reader's classpath in a deployment. */
+    public static final String CLASSPATH_PROPERTY = "erasure.audit.sstable-reader.classpath";
+
+    private static final Map<String, String> REQUIRED = new LinkedHashMap<>();
+
+    static {
+        REQUIRED.put(MAIN_CLASS, "the runtime-cassandra jar");
+        REQUIRED.put("io.erasure.identifiers.IdentifierSetFile", "the identifier-set jar");
+        REQUIRED.put("io.erasure.infra.guard.OrphanGuard", "the process-guard jar");
+        REQUIRED.put("org.apache.cassandra.io.sstable.format.SSTableReader", "cassandra-all");
+    }
+
+    /**
+     * The reader's classpath: {@code configured} (a deployment's {@link #CLASSPATH_PROPERTY}), checked for every class
+     * the reader needs, or for a blank one runtime-cassandra's on this JVM's classpath.
+     *
+     * @throws IllegalStateException naming the setting and what is missing
+     */
+    public static String classpath(String configured) {
+        return ConfiguredClasspath.resolve(
+                configured,
+                CLASSPATH_PROPERTY,
+                "runtime-cassandra",
+                "auditing a Medusa backup needs the SSTable reader's classpath",
+                REQUIRED);
+    }
+
     /** A scan on the runtime-cassandra classpath of this JVM (tests, the local platform). */
     public static SSTableScan onRuntimeClasspath(Duration timeout, String heap) {
-        return new SSTableScan(RuntimeClasspath.of("runtime-cassandra").asPath(), timeout, heap);
+        return new SSTableScan(classpath(""), timeout, heap);
     }
 
     /**

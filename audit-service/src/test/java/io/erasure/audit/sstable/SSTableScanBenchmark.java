@@ -124,10 +124,21 @@ public final class SSTableScanBenchmark {
             }
             double ceiling = ceilings.stream().max(Double::compare).orElseThrow();
             double audit = audits.stream().max(Double::compare).orElseThrow();
+            List<Double> ratios = new ArrayList<>();
+            for (int r = 0; r < repeats; r++) {
+                ratios.add(audits.get(r) / ceilings.get(r));
+            }
+            ratios.sort(Double::compare);
             System.out.printf(
                     "best of %d: ceiling %.2f M rows/s per core, audit %.2f M rows/s per core, %.0f %% of the ceiling;"
-                            + " %,d candidates of %,d rows%n",
-                    repeats, ceiling / 1e6, audit / 1e6, 100 * audit / ceiling, candidates, rows);
+                            + " median of the rounds' ratios %.0f %%; %,d candidates of %,d rows%n",
+                    repeats,
+                    ceiling / 1e6,
+                    audit / 1e6,
+                    100 * audit / ceiling,
+                    100 * ratios.get(repeats / 2),
+                    candidates,
+                    rows);
         } finally {
             try (Stream<Path> paths = Files.walk(root)) {
                 for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {

@@ -4,14 +4,20 @@ import io.erasure.identifiers.IdentifierHash;
 import io.erasure.identifiers.IdentifierKind;
 import io.erasure.identifiers.IdentifierSet;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.cassandra.db.DecoratedKey;
+import org.apache.cassandra.db.marshal.AbstractType;
+import org.apache.cassandra.db.marshal.AsciiType;
+import org.apache.cassandra.db.marshal.ByteType;
 import org.apache.cassandra.db.marshal.CompositeType;
+import org.apache.cassandra.db.marshal.Int32Type;
+import org.apache.cassandra.db.marshal.LongType;
+import org.apache.cassandra.db.marshal.ShortType;
+import org.apache.cassandra.db.marshal.UTF8Type;
 import org.apache.cassandra.db.rows.Cell;
 import org.apache.cassandra.db.rows.RangeTombstoneMarker;
 import org.apache.cassandra.db.rows.Row;
@@ -44,6 +50,19 @@ final class RowVisitor {
     private final long[] a = new long[1];
     private final long[] b = new long[1];
 
+    /** How the identifier column's values are read for the lookup. */
+    private enum Shape {
+        TEXT,
+        BIGINT,
+        INT,
+        SMALLINT,
+        TINYINT,
+        OTHER
+    }
+
+    private final Shape shape;
+    private final byte[] digits = new byte[Digits.MAX_LENGTH];
+
     private long partitions;
     private long rowsScanned;
     private long candidates;
@@ -62,6 +81,26 @@ final class RowVisitor {
         this.keyColumns = table.keyColumns();
         this.numeric = identifiers.kind() == IdentifierKind.NUMERIC;
         this.strictLiveness = metadata.enforceStrictLiveness();
+        this.shape = shape(identifier.type.unwrap());
+    }
+
+    private static Shape shape(AbstractType<?> type) {
+        if (type instanceof UTF8Type || type instanceof AsciiType) {
+            return Shape.TEXT;
+        }
+        if (type instanceof LongType) {
+            return Shape.BIGINT;
+        }
+        if (type instanceof Int32Type) {
+            return Shape.INT;
+        }
+        if (type instanceof ShortType) {
+            return Shape.SMALLINT;
+        }
+        if (type instanceof ByteType) {
+            return Shape.TINYINT;
+        }
+        return Shape.OTHER;
     }
 
     void partition(UnfilteredRowIterator partition, Out out) throws IOException {
@@ -132,14 +171,44 @@ final class RowVisitor {
             return false;
         }
         if (numeric) {
-            Object number = identifier.type.compose(value);
-            if (!(number instanceof Number n) || n instanceof BigInteger) {
-                return false;
+            if (shape == Shape.OTHER) {
+                return false; // TableReader accepts integer sets for integer columns only
             }
-            return identifiers.contains(n.longValue(), 0);
+            return identifiers.contains(integer(value), 0);
         }
-        IdentifierHash.hash(text(value), a, b, 0);
+        switch (shape) {
+            case TEXT -> hash(value);
+            case OTHER -> IdentifierHash.hash(text(value), a, b, 0);
+            default -> {
+                int length = Digits.write(integer(value), digits);
+                IdentifierHash.hash(digits, digits.length - length, digits.length, a, b, 0);
+            }
+        }
         return identifiers.contains(a[0], b[0]);
+    }
+
+    /** A text identifier's value is its UTF-8 bytes: hashed where they lie, as the audit hashes the string. */
+    private void hash(ByteBuffer value) {
+        if (value.hasArray()) {
+            int from = value.arrayOffset() + value.position();
+            IdentifierHash.hash(value.array(), from, from + value.remaining(), a, b, 0);
+            return;
+        }
+        byte[] bytes = new byte[value.remaining()];
+        value.duplicate().get(bytes);
+        IdentifierHash.hash(bytes, 0, bytes.length, a, b, 0);
+    }
+
+    /** A fixed-width integer's value, read as Cassandra stores it (big-endian, two's complement). */
+    private long integer(ByteBuffer value) {
+        int at = value.position();
+        return switch (shape) {
+            case BIGINT -> value.getLong(at);
+            case INT -> value.getInt(at);
+            case SMALLINT -> value.getShort(at);
+            case TINYINT -> value.get(at);
+            default -> throw new IllegalStateException("not a fixed-width integer column: " + identifier.type);
+        };
     }
 
     /** The identifier as the audit spells it: a string as it is, a UUID canonical, an integer's decimal digits. */
