@@ -299,7 +299,9 @@ deletion: deletion-service
 {{- $_ := set $erasure "recovery" $recovery -}}
 {{- end -}}
 {{- if eq .name "audit-service" -}}
-{{- $_ := set $erasure "audit" (dict "unit-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.audit.units")))) -}}
+{{- $medusa := $v.auditMedusa | default dict -}}
+{{- $reader := dict "classpath" ($medusa.readerClasspath | default "" | toString) "heap" ($medusa.readerHeap | default "1g" | toString) -}}
+{{- $_ := set $erasure "audit" (dict "unit-partitions" (int (include "erasure.topicPartitions" (dict "root" $root "topic" "erasure.audit.units"))) "medusa-token-ranges" (int ($medusa.tokenRanges | default 1)) "sstable-reader" $reader) -}}
 {{- end -}}
 {{/* probes are on by default in Boot 4; stated here because the Deployment relies on them */}}
 {{- $config := dict "server" (dict "port" (int $svc.port)) "management" $management "spring" $spring "erasure" $erasure -}}

@@ -364,6 +364,25 @@ class HelmChartTest {
     }
 
     @Test
+    void medusaAuditsNameTheSSTableReadersFolderWhichTheImageLacks() throws IOException {
+        Map<String, Object> medusa = map(values, "auditMedusa");
+        assertThat(medusa)
+                .as("auditMedusa")
+                .containsEntry("readerClasspath", "")
+                .containsEntry("readerHeap", "1g")
+                .containsEntry("tokenRanges", 1);
+        assertThat(Files.readString(chart.resolve("templates/_helpers.tpl")))
+                .contains("\"sstable-reader\" $reader")
+                .contains("\"medusa-token-ranges\" (int ($medusa.tokenRanges | default 1))");
+        assertThat(modules.get("audit-service").properties())
+                .as("audit-service reads them")
+                .contains(
+                        "erasure.audit.sstable-reader.classpath",
+                        "erasure.audit.sstable-reader.heap",
+                        "erasure.audit.medusa-token-ranges");
+    }
+
+    @Test
     void topicsJobCreatesTheContractTopicsWithProductionDurability() {
         Map<String, Object> topics = map(values, "topics");
         Map<String, Object> list = map(topics, "list");
