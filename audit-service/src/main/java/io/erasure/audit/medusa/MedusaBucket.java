@@ -30,6 +30,11 @@ public final class MedusaBucket {
 
     private static final String META = "meta/";
 
+    /** The key of {@code file} in node {@code fqdn}'s {@code meta/} folder of backup {@code name}. */
+    static String metaKey(String prefix, String fqdn, String name, String file) {
+        return prefix + fqdn + "/" + name + "/" + META + file;
+    }
+
     private final S3Client s3;
     private final String bucket;
     private final String prefix;
@@ -85,7 +90,7 @@ public final class MedusaBucket {
                     fqdn,
                     started,
                     meta.containsKey("differential"),
-                    manifest(prefix + fqdn + "/" + name + "/" + META + "manifest.json")));
+                    manifest(metaKey(prefix, fqdn, name, "manifest.json"))));
         }
         Instant started =
                 nodes.stream().map(Node::started).min(Comparator.naturalOrder()).orElseThrow();
@@ -123,7 +128,7 @@ public final class MedusaBucket {
 
     /** The nodes the backup's token map names: every one of them must have backed up. */
     private Set<String> tokenMapNodes(String name, String fqdn) {
-        String key = prefix + fqdn + "/" + name + "/" + META + "tokenmap.json";
+        String key = metaKey(prefix, fqdn, name, "tokenmap.json");
         JsonNode map = json(key);
         if (!map.isObject() || map.isEmpty()) {
             throw new BackupIntegrityException("tokenmap " + key + " is not an object of nodes by name");
@@ -185,7 +190,7 @@ public final class MedusaBucket {
 
     /** The files of a node's {@code meta/} folder with their upload times, in one listing. */
     private Map<String, Instant> metaFiles(String fqdn, String name) {
-        String meta = prefix + fqdn + "/" + name + "/" + META;
+        String meta = metaKey(prefix, fqdn, name, "");
         Map<String, Instant> files = new HashMap<>();
         s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(meta))
                 .contents()

@@ -103,7 +103,8 @@ public final class MedusaSource {
         for (int i = 0; i < tokenRanges.count(); i++) {
             units.add("tokens:" + tokenRanges.after(i) + ":" + tokenRanges.upTo(i));
         }
-        String metaKey = location.prefix() + backup.nodes().get(0).fqdn() + "/" + backup.name() + "/meta/";
+        String metaKey =
+                MedusaBucket.metaKey(location.prefix(), backup.nodes().get(0).fqdn(), backup.name(), "");
         return new Planned(backup, cutoff, metaKey, units);
     }
 
@@ -144,8 +145,8 @@ public final class MedusaSource {
         try {
             List<Path> directories = download(backup, location, spec, work);
             Path schema = work.resolve("schema.cql");
-            String schemaKey =
-                    location.prefix() + backup.nodes().get(0).fqdn() + "/" + backup.name() + "/meta/schema.cql";
+            String schemaKey = MedusaBucket.metaKey(
+                    location.prefix(), backup.nodes().get(0).fqdn(), backup.name(), "schema.cql");
             copy(schemaKey, schema);
             Path identifiersFile = work.resolve("identifiers.set");
             IdentifierSetFile.write(identifiers, identifiersFile);
