@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -316,14 +315,10 @@ class SSTableScanIT {
     }
 
     private Path snapshotDir(String table, String tag) throws IOException {
-        try (Stream<Path> dirs = Files.list(cassandra.dataDirectory().resolve(KEYSPACE))) {
-            Path tableDir = dirs.filter(d -> d.getFileName().toString().startsWith(table + "-"))
-                    .findFirst()
-                    .orElseThrow();
-            Path snapshot = tableDir.resolve("snapshots").resolve(tag);
-            assertThat(snapshot.resolve("schema.cql")).exists();
-            return snapshot;
-        }
+        Path snapshot =
+                cassandra.tableDirectory(KEYSPACE, table).resolve("snapshots").resolve(tag);
+        assertThat(snapshot.resolve("schema.cql")).exists();
+        return snapshot;
     }
 
     private static void exec(String table, String cql) {

@@ -5,11 +5,14 @@ import io.erasure.infra.process.FreePorts;
 import io.erasure.process.ChildJvm;
 import io.erasure.process.JavaRuntimes;
 import io.erasure.process.RuntimeClasspath;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A single Cassandra 5.0 node in a child Java 17 JVM launched from {@code cassandra-all}
@@ -136,6 +139,16 @@ public final class CassandraEngine implements Engine {
      */
     public Path dataDirectory() {
         return folder.path().resolve("data/data");
+    }
+
+    /** The data folder of {@code keyspace.table}, {@code <data>/<keyspace>/<table>-<id>/}. */
+    public Path tableDirectory(String keyspace, String table) throws IOException {
+        try (Stream<Path> dirs = Files.list(dataDirectory().resolve(keyspace))) {
+            // CQL names have no '-': the first '-' ends the table's name
+            return dirs.filter(d -> d.getFileName().toString().startsWith(table + "-"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no data folder of " + keyspace + "." + table));
+        }
     }
 
     public long pid() {

@@ -40,12 +40,7 @@ public final class MedusaUpload {
             String keyspace,
             String table)
             throws Exception {
-        Path tableDir;
-        try (Stream<Path> dirs = Files.list(cassandra.dataDirectory().resolve(keyspace))) {
-            tableDir = dirs.filter(d -> d.getFileName().toString().startsWith(table + "-"))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no data folder of " + keyspace + "." + table));
-        }
+        Path tableDir = cassandra.tableDirectory(keyspace, table);
         String node = prefix + fqdn + "/" + backup + "/";
         try (NodeTool nodetool = new NodeTool(cassandra)) {
             // as Medusa does: the schema and token map first, so the backup's start precedes every file of it
