@@ -15,6 +15,7 @@ import io.erasure.model.dataset.DatasetSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +29,8 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -39,6 +42,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * object checked against the manifest's MD5 as it streams, and has the SSTable reader merge them for its range only.
  */
 public final class MedusaSource {
+
+    private static final Logger log = LoggerFactory.getLogger(MedusaSource.class);
 
     /** A unit's key: the token range it reads, {@code tokens:<after>:<upTo>}. */
     private static final Pattern UNIT = Pattern.compile("tokens:(-?\\d+):(-?\\d+)");
@@ -283,14 +288,17 @@ public final class MedusaSource {
         return new MedusaBucket(s3, bucket, location.prefix());
     }
 
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
+    /**
+     * Removes a unit's scratch folder. Best effort: it runs in {@code finally}, where a failure would replace the
+     * unit's own outcome (a refused backup would turn into an I/O error, retried); a folder left behind is logged.
+     */
+    private static void deleteTree(Path root) {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);
             }
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("could not remove the unit's scratch folder {}: {}", root, e.toString());
         }
     }
 }
