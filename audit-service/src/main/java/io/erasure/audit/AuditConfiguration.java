@@ -1,7 +1,7 @@
 package io.erasure.audit;
 
+import io.erasure.audit.cassandra.ClusterBackupSource;
 import io.erasure.audit.join.IdentifierSetLoader;
-import io.erasure.audit.medusa.MedusaSource;
 import io.erasure.audit.sstable.SSTableScan;
 import io.erasure.audit.units.AuditEvents;
 import io.erasure.audit.units.AuditPlanner;
@@ -69,15 +69,16 @@ class AuditConfiguration {
     }
 
     /**
-     * Medusa backups, read by the SSTable reader in a child JVM per unit, with at most a unit's time. A configured
-     * reader classpath is checked at start (a wrong one fails the service, naming what it lacks); a blank one is
-     * resolved when a Medusa unit first runs, so a deployment that audits none needs no reader.
+     * Cassandra backups (Medusa's, nodetool snapshots), read by the SSTable reader in a child JVM per unit, with at
+     * most a unit's time. A configured reader classpath is checked at start (a wrong one fails the service, naming
+     * what it lacks); a blank one is resolved when such a unit first runs, so a deployment that audits none needs no
+     * reader.
      */
     @Bean
-    MedusaSource medusaSource(BackupBucket bucket, AuditProperties properties) {
+    ClusterBackupSource clusterBackupSource(BackupBucket bucket, AuditProperties properties) {
         AuditProperties.SSTableReader reader = properties.sstableReader();
         String configured = reader.classpath().isBlank() ? null : SSTableScan.classpath(reader.classpath());
-        return new MedusaSource(
+        return new ClusterBackupSource(
                 bucket.s3(),
                 bucket.bucket(),
                 () -> new SSTableScan(
@@ -89,18 +90,22 @@ class AuditConfiguration {
     }
 
     @Bean
-    AuditPlanner auditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock, MedusaSource medusa) {
-        return new AuditPlanner(bucket, progress, clock, medusa);
+    AuditPlanner auditPlanner(
+            BackupBucket bucket, AuditProgress progress, Clock clock, ClusterBackupSource clusterBackups) {
+        return new AuditPlanner(bucket, progress, clock, clusterBackups);
     }
 
     @Bean
     RunContexts runContexts(
-            BackupBucket bucket, AuditProgress progress, AuditProperties properties, MedusaSource medusa) {
+            BackupBucket bucket,
+            AuditProgress progress,
+            AuditProperties properties,
+            ClusterBackupSource clusterBackups) {
         return new RunContexts(
                 bucket,
                 progress,
                 new IdentifierSetLoader(bucket, properties.loadParallelism()),
-                medusa,
+                clusterBackups,
                 properties.cachedRuns());
     }
 
@@ -111,9 +116,14 @@ class AuditConfiguration {
             RunContexts contexts,
             AuditEvents events,
             ObjectProvider<UnitProcessor.Observer> observer,
-            MedusaSource medusa) {
+            ClusterBackupSource clusterBackups) {
         return new UnitProcessor(
-                bucket, progress, contexts, events, observer.getIfAvailable(() -> UnitProcessor.Observer.NONE), medusa);
+                bucket,
+                progress,
+                contexts,
+                events,
+                observer.getIfAvailable(() -> UnitProcessor.Observer.NONE),
+                clusterBackups);
     }
 
     @Bean

@@ -18,10 +18,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxAttempts         tries of a unit before a transient error fails the run
  * @param retryPause          pause before the second try, growing linearly
  * @param maxUnitTime         the longest a unit may take before the group gives it to another worker
- * @param sstableReader       the SSTable reader that audits Medusa backups (a child JVM per unit)
- * @param medusaTokenRanges   units per audit of a Medusa backup: each downloads every node's SSTables of the table
- *                            and reads its share of the token ring, so more units spread the reading over more
- *                            workers at the price of more downloads
+ * @param sstableReader       the SSTable reader that audits Cassandra backups (a child JVM per unit)
+ * @param medusaTokenRanges   units per audit of a Cassandra backup (Medusa's or nodetool snapshots): each
+ *                            downloads every node's SSTables of the table and reads its share of the token
+ *                            ring, so more units spread the reading over more workers at the price of more
+ *                            downloads
  */
 @ConfigurationProperties("erasure.audit")
 public record AuditProperties(

@@ -1,6 +1,6 @@
 package io.erasure.audit.units;
 
-import io.erasure.audit.medusa.MedusaSource;
+import io.erasure.audit.cassandra.ClusterBackupSource;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.ColumnTypes;
@@ -10,7 +10,6 @@ import io.erasure.model.backup.BackupSchema;
 import io.erasure.model.backup.ColumnSchema;
 import io.erasure.model.contract.S3Layout;
 import io.erasure.model.cutoff.CutoffTimestamp;
-import io.erasure.model.dataset.BackupLayout;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.event.AuditRequested;
@@ -22,9 +21,9 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns an {@code AuditRequested} into an {@link AuditPlan}: picks the newest complete snapshot of
- * the dataset's backup (or Medusa backup) and of its identifier source's backup, checks that both have the columns
- * the audit needs, and fixes the deletable threshold. Reads manifests only, never a live store.
+ * Turns an {@code AuditRequested} into an {@link AuditPlan}: picks the newest complete snapshot of the dataset's
+ * backup (or its Cassandra cluster's backup) and of its identifier source's backup, checks that both have the
+ * columns the audit needs, and fixes the deletable threshold. Reads manifests only, never a live store.
  *
  * <p>Idempotent: a plan already stored for the run is returned as it is, so a redelivered request
  * audits the same snapshots even if a newer backup appeared since.
@@ -34,18 +33,18 @@ public final class AuditPlanner {
     private final BackupBucket bucket;
     private final AuditProgress progress;
     private final Clock clock;
-    private final MedusaSource medusa;
+    private final ClusterBackupSource clusterBackups;
 
-    public AuditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock, MedusaSource medusa) {
+    public AuditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock, ClusterBackupSource clusterBackups) {
         this.bucket = bucket;
         this.progress = progress;
         this.clock = clock;
-        this.medusa = medusa;
+        this.clusterBackups = clusterBackups;
     }
 
-    /** A planner whose Medusa audits read SSTables on this JVM's runtime-cassandra classpath (tests). */
+    /** A planner whose Cassandra backups' audits read SSTables on this JVM's runtime-cassandra classpath (tests). */
     public AuditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock) {
-        this(bucket, progress, clock, MedusaSource.onRuntimeClasspath(bucket));
+        this(bucket, progress, clock, ClusterBackupSource.onRuntimeClasspath(bucket));
     }
 
     /**
@@ -60,7 +59,7 @@ public final class AuditPlanner {
         IdentifierSource source = request.identifierSource();
         Instant now = clock.instant();
 
-        DataBackup data = spec.backup().layout() == BackupLayout.MEDUSA ? medusaData(spec, now) : platformData(spec);
+        DataBackup data = spec.backup().layout().holdsSSTables() ? clusterData(spec, now) : platformData(spec);
 
         String identifierManifestKey = latestManifestKey("identifier source '" + source.name() + "'", source.backup());
         BackupManifest identifiers = readManifest(identifierManifestKey);
@@ -90,7 +89,7 @@ public final class AuditPlanner {
                 identifierManifestKey,
                 source.identifierColumn(),
                 source.deletableSinceColumn(),
-                // a Medusa backup's reader spells every identifier type as text (an integer's digits)
+                // the SSTable reader spells every identifier type as text (an integer's digits)
                 dataIdentifierType == null
                         ? IdentifierKind.STRING
                         : identifierKind(sourceIdentifier.type(), dataIdentifierType),
@@ -104,10 +103,10 @@ public final class AuditPlanner {
     /**
      * The data side of a plan.
      *
-     * @param key            the data manifest's key, or a Medusa backup's first node's {@code meta/} folder
-     * @param unitKeys       the parts' keys, or a Medusa backup's token ranges
-     * @param identifierType the identifier column's type in the manifest; null for a Medusa backup, whose columns the
-     *                       SSTable reader checks against the backup's {@code schema.cql}
+     * @param key            the data manifest's key, or a Cassandra backup's folder
+     * @param unitKeys       the parts' keys, or a Cassandra backup's token ranges
+     * @param identifierType the identifier column's type in the manifest; null for a Cassandra backup, whose columns
+     *                       the SSTable reader checks against the backup's {@code schema.cql}
      */
     private record DataBackup(
             String key,
@@ -137,13 +136,18 @@ public final class AuditPlanner {
                 dataIdentifier.type());
     }
 
-    /** A Medusa backup: its newest complete backup, cut off at its start, in units of the token ring. */
-    private DataBackup medusaData(DatasetSpec spec, Instant now) {
+    /** A Cassandra cluster's backups: the newest complete one, cut off at its start, in units of the token ring. */
+    private DataBackup clusterData(DatasetSpec spec, Instant now) {
         try {
             spec.requireBackupFits();
-            MedusaSource.Planned medusa = this.medusa.plan(spec.backup(), spec, now);
+            ClusterBackupSource.Planned planned = clusterBackups.plan(spec.backup(), spec, now);
             return new DataBackup(
-                    medusa.metaKey(), medusa.backup().name(), medusa.cutoffMicros(), medusa.unitKeys(), 0, null);
+                    planned.backup().folder(),
+                    planned.backup().name(),
+                    planned.cutoffMicros(),
+                    planned.unitKeys(),
+                    0,
+                    null);
         } catch (BackupIntegrityException | IllegalArgumentException e) {
             throw new AuditFailure(e.getMessage(), e);
         }

@@ -1,8 +1,8 @@
 package io.erasure.audit.units;
 
+import io.erasure.audit.cassandra.ClusterBackup;
+import io.erasure.audit.cassandra.ClusterBackupSource;
 import io.erasure.audit.join.IdentifierSetLoader;
-import io.erasure.audit.medusa.MedusaBackup;
-import io.erasure.audit.medusa.MedusaSource;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.identifiers.IdentifierSet;
@@ -34,18 +34,18 @@ public final class RunContexts {
      * One run's context.
      *
      * @param manifest the data manifest of a backup in the platform's layout, else null
-     * @param medusa   the Medusa backup of a {@link BackupLayout#MEDUSA} plan, else null
+     * @param cluster  the Cassandra backup of a plan whose layout {@link BackupLayout#holdsSSTables}, else null
      */
     public record RunContext(
             AuditPlan plan,
             @Nullable BackupManifest manifest,
-            @Nullable MedusaBackup medusa,
+            @Nullable ClusterBackup cluster,
             IdentifierSet identifiers) {}
 
     private final BackupBucket bucket;
     private final AuditProgress progress;
     private final IdentifierSetLoader loader;
-    private final MedusaSource medusa;
+    private final ClusterBackupSource clusterBackups;
     private final int capacity;
     private final Map<String, CompletableFuture<RunContext>> contexts = new LinkedHashMap<>(4, 0.75f, true);
 
@@ -53,18 +53,18 @@ public final class RunContexts {
             BackupBucket bucket,
             AuditProgress progress,
             IdentifierSetLoader loader,
-            MedusaSource medusa,
+            ClusterBackupSource clusterBackups,
             int capacity) {
         this.bucket = bucket;
         this.progress = progress;
         this.loader = loader;
-        this.medusa = medusa;
+        this.clusterBackups = clusterBackups;
         this.capacity = Math.max(1, capacity);
     }
 
-    /** Contexts whose Medusa backups are read for the SSTable reader on this JVM's runtime-cassandra classpath. */
+    /** Contexts whose Cassandra backups are read for the SSTable reader on this JVM's runtime-cassandra classpath. */
     public RunContexts(BackupBucket bucket, AuditProgress progress, IdentifierSetLoader loader, int capacity) {
-        this(bucket, progress, loader, MedusaSource.onRuntimeClasspath(bucket), capacity);
+        this(bucket, progress, loader, ClusterBackupSource.onRuntimeClasspath(bucket), capacity);
     }
 
     /**
@@ -118,12 +118,12 @@ public final class RunContexts {
                         + AuditProgress.planKey(runId) + "; its AuditRequested was never planned"));
         try {
             BackupLocation location = plan.dataLocation();
-            MedusaBackup backup = location != null && plan.layout() == BackupLayout.MEDUSA
-                    ? medusa.read(location, plan.snapshot())
+            ClusterBackup backup = location != null && plan.layout().holdsSSTables()
+                    ? clusterBackups.read(location, plan.snapshot())
                     : null;
-            if (backup != null && medusa.cutoffMicros(backup) != plan.cutoffMicros()) {
+            if (backup != null && clusterBackups.cutoffMicros(backup) != plan.cutoffMicros()) {
                 // its schema.cql was uploaded again (a backup re-run under the same name): not the files planned
-                throw new AuditFailure("Medusa backup '" + plan.snapshot() + "' changed since run " + runId
+                throw new AuditFailure(backup.describe() + " changed since run " + runId
                         + " was planned: it now starts at " + backup.started() + "; run the audit again");
             }
             BackupManifest manifest = backup == null ? bucket.readManifest(plan.dataManifestKey()) : null;

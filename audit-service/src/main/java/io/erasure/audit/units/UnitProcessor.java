@@ -1,10 +1,10 @@
 package io.erasure.audit.units;
 
 import io.erasure.audit.candidates.CandidateFileWriter;
+import io.erasure.audit.cassandra.ClusterBackup;
+import io.erasure.audit.cassandra.ClusterBackupSource;
 import io.erasure.audit.join.JoinResult;
 import io.erasure.audit.join.PartJoiner;
-import io.erasure.audit.medusa.MedusaBackup;
-import io.erasure.audit.medusa.MedusaSource;
 import io.erasure.audit.sstable.ScanResult;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
@@ -51,7 +51,7 @@ public final class UnitProcessor {
     private final RunContexts contexts;
     private final AuditEvents events;
     private final Observer observer;
-    private final MedusaSource medusa;
+    private final ClusterBackupSource clusterBackups;
 
     public UnitProcessor(
             BackupBucket bucket,
@@ -59,19 +59,19 @@ public final class UnitProcessor {
             RunContexts contexts,
             AuditEvents events,
             Observer observer,
-            MedusaSource medusa) {
+            ClusterBackupSource clusterBackups) {
         this.bucket = bucket;
         this.progress = progress;
         this.contexts = contexts;
         this.events = events;
         this.observer = observer;
-        this.medusa = medusa;
+        this.clusterBackups = clusterBackups;
     }
 
-    /** A processor whose Medusa units run the SSTable reader on this JVM's runtime-cassandra classpath (tests). */
+    /** A processor whose Cassandra backups' units run the SSTable reader on this JVM's runtime-cassandra classpath. */
     public UnitProcessor(
             BackupBucket bucket, AuditProgress progress, RunContexts contexts, AuditEvents events, Observer observer) {
-        this(bucket, progress, contexts, events, observer, MedusaSource.onRuntimeClasspath(bucket));
+        this(bucket, progress, contexts, events, observer, ClusterBackupSource.onRuntimeClasspath(bucket));
     }
 
     /**
@@ -121,14 +121,14 @@ public final class UnitProcessor {
     }
 
     private UnitOutcome join(String runId, AuditUnit unit, RunContexts.RunContext context) throws IOException {
-        MedusaBackup backup = context.medusa();
+        ClusterBackup backup = context.cluster();
         BackupLocation location = context.plan().dataLocation();
         if (backup != null && location != null) {
-            return joinMedusa(runId, unit, context, backup, location);
+            return joinCluster(runId, unit, context, backup, location);
         }
         BackupManifest manifest = context.manifest();
         if (manifest == null) {
-            throw new AuditFailure("run " + runId + " has neither a data manifest nor a Medusa backup");
+            throw new AuditFailure("run " + runId + " has neither a data manifest nor a Cassandra backup");
         }
         List<ManifestPart> parts = manifest.parts();
         if (unit.partIndex() >= parts.size()
@@ -158,22 +158,22 @@ public final class UnitProcessor {
         }
     }
 
-    /** A token range of a Medusa backup: every node's SSTables of the table, merged for the range. */
-    private UnitOutcome joinMedusa(
-            String runId, AuditUnit unit, RunContexts.RunContext context, MedusaBackup backup, BackupLocation location)
+    /** A token range of a Cassandra backup: every node's SSTables of the table, merged for the range. */
+    private UnitOutcome joinCluster(
+            String runId, AuditUnit unit, RunContexts.RunContext context, ClusterBackup backup, BackupLocation location)
             throws IOException {
         AuditPlan plan = context.plan();
         if (unit.partIndex() >= plan.partCount()
                 || !unit.partKey().equals(plan.partKeys().get(unit.partIndex()))) {
             throw new AuditFailure("unit " + unit.partIndex() + " names " + unit.partKey() + ", which is not unit "
-                    + unit.partIndex() + " of the audit of Medusa backup '" + plan.snapshot() + "'");
+                    + unit.partIndex() + " of the audit of " + backup.describe());
         }
         MultipartUploadStream upload = new MultipartUploadStream(
                 bucket.s3(), bucket.bucket(), S3Layout.candidatesPartKey(RunId.of(runId), unit.partIndex()));
         try {
             CandidateFileWriter candidates = new CandidateFileWriter(upload);
             // as of the plan, so a redone unit finds the same rows whatever their TTLs
-            ScanResult result = medusa.join(
+            ScanResult result = clusterBackups.join(
                     backup, location, unit.spec(), unit.partKey(), context.identifiers(), plan.plannedAt(), candidates);
             candidates.close();
             if (result.staticOnlyPartitions() > 0) {

@@ -16,6 +16,7 @@ import io.erasure.infra.CassandraEngine;
 import io.erasure.infra.KafkaEngine;
 import io.erasure.infra.LocalEngines;
 import io.erasure.infra.MedusaUpload;
+import io.erasure.infra.NodetoolSnapshotUpload;
 import io.erasure.infra.PostgresEngine;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.dataset.BackupFormat;
@@ -178,6 +179,33 @@ class ExportedBackupsAuditIT {
             assertThat(fromSSTables.snapshot()).isEqualTo("nightly-1");
             assertThat(fromSSTables.rowsScanned()).isEqualTo(400);
             assertThat(KIT.candidates(medusaRun).stream()
+                            .map(ExportedBackupsAuditIT::rendered)
+                            .toList())
+                    .containsExactlyInAnyOrderElementsOf(expected);
+
+            // and by nodetool snapshot, its folder copied as it is: the same rows again
+            String snapshotsPrefix = "backups/snapshots-" + suffix + "/";
+            NodetoolSnapshotUpload.backUp(
+                    cassandra,
+                    (key, bytes) -> KIT.bucket
+                            .s3()
+                            .putObject(b -> b.bucket(KIT.bucket.bucket()).key(key), RequestBody.fromBytes(bytes)),
+                    snapshotsPrefix,
+                    "daily-1",
+                    "10.0.0.1",
+                    keyspace,
+                    "orders");
+            String snapshotRun = audit(
+                    medusa.toBuilder()
+                            .name(dataset + "-snapshots")
+                            .backup(BackupLocation.nodetoolSnapshots(snapshotsPrefix))
+                            .build(),
+                    source);
+
+            AuditCompleted fromSnapshot = KIT.events(snapshotRun).get(0).payloadAs(AuditCompleted.class);
+            assertThat(fromSnapshot.snapshot()).isEqualTo("daily-1");
+            assertThat(fromSnapshot.rowsScanned()).isEqualTo(400);
+            assertThat(KIT.candidates(snapshotRun).stream()
                             .map(ExportedBackupsAuditIT::rendered)
                             .toList())
                     .containsExactlyInAnyOrderElementsOf(expected);

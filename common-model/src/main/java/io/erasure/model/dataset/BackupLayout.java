@@ -14,5 +14,19 @@ public enum BackupLayout {
      * node and SSTables under {@code <fqdn>/<backup>/data/} (or {@code <fqdn>/data/} when differential), each object
      * checked against the manifest's MD5. The newest backup every node completed is audited, as of its start.
      */
-    MEDUSA
+    MEDUSA,
+
+    /**
+     * Plain {@code nodetool snapshot} uploads of one table: {@code <tag>/<node>/} per snapshot and node, holding that
+     * node's snapshot folder as Cassandra wrote it (SSTable components, its {@code manifest.json} with
+     * {@code created_at}, and {@code schema.cql}). A snapshot is complete once every node folder holds every
+     * component its SSTables' {@code TOC.txt} name; each {@code Data.db} is checked against its {@code Digest.crc32}.
+     * The newest complete snapshot is audited, as of its earliest node's {@code created_at}.
+     */
+    NODETOOL_SNAPSHOT;
+
+    /** Whether the location holds a Cassandra cluster's SSTables, read by the SSTable reader. */
+    public boolean holdsSSTables() {
+        return this != PLATFORM;
+    }
 }

@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 /**
  * Where a dataset's backups live in the platform bucket: a key prefix under {@code backups/}
  * (normalized to end with {@code /}), the parts' format, and the layout of the objects under the prefix:
- * the platform's own (one folder per snapshot, the default) or a cassandra-medusa storage prefix, whose parts are
- * always {@link BackupFormat#SSTABLE}.
+ * the platform's own (one folder per snapshot, the default), a cassandra-medusa storage prefix or plain
+ * {@code nodetool snapshot} uploads, whose parts are always {@link BackupFormat#SSTABLE}.
  */
 public record BackupLocation(String prefix, BackupFormat format, BackupLayout layout) {
 
@@ -24,16 +24,16 @@ public record BackupLocation(String prefix, BackupFormat format, BackupLayout la
                     + Require.echo(prefix));
         }
         layout = layout == null ? BackupLayout.PLATFORM : layout;
-        if (layout == BackupLayout.MEDUSA && format == null) {
+        if (layout.holdsSSTables() && format == null) {
             format = BackupFormat.SSTABLE;
         }
         Require.nonNull("backup.format (one of JSONL_GZIP, JSONL_ZSTD, CSV, PARQUET, SSTABLE)", format);
-        if ((layout == BackupLayout.MEDUSA) != (format == BackupFormat.SSTABLE)) {
+        if (layout.holdsSSTables() != (format == BackupFormat.SSTABLE)) {
             throw new IllegalArgumentException(
-                    layout == BackupLayout.MEDUSA
-                            ? "backup.format of a MEDUSA backup is SSTABLE (or absent), got " + format
-                            : "backup.format SSTABLE is only read from a cassandra-medusa backup:"
-                                    + " set backup.layout to MEDUSA");
+                    layout.holdsSSTables()
+                            ? "backup.format of a " + layout + " backup is SSTABLE (or absent), got " + format
+                            : "backup.format SSTABLE is only read from a Cassandra cluster's own backups:"
+                                    + " set backup.layout to MEDUSA or NODETOOL_SNAPSHOT");
         }
     }
 
@@ -45,5 +45,10 @@ public record BackupLocation(String prefix, BackupFormat format, BackupLayout la
     /** A cassandra-medusa storage prefix. */
     public static BackupLocation medusa(String prefix) {
         return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.MEDUSA);
+    }
+
+    /** A prefix of plain {@code nodetool snapshot} uploads of one table, {@code <tag>/<node>/} each. */
+    public static BackupLocation nodetoolSnapshots(String prefix) {
+        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.NODETOOL_SNAPSHOT);
     }
 }

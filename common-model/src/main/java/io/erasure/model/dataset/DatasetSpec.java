@@ -63,14 +63,16 @@ public record DatasetSpec(
         Duration spreadOver) {
 
     /**
-     * Fails unless the dataset's backup can hold its rows: a {@link BackupLayout#MEDUSA} backup holds a Cassandra
-     * cluster's SSTables, so only a Cassandra dataset's. Checked where a dataset is registered and audited, not in
+     * Fails unless the dataset's backup can hold its rows: a {@link BackupLayout#MEDUSA} or
+     * {@link BackupLayout#NODETOOL_SNAPSHOT} backup holds a Cassandra cluster's SSTables, so only a Cassandra
+     * dataset's. Checked where a dataset is registered and audited, not in
      * the constructor: a copy's view ({@link DatasetCopy#viewOf}) keeps its source's backup without being audited.
      */
     public void requireBackupFits() {
-        if (backup.layout() == BackupLayout.MEDUSA && storeKind != StoreKind.CASSANDRA) {
-            throw new IllegalArgumentException("backup.layout MEDUSA holds a Cassandra cluster's SSTables: dataset '"
-                    + name + "' is " + storeKind + ", whose backups are in the platform's layout");
+        if (backup.layout().holdsSSTables() && storeKind != StoreKind.CASSANDRA) {
+            throw new IllegalArgumentException("backup.layout " + backup.layout() + " holds a Cassandra cluster's"
+                    + " SSTables: dataset '" + name + "' is " + storeKind + ", whose backups are in the platform's"
+                    + " layout");
         }
     }
 

@@ -168,8 +168,19 @@ class DatasetSpecTest {
                 .hasMessageContaining("set backup.layout to MEDUSA");
         assertThatThrownBy(() -> new BackupLocation("backups/medusa/", BackupFormat.CSV, BackupLayout.MEDUSA))
                 .hasMessageContaining("backup.format of a MEDUSA backup is SSTABLE");
+        BackupLocation snapshots = BackupLocation.nodetoolSnapshots("backups/snapshots/");
+        assertThat(JSON.readValue(
+                        "{\"prefix\": \"backups/snapshots/\", \"layout\": \"NODETOOL_SNAPSHOT\"}",
+                        BackupLocation.class))
+                .isEqualTo(snapshots);
+        assertThatThrownBy(() -> new BackupLocation("backups/s/", BackupFormat.PARQUET, BackupLayout.NODETOOL_SNAPSHOT))
+                .hasMessageContaining("backup.format of a NODETOOL_SNAPSHOT backup is SSTABLE");
+        assertThatThrownBy(() ->
+                        Fixtures.postgresAccounts().backup(snapshots).build().requireBackupFits())
+                .hasMessageContaining("backup.layout NODETOOL_SNAPSHOT holds a Cassandra cluster's SSTables");
         DatasetSpec cassandra = Fixtures.cassandraOrders().backup(medusa).build();
         cassandra.requireBackupFits();
+        Fixtures.cassandraOrders().backup(snapshots).build().requireBackupFits();
         assertThatThrownBy(
                         () -> Fixtures.postgresAccounts().backup(medusa).build().requireBackupFits())
                 .hasMessageContaining("backup.layout MEDUSA holds a Cassandra cluster's SSTables");

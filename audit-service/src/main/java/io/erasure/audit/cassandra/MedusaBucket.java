@@ -1,10 +1,10 @@
-package io.erasure.audit.medusa;
+package io.erasure.audit.cassandra;
 
-import io.erasure.audit.medusa.MedusaBackup.Node;
-import io.erasure.audit.medusa.MedusaBackup.StoredObject;
-import io.erasure.audit.medusa.MedusaBackup.Table;
+import io.erasure.audit.cassandra.ClusterBackup.Node;
+import io.erasure.audit.cassandra.ClusterBackup.StoredObject;
+import io.erasure.audit.cassandra.ClusterBackup.Table;
 import io.erasure.backup.format.BackupIntegrityException;
-import io.erasure.backup.format.BackupJson;
+import io.erasure.model.dataset.BackupLayout;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,8 +16,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,7 +24,7 @@ import tools.jackson.databind.JsonNode;
  * {@code manifest.json} (written last: the node's backup is complete once it exists) and, for a differential backup,
  * a {@code differential} marker. A backup is complete once every node of its token map has its manifest.
  */
-public final class MedusaBucket {
+public final class MedusaBucket implements ClusterBackups {
 
     private static final String META = "meta/";
 
@@ -38,16 +36,18 @@ public final class MedusaBucket {
     private final S3Client s3;
     private final String bucket;
     private final String prefix;
+    private final BucketReads reads;
 
     /** @param prefix Medusa's storage prefix, empty for none */
     public MedusaBucket(S3Client s3, String bucket, String prefix) {
         this.s3 = s3;
         this.bucket = bucket;
         this.prefix = prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/";
+        this.reads = new BucketReads(s3, bucket);
     }
 
-    /** The newest complete backup (by start), or empty if none is complete. */
-    public Optional<MedusaBackup> latestComplete() {
+    @Override
+    public Optional<ClusterBackup> latestComplete() {
         Map<String, Instant> starts = new HashMap<>();
         Map<String, Set<String>> nodesByBackup = new TreeMap<>();
         for (String fqdn : folders(prefix)) {
@@ -74,7 +74,8 @@ public final class MedusaBucket {
      *
      * @throws BackupIntegrityException if it is incomplete, or a metadata file is missing or malformed
      */
-    public MedusaBackup read(String name) {
+    @Override
+    public ClusterBackup read(String name) {
         Set<String> expected = tokenMapNodes(name, anyNode(name));
         List<Node> nodes = new ArrayList<>();
         for (String fqdn : expected) {
@@ -90,11 +91,19 @@ public final class MedusaBucket {
                     fqdn,
                     started,
                     meta.containsKey("differential"),
-                    manifest(metaKey(prefix, fqdn, name, "manifest.json"))));
+                    manifest(metaKey(prefix, fqdn, name, "manifest.json")),
+                    prefix + fqdn + "/"));
         }
         Instant started =
                 nodes.stream().map(Node::started).min(Comparator.naturalOrder()).orElseThrow();
-        return new MedusaBackup(name, started, nodes);
+        String first = nodes.get(0).fqdn();
+        return new ClusterBackup(
+                BackupLayout.MEDUSA,
+                name,
+                started,
+                metaKey(prefix, first, name, ""),
+                metaKey(prefix, first, name, "schema.cql"),
+                nodes);
     }
 
     private Optional<Instant> completeStart(String name, Set<String> present) {
@@ -160,7 +169,7 @@ public final class MedusaBucket {
                 }
                 stored.add(new StoredObject(text(object, "path", key), size.longValue(), text(object, "MD5", key)));
             }
-            tables.add(new Table(keyspace, columnFamily, stored));
+            tables.add(Table.medusa(keyspace, columnFamily, stored));
         }
         return tables;
     }
@@ -174,18 +183,7 @@ public final class MedusaBucket {
     }
 
     private JsonNode json(String key) {
-        byte[] bytes;
-        try {
-            bytes = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
-        } catch (NoSuchKeyException e) {
-            throw new BackupIntegrityException("s3://" + bucket + "/" + key + " does not exist", e);
-        }
-        try {
-            return BackupJson.MAPPER.readTree(bytes);
-        } catch (RuntimeException e) {
-            throw new BackupIntegrityException(
-                    "s3://" + bucket + "/" + key + " is not valid JSON: " + BackupJson.rootMessage(e), e);
-        }
+        return reads.json(key);
     }
 
     /** The files of a node's {@code meta/} folder with their upload times, in one listing. */
@@ -198,12 +196,8 @@ public final class MedusaBucket {
         return files;
     }
 
-    /** The names of the folders right under {@code folder}. */
     private List<String> folders(String folder) {
-        return s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(folder).delimiter("/")).commonPrefixes().stream()
-                .map(CommonPrefix::prefix)
-                .map(p -> p.substring(folder.length(), p.length() - 1))
-                .toList();
+        return reads.folders(folder);
     }
 
     private BackupIntegrityException incomplete(String name, String fqdn, String file) {

@@ -1,4 +1,4 @@
-package io.erasure.audit.medusa;
+package io.erasure.audit.cassandra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,11 +35,11 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * A Medusa backup of the real node, on the local S3, read by {@link MedusaSource}: the newest complete backup is
+ * A Medusa backup of the real node, on the local S3, read by {@link ClusterBackupSource}: the newest complete backup is
  * planned and read; a damaged, missing or misplaced object fails the unit naming it, before any candidate is handed
  * out; a backup without the dataset's table is refused when planned.
  */
-class MedusaSourceIT {
+class ClusterBackupSourceIT {
 
     private static final S3Engine S3_ENGINE = LocalEngines.s3();
     private static final S3Client S3 = S3Clients.create(
@@ -51,7 +51,7 @@ class MedusaSourceIT {
     private static CassandraEngine cassandra;
     private static DatasetSpec accounts;
 
-    private final MedusaSource source = new MedusaSource(
+    private final ClusterBackupSource source = new ClusterBackupSource(
             S3,
             S3_ENGINE.bucket(),
             () -> SSTableScan.onRuntimeClasspath(Duration.ofMinutes(2), "256m"),
@@ -97,7 +97,7 @@ class MedusaSourceIT {
     @Test
     void theNewestCompleteBackupIsPlannedInTokenRangesAndEveryRangeReadsItsShare() throws Exception {
         BackupLocation location = backUp("b1");
-        MedusaSource.Planned plan = source.plan(location, accounts, Instant.now());
+        ClusterBackupSource.Planned plan = source.plan(location, accounts, Instant.now());
         assertThat(plan.backup().name()).isEqualTo("b1");
         assertThat(plan.unitKeys()).hasSize(2);
         assertThat(plan.cutoffMicros())
@@ -118,9 +118,9 @@ class MedusaSourceIT {
     @Test
     void aDamagedMissingOrMisplacedObjectFailsTheUnitNamingItBeforeAnyCandidate() throws Exception {
         BackupLocation location = backUp("b2");
-        MedusaBackup backup = source.read(location, "b2");
-        MedusaBackup.StoredObject data = backup.objects(KEYSPACE, "accounts").stream()
-                .map(MedusaBackup.NodeObject::object)
+        ClusterBackup backup = source.read(location, "b2");
+        ClusterBackup.StoredObject data = backup.objects(KEYSPACE, "accounts").stream()
+                .map(ClusterBackup.NodeObject::object)
                 .filter(o -> o.key().endsWith("-Data.db"))
                 .findFirst()
                 .orElseThrow();
@@ -137,22 +137,22 @@ class MedusaSourceIT {
         assertThatThrownBy(
                         () -> source.join(backup, location, accounts, unit, owners(1), Instant.now(), candidates::add))
                 .isInstanceOf(BackupIntegrityException.class)
-                .hasMessageContaining(data.key() + " is listed by the Medusa backup but does not exist");
+                .hasMessageContaining(data.key() + " is listed by the Medusa backup 'b2' but does not exist");
 
-        String folder = backup.nodes().get(0).tables().get(0).columnFamily();
+        String folder = backup.nodes().get(0).tables().get(0).folder();
         String node = location.prefix() + "node1.local/";
         for (String key : List.of(
                 "backups/other-dataset/2024/part-00000.jsonl.gz",
                 node + "b2/data/" + KEYSPACE + "/" + folder + "/../../../../other/" + folder + "/nb-1-big-Data.db",
                 node + "b2/data/" + KEYSPACE + "/other-table/nb-1-big-Data.db")) {
-            MedusaBackup misplaced = withObjects(backup, folder, new MedusaBackup.StoredObject(key, 10, data.md5()));
+            ClusterBackup misplaced = withObjects(backup, folder, new ClusterBackup.StoredObject(key, 10, data.md5()));
             assertThatThrownBy(() ->
                             source.join(misplaced, location, accounts, unit, owners(1), Instant.now(), candidates::add))
                     .as(key)
                     .isInstanceOf(BackupIntegrityException.class)
                     .hasMessageContaining("objects must lie in the table's folder under " + node);
         }
-        MedusaBackup.StoredObject twice =
+        ClusterBackup.StoredObject twice =
                 backup.nodes().get(0).tables().get(0).objects().get(0);
         assertThatThrownBy(() -> source.join(
                         withObjects(backup, folder, twice, twice),
@@ -170,18 +170,18 @@ class MedusaSourceIT {
     @Test
     void aSecondaryIndexsOwnSSTablesAreNotReadInPlaceOfTheTables() throws Exception {
         BackupLocation location = backUp("b4");
-        MedusaBackup backup = source.read(location, "b4");
-        MedusaBackup.Table table = backup.nodes().get(0).tables().get(0);
-        List<MedusaBackup.StoredObject> objects = new ArrayList<>(table.objects());
+        ClusterBackup backup = source.read(location, "b4");
+        ClusterBackup.Table table = backup.nodes().get(0).tables().get(0);
+        List<ClusterBackup.StoredObject> objects = new ArrayList<>(table.objects());
         // Medusa uploads a table's snapshot folder recursively: an index's SSTables have the table's file names
-        for (MedusaBackup.StoredObject object : table.objects()) {
+        for (ClusterBackup.StoredObject object : table.objects()) {
             String key = object.key();
             String indexKey = key.substring(0, key.lastIndexOf('/')) + "/.accounts_owner_idx"
                     + key.substring(key.lastIndexOf('/'));
-            objects.add(new MedusaBackup.StoredObject(indexKey, 1, "00000000000000000000000000000000"));
+            objects.add(new ClusterBackup.StoredObject(indexKey, 1, "00000000000000000000000000000000"));
         }
-        MedusaBackup withIndex =
-                withObjects(backup, table.columnFamily(), objects.toArray(MedusaBackup.StoredObject[]::new));
+        ClusterBackup withIndex =
+                withObjects(backup, table.folder(), objects.toArray(ClusterBackup.StoredObject[]::new));
         List<Candidate> candidates = new ArrayList<>();
 
         long rows = source.join(
@@ -199,15 +199,20 @@ class MedusaSourceIT {
     }
 
     /** {@code backup} with one node whose table folder lists {@code objects}. */
-    private static MedusaBackup withObjects(MedusaBackup backup, String folder, MedusaBackup.StoredObject... objects) {
-        return new MedusaBackup(
+    private static ClusterBackup withObjects(
+            ClusterBackup backup, String folder, ClusterBackup.StoredObject... objects) {
+        return new ClusterBackup(
+                backup.layout(),
                 backup.name(),
                 backup.started(),
-                List.of(new MedusaBackup.Node(
+                backup.folder(),
+                backup.schemaKey(),
+                List.of(new ClusterBackup.Node(
                         "node1.local",
                         backup.started(),
                         false,
-                        List.of(new MedusaBackup.Table(KEYSPACE, folder, List.of(objects))))));
+                        List.of(ClusterBackup.Table.medusa(KEYSPACE, folder, List.of(objects))),
+                        backup.nodes().get(0).keyPrefix())));
     }
 
     @Test
@@ -228,7 +233,7 @@ class MedusaSourceIT {
 
     private static BackupLocation backUp(String name) throws Exception {
         String prefix = "backups/medusa-" + UUID.randomUUID() + "/";
-        MedusaUpload.backUp(cassandra, MedusaSourceIT::put, prefix, name, "node1.local", KEYSPACE, "accounts");
+        MedusaUpload.backUp(cassandra, ClusterBackupSourceIT::put, prefix, name, "node1.local", KEYSPACE, "accounts");
         return BackupLocation.medusa(prefix);
     }
 

@@ -1,4 +1,4 @@
-package io.erasure.audit.medusa;
+package io.erasure.audit.cassandra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;

@@ -1,4 +1,4 @@
-package io.erasure.audit.medusa;
+package io.erasure.audit.cassandra;
 
 import io.erasure.audit.join.CandidateSink;
 import io.erasure.audit.sstable.SSTableScan;
@@ -10,12 +10,14 @@ import io.erasure.backup.format.TokenSlices;
 import io.erasure.identifiers.IdentifierSet;
 import io.erasure.identifiers.IdentifierSetFile;
 import io.erasure.model.cutoff.CutoffTimestamp;
+import io.erasure.model.dataset.BackupLayout;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.DatasetSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,19 +38,24 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
- * A dataset's cassandra-medusa backups as an audit reads them (ADR 0011): the newest backup every node completed, cut
- * off at its start minus the clock-skew margin, audited in units of the token ring. A unit downloads every node's
- * SSTables of the table (replicas overlap: a row's delete may be held by another replica than its write), each
- * object checked against the manifest's MD5 as it streams, and has the SSTable reader merge them for its range only.
+ * A dataset's Cassandra backups as an audit reads them (ADR 0011), cassandra-medusa's or plain {@code nodetool
+ * snapshot} uploads: the newest backup every node completed, cut off at its start minus the clock-skew margin, audited
+ * in units of the token ring. A unit downloads every node's SSTables of the table (replicas overlap: a row's delete may
+ * be held by another replica than its write), each object checked as it streams (against Medusa's MD5, or a
+ * {@code Data.db} against its SSTable's {@code Digest.crc32}), and has the SSTable reader merge them for its range.
  */
-public final class MedusaSource {
+public final class ClusterBackupSource {
 
-    private static final Logger log = LoggerFactory.getLogger(MedusaSource.class);
+    private static final Logger log = LoggerFactory.getLogger(ClusterBackupSource.class);
 
     /** A unit's key: the token range it reads, {@code tokens:<after>:<upTo>}. */
     private static final Pattern UNIT = Pattern.compile("tokens:(-?\\d+):(-?\\d+)");
 
     /** What may name a downloaded file: an SSTable component's name ({@code +} in SAI's), never a path. */
+    private static final String DATA = "Data.db";
+
+    private static final String DIGEST = "Digest.crc32";
+
     private static final Pattern COMPONENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
 
     private final S3Client s3;
@@ -56,23 +63,26 @@ public final class MedusaSource {
     private final Supplier<SSTableScan> scans;
     private final TokenSlices tokenRanges;
     private final Duration skewMargin;
+    private final BucketReads reads;
 
     /**
      * @param scans       the SSTable reader, asked for only when a unit runs (so a service that never audits a Medusa
      *                    backup needs no SSTable reader classpath)
      * @param tokenRanges units per audit: each reads every node's SSTables of the table, for its share of the ring
      */
-    public MedusaSource(S3Client s3, String bucket, Supplier<SSTableScan> scans, int tokenRanges, Duration skewMargin) {
+    public ClusterBackupSource(
+            S3Client s3, String bucket, Supplier<SSTableScan> scans, int tokenRanges, Duration skewMargin) {
         this.s3 = s3;
         this.bucket = bucket;
         this.scans = scans;
         this.tokenRanges = new TokenSlices(tokenRanges);
         this.skewMargin = skewMargin;
+        this.reads = new BucketReads(s3, bucket);
     }
 
     /** Units of one token range each, read with up to 1 GiB of heap, for at most an hour: tests, the local platform. */
-    public static MedusaSource onRuntimeClasspath(BackupBucket bucket) {
-        return new MedusaSource(
+    public static ClusterBackupSource onRuntimeClasspath(BackupBucket bucket) {
+        return new ClusterBackupSource(
                 bucket.s3(),
                 bucket.bucket(),
                 () -> SSTableScan.onRuntimeClasspath(Duration.ofHours(1), "1g"),
@@ -80,8 +90,8 @@ public final class MedusaSource {
                 CutoffTimestamp.DEFAULT_CLOCK_SKEW_MARGIN);
     }
 
-    /** What an audit of a dataset's Medusa backups reads, fixed when it is planned. */
-    public record Planned(MedusaBackup backup, long cutoffMicros, String metaKey, List<String> unitKeys) {}
+    /** What an audit of a dataset's Cassandra backups reads, fixed when it is planned. */
+    public record Planned(ClusterBackup backup, long cutoffMicros, List<String> unitKeys) {}
 
     /**
      * The newest complete backup under {@code location} and the audit's units.
@@ -89,38 +99,43 @@ public final class MedusaSource {
      * @throws BackupIntegrityException if no backup is complete, or the newest holds no SSTable of the table
      */
     public Planned plan(BackupLocation location, DatasetSpec spec, Instant now) {
-        MedusaBackup backup = bucket(location)
+        ClusterBackup backup = backups(location)
                 .latestComplete()
-                .orElseThrow(() -> new BackupIntegrityException("no complete Medusa backup under s3://" + bucket + "/"
-                        + location.prefix() + ": a backup is complete once every node of its tokenmap.json has written"
-                        + " its meta/manifest.json"));
+                .orElseThrow(() -> new BackupIntegrityException(noneComplete(location)));
         if (backup.objects(spec.namespace(), spec.table()).isEmpty()) {
-            throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' under s3://" + bucket + "/"
+            throw new BackupIntegrityException(backup.describe() + " under s3://" + bucket + "/"
                     + location.prefix() + " holds no SSTable of " + spec.namespace() + "." + spec.table()
                     + ": is the dataset's keyspace and table the backed-up cluster's?");
         }
         long cutoff = cutoffMicros(backup);
         if (!backup.started().isBefore(now)) {
-            throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' starts at " + backup.started()
+            throw new BackupIntegrityException(backup.describe() + " starts at " + backup.started()
                     + ", not before now (" + now + "): the clocks of the cluster and the audit disagree");
         }
         List<String> units = new ArrayList<>(tokenRanges.count());
         for (int i = 0; i < tokenRanges.count(); i++) {
             units.add("tokens:" + tokenRanges.after(i) + ":" + tokenRanges.upTo(i));
         }
-        String metaKey =
-                MedusaBucket.metaKey(location.prefix(), backup.nodes().get(0).fqdn(), backup.name(), "");
-        return new Planned(backup, cutoff, metaKey, units);
+        return new Planned(backup, cutoff, units);
+    }
+
+    private String noneComplete(BackupLocation location) {
+        return location.layout() == BackupLayout.MEDUSA
+                ? "no complete Medusa backup under s3://" + bucket + "/" + location.prefix() + ": a backup is complete"
+                        + " once every node of its tokenmap.json has written its meta/manifest.json"
+                : "no complete nodetool snapshot under s3://" + bucket + "/" + location.prefix() + ": a snapshot is"
+                        + " <tag>/<node>/ folders, each complete once it holds manifest.json (with created_at),"
+                        + " schema.cql and every component its SSTables' TOC.txt name";
     }
 
     /** The cut-off of an audit of {@code backup}: its start minus the clock-skew margin. */
-    public long cutoffMicros(MedusaBackup backup) {
+    public long cutoffMicros(ClusterBackup backup) {
         return backup.cutoff(skewMargin).micros();
     }
 
     /** The backup {@code name} under {@code location}, read again from its metadata. */
-    public MedusaBackup read(BackupLocation location, String name) {
-        return bucket(location).read(name);
+    public ClusterBackup read(BackupLocation location, String name) {
+        return backups(location).read(name);
     }
 
     /**
@@ -132,7 +147,7 @@ public final class MedusaSource {
      * @throws IOException              if S3 or the local disk failed (worth a retry)
      */
     public ScanResult join(
-            MedusaBackup backup,
+            ClusterBackup backup,
             BackupLocation location,
             DatasetSpec spec,
             String unitKey,
@@ -142,17 +157,16 @@ public final class MedusaSource {
             throws IOException {
         Matcher unit = UNIT.matcher(unitKey);
         if (!unit.matches()) {
-            throw new BackupIntegrityException("unit " + unitKey + " is not a token range of a Medusa audit");
+            throw new BackupIntegrityException(
+                    "unit " + unitKey + " is not a token range of an audit of " + backup.describe());
         }
         SSTableUnit.TokenRange range =
                 new SSTableUnit.TokenRange(Long.parseLong(unit.group(1)), Long.parseLong(unit.group(2)));
         Path work = Files.createTempDirectory("erasure-medusa-unit-");
         try {
-            List<Path> directories = download(backup, location, spec, work);
+            List<Path> directories = download(backup, spec, work);
             Path schema = work.resolve("schema.cql");
-            String schemaKey = MedusaBucket.metaKey(
-                    location.prefix(), backup.nodes().get(0).fqdn(), backup.name(), "schema.cql");
-            copy(schemaKey, schema);
+            copy(backup, backup.schemaKey(), schema);
             Path identifiersFile = work.resolve("identifiers.set");
             IdentifierSetFile.write(identifiers, identifiersFile);
             Path scan = Files.createDirectory(work.resolve("scan"));
@@ -181,61 +195,65 @@ public final class MedusaSource {
      * outside the table's folder, a name that is no SSTable component, a component listed twice and a table listed
      * twice on one node are refused: the reader would otherwise read one file for another.
      */
-    private List<Path> download(MedusaBackup backup, BackupLocation location, DatasetSpec spec, Path work)
-            throws IOException {
+    private List<Path> download(ClusterBackup backup, DatasetSpec spec, Path work) throws IOException {
         List<Path> folders = new ArrayList<>();
-        for (MedusaBackup.Node node : backup.nodes()) {
-            List<MedusaBackup.Table> tables = node.tables().stream()
+        for (ClusterBackup.Node node : backup.nodes()) {
+            List<ClusterBackup.Table> tables = node.tables().stream()
                     .filter(t ->
                             t.keyspace().equals(spec.namespace()) && t.table().equals(spec.table()))
                     .toList();
             if (tables.size() > 1) {
-                throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' lists " + spec.namespace()
+                throw new BackupIntegrityException(backup.describe() + " lists " + spec.namespace()
                         + "." + spec.table() + " " + tables.size() + " times on node " + node.fqdn() + " ("
-                        + tables.stream().map(MedusaBackup.Table::columnFamily).toList() + "): a table dropped and"
+                        + tables.stream().map(ClusterBackup.Table::folder).toList() + "): a table dropped and"
                         + " created again leaves one folder per id, and which one is live cannot be told here");
             }
-            for (MedusaBackup.Table table : tables) {
-                if (!COMPONENT.matcher(table.columnFamily()).matches()) {
-                    throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' names the table folder '"
-                            + table.columnFamily() + "' on node " + node.fqdn() + ", which is no folder name");
+            for (ClusterBackup.Table table : tables) {
+                if (!COMPONENT.matcher(table.folder()).matches()
+                        || !COMPONENT.matcher(table.dataFolder()).matches()) {
+                    throw new BackupIntegrityException(backup.describe() + " names the table folder '" + table.folder()
+                            + "' on node " + node.fqdn() + ", which is no folder name");
                 }
                 Path folder = Files.createDirectories(work.resolve("node-" + folders.size())
                         .resolve(spec.namespace())
-                        .resolve(table.columnFamily()));
+                        .resolve(table.dataFolder()));
                 folders.add(folder);
-                String nodePrefix = location.prefix() + node.fqdn() + "/";
+                String nodePrefix = node.keyPrefix();
                 Set<String> names = new HashSet<>();
-                for (MedusaBackup.StoredObject object : table.objects()) {
+                for (ClusterBackup.StoredObject object : table.objects()) {
                     String key = object.key();
                     List<String> segments = key.startsWith(nodePrefix)
                             ? List.of(key.substring(nodePrefix.length()).split("/", -1))
                             : List.of();
-                    if (segments.size() < 2 || segments.stream().anyMatch(MedusaSource::notAFolderName)) {
+                    if (segments.size() < 2 || segments.stream().anyMatch(ClusterBackupSource::notAFolderName)) {
                         throw misplaced(backup, node, key, nodePrefix);
                     }
                     String name = segments.get(segments.size() - 1);
                     String parent = segments.get(segments.size() - 2);
                     if (parent.startsWith(".")
                             && segments.size() >= 3
-                            && segments.get(segments.size() - 3).equals(table.columnFamily())) {
+                            && segments.get(segments.size() - 3).equals(table.folder())) {
                         continue; // a secondary index's own SSTables
                     }
-                    if (!parent.equals(table.columnFamily())
+                    if (!parent.equals(table.folder())
                             || !COMPONENT.matcher(name).matches()) {
                         throw misplaced(backup, node, key, nodePrefix);
                     }
                     if (!names.add(name)) {
-                        throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' lists " + name
-                                + " of " + table.columnFamily() + " twice on node " + node.fqdn());
+                        throw new BackupIntegrityException(backup.describe() + " lists " + name + " of "
+                                + table.folder() + " twice on node " + node.fqdn());
                     }
-                    download(key, folder.resolve(name), object);
+                    if (object.md5() != null) {
+                        download(backup, key, folder.resolve(name), object.checksum());
+                    } else {
+                        download(backup, key, folder.resolve(name), snapshotCheck(table, object));
+                    }
                 }
             }
         }
         if (folders.isEmpty()) {
-            throw new BackupIntegrityException("Medusa backup '" + backup.name() + "' holds no SSTable of "
-                    + spec.namespace() + "." + spec.table());
+            throw new BackupIntegrityException(
+                    backup.describe() + " holds no SSTable of " + spec.namespace() + "." + spec.table());
         }
         return List.copyOf(folders);
     }
@@ -245,47 +263,74 @@ public final class MedusaSource {
     }
 
     private static BackupIntegrityException misplaced(
-            MedusaBackup backup, MedusaBackup.Node node, String key, String nodePrefix) {
-        return new BackupIntegrityException("Medusa backup '" + backup.name() + "' lists the object " + key
+            ClusterBackup backup, ClusterBackup.Node node, String key, String nodePrefix) {
+        return new BackupIntegrityException(backup.describe() + " lists the object " + key
                 + " for node " + node.fqdn() + ": objects must lie in the table's folder under " + nodePrefix
                 + " and be named as SSTable components");
     }
 
-    /** Copies one object to {@code file}, checked against {@code object}'s size and MD5 as it streams. */
-    private void download(String key, Path file, MedusaBackup.StoredObject object) throws IOException {
+    /**
+     * The check of a snapshot's object, which no manifest sums: its size as listed, and for a {@code Data.db} the
+     * CRC32 its SSTable's {@code Digest.crc32} holds (the whole file's, as written).
+     */
+    private ObjectCheck snapshotCheck(ClusterBackup.Table table, ClusterBackup.StoredObject object) {
+        String key = object.key();
+        if (!key.endsWith(DATA)) {
+            return ObjectCheck.size(key, object.size());
+        }
+        String digestKey = key.substring(0, key.length() - DATA.length()) + DIGEST;
+        if (table.objects().stream().noneMatch(o -> o.key().equals(digestKey))) {
+            throw new BackupIntegrityException(key + " has no " + DIGEST + " beside it to check it against: a"
+                    + " snapshot's Data.db is read only with its SSTable's digest");
+        }
+        String digest = new String(reads.bytes(digestKey), StandardCharsets.US_ASCII).strip();
+        if (!digest.matches("\\d{1,10}") || Long.parseLong(digest) > 0xFFFFFFFFL) {
+            throw new BackupIntegrityException(digestKey + " holds no CRC32 (a decimal number): " + digest);
+        }
+        return ObjectCheck.crc32(key, object.size(), Long.parseLong(digest));
+    }
+
+    /** Copies one object to {@code file}, checked as it streams. */
+    private void download(ClusterBackup backup, String key, Path file, ObjectCheck check) throws IOException {
         try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(key));
                 OutputStream out = Files.newOutputStream(file)) {
-            MedusaMd5.Checked checked = object.checksum().check(in);
+            ObjectCheck.Checked checked = check.check(in);
             checked.transferTo(out);
             checked.verify();
         } catch (NoSuchKeyException e) {
-            throw missing(key, e);
+            throw missing(backup, key, e);
         } catch (SdkException e) {
             throw new IOException("reading s3://" + bucket + "/" + key + " failed: " + e.getMessage(), e);
         }
     }
 
-    /** Copies an object the manifest does not list (Medusa's {@code schema.cql}), which has no MD5 to check. */
-    private void copy(String key, Path file) throws IOException {
+    /** Copies an object no manifest sums (the {@code schema.cql}); the reader parses it. */
+    private void copy(ClusterBackup backup, String key, Path file) throws IOException {
         try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(key));
                 OutputStream out = Files.newOutputStream(file)) {
             in.transferTo(out);
         } catch (NoSuchKeyException e) {
-            throw missing(key, e);
+            throw missing(backup, key, e);
         } catch (SdkException e) {
             throw new IOException("reading s3://" + bucket + "/" + key + " failed: " + e.getMessage(), e);
         }
     }
 
-    private BackupIntegrityException missing(String key, NoSuchKeyException e) {
+    private BackupIntegrityException missing(ClusterBackup backup, String key, NoSuchKeyException e) {
         return new BackupIntegrityException(
-                "s3://" + bucket + "/" + key + " is listed by the Medusa backup but"
+                "s3://" + bucket + "/" + key + " is listed by the " + backup.describe() + " but"
                         + " does not exist: the backup is damaged or was partly removed",
                 e);
     }
 
-    private MedusaBucket bucket(BackupLocation location) {
-        return new MedusaBucket(s3, bucket, location.prefix());
+    private ClusterBackups backups(BackupLocation location) {
+        return switch (location.layout()) {
+            case MEDUSA -> new MedusaBucket(s3, bucket, location.prefix());
+            case NODETOOL_SNAPSHOT -> new NodetoolSnapshots(s3, bucket, location.prefix());
+            case PLATFORM ->
+                throw new IllegalArgumentException(
+                        "backup " + location.prefix() + " is in the platform's layout, not a Cassandra cluster's");
+        };
     }
 
     /**

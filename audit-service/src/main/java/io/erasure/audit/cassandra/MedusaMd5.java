@@ -1,7 +1,6 @@
-package io.erasure.audit.medusa;
+package io.erasure.audit.cassandra;
 
 import io.erasure.backup.format.BackupIntegrityException;
-import io.erasure.backup.format.DigestingInputStream;
 import io.erasure.model.check.Require;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,7 +21,7 @@ import java.util.regex.Pattern;
  * <p>A manifest MD5 of no known form, or a multipart one whose part count does not fit the object's size at that
  * part size, cannot be checked and is refused: nothing unchecked is read.
  */
-public final class MedusaMd5 {
+public final class MedusaMd5 implements ObjectCheck {
 
     static final int PART_SIZE_MIB = 8;
     static final long PART_SIZE = PART_SIZE_MIB * 1024L * 1024L;
@@ -75,12 +74,13 @@ public final class MedusaMd5 {
     }
 
     /** A stream over {@code in} hashing the object as it is read; {@link Checked#verify} at its end. */
+    @Override
     public Checked check(InputStream in) {
         return new Checked(in);
     }
 
     /** The object's bytes, hashed as they pass. */
-    public final class Checked extends DigestingInputStream {
+    public final class Checked extends ObjectCheck.Checked {
         private final MessageDigest whole = md5();
         private final MessageDigest part = md5();
         private final MessageDigest ofParts = md5();
@@ -116,6 +116,7 @@ public final class MedusaMd5 {
          *
          * @throws BackupIntegrityException naming the object if either differs from the manifest
          */
+        @Override
         public void verify() throws IOException {
             drain();
             long read = bytesRead();

@@ -1,4 +1,4 @@
-package io.erasure.audit.medusa;
+package io.erasure.audit.cassandra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -45,18 +45,18 @@ class MedusaBucketIT {
         put(prefix + "node3.dc1/b2/meta/tokenmap.json", tokenMap());
         MedusaBucket bucket = new MedusaBucket(S3, ENGINE.bucket(), prefix);
 
-        MedusaBackup latest = bucket.latestComplete().orElseThrow();
+        ClusterBackup latest = bucket.latestComplete().orElseThrow();
 
         assertThat(latest.name()).isEqualTo("b1");
-        assertThat(latest.nodes()).extracting(MedusaBackup.Node::fqdn).containsExactlyElementsOf(NODES);
+        assertThat(latest.nodes()).extracting(ClusterBackup.Node::fqdn).containsExactlyElementsOf(NODES);
         assertThat(latest.started())
                 .isEqualTo(latest.nodes().stream()
-                        .map(MedusaBackup.Node::started)
+                        .map(ClusterBackup.Node::started)
                         .min(Comparator.naturalOrder())
                         .orElseThrow());
         assertThat(latest.objects("ks", "users"))
                 .hasSize(6)
-                .extracting(MedusaBackup.NodeObject::fqdn)
+                .extracting(ClusterBackup.NodeObject::fqdn)
                 .containsOnly(NODES.toArray(String[]::new));
         assertThat(latest.objects("ks", "other")).isEmpty();
         assertThatThrownBy(() -> bucket.read("b2"))
@@ -69,17 +69,17 @@ class MedusaBucketIT {
     void everyListedObjectIsCheckedAgainstItsManifestMd5AndAReplacedOneIsNamed() throws Exception {
         String prefix = "medusa-" + UUID.randomUUID() + "/";
         backUp(prefix, "b1", NODES, true);
-        MedusaBackup backup = new MedusaBucket(S3, ENGINE.bucket(), prefix).read("b1");
-        assertThat(backup.nodes()).allMatch(MedusaBackup.Node::differential);
+        ClusterBackup backup = new MedusaBucket(S3, ENGINE.bucket(), prefix).read("b1");
+        assertThat(backup.nodes()).allMatch(ClusterBackup.Node::differential);
 
-        for (MedusaBackup.NodeObject object : backup.objects("ks", "users")) {
+        for (ClusterBackup.NodeObject object : backup.objects("ks", "users")) {
             try (InputStream in = S3.getObject(
                     b -> b.bucket(ENGINE.bucket()).key(object.object().key()))) {
                 MedusaMd5.Checked checked = object.object().checksum().check(in);
                 assertThatCode(checked::verify).doesNotThrowAnyException();
             }
         }
-        MedusaBackup.StoredObject replaced =
+        ClusterBackup.StoredObject replaced =
                 backup.objects("ks", "users").get(0).object();
         put(replaced.key(), "x".repeat((int) replaced.size())); // same size, other bytes
         try (InputStream in = S3.getObject(b -> b.bucket(ENGINE.bucket()).key(replaced.key()))) {

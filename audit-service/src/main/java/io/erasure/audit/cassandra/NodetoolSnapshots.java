@@ -1,0 +1,259 @@
+package io.erasure.audit.cassandra;
+
+import io.erasure.audit.cassandra.ClusterBackup.Node;
+import io.erasure.audit.cassandra.ClusterBackup.StoredObject;
+import io.erasure.audit.cassandra.ClusterBackup.Table;
+import io.erasure.backup.format.BackupIntegrityException;
+import io.erasure.model.dataset.BackupLayout;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3Client;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Plain {@code nodetool snapshot} uploads of one table: {@code [<prefix>/]<tag>/<node>/} holds one node's snapshot
+ * folder ({@code <data>/<keyspace>/<table>-<id>/snapshots/<tag>/}) as Cassandra wrote it: the SSTables' components,
+ * {@code manifest.json} ({@code files} and {@code created_at}, Cassandra 4.1 and later) and {@code schema.cql}.
+ *
+ * <p>Nothing marks an upload finished, so a node's folder is complete once it holds its manifest, its schema and every
+ * component each listed SSTable's {@code TOC.txt} names; a snapshot is complete once every node folder under its tag
+ * is. The snapshot starts at its earliest node's {@code created_at}, which Cassandra takes before it flushes: every
+ * write acknowledged before it is in the files. A snapshot has no checksum of its own: each {@code Data.db} is checked
+ * against its SSTable's {@code Digest.crc32} as it is read, and the other components by the reader where Cassandra
+ * checks them.
+ */
+public final class NodetoolSnapshots implements ClusterBackups {
+
+    private static final Logger log = LoggerFactory.getLogger(NodetoolSnapshots.class);
+
+    static final String MANIFEST = "manifest.json";
+    static final String SCHEMA = "schema.cql";
+
+    /** A CQL name, plain or double-quoted. */
+    private static final String NAME = "(\"(?:[^\"]|\"\")+\"|\\w+)";
+
+    /** {@code CREATE TABLE [IF NOT EXISTS] <keyspace>.<table>}. */
+    private static final Pattern CREATE_TABLE = Pattern.compile(
+            "CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?" + NAME + "\\s*\\.\\s*" + NAME, Pattern.CASE_INSENSITIVE);
+
+    /** An SSTable's file name: {@code <version>-<id>-<format>-<component>}, the component after the last dash. */
+    private static final Pattern SSTABLE_FILE = Pattern.compile("([a-z]{2}-[A-Za-z0-9_]+-[a-z]+)-([A-Za-z0-9_.]+)");
+
+    private final S3Client s3;
+    private final String bucket;
+    private final String prefix;
+    private final BucketReads reads;
+
+    /** @param prefix the prefix the tags lie under, empty for none */
+    public NodetoolSnapshots(S3Client s3, String bucket, String prefix) {
+        this.s3 = s3;
+        this.bucket = bucket;
+        this.prefix = prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/";
+        this.reads = new BucketReads(s3, bucket);
+    }
+
+    /**
+     * The newest complete snapshot by {@code created_at}. Each tag's manifests are read first (one small object per
+     * node); only the newest tags are then checked file by file, until one is complete.
+     */
+    @Override
+    public Optional<ClusterBackup> latestComplete() {
+        Map<String, Instant> starts = new HashMap<>();
+        for (String tag : reads.folders(prefix)) {
+            try {
+                starts.put(tag, start(tag));
+            } catch (BackupIntegrityException e) {
+                log.info(
+                        "nodetool snapshot '{}' under s3://{}/{} is not read: {}", tag, bucket, prefix, e.getMessage());
+            }
+        }
+        List<String> newestFirst = starts.keySet().stream()
+                .sorted(Comparator.comparing(starts::get).reversed())
+                .toList();
+        for (String tag : newestFirst) {
+            try {
+                return Optional.of(read(tag));
+            } catch (BackupIntegrityException e) {
+                log.info(
+                        "nodetool snapshot '{}' under s3://{}/{} is not complete: {}",
+                        tag,
+                        bucket,
+                        prefix,
+                        e.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public ClusterBackup read(String tag) {
+        String tagPrefix = prefix + tag + "/";
+        List<String> nodeNames = reads.folders(tagPrefix);
+        if (nodeNames.isEmpty()) {
+            throw new BackupIntegrityException("nodetool snapshot '" + tag + "' has no node folder under s3://" + bucket
+                    + "/" + tagPrefix + ": upload each node's snapshot folder to " + tagPrefix + "<node>/");
+        }
+        List<Node> nodes = new ArrayList<>();
+        for (String node : nodeNames) {
+            nodes.add(node(tag, tagPrefix, node));
+        }
+        Instant started =
+                nodes.stream().map(Node::started).min(Comparator.naturalOrder()).orElseThrow();
+        return new ClusterBackup(
+                BackupLayout.NODETOOL_SNAPSHOT,
+                tag,
+                started,
+                tagPrefix,
+                tagPrefix + nodeNames.get(0) + "/" + SCHEMA,
+                nodes);
+    }
+
+    /** The snapshot's start: its nodes' earliest {@code created_at}. */
+    private Instant start(String tag) {
+        String tagPrefix = prefix + tag + "/";
+        Instant started = null;
+        for (String node : reads.folders(tagPrefix)) {
+            Instant created = manifest(tagPrefix + node + "/" + MANIFEST).createdAt();
+            started = started == null || created.isBefore(started) ? created : started;
+        }
+        if (started == null) {
+            throw new BackupIntegrityException("it has no node folder");
+        }
+        return started;
+    }
+
+    private Node node(String tag, String tagPrefix, String node) {
+        String nodePrefix = tagPrefix + node + "/";
+        Map<String, Long> sizes = new HashMap<>();
+        s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(nodePrefix))
+                .contents()
+                .forEach(o -> sizes.put(o.key().substring(nodePrefix.length()), o.size()));
+        for (String required : List.of(MANIFEST, SCHEMA)) {
+            if (!sizes.containsKey(required)) {
+                throw incomplete(tag, node, nodePrefix, "no " + required);
+            }
+        }
+        Manifest manifest = manifest(nodePrefix + MANIFEST);
+        String[] table = table(nodePrefix + SCHEMA);
+        Set<String> sstables = new LinkedHashSet<>();
+        for (String file : manifest.files()) {
+            if (file.startsWith(".")) {
+                continue; // a secondary index's own SSTables, in its .<index>/ subfolder
+            }
+            Matcher name = SSTABLE_FILE.matcher(file);
+            if (!name.matches()) {
+                throw new BackupIntegrityException("nodetool snapshot '" + tag + "': the manifest of node " + node
+                        + " lists '" + file + "', which is no SSTable file of the table's folder");
+            }
+            sstables.add(name.group(1));
+        }
+        List<StoredObject> objects = new ArrayList<>();
+        for (String sstable : sstables) {
+            String toc = sstable + "-TOC.txt";
+            if (!sizes.containsKey(toc)) {
+                throw incomplete(tag, node, nodePrefix, "no " + toc);
+            }
+            for (String component : components(nodePrefix + toc)) {
+                String file = sstable + "-" + component;
+                Long size = sizes.get(file);
+                if (size == null) {
+                    throw incomplete(tag, node, nodePrefix, "no " + file + ", which its TOC.txt names");
+                }
+                objects.add(new StoredObject(nodePrefix + file, size, null));
+            }
+        }
+        return new Node(
+                node,
+                manifest.createdAt(),
+                false,
+                List.of(new Table(table[0], table[1], node, table[1], objects)),
+                tagPrefix);
+    }
+
+    /** The components a {@code TOC.txt} names, one per line. */
+    private List<String> components(String tocKey) {
+        List<String> components = new ArrayList<>();
+        for (String line : new String(reads.bytes(tocKey), StandardCharsets.UTF_8).split("\\R")) {
+            String component = line.strip();
+            if (component.isEmpty()) {
+                continue;
+            }
+            if (!component.matches("[A-Za-z0-9_.]+")) {
+                throw new BackupIntegrityException(tocKey + " names '" + component + "', which is no component");
+            }
+            components.add(component);
+        }
+        if (!components.contains("Data.db")) {
+            throw new BackupIntegrityException(tocKey + " names no Data.db: it is no SSTable's table of contents");
+        }
+        return components;
+    }
+
+    /** The keyspace and table of the {@code CREATE TABLE} in a snapshot's {@code schema.cql}. */
+    private String[] table(String schemaKey) {
+        String schema = new String(reads.bytes(schemaKey), StandardCharsets.UTF_8);
+        Matcher create = CREATE_TABLE.matcher(schema);
+        if (!create.find()) {
+            throw new BackupIntegrityException(
+                    schemaKey + " has no CREATE TABLE: is it the schema.cql nodetool snapshot wrote?");
+        }
+        return new String[] {name(create.group(1)), name(create.group(2))};
+    }
+
+    /** A CQL name as Cassandra stores it: a quoted one as written, an unquoted one in lower case. */
+    private static String name(String cql) {
+        return cql.startsWith("\"")
+                ? cql.substring(1, cql.length() - 1).replace("\"\"", "\"")
+                : cql.toLowerCase(Locale.ROOT);
+    }
+
+    /** What a node's {@code manifest.json} says: its SSTables' files and when the snapshot was taken. */
+    private record Manifest(List<String> files, Instant createdAt) {}
+
+    private Manifest manifest(String key) {
+        JsonNode root = reads.json(key);
+        JsonNode files = root.get("files");
+        if (files == null || !files.isArray()) {
+            throw new BackupIntegrityException(
+                    key + " has no list of 'files': is it the manifest nodetool snapshot" + " wrote?");
+        }
+        List<String> names = new ArrayList<>();
+        for (JsonNode file : files) {
+            if (!file.isString()) {
+                throw new BackupIntegrityException(key + " lists a file that is no name: " + file);
+            }
+            names.add(file.stringValue());
+        }
+        JsonNode created = root.get("created_at");
+        if (created == null || !created.isString()) {
+            throw new BackupIntegrityException(key + " has no 'created_at': Cassandra before 4.1 does not record when"
+                    + " a snapshot was taken, and without it no cut-off can be set; take the snapshots with"
+                    + " Cassandra 4.1 or later");
+        }
+        try {
+            return new Manifest(names, Instant.parse(created.stringValue()));
+        } catch (DateTimeParseException e) {
+            throw new BackupIntegrityException(
+                    key + " has a 'created_at' that is no ISO-8601 instant: " + created.stringValue(), e);
+        }
+    }
+
+    private BackupIntegrityException incomplete(String tag, String node, String nodePrefix, String what) {
+        return new BackupIntegrityException("nodetool snapshot '" + tag + "' is incomplete: node " + node + " has "
+                + what + " under s3://" + bucket + "/" + nodePrefix);
+    }
+}
