@@ -84,8 +84,11 @@ public class AuditEvents {
         await(CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)), "units of run " + plan.runId());
     }
 
-    /** {@code spec}: the frozen spec the audit joined with (the request's, carried by every unit). */
-    public void completed(EventEnvelope cause, AuditPlan plan, DatasetSpec spec, long rowsScanned, long candidates) {
+    /**
+     * @param spec   the frozen spec the audit joined with (the request's, carried by every unit)
+     * @param totals the units' outcomes summed
+     */
+    public void completed(EventEnvelope cause, AuditPlan plan, DatasetSpec spec, UnitOutcome totals) {
         send(
                 cause,
                 plan.runId(),
@@ -93,10 +96,11 @@ public class AuditEvents {
                         plan.dataset(),
                         plan.snapshot(),
                         CutoffTimestamp.ofMicros(plan.cutoffMicros()),
-                        rowsScanned,
-                        candidates,
+                        totals.rowsScanned(),
+                        totals.candidates(),
                         S3Layout.candidatesPrefix(RunId.of(plan.runId())),
-                        SpecDigest.of(spec)));
+                        SpecDigest.of(spec),
+                        totals.deletedNotPurged()));
     }
 
     public void failed(EventEnvelope cause, String runId, String dataset, String reason) {

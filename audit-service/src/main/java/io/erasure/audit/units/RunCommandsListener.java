@@ -4,6 +4,7 @@ import io.erasure.model.contract.Topics;
 import io.erasure.model.event.AuditRequested;
 import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.event.RunCancelled;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -63,7 +64,7 @@ public class RunCommandsListener {
             return;
         }
         if (plan.partCount() == 0) {
-            events.completed(command, plan, request.spec(), 0, 0);
+            events.completed(command, plan, request.spec(), UnitOutcome.sum(List.of()));
             progress.markCompleted(runId, 0, 0);
             return;
         }

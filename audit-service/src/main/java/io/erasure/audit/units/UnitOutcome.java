@@ -1,5 +1,7 @@
 package io.erasure.audit.units;
 
+import java.util.List;
+
 /**
  * The done marker of one unit: its part (or token range) was joined completely and its candidate file is written.
  *
@@ -10,5 +12,14 @@ public record UnitOutcome(int partIndex, long rowsScanned, long candidates, long
 
     public UnitOutcome(int partIndex, long rowsScanned, long candidates) {
         this(partIndex, rowsScanned, candidates, 0);
+    }
+
+    /** The units' counts added up, as the run's totals ({@code partIndex} -1). */
+    public static UnitOutcome sum(List<UnitOutcome> units) {
+        return new UnitOutcome(
+                -1,
+                units.stream().mapToLong(UnitOutcome::rowsScanned).sum(),
+                units.stream().mapToLong(UnitOutcome::candidates).sum(),
+                units.stream().mapToLong(UnitOutcome::deletedNotPurged).sum());
     }
 }

@@ -199,12 +199,15 @@ public final class UnitProcessor {
                 || progress.stopped(runId).isPresent()) {
             return;
         }
-        List<UnitOutcome> finished = progress.finishedUnits(runId);
-        long rows = finished.stream().mapToLong(UnitOutcome::rowsScanned).sum();
-        long candidates = finished.stream().mapToLong(UnitOutcome::candidates).sum();
+        UnitOutcome totals = UnitOutcome.sum(progress.finishedUnits(runId));
         // sent before the marker: a crash in between resends the same event id, never loses it
-        events.completed(envelope, plan, envelope.payloadAs(AuditUnit.class).spec(), rows, candidates);
-        progress.markCompleted(runId, rows, candidates);
-        log.info("audit of run {} completed: {} rows scanned, {} candidates", runId, rows, candidates);
+        events.completed(envelope, plan, envelope.payloadAs(AuditUnit.class).spec(), totals);
+        progress.markCompleted(runId, totals.rowsScanned(), totals.candidates());
+        log.info(
+                "audit of run {} completed: {} rows scanned, {} candidates, {} deleted but not yet purged",
+                runId,
+                totals.rowsScanned(),
+                totals.candidates(),
+                totals.deletedNotPurged());
     }
 }

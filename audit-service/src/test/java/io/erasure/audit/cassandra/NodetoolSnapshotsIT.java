@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.erasure.audit.sstable.SSTableScan;
+import io.erasure.audit.sstable.ScanResult;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.S3Clients;
 import io.erasure.identifiers.HashedIdentifierSet;
@@ -118,11 +119,15 @@ class NodetoolSnapshotsIT {
         assertThat(plan.cutoffMicros()).isEqualTo(backup.cutoff(MARGIN).micros());
         List<Candidate> candidates = new ArrayList<>();
         long rows = 0;
+        long deletedNotPurged = 0;
         for (String unit : plan.unitKeys()) {
-            rows += source.join(backup, location, accounts, unit, owners(1), Instant.now(), candidates::add)
-                    .rowsScanned();
+            ScanResult result =
+                    source.join(backup, location, accounts, unit, owners(1), Instant.now(), candidates::add);
+            rows += result.rowsScanned();
+            deletedNotPurged += result.deletedNotPurged();
         }
         assertThat(rows).as("each live row once, though both replicas hold it").isEqualTo(28);
+        assertThat(deletedNotPurged).as("accounts 1 and 4, deleted").isEqualTo(2);
         assertThat(candidates)
                 .extracting(c -> c.key().get("account_id").toString())
                 .containsExactlyInAnyOrder(liveAccountsOf(1).toArray(String[]::new))

@@ -7,7 +7,9 @@ import io.erasure.model.cutoff.CutoffTimestamp;
 /**
  * Event: the audit joined the backups; candidates are under {@code candidatesPrefix}. {@code specDigest} is
  * {@code SpecDigest} (service-support) of the frozen spec the audit worked on, which the control plane compares with
- * its run's; null from an audit-service that predates it (refused).
+ * its run's; null from an audit-service that predates it (refused). {@code deletedNotPurged} counts what a Cassandra
+ * backup's tombstones still held (rows and partitions deleted but not yet purged by compaction, so still in the
+ * backup's files); 0 for other backups and from an audit-service that predates it.
  */
 public record AuditCompleted(
         String dataset,
@@ -16,7 +18,8 @@ public record AuditCompleted(
         long rowsScanned,
         long candidateCount,
         String candidatesPrefix,
-        String specDigest)
+        String specDigest,
+        long deletedNotPurged)
         implements EventPayload, RunScoped {
 
     public AuditCompleted {
@@ -29,5 +32,18 @@ public record AuditCompleted(
                 candidateCount <= rowsScanned,
                 "candidateCount (" + candidateCount + ") cannot exceed rowsScanned (" + rowsScanned + ")");
         Require.nonBlank("candidatesPrefix", candidatesPrefix);
+        Require.nonNegative("deletedNotPurged", deletedNotPurged);
+    }
+
+    /** An audit of a backup with no tombstones (the platform's own format, Parquet). */
+    public AuditCompleted(
+            String dataset,
+            String snapshot,
+            CutoffTimestamp cutoff,
+            long rowsScanned,
+            long candidateCount,
+            String candidatesPrefix,
+            String specDigest) {
+        this(dataset, snapshot, cutoff, rowsScanned, candidateCount, candidatesPrefix, specDigest, 0);
     }
 }

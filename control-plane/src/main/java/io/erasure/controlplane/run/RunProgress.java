@@ -131,7 +131,8 @@ public class RunProgress {
                 audit.cutoff().micros(),
                 audit.rowsScanned(),
                 audit.candidateCount(),
-                new AuditCounts(audit.snapshot(), audit.rowsScanned(), audit.candidateCount()));
+                new AuditCounts(
+                        audit.snapshot(), audit.rowsScanned(), audit.candidateCount(), audit.deletedNotPurged()));
         if (runs.move(run, RunState.VALIDATING)) {
             commands.send(
                     run.id(),

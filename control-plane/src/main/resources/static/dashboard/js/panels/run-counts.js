@@ -32,7 +32,8 @@ export function deletionTotals(run) {
 
 export function auditCounts(run) {
   const audit = (run.counts && run.counts.audit) || {};
-  return { scanned: audit.rowsScanned ?? run.totalRows, candidates: audit.candidates ?? run.candidateCount };
+  return { scanned: audit.rowsScanned ?? run.totalRows, candidates: audit.candidates ?? run.candidateCount,
+    deletedNotPurged: audit.deletedNotPurged ?? 0 };
 }
 
 export function validationCounts(run) {

@@ -64,7 +64,10 @@ export function runsPanel(ctx) {
     c.progressEl.setAttribute('aria-valuemax', p.total === null ? '' : String(p.total));
     setText(c.progressText, p.total === null ? null : `${p.done} / ${p.total}`);
     const audit = auditCounts(run);
-    setText(c.scanned, fmtCount(audit.scanned));
+    // a Cassandra backup's tombstones: rows deleted but not yet purged by compaction, still in the backup's files
+    setText(c.scanned, audit.deletedNotPurged > 0
+      ? `${fmtCount(audit.scanned)} (${fmtCount(audit.deletedNotPurged)} deleted, not yet purged)`
+      : fmtCount(audit.scanned));
     setText(c.candidates, fmtCount(audit.candidates));
     const validation = validationCounts(run);
     setText(c.final, fmtCount(validation.final));

@@ -23,6 +23,10 @@ class RunCountsJsonTest {
     void auditCountsKeepTheirKeys() {
         assertThat(tree(new AuditCounts("snap-1", 10, 4)))
                 .isEqualTo(tree(Map.of("snapshot", "snap-1", "rowsScanned", 10, "candidates", 4)));
+        assertThat(tree(new AuditCounts("snap-2", 10, 4, 3)))
+                .as("a Cassandra backup's tombstones")
+                .isEqualTo(
+                        tree(Map.of("snapshot", "snap-2", "rowsScanned", 10, "candidates", 4, "deletedNotPurged", 3)));
     }
 
     @Test
