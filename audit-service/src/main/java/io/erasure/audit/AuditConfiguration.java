@@ -2,6 +2,7 @@ package io.erasure.audit;
 
 import io.erasure.audit.cassandra.ClusterBackupSource;
 import io.erasure.audit.join.IdentifierSetLoader;
+import io.erasure.audit.scratch.ScratchSpace;
 import io.erasure.audit.sstable.SSTableScan;
 import io.erasure.audit.units.AuditEvents;
 import io.erasure.audit.units.AuditPlanner;
@@ -22,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -74,6 +76,12 @@ class AuditConfiguration {
      * what it lacks); a blank one is resolved when such a unit first runs, so a deployment that audits none needs no
      * reader.
      */
+    /** Removes what audit processes killed mid-unit left in the temporary folder (see {@link ScratchSpace}). */
+    @Bean
+    ApplicationRunner scratchSweep() {
+        return args -> ScratchSpace.sweep();
+    }
+
     @Bean
     ClusterBackupSource clusterBackupSource(BackupBucket bucket, AuditProperties properties) {
         AuditProperties.SSTableReader reader = properties.sstableReader();

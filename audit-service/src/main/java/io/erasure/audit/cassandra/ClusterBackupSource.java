@@ -1,6 +1,7 @@
 package io.erasure.audit.cassandra;
 
 import io.erasure.audit.join.CandidateSink;
+import io.erasure.audit.scratch.ScratchSpace;
 import io.erasure.audit.sstable.SSTableScan;
 import io.erasure.audit.sstable.SSTableUnit;
 import io.erasure.audit.sstable.ScanResult;
@@ -162,7 +163,7 @@ public final class ClusterBackupSource {
         }
         SSTableUnit.TokenRange range =
                 new SSTableUnit.TokenRange(Long.parseLong(unit.group(1)), Long.parseLong(unit.group(2)));
-        Path work = Files.createTempDirectory("erasure-medusa-unit-");
+        Path work = ScratchSpace.ofThisProcess().newDirectory("sstable-unit-");
         try {
             List<Path> directories = download(backup, spec, work);
             Path schema = work.resolve("schema.cql");

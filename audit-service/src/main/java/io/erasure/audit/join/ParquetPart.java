@@ -1,5 +1,6 @@
 package io.erasure.audit.join;
 
+import io.erasure.audit.scratch.ScratchSpace;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.ChecksummedInputStream;
@@ -97,7 +98,7 @@ final class ParquetPart implements Closeable {
                 length += n;
                 if (length == bytes.length) {
                     if (length >= inMemoryBytes) {
-                        file = Files.createTempFile("erasure-part-", ".parquet");
+                        file = ScratchSpace.ofThisProcess().newFile("part-", ".parquet");
                         try (OutputStream out = Files.newOutputStream(file)) {
                             out.write(bytes, 0, length);
                             checked.transferTo(out);
