@@ -53,6 +53,9 @@ public final class NodetoolSnapshots implements ClusterBackups {
     /** An SSTable's file name: {@code <version>-<id>-<format>-<component>}, the component after the last dash. */
     private static final Pattern SSTABLE_FILE = Pattern.compile("([a-z]{2}-[A-Za-z0-9_]+-[a-z]+)-([A-Za-z0-9_.]+)");
 
+    /** A secondary index's SSTable file, in the table folder's {@code .<index>/} subfolder. */
+    private static final Pattern INDEX_FILE = Pattern.compile("\\.\\w+/[^/]+");
+
     private final S3Client s3;
     private final String bucket;
     private final String prefix;
@@ -151,7 +154,7 @@ public final class NodetoolSnapshots implements ClusterBackups {
         String[] table = table(nodePrefix + SCHEMA);
         Set<String> sstables = new LinkedHashSet<>();
         for (String file : manifest.files()) {
-            if (file.startsWith(".")) {
+            if (INDEX_FILE.matcher(file).matches()) {
                 continue; // a secondary index's own SSTables, in its .<index>/ subfolder
             }
             Matcher name = SSTABLE_FILE.matcher(file);

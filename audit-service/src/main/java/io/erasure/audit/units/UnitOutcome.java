@@ -1,5 +1,7 @@
 package io.erasure.audit.units;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.util.List;
 
 /**
@@ -8,7 +10,11 @@ import java.util.List;
  * @param deletedNotPurged what tombstones still held on disk in the unit's SSTables (Cassandra backups; 0 for others,
  *                         and in markers written before it was counted)
  */
-public record UnitOutcome(int partIndex, long rowsScanned, long candidates, long deletedNotPurged) {
+public record UnitOutcome(
+        int partIndex,
+        long rowsScanned,
+        long candidates,
+        @JsonSetter(nulls = Nulls.AS_EMPTY) long deletedNotPurged) {
 
     public UnitOutcome(int partIndex, long rowsScanned, long candidates) {
         this(partIndex, rowsScanned, candidates, 0);

@@ -1,5 +1,8 @@
 package io.erasure.model.event;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import io.erasure.model.check.Names;
 import io.erasure.model.check.Require;
 import io.erasure.model.cutoff.CutoffTimestamp;
@@ -19,6 +22,9 @@ public record AuditCompleted(
         long candidateCount,
         String candidatesPrefix,
         String specDigest,
+        // an audit-service that predates it sends none, and absent is 0 (not a failure to read the event); 0 is not
+        // written, so a control plane that predates it reads and verifies the event as before
+        @JsonSetter(nulls = Nulls.AS_EMPTY) @JsonInclude(JsonInclude.Include.NON_DEFAULT)
         long deletedNotPurged)
         implements EventPayload, RunScoped {
 

@@ -68,6 +68,26 @@ class EventEnvelopeTest {
     }
 
     @Test
+    void anAuditCompletedOfAnAuditServiceBeforeDeletedNotPurgedReadsAsNoneAndWritesAsBefore() {
+        String json = """
+                {"dataset": "orders", "snapshot": "20240131T020000Z", "cutoff": %d, "rowsScanned": 10000,
+                 "candidateCount": 120, "candidatesPrefix": "runs/run-1/candidates/", "specDigest": "d"}""";
+        AuditCompleted old = JSON.readValue(json.formatted(CUTOFF.micros()), AuditCompleted.class);
+
+        assertThat(old.deletedNotPurged()).isZero();
+        assertThat(JSON.readTree(JSON.writeValueAsString(old)).has("deletedNotPurged"))
+                .as("absent when 0, so a control plane that predates it verifies the seal as before")
+                .isFalse();
+        AuditCompleted withTombstones =
+                new AuditCompleted("orders", "20240131T020000Z", CUTOFF, 10_000, 120, "runs/run-1/candidates/", "d", 7);
+        assertThat(JSON.readValue(JSON.writeValueAsString(withTombstones), AuditCompleted.class))
+                .isEqualTo(withTombstones);
+        assertThatThrownBy(() -> new AuditCompleted(
+                        "orders", "20240131T020000Z", CUTOFF, 10_000, 120, "runs/run-1/candidates/", "d", -1))
+                .hasMessageContaining("deletedNotPurged");
+    }
+
+    @Test
     void everyPayloadRoundTripsWithItsConcreteType() {
         for (EventPayload payload : samples()) {
             String runId = payload instanceof RunScoped || payload instanceof BatchCompleted ? "run-1" : null;
