@@ -76,12 +76,6 @@ class AuditConfiguration {
      * what it lacks); a blank one is resolved when such a unit first runs, so a deployment that audits none needs no
      * reader.
      */
-    /** Removes what audit processes killed mid-unit left in the temporary folder (see {@link ScratchSpace}). */
-    @Bean
-    ApplicationRunner scratchSweep() {
-        return args -> ScratchSpace.sweep();
-    }
-
     @Bean
     ClusterBackupSource clusterBackupSource(BackupBucket bucket, AuditProperties properties) {
         AuditProperties.SSTableReader reader = properties.sstableReader();
@@ -95,6 +89,12 @@ class AuditConfiguration {
                         reader.heap()),
                 properties.medusaTokenRanges(),
                 CutoffTimestamp.DEFAULT_CLOCK_SKEW_MARGIN);
+    }
+
+    /** Removes what audit processes killed mid-unit left in the temporary folder (see {@link ScratchSpace}). */
+    @Bean
+    ApplicationRunner scratchSweep() {
+        return args -> ScratchSpace.sweep();
     }
 
     @Bean

@@ -11,7 +11,6 @@ import io.erasure.backup.format.TokenSlices;
 import io.erasure.identifiers.IdentifierSet;
 import io.erasure.identifiers.IdentifierSetFile;
 import io.erasure.model.cutoff.CutoffTimestamp;
-import io.erasure.model.dataset.BackupLayout;
 import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.DatasetSpec;
 import java.io.IOException;
@@ -67,8 +66,8 @@ public final class ClusterBackupSource {
     private final BucketReads reads;
 
     /**
-     * @param scans       the SSTable reader, asked for only when a unit runs (so a service that never audits a Medusa
-     *                    backup needs no SSTable reader classpath)
+     * @param scans       the SSTable reader, asked for only when a unit runs (so a service that never audits a
+     *                    Cassandra backup needs no SSTable reader classpath)
      * @param tokenRanges units per audit: each reads every node's SSTables of the table, for its share of the ring
      */
     public ClusterBackupSource(
@@ -100,9 +99,7 @@ public final class ClusterBackupSource {
      * @throws BackupIntegrityException if no backup is complete, or the newest holds no SSTable of the table
      */
     public Planned plan(BackupLocation location, DatasetSpec spec, Instant now) {
-        ClusterBackup backup = backups(location)
-                .latestComplete()
-                .orElseThrow(() -> new BackupIntegrityException(noneComplete(location)));
+        ClusterBackup backup = backups(location).latestComplete();
         if (backup.objects(spec.namespace(), spec.table()).isEmpty()) {
             throw new BackupIntegrityException(backup.describe() + " under s3://" + bucket + "/"
                     + location.prefix() + " holds no SSTable of " + spec.namespace() + "." + spec.table()
@@ -118,15 +115,6 @@ public final class ClusterBackupSource {
             units.add("tokens:" + tokenRanges.after(i) + ":" + tokenRanges.upTo(i));
         }
         return new Planned(backup, cutoff, units);
-    }
-
-    private String noneComplete(BackupLocation location) {
-        return location.layout() == BackupLayout.MEDUSA
-                ? "no complete Medusa backup under s3://" + bucket + "/" + location.prefix() + ": a backup is complete"
-                        + " once every node of its tokenmap.json has written its meta/manifest.json"
-                : "no complete nodetool snapshot under s3://" + bucket + "/" + location.prefix() + ": a snapshot is"
-                        + " <tag>/<node>/ folders, each complete once it holds manifest.json (with created_at),"
-                        + " schema.cql and every component its SSTables' TOC.txt name";
     }
 
     /** The cut-off of an audit of {@code backup}: its start minus the clock-skew margin. */
@@ -212,7 +200,7 @@ public final class ClusterBackupSource {
             for (ClusterBackup.Table table : tables) {
                 if (!COMPONENT.matcher(table.folder()).matches()
                         || !COMPONENT.matcher(table.dataFolder()).matches()) {
-                    throw new BackupIntegrityException(backup.describe() + " names the table folder '" + table.folder()
+                    throw new BackupIntegrityException(backup.describe() + " names the folder '" + table.folder()
                             + "' on node " + node.fqdn() + ", which is no folder name");
                 }
                 Path folder = Files.createDirectories(work.resolve("node-" + folders.size())
@@ -324,10 +312,18 @@ public final class ClusterBackupSource {
                 e);
     }
 
+    private static int nodes(BackupLocation location) {
+        Integer nodes = location.nodes();
+        if (nodes == null) {
+            throw new IllegalArgumentException("backup " + location.prefix() + " is NODETOOL_SNAPSHOT without nodes");
+        }
+        return nodes;
+    }
+
     private ClusterBackups backups(BackupLocation location) {
         return switch (location.layout()) {
             case MEDUSA -> new MedusaBucket(s3, bucket, location.prefix());
-            case NODETOOL_SNAPSHOT -> new NodetoolSnapshots(s3, bucket, location.prefix());
+            case NODETOOL_SNAPSHOT -> new NodetoolSnapshots(s3, bucket, location.prefix(), nodes(location));
             case PLATFORM ->
                 throw new IllegalArgumentException(
                         "backup " + location.prefix() + " is in the platform's layout, not a Cassandra cluster's");

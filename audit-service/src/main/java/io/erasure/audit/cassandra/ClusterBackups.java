@@ -1,12 +1,15 @@
 package io.erasure.audit.cassandra;
 
-import java.util.Optional;
-
 /** A Cassandra cluster's backups in one layout under one prefix, read from their metadata only. */
 interface ClusterBackups {
 
-    /** The newest complete backup (by start), or empty if none is complete. */
-    Optional<ClusterBackup> latestComplete();
+    /**
+     * The newest complete backup (by start).
+     *
+     * @throws io.erasure.backup.format.BackupIntegrityException if none is complete, saying where it looked and why
+     *                                                           the newest is not
+     */
+    ClusterBackup latestComplete();
 
     /**
      * The backup {@code name}, read again.

@@ -47,7 +47,7 @@ public final class MedusaBucket implements ClusterBackups {
     }
 
     @Override
-    public Optional<ClusterBackup> latestComplete() {
+    public ClusterBackup latestComplete() {
         Map<String, Instant> starts = new HashMap<>();
         Map<String, Set<String>> nodesByBackup = new TreeMap<>();
         for (String fqdn : folders(prefix)) {
@@ -66,7 +66,12 @@ public final class MedusaBucket implements ClusterBackups {
                 complete.add(entry.getKey());
             }
         }
-        return complete.stream().max(Comparator.comparing(starts::get)).map(this::read);
+        return complete.stream()
+                .max(Comparator.comparing(starts::get))
+                .map(this::read)
+                .orElseThrow(() -> new BackupIntegrityException("no complete Medusa backup under s3://" + bucket + "/"
+                        + prefix + ": a backup is complete once every node of its tokenmap.json has written its"
+                        + " meta/manifest.json"));
     }
 
     /**

@@ -15,7 +15,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,9 +29,12 @@ import tools.jackson.databind.JsonNode;
  * {@code manifest.json} ({@code files} and {@code created_at}, Cassandra 4.1 and later) and {@code schema.cql}.
  *
  * <p>Nothing marks an upload finished, so a node's folder is complete once it holds its manifest, its schema and every
- * component each listed SSTable's {@code TOC.txt} names; a snapshot is complete once every node folder under its tag
- * is. The snapshot starts at its earliest node's {@code created_at}, which Cassandra takes before it flushes: every
- * write acknowledged before it is in the files. A snapshot has no checksum of its own: each {@code Data.db} is checked
+ * component each listed SSTable's {@code TOC.txt} names; a snapshot is complete once the location's {@code nodes} node
+ * folders under its tag are, all with the same {@code schema.cql}. The snapshot starts at its earliest node's
+ * {@code created_at}, which Cassandra takes before it flushes (a snapshot taken with {@code --skip-flush} misses the
+ * memtables, which no file shows: it must not be used): every write acknowledged before it is in the files. A node
+ * whose clock runs ahead cannot move it later than the node's upload: its start is the earlier of {@code created_at}
+ * and its {@code manifest.json}'s upload time. A snapshot has no checksum of its own: each {@code Data.db} is checked
  * against its SSTable's {@code Digest.crc32} as it is read, and the other components by the reader where Cassandra
  * checks them.
  */
@@ -53,6 +55,9 @@ public final class NodetoolSnapshots implements ClusterBackups {
     /** An SSTable's file name: {@code <version>-<id>-<format>-<component>}, the component after the last dash. */
     private static final Pattern SSTABLE_FILE = Pattern.compile("([a-z]{2}-[A-Za-z0-9_]+-[a-z]+)-([A-Za-z0-9_.]+)");
 
+    /** A node folder's name: a host name or address, as a folder. */
+    private static final Pattern NODE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+
     /** A secondary index's SSTable file, in the table folder's {@code .<index>/} subfolder. */
     private static final Pattern INDEX_FILE = Pattern.compile("\\.\\w+/[^/]+");
 
@@ -60,28 +65,34 @@ public final class NodetoolSnapshots implements ClusterBackups {
     private final String bucket;
     private final String prefix;
     private final BucketReads reads;
+    private final int nodes;
 
-    /** @param prefix the prefix the tags lie under, empty for none */
-    public NodetoolSnapshots(S3Client s3, String bucket, String prefix) {
+    /**
+     * @param prefix the prefix the tags lie under, empty for none
+     * @param nodes  how many node folders make a snapshot complete
+     */
+    public NodetoolSnapshots(S3Client s3, String bucket, String prefix, int nodes) {
         this.s3 = s3;
         this.bucket = bucket;
         this.prefix = prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/";
         this.reads = new BucketReads(s3, bucket);
+        this.nodes = nodes;
     }
 
     /**
      * The newest complete snapshot by {@code created_at}. Each tag's manifests are read first (one small object per
-     * node); only the newest tags are then checked file by file, until one is complete.
+     * node); only the newest tags are then checked file by file, until one is complete. An older snapshot read in
+     * place of a newer one is logged with the newer one's reason.
      */
     @Override
-    public Optional<ClusterBackup> latestComplete() {
+    public ClusterBackup latestComplete() {
         Map<String, Instant> starts = new HashMap<>();
+        String newest = null;
         for (String tag : reads.folders(prefix)) {
             try {
                 starts.put(tag, start(tag));
             } catch (BackupIntegrityException e) {
-                log.info(
-                        "nodetool snapshot '{}' under s3://{}/{} is not read: {}", tag, bucket, prefix, e.getMessage());
+                newest = newest == null ? "'" + tag + "': " + e.getMessage() : newest;
             }
         }
         List<String> newestFirst = starts.keySet().stream()
@@ -89,40 +100,66 @@ public final class NodetoolSnapshots implements ClusterBackups {
                 .toList();
         for (String tag : newestFirst) {
             try {
-                return Optional.of(read(tag));
+                ClusterBackup backup = read(tag);
+                if (!tag.equals(newestFirst.get(0))) {
+                    log.warn(
+                            "nodetool snapshot '{}' under s3://{}/{} is audited in place of newer ones: {}",
+                            tag,
+                            bucket,
+                            prefix,
+                            newest);
+                }
+                return backup;
             } catch (BackupIntegrityException e) {
-                log.info(
-                        "nodetool snapshot '{}' under s3://{}/{} is not complete: {}",
-                        tag,
-                        bucket,
-                        prefix,
-                        e.getMessage());
+                newest = tag.equals(newestFirst.get(0)) || newest == null ? e.getMessage() : newest;
             }
         }
-        return Optional.empty();
+        throw new BackupIntegrityException("no complete nodetool snapshot under s3://" + bucket + "/" + prefix
+                + ": a snapshot is <tag>/<node>/ folders, complete once " + nodes + " node folders (backup.nodes) each"
+                + " hold manifest.json (with created_at), schema.cql and every component their SSTables' TOC.txt name"
+                + (newest == null ? "; there is no tag folder" : "; the newest: " + newest));
     }
 
     @Override
     public ClusterBackup read(String tag) {
         String tagPrefix = prefix + tag + "/";
         List<String> nodeNames = reads.folders(tagPrefix);
-        if (nodeNames.isEmpty()) {
-            throw new BackupIntegrityException("nodetool snapshot '" + tag + "' has no node folder under s3://" + bucket
-                    + "/" + tagPrefix + ": upload each node's snapshot folder to " + tagPrefix + "<node>/");
+        if (nodeNames.size() != nodes) {
+            throw new BackupIntegrityException("nodetool snapshot '" + tag + "' has " + nodeNames.size() + " of its "
+                    + nodes + " node folders under s3://" + bucket + "/" + tagPrefix
+                    + (nodeNames.size() < nodes
+                            ? ": the others have not finished uploading (or backup.nodes is larger than the cluster)"
+                            : ": more than backup.nodes says; if the cluster grew, update the dataset's backup.nodes"));
         }
-        List<Node> nodes = new ArrayList<>();
+        List<Node> read = new ArrayList<>();
+        String schema = null;
+        String schemaNode = null;
         for (String node : nodeNames) {
-            nodes.add(node(tag, tagPrefix, node));
+            if (!NODE.matcher(node).matches()) {
+                throw new BackupIntegrityException("nodetool snapshot '" + tag + "' has the node folder '" + node
+                        + "', which is no folder name (letters, digits, '.', '_', '-')");
+            }
+            NodeFolder folder = node(tag, tagPrefix, node);
+            if (schema == null) {
+                schema = folder.schema();
+                schemaNode = node;
+            } else if (!schema.equals(folder.schema())) {
+                throw new BackupIntegrityException("nodetool snapshot '" + tag + "': the schema.cql of node " + node
+                        + " differs from node " + schemaNode + "'s (a schema change while the nodes took their"
+                        + " snapshots, or another table's folder): take the snapshot again once the schema has"
+                        + " settled");
+            }
+            read.add(folder.node());
         }
         Instant started =
-                nodes.stream().map(Node::started).min(Comparator.naturalOrder()).orElseThrow();
+                read.stream().map(Node::started).min(Comparator.naturalOrder()).orElseThrow();
         return new ClusterBackup(
                 BackupLayout.NODETOOL_SNAPSHOT,
                 tag,
                 started,
                 tagPrefix,
                 tagPrefix + nodeNames.get(0) + "/" + SCHEMA,
-                nodes);
+                read);
     }
 
     /** The snapshot's start: its nodes' earliest {@code created_at}. */
@@ -139,19 +176,27 @@ public final class NodetoolSnapshots implements ClusterBackups {
         return started;
     }
 
-    private Node node(String tag, String tagPrefix, String node) {
+    /** A node's folder as read: the node, and its {@code schema.cql} to compare with the other nodes'. */
+    private record NodeFolder(Node node, String schema) {}
+
+    private NodeFolder node(String tag, String tagPrefix, String node) {
         String nodePrefix = tagPrefix + node + "/";
         Map<String, Long> sizes = new HashMap<>();
+        Map<String, Instant> uploaded = new HashMap<>();
         s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(nodePrefix))
                 .contents()
-                .forEach(o -> sizes.put(o.key().substring(nodePrefix.length()), o.size()));
+                .forEach(o -> {
+                    sizes.put(o.key().substring(nodePrefix.length()), o.size());
+                    uploaded.put(o.key().substring(nodePrefix.length()), o.lastModified());
+                });
         for (String required : List.of(MANIFEST, SCHEMA)) {
             if (!sizes.containsKey(required)) {
                 throw incomplete(tag, node, nodePrefix, "no " + required);
             }
         }
         Manifest manifest = manifest(nodePrefix + MANIFEST);
-        String[] table = table(nodePrefix + SCHEMA);
+        String schema = new String(reads.bytes(nodePrefix + SCHEMA), StandardCharsets.UTF_8).strip();
+        String[] table = table(nodePrefix + SCHEMA, schema);
         Set<String> sstables = new LinkedHashSet<>();
         for (String file : manifest.files()) {
             if (INDEX_FILE.matcher(file).matches()) {
@@ -179,12 +224,19 @@ public final class NodetoolSnapshots implements ClusterBackups {
                 objects.add(new StoredObject(nodePrefix + file, size, null));
             }
         }
-        return new Node(
-                node,
-                manifest.createdAt(),
-                false,
-                List.of(new Table(table[0], table[1], node, table[1], objects)),
-                tagPrefix);
+        // the node's clock may run ahead of the storage's: the snapshot began no later than its manifest's upload
+        Instant manifestUploaded = uploaded.get(MANIFEST);
+        Instant started = manifestUploaded != null && manifestUploaded.isBefore(manifest.createdAt())
+                ? manifestUploaded
+                : manifest.createdAt();
+        return new NodeFolder(
+                new Node(
+                        node,
+                        started,
+                        false,
+                        List.of(new Table(table[0], table[1], node, table[1], objects)),
+                        tagPrefix),
+                schema);
     }
 
     /** The components a {@code TOC.txt} names, one per line. */
@@ -207,8 +259,7 @@ public final class NodetoolSnapshots implements ClusterBackups {
     }
 
     /** The keyspace and table of the {@code CREATE TABLE} in a snapshot's {@code schema.cql}. */
-    private String[] table(String schemaKey) {
-        String schema = new String(reads.bytes(schemaKey), StandardCharsets.UTF_8);
+    private static String[] table(String schemaKey, String schema) {
         Matcher create = CREATE_TABLE.matcher(schema);
         if (!create.find()) {
             throw new BackupIntegrityException(

@@ -2,9 +2,13 @@ package io.erasure.audit.scratch;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -12,6 +16,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * Where audit units put what they download (a Cassandra backup's SSTables, a Parquet part too large for memory): one
  * folder per process, {@code <tmp>/erasure-audit-<pid>-<start millis>/}. A unit removes its own files; a process killed
  * mid-unit cannot, and a crash-looping service would fill the disk with a table's SSTables per crash, so each start
- * sweeps the folders of processes that no longer run (a pid alone is reused, a container's is always the same; a pid
- * with its start time is not).
+ * sweeps the folders of processes that no longer run. Each process holds a lock on its folder's {@value #LOCK} for as
+ * long as it runs (the system releases it when the process dies, however it dies), and a folder is swept only if that
+ * lock can be taken; a folder without one (being created) is swept only if no process with its pid and start time
+ * runs (a pid alone is reused, a container's is always the same).
  */
 public final class ScratchSpace {
 
@@ -32,9 +39,14 @@ public final class ScratchSpace {
     /** What versions before the per-process folder left in the temporary folder itself. */
     private static final Pattern LEGACY = Pattern.compile("erasure-(medusa-unit-|part-).*");
 
+    private static final String LOCK = ".lock";
+
     private static final ScratchSpace PROCESS = new ScratchSpace(tmp(), ProcessHandle.current());
 
     private final Path folder;
+
+    /** Held while this process runs; never released, so never collected. */
+    private @Nullable FileLock held;
 
     private ScratchSpace(Path tmp, ProcessHandle process) {
         this.folder =
@@ -53,12 +65,28 @@ public final class ScratchSpace {
 
     /** A new folder of its own, {@code <prefix><random>}; the caller removes it. */
     public Path newDirectory(String prefix) throws IOException {
-        return Files.createTempDirectory(Files.createDirectories(folder), prefix);
+        return Files.createTempDirectory(ownFolder(), prefix);
     }
 
     /** A new empty file of its own, {@code <prefix><random><suffix>}; the caller removes it. */
     public Path newFile(String prefix, String suffix) throws IOException {
-        return Files.createTempFile(Files.createDirectories(folder), prefix, suffix);
+        return Files.createTempFile(ownFolder(), prefix, suffix);
+    }
+
+    /** The folder, created with its lock taken on first use. */
+    private synchronized Path ownFolder() throws IOException {
+        Files.createDirectories(folder);
+        if (held == null) {
+            FileChannel channel =
+                    FileChannel.open(folder.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            held = channel.tryLock();
+            if (held == null) {
+                channel.close();
+                throw new IOException("the scratch folder " + folder + " is locked by another process with this"
+                        + " process's pid and start time");
+            }
+        }
+        return folder;
     }
 
     /** Sweeps {@code java.io.tmpdir}: see {@link #sweep(Path, Duration)}; legacy files older than a day. */
@@ -82,7 +110,7 @@ public final class ScratchSpace {
                 String name = entry.getFileName().toString();
                 Matcher owned = OWNED.matcher(name);
                 boolean orphan = owned.matches()
-                        ? !running(Long.parseLong(owned.group(1)), Long.parseLong(owned.group(2)))
+                        ? abandoned(entry, Long.parseLong(owned.group(1)), Long.parseLong(owned.group(2)))
                         : LEGACY.matcher(name).matches()
                                 && Files.getLastModifiedTime(entry).toInstant().isBefore(legacyBefore);
                 if (orphan && deleteTree(entry)) {
@@ -104,6 +132,27 @@ public final class ScratchSpace {
     /** The folder name a process's scratch space has (for tests). */
     static String folderName(ProcessHandle process) {
         return PREFIX + process.pid() + "-" + startMillis(process).orElse(0L);
+    }
+
+    /**
+     * Whether no process holds the folder: its lock can be taken (and is let go again at once), or, with no lock
+     * file, no process of its pid and start time runs.
+     */
+    private static boolean abandoned(Path folder, long pid, long startMillis) throws IOException {
+        Path lock = folder.resolve(LOCK);
+        if (!Files.exists(lock)) {
+            return !running(pid, startMillis);
+        }
+        try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.WRITE)) {
+            FileLock taken = channel.tryLock();
+            if (taken == null) {
+                return false;
+            }
+            taken.release();
+            return true;
+        } catch (OverlappingFileLockException e) {
+            return false; // this process's own
+        }
     }
 
     /** Whether the process is still the one that made the folder; one whose start was unknown is never swept. */

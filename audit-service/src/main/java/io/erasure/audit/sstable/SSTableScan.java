@@ -67,7 +67,7 @@ public final class SSTableScan {
                 configured,
                 CLASSPATH_PROPERTY,
                 "runtime-cassandra",
-                "auditing a Medusa backup needs the SSTable reader's classpath",
+                "auditing a Cassandra backup (Medusa's or nodetool snapshots) needs the SSTable reader's classpath",
                 REQUIRED);
     }
 

@@ -122,7 +122,8 @@ public final class RunContexts {
                     ? clusterBackups.read(location, plan.snapshot())
                     : null;
             if (backup != null && clusterBackups.cutoffMicros(backup) != plan.cutoffMicros()) {
-                // its schema.cql was uploaded again (a backup re-run under the same name): not the files planned
+                // uploaded again under the same name (Medusa's schema.cql, a snapshot's manifest.json): not the files
+                // planned
                 throw new AuditFailure(backup.describe() + " changed since run " + runId
                         + " was planned: it now starts at " + backup.started() + "; run the audit again");
             }

@@ -45,7 +45,7 @@ class MedusaBucketIT {
         put(prefix + "node3.dc1/b2/meta/tokenmap.json", tokenMap());
         MedusaBucket bucket = new MedusaBucket(S3, ENGINE.bucket(), prefix);
 
-        ClusterBackup latest = bucket.latestComplete().orElseThrow();
+        ClusterBackup latest = bucket.latestComplete();
 
         assertThat(latest.name()).isEqualTo("b1");
         assertThat(latest.nodes()).extracting(ClusterBackup.Node::fqdn).containsExactlyElementsOf(NODES);
@@ -95,8 +95,9 @@ class MedusaBucketIT {
         String prefix = "medusa-" + UUID.randomUUID() + "/";
         put(prefix + "node1.dc1/b1/meta/schema.cql", "CREATE TABLE ks.users (id bigint PRIMARY KEY);");
 
-        assertThat(new MedusaBucket(S3, ENGINE.bucket(), prefix).latestComplete())
-                .isEmpty();
+        assertThatThrownBy(() -> new MedusaBucket(S3, ENGINE.bucket(), prefix).latestComplete())
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageStartingWith("no complete Medusa backup under s3://");
     }
 
     /** Each node: schema first, its SSTable components, then the manifest with their MD5s, last. */

@@ -84,7 +84,7 @@ class NodetoolSnapshotsIT {
                 .identifierColumn("owner")
                 .identifierSource("owners")
                 .conditionalColumn(ConditionalColumn.none())
-                .backup(BackupLocation.nodetoolSnapshots("backups/snapshots/"))
+                .backup(BackupLocation.nodetoolSnapshots("backups/snapshots/", 1))
                 .limits(DeletionLimits.fraction(1.0))
                 .ownerTeam("audit-tests")
                 .build();
@@ -101,12 +101,17 @@ class NodetoolSnapshotsIT {
         String prefix = prefix();
         Instant before = Instant.now();
         upload(prefix, "daily", "10.0.0.1");
+        BackupLocation location = BackupLocation.nodetoolSnapshots(prefix, 2);
+        assertThatThrownBy(() -> source.plan(location, accounts, Instant.now()))
+                .as("the first node's upload is not the cluster's snapshot")
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageContaining("no complete nodetool snapshot under s3://")
+                .hasMessageContaining("'daily' has 1 of its 2 node folders");
         // the second replica holds the deletes of two of owner 1's accounts and owner 1's claim on account 2
         session.execute("DELETE FROM " + KEYSPACE + ".accounts WHERE account_id IN (1, 4)");
         session.execute("UPDATE " + KEYSPACE + ".accounts SET owner = 1 WHERE account_id = 2");
         TimeUnit.MILLISECONDS.sleep(20);
         upload(prefix, "daily", "10.0.0.2");
-        BackupLocation location = BackupLocation.nodetoolSnapshots(prefix);
 
         ClusterBackupSource.Planned plan = source.plan(location, accounts, Instant.now());
 
@@ -145,7 +150,7 @@ class NodetoolSnapshotsIT {
                 .findFirst()
                 .orElseThrow();
         S3.deleteObject(b -> b.bucket(S3_ENGINE.bucket()).key(statistics));
-        BackupLocation location = BackupLocation.nodetoolSnapshots(prefix);
+        BackupLocation location = BackupLocation.nodetoolSnapshots(prefix, 1);
 
         assertThat(source.plan(location, accounts, Instant.now()).backup().name())
                 .isEqualTo("monday");
@@ -159,7 +164,7 @@ class NodetoolSnapshotsIT {
     void aDamagedOrMissingDataFileFailsTheUnitNamingIt() throws Exception {
         String prefix = prefix();
         List<String> keys = upload(prefix, "daily", "10.0.0.1");
-        BackupLocation location = BackupLocation.nodetoolSnapshots(prefix);
+        BackupLocation location = BackupLocation.nodetoolSnapshots(prefix, 1);
         ClusterBackup backup = source.read(location, "daily");
         String data =
                 keys.stream().filter(k -> k.endsWith("-Data.db")).findFirst().orElseThrow();
@@ -196,23 +201,47 @@ class NodetoolSnapshotsIT {
                         StandardCharsets.UTF_8)
                 .replaceAll("(?s).*(\"files\"\\s*:\\s*\\[[^]]*]).*", "$1");
         put(manifest, ("{" + files + "}").getBytes(StandardCharsets.UTF_8));
-        BackupLocation location = BackupLocation.nodetoolSnapshots(prefix);
+        BackupLocation location = BackupLocation.nodetoolSnapshots(prefix, 1);
 
         assertThatThrownBy(() -> source.read(location, "old"))
                 .isInstanceOf(BackupIntegrityException.class)
                 .hasMessageContaining("has no 'created_at': Cassandra before 4.1");
         assertThatThrownBy(() -> source.plan(location, accounts, Instant.now()))
                 .isInstanceOf(BackupIntegrityException.class)
-                .hasMessageContaining("no complete nodetool snapshot under s3://");
+                .hasMessageContaining("no complete nodetool snapshot under s3://")
+                .hasMessageContaining("the newest: 'old': ")
+                .hasMessageContaining("Cassandra before 4.1");
 
         String other = prefix();
         upload(other, "daily", "10.0.0.1");
         assertThatThrownBy(() -> source.plan(
-                        BackupLocation.nodetoolSnapshots(other),
+                        BackupLocation.nodetoolSnapshots(other, 1),
                         accounts.toBuilder().table("ledger").build(),
                         Instant.now()))
                 .isInstanceOf(BackupIntegrityException.class)
                 .hasMessageContaining("holds no SSTable of " + KEYSPACE + ".ledger");
+    }
+
+    @Test
+    void nodesWhoseSchemasDifferAreNotOneSnapshot() throws Exception {
+        String prefix = prefix();
+        upload(prefix, "daily", "10.0.0.1");
+        List<String> second = upload(prefix, "daily", "10.0.0.2");
+        String schema = second.stream()
+                .filter(k -> k.endsWith("/schema.cql"))
+                .findFirst()
+                .orElseThrow();
+        String altered = new String(
+                        S3.getObjectAsBytes(b -> b.bucket(S3_ENGINE.bucket()).key(schema))
+                                .asByteArray(),
+                        StandardCharsets.UTF_8)
+                .replace("owner bigint", "owner bigint,\n    region text");
+        put(schema, altered.getBytes(StandardCharsets.UTF_8));
+
+        assertThatThrownBy(() -> source.plan(BackupLocation.nodetoolSnapshots(prefix, 2), accounts, Instant.now()))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageContaining("the schema.cql of node 10.0.0.2 differs from node 10.0.0.1's");
+        assertThat(altered).contains("region text");
     }
 
     /** Takes a snapshot of the node and uploads it as node {@code node}'s part of snapshot {@code tag}. */

@@ -200,7 +200,7 @@ class ExportedBackupsAuditIT {
             String snapshotRun = audit(
                     medusa.toBuilder()
                             .name(dataset + "-snapshots")
-                            .backup(BackupLocation.nodetoolSnapshots(snapshotsPrefix))
+                            .backup(BackupLocation.nodetoolSnapshots(snapshotsPrefix, 1))
                             .build(),
                     source);
 

@@ -19,8 +19,9 @@ public enum BackupLayout {
     /**
      * Plain {@code nodetool snapshot} uploads of one table: {@code <tag>/<node>/} per snapshot and node, holding that
      * node's snapshot folder as Cassandra wrote it (SSTable components, its {@code manifest.json} with
-     * {@code created_at}, and {@code schema.cql}). A snapshot is complete once every node folder holds every
-     * component its SSTables' {@code TOC.txt} name; each {@code Data.db} is checked against its {@code Digest.crc32}.
+     * {@code created_at}, and {@code schema.cql}). A snapshot is complete once the location's {@code nodes} node
+     * folders each hold every component their SSTables' {@code TOC.txt} name; each {@code Data.db} is checked against
+     * its {@code Digest.crc32}.
      * The newest complete snapshot is audited, as of its earliest node's {@code created_at}.
      */
     NODETOOL_SNAPSHOT;

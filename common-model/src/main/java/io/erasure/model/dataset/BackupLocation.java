@@ -1,15 +1,28 @@
 package io.erasure.model.dataset;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.erasure.model.check.Require;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a dataset's backups live in the platform bucket: a key prefix under {@code backups/}
  * (normalized to end with {@code /}), the parts' format, and the layout of the objects under the prefix:
  * the platform's own (one folder per snapshot, the default), a cassandra-medusa storage prefix or plain
  * {@code nodetool snapshot} uploads, whose parts are always {@link BackupFormat#SSTABLE}.
+ *
+ * @param nodes for {@link BackupLayout#NODETOOL_SNAPSHOT} only, and required there: how many node folders make a
+ *              snapshot complete (the cluster's node count). Nothing in a snapshot upload says how many nodes there
+ *              are, and a tag whose first node has finished uploading must not pass for the whole cluster.
  */
-public record BackupLocation(String prefix, BackupFormat format, BackupLayout layout) {
+public record BackupLocation(
+        String prefix,
+        BackupFormat format,
+        BackupLayout layout,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Integer nodes) {
+
+    /** The most nodes a snapshot's location may name. */
+    public static final int MAX_NODES = 1000;
 
     private static final Pattern PREFIX = Pattern.compile("backups/([a-z0-9][a-z0-9._-]*/)+");
 
@@ -35,20 +48,39 @@ public record BackupLocation(String prefix, BackupFormat format, BackupLayout la
                             : "backup.format SSTABLE is only read from a Cassandra cluster's own backups:"
                                     + " set backup.layout to MEDUSA or NODETOOL_SNAPSHOT");
         }
+        if (layout == BackupLayout.NODETOOL_SNAPSHOT) {
+            if (nodes == null || nodes < 1 || nodes > MAX_NODES) {
+                throw new IllegalArgumentException("backup.nodes of a NODETOOL_SNAPSHOT backup must be the number of"
+                        + " nodes whose snapshot folders make a complete snapshot (the cluster's node count, 1 to "
+                        + MAX_NODES + "): nothing in an upload says how many there are, so the audit waits for that"
+                        + " many; got " + nodes);
+            }
+        } else if (nodes != null) {
+            throw new IllegalArgumentException("backup.nodes applies to NODETOOL_SNAPSHOT backups only (a Medusa"
+                    + " backup names its nodes in its tokenmap.json); remove it, got " + nodes);
+        }
     }
 
     /** A location in the platform's own layout. */
     public BackupLocation(String prefix, BackupFormat format) {
-        this(prefix, format, BackupLayout.PLATFORM);
+        this(prefix, format, BackupLayout.PLATFORM, null);
+    }
+
+    /** A location in a layout that names its own nodes (all but {@link BackupLayout#NODETOOL_SNAPSHOT}). */
+    public BackupLocation(String prefix, BackupFormat format, BackupLayout layout) {
+        this(prefix, format, layout, null);
     }
 
     /** A cassandra-medusa storage prefix. */
     public static BackupLocation medusa(String prefix) {
-        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.MEDUSA);
+        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.MEDUSA, null);
     }
 
-    /** A prefix of plain {@code nodetool snapshot} uploads of one table, {@code <tag>/<node>/} each. */
-    public static BackupLocation nodetoolSnapshots(String prefix) {
-        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.NODETOOL_SNAPSHOT);
+    /**
+     * A prefix of plain {@code nodetool snapshot} uploads of one table, {@code <tag>/<node>/} each, from a cluster of
+     * {@code nodes} nodes.
+     */
+    public static BackupLocation nodetoolSnapshots(String prefix, int nodes) {
+        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.NODETOOL_SNAPSHOT, nodes);
     }
 }

@@ -168,12 +168,22 @@ class DatasetSpecTest {
                 .hasMessageContaining("set backup.layout to MEDUSA");
         assertThatThrownBy(() -> new BackupLocation("backups/medusa/", BackupFormat.CSV, BackupLayout.MEDUSA))
                 .hasMessageContaining("backup.format of a MEDUSA backup is SSTABLE");
-        BackupLocation snapshots = BackupLocation.nodetoolSnapshots("backups/snapshots/");
+        BackupLocation snapshots = BackupLocation.nodetoolSnapshots("backups/snapshots/", 3);
         assertThat(JSON.readValue(
-                        "{\"prefix\": \"backups/snapshots/\", \"layout\": \"NODETOOL_SNAPSHOT\"}",
+                        "{\"prefix\": \"backups/snapshots/\", \"layout\": \"NODETOOL_SNAPSHOT\", \"nodes\": 3}",
                         BackupLocation.class))
                 .isEqualTo(snapshots);
-        assertThatThrownBy(() -> new BackupLocation("backups/s/", BackupFormat.PARQUET, BackupLayout.NODETOOL_SNAPSHOT))
+        assertThat(JSON.writeValueAsString(medusa)).doesNotContain("nodes");
+        assertThatThrownBy(() -> JSON.readValue(
+                        "{\"prefix\": \"backups/snapshots/\", \"layout\": \"NODETOOL_SNAPSHOT\"}",
+                        BackupLocation.class))
+                .hasMessageContaining("backup.nodes of a NODETOOL_SNAPSHOT backup must be the number of nodes");
+        assertThatThrownBy(() -> BackupLocation.nodetoolSnapshots("backups/snapshots/", 0))
+                .hasMessageContaining("1 to 1000");
+        assertThatThrownBy(() -> new BackupLocation("backups/medusa/", BackupFormat.SSTABLE, BackupLayout.MEDUSA, 3))
+                .hasMessageContaining("backup.nodes applies to NODETOOL_SNAPSHOT backups only");
+        assertThatThrownBy(
+                        () -> new BackupLocation("backups/s/", BackupFormat.PARQUET, BackupLayout.NODETOOL_SNAPSHOT, 3))
                 .hasMessageContaining("backup.format of a NODETOOL_SNAPSHOT backup is SSTABLE");
         assertThatThrownBy(() ->
                         Fixtures.postgresAccounts().backup(snapshots).build().requireBackupFits())
