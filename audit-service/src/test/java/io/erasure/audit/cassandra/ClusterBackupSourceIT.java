@@ -15,12 +15,7 @@ import io.erasure.infra.MedusaUpload;
 import io.erasure.infra.S3Engine;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.dataset.BackupLocation;
-import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.DatasetSpec;
-import io.erasure.model.dataset.DeletionLimits;
-import io.erasure.model.dataset.KeyColumns;
-import io.erasure.model.dataset.StoreKind;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +41,6 @@ class ClusterBackupSourceIT {
             S3_ENGINE.endpoint(), S3_ENGINE.region(), S3_ENGINE.accessKey(), S3_ENGINE.secretKey(), true);
     private static final String KEYSPACE =
             "medusa_source_" + UUID.randomUUID().toString().substring(0, 8);
-    private static final long T = 1_700_000_000_000_000L;
 
     private static CassandraEngine cassandra;
     private static DatasetSpec accounts;
@@ -61,32 +55,10 @@ class ClusterBackupSourceIT {
     @BeforeAll
     static void table() {
         cassandra = LocalEngines.cassandra();
-        try (CqlSession session = CqlSession.builder()
-                .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
-                .withLocalDatacenter(cassandra.localDatacenter())
-                .build()) {
-            session.execute("CREATE KEYSPACE " + KEYSPACE
-                    + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-            session.execute("CREATE TABLE " + KEYSPACE + ".accounts (account_id bigint PRIMARY KEY, owner bigint)");
-            for (long id = 1; id <= 30; id++) {
-                session.execute("INSERT INTO " + KEYSPACE + ".accounts (account_id, owner) VALUES (" + id + ", "
-                        + (id % 3) + ") USING TIMESTAMP " + (T + id));
-            }
+        try (CqlSession session = AccountsTable.session(cassandra)) {
+            AccountsTable.create(session, KEYSPACE);
         }
-        accounts = DatasetSpec.builder()
-                .name("accounts")
-                .storeKind(StoreKind.CASSANDRA)
-                .connectionRef("cassandra-main")
-                .namespace(KEYSPACE)
-                .table("accounts")
-                .keyColumns(KeyColumns.partitionOnly("account_id"))
-                .identifierColumn("owner")
-                .identifierSource("owners")
-                .conditionalColumn(ConditionalColumn.none())
-                .backup(BackupLocation.medusa("backups/medusa/"))
-                .limits(DeletionLimits.fraction(1.0))
-                .ownerTeam("audit-tests")
-                .build();
+        accounts = AccountsTable.spec(KEYSPACE, BackupLocation.medusa("backups/medusa/"));
     }
 
     @AfterAll

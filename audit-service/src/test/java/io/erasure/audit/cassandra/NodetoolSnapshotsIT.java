@@ -16,12 +16,7 @@ import io.erasure.infra.NodetoolSnapshotUpload;
 import io.erasure.infra.S3Engine;
 import io.erasure.model.candidate.Candidate;
 import io.erasure.model.dataset.BackupLocation;
-import io.erasure.model.dataset.ConditionalColumn;
 import io.erasure.model.dataset.DatasetSpec;
-import io.erasure.model.dataset.DeletionLimits;
-import io.erasure.model.dataset.KeyColumns;
-import io.erasure.model.dataset.StoreKind;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +44,6 @@ class NodetoolSnapshotsIT {
             S3_ENGINE.endpoint(), S3_ENGINE.region(), S3_ENGINE.accessKey(), S3_ENGINE.secretKey(), true);
     private static final String KEYSPACE =
             "nodetool_snapshots_" + UUID.randomUUID().toString().substring(0, 8);
-    private static final long T = 1_700_000_000_000_000L;
     private static final Duration MARGIN = Duration.ofSeconds(5);
     private static final String ALL = "tokens:" + Long.MIN_VALUE + ":" + Long.MAX_VALUE;
 
@@ -63,31 +57,9 @@ class NodetoolSnapshotsIT {
     @BeforeAll
     static void table() {
         cassandra = LocalEngines.cassandra();
-        session = CqlSession.builder()
-                .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.port()))
-                .withLocalDatacenter(cassandra.localDatacenter())
-                .build();
-        session.execute("CREATE KEYSPACE " + KEYSPACE
-                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-        session.execute("CREATE TABLE " + KEYSPACE + ".accounts (account_id bigint PRIMARY KEY, owner bigint)");
-        for (long id = 1; id <= 30; id++) {
-            session.execute("INSERT INTO " + KEYSPACE + ".accounts (account_id, owner) VALUES (" + id + ", " + (id % 3)
-                    + ") USING TIMESTAMP " + (T + id));
-        }
-        accounts = DatasetSpec.builder()
-                .name("accounts")
-                .storeKind(StoreKind.CASSANDRA)
-                .connectionRef("cassandra-main")
-                .namespace(KEYSPACE)
-                .table("accounts")
-                .keyColumns(KeyColumns.partitionOnly("account_id"))
-                .identifierColumn("owner")
-                .identifierSource("owners")
-                .conditionalColumn(ConditionalColumn.none())
-                .backup(BackupLocation.nodetoolSnapshots("backups/snapshots/", 1))
-                .limits(DeletionLimits.fraction(1.0))
-                .ownerTeam("audit-tests")
-                .build();
+        session = AccountsTable.session(cassandra);
+        AccountsTable.create(session, KEYSPACE);
+        accounts = AccountsTable.spec(KEYSPACE, BackupLocation.nodetoolSnapshots("backups/snapshots/", 1));
     }
 
     @AfterAll
