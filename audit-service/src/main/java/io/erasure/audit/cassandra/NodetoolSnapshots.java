@@ -82,7 +82,7 @@ public final class NodetoolSnapshots implements ClusterBackups {
     /**
      * The newest complete snapshot by {@code created_at}. Each tag's manifests are read first (one small object per
      * node); only the newest tags are then checked file by file, until one is complete. An older snapshot read in
-     * place of a newer one is logged with the newer one's reason.
+     * place of a newer one, or beside a tag whose manifests cannot be read, is logged with that one's reason.
      */
     @Override
     public ClusterBackup latestComplete() {
@@ -101,9 +101,10 @@ public final class NodetoolSnapshots implements ClusterBackups {
         for (String tag : newestFirst) {
             try {
                 ClusterBackup backup = read(tag);
-                if (!tag.equals(newestFirst.get(0))) {
+                if (newest != null) {
                     log.warn(
-                            "nodetool snapshot '{}' under s3://{}/{} is audited in place of newer ones: {}",
+                            "nodetool snapshot '{}' under s3://{}/{} is audited; a newer or unreadable one is not"
+                                    + " complete: {}",
                             tag,
                             bucket,
                             prefix,

@@ -116,7 +116,14 @@ class EventSealTest {
                                         Instant.parse("2024-01-31T02:04:00Z")))),
                 new RunCancelled("orders", "alice", "wrong identifier source"),
                 new AuditCompleted(
-                        "orders", "20240131T020000Z", CUTOFF, 10_000, 120, "runs/run-1/candidates/", "spec-digest-1"),
+                        "orders",
+                        "20240131T020000Z",
+                        CUTOFF,
+                        10_000,
+                        120,
+                        "runs/run-1/candidates/",
+                        "spec-digest-1",
+                        4),
                 new AuditFailed("orders", "manifest missing"),
                 new ValidationCompleted(
                         "orders",
