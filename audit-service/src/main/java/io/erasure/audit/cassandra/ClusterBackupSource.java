@@ -16,23 +16,18 @@ import io.erasure.model.dataset.DatasetSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -46,16 +41,10 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  */
 public final class ClusterBackupSource {
 
-    private static final Logger log = LoggerFactory.getLogger(ClusterBackupSource.class);
-
     /** A unit's key: the token range it reads, {@code tokens:<after>:<upTo>}. */
     private static final Pattern UNIT = Pattern.compile("tokens:(-?\\d+):(-?\\d+)");
 
     /** What may name a downloaded file: an SSTable component's name ({@code +} in SAI's), never a path. */
-    private static final String DATA = "Data.db";
-
-    private static final String DIGEST = "Digest.crc32";
-
     private static final Pattern COMPONENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
 
     private final S3Client s3;
@@ -63,7 +52,6 @@ public final class ClusterBackupSource {
     private final Supplier<SSTableScan> scans;
     private final TokenSlices tokenRanges;
     private final Duration skewMargin;
-    private final BucketReads reads;
 
     /**
      * @param scans       the SSTable reader, asked for only when a unit runs (so a service that never audits a
@@ -77,7 +65,6 @@ public final class ClusterBackupSource {
         this.scans = scans;
         this.tokenRanges = new TokenSlices(tokenRanges);
         this.skewMargin = skewMargin;
-        this.reads = new BucketReads(s3, bucket);
     }
 
     /** Units of one token range each, read with up to 1 GiB of heap, for at most an hour: tests, the local platform. */
@@ -153,9 +140,9 @@ public final class ClusterBackupSource {
                 new SSTableUnit.TokenRange(Long.parseLong(unit.group(1)), Long.parseLong(unit.group(2)));
         Path work = ScratchSpace.ofThisProcess().newDirectory("sstable-unit-");
         try {
-            List<Path> directories = download(backup, spec, work);
+            List<Path> directories = download(backups(location), backup, spec, work);
             Path schema = work.resolve("schema.cql");
-            copy(backup, backup.schemaKey(), schema);
+            download(backup, backup.schemaKey(), schema, null); // the reader parses it
             Path identifiersFile = work.resolve("identifiers.set");
             IdentifierSetFile.write(identifiers, identifiersFile);
             Path scan = Files.createDirectory(work.resolve("scan"));
@@ -174,7 +161,7 @@ public final class ClusterBackupSource {
                             scan,
                             sink);
         } finally {
-            deleteTree(work);
+            ScratchSpace.remove(work);
         }
     }
 
@@ -184,7 +171,8 @@ public final class ClusterBackupSource {
      * outside the table's folder, a name that is no SSTable component, a component listed twice and a table listed
      * twice on one node are refused: the reader would otherwise read one file for another.
      */
-    private List<Path> download(ClusterBackup backup, DatasetSpec spec, Path work) throws IOException {
+    private List<Path> download(ClusterBackups layout, ClusterBackup backup, DatasetSpec spec, Path work)
+            throws IOException {
         List<Path> folders = new ArrayList<>();
         for (ClusterBackup.Node node : backup.nodes()) {
             List<ClusterBackup.Table> tables = node.tables().stream()
@@ -232,11 +220,7 @@ public final class ClusterBackupSource {
                         throw new BackupIntegrityException(backup.describe() + " lists " + name + " of "
                                 + table.folder() + " twice on node " + node.fqdn());
                     }
-                    if (object.md5() != null) {
-                        download(backup, key, folder.resolve(name), object.checksum());
-                    } else {
-                        download(backup, key, folder.resolve(name), snapshotCheck(table, object));
-                    }
+                    download(backup, key, folder.resolve(name), layout.check(table, object));
                 }
             }
         }
@@ -258,46 +242,17 @@ public final class ClusterBackupSource {
                 + " and be named as SSTable components");
     }
 
-    /**
-     * The check of a snapshot's object, which no manifest sums: its size as listed, and for a {@code Data.db} the
-     * CRC32 its SSTable's {@code Digest.crc32} holds (the whole file's, as written).
-     */
-    private ObjectCheck snapshotCheck(ClusterBackup.Table table, ClusterBackup.StoredObject object) {
-        String key = object.key();
-        if (!key.endsWith(DATA)) {
-            return ObjectCheck.size(key, object.size());
-        }
-        String digestKey = key.substring(0, key.length() - DATA.length()) + DIGEST;
-        if (table.objects().stream().noneMatch(o -> o.key().equals(digestKey))) {
-            throw new BackupIntegrityException(key + " has no " + DIGEST + " beside it to check it against: a"
-                    + " snapshot's Data.db is read only with its SSTable's digest");
-        }
-        String digest = new String(reads.bytes(digestKey), StandardCharsets.US_ASCII).strip();
-        if (!digest.matches("\\d{1,10}") || Long.parseLong(digest) > 0xFFFFFFFFL) {
-            throw new BackupIntegrityException(digestKey + " holds no CRC32 (a decimal number): " + digest);
-        }
-        return ObjectCheck.crc32(key, object.size(), Long.parseLong(digest));
-    }
-
-    /** Copies one object to {@code file}, checked as it streams. */
-    private void download(ClusterBackup backup, String key, Path file, ObjectCheck check) throws IOException {
+    /** Copies one object to {@code file}, checked as it streams unless {@code check} is null. */
+    private void download(ClusterBackup backup, String key, Path file, @Nullable ObjectCheck check) throws IOException {
         try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(key));
                 OutputStream out = Files.newOutputStream(file)) {
+            if (check == null) {
+                in.transferTo(out);
+                return;
+            }
             ObjectCheck.Checked checked = check.check(in);
             checked.transferTo(out);
             checked.verify();
-        } catch (NoSuchKeyException e) {
-            throw missing(backup, key, e);
-        } catch (SdkException e) {
-            throw new IOException("reading s3://" + bucket + "/" + key + " failed: " + e.getMessage(), e);
-        }
-    }
-
-    /** Copies an object no manifest sums (the {@code schema.cql}); the reader parses it. */
-    private void copy(ClusterBackup backup, String key, Path file) throws IOException {
-        try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(key));
-                OutputStream out = Files.newOutputStream(file)) {
-            in.transferTo(out);
         } catch (NoSuchKeyException e) {
             throw missing(backup, key, e);
         } catch (SdkException e) {
@@ -328,19 +283,5 @@ public final class ClusterBackupSource {
                 throw new IllegalArgumentException(
                         "backup " + location.prefix() + " is in the platform's layout, not a Cassandra cluster's");
         };
-    }
-
-    /**
-     * Removes a unit's scratch folder. Best effort: it runs in {@code finally}, where a failure would replace the
-     * unit's own outcome (a refused backup would turn into an I/O error, retried); a folder left behind is logged.
-     */
-    private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException | UncheckedIOException e) {
-            log.warn("could not remove the unit's scratch folder {}: {}", root, e.toString());
-        }
     }
 }

@@ -18,4 +18,11 @@ interface ClusterBackups {
      *                                                           malformed
      */
     ClusterBackup read(String name);
+
+    /**
+     * How {@code object} of {@code table} (as this layout's {@link #read} listed it) is checked as it streams.
+     *
+     * @throws io.erasure.backup.format.BackupIntegrityException if it cannot be checked
+     */
+    ObjectCheck check(ClusterBackup.Table table, ClusterBackup.StoredObject object);
 }

@@ -74,6 +74,12 @@ public final class MedusaBucket implements ClusterBackups {
                         + " meta/manifest.json"));
     }
 
+    /** Against the manifest's MD5 and size. */
+    @Override
+    public ObjectCheck check(Table table, StoredObject object) {
+        return object.checksum();
+    }
+
     /**
      * The backup {@code name}, with every node's manifest.
      *

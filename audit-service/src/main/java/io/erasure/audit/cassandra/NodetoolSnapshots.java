@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -44,6 +45,9 @@ public final class NodetoolSnapshots implements ClusterBackups {
 
     static final String MANIFEST = "manifest.json";
     static final String SCHEMA = "schema.cql";
+
+    private static final String DATA = "Data.db";
+    private static final String DIGEST = "Digest.crc32";
 
     /** A CQL name, plain or double-quoted. */
     private static final String NAME = "(\"(?:[^\"]|\"\")+\"|\\w+)";
@@ -163,6 +167,28 @@ public final class NodetoolSnapshots implements ClusterBackups {
                 read);
     }
 
+    /**
+     * A snapshot's object, which no manifest sums: its size as listed, and for a {@code Data.db} the CRC32 its
+     * SSTable's {@code Digest.crc32} holds (the whole file's, as written).
+     */
+    @Override
+    public ObjectCheck check(Table table, StoredObject object) {
+        String key = object.key();
+        if (!key.endsWith(DATA)) {
+            return ObjectCheck.size(key, object.size());
+        }
+        String digestKey = key.substring(0, key.length() - DATA.length()) + DIGEST;
+        if (table.objects().stream().noneMatch(o -> o.key().equals(digestKey))) {
+            throw new BackupIntegrityException(key + " has no " + DIGEST + " beside it to check it against: a"
+                    + " snapshot's Data.db is read only with its SSTable's digest");
+        }
+        String digest = new String(reads.bytes(digestKey), StandardCharsets.US_ASCII).strip();
+        if (!digest.matches("\\d{1,10}") || Long.parseLong(digest) > 0xFFFFFFFFL) {
+            throw new BackupIntegrityException(digestKey + " holds no CRC32 (a decimal number): " + digest);
+        }
+        return ObjectCheck.crc32(key, object.size(), Long.parseLong(digest));
+    }
+
     /** The snapshot's start: its nodes' earliest {@code created_at}. */
     private Instant start(String tag) {
         String tagPrefix = prefix + tag + "/";
@@ -182,16 +208,12 @@ public final class NodetoolSnapshots implements ClusterBackups {
 
     private NodeFolder node(String tag, String tagPrefix, String node) {
         String nodePrefix = tagPrefix + node + "/";
-        Map<String, Long> sizes = new HashMap<>();
-        Map<String, Instant> uploaded = new HashMap<>();
+        Map<String, S3Object> files = new HashMap<>();
         s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(nodePrefix))
                 .contents()
-                .forEach(o -> {
-                    sizes.put(o.key().substring(nodePrefix.length()), o.size());
-                    uploaded.put(o.key().substring(nodePrefix.length()), o.lastModified());
-                });
+                .forEach(o -> files.put(o.key().substring(nodePrefix.length()), o));
         for (String required : List.of(MANIFEST, SCHEMA)) {
-            if (!sizes.containsKey(required)) {
+            if (!files.containsKey(required)) {
                 throw incomplete(tag, node, nodePrefix, "no " + required);
             }
         }
@@ -213,23 +235,21 @@ public final class NodetoolSnapshots implements ClusterBackups {
         List<StoredObject> objects = new ArrayList<>();
         for (String sstable : sstables) {
             String toc = sstable + "-TOC.txt";
-            if (!sizes.containsKey(toc)) {
+            if (!files.containsKey(toc)) {
                 throw incomplete(tag, node, nodePrefix, "no " + toc);
             }
             for (String component : components(nodePrefix + toc)) {
                 String file = sstable + "-" + component;
-                Long size = sizes.get(file);
-                if (size == null) {
+                S3Object listed = files.get(file);
+                if (listed == null) {
                     throw incomplete(tag, node, nodePrefix, "no " + file + ", which its TOC.txt names");
                 }
-                objects.add(new StoredObject(nodePrefix + file, size, null));
+                objects.add(new StoredObject(nodePrefix + file, listed.size(), null));
             }
         }
         // the node's clock may run ahead of the storage's: the snapshot began no later than its manifest's upload
-        Instant manifestUploaded = uploaded.get(MANIFEST);
-        Instant started = manifestUploaded != null && manifestUploaded.isBefore(manifest.createdAt())
-                ? manifestUploaded
-                : manifest.createdAt();
+        Instant manifestUploaded = files.get(MANIFEST).lastModified();
+        Instant started = manifestUploaded.isBefore(manifest.createdAt()) ? manifestUploaded : manifest.createdAt();
         return new NodeFolder(
                 new Node(
                         node,
@@ -284,7 +304,7 @@ public final class NodetoolSnapshots implements ClusterBackups {
         JsonNode files = root.get("files");
         if (files == null || !files.isArray()) {
             throw new BackupIntegrityException(
-                    key + " has no list of 'files': is it the manifest nodetool snapshot" + " wrote?");
+                    key + " has no list of 'files': is it the manifest nodetool snapshot wrote?");
         }
         List<String> names = new ArrayList<>();
         for (JsonNode file : files) {

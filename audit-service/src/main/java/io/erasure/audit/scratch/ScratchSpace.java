@@ -170,6 +170,16 @@ public final class ScratchSpace {
         return process.info().startInstant().map(Instant::toEpochMilli);
     }
 
+    /**
+     * Removes a folder or file of the scratch space with all it holds. Best effort: callers run it in {@code finally},
+     * where a failure would replace their own outcome; what is left is logged, and swept once its process has ended.
+     *
+     * @return whether it is gone
+     */
+    public static boolean remove(Path root) {
+        return deleteTree(root);
+    }
+
     private static boolean deleteTree(Path root) {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
