@@ -49,8 +49,7 @@ public final class ScratchSpace {
     private @Nullable FileLock held;
 
     private ScratchSpace(Path tmp, ProcessHandle process) {
-        this.folder =
-                tmp.resolve(PREFIX + process.pid() + "-" + startMillis(process).orElse(0L));
+        this.folder = tmp.resolve(folderName(process));
     }
 
     /** This process's scratch space, under {@code java.io.tmpdir}. */
@@ -129,7 +128,7 @@ public final class ScratchSpace {
         return removed;
     }
 
-    /** The folder name a process's scratch space has (for tests). */
+    /** The folder name a process's scratch space has: its pid and start time (0 if unknown). */
     static String folderName(ProcessHandle process) {
         return PREFIX + process.pid() + "-" + startMillis(process).orElse(0L);
     }

@@ -124,8 +124,9 @@ public final class AuditProgress {
         return bucket.exists(completedKey(runId));
     }
 
-    public void markCompleted(String runId, long rowsScanned, long candidates) {
-        write(completedKey(runId), new UnitOutcome(-1, rowsScanned, candidates));
+    /** Marks the run's audit completed, with its totals (the units' outcomes summed). */
+    public void markCompleted(String runId, UnitOutcome totals) {
+        write(completedKey(runId), totals);
     }
 
     private void write(String key, Object value) {

@@ -64,8 +64,9 @@ public class RunCommandsListener {
             return;
         }
         if (plan.partCount() == 0) {
-            events.completed(command, plan, request.spec(), UnitOutcome.sum(List.of()));
-            progress.markCompleted(runId, 0, 0);
+            UnitOutcome none = UnitOutcome.sum(List.of());
+            events.completed(command, plan, request.spec(), none);
+            progress.markCompleted(runId, none);
             return;
         }
         events.publishUnits(command, plan, request.spec());

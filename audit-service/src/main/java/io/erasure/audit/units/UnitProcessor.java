@@ -202,7 +202,7 @@ public final class UnitProcessor {
         UnitOutcome totals = UnitOutcome.sum(progress.finishedUnits(runId));
         // sent before the marker: a crash in between resends the same event id, never loses it
         events.completed(envelope, plan, envelope.payloadAs(AuditUnit.class).spec(), totals);
-        progress.markCompleted(runId, totals.rowsScanned(), totals.candidates());
+        progress.markCompleted(runId, totals);
         log.info(
                 "audit of run {} completed: {} rows scanned, {} candidates, {} deleted but not yet purged",
                 runId,
