@@ -279,9 +279,9 @@ public final class ClusterBackupSource {
         return switch (location.layout()) {
             case MEDUSA -> new MedusaBucket(s3, bucket, location.prefix());
             case NODETOOL_SNAPSHOT -> new NodetoolSnapshots(s3, bucket, location.prefix(), nodes(location));
-            case PLATFORM ->
-                throw new IllegalArgumentException(
-                        "backup " + location.prefix() + " is in the platform's layout, not a Cassandra cluster's");
+            case PLATFORM, RDS_EXPORT ->
+                throw new IllegalArgumentException("backup " + location.prefix() + " is in the " + location.layout()
+                        + " layout, not a Cassandra cluster's");
         };
     }
 }

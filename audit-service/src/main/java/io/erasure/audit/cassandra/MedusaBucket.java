@@ -1,5 +1,6 @@
 package io.erasure.audit.cassandra;
 
+import io.erasure.audit.bucket.BucketReads;
 import io.erasure.audit.cassandra.ClusterBackup.Node;
 import io.erasure.audit.cassandra.ClusterBackup.StoredObject;
 import io.erasure.audit.cassandra.ClusterBackup.Table;

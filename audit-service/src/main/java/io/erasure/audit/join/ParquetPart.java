@@ -62,15 +62,64 @@ final class ParquetPart implements Closeable {
     static final int IN_MEMORY_BYTES = 128 << 20;
 
     private final String name;
+    private final String passed;
     private final @Nullable Path file;
     private final ParquetFileReader reader;
     private final MessageType schema;
 
-    private ParquetPart(String name, @Nullable Path file, ParquetFileReader reader) {
+    private ParquetPart(String name, @Nullable Path file, String passed, ParquetFileReader reader) {
         this.name = name;
+        this.passed = passed;
         this.file = file;
         this.reader = reader;
         this.schema = reader.getFileMetaData().getSchema();
+    }
+
+    /**
+     * What a part's bytes are checked against once they are read whole, before any row is read: a manifest's SHA-256,
+     * or the size an export's listing gave (its object pinned by ETag when it was opened).
+     */
+    interface Check {
+
+        /**
+         * @param read the stream the bytes were read through, at its end
+         * @throws BackupIntegrityException if they do not pass
+         */
+        void verify(ChecksummedInputStream read) throws IOException;
+
+        /** How a part that passed is described when it fails later: "matches its manifest's SHA-256". */
+        String passed();
+
+        static Check sha256(String name, String sha256) {
+            return new Check() {
+                @Override
+                public void verify(ChecksummedInputStream read) throws IOException {
+                    read.verify(name, sha256);
+                }
+
+                @Override
+                public String passed() {
+                    return "matches its manifest's SHA-256";
+                }
+            };
+        }
+
+        static Check size(String name, long size) {
+            return new Check() {
+                @Override
+                public void verify(ChecksummedInputStream read) {
+                    if (read.bytesRead() != size) {
+                        throw new BackupIntegrityException("part " + name + " has " + read.bytesRead()
+                                + " bytes, not the " + size + " listed when the audit was planned");
+                    }
+                }
+
+                @Override
+                public String passed() {
+                    return "is the object planned";
+                }
+            };
+        }
     }
 
     /**
@@ -81,11 +130,14 @@ final class ParquetPart implements Closeable {
      * @throws IOException              if reading or the temporary file fails (worth a retry)
      */
     static ParquetPart download(InputStream raw, String name, String sha256) throws IOException {
-        return download(raw, name, sha256, IN_MEMORY_BYTES);
+        return download(raw, name, Check.sha256(name, sha256), IN_MEMORY_BYTES);
     }
 
-    /** As {@link #download(InputStream, String, String)}, in memory up to {@code inMemoryBytes}. */
-    static ParquetPart download(InputStream raw, String name, String sha256, int inMemoryBytes) throws IOException {
+    /**
+     * As {@link #download(InputStream, String, String)}, checked by {@code check}, in memory up to
+     * {@code inMemoryBytes}.
+     */
+    static ParquetPart download(InputStream raw, String name, Check check, int inMemoryBytes) throws IOException {
         if (inMemoryBytes < 1) {
             throw new IllegalArgumentException("inMemoryBytes must be positive, got " + inMemoryBytes);
         }
@@ -108,9 +160,9 @@ final class ParquetPart implements Closeable {
                     bytes = Arrays.copyOf(bytes, Math.min(inMemoryBytes, bytes.length * 2));
                 }
             }
-            checked.verify(name, sha256);
+            check.verify(checked);
             InputFile input = file == null ? new BytesInputFile(bytes, length) : new LocalInputFile(file);
-            return new ParquetPart(name, file, open(name, input));
+            return new ParquetPart(name, file, check.passed(), open(name, input, check));
         } catch (IOException | RuntimeException e) {
             if (file != null) {
                 Files.deleteIfExists(file);
@@ -119,14 +171,14 @@ final class ParquetPart implements Closeable {
         }
     }
 
-    private static ParquetFileReader open(String name, InputFile input) {
+    private static ParquetFileReader open(String name, InputFile input, Check check) {
         try {
             return ParquetFileReader.open(
                     input,
                     ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
         } catch (IOException | RuntimeException e) {
             throw new BackupIntegrityException(
-                    "part " + name + " matches its manifest's SHA-256 but is not a readable Parquet file: "
+                    "part " + name + " " + check.passed() + " but is not a readable Parquet file: "
                             + BackupJson.rootMessage(e),
                     e);
         }
@@ -134,6 +186,11 @@ final class ParquetPart implements Closeable {
 
     String name() {
         return name;
+    }
+
+    /** How the part passed its check: "matches its manifest's SHA-256". */
+    String passed() {
+        return passed;
     }
 
     long rowCount() {
@@ -188,8 +245,8 @@ final class ParquetPart implements Closeable {
         } catch (IOException e) {
             // the bytes are checked and local: a chunk that cannot be read is damage, not a failure worth a retry
             throw new BackupIntegrityException(
-                    "part " + name + " matches its manifest's SHA-256 but its row group " + rowGroup
-                            + " cannot be read: " + BackupJson.rootMessage(e),
+                    "part " + name + " " + passed + " but its row group " + rowGroup + " cannot be read: "
+                            + BackupJson.rootMessage(e),
                     e);
         }
         if (pages == null) {

@@ -83,59 +83,77 @@ public final class ParquetPartJoin implements PartJoiner {
 
     @Override
     public JoinResult join(InputStream raw, ManifestPart part, CandidateSink sink) throws IOException {
-        try (ParquetPart file = ParquetPart.download(raw, part.name(), part.sha256(), inMemoryBytes)) {
+        try (ParquetPart file = ParquetPart.download(
+                raw, part.name(), ParquetPart.Check.sha256(part.name(), part.sha256()), inMemoryBytes)) {
             if (file.rowCount() != part.rowCount()) {
                 throw new BackupIntegrityException("part " + part.name() + " has " + file.rowCount()
                         + " rows but its manifest says " + part.rowCount());
             }
-            ParquetColumn identifier =
-                    file.column(identifierColumn, declared(identifierColumn), "the dataset's identifier column");
-            identifier.requireIdentifier(identifiers.kind(), "the dataset's identifier column");
-            // a signed integer identifier is kept from the lookups; any other is read again, as text, for the
-            // matching rows only
-            boolean keepIdentifier = identifier.valueIsNumericIdentifier(identifiers.kind());
-            List<ParquetColumn> decoded = new ArrayList<>();
-            if (!keepIdentifier) {
-                decoded.add(identifier);
-            }
-            int[] keyIndex = new int[keyColumns.size()];
-            for (int k = 0; k < keyColumns.size(); k++) {
-                String column = keyColumns.get(k);
-                if (keepIdentifier && column.equals(identifierColumn)) {
-                    keyIndex[k] = KEPT_IDENTIFIER;
-                    continue;
-                }
-                int index = indexOf(decoded, column);
-                if (index < 0) {
-                    decoded.add(file.column(column, declared(column), "a primary key column"));
-                    index = decoded.size() - 1;
-                }
-                keyIndex[k] = index;
-            }
-            long candidates = 0;
-            for (int group = 0; group < file.rowGroups(); group++) {
-                try {
-                    int hits = findHits(file, group, identifier);
-                    if (hits > 0) {
-                        emit(file, group, decoded, keyIndex, keepIdentifier, hits, sink);
-                        candidates += hits;
-                    }
-                } catch (SinkFailure e) {
-                    throw e.rethrow();
-                } catch (BackupIntegrityException e) {
-                    throw e;
-                } catch (MalformedRecordException e) {
-                    throw new BackupIntegrityException(
-                            "part " + part.name() + ", row group " + group + ": " + e.getMessage(), e);
-                } catch (RuntimeException e) {
-                    throw new BackupIntegrityException(
-                            "part " + part.name() + " matches its manifest's SHA-256 but its row group " + group
-                                    + " cannot be decoded: " + BackupJson.rootMessage(e),
-                            e);
-                }
-            }
-            return new JoinResult(file.rowCount(), candidates);
+            return join(file, sink);
         }
+    }
+
+    /**
+     * Joins a Parquet file that no manifest of ours describes (an RDS export's), read from {@code raw} (closing it):
+     * its bytes are checked against the {@code size} listed when the audit was planned, the object having been opened
+     * with its planned ETag.
+     *
+     * @throws BackupIntegrityException if the size differs, the file cannot be decoded or a column cannot be mapped
+     */
+    public JoinResult joinListed(InputStream raw, String name, long size, CandidateSink sink) throws IOException {
+        try (ParquetPart file = ParquetPart.download(raw, name, ParquetPart.Check.size(name, size), inMemoryBytes)) {
+            return join(file, sink);
+        }
+    }
+
+    private JoinResult join(ParquetPart file, CandidateSink sink) throws IOException {
+        ParquetColumn identifier =
+                file.column(identifierColumn, declared(identifierColumn), "the dataset's identifier column");
+        identifier.requireIdentifier(identifiers.kind(), "the dataset's identifier column");
+        // a signed integer identifier is kept from the lookups; any other is read again, as text, for the
+        // matching rows only
+        boolean keepIdentifier = identifier.valueIsNumericIdentifier(identifiers.kind());
+        List<ParquetColumn> decoded = new ArrayList<>();
+        if (!keepIdentifier) {
+            decoded.add(identifier);
+        }
+        int[] keyIndex = new int[keyColumns.size()];
+        for (int k = 0; k < keyColumns.size(); k++) {
+            String column = keyColumns.get(k);
+            if (keepIdentifier && column.equals(identifierColumn)) {
+                keyIndex[k] = KEPT_IDENTIFIER;
+                continue;
+            }
+            int index = indexOf(decoded, column);
+            if (index < 0) {
+                decoded.add(file.column(column, declared(column), "a primary key column"));
+                index = decoded.size() - 1;
+            }
+            keyIndex[k] = index;
+        }
+        long candidates = 0;
+        for (int group = 0; group < file.rowGroups(); group++) {
+            try {
+                int hits = findHits(file, group, identifier);
+                if (hits > 0) {
+                    emit(file, group, decoded, keyIndex, keepIdentifier, hits, sink);
+                    candidates += hits;
+                }
+            } catch (SinkFailure e) {
+                throw e.rethrow();
+            } catch (BackupIntegrityException e) {
+                throw e;
+            } catch (MalformedRecordException e) {
+                throw new BackupIntegrityException(
+                        "part " + file.name() + ", row group " + group + ": " + e.getMessage(), e);
+            } catch (RuntimeException e) {
+                throw new BackupIntegrityException(
+                        "part " + file.name() + " " + file.passed() + " but its row group " + group
+                                + " cannot be decoded: " + BackupJson.rootMessage(e),
+                        e);
+            }
+        }
+        return new JoinResult(file.rowCount(), candidates);
     }
 
     /** Reads the identifiers of one row group and keeps the indexes of the rows that match; returns how many. */

@@ -1,5 +1,6 @@
 package io.erasure.audit.units;
 
+import io.erasure.audit.rds.ExportedTable;
 import io.erasure.identifiers.IdentifierKind;
 import io.erasure.model.check.Require;
 import io.erasure.model.dataset.BackupLayout;
@@ -25,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  *                              platform's own); for a {@link BackupLayout#MEDUSA} backup, {@code snapshot} is the
  *                              backup's name, {@code dataManifestKey} the first node's {@code meta/} folder and the
  *                              part keys the units' token ranges
+ * @param exported              for an {@link BackupLayout#RDS_EXPORT} backup, the exported table as planned: its
+ *                              columns' types and its Parquet files with their sizes and ETags (the part keys are
+ *                              theirs, {@code snapshot} is the export's identifier); null for other layouts
  */
 public record AuditPlan(
         String runId,
@@ -40,7 +44,8 @@ public record AuditPlan(
         IdentifierKind identifierKind,
         long deletableUpToMicros,
         Instant plannedAt,
-        @Nullable BackupLocation dataLocation) {
+        @Nullable BackupLocation dataLocation,
+        @Nullable ExportedTable exported) {
 
     public AuditPlan {
         Require.nonBlank("runId", runId);
@@ -51,6 +56,13 @@ public record AuditPlan(
         Require.nonNull("identifierKind", identifierKind);
         partKeys = Require.listOf("partKeys", partKeys);
         Require.nonNull("plannedAt", plannedAt);
+        if (exported != null
+                && !exported.parts().stream().map(p -> p.key()).toList().equals(partKeys)) {
+            throw new IllegalArgumentException("an exported table's parts are the plan's parts, in order");
+        }
+        if (layout() == BackupLayout.RDS_EXPORT && exported == null) {
+            throw new IllegalArgumentException("the plan of an RDS_EXPORT backup holds its exported table");
+        }
     }
 
     /** How the data backup is laid out, so how its units are read. */

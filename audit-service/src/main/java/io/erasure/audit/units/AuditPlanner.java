@@ -1,6 +1,8 @@
 package io.erasure.audit.units;
 
 import io.erasure.audit.cassandra.ClusterBackupSource;
+import io.erasure.audit.rds.ExportedTable;
+import io.erasure.audit.rds.RdsExports;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
 import io.erasure.backup.format.ColumnTypes;
@@ -34,12 +36,14 @@ public final class AuditPlanner {
     private final AuditProgress progress;
     private final Clock clock;
     private final ClusterBackupSource clusterBackups;
+    private final RdsExports exports;
 
     public AuditPlanner(BackupBucket bucket, AuditProgress progress, Clock clock, ClusterBackupSource clusterBackups) {
         this.bucket = bucket;
         this.progress = progress;
         this.clock = clock;
         this.clusterBackups = clusterBackups;
+        this.exports = RdsExports.of(bucket);
     }
 
     /** A planner whose Cassandra backups' audits read SSTables on this JVM's runtime-cassandra classpath (tests). */
@@ -59,7 +63,11 @@ public final class AuditPlanner {
         IdentifierSource source = request.identifierSource();
         Instant now = clock.instant();
 
-        DataBackup data = spec.backup().layout().holdsSSTables() ? clusterData(spec, now) : platformData(spec);
+        DataBackup data = switch (spec.backup().layout()) {
+            case PLATFORM -> platformData(spec);
+            case MEDUSA, NODETOOL_SNAPSHOT -> clusterData(spec, now);
+            case RDS_EXPORT -> exportedData(spec, now);
+        };
 
         String identifierManifestKey = latestManifestKey("identifier source '" + source.name() + "'", source.backup());
         BackupManifest identifiers = readManifest(identifierManifestKey);
@@ -95,7 +103,8 @@ public final class AuditPlanner {
                         : identifierKind(sourceIdentifier.type(), dataIdentifierType),
                 deletableUpTo,
                 now,
-                spec.backup());
+                spec.backup(),
+                data.exported());
         progress.savePlan(plan);
         return plan;
     }
@@ -107,6 +116,7 @@ public final class AuditPlanner {
      * @param unitKeys       the parts' keys, or a Cassandra backup's token ranges
      * @param identifierType the identifier column's type in the manifest; null for a Cassandra backup, whose columns
      *                       the SSTable reader checks against the backup's {@code schema.cql}
+     * @param exported       an RDS export's table as planned, else null
      */
     private record DataBackup(
             String key,
@@ -114,7 +124,8 @@ public final class AuditPlanner {
             long cutoffMicros,
             List<String> unitKeys,
             long totalRows,
-            @Nullable String identifierType) {}
+            @Nullable String identifierType,
+            @Nullable ExportedTable exported) {}
 
     private DataBackup platformData(DatasetSpec spec) {
         String dataManifestKey = latestManifestKey("dataset '" + spec.name() + "'", spec.backup());
@@ -133,7 +144,8 @@ public final class AuditPlanner {
                         .map(part -> BackupBucket.partKey(dataManifestKey, part))
                         .toList(),
                 data.totalRows(),
-                dataIdentifier.type());
+                dataIdentifier.type(),
+                null);
     }
 
     /** A Cassandra cluster's backups: the newest complete one, cut off at its start, in units of the token ring. */
@@ -147,7 +159,31 @@ public final class AuditPlanner {
                     planned.cutoffMicros(),
                     planned.unitKeys(),
                     0,
+                    null,
                     null);
+        } catch (BackupIntegrityException | IllegalArgumentException e) {
+            throw new AuditFailure(e.getMessage(), e);
+        }
+    }
+
+    /** Amazon RDS exports of a PostgreSQL table: the newest complete one, cut off at its snapshot, a unit per file. */
+    private DataBackup exportedData(DatasetSpec spec, Instant now) {
+        try {
+            spec.requireBackupFits();
+            RdsExports.Planned planned = exports.latestComplete(spec.backup(), spec, now);
+            ExportedTable table = planned.table();
+            return new DataBackup(
+                    planned.folder(),
+                    planned.id(),
+                    planned.cutoffMicros(),
+                    table.parts().stream().map(p -> p.key()).toList(),
+                    0,
+                    table.schema().columns().stream()
+                            .filter(c -> c.name().equals(spec.identifierColumn()))
+                            .findFirst()
+                            .orElseThrow()
+                            .type(),
+                    table);
         } catch (BackupIntegrityException | IllegalArgumentException e) {
             throw new AuditFailure(e.getMessage(), e);
         }

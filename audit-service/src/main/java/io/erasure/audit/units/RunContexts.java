@@ -33,7 +33,8 @@ public final class RunContexts {
     /**
      * One run's context.
      *
-     * @param manifest the data manifest of a backup in the platform's layout, else null
+     * @param manifest the data manifest of a backup in the platform's layout, else null (an RDS export's table is
+     *                 in the plan)
      * @param cluster  the Cassandra backup of a plan whose layout {@link BackupLayout#holdsSSTables}, else null
      */
     public record RunContext(
@@ -127,7 +128,9 @@ public final class RunContexts {
                 throw new AuditFailure(backup.describe() + " changed since run " + runId
                         + " was planned: it now starts at " + backup.started() + "; run the audit again");
             }
-            BackupManifest manifest = backup == null ? bucket.readManifest(plan.dataManifestKey()) : null;
+            // an RDS export's parts are pinned in the plan itself
+            BackupManifest manifest =
+                    plan.layout() == BackupLayout.PLATFORM ? bucket.readManifest(plan.dataManifestKey()) : null;
             BackupManifest identifierManifest = bucket.readManifest(plan.identifierManifestKey());
             long started = System.nanoTime();
             IdentifierSet identifiers = loader.load(

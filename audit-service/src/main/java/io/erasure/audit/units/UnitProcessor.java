@@ -4,7 +4,10 @@ import io.erasure.audit.candidates.CandidateFileWriter;
 import io.erasure.audit.cassandra.ClusterBackup;
 import io.erasure.audit.cassandra.ClusterBackupSource;
 import io.erasure.audit.join.JoinResult;
+import io.erasure.audit.join.ParquetPartJoin;
 import io.erasure.audit.join.PartJoiner;
+import io.erasure.audit.rds.ExportedPart;
+import io.erasure.audit.rds.ExportedTable;
 import io.erasure.audit.sstable.ScanResult;
 import io.erasure.backup.format.BackupBucket;
 import io.erasure.backup.format.BackupIntegrityException;
@@ -22,6 +25,8 @@ import java.io.InputStream;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Runs one audit unit: joins one data part against the run's deletable identifiers and writes
@@ -126,6 +131,10 @@ public final class UnitProcessor {
         if (backup != null && location != null) {
             return joinCluster(runId, unit, context, backup, location);
         }
+        ExportedTable exported = context.plan().exported();
+        if (exported != null) {
+            return joinExported(runId, unit, context.plan(), exported, context);
+        }
         BackupManifest manifest = context.manifest();
         if (manifest == null) {
             throw new AuditFailure("run " + runId + " has neither a data manifest nor a Cassandra backup");
@@ -145,13 +154,67 @@ public final class UnitProcessor {
                 spec.keyColumns().primaryKey(),
                 spec.identifierColumn(),
                 context.identifiers());
+        return withCandidates(runId, unit, candidates -> {
+            try (InputStream raw = bucket.openPart(unit.partKey())) {
+                JoinResult result = join.join(raw, part, candidates);
+                return new UnitOutcome(unit.partIndex(), result.rowsScanned(), result.candidates());
+            }
+        });
+    }
+
+    /** One Parquet file of an RDS export, read only if it is still the object planned (its ETag). */
+    private UnitOutcome joinExported(
+            String runId, AuditUnit unit, AuditPlan plan, ExportedTable table, RunContexts.RunContext context)
+            throws IOException {
+        if (unit.partIndex() >= plan.partCount()
+                || !unit.partKey().equals(plan.partKeys().get(unit.partIndex()))) {
+            throw new AuditFailure("unit " + unit.partIndex() + " names " + unit.partKey() + ", which is not part "
+                    + unit.partIndex() + " of " + table.target() + " in RDS export " + plan.snapshot());
+        }
+        ExportedPart part = table.parts().get(unit.partIndex());
+        DatasetSpec spec = unit.spec();
+        ParquetPartJoin join = new ParquetPartJoin(
+                table.schema(), spec.keyColumns().primaryKey(), spec.identifierColumn(), context.identifiers());
+        return withCandidates(runId, unit, candidates -> {
+            try (InputStream raw = openPinned(part)) {
+                JoinResult result = join.joinListed(raw, part.key(), part.size(), candidates);
+                return new UnitOutcome(unit.partIndex(), result.rowsScanned(), result.candidates());
+            }
+        });
+    }
+
+    private InputStream openPinned(ExportedPart part) {
+        String where = "s3://" + bucket.bucket() + "/" + part.key();
+        try {
+            return bucket.s3()
+                    .getObject(b -> b.bucket(bucket.bucket()).key(part.key()).ifMatch(part.eTag()));
+        } catch (NoSuchKeyException e) {
+            throw new BackupIntegrityException(
+                    "part " + where + " is missing: it was deleted after the audit was planned; run the audit again");
+        } catch (S3Exception e) {
+            if (e.statusCode() == 412) {
+                throw new BackupIntegrityException("part " + where + " was replaced after the audit was planned (its"
+                        + " ETag is no longer " + part.eTag() + "): the export was written again under the same"
+                        + " name; run the audit again");
+            }
+            throw e;
+        }
+    }
+
+    /** A unit's work that writes its candidates. */
+    private interface CandidateJoin {
+        UnitOutcome join(CandidateFileWriter candidates) throws IOException;
+    }
+
+    /** Runs {@code join} into the unit's candidate file, stored once it returns and aborted if it throws. */
+    private UnitOutcome withCandidates(String runId, AuditUnit unit, CandidateJoin join) throws IOException {
         MultipartUploadStream upload = new MultipartUploadStream(
                 bucket.s3(), bucket.bucket(), S3Layout.candidatesPartKey(RunId.of(runId), unit.partIndex()));
-        try (InputStream raw = bucket.openPart(unit.partKey())) {
+        try {
             CandidateFileWriter candidates = new CandidateFileWriter(upload);
-            JoinResult result = join.join(raw, part, candidates);
+            UnitOutcome outcome = join.join(candidates);
             candidates.close();
-            return new UnitOutcome(unit.partIndex(), result.rowsScanned(), result.candidates());
+            return outcome;
         } catch (IOException | RuntimeException | Error e) {
             upload.abort();
             throw e;
@@ -168,14 +231,10 @@ public final class UnitProcessor {
             throw new AuditFailure("unit " + unit.partIndex() + " names " + unit.partKey() + ", which is not unit "
                     + unit.partIndex() + " of the audit of " + backup.describe());
         }
-        MultipartUploadStream upload = new MultipartUploadStream(
-                bucket.s3(), bucket.bucket(), S3Layout.candidatesPartKey(RunId.of(runId), unit.partIndex()));
-        try {
-            CandidateFileWriter candidates = new CandidateFileWriter(upload);
+        return withCandidates(runId, unit, candidates -> {
             // as of the plan, so a redone unit finds the same rows whatever their TTLs
             ScanResult result = clusterBackups.join(
                     backup, location, unit.spec(), unit.partKey(), context.identifiers(), plan.plannedAt(), candidates);
-            candidates.close();
             if (result.staticOnlyPartitions() > 0) {
                 log.warn(
                         "run {} unit {}: {} partitions of deletable identifiers hold only static columns; no primary"
@@ -186,10 +245,7 @@ public final class UnitProcessor {
             }
             return new UnitOutcome(
                     unit.partIndex(), result.rowsScanned(), result.candidates(), result.deletedNotPurged());
-        } catch (IOException | RuntimeException | Error e) {
-            upload.abort();
-            throw e;
-        }
+        });
     }
 
     private void completeIfLast(EventEnvelope envelope, AuditPlan plan) {

@@ -1,12 +1,10 @@
 package io.erasure.audit.units;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.Row;
-import io.erasure.audit.join.IdentifierSetLoader;
 import io.erasure.audit.testdata.AuditTestKit;
 import io.erasure.backup.export.cassandra.CassandraTableExport;
 import io.erasure.backup.export.postgres.PostgresTableExport;
@@ -24,32 +22,18 @@ import io.erasure.model.dataset.BackupLocation;
 import io.erasure.model.dataset.DatasetSpec;
 import io.erasure.model.dataset.KeyColumns;
 import io.erasure.model.event.AuditCompleted;
-import io.erasure.model.event.AuditRequested;
-import io.erasure.model.event.EventEnvelope;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.key.CanonicalKey;
 import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
-import org.springframework.kafka.core.KafkaTemplate;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
@@ -220,59 +204,7 @@ class ExportedBackupsAuditIT {
         return CanonicalKey.render(c.key()) + " " + c.identifier() + " " + c.writeTimeMicros();
     }
 
-    /** One replica, on its own units topic, audits the run; returns the run id once AuditCompleted arrived. */
     private static String audit(DatasetSpec spec, IdentifierSource source) throws Exception {
-        String topic = "audit-units-e2e-" + UUID.randomUUID();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
-        }
-        KafkaTemplate<String, String> kafka = new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()),
-                new StringSerializer(),
-                new StringSerializer()));
-        AuditProgress progress = new AuditProgress(KIT.bucket, AuditTestKit.JSON);
-        AuditEvents events =
-                new AuditEvents(kafka, topic, AuditTestKit.JSON, Clock.systemUTC(), AuditTestKit.AUDIT_KEY);
-        UnitProcessor processor = new UnitProcessor(
-                KIT.bucket,
-                progress,
-                new RunContexts(KIT.bucket, progress, new IdentifierSetLoader(KIT.bucket, 2), 1),
-                events,
-                UnitProcessor.Observer.NONE);
-        UnitWorker worker = new UnitWorker(
-                () -> new KafkaConsumer<>(
-                        Map.of(
-                                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                                KAFKA.bootstrapServers(),
-                                ConsumerConfig.GROUP_ID_CONFIG,
-                                topic,
-                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                                "false",
-                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                                "earliest"),
-                        new StringDeserializer(),
-                        new StringDeserializer()),
-                topic,
-                processor,
-                AuditTestKit.JSON,
-                2,
-                Duration.ofMillis(100));
-        Thread thread = new Thread(worker, "e2e-unit-worker");
-        thread.start();
-        try {
-            String run = AuditTestKit.unique("run");
-            new RunCommandsListener(
-                            new AuditPlanner(KIT.bucket, progress, Clock.systemUTC()),
-                            progress,
-                            events,
-                            AuditTestKit.JSON)
-                    .onCommand(AuditTestKit.JSON.writeValueAsString(
-                            EventEnvelope.startChain(new AuditRequested(spec, source, false), run, Clock.systemUTC())));
-            await().atMost(Duration.ofSeconds(120)).until(() -> !KIT.events(run).isEmpty());
-            return run;
-        } finally {
-            worker.stop();
-            thread.join(30_000);
-        }
+        return OneReplica.audit(KIT, KAFKA, spec, source);
     }
 }

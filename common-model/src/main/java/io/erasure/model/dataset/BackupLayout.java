@@ -24,10 +24,20 @@ public enum BackupLayout {
      * its {@code Digest.crc32}.
      * The newest complete snapshot is audited, as of its earliest node's {@code created_at}.
      */
-    NODETOOL_SNAPSHOT;
+    NODETOOL_SNAPSHOT,
+
+    /**
+     * Amazon RDS / Aurora snapshot exports to S3 of one PostgreSQL table: {@code <export>/} per export task under the
+     * prefix (the export's S3 prefix), holding {@code export_info_<export>.json}, its
+     * {@code export_tables_info_<export>_from_<n>_to_<m>.json} files and the table's Parquet files under
+     * {@code <database>/<schema>.<table>/<n>/}. An export is complete once its export info says {@code COMPLETE} and
+     * its tables info lists the table as {@code COMPLETE}. The newest complete export is audited, as of its
+     * {@code snapshotTime}; each Parquet file is read as listed when the audit was planned (size and ETag).
+     */
+    RDS_EXPORT;
 
     /** Whether the location holds a Cassandra cluster's SSTables, read by the SSTable reader. */
     public boolean holdsSSTables() {
-        return this != PLATFORM;
+        return this == MEDUSA || this == NODETOOL_SNAPSHOT;
     }
 }

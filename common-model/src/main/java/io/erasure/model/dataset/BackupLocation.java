@@ -9,22 +9,29 @@ import org.jspecify.annotations.Nullable;
  * Where a dataset's backups live in the platform bucket: a key prefix under {@code backups/}
  * (normalized to end with {@code /}), the parts' format, and the layout of the objects under the prefix:
  * the platform's own (one folder per snapshot, the default), a cassandra-medusa storage prefix or plain
- * {@code nodetool snapshot} uploads, whose parts are always {@link BackupFormat#SSTABLE}.
+ * {@code nodetool snapshot} uploads, whose parts are always {@link BackupFormat#SSTABLE}, or Amazon RDS snapshot
+ * exports, whose parts are always {@link BackupFormat#PARQUET}.
  *
  * @param nodes for {@link BackupLayout#NODETOOL_SNAPSHOT} only, and required there: how many node folders make a
  *              snapshot complete (the cluster's node count). Nothing in a snapshot upload says how many nodes there
  *              are, and a tag whose first node has finished uploading must not pass for the whole cluster.
+ * @param database for {@link BackupLayout#RDS_EXPORT} only, and required there: the database that holds the
+ *              dataset's table in the exported instance. An export names a table {@code <database>.<schema>.<table>};
+ *              the dataset gives the schema and the table.
  */
 public record BackupLocation(
         String prefix,
         BackupFormat format,
         BackupLayout layout,
-        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Integer nodes) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Integer nodes,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String database) {
 
     /** The most nodes a snapshot's location may name. */
     public static final int MAX_NODES = 1000;
 
     private static final Pattern PREFIX = Pattern.compile("backups/([a-z0-9][a-z0-9._-]*/)+");
+    /** A database name as RDS allows it, and as an export folder can hold it. */
+    private static final Pattern DATABASE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     public BackupLocation {
         Require.nonBlank("backup.prefix", prefix);
@@ -39,6 +46,9 @@ public record BackupLocation(
         layout = layout == null ? BackupLayout.PLATFORM : layout;
         if (layout.holdsSSTables() && format == null) {
             format = BackupFormat.SSTABLE;
+        }
+        if (layout == BackupLayout.RDS_EXPORT && format == null) {
+            format = BackupFormat.PARQUET;
         }
         Require.nonNull("backup.format (one of JSONL_GZIP, JSONL_ZSTD, CSV, PARQUET, SSTABLE)", format);
         if (layout.holdsSSTables() != (format == BackupFormat.SSTABLE)) {
@@ -59,21 +69,41 @@ public record BackupLocation(
             throw new IllegalArgumentException("backup.nodes applies to NODETOOL_SNAPSHOT backups only (a Medusa"
                     + " backup names its nodes in its tokenmap.json); remove it, got " + nodes);
         }
+        if (layout == BackupLayout.RDS_EXPORT) {
+            if (format != BackupFormat.PARQUET) {
+                throw new IllegalArgumentException(
+                        "backup.format of an RDS_EXPORT backup is PARQUET (or absent), got " + format);
+            }
+            if (database == null || !DATABASE.matcher(database).matches()) {
+                throw new IllegalArgumentException("backup.database of an RDS_EXPORT backup must name the database"
+                        + " that holds the dataset's table (letters, digits and '_', as the export names it in"
+                        + " <database>/<schema>.<table>/), got "
+                        + (database == null ? "nothing" : Require.echo(database)));
+            }
+        } else if (database != null) {
+            throw new IllegalArgumentException(
+                    "backup.database applies to RDS_EXPORT backups only; remove it, got " + Require.echo(database));
+        }
+    }
+
+    /** A location whose layout needs neither {@code nodes} nor {@code database}, or {@code nodes} only. */
+    public BackupLocation(String prefix, BackupFormat format, BackupLayout layout, @Nullable Integer nodes) {
+        this(prefix, format, layout, nodes, null);
     }
 
     /** A location in the platform's own layout. */
     public BackupLocation(String prefix, BackupFormat format) {
-        this(prefix, format, BackupLayout.PLATFORM, null);
+        this(prefix, format, BackupLayout.PLATFORM, null, null);
     }
 
     /** A location in a layout that names its own nodes (all but {@link BackupLayout#NODETOOL_SNAPSHOT}). */
     public BackupLocation(String prefix, BackupFormat format, BackupLayout layout) {
-        this(prefix, format, layout, null);
+        this(prefix, format, layout, null, null);
     }
 
     /** A cassandra-medusa storage prefix. */
     public static BackupLocation medusa(String prefix) {
-        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.MEDUSA, null);
+        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.MEDUSA, null, null);
     }
 
     /**
@@ -81,6 +111,11 @@ public record BackupLocation(
      * {@code nodes} nodes.
      */
     public static BackupLocation nodetoolSnapshots(String prefix, int nodes) {
-        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.NODETOOL_SNAPSHOT, nodes);
+        return new BackupLocation(prefix, BackupFormat.SSTABLE, BackupLayout.NODETOOL_SNAPSHOT, nodes, null);
+    }
+
+    /** A prefix of Amazon RDS snapshot exports (the exports' S3 prefix) of a table in {@code database}. */
+    public static BackupLocation rdsExports(String prefix, String database) {
+        return new BackupLocation(prefix, BackupFormat.PARQUET, BackupLayout.RDS_EXPORT, null, database);
     }
 }

@@ -74,6 +74,10 @@ public record DatasetSpec(
                     + " SSTables: dataset '" + name + "' is " + storeKind + ", whose backups are in the platform's"
                     + " layout");
         }
+        if (backup.layout() == BackupLayout.RDS_EXPORT && storeKind != StoreKind.POSTGRES) {
+            throw new IllegalArgumentException("backup.layout RDS_EXPORT holds Amazon RDS exports of PostgreSQL tables:"
+                    + " dataset '" + name + "' is " + storeKind + ", whose backups are in the platform's layout");
+        }
     }
 
     /** Nightly at 02:00 (Spring cron: second minute hour day-of-month month day-of-week). */

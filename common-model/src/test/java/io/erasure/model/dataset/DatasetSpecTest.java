@@ -155,6 +155,32 @@ class DatasetSpecTest {
     }
 
     @Test
+    void anRdsExportHoldsParquetFilesOfAPostgresDatasetInANamedDatabase() {
+        BackupLocation exports = BackupLocation.rdsExports("backups/rds/", "app");
+        assertThat(exports.format()).isEqualTo(BackupFormat.PARQUET);
+        assertThat(JSON.readValue(
+                        "{\"prefix\": \"backups/rds\", \"layout\": \"RDS_EXPORT\", \"database\": \"app\"}",
+                        BackupLocation.class))
+                .isEqualTo(exports);
+        assertThat(JSON.writeValueAsString(BackupLocation.medusa("backups/m/"))).doesNotContain("database");
+        assertThatThrownBy(() -> JSON.readValue(
+                        "{\"prefix\": \"backups/rds/\", \"layout\": \"RDS_EXPORT\"}", BackupLocation.class))
+                .hasMessageContaining("backup.database of an RDS_EXPORT backup must name the database");
+        assertThatThrownBy(() -> BackupLocation.rdsExports("backups/rds/", "app/../x"))
+                .hasMessageContaining("backup.database of an RDS_EXPORT backup");
+        assertThatThrownBy(
+                        () -> new BackupLocation("backups/rds/", BackupFormat.CSV, BackupLayout.RDS_EXPORT, null, "a"))
+                .hasMessageContaining("backup.format of an RDS_EXPORT backup is PARQUET");
+        assertThatThrownBy(
+                        () -> new BackupLocation("backups/o/", BackupFormat.PARQUET, BackupLayout.PLATFORM, null, "a"))
+                .hasMessageContaining("backup.database applies to RDS_EXPORT backups only");
+        Fixtures.postgresAccounts().backup(exports).build().requireBackupFits();
+        assertThatThrownBy(
+                        () -> Fixtures.cassandraOrders().backup(exports).build().requireBackupFits())
+                .hasMessageContaining("backup.layout RDS_EXPORT holds Amazon RDS exports of PostgreSQL tables");
+    }
+
+    @Test
     void aMedusaBackupHoldsSSTablesOfACassandraDatasetOnly() {
         BackupLocation medusa = BackupLocation.medusa("backups/medusa/");
         assertThat(medusa.format()).isEqualTo(BackupFormat.SSTABLE);
