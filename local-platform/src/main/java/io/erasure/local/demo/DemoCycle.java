@@ -77,8 +77,8 @@ public final class DemoCycle {
         backup(SOURCE, "postgres", "members");
         // profiles are backed up as a Cassandra team with cassandra-medusa would: the cluster's own SSTables
         MedusaProfilesBackup.backUp(exportOptions, cassandra);
-        // orders are backed up as a team with a data lake would: Parquet files of its own, with a manifest of ours
-        ParquetOrdersExport.export(exportOptions, ORDERS);
+        // orders are backed up as a team on Amazon RDS would: a snapshot export to S3, Parquet files and its own info
+        RdsOrdersExport.export(exportOptions);
         data.touchAfterBackup();
         out.println("Demo: registering the identifier source and the datasets ...");
         register();
@@ -185,7 +185,7 @@ public final class DemoCycle {
                 .identifierColumn("member_id")
                 .identifierSource(SOURCE)
                 .conditionalColumn(ConditionalColumn.timestamp("updated_at"))
-                .backup(S3Layout.defaultBackupLocation(ORDERS, BackupFormat.PARQUET))
+                .backup(RdsOrdersExport.LOCATION)
                 .limits(DeletionLimits.fraction(0.2))
                 .ownerTeam(TEAM)
                 .build();

@@ -2,16 +2,7 @@ package io.erasure.local.demo;
 
 import io.erasure.backup.export.BackupExporterMain;
 import io.erasure.backup.format.BackupBucket;
-import io.erasure.backup.format.Sha256;
-import io.erasure.model.backup.BackupManifest;
-import io.erasure.model.backup.BackupSchema;
-import io.erasure.model.backup.ColumnSchema;
-import io.erasure.model.backup.ManifestPart;
-import io.erasure.model.contract.S3Layout;
-import io.erasure.model.cutoff.CutoffTimestamp;
-import io.erasure.model.dataset.BackupFormat;
 import io.erasure.model.dataset.BackupLocation;
-import io.erasure.model.dataset.KeyColumns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +12,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
@@ -36,41 +31,45 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Backs {@code demo.orders} up the way a team with a data lake would: as Parquet files of its own
- * (snappy, one file per {@value #ROWS_PER_FILE} rows, decimals and UTC timestamps as Parquet types), listed
- * in a manifest of the platform's with the cut-off, the key and a SHA-256 and row count per file. The
- * audit reads them by column; the platform's exporter is not involved.
+ * Backs {@code demo.orders} up the way a team on Amazon RDS would: as a snapshot export to S3, laid out as RDS writes
+ * one under the export prefix ({@code <export>/app/demo.orders/1/part-*.gz.parquet}, one file per
+ * {@value #ROWS_PER_FILE} rows, {@code numeric} and timestamps as strings as RDS writes PostgreSQL's), its tables info,
+ * and its export info with the snapshot time, written last as RDS finishes an export. The audit reads the files where
+ * they lie; neither the platform's exporter nor a manifest of ours is involved.
  */
-final class ParquetOrdersExport {
+final class RdsOrdersExport {
+
+    /** The exports' prefix and the database the export names the table in. */
+    static final BackupLocation LOCATION = BackupLocation.rdsExports("backups/orders-rds/", "app");
 
     static final int ROWS_PER_FILE = 20_000;
 
-    private static final MessageType TYPE = MessageTypeParser.parseMessageType("message orders {"
-            + " required int64 order_id; required int64 member_id; required int64 total (DECIMAL(10,2));"
-            + " required int64 updated_at (TIMESTAMP(MICROS,true)); }");
-    private static final BackupSchema SCHEMA = new BackupSchema(
-            List.of(
-                    new ColumnSchema("order_id", "bigint"),
-                    new ColumnSchema("member_id", "bigint"),
-                    new ColumnSchema("total", "numeric(10,2)"),
-                    new ColumnSchema("updated_at", "timestamp with time zone")),
-            KeyColumns.partitionOnly("order_id"),
-            "member_id");
+    private static final MessageType TYPE = MessageTypeParser.parseMessageType("message spark_schema {"
+            + " optional int64 order_id; optional int64 member_id; optional binary total (STRING);"
+            + " optional binary updated_at (STRING); }");
+    private static final Map<String, String> ORIGINAL_TYPES = Map.of(
+            "order_id", "bigint",
+            "member_id", "bigint",
+            "total", "numeric",
+            "updated_at", "timestamp with time zone");
+    private static final DateTimeFormatter EXPORT_ID =
+            DateTimeFormatter.ofPattern("'orders-'yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private ParquetOrdersExport() {}
+    private RdsOrdersExport() {}
 
     /**
-     * Writes a new snapshot of {@code demo.orders} as {@code dataset}'s Parquet backup.
+     * Writes a new export of {@code demo.orders}, as of now.
      *
      * @param options the exporter's options: {@code jdbc-url}, {@code user}, {@code password} and the S3 ones
      */
-    static void export(Map<String, String> options, String dataset) throws IOException, SQLException {
-        Instant start = Instant.now();
-        String snapshot = S3Layout.snapshotName(start);
-        BackupLocation location = S3Layout.defaultBackupLocation(dataset, BackupFormat.PARQUET);
-        List<ManifestPart> parts = new ArrayList<>();
+    static void export(Map<String, String> options) throws IOException, SQLException {
+        Instant snapshot = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        String id = EXPORT_ID.format(snapshot);
+        String folder = LOCATION.prefix() + id + "/";
         try (S3Client s3 = BackupExporterMain.s3Client(options);
                 Connection connection = DriverManager.getConnection(
                         options.get("jdbc-url"), options.get("user"), options.get("password"));
@@ -81,56 +80,72 @@ final class ParquetOrdersExport {
             try (ResultSet rows = select.executeQuery(
                     "SELECT order_id, member_id, total, updated_at FROM demo.orders ORDER BY order_id")) {
                 boolean more = rows.next();
-                while (more) {
-                    Path file = Files.createTempFile("demo-orders-", ".parquet");
-                    Files.delete(file);
+                for (int file = 0; more; file++) {
+                    Path part = Files.createTempFile("demo-orders-", ".parquet");
                     try {
-                        long count = 0;
-                        SimpleGroupFactory groups = new SimpleGroupFactory(TYPE);
-                        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file))
-                                .withConf(new PlainParquetConfiguration())
-                                .withType(TYPE)
-                                .withCompressionCodec(CompressionCodecName.SNAPPY)
-                                .build()) {
-                            while (more && count < ROWS_PER_FILE) {
-                                writer.write(groups.newGroup()
-                                        .append("order_id", rows.getLong(1))
-                                        .append("member_id", rows.getLong(2))
-                                        .append(
-                                                "total",
-                                                rows.getBigDecimal(3)
-                                                        .movePointRight(2)
-                                                        .longValueExact())
-                                        .append(
-                                                "updated_at",
-                                                ChronoUnit.MICROS.between(
-                                                        Instant.EPOCH,
-                                                        rows.getTimestamp(4).toInstant())));
-                                count++;
-                                more = rows.next();
-                            }
-                        }
-                        byte[] bytes = Files.readAllBytes(file);
-                        String key = S3Layout.partKey(location, snapshot, parts.size());
-                        s3.putObject(b -> b.bucket(bucket.bucket()).key(key), RequestBody.fromBytes(bytes));
-                        parts.add(new ManifestPart(
-                                S3Layout.partName(parts.size(), BackupFormat.PARQUET), count, Sha256.hex(bytes)));
+                        more = parquet(rows, part);
+                        put(
+                                s3,
+                                bucket,
+                                folder + "app/demo.orders/1/part-" + String.format("%05d", file) + "-"
+                                        + UUID.randomUUID() + ".gz.parquet",
+                                Files.readAllBytes(part));
                     } finally {
-                        Files.deleteIfExists(file);
+                        Files.deleteIfExists(part);
                     }
                 }
             }
             connection.rollback();
-            bucket.writeManifest(
-                    location,
-                    new BackupManifest(
-                            dataset,
-                            snapshot,
-                            BackupFormat.PARQUET,
-                            SCHEMA,
-                            CutoffTimestamp.fromBackupStart(start, CutoffTimestamp.DEFAULT_CLOCK_SKEW_MARGIN)
-                                    .micros(),
-                            parts));
+            put(s3, bucket, folder + "app/demo.orders/1/_SUCCESS", new byte[0]);
+            List<Map<String, Object>> mappings = new ArrayList<>();
+            ORIGINAL_TYPES.forEach((column, type) -> mappings.add(Map.of("columnName", column, "originalType", type)));
+            put(
+                    s3,
+                    bucket,
+                    folder + "export_tables_info_" + id + "_from_1_to_1.json",
+                    JSON.writeValueAsBytes(Map.of(
+                            "perTableStatus",
+                            List.of(Map.of(
+                                    "target", "app.demo.orders",
+                                    "status", "COMPLETE",
+                                    "schemaMetadata", Map.of("originalTypeMappings", mappings))))));
+            Map<String, Object> info = new LinkedHashMap<>();
+            info.put("exportTaskIdentifier", id);
+            info.put("sourceArn", "arn:aws:rds:eu-west-1:123456789012:snapshot:rds:demo-" + id);
+            info.put("snapshotTime", snapshot.toString());
+            info.put("status", "COMPLETE");
+            info.put("percentProgress", 100);
+            put(s3, bucket, folder + "export_info_" + id + ".json", JSON.writeValueAsBytes(info));
         }
+    }
+
+    /**
+     * Writes up to {@value #ROWS_PER_FILE} rows, from the current one on, to {@code file} as gzip Parquet; returns
+     * whether rows remain (the cursor then on the first of them).
+     */
+    private static boolean parquet(ResultSet rows, Path file) throws IOException, SQLException {
+        Files.delete(file);
+        SimpleGroupFactory groups = new SimpleGroupFactory(TYPE);
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file))
+                .withConf(new PlainParquetConfiguration())
+                .withType(TYPE)
+                .withCompressionCodec(CompressionCodecName.GZIP)
+                .build()) {
+            for (int count = 0; count < ROWS_PER_FILE; count++) {
+                writer.write(groups.newGroup()
+                        .append("order_id", rows.getLong(1))
+                        .append("member_id", rows.getLong(2))
+                        .append("total", rows.getBigDecimal(3).toPlainString())
+                        .append("updated_at", rows.getTimestamp(4).toInstant().toString()));
+                if (!rows.next()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static void put(S3Client s3, BackupBucket bucket, String key, byte[] bytes) {
+        s3.putObject(b -> b.bucket(bucket.bucket()).key(key), RequestBody.fromBytes(bytes));
     }
 }
