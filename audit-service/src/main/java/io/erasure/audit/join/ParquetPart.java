@@ -6,6 +6,7 @@ import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.ChecksummedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.Closeable;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -58,6 +59,11 @@ final class ParquetPart implements Closeable {
         public void end() {}
     };
 
+    /** How a part read whole passed its check. */
+    private static final String SHA_CHECKED = "matches its manifest's SHA-256";
+    /** How a part read where it lies passed its check: every ranged read is of the object planned. */
+    private static final String PLANNED = "is the object planned";
+
     /** Parts up to this size are read in memory; larger ones from a temporary file in {@code java.io.tmpdir}. */
     static final int IN_MEMORY_BYTES = 128 << 20;
 
@@ -76,53 +82,6 @@ final class ParquetPart implements Closeable {
     }
 
     /**
-     * What a part's bytes are checked against once they are read whole, before any row is read: a manifest's SHA-256,
-     * or the size an export's listing gave (its object pinned by ETag when it was opened).
-     */
-    interface Check {
-
-        /**
-         * @param read the stream the bytes were read through, at its end
-         * @throws BackupIntegrityException if they do not pass
-         */
-        void verify(ChecksummedInputStream read) throws IOException;
-
-        /** How a part that passed is described when it fails later: "matches its manifest's SHA-256". */
-        String passed();
-
-        static Check sha256(String name, String sha256) {
-            return new Check() {
-                @Override
-                public void verify(ChecksummedInputStream read) throws IOException {
-                    read.verify(name, sha256);
-                }
-
-                @Override
-                public String passed() {
-                    return "matches its manifest's SHA-256";
-                }
-            };
-        }
-
-        static Check size(String name, long size) {
-            return new Check() {
-                @Override
-                public void verify(ChecksummedInputStream read) {
-                    if (read.bytesRead() != size) {
-                        throw new BackupIntegrityException("part " + name + " has " + read.bytesRead()
-                                + " bytes, not the " + size + " listed when the audit was planned");
-                    }
-                }
-
-                @Override
-                public String passed() {
-                    return "is the object planned";
-                }
-            };
-        }
-    }
-
-    /**
      * Reads {@code raw} (closing it), checks it against {@code sha256}, and opens it: in memory if it is at most
      * {@link #IN_MEMORY_BYTES}, else from a temporary file.
      *
@@ -130,14 +89,11 @@ final class ParquetPart implements Closeable {
      * @throws IOException              if reading or the temporary file fails (worth a retry)
      */
     static ParquetPart download(InputStream raw, String name, String sha256) throws IOException {
-        return download(raw, name, Check.sha256(name, sha256), IN_MEMORY_BYTES);
+        return download(raw, name, sha256, IN_MEMORY_BYTES);
     }
 
-    /**
-     * As {@link #download(InputStream, String, String)}, checked by {@code check}, in memory up to
-     * {@code inMemoryBytes}.
-     */
-    static ParquetPart download(InputStream raw, String name, Check check, int inMemoryBytes) throws IOException {
+    /** As {@link #download(InputStream, String, String)}, in memory up to {@code inMemoryBytes}. */
+    static ParquetPart download(InputStream raw, String name, String sha256, int inMemoryBytes) throws IOException {
         if (inMemoryBytes < 1) {
             throw new IllegalArgumentException("inMemoryBytes must be positive, got " + inMemoryBytes);
         }
@@ -160,9 +116,9 @@ final class ParquetPart implements Closeable {
                     bytes = Arrays.copyOf(bytes, Math.min(inMemoryBytes, bytes.length * 2));
                 }
             }
-            check.verify(checked);
+            checked.verify(name, sha256);
             InputFile input = file == null ? new BytesInputFile(bytes, length) : new LocalInputFile(file);
-            return new ParquetPart(name, file, check.passed(), open(name, input, check));
+            return new ParquetPart(name, file, SHA_CHECKED, open(name, input, SHA_CHECKED));
         } catch (IOException | RuntimeException e) {
             if (file != null) {
                 Files.deleteIfExists(file);
@@ -171,15 +127,31 @@ final class ParquetPart implements Closeable {
         }
     }
 
-    private static ParquetFileReader open(String name, InputFile input, Check check) {
+    /**
+     * Opens {@code object} where it lies: only its footer is read now, and each row group's requested column chunks
+     * when they are read, each by one ranged read.
+     *
+     * @throws BackupIntegrityException if it is not a Parquet file
+     * @throws IOException              if reading its footer failed (worth a retry)
+     */
+    static ParquetPart ranged(RangedObject object) throws IOException {
+        return new ParquetPart(object.name(), null, PLANNED, open(object.name(), new RangedInputFile(object), PLANNED));
+    }
+
+    private static ParquetFileReader open(String name, InputFile input, String passed) throws IOException {
         try {
             return ParquetFileReader.open(
                     input,
                     ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
         } catch (IOException | RuntimeException e) {
+            if (passed.equals(PLANNED) && e instanceof IOException io && !(e instanceof EOFException)) {
+                throw io;
+            }
+            if (e instanceof BackupIntegrityException integrity) {
+                throw integrity;
+            }
             throw new BackupIntegrityException(
-                    "part " + name + " " + check.passed() + " but is not a readable Parquet file: "
-                            + BackupJson.rootMessage(e),
+                    "part " + name + " " + passed + " but is not a readable Parquet file: " + BackupJson.rootMessage(e),
                     e);
         }
     }
@@ -243,6 +215,9 @@ final class ParquetPart implements Closeable {
         try {
             pages = reader.readRowGroup(rowGroup);
         } catch (IOException e) {
+            if (passed.equals(PLANNED) && !(e instanceof EOFException)) {
+                throw e; // read where it lies: worth a retry
+            }
             // the bytes are checked and local: a chunk that cannot be read is damage, not a failure worth a retry
             throw new BackupIntegrityException(
                     "part " + name + " " + passed + " but its row group " + rowGroup + " cannot be read: "

@@ -83,8 +83,7 @@ public final class ParquetPartJoin implements PartJoiner {
 
     @Override
     public JoinResult join(InputStream raw, ManifestPart part, CandidateSink sink) throws IOException {
-        try (ParquetPart file = ParquetPart.download(
-                raw, part.name(), ParquetPart.Check.sha256(part.name(), part.sha256()), inMemoryBytes)) {
+        try (ParquetPart file = ParquetPart.download(raw, part.name(), part.sha256(), inMemoryBytes)) {
             if (file.rowCount() != part.rowCount()) {
                 throw new BackupIntegrityException("part " + part.name() + " has " + file.rowCount()
                         + " rows but its manifest says " + part.rowCount());
@@ -94,14 +93,15 @@ public final class ParquetPartJoin implements PartJoiner {
     }
 
     /**
-     * Joins a Parquet file that no manifest of ours describes (an RDS export's), read from {@code raw} (closing it):
-     * its bytes are checked against the {@code size} listed when the audit was planned, the object having been opened
-     * with its planned ETag.
+     * Joins a Parquet file that no manifest of ours describes (an RDS export's) where it lies: its footer, its
+     * identifier column and, in row groups with a match, its key columns are read by ranged reads, each of the object
+     * planned; no other byte of it is fetched.
      *
-     * @throws BackupIntegrityException if the size differs, the file cannot be decoded or a column cannot be mapped
+     * @throws BackupIntegrityException if the object changed, the file cannot be decoded or a column cannot be mapped
+     * @throws IOException              if reading failed for another reason (worth a retry)
      */
-    public JoinResult joinListed(InputStream raw, String name, long size, CandidateSink sink) throws IOException {
-        try (ParquetPart file = ParquetPart.download(raw, name, ParquetPart.Check.size(name, size), inMemoryBytes)) {
+    public JoinResult joinRanged(RangedObject object, CandidateSink sink) throws IOException {
+        try (ParquetPart file = ParquetPart.ranged(object)) {
             return join(file, sink);
         }
     }

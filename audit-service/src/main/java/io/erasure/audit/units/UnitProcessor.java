@@ -6,6 +6,7 @@ import io.erasure.audit.cassandra.ClusterBackupSource;
 import io.erasure.audit.join.JoinResult;
 import io.erasure.audit.join.ParquetPartJoin;
 import io.erasure.audit.join.PartJoiner;
+import io.erasure.audit.rds.ExportedFile;
 import io.erasure.audit.rds.ExportedPart;
 import io.erasure.audit.rds.ExportedTable;
 import io.erasure.audit.sstable.ScanResult;
@@ -25,8 +26,6 @@ import java.io.InputStream;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Runs one audit unit: joins one data part against the run's deletable identifiers and writes
@@ -162,7 +161,7 @@ public final class UnitProcessor {
         });
     }
 
-    /** One Parquet file of an RDS export, read only if it is still the object planned (its ETag). */
+    /** One Parquet file of an RDS export, read where it lies, only while it is the object planned (its ETag). */
     private UnitOutcome joinExported(
             String runId, AuditUnit unit, AuditPlan plan, ExportedTable table, RunContexts.RunContext context)
             throws IOException {
@@ -175,30 +174,11 @@ public final class UnitProcessor {
         DatasetSpec spec = unit.spec();
         ParquetPartJoin join = new ParquetPartJoin(
                 table.schema(), spec.keyColumns().primaryKey(), spec.identifierColumn(), context.identifiers());
+        ExportedFile file = new ExportedFile(bucket.s3(), bucket.bucket(), part);
         return withCandidates(runId, unit, candidates -> {
-            try (InputStream raw = openPinned(part)) {
-                JoinResult result = join.joinListed(raw, part.key(), part.size(), candidates);
-                return new UnitOutcome(unit.partIndex(), result.rowsScanned(), result.candidates());
-            }
+            JoinResult result = join.joinRanged(file, candidates);
+            return new UnitOutcome(unit.partIndex(), result.rowsScanned(), result.candidates());
         });
-    }
-
-    private InputStream openPinned(ExportedPart part) {
-        String where = "s3://" + bucket.bucket() + "/" + part.key();
-        try {
-            return bucket.s3()
-                    .getObject(b -> b.bucket(bucket.bucket()).key(part.key()).ifMatch(part.eTag()));
-        } catch (NoSuchKeyException e) {
-            throw new BackupIntegrityException(
-                    "part " + where + " is missing: it was deleted after the audit was planned; run the audit again");
-        } catch (S3Exception e) {
-            if (e.statusCode() == 412) {
-                throw new BackupIntegrityException("part " + where + " was replaced after the audit was planned (its"
-                        + " ETag is no longer " + part.eTag() + "): the export was written again under the same"
-                        + " name; run the audit again");
-            }
-            throw e;
-        }
     }
 
     /** A unit's work that writes its candidates. */

@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -260,6 +261,55 @@ class ParquetPartJoinTest {
             return files.filter(f -> f.getFileName().toString().startsWith("part-"))
                     .count();
         }
+    }
+
+    @Test
+    void aFileReadWhereItLiesGivesTheSameCandidatesFetchingOnlyTheColumnsTheJoinReads() throws IOException {
+        // a wide column the join never reads, so that what is fetched shows the projection
+        MessageType type = MessageTypeParser.parseMessageType("message export { optional int64 customer_id;"
+                + " optional binary order_id (STRING); optional binary payload (STRING); }");
+        Part part = write(type, 6_000, (g, i) -> {
+            g.append("customer_id", (long) (1 + i % 40));
+            g.append("order_id", "o-" + i);
+            g.append("payload", UUID.randomUUID().toString().repeat(4));
+        });
+        BackupSchema schema = new BackupSchema(
+                List.of(new ColumnSchema("customer_id", "bigint"), new ColumnSchema("order_id", "text")),
+                KeyColumns.of(List.of("customer_id"), List.of("order_id")),
+                "customer_id");
+        IdentifierSet set = PartJoinTest.numericSet(Set.of(3L, 17L));
+        List<Candidate> whole = new ArrayList<>();
+        new ParquetPartJoin(schema, List.of("customer_id", "order_id"), "customer_id", set)
+                .join(new ByteArrayInputStream(part.bytes()), part.entry(), whole::add);
+        BytesObject object = new BytesObject("s3://bucket/export/part-00000.gz.parquet", part.bytes());
+        List<Candidate> ranged = new ArrayList<>();
+
+        JoinResult result = new ParquetPartJoin(schema, List.of("customer_id", "order_id"), "customer_id", set)
+                .joinRanged(object, ranged::add);
+
+        assertThat(result.rowsScanned()).isEqualTo(6_000);
+        assertThat(ranged).hasSize(300).containsExactlyElementsOf(whole);
+        // the payload column is most of the file and is never fetched
+        assertThat(object.fetchedBytes()).isLessThan(part.bytes().length / 3);
+        assertThat(object.reads()).isGreaterThan(2);
+    }
+
+    @Test
+    void aFileShorterThanItsFooterSaysIsRefusedAsNotParquet() throws IOException {
+        Part part = ParquetParts.part(0, GeneratedData.ORDERS, GeneratedData.orders(500, 10, 3));
+        byte[] cut = Arrays.copyOf(part.bytes(), part.bytes().length / 2);
+        BytesObject object = new BytesObject("s3://bucket/export/cut.parquet", cut);
+
+        assertThatThrownBy(() -> new ParquetPartJoin(
+                                GeneratedData.ORDERS,
+                                List.of("customer_id", "order_id"),
+                                "customer_id",
+                                PartJoinTest.numericSet(Set.of(1L)))
+                        .joinRanged(object, c -> {}))
+                .isInstanceOf(BackupIntegrityException.class)
+                .hasMessageStartingWith(
+                        "part s3://bucket/export/cut.parquet is the object planned but is not a readable"
+                                + " Parquet file");
     }
 
     private static Part write(MessageType type, int rows, ParquetParts.Row row) throws IOException {
