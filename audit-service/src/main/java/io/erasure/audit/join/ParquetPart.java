@@ -33,10 +33,11 @@ import org.apache.parquet.schema.Type;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Parquet part: its stored bytes read whole (in memory, or in a temporary file when large) while their
- * SHA-256 is computed and checked against the manifest, then opened for reading column by column. Parquet
- * keeps its footer at the end and each column apart, so a part cannot be joined as a stream the way JSON
- * lines are.
+ * A Parquet part, opened for reading column by column. A part of a manifest of ours is read whole (in memory, or in a
+ * temporary file when large) while its SHA-256 is computed and checked against the manifest ({@link #download});
+ * Parquet keeps its footer at the end and each column apart, so it cannot be joined as a stream the way JSON lines
+ * are. A file no manifest of ours describes (an RDS export's) has no SHA-256 to check and is read where it lies, its
+ * footer and requested column chunks only ({@link #ranged}).
  *
  * <p>Only flat columns (neither nested nor repeated) can be read; no other column is ever touched, so
  * a file may hold types the audit cannot map as long as its identifier and key columns are plain.

@@ -3,13 +3,15 @@ package io.erasure.audit.join;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
- * A {@link RangedObject} as parquet-java's input: each read the reader makes (a row group's requested column chunks)
- * becomes one ranged read of exactly those bytes, but for the footer: the reader's first read, of the footer's length
- * at the end of the file, fetches the file's last {@value #TAIL} bytes, from which the footer is then read too.
+ * A {@link RangedObject} as parquet-java's input: each read the reader makes becomes a ranged read of exactly those
+ * bytes (a row group's requested column chunks, in the pieces the reader allocates them in), but for the footer: the
+ * reader's first read, of the footer's length at the end of the file, fetches the file's last {@value #TAIL} bytes,
+ * from which the footer is then read too.
  */
 final class RangedInputFile implements InputFile {
 
@@ -63,6 +65,7 @@ final class RangedInputFile implements InputFile {
 
         @Override
         public int read(byte[] bytes, int at, int length) throws IOException {
+            Objects.checkFromIndexSize(at, length, bytes.length);
             if (length == 0) {
                 return 0;
             }
@@ -81,6 +84,10 @@ final class RangedInputFile implements InputFile {
 
         @Override
         public void readFully(byte[] bytes, int at, int length) throws IOException {
+            Objects.checkFromIndexSize(at, length, bytes.length);
+            if (length == 0) {
+                return;
+            }
             if (length > object.size() - pos) {
                 throw new EOFException("reading " + length + " bytes at " + pos + " of " + object.name() + " ("
                         + object.size() + " bytes)");

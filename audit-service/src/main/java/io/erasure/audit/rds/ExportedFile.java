@@ -4,6 +4,7 @@ import io.erasure.audit.join.RangedObject;
 import io.erasure.backup.format.BackupIntegrityException;
 import java.io.IOException;
 import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -34,8 +35,8 @@ public record ExportedFile(S3Client s3, String bucket, ExportedPart part) implem
         try (ResponseInputStream<GetObjectResponse> in = open(range)) {
             int n = in.readNBytes(buffer, at, length);
             if (n != length) {
-                throw new BackupIntegrityException("part " + name() + " holds fewer bytes than the " + part.size()
-                        + " listed when the audit was planned (" + range + " gave " + n + ")");
+                // the ETag matched, so the object is the one planned: the connection ended early
+                throw new IOException("reading " + range + " of " + name() + " ended after " + n + " bytes");
             }
         }
     }
@@ -59,6 +60,9 @@ public record ExportedFile(S3Client s3, String bucket, ExportedPart part) implem
                         e);
             }
             // an access error (the export's KMS key, say) or an unavailable server: not the file's fault
+            throw new IOException("reading " + range + " of " + name() + " failed: " + e.getMessage(), e);
+        } catch (SdkException e) {
+            // the network, a timeout: worth a retry
             throw new IOException("reading " + range + " of " + name() + " failed: " + e.getMessage(), e);
         }
     }

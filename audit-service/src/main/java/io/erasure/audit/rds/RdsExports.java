@@ -55,8 +55,13 @@ public final class RdsExports {
     private static final Logger log = LoggerFactory.getLogger(RdsExports.class);
 
     private static final String COMPLETE = "COMPLETE";
-    /** A partition folder's files: Parquet parts and the writer's success marker. */
-    private static final Pattern TABLE_FILE = Pattern.compile("[0-9]+/(_SUCCESS|[^/]+\\.parquet)");
+    /**
+     * A table folder's files: Parquet parts and the writer's success markers, in a batch folder ({@code <n>/}) or, in
+     * exports of AWS's older naming, right in the table folder.
+     */
+    private static final Pattern TABLE_FILE = Pattern.compile("([0-9]+/)?(_SUCCESS|part-[^/]+\\.parquet)");
+    /** An export task's identifier as RDS allows it: a letter, then letters, digits and hyphens. */
+    private static final Pattern EXPORT_ID = Pattern.compile("[A-Za-z][A-Za-z0-9-]{0,254}");
 
     private final BucketReads reads;
     private final Duration skewMargin;
@@ -91,6 +96,9 @@ public final class RdsExports {
         Map<String, Instant> snapshots = new LinkedHashMap<>();
         String newest = null;
         for (String id : reads.folders(location.prefix())) {
+            if (!EXPORT_ID.matcher(id).matches()) {
+                continue; // not an export task's folder
+            }
             try {
                 snapshots.put(id, snapshotTime(location, id, now));
             } catch (BackupIntegrityException e) {
@@ -149,6 +157,14 @@ public final class RdsExports {
                     where + " names export " + (named == null ? "nothing" : "'" + named + "'") + ", not '" + id
                             + "', the folder it lies in: it was copied from another export");
         }
+        String source = text(info, "sourceArn");
+        String expected = Objects.requireNonNull(location.sourceArn(), "an RDS_EXPORT location names its source");
+        if (source == null || !source.startsWith(expected)) {
+            throw new BackupIntegrityException("export '" + id + "' is of "
+                    + (source == null ? "no named source (its export info has no sourceArn)" : source)
+                    + ", not of a source starting with " + expected + " (backup.sourceArn): another instance's or a"
+                    + " copied snapshot's export is never audited for this dataset");
+        }
         String status = text(info, "status");
         if (!COMPLETE.equals(status)) {
             throw new BackupIntegrityException(
@@ -159,17 +175,17 @@ public final class RdsExports {
             throw new BackupIntegrityException("export '" + id + "' says " + COMPLETE + " at percentProgress "
                     + progress + ", not 100: " + where + " contradicts itself");
         }
-        String snapshotTime = text(info, "snapshotTime");
-        if (snapshotTime == null) {
+        Instant snapshot = time(info, "snapshotTime", where);
+        if (snapshot == null) {
             throw new BackupIntegrityException(where + " has no snapshotTime: the audit cannot tell what the export's"
-                    + " rows are as of, so it has no cut-off; export the snapshot again with a current RDS");
+                    + " rows are as of, so it has no cut-off. RDS writes it in every export info; check that the"
+                    + " folder is an export RDS wrote, not files copied or edited by hand");
         }
-        Instant snapshot;
-        try {
-            snapshot = OffsetDateTime.parse(snapshotTime).toInstant();
-        } catch (DateTimeException e) {
-            throw new BackupIntegrityException(where + " has snapshotTime '" + snapshotTime
-                    + "', which is not an ISO-8601 time with its offset (such as 2026-12-01T02:00:05.123Z)");
+        Instant taskStart = time(info, "taskStartTime", where);
+        if (taskStart != null && snapshot.isAfter(taskStart)) {
+            throw new BackupIntegrityException(
+                    "export '" + id + "' has snapshotTime " + snapshot + ", after its" + " taskStartTime " + taskStart
+                            + ": a snapshot is taken before it is exported; the file was edited");
         }
         Instant uploaded = object.response().lastModified();
         Instant latest = uploaded == null || uploaded.isAfter(now) ? now : uploaded;
@@ -179,6 +195,20 @@ public final class RdsExports {
                     + ": a snapshot is taken before it is exported; the clocks disagree or the file was edited");
         }
         return snapshot;
+    }
+
+    /** The ISO-8601 time {@code field} of {@code info}, or null if absent. */
+    private static @Nullable Instant time(JsonNode info, String field, String where) {
+        String value = text(info, field);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(value).toInstant();
+        } catch (DateTimeException e) {
+            throw new BackupIntegrityException(where + " has " + field + " '" + value
+                    + "', which is not an ISO-8601 time with its offset (such as 2026-12-01T02:00:05.123Z)");
+        }
     }
 
     private Planned read(BackupLocation location, DatasetSpec spec, String id, Instant snapshot, String target) {
@@ -197,10 +227,11 @@ public final class RdsExports {
             String name = object.key().substring(tableFolder.length());
             if (!TABLE_FILE.matcher(name).matches()) {
                 throw new BackupIntegrityException("export '" + id + "' holds s3://" + reads.bucket() + "/"
-                        + object.key() + ", which is neither a Parquet file nor a _SUCCESS marker of a partition"
-                        + " folder (<n>/part-*.parquet): the table's folder was written to by something else");
+                        + object.key()
+                        + ", which is neither a Parquet part nor a _SUCCESS marker ([<n>/]part-*.parquet):"
+                        + " the table's folder was written to by something else; remove it or export again");
             }
-            if (name.endsWith("/_SUCCESS")) {
+            if (name.endsWith("_SUCCESS")) {
                 continue;
             }
             if (object.size() == null || object.size() <= 0 || object.eTag() == null) {
@@ -208,6 +239,11 @@ public final class RdsExports {
                         "export '" + id + "' holds an empty s3://" + reads.bucket() + "/" + object.key());
             }
             parts.add(new ExportedPart(object.key(), object.size(), object.eTag()));
+        }
+        if (parts.isEmpty()) {
+            // an empty table has nothing to audit; a table whose files were removed must not pass for an empty one
+            throw new BackupIntegrityException("export '" + id + "' lists " + target + " as " + COMPLETE + " but holds"
+                    + " no Parquet file of it under s3://" + reads.bucket() + "/" + tableFolder);
         }
         long cutoff = CutoffTimestamp.fromBackupStart(snapshot, skewMargin).micros();
         return new Planned(id, folder, snapshot, cutoff, new ExportedTable(target, schema, parts));

@@ -19,6 +19,12 @@ public final class RdsExportFiles {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /**
+     * The automated snapshots of the tests' instance {@code app}, up to the century of their date, so that another
+     * instance whose name starts with {@code app-} does not match: what a dataset's {@code backup.sourceArn} names.
+     */
+    public static final String SOURCE = "arn:aws:rds:eu-west-1:123456789012:snapshot:rds:app-20";
+
     /** A table's entry in the tables info: its {@code target}, {@code status} and columns (name → source type). */
     public record Table(String target, String status, Map<String, String> columns) {}
 
@@ -36,11 +42,16 @@ public final class RdsExportFiles {
         return prefix + id + "/";
     }
 
-    /** {@code export_info_<export>.json}: the task's status and, unless null, its snapshot time. */
+    /** {@code export_info_<export>.json} of a snapshot of {@link #SOURCE}: its status and, unless null, its time. */
     public void info(String status, @Nullable Instant snapshotTime) {
+        info(SOURCE + "26-12-01-02-05", status, snapshotTime);
+    }
+
+    /** {@code export_info_<export>.json} of an export of {@code sourceArn}. */
+    public void info(String sourceArn, String status, @Nullable Instant snapshotTime) {
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("exportTaskIdentifier", id);
-        info.put("sourceArn", "arn:aws:rds:eu-west-1:123456789012:snapshot:rds:app-" + id);
+        info.put("sourceArn", sourceArn);
         info.put("exportOnly", List.of());
         if (snapshotTime != null) {
             info.put("snapshotTime", snapshotTime.toString());

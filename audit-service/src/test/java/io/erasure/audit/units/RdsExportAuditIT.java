@@ -64,7 +64,12 @@ class RdsExportAuditIT {
             Types.optional(PrimitiveTypeName.INT64).named("customer_id"),
             Types.optional(PrimitiveTypeName.INT64)
                     .as(LogicalTypeAnnotation.decimalType(2, 12))
-                    .named("total"));
+                    .named("total"),
+            // never read: it makes each file larger than the tail a footer read fetches, so the identifier and key
+            // columns are fetched by ranged GETs of their own
+            Types.optional(PrimitiveTypeName.BINARY)
+                    .as(LogicalTypeAnnotation.stringType())
+                    .named("note"));
     static final Map<String, String> COLUMNS =
             Map.of("order_id", "uuid", "customer_id", "bigint", "total", "numeric", "note", "text");
 
@@ -152,6 +157,15 @@ class RdsExportAuditIT {
         audited.put(table + "2/part-00000-" + UUID.randomUUID() + ".gz.parquet", parquet(400, orders.size()));
         audited.put(table + "2/_SUCCESS", new byte[0]);
 
+        // newer, but of the staging instance's snapshot
+        RdsExportFiles staging = new RdsExportFiles(KIT.bucket, prefix, "exp-staging");
+        staging.info(
+                "arn:aws:rds:eu-west-1:123456789012:snapshot:rds:app-staging-2026-12-01-02-05",
+                "COMPLETE",
+                now.minus(Duration.ofHours(1)));
+        staging.tables(1, 1, List.of(new RdsExportFiles.Table(target, "COMPLETE", COLUMNS)));
+        staging.put(table + "1/part-00000-" + UUID.randomUUID() + ".gz.parquet", parquet(0, 5));
+
         // newer, but the table failed in it, and newer still, one still running (no export info yet)
         RdsExportFiles failed = new RdsExportFiles(KIT.bucket, prefix, "exp-failed");
         failed.info("COMPLETE", now.minus(Duration.ofMinutes(30)));
@@ -173,7 +187,7 @@ class RdsExportAuditIT {
     }
 
     @Test
-    void anExportWithoutASnapshotTimeOrWithoutTheKeyColumnIsRefusedSayingWhy() {
+    void anExportWithoutASnapshotTimeTheKeyColumnOrItsFilesIsRefusedSayingWhy() throws Exception {
         String target = "app." + schema + ".orders";
         String noTime = "backups/" + AuditTestKit.unique("rds") + "/";
         RdsExportFiles untimed = new RdsExportFiles(KIT.bucket, noTime, "exp-1");
@@ -194,8 +208,22 @@ class RdsExportAuditIT {
                 .isInstanceOf(AuditFailure.class)
                 .hasMessageContaining("has no column 'order_id' (a primary key column");
 
+        String stray = "backups/" + AuditTestKit.unique("rds") + "/";
+        RdsExportFiles touched = new RdsExportFiles(KIT.bucket, stray, "exp-1");
+        touched.info("COMPLETE", Instant.now().minus(Duration.ofHours(1)));
+        touched.tables(1, 1, List.of(new RdsExportFiles.Table(target, "COMPLETE", COLUMNS)));
+        String table = "app/" + schema + ".orders/";
+        assertThatThrownBy(() -> plan(orders(stray)))
+                .isInstanceOf(AuditFailure.class)
+                .hasMessageContaining("lists " + target + " as COMPLETE but holds no Parquet file of it");
+        touched.put(table + "1/part-00000-" + UUID.randomUUID() + ".gz.parquet", parquet(0, 10));
+        touched.put(table + "1/notes.txt", new byte[] {1});
+        assertThatThrownBy(() -> plan(orders(stray)))
+                .isInstanceOf(AuditFailure.class)
+                .hasMessageContaining(table + "1/notes.txt, which is neither a Parquet part nor a _SUCCESS marker");
+
         assertThatThrownBy(() -> plan(orders(noKey).toBuilder()
-                        .backup(BackupLocation.rdsExports(noKey, "other"))
+                        .backup(BackupLocation.rdsExports(noKey, "other", RdsExportFiles.SOURCE))
                         .build()))
                 .hasMessageContaining("does not hold other." + schema + ".orders");
     }
@@ -239,7 +267,7 @@ class RdsExportAuditIT {
                 .connectionRef("pg-main")
                 .namespace(schema)
                 .table("orders")
-                .backup(BackupLocation.rdsExports(prefix, "app"))
+                .backup(BackupLocation.rdsExports(prefix, "app", RdsExportFiles.SOURCE))
                 .build();
     }
 
@@ -256,6 +284,7 @@ class RdsExportAuditIT {
                     group.append("order_id", (String) order[0]);
                     group.append("customer_id", (long) order[1]);
                     group.append("total", (long) order[2]);
+                    group.append("note", UUID.randomUUID().toString().repeat(8));
                 })
                 .bytes();
     }

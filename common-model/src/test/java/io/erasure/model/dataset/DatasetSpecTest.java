@@ -155,25 +155,36 @@ class DatasetSpecTest {
     }
 
     @Test
-    void anRdsExportHoldsParquetFilesOfAPostgresDatasetInANamedDatabase() {
-        BackupLocation exports = BackupLocation.rdsExports("backups/rds/", "app");
+    void anRdsExportHoldsParquetFilesOfAPostgresDatasetInANamedDatabaseFromANamedSource() {
+        String source = "arn:aws:rds:eu-west-1:123456789012:snapshot:rds:accounts-db-";
+        BackupLocation exports = BackupLocation.rdsExports("backups/rds/", "app", source);
         assertThat(exports.format()).isEqualTo(BackupFormat.PARQUET);
         assertThat(JSON.readValue(
-                        "{\"prefix\": \"backups/rds\", \"layout\": \"RDS_EXPORT\", \"database\": \"app\"}",
+                        "{\"prefix\": \"backups/rds\", \"layout\": \"RDS_EXPORT\", \"database\": \"app\","
+                                + " \"sourceArn\": \"" + source + "\"}",
                         BackupLocation.class))
                 .isEqualTo(exports);
-        assertThat(JSON.writeValueAsString(BackupLocation.medusa("backups/m/"))).doesNotContain("database");
+        assertThat(JSON.writeValueAsString(BackupLocation.medusa("backups/m/")))
+                .doesNotContain("database")
+                .doesNotContain("sourceArn");
         assertThatThrownBy(() -> JSON.readValue(
-                        "{\"prefix\": \"backups/rds/\", \"layout\": \"RDS_EXPORT\"}", BackupLocation.class))
+                        "{\"prefix\": \"backups/rds/\", \"layout\": \"RDS_EXPORT\", \"sourceArn\": \"" + source + "\"}",
+                        BackupLocation.class))
                 .hasMessageContaining("backup.database of an RDS_EXPORT backup must name the database");
-        assertThatThrownBy(() -> BackupLocation.rdsExports("backups/rds/", "app/../x"))
+        assertThatThrownBy(() -> BackupLocation.rdsExports("backups/rds/", "app/../x", source))
                 .hasMessageContaining("backup.database of an RDS_EXPORT backup");
-        assertThatThrownBy(
-                        () -> new BackupLocation("backups/rds/", BackupFormat.CSV, BackupLayout.RDS_EXPORT, null, "a"))
+        assertThatThrownBy(() -> BackupLocation.rdsExports("backups/rds/", "app", "arn:aws:s3:::bucket"))
+                .hasMessageContaining("backup.sourceArn of an RDS_EXPORT backup must be what the audited exports'");
+        assertThatThrownBy(() -> JSON.readValue(
+                        "{\"prefix\": \"backups/rds/\", \"layout\": \"RDS_EXPORT\", \"database\": \"app\"}",
+                        BackupLocation.class))
+                .hasMessageContaining("backup.sourceArn of an RDS_EXPORT backup");
+        assertThatThrownBy(() -> new BackupLocation(
+                        "backups/rds/", BackupFormat.CSV, BackupLayout.RDS_EXPORT, null, "a", source))
                 .hasMessageContaining("backup.format of an RDS_EXPORT backup is PARQUET");
-        assertThatThrownBy(
-                        () -> new BackupLocation("backups/o/", BackupFormat.PARQUET, BackupLayout.PLATFORM, null, "a"))
-                .hasMessageContaining("backup.database applies to RDS_EXPORT backups only");
+        assertThatThrownBy(() -> new BackupLocation(
+                        "backups/o/", BackupFormat.PARQUET, BackupLayout.PLATFORM, null, null, source))
+                .hasMessageContaining("backup.database and backup.sourceArn apply to RDS_EXPORT backups only");
         Fixtures.postgresAccounts().backup(exports).build().requireBackupFits();
         assertThatThrownBy(
                         () -> Fixtures.cassandraOrders().backup(exports).build().requireBackupFits())

@@ -42,8 +42,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class RdsOrdersExport {
 
-    /** The exports' prefix and the database the export names the table in. */
-    static final BackupLocation LOCATION = BackupLocation.rdsExports("backups/orders-rds/", "app");
+    /** The demo instance's automated snapshots (up to their date's century), whose exports are audited. */
+    static final String SOURCE = "arn:aws:rds:eu-west-1:123456789012:snapshot:rds:demo-20";
+    /** The exports' prefix, the database the export names the table in, and their source. */
+    static final BackupLocation LOCATION = BackupLocation.rdsExports("backups/orders-rds/", "app", SOURCE);
 
     static final int ROWS_PER_FILE = 20_000;
 
@@ -57,6 +59,10 @@ final class RdsOrdersExport {
             "updated_at", "timestamp with time zone");
     private static final DateTimeFormatter EXPORT_ID =
             DateTimeFormatter.ofPattern("'orders-'yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    /** The rest of an automated snapshot's date, after its century: {@code rds:demo-2026-12-04-02-05}. */
+    private static final DateTimeFormatter SNAPSHOT_DATE =
+            DateTimeFormatter.ofPattern("yy-MM-dd-HH-mm").withZone(ZoneOffset.UTC);
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private RdsOrdersExport() {}
@@ -111,7 +117,7 @@ final class RdsOrdersExport {
                                     "schemaMetadata", Map.of("originalTypeMappings", mappings))))));
             Map<String, Object> info = new LinkedHashMap<>();
             info.put("exportTaskIdentifier", id);
-            info.put("sourceArn", "arn:aws:rds:eu-west-1:123456789012:snapshot:rds:demo-" + id);
+            info.put("sourceArn", SOURCE + SNAPSHOT_DATE.format(snapshot));
             info.put("snapshotTime", snapshot.toString());
             info.put("status", "COMPLETE");
             info.put("percentProgress", 100);
