@@ -222,6 +222,15 @@ class RdsExportAuditIT {
                 .isInstanceOf(AuditFailure.class)
                 .hasMessageContaining(table + "1/notes.txt, which is neither a Parquet part nor a _SUCCESS marker");
 
+        String copied = "backups/" + AuditTestKit.unique("rds") + "/";
+        RdsExportFiles renamed = new RdsExportFiles(KIT.bucket, copied, "exp-2");
+        renamed.put(
+                "export_info_exp-2.json",
+                KIT.bytes(untimed.folder() + "export_info_exp-1.json")); // names exp-1, lies in exp-2
+        assertThatThrownBy(() -> plan(orders(copied)))
+                .isInstanceOf(AuditFailure.class)
+                .hasMessageContaining("names export 'exp-1', not 'exp-2', the folder it lies in");
+
         assertThatThrownBy(() -> plan(orders(noKey).toBuilder()
                         .backup(BackupLocation.rdsExports(noKey, "other", RdsExportFiles.SOURCE))
                         .build()))
@@ -252,6 +261,29 @@ class RdsExportAuditIT {
 
         AuditFailed failed = KIT.events(run).get(0).payloadAs(AuditFailed.class);
         assertThat(failed.reason()).contains(part).contains("was replaced after the audit was planned");
+        assertThat(KIT.candidateParts(run)).isEmpty();
+    }
+
+    @Test
+    void aFileDeletedAfterPlanningFailsTheAuditNamingIt() throws Exception {
+        String prefix = "backups/" + AuditTestKit.unique("rds") + "/";
+        RdsExportFiles export = new RdsExportFiles(KIT.bucket, prefix, "exp-1");
+        export.info("COMPLETE", Instant.now().minus(Duration.ofHours(1)));
+        export.tables(1, 1, List.of(new RdsExportFiles.Table("app." + schema + ".orders", "COMPLETE", COLUMNS)));
+        String part = export.put(
+                "app/" + schema + ".orders/1/part-00000-" + UUID.randomUUID() + ".gz.parquet", parquet(0, 100));
+
+        String run = OneReplica.audit(
+                KIT,
+                KAFKA,
+                orders(prefix),
+                source,
+                planned -> KIT.bucket
+                        .s3()
+                        .deleteObject(b -> b.bucket(KIT.bucket.bucket()).key(part)));
+
+        AuditFailed failed = KIT.events(run).get(0).payloadAs(AuditFailed.class);
+        assertThat(failed.reason()).contains(part).contains("is missing: it was deleted after the audit was planned");
         assertThat(KIT.candidateParts(run)).isEmpty();
     }
 
