@@ -202,9 +202,7 @@ public final class MedusaBucket implements ClusterBackups {
     private Map<String, Instant> metaFiles(String fqdn, String name) {
         String meta = metaKey(prefix, fqdn, name, "");
         Map<String, Instant> files = new HashMap<>();
-        s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(meta))
-                .contents()
-                .forEach(o -> files.put(o.key().substring(meta.length()), o.lastModified()));
+        reads.objects(meta).forEach(o -> files.put(o.key().substring(meta.length()), o.lastModified()));
         return files;
     }
 

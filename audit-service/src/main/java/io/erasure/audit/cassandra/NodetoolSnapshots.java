@@ -210,9 +210,7 @@ public final class NodetoolSnapshots implements ClusterBackups {
     private NodeFolder node(String tag, String tagPrefix, String node) {
         String nodePrefix = tagPrefix + node + "/";
         Map<String, S3Object> files = new HashMap<>();
-        s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(nodePrefix))
-                .contents()
-                .forEach(o -> files.put(o.key().substring(nodePrefix.length()), o));
+        reads.objects(nodePrefix).forEach(o -> files.put(o.key().substring(nodePrefix.length()), o));
         for (String required : List.of(MANIFEST, SCHEMA)) {
             if (!files.containsKey(required)) {
                 throw incomplete(tag, node, nodePrefix, "no " + required);

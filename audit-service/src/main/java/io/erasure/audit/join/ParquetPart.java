@@ -70,13 +70,17 @@ final class ParquetPart implements Closeable {
 
     private final String name;
     private final String passed;
+    /** Read where it lies: an I/O error is S3's, worth a retry, not damage to bytes already checked. */
+    private final boolean remote;
+
     private final @Nullable Path file;
     private final ParquetFileReader reader;
     private final MessageType schema;
 
-    private ParquetPart(String name, @Nullable Path file, String passed, ParquetFileReader reader) {
+    private ParquetPart(String name, @Nullable Path file, String passed, boolean remote, ParquetFileReader reader) {
         this.name = name;
         this.passed = passed;
+        this.remote = remote;
         this.file = file;
         this.reader = reader;
         this.schema = reader.getFileMetaData().getSchema();
@@ -119,7 +123,7 @@ final class ParquetPart implements Closeable {
             }
             checked.verify(name, sha256);
             InputFile input = file == null ? new BytesInputFile(bytes, length) : new LocalInputFile(file);
-            return new ParquetPart(name, file, SHA_CHECKED, open(name, input, SHA_CHECKED));
+            return new ParquetPart(name, file, SHA_CHECKED, false, open(name, input, SHA_CHECKED, false));
         } catch (IOException | RuntimeException e) {
             if (file != null) {
                 Files.deleteIfExists(file);
@@ -136,16 +140,18 @@ final class ParquetPart implements Closeable {
      * @throws IOException              if reading its footer failed (worth a retry)
      */
     static ParquetPart ranged(RangedObject object) throws IOException {
-        return new ParquetPart(object.name(), null, PLANNED, open(object.name(), new RangedInputFile(object), PLANNED));
+        return new ParquetPart(
+                object.name(), null, PLANNED, true, open(object.name(), new RangedInputFile(object), PLANNED, true));
     }
 
-    private static ParquetFileReader open(String name, InputFile input, String passed) throws IOException {
+    private static ParquetFileReader open(String name, InputFile input, String passed, boolean remote)
+            throws IOException {
         try {
             return ParquetFileReader.open(
                     input,
                     ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
         } catch (IOException | RuntimeException e) {
-            if (passed.equals(PLANNED) && e instanceof IOException io && !(e instanceof EOFException)) {
+            if (remote && e instanceof IOException io && !(e instanceof EOFException)) {
                 throw io;
             }
             if (e instanceof BackupIntegrityException integrity) {
@@ -216,7 +222,7 @@ final class ParquetPart implements Closeable {
         try {
             pages = reader.readRowGroup(rowGroup);
         } catch (IOException e) {
-            if (passed.equals(PLANNED) && !(e instanceof EOFException)) {
+            if (remote && !(e instanceof EOFException)) {
                 throw e; // read where it lies: worth a retry
             }
             // the bytes are checked and local: a chunk that cannot be read is damage, not a failure worth a retry

@@ -132,7 +132,7 @@ public final class UnitProcessor {
         }
         ExportedTable exported = context.plan().exported();
         if (exported != null) {
-            return joinExported(runId, unit, context.plan(), exported, context);
+            return joinExported(runId, unit, exported, context);
         }
         BackupManifest manifest = context.manifest();
         if (manifest == null) {
@@ -162,9 +162,9 @@ public final class UnitProcessor {
     }
 
     /** One Parquet file of an RDS export, read where it lies, only while it is the object planned (its ETag). */
-    private UnitOutcome joinExported(
-            String runId, AuditUnit unit, AuditPlan plan, ExportedTable table, RunContexts.RunContext context)
+    private UnitOutcome joinExported(String runId, AuditUnit unit, ExportedTable table, RunContexts.RunContext context)
             throws IOException {
+        AuditPlan plan = context.plan();
         if (unit.partIndex() >= plan.partCount()
                 || !unit.partKey().equals(plan.partKeys().get(unit.partIndex()))) {
             throw new AuditFailure("unit " + unit.partIndex() + " names " + unit.partKey() + ", which is not part "

@@ -239,51 +239,46 @@ class RdsExportAuditIT {
 
     @Test
     void aFileReplacedAfterPlanningFailsTheAuditNamingIt() throws Exception {
-        String prefix = "backups/" + AuditTestKit.unique("rds") + "/";
-        RdsExportFiles export = new RdsExportFiles(KIT.bucket, prefix, "exp-1");
-        export.info("COMPLETE", Instant.now().minus(Duration.ofHours(1)));
-        export.tables(1, 1, List.of(new RdsExportFiles.Table("app." + schema + ".orders", "COMPLETE", COLUMNS)));
-        String part = export.put(
-                "app/" + schema + ".orders/1/part-00000-" + UUID.randomUUID() + ".gz.parquet", parquet(0, 500));
-
         // written again under the same name once the run is planned, with more rows: every range planned still lies
         // within it, so only the ETag tells the files apart
-        String run = OneReplica.audit(
-                KIT,
-                KAFKA,
-                orders(prefix),
-                source,
-                planned -> KIT.bucket
+        assertChangedAfterPlanningFailsTheAudit(
+                parquet(0, 500),
+                part -> KIT.bucket
                         .s3()
                         .putObject(
                                 b -> b.bucket(KIT.bucket.bucket()).key(part),
-                                RequestBody.fromBytes(parquet(0, orders.size()))));
-
-        AuditFailed failed = KIT.events(run).get(0).payloadAs(AuditFailed.class);
-        assertThat(failed.reason()).contains(part).contains("was replaced after the audit was planned");
-        assertThat(KIT.candidateParts(run)).isEmpty();
+                                RequestBody.fromBytes(parquet(0, orders.size()))),
+                "was replaced after the audit was planned");
     }
 
     @Test
     void aFileDeletedAfterPlanningFailsTheAuditNamingIt() throws Exception {
+        assertChangedAfterPlanningFailsTheAudit(
+                parquet(0, 100),
+                part -> KIT.bucket
+                        .s3()
+                        .deleteObject(b -> b.bucket(KIT.bucket.bucket()).key(part)),
+                "is missing: it was deleted after the audit was planned");
+    }
+
+    /** What is done to the export's one file once the run is planned, before its unit runs. */
+    private interface Change {
+        void apply(String partKey) throws Exception;
+    }
+
+    /** An export of one file holding {@code bytes}, changed after planning: the run fails naming it, no candidates. */
+    private static void assertChangedAfterPlanningFailsTheAudit(byte[] bytes, Change change, String reason)
+            throws Exception {
         String prefix = "backups/" + AuditTestKit.unique("rds") + "/";
         RdsExportFiles export = new RdsExportFiles(KIT.bucket, prefix, "exp-1");
         export.info("COMPLETE", Instant.now().minus(Duration.ofHours(1)));
         export.tables(1, 1, List.of(new RdsExportFiles.Table("app." + schema + ".orders", "COMPLETE", COLUMNS)));
-        String part = export.put(
-                "app/" + schema + ".orders/1/part-00000-" + UUID.randomUUID() + ".gz.parquet", parquet(0, 100));
+        String part = export.put("app/" + schema + ".orders/1/part-00000-" + UUID.randomUUID() + ".gz.parquet", bytes);
 
-        String run = OneReplica.audit(
-                KIT,
-                KAFKA,
-                orders(prefix),
-                source,
-                planned -> KIT.bucket
-                        .s3()
-                        .deleteObject(b -> b.bucket(KIT.bucket.bucket()).key(part)));
+        String run = OneReplica.audit(KIT, KAFKA, orders(prefix), source, planned -> change.apply(part));
 
         AuditFailed failed = KIT.events(run).get(0).payloadAs(AuditFailed.class);
-        assertThat(failed.reason()).contains(part).contains("is missing: it was deleted after the audit was planned");
+        assertThat(failed.reason()).contains(part).contains(reason);
         assertThat(KIT.candidateParts(run)).isEmpty();
     }
 
