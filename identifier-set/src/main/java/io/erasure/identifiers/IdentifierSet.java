@@ -25,9 +25,10 @@ public sealed interface IdentifierSet permits LongIdentifierSet, HashedIdentifie
 
     /**
      * Looks up {@code n} identifiers back to back and marks hits in {@code hit}; returns the number
-     * of hits. Called on a chunk of rows whose identifiers were all parsed first, in three passes:
-     * home slots, then one branch-free load per identifier (the cache misses, which the CPU now
-     * overlaps instead of stalling on each), then resolution, which rarely needs a further probe
+     * of hits. Called on a chunk of rows whose identifiers were all parsed first, in passes: filter
+     * words, then one branch-free load per identifier (the cache misses, which the CPU now overlaps
+     * instead of stalling on each), then the filter's test, which keeps the few that pass; their
+     * table slots are loaded together the same way, then resolved, which rarely needs a further probe
      * (PERFORMANCE.md: chunked lookups made the loop 1.5-2.5x faster).
      *
      * @param slots   scratch of at least {@code n} ints owned by the calling thread

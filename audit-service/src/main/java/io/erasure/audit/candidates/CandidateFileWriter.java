@@ -5,10 +5,10 @@ import io.erasure.backup.format.BackupJson;
 import io.erasure.backup.format.BackupValues;
 import io.erasure.backup.format.PartCompression;
 import io.erasure.model.candidate.Candidate;
-import io.erasure.model.dataset.BackupFormat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
+import java.util.zip.Deflater;
 import tools.jackson.core.JsonGenerator;
 
 /**
@@ -24,7 +24,7 @@ public final class CandidateFileWriter implements CandidateSink, AutoCloseable {
     private long count;
 
     public CandidateFileWriter(OutputStream out) {
-        this.compressed = PartCompression.compress(BackupFormat.JSONL_GZIP, out);
+        this.compressed = PartCompression.gzip(out, Deflater.BEST_SPEED);
         this.json = BackupJson.MAPPER.createGenerator(compressed);
     }
 
