@@ -17,6 +17,24 @@ class IdentifierSetTest {
         assertHash("The quick brown fox jumps over the lazy cog", 0x658ca970ff85269aL, 0x43fee3eaa68e5c3eL);
     }
 
+    @Test
+    void anIdentifierInTheMiddleOfABufferHashesAsOneAtItsEnd() {
+        // text is hashed where it lies in a Parquet page: the bytes around it must not change its hash
+        SplittableRandom random = new SplittableRandom(7);
+        for (int length = 0; length <= 48; length++) {
+            byte[] alone = new byte[length];
+            random.nextBytes(alone);
+            byte[] amid = new byte[3 + length + 20];
+            random.nextBytes(amid);
+            System.arraycopy(alone, 0, amid, 3, length);
+            long[] a = new long[2];
+            long[] b = new long[2];
+            IdentifierHash.hash(alone, 0, length, a, b, 0);
+            IdentifierHash.hash(amid, 3, 3 + length, a, b, 1);
+            assertThat(new long[] {a[1], b[1]}).as("length " + length).containsExactly(a[0], b[0]);
+        }
+    }
+
     private static void assertHash(String text, long h1, long h2) {
         byte[] bytes = ("xx" + text).getBytes(StandardCharsets.UTF_8);
         long[] a = new long[1];

@@ -199,7 +199,7 @@ public final class IdentifierSetLoader {
                     for (long row = file.rowCount(group); row > 0; row--) {
                         if (!since.isNull(readers[1]) && since.micros(readers[1]) <= deletableUpToMicros) {
                             ids.ensureRoom();
-                            if (identifier.identifier(readers[0], kind, ids.a, ids.b, ids.count)) {
+                            if (identifier.identifier(readers[0], kind, ids.a, ids.b, null, ids.count)) {
                                 ids.count++;
                             }
                             readers[0].consume();

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.IntLogicalTypeAnnotation;
@@ -273,12 +274,14 @@ final class ParquetColumn {
     }
 
     /**
-     * Writes the current row's identifier to {@code a[i]} (numeric) or {@code a[i], b[i]} (hashed text).
+     * Writes the current row's identifier to {@code a[i]} (numeric) or {@code a[i], b[i]} (hashed text); a hashed
+     * one's value is kept in {@code kept[i]} (a {@link Binary} for text, else the {@link #value}), for
+     * {@link #keptValue} to give back should the row match.
      *
      * @return false if the row has no identifier (null, or an unsigned value beyond a long), so it is never a
      *         candidate
      */
-    boolean identifier(ColumnReader reader, IdentifierKind kind, long[] a, long[] b, int i) {
+    boolean identifier(ColumnReader reader, IdentifierKind kind, long[] a, long[] b, @Nullable Object[] kept, int i) {
         if (isNull(reader)) {
             return false;
         }
@@ -293,7 +296,12 @@ final class ParquetColumn {
             return (shape != Shape.UNSIGNED || value >= 0) && value != Bytes.NOT_A_LONG;
         }
         if (shape == Shape.TEXT) {
-            ByteBuffer text = reader.getBinary().toByteBuffer();
+            Binary binary = reader.getBinary();
+            // a value in a page's own buffer stays as it is; one in a reused buffer is copied
+            if (kept != null) {
+                kept[i] = binary.copy();
+            }
+            ByteBuffer text = binary.toByteBuffer();
             if (text.hasArray()) {
                 int from = text.arrayOffset() + text.position();
                 IdentifierHash.hash(text.array(), from, from + text.remaining(), a, b, i);
@@ -305,17 +313,17 @@ final class ParquetColumn {
             return true;
         }
         Object value = value(reader);
+        if (kept != null) {
+            kept[i] = value;
+        }
         IdentifierHash.hash(
                 value instanceof BigDecimal decimal ? decimal.toPlainString() : String.valueOf(value), a, b, i);
         return true;
     }
 
-    /**
-     * True if an identifier read as a 64-bit integer by {@link #identifier} is also this column's {@link #value}
-     * (a signed integer column), so a matching row's value need not be read again.
-     */
-    boolean valueIsNumericIdentifier(IdentifierKind kind) {
-        return kind == IdentifierKind.NUMERIC && shape == Shape.INTEGER;
+    /** The {@link #value} of a row whose hashed identifier {@link #identifier} kept. */
+    static Object keptValue(Object kept) {
+        return kept instanceof Binary text ? text.toStringUsingUTF8() : kept;
     }
 
     /** The current row's value as a timestamp in microseconds since the epoch; the row must not be null. */

@@ -17,12 +17,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.parquet.column.ColumnReader;
 
 /**
  * The join of one Parquet part against the deletable identifiers, by column: the identifier column of
  * a row group is read alone and looked up a chunk at a time, and only row groups with a match read the
- * key columns, decoding them for the matching rows only.
+ * key columns, decoding them for the matching rows only. A matching row's identifier is kept from the
+ * lookups. Where the file has an offset index, the key columns' pages without a matching row are not
+ * even fetched, and the rows between matches are skipped in bulk; without one, row by row.
  *
  * <p>The part is read whole (in memory, or in a temporary file when large) and checked against its manifest's
  * SHA-256 before any row
@@ -37,10 +40,12 @@ import org.apache.parquet.column.ColumnReader;
 public final class ParquetPartJoin implements PartJoiner {
 
     private static final int CHUNK_ROWS = PartJoin.CHUNK_ROWS;
-    /** In a key index: the identifier kept from the lookups, not a decoded column. */
+    /** In a key index: the identifier kept from the lookups, not a column read again. */
     private static final int KEPT_IDENTIFIER = -1;
 
     private final int inMemoryBytes;
+    private final boolean byOffsetIndex;
+    private final boolean byPages;
     private final Map<String, String> declaredTypes;
     private final List<String> keyColumns;
     private final String identifierColumn;
@@ -54,6 +59,8 @@ public final class ParquetPartJoin implements PartJoiner {
     private final long[] scratch = new long[CHUNK_ROWS];
     private long[] hitRows = new long[CHUNK_ROWS];
     private long[] hitIds = new long[CHUNK_ROWS];
+    private final Object[] kept = new Object[CHUNK_ROWS];
+    private Object[] hitValues = new Object[CHUNK_ROWS];
 
     /**
      * @param keyColumns       the dataset's primary key, in order: each candidate carries all of them
@@ -71,7 +78,24 @@ public final class ParquetPartJoin implements PartJoiner {
             String identifierColumn,
             IdentifierSet identifiers,
             int inMemoryBytes) {
+        this(schema, keyColumns, identifierColumn, identifiers, inMemoryBytes, true, true);
+    }
+
+    /**
+     * With {@code byOffsetIndex} false, matching rows are skipped to as in a file without an offset index; with
+     * {@code byPages} false, identifiers are read value by value as in a column {@link IdentifierPages} cannot read.
+     */
+    ParquetPartJoin(
+            BackupSchema schema,
+            List<String> keyColumns,
+            String identifierColumn,
+            IdentifierSet identifiers,
+            int inMemoryBytes,
+            boolean byOffsetIndex,
+            boolean byPages) {
         this.inMemoryBytes = inMemoryBytes;
+        this.byOffsetIndex = byOffsetIndex;
+        this.byPages = byPages;
         this.declaredTypes = new HashMap<>();
         for (ColumnSchema column : schema.columns()) {
             declaredTypes.put(column.name(), column.type());
@@ -110,17 +134,12 @@ public final class ParquetPartJoin implements PartJoiner {
         ParquetColumn identifier =
                 file.column(identifierColumn, declared(identifierColumn), "the dataset's identifier column");
         identifier.requireIdentifier(identifiers.kind(), "the dataset's identifier column");
-        // a signed integer identifier is kept from the lookups; any other is read again, as text, for the
-        // matching rows only
-        boolean keepIdentifier = identifier.valueIsNumericIdentifier(identifiers.kind());
+        // a matching row's identifier is kept from the lookups, so the identifier column is read once
         List<ParquetColumn> decoded = new ArrayList<>();
-        if (!keepIdentifier) {
-            decoded.add(identifier);
-        }
         int[] keyIndex = new int[keyColumns.size()];
         for (int k = 0; k < keyColumns.size(); k++) {
             String column = keyColumns.get(k);
-            if (keepIdentifier && column.equals(identifierColumn)) {
+            if (column.equals(identifierColumn)) {
                 keyIndex[k] = KEPT_IDENTIFIER;
                 continue;
             }
@@ -136,7 +155,7 @@ public final class ParquetPartJoin implements PartJoiner {
             try {
                 int hits = findHits(file, group, identifier);
                 if (hits > 0) {
-                    emit(file, group, decoded, keyIndex, keepIdentifier, hits, sink);
+                    emit(file, group, decoded, keyIndex, hits, sink);
                     candidates += hits;
                 }
             } catch (SinkFailure e) {
@@ -158,15 +177,24 @@ public final class ParquetPartJoin implements PartJoiner {
 
     /** Reads the identifiers of one row group and keeps the indexes of the rows that match; returns how many. */
     private int findHits(ParquetPart file, int group, ParquetColumn identifier) throws IOException {
-        ColumnReader reader = file.read(group, List.of(identifier))[0];
-        long rows = file.rowCount(group);
         IdentifierKind kind = identifiers.kind();
+        // a page at a time where it can, else value by value
+        IdentifierPages pages = byPages ? file.identifierPages(group, identifier, kind, CHUNK_ROWS) : null;
+        ColumnReader reader = pages == null ? file.read(group, List.of(identifier))[0] : null;
+        long rows = file.rowCount(group);
+        // a numeric identifier is its own value; a hashed one's value is kept until the lookups settle the chunk
+        Object[] keep = kind == IdentifierKind.NUMERIC ? null : kept;
         int hits = 0;
         for (long start = 0; start < rows; start += CHUNK_ROWS) {
             int n = (int) Math.min(CHUNK_ROWS, rows - start);
-            for (int i = 0; i < n; i++) {
-                present[i] = identifier.identifier(reader, kind, a, b, i);
-                reader.consume();
+            if (pages != null) {
+                pages.read(a, b, present, n);
+            } else {
+                ColumnReader values = Objects.requireNonNull(reader);
+                for (int i = 0; i < n; i++) {
+                    present[i] = identifier.identifier(values, kind, a, b, keep, i);
+                    values.consume();
+                }
             }
             if (identifiers.containsAll(a, b, present, hit, n, slots, scratch) > 0) {
                 for (int i = 0; i < n; i++) {
@@ -174,8 +202,10 @@ public final class ParquetPartJoin implements PartJoiner {
                         if (hits == hitRows.length) {
                             hitRows = Arrays.copyOf(hitRows, hits * 2);
                             hitIds = Arrays.copyOf(hitIds, hits * 2);
+                            hitValues = Arrays.copyOf(hitValues, hits * 2);
                         }
                         hitIds[hits] = a[i];
+                        hitValues[hits] = keep == null ? null : pages != null ? pages.kept(i) : keep[i];
                         hitRows[hits++] = start + i;
                     }
                 }
@@ -185,19 +215,17 @@ public final class ParquetPartJoin implements PartJoiner {
     }
 
     private void emit(
-            ParquetPart file,
-            int group,
-            List<ParquetColumn> columns,
-            int[] keyIndex,
-            boolean keepIdentifier,
-            int hits,
-            CandidateSink sink)
+            ParquetPart file, int group, List<ParquetColumn> columns, int[] keyIndex, int hits, CandidateSink sink)
             throws IOException {
-        ColumnReader[] readers = columns.isEmpty() ? new ColumnReader[0] : file.read(group, columns);
+        // with an offset index, the readers move from one matching row to the next; without, they are skipped to it
+        boolean rowsOnly = byOffsetIndex && !columns.isEmpty() && file.canReadRows(group, columns, hitRows, hits);
+        ColumnReader[] readers = columns.isEmpty()
+                ? new ColumnReader[0]
+                : rowsOnly ? file.readRows(group, columns, hitRows, hits) : file.read(group, columns);
         Object[] values = new Object[columns.size()];
         long row = 0;
         for (int h = 0; h < hits; h++) {
-            for (; row < hitRows[h]; row++) {
+            for (; !rowsOnly && row < hitRows[h]; row++) {
                 for (int c = 0; c < readers.length; c++) {
                     columns.get(c).skip(readers[c]);
                 }
@@ -207,7 +235,9 @@ public final class ParquetPartJoin implements PartJoiner {
                 readers[c].consume();
             }
             row++;
-            Object id = keepIdentifier ? (Object) hitIds[h] : values[0];
+            Object id = identifiers.kind() == IdentifierKind.NUMERIC
+                    ? (Object) hitIds[h]
+                    : ParquetColumn.keptValue(hitValues[h]);
             Map<String, Object> key = new LinkedHashMap<>();
             for (int k = 0; k < keyIndex.length; k++) {
                 key.put(keyColumns.get(k), keyIndex[k] == KEPT_IDENTIFIER ? id : values[keyIndex[k]]);

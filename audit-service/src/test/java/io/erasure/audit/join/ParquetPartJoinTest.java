@@ -295,6 +295,50 @@ class ParquetPartJoinTest {
     }
 
     @Test
+    void matchingRowsAreReadByTheOffsetIndexOrSkippedToWithoutOneAlike() throws IOException {
+        // customer 7's orders are one run and one row far from it; order ids are null here and there between
+        MessageType type = MessageTypeParser.parseMessageType("message export { optional int64 customer_id;"
+                + " optional binary order_id (STRING); optional binary note (STRING); }");
+        Part part = write(type, 6_000, (g, i) -> {
+            boolean placed = (i >= 1_000 && i < 1_020) || i == 4_500;
+            g.append("customer_id", placed ? 7L : 100L + i);
+            if (placed || i % 13 != 0) {
+                // made long and random, so that its pages are far more than the footer's 64 KiB read
+                g.append("order_id", "o-" + i + "-" + UUID.nameUUIDFromBytes(new byte[] {(byte) i, (byte) (i >> 8)}));
+            }
+            g.append("note", UUID.randomUUID().toString());
+        });
+        BackupSchema schema = new BackupSchema(
+                List.of(new ColumnSchema("customer_id", "bigint"), new ColumnSchema("order_id", "text")),
+                KeyColumns.of(List.of("customer_id"), List.of("order_id")),
+                "customer_id");
+        IdentifierSet set = PartJoinTest.numericSet(Set.of(7L));
+        List<String> keys = List.of("customer_id", "order_id");
+        BytesObject indexed = new BytesObject("s3://bucket/export/part-00000.parquet", part.bytes());
+        List<Candidate> byIndex = new ArrayList<>();
+        BytesObject skipped = new BytesObject("s3://bucket/export/part-00000.parquet", part.bytes());
+        List<Candidate> bySkipping = new ArrayList<>();
+
+        new ParquetPartJoin(schema, keys, "customer_id", set, ParquetPart.IN_MEMORY_BYTES, true, true)
+                .joinRanged(indexed, byIndex::add);
+        new ParquetPartJoin(schema, keys, "customer_id", set, ParquetPart.IN_MEMORY_BYTES, false, true)
+                .joinRanged(skipped, bySkipping::add);
+
+        List<String> expected = new ArrayList<>();
+        for (int i = 1_000; i < 1_020; i++) {
+            expected.add("o-" + i);
+        }
+        expected.add("o-4500");
+        assertThat(byIndex)
+                .extracting(c -> ((String) c.key().get("order_id")).replaceFirst("-[^-]+(-[^-]+){4}$", ""))
+                .containsExactlyElementsOf(expected);
+        assertThat(byIndex).extracting(Candidate::identifier).containsOnly("7");
+        assertThat(bySkipping).containsExactlyElementsOf(byIndex);
+        // the order ids' pages without a match are not fetched
+        assertThat(indexed.fetchedBytes()).isLessThan(skipped.fetchedBytes());
+    }
+
+    @Test
     void aFileShorterThanItsFooterSaysIsRefusedAsNotParquet() throws IOException {
         Part part = ParquetParts.part(0, GeneratedData.ORDERS, GeneratedData.orders(500, 10, 3));
         byte[] cut = Arrays.copyOf(part.bytes(), part.bytes().length / 2);

@@ -18,6 +18,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
@@ -77,17 +78,25 @@ public final class ParquetParts {
 
     /** Writes {@code rows} rows under {@code type}, snappy, in small row groups and pages. */
     public static GeneratedData.Part write(String name, MessageType type, int rows, Row row) throws IOException {
+        return write(name, type, rows, row, settings -> {});
+    }
+
+    /** As {@link #write(String, MessageType, int, Row)}, with the writer's settings changed by {@code settings}. */
+    public static GeneratedData.Part write(
+            String name, MessageType type, int rows, Row row, Consumer<ExampleParquetWriter.Builder> settings)
+            throws IOException {
         Path file = Files.createTempFile("parquet-part-", ".parquet");
         Files.delete(file);
         try {
             SimpleGroupFactory groups = new SimpleGroupFactory(type);
-            try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file))
+            ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
                     .withConf(new PlainParquetConfiguration())
                     .withType(type)
                     .withCompressionCodec(CompressionCodecName.SNAPPY)
                     .withRowGroupSize(ROW_GROUP_BYTES)
-                    .withPageSize(4 * 1024)
-                    .build()) {
+                    .withPageSize(4 * 1024);
+            settings.accept(builder);
+            try (ParquetWriter<Group> writer = builder.build()) {
                 for (int i = 0; i < rows; i++) {
                     Group group = groups.newGroup();
                     row.fill(group, i);
