@@ -3,6 +3,7 @@ package io.erasure.identifiers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -101,6 +102,50 @@ class IdentifierSetTest {
             // same first half, other second half: a different identifier
             assertThat(set.contains(a[0], b[0] ^ 1)).isFalse();
         }
+    }
+
+    @Test
+    void hashedSetLooksUpAChunkExactlyWhateverHitHeldBefore() {
+        // the chunked lookup of the join: rows without an identifier are never hits, stale hits are cleared, and a
+        // hash whose first half is 0 (stored as 1) is found only with its own second half
+        Set<String> reference = new HashSet<>();
+        HashedIdentifierSet set = new HashedIdentifierSet(3_001, HashedIdentifierSet.DEFAULT_LOAD_FACTOR);
+        long[] a = new long[1];
+        long[] b = new long[1];
+        for (int i = 0; i < 3_000; i++) {
+            String id = "acct-" + i * 2;
+            IdentifierHash.hash(id, a, b, 0);
+            set.add(a[0], b[0]);
+            reference.add(id);
+        }
+        set.add(0, 77);
+        int n = 2_048;
+        long[] first = new long[n];
+        long[] second = new long[n];
+        boolean[] present = new boolean[n];
+        boolean[] hit = new boolean[n];
+        Arrays.fill(hit, true);
+        int expected = 0;
+        for (int i = 0; i < n - 2; i++) {
+            IdentifierHash.hash("acct-" + i, first, second, i);
+            present[i] = i % 5 != 0;
+            expected += present[i] && reference.contains("acct-" + i) ? 1 : 0;
+        }
+        first[n - 2] = 0;
+        second[n - 2] = 77;
+        present[n - 2] = true;
+        first[n - 1] = 0;
+        second[n - 1] = 78;
+        present[n - 1] = true;
+
+        int hits = set.containsAll(first, second, present, hit, n, new int[n], new long[n]);
+
+        for (int i = 0; i < n - 2; i++) {
+            assertThat(hit[i]).as("acct-" + i).isEqualTo(present[i] && reference.contains("acct-" + i));
+        }
+        assertThat(hit[n - 2]).isTrue();
+        assertThat(hit[n - 1]).isFalse();
+        assertThat(hits).isEqualTo(expected + 1).isGreaterThan(300);
     }
 
     @Test

@@ -152,7 +152,7 @@ final class IdentifierPages {
             throw new IllegalArgumentException("only " + (rows - rowsRead) + " rows are left, not " + n);
         }
         for (int i = 0; i < n; i++) {
-            if (pageRowsLeft == 0) {
+            while (pageRowsLeft == 0) {
                 nextPage();
             }
             pageRowsLeft--;
@@ -265,8 +265,12 @@ final class IdentifierPages {
             throw damaged("ends after " + rowsRead + " of its " + rows + " rows");
         }
         int count = page.getValueCount();
-        if (count <= 0) {
+        if (count < 0) {
             throw damaged("has a page of " + count + " values");
+        }
+        if (count == 0) {
+            pageRowsLeft = 0; // written by some writers (apache/parquet-java#2303); read past, as ColumnReader does
+            return;
         }
         Encoding encoding;
         ByteBufferInputStream in;

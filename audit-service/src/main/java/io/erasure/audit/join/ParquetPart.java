@@ -16,13 +16,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.filter2.columnindex.RowRanges;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
@@ -217,49 +215,22 @@ final class ParquetPart implements Closeable {
      * row, in the order of {@code columns}.
      */
     ColumnReader[] read(int rowGroup, List<ParquetColumn> columns) throws IOException {
-        return read(rowGroup, columns, null, 0);
-    }
-
-    /**
-     * True if {@link #readRows} can read {@code columns} of row group {@code rowGroup} for the rows
-     * {@code rows[0..count)} (ascending): the file has an offset index for each column (parquet-java has written
-     * one since 1.11, and so does Spark), and the last of the rows is not the row group's last (see
-     * {@link #readRows}).
-     */
-    boolean canReadRows(int rowGroup, List<ParquetColumn> columns, long[] rows, int count) {
-        if (count < 1 || rows[count - 1] >= rowCount(rowGroup) - 1) {
-            return false;
-        }
-        for (ParquetColumn column : columns) {
-            ColumnChunkMetaData chunk = chunk(rowGroup, column);
-            if (chunk == null || chunk.getOffsetIndexReference() == null) {
-                return false;
-            }
-        }
-        return true;
+        MessageType projection = projection(columns);
+        PageReadStore pages = pages(rowGroup, projection);
+        checkValueCounts(rowGroup, columns, pages);
+        return readers(pages, projection, columns);
     }
 
     /**
      * Reads {@code columns} (distinct) of row group {@code rowGroup} for the rows {@code rows[0..count)} only,
-     * ascending: each reader is positioned on the first of them, and its {@code consume} moves it to the next. Pages
-     * that hold none of them are neither fetched nor decompressed, and the rows between them are skipped in bulk
-     * rather than one by one. Only where {@link #canReadRows}.
-     *
-     * <p>The row group's last row is asked for too, and never read: parquet-java 1.18.2 (the newest served here) can
-     * leave a column on an earlier row when it takes the last row asked for while still in an earlier page, and so give
-     * that row another row's value (apache/parquet-java#3747, mended upstream by #3748). Past the rows read, it goes
-     * wrong harmlessly. {@code IdentifierPagesTest} catches it: without this row, four of its layouts get wrong keys.
+     * ascending: each reader is positioned on the first of them, and its {@code consume} moves it to the next,
+     * skipping the rows between in bulk ({@link MatchingRows}).
      */
     ColumnReader[] readRows(int rowGroup, List<ParquetColumn> columns, long[] rows, int count) throws IOException {
-        if (!canReadRows(rowGroup, columns, rows, count)) {
-            throw new IllegalArgumentException("the rows cannot be read by the offset index");
-        }
-        RowRanges.Builder ranges = RowRanges.builder();
-        for (int i = 0; i < count; i++) {
-            ranges.addSelectedRow(rows[i]);
-        }
-        ranges.addSelectedRow(rowCount(rowGroup) - 1);
-        return read(rowGroup, columns, ranges.build(), count + 1);
+        MessageType projection = projection(columns);
+        PageReadStore pages = pages(rowGroup, projection);
+        checkValueCounts(rowGroup, columns, pages);
+        return readers(new MatchingRows(pages, name, rows, count), projection, columns);
     }
 
     /**
@@ -274,17 +245,13 @@ final class ParquetPart implements Closeable {
             return null;
         }
         List<ParquetColumn> columns = List.of(column);
-        PageReadStore pages = pages(rowGroup, projection(columns), null);
-        checkValueCounts(rowGroup, columns, pages, false);
+        PageReadStore pages = pages(rowGroup, projection(columns));
+        checkValueCounts(rowGroup, columns, pages);
         return IdentifierPages.of(
                 name, column, pages.getPageReader(column.descriptor()), rowCount(rowGroup), chunkRows);
     }
 
-    private ColumnReader[] read(int rowGroup, List<ParquetColumn> columns, @Nullable RowRanges rows, int count)
-            throws IOException {
-        MessageType projection = projection(columns);
-        PageReadStore pages = pages(rowGroup, projection, rows);
-        checkValueCounts(rowGroup, columns, pages, rows != null && count < rowCount(rowGroup));
+    private ColumnReader[] readers(PageReadStore pages, MessageType projection, List<ParquetColumn> columns) {
         ColumnReadStoreImpl store = new ColumnReadStoreImpl(
                 pages, VALUES_ONLY, projection, reader.getFileMetaData().getCreatedBy());
         ColumnReader[] readers = new ColumnReader[columns.size()];
@@ -302,11 +269,11 @@ final class ParquetPart implements Closeable {
         return new MessageType(schema.getName(), fields);
     }
 
-    private PageReadStore pages(int rowGroup, MessageType projection, @Nullable RowRanges rows) throws IOException {
+    private PageReadStore pages(int rowGroup, MessageType projection) throws IOException {
         reader.setRequestedSchema(projection);
         PageReadStore pages;
         try {
-            pages = rows == null ? reader.readRowGroup(rowGroup) : reader.readFilteredRowGroup(rowGroup, rows);
+            pages = reader.readRowGroup(rowGroup);
         } catch (IOException e) {
             if (remote && !(e instanceof EOFException)) {
                 throw e; // read where it lies: worth a retry
@@ -323,16 +290,11 @@ final class ParquetPart implements Closeable {
         return pages;
     }
 
-    /**
-     * A flat column holds one value (or null) per row: any other count would shift values between rows. Pages of some
-     * rows only ({@code filtered}) hold fewer, so those are checked by the chunk's own count.
-     */
-    private void checkValueCounts(int rowGroup, List<ParquetColumn> columns, PageReadStore pages, boolean filtered) {
+    /** A flat column holds one value (or null) per row: any other count would shift values between rows. */
+    private void checkValueCounts(int rowGroup, List<ParquetColumn> columns, PageReadStore pages) {
         long rowCount = rowCount(rowGroup);
         for (ParquetColumn column : columns) {
-            long values = filtered
-                    ? Objects.requireNonNull(chunk(rowGroup, column)).getValueCount()
-                    : pages.getPageReader(column.descriptor()).getTotalValueCount();
+            long values = pages.getPageReader(column.descriptor()).getTotalValueCount();
             if (values != rowCount) {
                 throw new BackupIntegrityException("column '" + column.name() + "' of part " + name + " holds " + values
                         + " values in row group " + rowGroup + ", which has " + rowCount + " rows");

@@ -23,9 +23,8 @@ import org.apache.parquet.column.ColumnReader;
 /**
  * The join of one Parquet part against the deletable identifiers, by column: the identifier column of
  * a row group is read alone and looked up a chunk at a time, and only row groups with a match read the
- * key columns, decoding them for the matching rows only. A matching row's identifier is kept from the
- * lookups. Where the file has an offset index, the key columns' pages without a matching row are not
- * even fetched, and the rows between matches are skipped in bulk; without one, row by row.
+ * key columns, decoding them for the matching rows only and skipping the rows between in bulk. A matching
+ * row's identifier is kept from the lookups, not read again.
  *
  * <p>The part is read whole (in memory, or in a temporary file when large) and checked against its manifest's
  * SHA-256 before any row
@@ -44,7 +43,6 @@ public final class ParquetPartJoin implements PartJoiner {
     private static final int KEPT_IDENTIFIER = -1;
 
     private final int inMemoryBytes;
-    private final boolean byOffsetIndex;
     private final boolean byPages;
     private final Map<String, String> declaredTypes;
     private final List<String> keyColumns;
@@ -78,23 +76,18 @@ public final class ParquetPartJoin implements PartJoiner {
             String identifierColumn,
             IdentifierSet identifiers,
             int inMemoryBytes) {
-        this(schema, keyColumns, identifierColumn, identifiers, inMemoryBytes, true, true);
+        this(schema, keyColumns, identifierColumn, identifiers, inMemoryBytes, true);
     }
 
-    /**
-     * With {@code byOffsetIndex} false, matching rows are skipped to as in a file without an offset index; with
-     * {@code byPages} false, identifiers are read value by value as in a column {@link IdentifierPages} cannot read.
-     */
+    /** With {@code byPages} false, identifiers are read value by value, as where {@link IdentifierPages} cannot. */
     ParquetPartJoin(
             BackupSchema schema,
             List<String> keyColumns,
             String identifierColumn,
             IdentifierSet identifiers,
             int inMemoryBytes,
-            boolean byOffsetIndex,
             boolean byPages) {
         this.inMemoryBytes = inMemoryBytes;
-        this.byOffsetIndex = byOffsetIndex;
         this.byPages = byPages;
         this.declaredTypes = new HashMap<>();
         for (ColumnSchema column : schema.columns()) {
@@ -211,30 +204,23 @@ public final class ParquetPartJoin implements PartJoiner {
                 }
             }
         }
+        Arrays.fill(kept, null);
         return hits;
     }
 
     private void emit(
             ParquetPart file, int group, List<ParquetColumn> columns, int[] keyIndex, int hits, CandidateSink sink)
             throws IOException {
-        // with an offset index, the readers move from one matching row to the next; without, they are skipped to it
-        boolean rowsOnly = byOffsetIndex && !columns.isEmpty() && file.canReadRows(group, columns, hitRows, hits);
-        ColumnReader[] readers = columns.isEmpty()
-                ? new ColumnReader[0]
-                : rowsOnly ? file.readRows(group, columns, hitRows, hits) : file.read(group, columns);
+        // the readers move from one matching row to the next
+        ColumnReader[] readers = columns.isEmpty() ? new ColumnReader[0] : file.readRows(group, columns, hitRows, hits);
         Object[] values = new Object[columns.size()];
-        long row = 0;
         for (int h = 0; h < hits; h++) {
-            for (; !rowsOnly && row < hitRows[h]; row++) {
-                for (int c = 0; c < readers.length; c++) {
-                    columns.get(c).skip(readers[c]);
-                }
-            }
             for (int c = 0; c < readers.length; c++) {
                 values[c] = columns.get(c).value(readers[c]);
-                readers[c].consume();
+                if (h < hits - 1) {
+                    readers[c].consume(); // never past the last: see MatchingRows
+                }
             }
-            row++;
             Object id = identifiers.kind() == IdentifierKind.NUMERIC
                     ? (Object) hitIds[h]
                     : ParquetColumn.keptValue(hitValues[h]);
@@ -250,6 +236,8 @@ public final class ParquetPartJoin implements PartJoiner {
                 throw new SinkFailure(e);
             }
         }
+        // a kept value may hold a whole page in memory
+        Arrays.fill(hitValues, 0, hits, null);
     }
 
     /** The manifest's type of {@code column}; the planner checked that every key and identifier column has one. */

@@ -14,10 +14,13 @@ import io.erasure.model.candidate.Candidate;
 import io.erasure.model.dataset.KeyColumns;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.function.LongFunction;
+import java.util.function.IntFunction;
+import java.util.function.LongUnaryOperator;
 import java.util.stream.Stream;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
 import org.apache.parquet.example.data.Group;
@@ -37,8 +40,17 @@ class IdentifierPagesTest {
 
     private static final int ROWS = 9_000;
 
-    /** customer of row {@code i}: few distinct values (a dictionary holds them all) or one per row (it gives up). */
-    private static long customer(int i, boolean few) {
+    /**
+     * The customer of row {@code i}: of few distinct values (a dictionary holds them all) or one per row (it gives
+     * up); a negative one now and then, and for 64-bit columns Long.MIN_VALUE (which is no identifier) once.
+     */
+    private static long customer(int i, boolean few, boolean signed, boolean int64) {
+        if (signed && i % 1_000 == 999) {
+            return -i;
+        }
+        if (int64 && i == 4_999) {
+            return Long.MIN_VALUE;
+        }
         return few ? i % 300 : (long) i * 7_919 + 13;
     }
 
@@ -67,24 +79,30 @@ class IdentifierPagesTest {
         boolean text = column.contains("binary");
         boolean optional = column.startsWith("optional");
         boolean unsigned = column.contains("false");
+        boolean int64 = column.contains("int64");
         boolean few = dictionary.equals("few values");
         MessageType type = MessageTypeParser.parseMessageType(
                 "message export { " + column + "; required binary order_id (STRING); }");
         // unsigned values beyond Integer.MAX_VALUE are written as negative ints
-        LongFunction<Long> stored = v -> unsigned ? v + 4_000_000_000L : v;
+        LongUnaryOperator stored = v -> unsigned ? v + 4_000_000_000L : v;
+        // text: "c-<customer>", or "" (never deletable) where a number column holds a negative one
+        IntFunction<String> textOf = i -> {
+            long value = customer(i, few, true, false);
+            return value < 0 ? "" : "c-" + value;
+        };
         Part part = ParquetParts.write(
                 "part-00000.parquet",
                 type,
                 ROWS,
                 (Group g, int i) -> {
                     if (!optional || i % 7 != 3) {
-                        long value = customer(i, few);
+                        long value = stored.applyAsLong(customer(i, few, !unsigned, int64));
                         if (text) {
-                            g.append("customer", "c-" + value);
-                        } else if (column.contains("int32")) {
-                            g.append("customer", (int) (long) stored.apply(value));
-                        } else {
+                            g.append("customer", textOf.apply(i));
+                        } else if (int64) {
                             g.append("customer", value);
+                        } else {
+                            g.append("customer", (int) value);
                         }
                     }
                     g.append("order_id", "o-" + i);
@@ -95,17 +113,18 @@ class IdentifierPagesTest {
                         builder.withDictionaryPageSize(2 * 1024);
                     }
                 });
-        // every 37th customer is deletable
+        // every 37th customer is deletable, and Long.MIN_VALUE, which no row may match
         Set<String> texts = new HashSet<>();
-        Set<Long> numbers = new HashSet<>();
-        Set<String> expected = new HashSet<>();
+        Set<Long> numbers = new HashSet<>(Set.of(Long.MIN_VALUE));
+        Map<String, String> expected = new HashMap<>();
         for (int i = 0; i < ROWS; i++) {
-            long value = customer(i, few);
-            if (value % 37 == 0) {
-                texts.add("c-" + value);
-                numbers.add(stored.apply(value));
+            long value = customer(i, few, !unsigned, int64);
+            String identifier = text ? textOf.apply(i) : String.valueOf(stored.applyAsLong(value));
+            if (value % 37 == 0 && value != Long.MIN_VALUE && !identifier.isEmpty()) {
+                texts.add(identifier);
+                numbers.add(stored.applyAsLong(value));
                 if (!optional || i % 7 != 3) {
-                    expected.add("o-" + i);
+                    expected.put("o-" + i, identifier);
                 }
             }
         }
@@ -119,12 +138,9 @@ class IdentifierPagesTest {
         List<Candidate> byValues = join(part, schema, set, false);
 
         assertThat(byPages).containsExactlyElementsOf(byValues);
-        assertThat(byPages)
-                .extracting(c -> (String) c.key().get("order_id"))
-                .containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(byPages)
-                .allSatisfy(c -> assertThat(c.key().get("customer"))
-                        .isEqualTo(text ? c.identifier() : Long.valueOf(c.identifier())));
+        Map<String, String> found = new HashMap<>();
+        byPages.forEach(c -> found.put((String) c.key().get("order_id"), c.identifier()));
+        assertThat(found).as("each order with its own customer").isEqualTo(expected);
         // PLAIN and dictionary pages are read a page at a time; V2's DELTA encodings value by value
         boolean delta = version == WriterVersion.PARQUET_2_0 && !few;
         try (ParquetPart file = ParquetPart.ranged(new BytesObject("part", part.bytes()))) {
@@ -148,7 +164,8 @@ class IdentifierPagesTest {
         assertThatThrownBy(() -> new ParquetPartJoin(schema, List.of("customer", "order_id"), "customer", set)
                         .joinRanged(new BytesObject("damaged.parquet", bytes), c -> {}))
                 .isInstanceOf(BackupIntegrityException.class)
-                .hasMessageContaining("damaged.parquet");
+                .hasMessageContaining("column 'customer' of part damaged.parquet has a value of 1073741827 bytes")
+                .hasMessageContaining("the file is damaged");
     }
 
     static Stream<Arguments> damaged() throws IOException {
@@ -186,13 +203,7 @@ class IdentifierPagesTest {
             throws IOException {
         List<Candidate> found = new ArrayList<>();
         new ParquetPartJoin(
-                        schema,
-                        List.of("customer", "order_id"),
-                        "customer",
-                        set,
-                        ParquetPart.IN_MEMORY_BYTES,
-                        true,
-                        byPages)
+                        schema, List.of("customer", "order_id"), "customer", set, ParquetPart.IN_MEMORY_BYTES, byPages)
                 .joinRanged(new BytesObject("part-00000.parquet", part.bytes()), found::add);
         return found;
     }

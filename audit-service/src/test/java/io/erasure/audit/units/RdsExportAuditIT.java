@@ -24,6 +24,7 @@ import io.erasure.model.event.AuditFailed;
 import io.erasure.model.event.AuditRequested;
 import io.erasure.model.identifier.IdentifierSource;
 import io.erasure.model.key.CanonicalKey;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -198,15 +199,14 @@ class RdsExportAuditIT {
                 .hasMessageContaining("no complete RDS export of " + target)
                 .hasMessageContaining("has no snapshotTime");
 
-        String noKey = "backups/" + AuditTestKit.unique("rds") + "/";
-        RdsExportFiles keyless = new RdsExportFiles(KIT.bucket, noKey, "exp-1");
-        keyless.info("COMPLETE", Instant.now().minus(Duration.ofHours(1)));
-        Map<String, String> columns = new LinkedHashMap<>(COLUMNS);
-        columns.remove("order_id");
-        keyless.tables(1, 1, List.of(new RdsExportFiles.Table(target, "COMPLETE", columns)));
-        assertThatThrownBy(() -> plan(orders(noKey)))
-                .isInstanceOf(AuditFailure.class)
-                .hasMessageContaining("has no column 'order_id' (a primary key column");
+        String noKey = assertRefused(
+                keyless -> {
+                    keyless.info("COMPLETE", Instant.now().minus(Duration.ofHours(1)));
+                    Map<String, String> columns = new LinkedHashMap<>(COLUMNS);
+                    columns.remove("order_id");
+                    keyless.tables(1, 1, List.of(new RdsExportFiles.Table(target, "COMPLETE", columns)));
+                },
+                "has no column 'order_id' (a primary key column");
 
         String stray = "backups/" + AuditTestKit.unique("rds") + "/";
         RdsExportFiles touched = new RdsExportFiles(KIT.bucket, stray, "exp-1");
@@ -235,6 +235,45 @@ class RdsExportAuditIT {
                         .backup(BackupLocation.rdsExports(noKey, "other", RdsExportFiles.SOURCE))
                         .build()))
                 .hasMessageContaining("does not hold other." + schema + ".orders");
+
+        assertRefused(
+                halfway -> {
+                    halfway.info("COMPLETE", Instant.now().minus(Duration.ofHours(1)));
+                    String info =
+                            new String(KIT.bytes(halfway.folder() + "export_info_exp-1.json"), StandardCharsets.UTF_8);
+                    halfway.put(
+                            "export_info_exp-1.json",
+                            info.replace("\"percentProgress\":100", "\"percentProgress\":87")
+                                    .getBytes(StandardCharsets.UTF_8));
+                    halfway.tables(1, 1, List.of(new RdsExportFiles.Table(target, "COMPLETE", COLUMNS)));
+                },
+                "says COMPLETE at percentProgress 87, not 100");
+
+        assertRefused(
+                doubled -> {
+                    doubled.info("COMPLETE", Instant.now().minus(Duration.ofHours(1)));
+                    doubled.tables(1, 1, List.of(new RdsExportFiles.Table(target, "COMPLETE", COLUMNS)));
+                    doubled.tables(2, 2, List.of(new RdsExportFiles.Table(target, "COMPLETE", COLUMNS)));
+                },
+                "lists " + target + " twice in its tables info");
+    }
+
+    /** The files of an export, written by a test. */
+    private interface ExportWriter {
+        void write(RdsExportFiles export) throws Exception;
+    }
+
+    /**
+     * Writes export {@code exp-1} under a new prefix with {@code writer} and asserts that planning its audit is refused
+     * saying {@code reason}; returns the prefix.
+     */
+    private static String assertRefused(ExportWriter writer, String reason) throws Exception {
+        String prefix = "backups/" + AuditTestKit.unique("rds") + "/";
+        writer.write(new RdsExportFiles(KIT.bucket, prefix, "exp-1"));
+        assertThatThrownBy(() -> plan(orders(prefix)))
+                .isInstanceOf(AuditFailure.class)
+                .hasMessageContaining(reason);
+        return prefix;
     }
 
     @Test
