@@ -54,7 +54,6 @@ final class IdentifierPages {
     private final ColumnDescriptor descriptor;
     private final boolean text;
     private final boolean int32;
-    private final boolean unsigned;
     private final int maxDefinitionLevel;
     private final long rows;
     private long rowsRead;
@@ -80,7 +79,11 @@ final class IdentifierPages {
     private final int[] keptFrom;
     private final int[] keptLength;
 
-    private IdentifierPages(String part, ParquetColumn column, PageReader pages, long rows, int chunkRows) {
+    /**
+     * Reads the column from {@code pages} (a row group's, one value or null per row); {@link #read} fills up to
+     * {@code chunkRows} rows at a time.
+     */
+    IdentifierPages(String part, ParquetColumn column, PageReader pages, int chunkRows) {
         this.part = part;
         this.column = column;
         this.pages = pages;
@@ -88,9 +91,8 @@ final class IdentifierPages {
         PrimitiveTypeName physical = column.type().getPrimitiveTypeName();
         this.text = physical == PrimitiveTypeName.BINARY;
         this.int32 = physical == PrimitiveTypeName.INT32;
-        this.unsigned = column.shape() == ParquetColumn.Shape.UNSIGNED;
         this.maxDefinitionLevel = descriptor.getMaxDefinitionLevel();
-        this.rows = rows;
+        this.rows = pages.getTotalValueCount();
         this.keptPage = new byte[chunkRows][];
         this.keptFrom = new int[chunkRows];
         this.keptLength = new int[chunkRows];
@@ -127,11 +129,6 @@ final class IdentifierPages {
                 ? shape == ParquetColumn.Shape.TEXT
                 : shape == ParquetColumn.Shape.INTEGER || shape == ParquetColumn.Shape.UNSIGNED;
         return ok && READ.containsAll(chunk.getEncodings());
-    }
-
-    /** Reads the column from {@code pages}, of {@code rows} rows; {@link #read} fills up to {@code chunkRows}. */
-    static IdentifierPages of(String part, ParquetColumn column, PageReader pages, long rows, int chunkRows) {
-        return new IdentifierPages(part, column, pages, rows, chunkRows);
     }
 
     /**
@@ -189,8 +186,7 @@ final class IdentifierPages {
                 long value;
                 if (int32) {
                     need(4);
-                    int v = (int) INT_LE.get(values, position);
-                    value = unsigned ? Integer.toUnsignedLong(v) : v;
+                    value = column.integer((int) INT_LE.get(values, position));
                     position += 4;
                 } else {
                     need(8);
@@ -198,7 +194,7 @@ final class IdentifierPages {
                     position += 8;
                 }
                 a[i] = value;
-                present[i] = number(value);
+                present[i] = column.isNumericIdentifier(value);
             }
         }
         rowsRead += n;
@@ -229,16 +225,9 @@ final class IdentifierPages {
 
     private boolean numberEntry(int id) {
         Dictionary entries = Objects.requireNonNull(dictionary);
-        long value = int32
-                ? (unsigned ? Integer.toUnsignedLong(entries.decodeToInt(id)) : entries.decodeToInt(id))
-                : entries.decodeToLong(id);
+        long value = int32 ? column.integer(entries.decodeToInt(id)) : entries.decodeToLong(id);
         entryA[id] = value;
-        return number(value);
-    }
-
-    // as ParquetColumn.identifier: an unsigned value beyond a long, or Long.MIN_VALUE, is no identifier
-    private boolean number(long value) {
-        return (!unsigned || value >= 0) && value != Bytes.NOT_A_LONG;
+        return column.isNumericIdentifier(value);
     }
 
     private int level() throws IOException {

@@ -286,14 +286,9 @@ final class ParquetColumn {
             return false;
         }
         if (kind == IdentifierKind.NUMERIC) {
-            long value = int32
-                    ? (shape == Shape.UNSIGNED
-                            ? Integer.toUnsignedLong(reader.getInteger())
-                            : (long) reader.getInteger())
-                    : reader.getLong();
+            long value = int32 ? integer(reader.getInteger()) : reader.getLong();
             a[i] = value;
-            // Long.MIN_VALUE is no identifier, as in the JSON reader (it marks a number that is not a long)
-            return (shape != Shape.UNSIGNED || value >= 0) && value != Bytes.NOT_A_LONG;
+            return isNumericIdentifier(value);
         }
         if (shape == Shape.TEXT) {
             Binary binary = reader.getBinary();
@@ -319,6 +314,19 @@ final class ParquetColumn {
         IdentifierHash.hash(
                 value instanceof BigDecimal decimal ? decimal.toPlainString() : String.valueOf(value), a, b, i);
         return true;
+    }
+
+    /** An INT32 value of this integer column as a long: unsigned ones as such. */
+    long integer(int value) {
+        return shape == Shape.UNSIGNED ? Integer.toUnsignedLong(value) : value;
+    }
+
+    /**
+     * True if {@code value}, read from this integer column, is a numeric identifier: not an unsigned value beyond a
+     * long, and not Long.MIN_VALUE, which marks a number that is not a long, as in the JSON reader.
+     */
+    boolean isNumericIdentifier(long value) {
+        return (shape != Shape.UNSIGNED || value >= 0) && value != Bytes.NOT_A_LONG;
     }
 
     /** The {@link #value} of a row whose hashed identifier {@link #identifier} kept. */

@@ -215,10 +215,7 @@ final class ParquetPart implements Closeable {
      * row, in the order of {@code columns}.
      */
     ColumnReader[] read(int rowGroup, List<ParquetColumn> columns) throws IOException {
-        MessageType projection = projection(columns);
-        PageReadStore pages = pages(rowGroup, projection);
-        checkValueCounts(rowGroup, columns, pages);
-        return readers(pages, projection, columns);
+        return readers(pages(rowGroup, columns), columns);
     }
 
     /**
@@ -227,10 +224,7 @@ final class ParquetPart implements Closeable {
      * skipping the rows between in bulk ({@link MatchingRows}).
      */
     ColumnReader[] readRows(int rowGroup, List<ParquetColumn> columns, long[] rows, int count) throws IOException {
-        MessageType projection = projection(columns);
-        PageReadStore pages = pages(rowGroup, projection);
-        checkValueCounts(rowGroup, columns, pages);
-        return readers(new MatchingRows(pages, name, rows, count), projection, columns);
+        return readers(new MatchingRows(pages(rowGroup, columns), name, rows, count), columns);
     }
 
     /**
@@ -244,16 +238,16 @@ final class ParquetPart implements Closeable {
         if (chunk == null || !IdentifierPages.reads(column, chunk, kind)) {
             return null;
         }
-        List<ParquetColumn> columns = List.of(column);
-        PageReadStore pages = pages(rowGroup, projection(columns));
-        checkValueCounts(rowGroup, columns, pages);
-        return IdentifierPages.of(
-                name, column, pages.getPageReader(column.descriptor()), rowCount(rowGroup), chunkRows);
+        PageReadStore pages = pages(rowGroup, List.of(column));
+        return new IdentifierPages(name, column, pages.getPageReader(column.descriptor()), chunkRows);
     }
 
-    private ColumnReader[] readers(PageReadStore pages, MessageType projection, List<ParquetColumn> columns) {
+    private ColumnReader[] readers(PageReadStore pages, List<ParquetColumn> columns) {
         ColumnReadStoreImpl store = new ColumnReadStoreImpl(
-                pages, VALUES_ONLY, projection, reader.getFileMetaData().getCreatedBy());
+                pages,
+                VALUES_ONLY,
+                projection(columns),
+                reader.getFileMetaData().getCreatedBy());
         ColumnReader[] readers = new ColumnReader[columns.size()];
         for (int i = 0; i < readers.length; i++) {
             readers[i] = store.getColumnReader(columns.get(i).descriptor());
@@ -269,8 +263,12 @@ final class ParquetPart implements Closeable {
         return new MessageType(schema.getName(), fields);
     }
 
-    private PageReadStore pages(int rowGroup, MessageType projection) throws IOException {
-        reader.setRequestedSchema(projection);
+    /**
+     * The pages of {@code columns} (distinct) in row group {@code rowGroup}, each column checked to hold one value (or
+     * null) per row: any other count would shift values between rows.
+     */
+    private PageReadStore pages(int rowGroup, List<ParquetColumn> columns) throws IOException {
+        reader.setRequestedSchema(projection(columns));
         PageReadStore pages;
         try {
             pages = reader.readRowGroup(rowGroup);
@@ -287,11 +285,6 @@ final class ParquetPart implements Closeable {
         if (pages == null) {
             throw new BackupIntegrityException("part " + name + " ends before its row group " + rowGroup);
         }
-        return pages;
-    }
-
-    /** A flat column holds one value (or null) per row: any other count would shift values between rows. */
-    private void checkValueCounts(int rowGroup, List<ParquetColumn> columns, PageReadStore pages) {
         long rowCount = rowCount(rowGroup);
         for (ParquetColumn column : columns) {
             long values = pages.getPageReader(column.descriptor()).getTotalValueCount();
@@ -300,6 +293,7 @@ final class ParquetPart implements Closeable {
                         + " values in row group " + rowGroup + ", which has " + rowCount + " rows");
             }
         }
+        return pages;
     }
 
     private @Nullable ColumnChunkMetaData chunk(int rowGroup, ParquetColumn column) {

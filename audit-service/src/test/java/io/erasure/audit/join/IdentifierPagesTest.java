@@ -66,16 +66,25 @@ class IdentifierPagesTest {
         for (String column : columns) {
             for (WriterVersion version : WriterVersion.values()) {
                 for (String dictionary : List.of("few values", "too many values", "off")) {
-                    all.add(Arguments.of(column, version, dictionary));
+                    all.add(Arguments.of(column, version, dictionary, CompressionCodecName.SNAPPY));
                 }
             }
+        }
+        // text kept from a PLAIN page must stay its own after the next page is decompressed, whatever the codec
+        for (CompressionCodecName codec : List.of(
+                CompressionCodecName.UNCOMPRESSED,
+                CompressionCodecName.GZIP,
+                CompressionCodecName.ZSTD,
+                CompressionCodecName.LZ4_RAW)) {
+            all.add(Arguments.of(columns[0], WriterVersion.PARQUET_1_0, "too many values", codec));
         }
         return all.stream();
     }
 
-    @ParameterizedTest(name = "{0}, {1}, dictionary {2}")
+    @ParameterizedTest(name = "{0}, {1}, dictionary {2}, {3}")
     @MethodSource("layouts")
-    void pagesGiveWhatValuesGive(String column, WriterVersion version, String dictionary) throws IOException {
+    void pagesGiveWhatValuesGive(String column, WriterVersion version, String dictionary, CompressionCodecName codec)
+            throws IOException {
         boolean text = column.contains("binary");
         boolean optional = column.startsWith("optional");
         boolean unsigned = column.contains("false");
@@ -108,7 +117,9 @@ class IdentifierPagesTest {
                     g.append("order_id", "o-" + i);
                 },
                 builder -> {
-                    builder.withWriterVersion(version).withDictionaryEncoding(!dictionary.equals("off"));
+                    builder.withWriterVersion(version)
+                            .withDictionaryEncoding(!dictionary.equals("off"))
+                            .withCompressionCodec(codec);
                     if (dictionary.equals("too many values")) {
                         builder.withDictionaryPageSize(2 * 1024);
                     }

@@ -58,8 +58,8 @@ public final class PartCompression {
 
     /**
      * A gzip stream into {@code raw} at a {@link Deflater} level: {@link Deflater#BEST_SPEED} for files written on a
-     * hot path and read once (the audit's candidates), where level 6 costs several times the CPU for a fifth off
-     * the size.
+     * hot path and read once (the audit's candidates), where level 6 costs twice the CPU for about 5 % off the size
+     * (20,000 candidate lines of random identifiers: 1.07 MB in 28 ms, 1.03 MB in 62 ms).
      */
     public static OutputStream gzip(OutputStream raw, int level) {
         try {
